@@ -1,0 +1,41 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "PixelBoop",
+    products: [
+        .library(name: "PixelBoopCore", targets: ["PixelBoopCore"]),
+        .executable(name: "boop", targets: ["boop-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The C++17 engine. include/ holds its single plain-C header, from which SwiftPM makes the module.
+        .target(
+            name: "CAudioEngine",
+            path: "Sources/CAudioEngine",
+            cxxSettings: [
+                .headerSearchPath("."),
+                .define("NDEBUG", .when(configuration: .release)),
+            ],
+            linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("pthread")]
+        ),
+        .target(
+            name: "PixelBoopCore",
+            dependencies: ["CAudioEngine"],
+            path: "Sources/PixelBoopCore"
+        ),
+        .executableTarget(
+            name: "boop-cli",
+            dependencies: [
+                "PixelBoopCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/boop-cli"
+        ),
+        .testTarget(name: "PixelBoopCoreTests", dependencies: ["PixelBoopCore"], path: "Tests/PixelBoopCoreTests"),
+        .testTarget(name: "boop-cliTests", dependencies: ["boop-cli"], path: "Tests/boop-cliTests"),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,140 @@
+// The C boundary: checks every argument, maps C++ failures to boop_status, lets no exception out.
+#include "include/CAudioEngine.h"
+#include <cmath>
+#include <new>
+#include "engine/Engine.hpp"
+
+struct boop_engine {
+    explicit boop_engine(const boop_engine_config& c) : engine(c) {}
+    boop::Engine engine;
+};
+
+extern "C" {
+
+const char* boop_status_string(boop_status status) {
+    switch (status) {
+        case BOOP_OK: return "ok";
+        case BOOP_ERROR_INVALID_ARGUMENT: return "invalid argument";
+        case BOOP_ERROR_OUT_OF_MEMORY: return "out of memory";
+        case BOOP_ERROR_QUEUE_FULL: return "event queue full";
+        case BOOP_ERROR_DEVICE_UNAVAILABLE: return "audio device unavailable";
+        case BOOP_ERROR_DEVICE_LOST: return "audio device lost";
+        case BOOP_ERROR_IO: return "input/output error";
+        case BOOP_ERROR_CANNOT_CREATE: return "cannot create output";
+        case BOOP_ERROR_ALREADY_RUNNING: return "already running";
+        case BOOP_ERROR_NOT_RUNNING: return "not running";
+        case BOOP_ERROR_INTERNAL: return "internal error";
+    }
+    return "unknown status";
+}
+
+const char* boop_version(void) { return "0.1.0"; }
+
+void boop_engine_config_default(boop_engine_config* config) {
+    if (!config) return;
+    config->sample_rate = 44100.0;
+    config->voices = 8;
+    config->max_block_frames = 4096;
+    config->queue_capacity = 4096;
+    config->channels = 1;
+}
+
+boop_status boop_engine_create(const boop_engine_config* config, boop_engine** out_engine) {
+    if (!out_engine) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_engine = nullptr;
+    boop_engine_config c;
+    boop_engine_config_default(&c);
+    if (config) c = *config;
+    if (!boop::Engine::isValid(c)) return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        *out_engine = new boop_engine(c);
+        return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+void boop_engine_destroy(boop_engine* engine) { delete engine; }
+
+static boop_status pushCommand(boop_engine* engine, const boop::Command& c) {
+    return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, boop_timbre timbre,
+                                double frequency_hz, float gain) {
+    if (!engine) return BOOP_ERROR_INVALID_ARGUMENT;
+    const double nyquist = engine->engine.config().sample_rate * 0.5;
+    if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!(gain >= 0.0f && gain <= 4.0f)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (static_cast<int>(timbre) < 0 || static_cast<int>(timbre) >= BOOP_TIMBRE_COUNT) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::Command c;
+    c.type = boop::Command::Type::NoteOn;
+    c.timbre = static_cast<uint8_t>(timbre);
+    c.noteId = note_id;
+    c.gain = gain;
+    c.frame = frame;
+    c.value = frequency_hz;
+    return pushCommand(engine, c);
+}
+
+boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t note_id) {
+    if (!engine) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::Command c;
+    c.type = boop::Command::Type::NoteOff;
+    c.noteId = note_id;
+    c.frame = frame;
+    return pushCommand(engine, c);
+}
+
+boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain) {
+    if (!engine || gm_key > 127 || !(gain >= 0.0f && gain <= 4.0f)) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::Command c;
+    c.type = boop::Command::Type::DrumHit;
+    c.noteId = gm_key;
+    c.gain = gain;
+    c.frame = frame;
+    return pushCommand(engine, c);
+}
+
+boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds) {
+    if (!engine || !(fade_seconds >= 0.003 && fade_seconds <= 10.0)) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::Command c;
+    c.type = boop::Command::Type::AllNotesOff;
+    c.frame = frame;
+    c.value = fade_seconds;
+    return pushCommand(engine, c);
+}
+
+boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames) {
+    if (!engine || !out || frames > engine->engine.config().max_block_frames) return BOOP_ERROR_INVALID_ARGUMENT;
+    engine->engine.render(out, frames);
+    return BOOP_OK;
+}
+
+uint64_t boop_engine_frame_clock(const boop_engine* engine) { return engine ? engine->engine.frameClock() : 0; }
+uint32_t boop_engine_active_voices(const boop_engine* engine) { return engine ? engine->engine.activeVoices() : 0; }
+uint64_t boop_engine_dropped_events(const boop_engine* engine) { return engine ? engine->engine.droppedEvents() : 0; }
+double boop_engine_sample_rate(const boop_engine* engine) { return engine ? engine->engine.config().sample_rate : 0.0; }
+uint32_t boop_engine_channels(const boop_engine* engine) { return engine ? engine->engine.config().channels : 0; }
+float boop_engine_peak(const boop_engine* engine) { return engine ? engine->engine.peak() : 0.0f; }
+
+static boop_status renderEngineSource(void* context, float* out, uint32_t frames) BOOP_RT {
+    auto* engine = static_cast<boop_engine*>(context);
+    engine->engine.render(out, frames);
+    return BOOP_OK;
+}
+
+boop_source boop_engine_source(boop_engine* engine) {
+    boop_source s{};
+    if (!engine) return s;
+    s.render = renderEngineSource;
+    s.context = engine;
+    s.channels = engine->engine.config().channels;
+    s.max_block_frames = engine->engine.config().max_block_frames;
+    s.sample_rate = engine->engine.config().sample_rate;
+    return s;
+}
+
+}  // extern "C"

@@ -1,0 +1,150 @@
+#include "engine/Engine.hpp"
+#include <algorithm>
+#include <cmath>
+#include "dsp/SoftClipper.hpp"
+#include "engine/Timbre.hpp"
+#include "rt/Denormals.hpp"
+
+namespace boop {
+
+bool Engine::isValid(const boop_engine_config& c) noexcept {
+    return std::isfinite(c.sample_rate) && c.sample_rate >= 8000.0 && c.sample_rate <= 384000.0 &&
+           c.voices >= 1 && c.voices <= kMaxVoices && c.max_block_frames >= 1 &&
+           c.max_block_frames <= 8192 && c.queue_capacity >= 16 && c.queue_capacity <= (1u << 20) &&
+           (c.channels == 1 || c.channels == 2);
+}
+
+Engine::Engine(const boop_engine_config& config) : config_(config), queue_(config.queue_capacity) {
+    // Room for every owned voice plus as many fading ones again (each steal leaves one fading
+    // for 5 ms) plus slack, so a steal practically never has to reuse a still-fading lane.
+    const int lanes = static_cast<int>(config.voices) * 2 + simd::kLanes;
+    for (int t = 0; t < BOOP_TIMBRE_COUNT; ++t) banks_[t].prepare(config.sample_rate, lanes, timbreSpec(t));
+    for (DrumVoice& d : drums_) d.prepare(config.sample_rate);
+    partialSums_.reset(new simd::f8[config.max_block_frames]);
+    mono_.reset(new float[config.max_block_frames]);
+}
+
+bool Engine::push(const Command& command) noexcept {
+    if (queue_.tryPush(command)) return true;
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+}
+
+void Engine::stealOldest() BOOP_RT {
+    int bestBank = -1, bestLane = -1;
+    uint64_t bestOrder = UINT64_MAX;
+    for (int t = 0; t < BOOP_TIMBRE_COUNT; ++t) {
+        const VoiceBank& bank = banks_[t];
+        if (bank.activeLanes() == 0) continue;
+        for (int l = 0; l < bank.capacity(); ++l) {
+            const auto s = bank.state(l);
+            if ((s == VoiceBank::LaneState::Held || s == VoiceBank::LaneState::Releasing) && bank.order(l) < bestOrder) {
+                bestOrder = bank.order(l);
+                bestBank = t;
+                bestLane = l;
+            }
+        }
+    }
+    if (bestBank >= 0) {
+        banks_[bestBank].fade(bestLane, kStealFadeSeconds);
+        --ownedVoices_;
+    }
+}
+
+void Engine::noteOn(const Command& c, uint64_t frame) BOOP_RT {
+    VoiceBank& bank = banks_[c.timbre];
+    if (ownedVoices_ >= config_.voices) stealOldest();
+    int lane = bank.findFreeLane();
+    if (lane < 0) lane = bank.quietestFadingLane();
+    if (lane < 0) return;  // unreachable: capacity exceeds owned + fading
+    const auto previous = bank.state(lane);
+    if (previous == VoiceBank::LaneState::Held || previous == VoiceBank::LaneState::Releasing) --ownedVoices_;
+    bank.start(lane, c.value, c.gain, c.noteId, ++noteOrder_, frame);
+    ++ownedVoices_;
+}
+
+void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
+    switch (c.type) {
+        case Command::Type::NoteOn:
+            noteOn(c, frame);
+            break;
+        case Command::Type::NoteOff:
+            for (VoiceBank& bank : banks_) {
+                const int lane = bank.findHeld(c.noteId);
+                if (lane >= 0) {
+                    bank.release(lane, frame);
+                    if (bank.state(lane) == VoiceBank::LaneState::Idle) --ownedVoices_;
+                    break;
+                }
+            }
+            break;
+        case Command::Type::DrumHit: {
+            DrumVoice* slot = nullptr;
+            for (DrumVoice& d : drums_) if (!d.isActive()) { slot = &d; break; }
+            if (!slot) {
+                // All eight ringing: reuse the oldest, which has decayed under seven newer hits.
+                slot = &drums_[0];
+                for (DrumVoice& d : drums_) if (d.order() < slot->order()) slot = &d;
+            }
+            slot->trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_);
+            break;
+        }
+        case Command::Type::AllNotesOff:
+            for (VoiceBank& bank : banks_)
+                for (int l = 0; l < bank.capacity(); ++l) bank.fade(l, c.value);
+            for (DrumVoice& d : drums_) d.fade(c.value);
+            ownedVoices_ = 0;
+            break;
+    }
+}
+
+void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
+    for (VoiceBank& bank : banks_) bank.render(partialSums_.get(), static_cast<int>(begin), static_cast<int>(end));
+    for (DrumVoice& d : drums_) {
+        if (!d.isActive()) continue;
+        for (uint32_t n = begin; n < end; ++n) mono_[n] += d.process();
+    }
+}
+
+void Engine::render(float* out, uint32_t frames) BOOP_RT {
+    DenormalGuard denormalGuard;
+    for (uint32_t n = 0; n < frames; ++n) {
+        partialSums_[n] = simd::splat(0.0f);
+        mono_[n] = 0.0f;
+    }
+    uint32_t pos = 0;
+    for (;;) {
+        // Events due at or before this frame (late ones land here, at the block start).
+        while (const Command* next = queue_.peek()) {
+            if (next->frame > clock_ + pos) break;
+            Command command;
+            queue_.tryPop(command);
+            apply(command, clock_ + pos);
+        }
+        uint32_t segmentEnd = frames;
+        if (const Command* next = queue_.peek()) {
+            if (next->frame < clock_ + frames) segmentEnd = static_cast<uint32_t>(next->frame - clock_);
+        }
+        renderSegment(pos, segmentEnd);
+        pos = segmentEnd;
+        if (pos >= frames) break;
+    }
+
+    float peak = 0.0f;
+    const uint32_t channels = config_.channels;
+    for (uint32_t n = 0; n < frames; ++n) {
+        const float y = SoftClipper::process((simd::sum(partialSums_[n]) + mono_[n]) * kMasterGain);
+        peak = std::max(peak, std::fabs(y));
+        for (uint32_t ch = 0; ch < channels; ++ch) out[n * channels + ch] = y;
+    }
+
+    clock_ += frames;
+    uint32_t active = 0;
+    for (const VoiceBank& bank : banks_) active += static_cast<uint32_t>(bank.activeLanes());
+    for (const DrumVoice& d : drums_) active += d.isActive() ? 1u : 0u;
+    activeVoices_.store(active, std::memory_order_relaxed);
+    peak_.store(peak, std::memory_order_relaxed);
+    publishedClock_.store(clock_, std::memory_order_release);
+}
+
+}  // namespace boop

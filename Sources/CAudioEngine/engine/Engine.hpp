@@ -1,0 +1,62 @@
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include "dsp/DrumVoice.hpp"
+#include "engine/Command.hpp"
+#include "engine/SimdTypes.hpp"
+#include "engine/VoiceBank.hpp"
+#include "include/CAudioEngine.h"
+#include "rt/LockFreeQueue.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// The voice pool and its sample-accurate render. Construction allocates everything; after that
+// the control thread only pushes Commands and the audio thread only renders.
+class Engine {
+public:
+    static constexpr uint32_t kMaxVoices = 256;
+    static constexpr uint32_t kDrumVoices = 8;
+    static constexpr float kMasterGain = 0.3f;
+    static constexpr double kStealFadeSeconds = 0.005;  // >= 3 ms: a stolen voice is faded, never cut
+
+    static bool isValid(const boop_engine_config& config) noexcept;
+    explicit Engine(const boop_engine_config& config);  // allocates; config must be valid
+
+    // Control thread (the queue's only producer). False when the queue is full (counted).
+    bool push(const Command& command) noexcept;
+
+    // Audio thread.
+    void render(float* out, uint32_t frames) BOOP_RT;
+
+    // Any thread.
+    uint64_t frameClock() const noexcept { return publishedClock_.load(std::memory_order_acquire); }
+    uint32_t activeVoices() const noexcept { return activeVoices_.load(std::memory_order_relaxed); }
+    uint64_t droppedEvents() const noexcept { return dropped_.load(std::memory_order_relaxed); }
+    float peak() const noexcept { return peak_.load(std::memory_order_relaxed); }
+    const boop_engine_config& config() const noexcept { return config_; }
+
+private:
+    void apply(const Command& command, uint64_t frame) BOOP_RT;
+    void noteOn(const Command& command, uint64_t frame) BOOP_RT;
+    void stealOldest() BOOP_RT;
+    void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
+
+    boop_engine_config config_;
+    LockFreeQueue<Command> queue_;
+    VoiceBank banks_[BOOP_TIMBRE_COUNT];
+    DrumVoice drums_[kDrumVoices];
+    std::unique_ptr<simd::f8[]> partialSums_;
+    std::unique_ptr<float[]> mono_;
+    uint64_t clock_ = 0;
+    uint64_t noteOrder_ = 0;
+    uint32_t drumSeed_ = 0;
+    uint32_t ownedVoices_ = 0;  // held or releasing tonal voices: what the polyphony limit counts
+    std::atomic<uint64_t> publishedClock_{0};
+    std::atomic<uint32_t> activeVoices_{0};
+    std::atomic<uint64_t> dropped_{0};
+    std::atomic<float> peak_{0.0f};
+};
+
+}  // namespace boop

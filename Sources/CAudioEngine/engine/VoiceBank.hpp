@@ -1,0 +1,84 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include "dsp/Lowpass.hpp"
+#include "engine/SimdTypes.hpp"
+#include "engine/Timbre.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// All voices of one timbre, stored structure-of-arrays in chunks of eight lanes and rendered
+// eight at a time. This is the one place where the engine's hot loop lives; see render().
+class VoiceBank {
+public:
+    enum class LaneState : uint8_t {
+        Idle,
+        Held,       // attack, then sustain, until note-off
+        Releasing,  // note-off received: linear release to zero
+        Fading      // stolen or all-notes-off: a short fade to zero; no longer owns a voice
+    };
+
+    // Allocates. capacity lanes (rounded up to a multiple of eight).
+    void prepare(double sampleRate, int capacity, const TimbreSpec& spec);
+    void reset() noexcept;
+
+    int capacity() const noexcept { return laneCount_; }
+    LaneState state(int lane) const noexcept { return lanes_[lane].state; }
+    uint64_t order(int lane) const noexcept { return lanes_[lane].order; }
+    uint32_t noteId(int lane) const noexcept { return lanes_[lane].noteId; }
+    float level(int lane) const noexcept { return chunk(lane).level[lane % simd::kLanes]; }
+    int activeLanes() const noexcept { return activeCount_; }
+
+    // -1 when every lane is busy.
+    int findFreeLane() const BOOP_RT;
+    // The fading lane that is quietest (to reuse when the bank is full), -1 if none.
+    int quietestFadingLane() const BOOP_RT;
+    // The lane of a held note, -1 if none.
+    int findHeld(uint32_t noteId) const BOOP_RT;
+
+    void start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame) BOOP_RT;
+    void release(int lane, uint64_t frame) BOOP_RT;
+    void fade(int lane, double seconds) BOOP_RT;
+
+    // Adds frames [begin, end) of every sounding lane into acc (one 8-lane partial sum per
+    // frame; the caller folds the lanes together once at the end of the block), then retires
+    // lanes whose release or fade has reached zero.
+    void render(simd::f8* acc, int begin, int end) BOOP_RT;
+
+private:
+    struct alignas(32) Chunk {
+        simd::u8 phase;      // 32-bit phase accumulator: wraps by itself, exact frequency grid
+        simd::u8 increment;  // round(f / rate * 2^32)
+        simd::f8 level;      // envelope level before shaping
+        simd::f8 slope;      // envelope change per sample (+attack, -release, 0 idle)
+        simd::f8 gain;       // velocity x timbre level
+        simd::f8 invDt;      // 2^32 / increment, for the saw's polyBLEP
+        simd::f8 z1, z2;     // lowpass state
+    };
+    struct Lane {
+        LaneState state = LaneState::Idle;
+        uint32_t noteId = 0;
+        uint64_t order = 0;
+        uint64_t onFrame = 0;
+    };
+
+    Chunk& chunk(int lane) noexcept { return chunks_[lane / simd::kLanes]; }
+    const Chunk& chunk(int lane) const noexcept { return chunks_[lane / simd::kLanes]; }
+    void retire(int lane) BOOP_RT;
+
+    template <Waveform W, bool Filtered, bool Shaped>
+    void renderChunk(Chunk& c, simd::f8* acc, int begin, int end) BOOP_RT;
+
+    TimbreSpec spec_{};
+    double sampleRate_ = 44100.0;
+    BiquadCoefficients coefficients_;
+    std::unique_ptr<Chunk[]> chunks_;
+    std::unique_ptr<Lane[]> lanes_;
+    std::unique_ptr<uint8_t[]> chunkActive_;  // bit per lane: skip silent chunks cheaply
+    int laneCount_ = 0;
+    int chunkCount_ = 0;
+    int activeCount_ = 0;
+};
+
+}  // namespace boop

@@ -1,0 +1,412 @@
+/*
+ * CAudioEngine — the PixelBoop real-time synthesis engine, plain C API.
+ *
+ * This is the only public header of the C++17 engine. Every object is an opaque handle: the
+ * caller destroys what a create function returns. Functions return a boop_status (0 = ok,
+ * negative = error) unless they are simple queries.
+ *
+ * Threads
+ *   control thread  one thread at a time (the "producer") creates objects, queues events and
+ *                   reads queries. Event functions are lock-free and never allocate.
+ *   audio thread    the one thread that calls a render function (the ALSA I/O thread, or the
+ *                   offline renderer). Render functions never allocate, lock or block; they are
+ *                   compiled with [[clang::nonblocking]] and tested under RealtimeSanitizer.
+ *   any thread      queries marked so read atomics only.
+ * No C++ exception crosses this boundary.
+ */
+#ifndef CAUDIOENGINE_H
+#define CAUDIOENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ====================================================================================== */
+/* Status                                                                                  */
+/* ====================================================================================== */
+
+typedef enum boop_status {
+    BOOP_OK = 0,
+    BOOP_ERROR_INVALID_ARGUMENT = -1,  /* a parameter is out of range or a pointer is NULL */
+    BOOP_ERROR_OUT_OF_MEMORY = -2,
+    BOOP_ERROR_QUEUE_FULL = -3,        /* event dropped: the queue is full (counted) */
+    BOOP_ERROR_DEVICE_UNAVAILABLE = -4,/* the PCM cannot be opened or configured */
+    BOOP_ERROR_DEVICE_LOST = -5,       /* the PCM disappeared or stopped recovering */
+    BOOP_ERROR_IO = -6,                /* read/write error on a file or device */
+    BOOP_ERROR_CANNOT_CREATE = -7,     /* an output file cannot be created */
+    BOOP_ERROR_ALREADY_RUNNING = -8,
+    BOOP_ERROR_NOT_RUNNING = -9,
+    BOOP_ERROR_INTERNAL = -10
+} boop_status;
+
+/* A static, human-readable description of a status. Thread safety: any thread. */
+const char* boop_status_string(boop_status status);
+
+/* The library version, "MAJOR.MINOR.PATCH". Thread safety: any thread. */
+const char* boop_version(void);
+
+/* ====================================================================================== */
+/* Engine: the voice pool and its render                                                   */
+/* ====================================================================================== */
+
+typedef struct boop_engine boop_engine;
+
+/* The track timbres. MELODY is the seed's sine + 2 kHz lowpass voice; TONE is the pure sine of
+ * the ear-training player (no filter, raised-cosine edges). */
+typedef enum boop_timbre {
+    BOOP_TIMBRE_MELODY = 0,
+    BOOP_TIMBRE_CHORDS = 1,
+    BOOP_TIMBRE_BASS = 2,
+    BOOP_TIMBRE_TONE = 3
+} boop_timbre;
+
+#define BOOP_TIMBRE_COUNT 4
+
+typedef struct boop_engine_config {
+    double sample_rate;        /* Hz, 8000 ... 384000 */
+    uint32_t voices;           /* polyphony, 1 ... 64 (default 8); drums have their own 8 */
+    uint32_t max_block_frames; /* the largest frames count render will be asked for, 1 ... 8192 */
+    uint32_t queue_capacity;   /* events, rounded up to a power of two, 16 ... 1048576 */
+    uint32_t channels;         /* interleaved output channels, 1 or 2 (voices are centred) */
+} boop_engine_config;
+
+/* Fills a config with the defaults: 44100 Hz, 8 voices, 4096 frames, 4096 events, 1 channel.
+ * Thread safety: any thread. */
+void boop_engine_config_default(boop_engine_config* config);
+
+/* Creates an engine. Allocates everything it will ever use.
+ * Parameters: config (NULL = defaults), out_engine receives the handle.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT for a config out of range, BOOP_ERROR_OUT_OF_MEMORY.
+ * Thread safety: control thread. */
+boop_status boop_engine_create(const boop_engine_config* config, boop_engine** out_engine);
+
+/* Destroys an engine (NULL is ignored). No thread may be rendering it.
+ * Thread safety: control thread. */
+void boop_engine_destroy(boop_engine* engine);
+
+/* Starts a note on the exact frame `frame` of the engine's frame clock (frames rendered since
+ * creation). A frame already in the past applies at the start of the next render block.
+ * note_id identifies the note for boop_engine_note_off; gain is the velocity gain (normal 0.6,
+ * accent 1.0, sustain 0.8), before the master gain of 0.3.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (frequency not in (0, rate/2), gain not in
+ * [0, 4], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped and counted).
+ * Thread safety: control thread (the queue's single producer); lock-free. */
+boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id,
+                                boop_timbre timbre, double frequency_hz, float gain);
+
+/* Releases the note note_id on frame `frame`. The release time follows the timbre (melody:
+ * min(0.3 x held time, 0.15 s)). Unknown or already stolen notes are ignored.
+ * Return: BOOP_OK, BOOP_ERROR_QUEUE_FULL. Thread safety: control thread; lock-free. */
+boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t note_id);
+
+/* Strikes a drum (General MIDI key 35 ... 81; unknown keys use the nearest drum) on `frame`.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_QUEUE_FULL.
+ * Thread safety: control thread; lock-free. */
+boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain);
+
+/* Fades every sounding voice (and drum) to silence over fade_seconds (0.003 ... 10) from
+ * `frame`. Notes queued after this call still play. Used for stop, pause and Ctrl-C.
+ * Thread safety: control thread; lock-free. */
+boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds);
+
+/* Renders `frames` interleaved frames into `out` (frames x channels floats), applying each
+ * queued event on its exact frame inside the block, then advances the frame clock.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL, or frames > max_block_frames).
+ * Thread safety: audio thread only (one at a time); real-time safe. */
+boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames);
+
+/* Queries. Thread safety: any thread (atomics). */
+uint64_t boop_engine_frame_clock(const boop_engine* engine);   /* frames rendered so far */
+uint32_t boop_engine_active_voices(const boop_engine* engine); /* voices sounding after the last block */
+uint64_t boop_engine_dropped_events(const boop_engine* engine);/* events refused because the queue was full */
+double boop_engine_sample_rate(const boop_engine* engine);
+uint32_t boop_engine_channels(const boop_engine* engine);
+float boop_engine_peak(const boop_engine* engine);             /* peak |sample| of the last block */
+
+/* ====================================================================================== */
+/* Render sources: anything the playback backend can pull audio from                      */
+/* ====================================================================================== */
+
+/* An opaque pairing of a C++ render function with its object, so that the audio thread only
+ * ever runs C++ (never Swift). Obtain one from boop_engine_source (or another *_source). */
+typedef struct boop_source {
+    boop_status (*render)(void* context, float* out, uint32_t frames);
+    void* context;
+    uint32_t channels;
+    uint32_t max_block_frames;
+    double sample_rate;
+} boop_source;
+
+/* The engine as a source. The engine must outlive every user of the source.
+ * Thread safety: control thread. */
+boop_source boop_engine_source(boop_engine* engine);
+
+/* ====================================================================================== */
+/* Audio files (libsndfile): written to a temporary name, renamed on commit                */
+/* ====================================================================================== */
+
+typedef struct boop_file_writer boop_file_writer;
+
+typedef enum boop_sample_format {
+    BOOP_SAMPLE_FLOAT32 = 0,
+    BOOP_SAMPLE_INT16 = 1
+} boop_sample_format;
+
+/* Opens `path.tmp-XXXX` next to `path` for writing. The container comes from the extension:
+ * .wav, .flac, .ogg (float32 is only possible in .wav). No timestamps are written, so the same
+ * samples always give the same bytes.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (unknown extension or unsupported format),
+ * BOOP_ERROR_CANNOT_CREATE. Thread safety: one thread per writer. */
+boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
+                                  boop_sample_format format, boop_file_writer** out_writer);
+
+/* Appends interleaved frames. Return: BOOP_OK or BOOP_ERROR_IO. */
+boop_status boop_file_writer_write(boop_file_writer* writer, const float* interleaved, uint64_t frames);
+
+/* Flushes, closes and renames the temporary file to its final name, then frees the writer.
+ * Return: BOOP_OK or BOOP_ERROR_IO (the temporary file is removed then). */
+boop_status boop_file_writer_commit(boop_file_writer* writer);
+
+/* Closes and deletes the temporary file, then frees the writer (NULL is ignored). */
+void boop_file_writer_abort(boop_file_writer* writer);
+
+/* The last libsndfile/system error message of this writer ("" if none). */
+const char* boop_file_writer_error(const boop_file_writer* writer);
+
+/* ====================================================================================== */
+/* ALSA playback: one C++ I/O thread pulls from a source and writes to the PCM             */
+/* ====================================================================================== */
+
+typedef struct boop_playback boop_playback;
+
+typedef struct boop_playback_config {
+    const char* device;       /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
+    uint32_t period_frames;   /* requested period (default 128) */
+    uint32_t periods;         /* requested periods per buffer (default 3) */
+    int realtime_priority;    /* SCHED_FIFO priority to try (0 = do not try; default 70) */
+} boop_playback_config;
+
+typedef struct boop_playback_info {
+    double sample_rate;        /* the rate ALSA granted */
+    uint32_t channels;
+    uint32_t period_frames;    /* granted */
+    uint32_t buffer_frames;    /* granted */
+    const char* format;        /* "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
+    int realtime_scheduling;   /* 1 if the I/O thread runs SCHED_FIFO */
+} boop_playback_info;
+
+typedef struct boop_playback_stats {
+    uint64_t frames_written;   /* frames handed to ALSA */
+    int64_t delay_frames;      /* last snd_pcm_delay: frames written but not yet heard */
+    uint64_t xruns;            /* recovered underruns */
+    uint64_t suspends;         /* recovered suspends */
+    int running;               /* 1 while the I/O thread runs */
+    boop_status error;         /* BOOP_OK, or why the I/O thread stopped */
+} boop_playback_stats;
+
+void boop_playback_config_default(boop_playback_config* config);
+
+/* Opens and configures the PCM for the source's channels at the source's rate (or the nearest
+ * the device grants; see info). Nothing plays until boop_playback_start.
+ * Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_INVALID_ARGUMENT.
+ * Thread safety: control thread. */
+boop_status boop_playback_open(const boop_playback_config* config, double sample_rate,
+                               uint32_t channels, boop_playback** out_playback);
+
+/* What was negotiated. Thread safety: control thread. */
+boop_playback_info boop_playback_get_info(const boop_playback* playback);
+
+/* Starts the I/O thread pulling from `source`. The source's rate should equal the granted
+ * rate. Return: BOOP_OK, BOOP_ERROR_ALREADY_RUNNING, BOOP_ERROR_INVALID_ARGUMENT.
+ * Thread safety: control thread. */
+boop_status boop_playback_start(boop_playback* playback, boop_source source);
+
+/* Statistics. Thread safety: any thread. */
+boop_playback_stats boop_playback_get_stats(const boop_playback* playback);
+
+/* Stops the I/O thread (after draining what ALSA holds when drain != 0) and closes the PCM.
+ * Thread safety: control thread. */
+void boop_playback_stop(boop_playback* playback, int drain);
+
+/* Stops if needed and frees. NULL is ignored. Thread safety: control thread. */
+void boop_playback_destroy(boop_playback* playback);
+
+/* ====================================================================================== */
+/* ALSA capture, device listing and pitch detection (issue 4 fills this section)           */
+/* ====================================================================================== */
+
+/* ====================================================================================== */
+/* Generative ambient (issue 7 fills this section)                                         */
+/* ====================================================================================== */
+
+/* Endless, seeded generative music: a 6-voice detuned pad through a slow lowpass, a 2-operator
+ * FM lead on a Euclidean rhythm, a granular cloud, ocean noise, a ping-pong delay and an 8-line
+ * FDN reverb, composed by a harmony manager that walks the circle of fifths. The output is a
+ * pure function of (config, seed, sample rate): the same config renders the same samples,
+ * bit for bit, whatever block sizes the frames are requested in. */
+
+typedef struct boop_ambient boop_ambient;
+
+typedef enum boop_ambient_scale {
+    BOOP_AMBIENT_SCALE_MAJOR = 0,
+    BOOP_AMBIENT_SCALE_MINOR = 1,       /* natural minor (aeolian) */
+    BOOP_AMBIENT_SCALE_DORIAN = 2,
+    BOOP_AMBIENT_SCALE_PHRYGIAN = 3,
+    BOOP_AMBIENT_SCALE_LYDIAN = 4,
+    BOOP_AMBIENT_SCALE_MIXOLYDIAN = 5
+} boop_ambient_scale;
+
+#define BOOP_AMBIENT_SCALE_COUNT 6
+
+/* A preset in plain numbers. Ranges are checked by boop_ambient_create. */
+typedef struct boop_ambient_config {
+    double sample_rate;          /* Hz, 8000 ... 384000 */
+    uint64_t seed;               /* any value; the same seed gives the same music */
+    uint32_t max_block_frames;   /* the largest block a source user will ask for, 1 ... 8192 */
+
+    /* harmony */
+    int32_t key;                 /* tonic pitch class 0 ... 11 (0 = C) */
+    int32_t scale;               /* boop_ambient_scale */
+    double tempo_bpm;            /* lead step clock in sixteenths at this tempo, 20 ... 240 */
+    double chord_seconds;        /* seconds per chord, 1 ... 120 */
+    float seventh_chance;        /* 0 ... 1: probability a chord is a seventh chord */
+    float modulation_chance;     /* 0 ... 1: probability of a key change round the circle of fifths on reaching the tonic */
+
+    /* mix */
+    float master_gain;           /* 0 ... 2, before the soft limiter */
+    float pad_level;             /* 0 ... 1 each */
+    float lead_level;
+    float grain_level;
+    float ocean_level;
+
+    /* pad (PolySynth) */
+    int32_t pad_octave;          /* octave of the chord root, 1 ... 6 (4 = middle C) */
+    float pad_detune_cents;      /* 0 ... 50 */
+    float pad_attack_seconds;    /* 0.01 ... 20 */
+    float pad_release_seconds;   /* 0.05 ... 30 */
+    float filter_min_hz;         /* 40 ... 18000; the slow cutoff sweeps between min and max */
+    float filter_max_hz;         /* filter_min_hz ... 18000 */
+    float filter_resonance;      /* 0 ... 1 (0 = Q 0.5, 1 = Q 8) */
+    float filter_sweep_seconds;  /* 2 ... 600: mean period of the cutoff's drift */
+
+    /* lead (FmLead on a Euclidean rhythm) */
+    int32_t lead_octave;         /* 2 ... 7 */
+    uint32_t lead_pulses;        /* 0 ... lead_steps */
+    uint32_t lead_steps;         /* 1 ... 64 */
+    uint32_t lead_rotation;      /* 0 ... lead_steps - 1 */
+    float lead_probability;      /* 0 ... 1: chance that a pulse plays */
+    float fm_ratio;              /* 0.25 ... 16: modulator / carrier frequency */
+    float fm_index;              /* 0 ... 12: peak modulation index (radians) */
+    float lead_attack_seconds;   /* 0.001 ... 2 */
+    float lead_decay_seconds;    /* 0.02 ... 10: time to fall 60 dB */
+
+    /* granulator */
+    float grain_seconds;         /* 0.01 ... 0.5 */
+    float grain_density;         /* grains per second, 0.2 ... 80 */
+    float grain_pitch_spread;    /* 0 ... 1: share of grains transposed by an octave or a fifth */
+
+    /* ocean */
+    float ocean_swell_seconds;   /* 2 ... 60 */
+
+    /* ping-pong delay (on the lead) */
+    float delay_seconds;         /* 0.01 ... 2 */
+    float delay_feedback;        /* 0 ... 0.95 */
+    float delay_mix;             /* 0 ... 1 */
+    float delay_damping;         /* 0 ... 1 */
+
+    /* FDN reverb */
+    float reverb_size;           /* 0 ... 1 */
+    float reverb_decay_seconds;  /* 0.1 ... 60 (RT60) */
+    float reverb_mix;            /* 0 ... 1 */
+    float reverb_damping;        /* 0 ... 1 */
+
+    /* slow drift of filter, detune, grain density and layer levels */
+    float drift_amount;          /* 0 ... 1 */
+
+    float fade_in_seconds;       /* 0 ... 30: master fade-in from silence */
+} boop_ambient_config;
+
+/* Fills a config with a gentle default preset at 44100 Hz, seed 1.
+ * Thread safety: any thread. */
+void boop_ambient_config_default(boop_ambient_config* config);
+
+/* Checks a config without creating anything. When it is invalid and `field` is not NULL,
+ * *field receives the static name of the first offending field (e.g. "reverb_mix").
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT (non-finite or out-of-range value).
+ * Thread safety: any thread. */
+boop_status boop_ambient_config_check(const boop_ambient_config* config, const char** field);
+
+/* Creates an ambient generator. Allocates everything it will ever use (delay lines, reverb,
+ * grain buffer).
+ * Parameters: config (NULL = defaults), out receives the handle.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
+ * Thread safety: control thread. */
+boop_status boop_ambient_create(const boop_ambient_config* config, boop_ambient** out);
+
+/* Destroys a generator (NULL is ignored). No thread may be rendering it.
+ * Thread safety: control thread. */
+void boop_ambient_destroy(boop_ambient* ambient);
+
+/* Renders `frames` stereo interleaved frames (2 x frames floats) into `out`. Every sample is
+ * finite and within [-1, 1]. Any frames count is accepted; composition decisions fall on exact
+ * frames, so splitting a render into different blocks gives identical samples. Pause and fade
+ * requests take effect at the start of the next call.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL).
+ * Thread safety: audio thread only (one at a time); real-time safe. */
+boop_status boop_ambient_render(boop_ambient* ambient, float* out, uint32_t frames);
+
+/* The generator as a source for boop_playback_start (2 channels, the config's rate and
+ * max_block_frames). The generator must outlive every user of the source.
+ * Thread safety: control thread. */
+boop_source boop_ambient_source(boop_ambient* ambient);
+
+/* Fades the output to silence over `seconds` (0 ... 60; 0 = next sample), after which every
+ * render writes silence and the status reports finished. Lock-free (atomics).
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT. Thread safety: any one control thread. */
+boop_status boop_ambient_fade_out(boop_ambient* ambient, double seconds);
+
+/* Pauses (paused = 1) or resumes (0) with a fade of `fade_seconds` (0 ... 10). While paused and
+ * silent the composition clock stands still, so resuming continues the music where it stopped.
+ * Lock-free (atomics). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT.
+ * Thread safety: any one control thread. */
+boop_status boop_ambient_set_paused(boop_ambient* ambient, int paused, double fade_seconds);
+
+/* What the terminal view shows. All values come from atomics published after each render. */
+typedef struct boop_ambient_status {
+    uint64_t frame;              /* composition frames rendered (stands still while paused) */
+    uint64_t chords;             /* chord changes so far */
+    int32_t key;                 /* current tonic pitch class 0 ... 11 */
+    int32_t scale;               /* boop_ambient_scale */
+    int32_t chord_root;          /* pitch class of the current chord's root */
+    int32_t chord_degree;        /* 0 ... 6 within the current key */
+    char chord_name[16];         /* e.g. "F#m7" (NUL-terminated) */
+    float peak_left;             /* peak |sample| of the last block, after the limiter */
+    float peak_right;
+    float level_pad;             /* RMS of each layer in the last block (before the mix) */
+    float level_lead;
+    float level_grain;
+    float level_ocean;
+    float level_reverb;
+    int paused;                  /* 1 once a pause has faded to silence */
+    int fading;                  /* 1 while a pause/resume/fade-out ramp runs */
+    int finished;                /* 1 once a fade-out has reached silence */
+    uint64_t nonfinite_resets;   /* times a non-finite value was caught and the effects reset */
+} boop_ambient_status;
+
+/* Fills *status. Thread safety: any thread (atomics). */
+void boop_ambient_get_status(const boop_ambient* ambient, boop_ambient_status* status);
+
+/* Static names: "C", "Db", ... "B" and "major", "minor", ...; "?" when out of range.
+ * Thread safety: any thread. */
+const char* boop_ambient_key_name(int32_t key);
+const char* boop_ambient_scale_name(int32_t scale);
+
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* CAUDIOENGINE_H */

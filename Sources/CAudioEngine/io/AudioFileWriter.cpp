@@ -1,0 +1,121 @@
+// Audio files through libsndfile (LGPL, the field's standard): WAV float/16-bit, FLAC and OGG by
+// extension. Samples go to a temporary file beside the target, renamed into place on commit, so
+// an interrupted or failed run never leaves a half-written file under the user's name.
+#include <sndfile.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include "include/CAudioEngine.h"
+
+struct boop_file_writer {
+    SNDFILE* file = nullptr;
+    std::string finalPath;
+    std::string tempPath;
+    uint32_t channels = 1;
+    std::string error;
+};
+
+namespace {
+
+bool endsWith(const std::string& s, const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    if (s.size() < n) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (std::tolower(static_cast<unsigned char>(s[s.size() - n + i])) != suffix[i]) return false;
+    return true;
+}
+
+int formatFor(const std::string& path, boop_sample_format format) {
+    if (endsWith(path, ".wav"))
+        return SF_FORMAT_WAV | (format == BOOP_SAMPLE_INT16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
+    if (endsWith(path, ".flac")) return format == BOOP_SAMPLE_INT16 ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_16) : 0;
+    if (endsWith(path, ".ogg")) return SF_FORMAT_OGG | SF_FORMAT_VORBIS;
+    return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
+                                  boop_sample_format format, boop_file_writer** out_writer) {
+    if (!path || !out_writer || channels < 1 || channels > 8 || !(sample_rate >= 1000 && sample_rate <= 768000))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_writer = nullptr;
+    try {
+        auto* w = new boop_file_writer;
+        w->finalPath = path;
+        w->channels = channels;
+        SF_INFO info{};
+        info.samplerate = static_cast<int>(sample_rate + 0.5);
+        info.channels = static_cast<int>(channels);
+        info.format = formatFor(w->finalPath, format);
+        if (info.format == 0 || !sf_format_check(&info)) {
+            delete w;
+            return BOOP_ERROR_INVALID_ARGUMENT;
+        }
+        // mkstemp gives a unique name in the target's directory (so rename is atomic); the
+        // extension is kept so the container is still obvious if the process is killed.
+        std::string tmpl = w->finalPath + ".tmp-XXXXXX";
+        int fd = mkstemp(&tmpl[0]);
+        if (fd < 0) {
+            delete w;
+            return BOOP_ERROR_CANNOT_CREATE;
+        }
+        w->tempPath = tmpl;
+        w->file = sf_open_fd(fd, SFM_WRITE, &info, SF_TRUE);
+        if (!w->file) {
+            ::close(fd);
+            ::unlink(w->tempPath.c_str());
+            delete w;
+            return BOOP_ERROR_CANNOT_CREATE;
+        }
+        // Normalised float in, clipped on integer conversion rather than wrapped.
+        sf_command(w->file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+        *out_writer = w;
+        return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {
+    if (!w || !w->file || (!interleaved && frames > 0)) return BOOP_ERROR_INVALID_ARGUMENT;
+    const sf_count_t written = sf_writef_float(w->file, interleaved, static_cast<sf_count_t>(frames));
+    if (written != static_cast<sf_count_t>(frames)) {
+        w->error = sf_strerror(w->file);
+        return BOOP_ERROR_IO;
+    }
+    return BOOP_OK;
+}
+
+boop_status boop_file_writer_commit(boop_file_writer* w) {
+    if (!w) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop_status status = BOOP_OK;
+    if (w->file) {
+        sf_write_sync(w->file);
+        if (sf_close(w->file) != 0) status = BOOP_ERROR_IO;
+        w->file = nullptr;
+    }
+    if (status == BOOP_OK && std::rename(w->tempPath.c_str(), w->finalPath.c_str()) != 0) status = BOOP_ERROR_IO;
+    if (status != BOOP_OK) ::unlink(w->tempPath.c_str());
+    delete w;
+    return status;
+}
+
+void boop_file_writer_abort(boop_file_writer* w) {
+    if (!w) return;
+    if (w->file) sf_close(w->file);
+    ::unlink(w->tempPath.c_str());
+    delete w;
+}
+
+const char* boop_file_writer_error(const boop_file_writer* w) { return w ? w->error.c_str() : ""; }
+
+}  // extern "C"

@@ -1,0 +1,67 @@
+#include <doctest/doctest.h>
+#include <dirent.h>
+#include <sndfile.h>
+#include <unistd.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+#include "include/CAudioEngine.h"
+
+static std::string tempDir() {
+    char tmpl[] = "/tmp/boop-writer-XXXXXX";
+    return mkdtemp(tmpl);
+}
+static int entries(const std::string& dir) {
+    int n = 0;
+    DIR* d = opendir(dir.c_str());
+    while (dirent* e = readdir(d)) if (e->d_name[0] != '.') ++n;
+    closedir(d);
+    return n;
+}
+static std::string slurp(const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+TEST_CASE("file writer: temp name until commit, identical bytes for identical samples") {
+    const std::string dir = tempDir();
+    std::vector<float> samples(2 * 1000);
+    for (size_t i = 0; i < samples.size(); ++i) samples[i] = float(i % 100) / 100.0f - 0.5f;
+    for (int round = 0; round < 2; ++round) {
+        const std::string path = dir + "/out" + std::to_string(round) + ".wav";
+        boop_file_writer* w = nullptr;
+        REQUIRE(boop_file_writer_open(path.c_str(), 44100, 2, BOOP_SAMPLE_FLOAT32, &w) == BOOP_OK);
+        REQUIRE(boop_file_writer_write(w, samples.data(), 1000) == BOOP_OK);
+        CHECK(access(path.c_str(), F_OK) != 0);  // not under its name yet
+        REQUIRE(boop_file_writer_commit(w) == BOOP_OK);
+        CHECK(access(path.c_str(), F_OK) == 0);
+    }
+    CHECK(slurp(dir + "/out0.wav") == slurp(dir + "/out1.wav"));
+    SF_INFO info{};
+    SNDFILE* f = sf_open((dir + "/out0.wav").c_str(), SFM_READ, &info);
+    REQUIRE(f);
+    CHECK(info.frames == 1000);
+    CHECK(info.channels == 2);
+    CHECK((info.format & SF_FORMAT_SUBMASK) == SF_FORMAT_FLOAT);
+    sf_close(f);
+    CHECK(entries(dir) == 2);
+}
+
+TEST_CASE("file writer: abort leaves nothing; bad paths and extensions are refused") {
+    const std::string dir = tempDir();
+    boop_file_writer* w = nullptr;
+    REQUIRE(boop_file_writer_open((dir + "/x.wav").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_OK);
+    float s[4] = {0, 0.5f, -0.5f, 0};
+    boop_file_writer_write(w, s, 4);
+    boop_file_writer_abort(w);
+    CHECK(entries(dir) == 0);
+    CHECK(boop_file_writer_open((dir + "/nope/x.wav").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_ERROR_CANNOT_CREATE);
+    CHECK(boop_file_writer_open((dir + "/x.xyz").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_ERROR_INVALID_ARGUMENT);
+    REQUIRE(boop_file_writer_open((dir + "/x.flac").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_OK);
+    boop_file_writer_write(w, s, 4);
+    CHECK(boop_file_writer_commit(w) == BOOP_OK);
+    CHECK(entries(dir) == 1);
+}

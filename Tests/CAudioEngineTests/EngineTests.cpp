@@ -1,0 +1,103 @@
+#include <doctest/doctest.h>
+#include <cstring>
+#include <string>
+#include "TestSignals.hpp"
+
+using namespace testsig;
+
+TEST_CASE("events land on their exact frame for block sizes 1, 64, 256 and 1000") {
+    const uint64_t onFrame = 12345, offFrame = 30001;
+    std::vector<float> reference;
+    for (uint32_t block : {1u, 64u, 256u, 1000u}) {
+        EngineHandle engine(44100.0, 8, 1, 1024);
+        boop_engine_note_on(engine, onFrame, 1, BOOP_TIMBRE_TONE, 1000.0, 1.0f);
+        boop_engine_note_off(engine, offFrame, 1);
+        auto x = engine.render(40000, block);
+        // The envelope's first sample is 0, so the first non-zero sample is onFrame + 1.
+        CHECK(firstAbove(x, 0.0f) == long(onFrame + 1));
+        if (reference.empty()) reference = x;
+        else CHECK(std::memcmp(reference.data(), x.data(), x.size() * sizeof(float)) == 0);
+    }
+}
+
+TEST_CASE("events in the past apply at the start of the next block; the clock counts frames") {
+    EngineHandle engine;
+    engine.render(1000, 500);
+    CHECK(boop_engine_frame_clock(engine) == 1000);
+    boop_engine_note_on(engine, 10, 1, BOOP_TIMBRE_TONE, 500.0, 1.0f);
+    auto x = engine.render(100, 100);
+    CHECK(firstAbove(x, 0.0f) == 1);
+}
+
+TEST_CASE("velocity gains: normal 0.6, accent 1.0, sustain 0.8, master 0.3") {
+    auto amplitude = [](float gain) {
+        EngineHandle e;
+        boop_engine_note_on(e, 0, 1, BOOP_TIMBRE_MELODY, 440.0, gain);
+        auto x = e.render(22050);
+        return peakAmplitude(x, 4410, x.size());
+    };
+    const double accent = amplitude(1.0f);
+    CHECK(accent == doctest::Approx(0.3).epsilon(0.01));
+    CHECK(amplitude(0.6f) / accent == doctest::Approx(0.6).epsilon(0.002));
+    CHECK(amplitude(0.8f) / accent == doctest::Approx(0.8).epsilon(0.002));
+}
+
+TEST_CASE("soft clipper: 64 accented voices never reach 1.0") {
+    EngineHandle engine(44100.0, 64);
+    for (uint32_t i = 0; i < 64; ++i) boop_engine_note_on(engine, 0, i, BOOP_TIMBRE_MELODY, 110.0 * (1 + i % 8), 4.0f);
+    auto x = engine.render(44100);
+    const double peak = peakAmplitude(x, 0, x.size());
+    MESSAGE("peak with 64 voices at gain 4: " << peak);
+    CHECK(peak < 1.0);
+    CHECK(peak > 0.9);
+}
+
+TEST_CASE("denormal-free tail: voices retire to exact silence, no subnormal output") {
+    EngineHandle engine;
+    boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, 440.0, 1.0f);
+    boop_engine_note_on(engine, 0, 2, BOOP_TIMBRE_BASS, 55.0, 1.0f);
+    boop_engine_note_on(engine, 0, 3, BOOP_TIMBRE_CHORDS, 330.0, 1.0f);
+    boop_engine_drum_hit(engine, 0, 36, 1.0f);
+    boop_engine_note_off(engine, 4410, 1);
+    boop_engine_note_off(engine, 4410, 2);
+    boop_engine_note_off(engine, 4410, 3);
+    auto x = engine.render(44100 * 3);
+    CHECK(boop_engine_active_voices(engine) == 0);
+    for (float v : x) REQUIRE(std::fpclassify(v) != FP_SUBNORMAL);
+    CHECK(peakAmplitude(x, 44100 * 27 / 10, x.size()) == 0.0);  // the kick rings longest (~2.6 s to -80 dB)
+}
+
+TEST_CASE("all notes off fades within the requested time; stereo output is centred") {
+    EngineHandle engine(48000.0, 8, 2);
+    boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, 440.0, 1.0f);
+    boop_engine_all_notes_off(engine, 4800, 0.01);
+    auto x = engine.render(9600);
+    for (size_t i = 0; i < x.size(); i += 2) REQUIRE(x[i] == x[i + 1]);
+    double tail = 0;
+    for (size_t i = 2 * (4800 + 480 + 48); i < x.size(); ++i)  // 1 ms for the lowpass to ring down
+        tail = std::max(tail, double(std::fabs(x[i])));
+    CHECK(tail < 1e-4);
+    CHECK(boop_engine_active_voices(engine) == 0);
+}
+
+TEST_CASE("the C API refuses bad arguments without crashing") {
+    EngineHandle engine;
+    CHECK(boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, -5.0, 0.6f) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, 30000.0, 0.6f) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, NAN, 0.6f) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_note_on(engine, 0, 1, (boop_timbre)9, 440.0, 0.6f) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_note_on(nullptr, 0, 1, BOOP_TIMBRE_MELODY, 440.0, 0.6f) == BOOP_ERROR_INVALID_ARGUMENT);
+    std::vector<float> big(8192);
+    CHECK(boop_engine_render(engine, big.data(), 8192) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_render(engine, nullptr, 10) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(boop_status_string(BOOP_ERROR_QUEUE_FULL)) == "event queue full");
+}
+
+TEST_CASE("a full queue drops and counts instead of blocking") {
+    EngineHandle engine(44100.0, 8, 1, 512, 16);
+    int refused = 0;
+    for (int i = 0; i < 40; ++i)
+        if (boop_engine_note_off(engine, 0, 1) == BOOP_ERROR_QUEUE_FULL) ++refused;
+    CHECK(refused == 24);
+    CHECK(boop_engine_dropped_events(engine) == 24);
+}
