@@ -1,0 +1,448 @@
+#include "ambient/AmbientEngine.hpp"
+
+#include <cmath>
+#include <cstring>
+#include "rt/Denormals.hpp"
+
+namespace boop::ambient {
+
+namespace {
+
+bool finiteIn(double v, double lo, double hi) noexcept { return std::isfinite(v) && v >= lo && v <= hi; }
+
+float midiToHz(int midi) BOOP_RT { return static_cast<float>(440.0 * std::exp2((midi - 69) / 12.0)); }
+
+}  // namespace
+
+void defaultConfig(boop_ambient_config& c) noexcept {
+    std::memset(&c, 0, sizeof c);
+    c.sample_rate = 44100.0;
+    c.seed = 1;
+    c.max_block_frames = 4096;
+    c.key = 2;  // D
+    c.scale = BOOP_AMBIENT_SCALE_MAJOR;
+    c.tempo_bpm = 72.0;
+    c.chord_seconds = 10.0;
+    c.seventh_chance = 0.3f;
+    c.modulation_chance = 0.3f;
+    c.master_gain = 0.8f;
+    c.pad_level = 0.6f;
+    c.lead_level = 0.35f;
+    c.grain_level = 0.3f;
+    c.ocean_level = 0.15f;
+    c.pad_octave = 3;
+    c.pad_detune_cents = 9.0f;
+    c.pad_attack_seconds = 3.0f;
+    c.pad_release_seconds = 5.0f;
+    c.filter_min_hz = 400.0f;
+    c.filter_max_hz = 2400.0f;
+    c.filter_resonance = 0.2f;
+    c.filter_sweep_seconds = 30.0f;
+    c.lead_octave = 5;
+    c.lead_pulses = 5;
+    c.lead_steps = 16;
+    c.lead_rotation = 0;
+    c.lead_probability = 0.8f;
+    c.fm_ratio = 2.0f;
+    c.fm_index = 2.0f;
+    c.lead_attack_seconds = 0.005f;
+    c.lead_decay_seconds = 1.6f;
+    c.grain_seconds = 0.12f;
+    c.grain_density = 10.0f;
+    c.grain_pitch_spread = 0.3f;
+    c.ocean_swell_seconds = 10.0f;
+    c.delay_seconds = 0.42f;
+    c.delay_feedback = 0.45f;
+    c.delay_mix = 0.35f;
+    c.delay_damping = 0.4f;
+    c.reverb_size = 0.7f;
+    c.reverb_decay_seconds = 6.0f;
+    c.reverb_mix = 0.45f;
+    c.reverb_damping = 0.35f;
+    c.drift_amount = 0.4f;
+    c.fade_in_seconds = 1.0f;
+}
+
+const char* checkConfig(const boop_ambient_config& c) noexcept {
+    if (!finiteIn(c.sample_rate, 8000.0, 384000.0)) return "sample_rate";
+    if (c.max_block_frames < 1 || c.max_block_frames > 8192) return "max_block_frames";
+    if (c.key < 0 || c.key > 11) return "key";
+    if (c.scale < 0 || c.scale >= BOOP_AMBIENT_SCALE_COUNT) return "scale";
+    if (!finiteIn(c.tempo_bpm, 20.0, 240.0)) return "tempo_bpm";
+    if (!finiteIn(c.chord_seconds, 1.0, 120.0)) return "chord_seconds";
+    if (!finiteIn(c.seventh_chance, 0, 1)) return "seventh_chance";
+    if (!finiteIn(c.modulation_chance, 0, 1)) return "modulation_chance";
+    if (!finiteIn(c.master_gain, 0, 2)) return "master_gain";
+    if (!finiteIn(c.pad_level, 0, 1)) return "pad_level";
+    if (!finiteIn(c.lead_level, 0, 1)) return "lead_level";
+    if (!finiteIn(c.grain_level, 0, 1)) return "grain_level";
+    if (!finiteIn(c.ocean_level, 0, 1)) return "ocean_level";
+    if (c.pad_octave < 1 || c.pad_octave > 6) return "pad_octave";
+    if (!finiteIn(c.pad_detune_cents, 0, 50)) return "pad_detune_cents";
+    if (!finiteIn(c.pad_attack_seconds, 0.01, 20)) return "pad_attack_seconds";
+    if (!finiteIn(c.pad_release_seconds, 0.05, 30)) return "pad_release_seconds";
+    if (!finiteIn(c.filter_min_hz, 40, 18000)) return "filter_min_hz";
+    if (!finiteIn(c.filter_max_hz, c.filter_min_hz, 18000)) return "filter_max_hz";
+    if (!finiteIn(c.filter_resonance, 0, 1)) return "filter_resonance";
+    if (!finiteIn(c.filter_sweep_seconds, 2, 600)) return "filter_sweep_seconds";
+    if (c.lead_octave < 2 || c.lead_octave > 7) return "lead_octave";
+    if (c.lead_steps < 1 || c.lead_steps > 64) return "lead_steps";
+    if (c.lead_pulses > c.lead_steps) return "lead_pulses";
+    if (c.lead_rotation >= c.lead_steps) return "lead_rotation";
+    if (!finiteIn(c.lead_probability, 0, 1)) return "lead_probability";
+    if (!finiteIn(c.fm_ratio, 0.25, 16)) return "fm_ratio";
+    if (!finiteIn(c.fm_index, 0, 12)) return "fm_index";
+    if (!finiteIn(c.lead_attack_seconds, 0.001, 2)) return "lead_attack_seconds";
+    if (!finiteIn(c.lead_decay_seconds, 0.02, 10)) return "lead_decay_seconds";
+    if (!finiteIn(c.grain_seconds, 0.01, 0.5)) return "grain_seconds";
+    if (!finiteIn(c.grain_density, 0.2, 80)) return "grain_density";
+    if (!finiteIn(c.grain_pitch_spread, 0, 1)) return "grain_pitch_spread";
+    if (!finiteIn(c.ocean_swell_seconds, 2, 60)) return "ocean_swell_seconds";
+    if (!finiteIn(c.delay_seconds, 0.01, 2)) return "delay_seconds";
+    if (!finiteIn(c.delay_feedback, 0, 0.95)) return "delay_feedback";
+    if (!finiteIn(c.delay_mix, 0, 1)) return "delay_mix";
+    if (!finiteIn(c.delay_damping, 0, 1)) return "delay_damping";
+    if (!finiteIn(c.reverb_size, 0, 1)) return "reverb_size";
+    if (!finiteIn(c.reverb_decay_seconds, 0.1, 60)) return "reverb_decay_seconds";
+    if (!finiteIn(c.reverb_mix, 0, 1)) return "reverb_mix";
+    if (!finiteIn(c.reverb_damping, 0, 1)) return "reverb_damping";
+    if (!finiteIn(c.drift_amount, 0, 1)) return "drift_amount";
+    if (!finiteIn(c.fade_in_seconds, 0, 30)) return "fade_in_seconds";
+    return nullptr;
+}
+
+AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), sr_(config.sample_rate) {
+    const std::uint64_t seed = cfg_.seed;
+    pad_.prepare(sr_, seed);
+    pad_.setDetuneCents(cfg_.pad_detune_cents);
+    pad_.setAttack(cfg_.pad_attack_seconds);
+    pad_.setRelease(cfg_.pad_release_seconds);
+    pad_.setFilter(cfg_.filter_min_hz, 0.5 + 7.5 * cfg_.filter_resonance * cfg_.filter_resonance);
+
+    lead_.prepare(sr_);
+    lead_.setRatio(cfg_.fm_ratio);
+    lead_.setIndex(cfg_.fm_index);
+    lead_.setEnvelope(cfg_.lead_attack_seconds, cfg_.lead_decay_seconds);
+
+    delay_.prepare(sr_, 2.1);
+    delay_.setTime(cfg_.delay_seconds);
+    delay_.setFeedback(cfg_.delay_feedback);
+    delay_.setDamping(cfg_.delay_damping);
+    delay_.reset();
+
+    reverb_.prepare(sr_);
+    reverb_.setSize(cfg_.reverb_size);
+    reverb_.setDecay(cfg_.reverb_decay_seconds);
+    reverb_.setDamping(cfg_.reverb_damping);
+
+    grains_.prepare(sr_, seed, 3.0);
+    grains_.setGrain(cfg_.grain_seconds, cfg_.grain_density);
+    grains_.setPitchSpread(cfg_.grain_pitch_spread);
+
+    ocean_.prepare(sr_, seed);
+    ocean_.setSwell(cfg_.ocean_swell_seconds);
+
+    harmony_.configure(cfg_.key, static_cast<Scale>(cfg_.scale), cfg_.seventh_chance, cfg_.modulation_chance, seed);
+    rhythm_.set(static_cast<int>(cfg_.lead_pulses), static_cast<int>(cfg_.lead_steps), static_cast<int>(cfg_.lead_rotation));
+    limiter_.prepare(sr_);
+
+    leadRng_.seedWith(seed, kStreamLead);
+    driftRng_.seedWith(seed, kStreamDrift);
+    cutoffDrift_.prepare(sr_, cfg_.filter_sweep_seconds);
+    detuneDrift_.prepare(sr_, 23.0);
+    grainDrift_.prepare(sr_, 37.0);
+    oceanDrift_.prepare(sr_, 29.0);
+    leadDrift_.prepare(sr_, 41.0);
+
+    framesPerStep_ = sr_ * 60.0 / (cfg_.tempo_bpm * 4.0);
+    // Chords change on step boundaries (whole multiples of the rhythm's cycle when they fit) so
+    // harmony and lead stay locked however long a piece runs.
+    const double steps = cfg_.chord_seconds * sr_ / framesPerStep_;
+    std::uint64_t cs = static_cast<std::uint64_t>(std::llround(steps));
+    const std::uint64_t cycle = cfg_.lead_steps;
+    if (cs >= cycle) cs = (cs + cycle / 2) / cycle * cycle;
+    chordSteps_ = cs < 1 ? 1 : cs;
+
+    fadeIn_ = cfg_.fade_in_seconds > 0.0f ? 0.0 : 1.0;
+    fadeInStep_ = cfg_.fade_in_seconds > 0.0f ? 1.0 / (cfg_.fade_in_seconds * sr_) : 1.0;
+
+    panGlide_ = static_cast<float>(1.0 - std::exp(-1.0 / (0.005 * sr_)));
+    padLevel_ = cfg_.pad_level;
+    leadLevel_ = cfg_.lead_level;
+    grainLevel_ = cfg_.grain_level;
+    oceanLevel_ = cfg_.ocean_level;
+    pubKey_.store(harmony_.key());
+}
+
+std::uint64_t AmbientEngine::stepFrame(std::uint64_t k) const BOOP_RT {
+    return static_cast<std::uint64_t>(std::floor(static_cast<double>(k) * framesPerStep_ + 0.5));
+}
+
+void AmbientEngine::requestFadeOut(double seconds) noexcept {
+    fadeOutSeconds_.store(seconds, std::memory_order_relaxed);
+    fadeOutSeq_.fetch_add(1, std::memory_order_release);
+}
+
+void AmbientEngine::requestPause(bool paused, double fadeSeconds) noexcept {
+    pauseFadeSeconds_.store(fadeSeconds, std::memory_order_relaxed);
+    pauseWanted_.store(paused ? 1 : 0, std::memory_order_relaxed);
+    pauseSeq_.fetch_add(1, std::memory_order_release);
+}
+
+void AmbientEngine::applyRequests() BOOP_RT {
+    const std::uint32_t fseq = fadeOutSeq_.load(std::memory_order_acquire);
+    if (fseq != seenFadeOutSeq_) {
+        seenFadeOutSeq_ = fseq;
+        const double s = fadeOutSeconds_.load(std::memory_order_relaxed);
+        finishing_ = true;
+        fadeTarget_ = 0.0f;
+        fadeStep_ = s > 0.0 ? static_cast<float>(1.0 / (s * sr_)) : 1.0f;
+    }
+    const std::uint32_t pseq = pauseSeq_.load(std::memory_order_acquire);
+    if (pseq != seenPauseSeq_ && !finishing_) {
+        seenPauseSeq_ = pseq;
+        const double s = pauseFadeSeconds_.load(std::memory_order_relaxed);
+        pausing_ = pauseWanted_.load(std::memory_order_relaxed) != 0;
+        fadeTarget_ = pausing_ ? 0.0f : 1.0f;
+        fadeStep_ = s > 0.0 ? static_cast<float>(1.0 / (s * sr_)) : 1.0f;
+    }
+}
+
+void AmbientEngine::controlTick() BOOP_RT {
+    const float amount = cfg_.drift_amount;
+    // Cutoff: exponential between min and max, so the sweep sounds even.
+    const float c = cutoffDrift_.advance(driftRng_, kChunk);
+    const double ratio = static_cast<double>(cfg_.filter_max_hz) / cfg_.filter_min_hz;
+    const double pos = 0.5 + 0.5 * c * (0.3 + 0.7 * amount);
+    pad_.setFilter(cfg_.filter_min_hz * std::pow(ratio, pos),
+                   0.5 + 7.5 * cfg_.filter_resonance * cfg_.filter_resonance);
+
+    const float d = detuneDrift_.advance(driftRng_, kChunk);
+    pad_.setDetuneCents(cfg_.pad_detune_cents * (1.0f + 0.5f * amount * d));
+    pad_.refreshTuning();
+
+    const float g = grainDrift_.advance(driftRng_, kChunk);
+    grainLevel_ = cfg_.grain_level * (1.0f + 0.5f * amount * g);
+    grains_.setGrain(cfg_.grain_seconds, cfg_.grain_density * (1.0f + 0.5f * amount * g));
+
+    const float o = oceanDrift_.advance(driftRng_, kChunk);
+    oceanLevel_ = cfg_.ocean_level * (1.0f + 0.6f * amount * o);
+
+    const float l = leadDrift_.advance(driftRng_, kChunk);
+    leadLevel_ = cfg_.lead_level * (1.0f + 0.3f * amount * l);
+}
+
+void AmbientEngine::chordChange() BOOP_RT {
+    const Chord& ch = chordIndex_ == 0 ? harmony_.current() : harmony_.next();
+    ++chordIndex_;
+    nextChordFrame_ = stepFrame(chordIndex_ * chordSteps_);
+
+    // Open voicing: root, fifth (or seventh) and the third an octave up; the old chord releases
+    // slowly into the three free voices, so chords cross-fade.
+    const int base = 12 * (cfg_.pad_octave + 1) + harmony_.key();
+    const int top = ch.noteCount == 4 ? ch.notes[3] : ch.notes[2];
+    const int notes[3] = {base + ch.notes[0], base + top, base + ch.notes[1] + 12};
+    pad_.releaseAll();
+    for (int n : notes) pad_.noteOn(midiToHz(n), 0.22f);
+
+    pubKey_.store(harmony_.key(), std::memory_order_relaxed);
+    pubRoot_.store(ch.root, std::memory_order_relaxed);
+    pubDegree_.store(ch.degree, std::memory_order_relaxed);
+    pubQuality_.store(static_cast<std::int32_t>(ch.quality), std::memory_order_relaxed);
+    pubChords_.store(harmony_.chordCount(), std::memory_order_relaxed);
+}
+
+void AmbientEngine::leadStep() BOOP_RT {
+    const std::uint64_t k = stepIndex_++;
+    nextStepFrame_ = stepFrame(stepIndex_);
+    const bool onset = rhythm_.onset(k);
+    // Always draw the same count so the lead's stream does not depend on the pattern.
+    const float uPlay = leadRng_.uniform(), uMove = leadRng_.uniform(), uPass = leadRng_.uniform();
+    const float uVel = leadRng_.uniform(), uPan = leadRng_.uniform();
+    if (!onset || !(uPlay < cfg_.lead_probability)) return;
+
+    // Pool: chord tones over two octaves from the lead octave; the melody walks through it.
+    const Chord& ch = harmony_.current();
+    int pool[8];
+    int count = 0;
+    const int base = 12 * (cfg_.lead_octave + 1) + harmony_.key();
+    for (int oct = 0; oct < 2; ++oct)
+        for (int i = 0; i < ch.noteCount && i < 4; ++i) pool[count++] = base + ch.notes[i] + 12 * oct;
+    int step = static_cast<int>(uMove * 5.0f) - 2;  // -2 ... 2
+    leadIndex_ += step;
+    if (leadIndex_ < 0) leadIndex_ = -leadIndex_;
+    if (leadIndex_ >= count) leadIndex_ = 2 * (count - 1) - leadIndex_;
+    if (leadIndex_ < 0) leadIndex_ = 0;
+    int midi = pool[leadIndex_];
+    if (uPass < 0.2f) {
+        // A passing tone: the scale step above the chord tone.
+        const int deg = ch.degree + 2 * (leadIndex_ % ch.noteCount) + 1;
+        midi = harmony_.scaleNote(deg, cfg_.lead_octave) + 12 * (leadIndex_ / ch.noteCount);
+    }
+    const bool accent = (k % rhythm_.steps()) == static_cast<std::uint64_t>(0);
+    const float vel = (accent ? 0.85f : 0.55f) + 0.15f * uVel;
+    lead_.noteOn(midiToHz(midi), vel);
+    const float pan = 0.3f + 0.4f * uPan;
+    leadPanL_ = std::sqrt(1.0f - pan);
+    leadPanR_ = std::sqrt(pan);
+}
+
+void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
+    pad_.process(padL_, padR_, n);
+    lead_.process(leadMono_, n);
+    for (int i = 0; i < n; ++i) {
+        grainIn_[i] = 0.35f * (padL_[i] + padR_[i]) + 0.5f * leadMono_[i];
+        dlIn_[i] = leadMono_[i] * leadLevel_;
+    }
+    grains_.process(grainIn_, grL_, grR_, n);
+    ocean_.process(ocL_, ocR_, n);
+    delay_.process(dlIn_, dlL_, dlR_, n);
+
+    const float dmix = cfg_.delay_mix;
+    for (int i = 0; i < n; ++i) {
+        const float lead = leadMono_[i] * leadLevel_;
+        // Pan glides (~5 ms) so a retrigger under a ringing note never steps a channel's gain.
+        panL_ += (leadPanL_ - panL_) * panGlide_;
+        panR_ += (leadPanR_ - panR_) * panGlide_;
+        dryL_[i] = padL_[i] * padLevel_ + lead * panL_ + grL_[i] * grainLevel_ + ocL_[i] * oceanLevel_ + dlL_[i] * dmix;
+        dryR_[i] = padR_[i] * padLevel_ + lead * panR_ + grR_[i] * grainLevel_ + ocR_[i] * oceanLevel_ + dlR_[i] * dmix;
+        sums_[0] += 0.5 * (padL_[i] * padL_[i] + padR_[i] * padR_[i]);
+        sums_[1] += leadMono_[i] * leadMono_[i];
+        sums_[2] += 0.5 * (grL_[i] * grL_[i] + grR_[i] * grR_[i]);
+        sums_[3] += 0.5 * (ocL_[i] * ocL_[i] + ocR_[i] * ocR_[i]);
+    }
+    reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
+
+    const float mix = cfg_.reverb_mix;
+    const float dryGain = 1.0f - 0.6f * mix, wetGain = 1.2f * mix;
+    const float master = cfg_.master_gain;
+    bool bad = false;
+    for (int i = 0; i < n; ++i) {
+        sums_[4] += 0.5 * (rvL_[i] * rvL_[i] + rvR_[i] * rvR_[i]);
+        if (fadeIn_ < 1.0) {
+            fadeIn_ += fadeInStep_;
+            if (fadeIn_ > 1.0) fadeIn_ = 1.0;
+        }
+        if (fade_ != fadeTarget_) {
+            if (fade_ < fadeTarget_) {
+                fade_ += fadeStep_;
+                if (fade_ > fadeTarget_) fade_ = fadeTarget_;
+            } else {
+                fade_ -= fadeStep_;
+                if (fade_ < fadeTarget_) fade_ = fadeTarget_;
+            }
+        }
+        const float gain = master * fade_ * static_cast<float>(fadeIn_);
+        float l = (dryL_[i] * dryGain + rvL_[i] * wetGain) * gain;
+        float r = (dryR_[i] * dryGain + rvR_[i] * wetGain) * gain;
+        if (!std::isfinite(l) || !std::isfinite(r)) {
+            bad = true;
+            l = r = 0.0f;
+        }
+        limiter_.process(l, r);
+        out[2 * i] = l;
+        out[2 * i + 1] = r;
+    }
+    if (bad) {
+        // Never expected; if it happens the feedback paths must not keep recirculating it.
+        ++nonfinite_;
+        delay_.reset();
+        reverb_.reset();
+        grains_.reset();
+        limiter_.reset();
+    }
+}
+
+void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
+    DenormalGuard guard;
+    applyRequests();
+    for (auto& s : sums_) s = 0.0;
+    std::uint32_t done = 0;
+    std::uint32_t counted = 0;
+    while (done < frames) {
+        if (finished_ || (pausing_ && fade_ == 0.0f)) {
+            // Silent: the composition clock stands still.
+            for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
+            break;
+        }
+        if (frame_ == nextControl_) {
+            controlTick();
+            nextControl_ += kChunk;
+        }
+        if (frame_ == nextChordFrame_) chordChange();
+        while (frame_ == nextStepFrame_) leadStep();
+
+        std::uint64_t n = frames - done;
+        if (nextControl_ - frame_ < n) n = nextControl_ - frame_;
+        if (nextChordFrame_ - frame_ < n) n = nextChordFrame_ - frame_;
+        if (nextStepFrame_ - frame_ < n) n = nextStepFrame_ - frame_;
+        // A fade must stop the clock on the exact sample it reaches silence.
+        if (fade_ != fadeTarget_ && fadeTarget_ == 0.0f) {
+            const std::uint64_t left = static_cast<std::uint64_t>(std::ceil(fade_ / fadeStep_));
+            if (left >= 1 && left < n) n = left;
+        }
+        processChunk(out + 2 * done, static_cast<int>(n));
+        frame_ += n;
+        done += static_cast<std::uint32_t>(n);
+        counted += static_cast<std::uint32_t>(n);
+        if (finishing_ && fade_ == 0.0f) finished_ = true;
+    }
+
+    float pl = 0.0f, pr = 0.0f;
+    for (std::uint32_t i = 0; i < frames; ++i) {
+        const float l = std::fabs(out[2 * i]), r = std::fabs(out[2 * i + 1]);
+        pl = l > pl ? l : pl;
+        pr = r > pr ? r : pr;
+    }
+    publish(pl, pr, sums_, counted);
+}
+
+void AmbientEngine::publish(float peakL, float peakR, const double* sums, std::uint32_t n) BOOP_RT {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    pubFrame_.store(frame_, relaxed);
+    pubPeakL_.store(peakL, relaxed);
+    pubPeakR_.store(peakR, relaxed);
+    if (n > 0) {
+        pubPad_.store(static_cast<float>(std::sqrt(sums[0] / n)), relaxed);
+        pubLead_.store(static_cast<float>(std::sqrt(sums[1] / n)), relaxed);
+        pubGrain_.store(static_cast<float>(std::sqrt(sums[2] / n)), relaxed);
+        pubOcean_.store(static_cast<float>(std::sqrt(sums[3] / n)), relaxed);
+        pubReverb_.store(static_cast<float>(std::sqrt(sums[4] / n)), relaxed);
+    } else {
+        pubPad_.store(0, relaxed);
+        pubLead_.store(0, relaxed);
+        pubGrain_.store(0, relaxed);
+        pubOcean_.store(0, relaxed);
+        pubReverb_.store(0, relaxed);
+    }
+    pubPaused_.store(pausing_ && fade_ == 0.0f ? 1 : 0, relaxed);
+    pubFading_.store(fade_ != fadeTarget_ ? 1 : 0, relaxed);
+    pubFinished_.store(finished_ ? 1 : 0, relaxed);
+    pubNonfinite_.store(nonfinite_, relaxed);
+}
+
+void AmbientEngine::status(boop_ambient_status& s) const noexcept {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    std::memset(&s, 0, sizeof s);
+    s.frame = pubFrame_.load(relaxed);
+    s.chords = pubChords_.load(relaxed);
+    s.key = pubKey_.load(relaxed);
+    s.scale = cfg_.scale;
+    s.chord_root = pubRoot_.load(relaxed);
+    s.chord_degree = pubDegree_.load(relaxed);
+    HarmonyManager::chordName(s.chord_root, static_cast<ChordQuality>(pubQuality_.load(relaxed)), s.chord_name,
+                              sizeof s.chord_name);
+    s.peak_left = pubPeakL_.load(relaxed);
+    s.peak_right = pubPeakR_.load(relaxed);
+    s.level_pad = pubPad_.load(relaxed);
+    s.level_lead = pubLead_.load(relaxed);
+    s.level_grain = pubGrain_.load(relaxed);
+    s.level_ocean = pubOcean_.load(relaxed);
+    s.level_reverb = pubReverb_.load(relaxed);
+    s.paused = pubPaused_.load(relaxed);
+    s.fading = pubFading_.load(relaxed);
+    s.finished = pubFinished_.load(relaxed);
+    s.nonfinite_resets = pubNonfinite_.load(relaxed);
+}
+
+}  // namespace boop::ambient

@@ -1,0 +1,101 @@
+#pragma once
+#include <cmath>
+#include "rt/Realtime.hpp"
+
+namespace boop::ambient {
+
+// A two-operator FM (phase-modulation) voice: a sine modulator at ratio x f drives a sine carrier
+// at f. One percussive envelope (linear attack, exponential decay) shapes both the level and the
+// modulation index, so notes start bright and mellow as they fade: the bell/pluck of the lead.
+// Monophonic; a new note starts from the current level so retriggers never click.
+class FmLead {
+public:
+    void prepare(double sampleRate) noexcept {
+        sampleRate_ = sampleRate;
+        setEnvelope(attackSeconds_, decaySeconds_);
+        reset();
+    }
+    void reset() BOOP_RT {
+        carrierPhase_ = modPhase_ = 0.0;
+        env_ = 0.0f;
+        peak_ = 0.0f;
+        attacking_ = false;
+        active_ = false;
+    }
+
+    void setRatio(double ratio) BOOP_RT { ratio_ = ratio < 0.0 ? 0.0 : ratio; updateIncrements(); }
+    void setIndex(float index) BOOP_RT { index_ = index < 0.0f ? 0.0f : (index > 20.0f ? 20.0f : index); }
+    // decaySeconds: time to fall 60 dB after the attack.
+    void setEnvelope(double attackSeconds, double decaySeconds) BOOP_RT {
+        attackSeconds_ = attackSeconds < 0.0005 ? 0.0005 : attackSeconds;
+        decaySeconds_ = decaySeconds < 0.01 ? 0.01 : decaySeconds;
+        attackFrames_ = static_cast<float>(attackSeconds_ * sampleRate_);
+        decayCoef_ = static_cast<float>(std::exp(std::log(0.001) / (decaySeconds_ * sampleRate_)));
+    }
+
+    void noteOn(double frequencyHz, float velocity) BOOP_RT {
+        const double nyq = 0.45 * sampleRate_;
+        frequency_ = frequencyHz < 1.0 ? 1.0 : (frequencyHz > nyq ? nyq : frequencyHz);
+        updateIncrements();
+        peak_ = velocity < 0.0f ? 0.0f : (velocity > 1.0f ? 1.0f : velocity);
+        attackStep_ = (peak_ - env_) / attackFrames_;
+        if (attackStep_ < 0.0f) attackStep_ = 0.0f;
+        attacking_ = attackStep_ > 0.0f;
+        active_ = true;
+    }
+
+    bool active() const BOOP_RT { return active_; }
+    float level() const BOOP_RT { return env_; }
+
+    void process(float* out, int n) BOOP_RT {
+        if (!active_) {
+            for (int i = 0; i < n; ++i) out[i] = 0.0f;
+            return;
+        }
+        constexpr double kTwoPi = 6.283185307179586476925;
+        for (int i = 0; i < n; ++i) {
+            if (attacking_) {
+                env_ += attackStep_;
+                if (env_ >= peak_) {
+                    env_ = peak_;
+                    attacking_ = false;
+                }
+            } else {
+                env_ *= decayCoef_;
+            }
+            const float mod = static_cast<float>(std::sin(kTwoPi * modPhase_));
+            const float idx = index_ * (0.25f + 0.75f * env_);
+            out[i] = env_ * static_cast<float>(std::sin(kTwoPi * carrierPhase_ + static_cast<double>(idx * mod)));
+            carrierPhase_ += carrierInc_;
+            if (carrierPhase_ >= 1.0) carrierPhase_ -= 1.0;
+            modPhase_ += modInc_;
+            if (modPhase_ >= 1.0) modPhase_ -= static_cast<double>(static_cast<long>(modPhase_));
+            // Per sample, not per call, so the output never depends on block sizes.
+            if (!attacking_ && env_ < 1e-5f) {
+                env_ = 0.0f;
+                active_ = false;
+                for (int j = i + 1; j < n; ++j) out[j] = 0.0f;
+                break;
+            }
+        }
+    }
+
+private:
+    void updateIncrements() BOOP_RT {
+        carrierInc_ = frequency_ / sampleRate_;
+        double m = frequency_ * ratio_ / sampleRate_;
+        if (m > 0.45) m = 0.45;  // keep the modulator below Nyquist at any ratio
+        modInc_ = m;
+    }
+
+    double sampleRate_ = 48000.0;
+    double frequency_ = 440.0, ratio_ = 2.0;
+    double carrierPhase_ = 0.0, modPhase_ = 0.0, carrierInc_ = 0.0, modInc_ = 0.0;
+    float index_ = 2.0f;
+    double attackSeconds_ = 0.005, decaySeconds_ = 1.5;
+    float attackFrames_ = 240.0f, attackStep_ = 0.0f, decayCoef_ = 0.999f;
+    float env_ = 0.0f, peak_ = 0.0f;
+    bool attacking_ = false, active_ = false;
+};
+
+}  // namespace boop::ambient
