@@ -1,0 +1,196 @@
+import CAudioEngine
+
+/// How hard a note is played. The gains are seed 000's; the engine's master gain (0.3) follows.
+public enum Velocity: String, Codable, Sendable, CaseIterable {
+    case normal, accent, sustain
+
+    public var gain: Float {
+        switch self {
+        case .normal: return 0.6
+        case .accent: return 1.0
+        case .sustain: return 0.8
+        }
+    }
+}
+
+/// The voice a note is played with. Each pattern track has its own; `tone` is the pure sine of
+/// the ear-training player.
+public enum Timbre: Sendable, CaseIterable {
+    case melody, chords, bass, tone
+
+    var cValue: boop_timbre {
+        switch self {
+        case .melody: return BOOP_TIMBRE_MELODY
+        case .chords: return BOOP_TIMBRE_CHORDS
+        case .bass: return BOOP_TIMBRE_BASS
+        case .tone: return BOOP_TIMBRE_TONE
+        }
+    }
+}
+
+/// Shape of an engine; changing any of these means creating a new engine.
+public struct EngineConfiguration: Sendable, Equatable {
+    public var sampleRate: Double
+    public var voices: Int
+    public var maxBlockFrames: Int
+    public var queueCapacity: Int
+    public var channels: Int
+
+    public init(sampleRate: Double = 44100, voices: Int = 8, maxBlockFrames: Int = 4096,
+                queueCapacity: Int = 4096, channels: Int = 1) {
+        self.sampleRate = sampleRate
+        self.voices = voices
+        self.maxBlockFrames = maxBlockFrames
+        self.queueCapacity = queueCapacity
+        self.channels = channels
+    }
+}
+
+/// Identifies a sounding note so it can be released.
+public struct NoteID: Hashable, Sendable {
+    public let rawValue: UInt32
+}
+
+/// The synthesis engine: a pool of voices rendered sample-accurately by C++.
+///
+/// One thread at a time drives an engine (it is the single producer of the engine's lock-free
+/// event queue), so the class is deliberately not `Sendable`. Rendering happens either here
+/// (`render(into:)`, offline) or on the ALSA I/O thread started by `AudioPlayback`, never both.
+public final class AudioEngine {
+    private let handle: OpaquePointer
+    public let configuration: EngineConfiguration
+    // Ids from play()/triggerNote() live in the upper half so they never meet a sequencer's ids.
+    private var nextNoteID: UInt32 = 0x8000_0000
+    private var heldByPitch: [Int: [NoteID]] = [:]
+
+    public init(configuration: EngineConfiguration = EngineConfiguration()) throws(AudioError) {
+        var config = boop_engine_config()
+        config.sample_rate = configuration.sampleRate
+        config.voices = UInt32(clamping: configuration.voices)
+        config.max_block_frames = UInt32(clamping: configuration.maxBlockFrames)
+        config.queue_capacity = UInt32(clamping: configuration.queueCapacity)
+        config.channels = UInt32(clamping: configuration.channels)
+        var engine: OpaquePointer?
+        let status = boop_engine_create(&config, &engine)
+        guard status == BOOP_OK, let engine else {
+            throw AudioError.invalidConfiguration(
+                "engine with \(configuration.sampleRate) Hz, \(configuration.voices) voices, "
+                    + "\(configuration.maxBlockFrames)-frame blocks, \(configuration.channels) channel(s): "
+                    + String(cString: boop_status_string(status))
+                    + " (rate 8000...384000, voices 1...256, block 1...8192, channels 1 or 2)")
+        }
+        self.handle = engine
+        self.configuration = configuration
+    }
+
+    deinit { boop_engine_destroy(handle) }
+
+    public var sampleRate: Double { configuration.sampleRate }
+    public var channels: Int { configuration.channels }
+    /// Frames rendered so far; events scheduled at or before it apply at the next block start.
+    public var frameClock: UInt64 { boop_engine_frame_clock(handle) }
+    public var activeVoices: Int { Int(boop_engine_active_voices(handle)) }
+    public var droppedEvents: UInt64 { boop_engine_dropped_events(handle) }
+    /// Peak |sample| of the last rendered block.
+    public var peak: Float { boop_engine_peak(handle) }
+
+    // MARK: Notes
+
+    /// Starts a note of MIDI `pitch` (A4 = 69 = `reference` Hz) with `cents` of detune on frame
+    /// `frame` (nil: as soon as possible).
+    @discardableResult
+    public func triggerNote(pitch: Int, velocity: Velocity = .normal, at frame: UInt64? = nil,
+                            timbre: Timbre = .melody, cents: Double = 0,
+                            reference: Double = 440) throws(AudioError) -> NoteID {
+        guard (0...127).contains(pitch) else {
+            throw AudioError.invalidConfiguration("MIDI pitch \(pitch): expected 0...127")
+        }
+        let hz = Pitch.frequency(midi: Double(pitch), cents: cents, reference: reference)
+        let id = try play(frequency: hz, gain: velocity.gain, at: frame, timbre: timbre)
+        heldByPitch[pitch, default: []].append(id)
+        return id
+    }
+
+    /// Releases the oldest held note of MIDI `pitch` on `frame` (nil: as soon as possible).
+    public func releaseNote(pitch: Int, at frame: UInt64? = nil) throws(AudioError) {
+        guard var ids = heldByPitch[pitch], !ids.isEmpty else { return }
+        let id = ids.removeFirst()
+        heldByPitch[pitch] = ids.isEmpty ? nil : ids
+        try releaseNote(id, at: frame)
+    }
+
+    /// Starts a note at an exact frequency in Hz.
+    @discardableResult
+    public func play(frequency: Double, gain: Float, at frame: UInt64? = nil,
+                     timbre: Timbre = .melody) throws(AudioError) -> NoteID {
+        guard frequency.isFinite, frequency > 0, frequency < sampleRate / 2 else {
+            throw AudioError.invalidFrequency("\(frequency) Hz: expected above 0 and below \(sampleRate / 2) Hz at this rate")
+        }
+        let id = NoteID(rawValue: nextNoteID)
+        nextNoteID &+= 1
+        try AudioError.check(
+            boop_engine_note_on(handle, frame ?? frameClock, id.rawValue, timbre.cValue, frequency, gain),
+            "note on \(frequency) Hz")
+        return id
+    }
+
+    /// Starts a note under a caller-chosen id (the sequencer numbers its own notes).
+    public func noteOn(id: UInt32, frequency: Double, gain: Float, at frame: UInt64, timbre: Timbre) throws(AudioError) {
+        guard frequency.isFinite, frequency > 0, frequency < sampleRate / 2 else {
+            throw AudioError.invalidFrequency("\(frequency) Hz: expected above 0 and below \(sampleRate / 2) Hz at this rate")
+        }
+        try AudioError.check(boop_engine_note_on(handle, frame, id, timbre.cValue, frequency, gain), "note on \(frequency) Hz")
+    }
+
+    public func releaseNote(_ id: NoteID, at frame: UInt64? = nil) throws(AudioError) {
+        try AudioError.check(boop_engine_note_off(handle, frame ?? frameClock, id.rawValue), "note off")
+    }
+
+    /// Strikes a General MIDI drum (35 kick, 38 snare, 42 closed hat ...).
+    public func drumHit(key: Int, velocity: Velocity = .normal, at frame: UInt64? = nil) throws(AudioError) {
+        guard (0...127).contains(key) else {
+            throw AudioError.invalidConfiguration("drum key \(key): expected 0...127")
+        }
+        try AudioError.check(boop_engine_drum_hit(handle, frame ?? frameClock, UInt32(key), velocity.gain), "drum hit")
+    }
+
+    /// Fades everything that sounds to silence over `fade` seconds (0.003 ... 10).
+    public func allNotesOff(at frame: UInt64? = nil, fade: Double = 0.01) throws(AudioError) {
+        heldByPitch.removeAll()
+        try AudioError.check(boop_engine_all_notes_off(handle, frame ?? frameClock, fade), "all notes off")
+    }
+
+    // MARK: Offline render
+
+    /// Renders `frames` interleaved frames into `buffer` (resized to fit), in engine-sized blocks.
+    public func render(into buffer: inout [Float], frames: Int) throws(AudioError) {
+        let channels = configuration.channels
+        if buffer.count != frames * channels { buffer = [Float](repeating: 0, count: frames * channels) }
+        let block = configuration.maxBlockFrames
+        var status = BOOP_OK
+        buffer.withUnsafeMutableBufferPointer { out in
+            var done = 0
+            while done < frames && status == BOOP_OK {
+                let n = min(block, frames - done)
+                status = boop_engine_render(handle, out.baseAddress! + done * channels, UInt32(n))
+                done += n
+            }
+        }
+        try AudioError.check(status, "render \(frames) frames")
+    }
+
+    /// Renders `frames` frames and returns them.
+    public func render(frames: Int) throws(AudioError) -> [Float] {
+        var buffer: [Float] = []
+        try render(into: &buffer, frames: frames)
+        return buffer
+    }
+
+    /// The engine as a pull source for the ALSA backend (C++ all the way down).
+    internal var renderSource: boop_source { boop_engine_source(handle) }
+}
+
+/// Library version.
+public enum PixelBoopVersion {
+    public static var string: String { String(cString: boop_version()) }
+}

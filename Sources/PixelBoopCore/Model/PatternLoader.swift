@@ -1,0 +1,210 @@
+import Foundation
+
+/// Why a pattern (or preset) file was refused. `message` is the one line a user sees: the file,
+/// the field's path and what was expected.
+public struct PatternError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        case missingFile   // exit 66
+        case invalid       // exit 65
+    }
+    public let kind: Kind
+    public let message: String
+    public var description: String { message }
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// Reads JSON documents with the strictness a user deserves: every problem is reported with its
+/// field path (`tracks.melody[3].pitch`) and what was expected, instead of a Codable stack of
+/// coding keys. Shared by patterns and ambient presets.
+public struct StrictJSON {
+    public static let maxBytes = 1 << 20
+    public static let maxDepth = 16
+
+    public let file: String
+
+    public init(file: String) { self.file = file }
+
+    public func fail(_ path: String, _ expected: String, got value: Any? = nil) -> PatternError {
+        var text = "\(file): \(path.isEmpty ? "(top level)" : path): expected \(expected)"
+        if let value { text += ", got \(StrictJSON.describe(value))" }
+        return PatternError(.invalid, text)
+    }
+
+    /// Reads and parses the file; missing file -> .missingFile, unreadable JSON -> .invalid.
+    public static func load(path: String) throws(PatternError) -> (Any, StrictJSON) {
+        let json = StrictJSON(file: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw PatternError(.missingFile, "\(path): no such file")
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw PatternError(.missingFile, "\(path): cannot be read (expected a JSON file)")
+        }
+        return (try json.parse(data), json)
+    }
+
+    public func parse(_ data: Data) throws(PatternError) -> Any {
+        guard data.count <= StrictJSON.maxBytes else {
+            throw PatternError(.invalid, "\(file): \(data.count) bytes: expected a JSON document of at most 1 MiB")
+        }
+        // Depth check before parsing: a pathological nest must not exhaust the parser's stack.
+        var depth = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > StrictJSON.maxDepth {
+                    throw PatternError(.invalid, "\(file): nesting deeper than \(StrictJSON.maxDepth) levels: expected a pattern object")
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
+            throw PatternError(.invalid, "\(file): not valid JSON (\(reason.prefix(120)))")
+        }
+    }
+
+    public func object(_ value: Any, _ path: String, allowed: Set<String>) throws(PatternError) -> [String: Any] {
+        guard let dict = value as? [String: Any] else { throw fail(path, "an object", got: value) }
+        for key in dict.keys.sorted() where !allowed.contains(key) {
+            let name = path.isEmpty ? key : "\(path).\(key)"
+            throw PatternError(.invalid, "\(file): \(name): unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
+        }
+        return dict
+    }
+
+    public func array(_ value: Any, _ path: String, maxCount: Int) throws(PatternError) -> [Any] {
+        guard let list = value as? [Any] else { throw fail(path, "an array", got: value) }
+        guard list.count <= maxCount else { throw fail(path, "at most \(maxCount) entries", got: "\(list.count) entries") }
+        return list
+    }
+
+    public func integer(_ value: Any, _ path: String, in range: ClosedRange<Int>) throws(PatternError) -> Int {
+        let expected = "an integer \(range.lowerBound)...\(range.upperBound)"
+        guard let number = StrictJSON.number(value) else { throw fail(path, expected, got: value) }
+        guard number.isFinite, number == number.rounded(), abs(number) < 1e15 else { throw fail(path, expected, got: value) }
+        let int = Int(number)
+        guard range.contains(int) else { throw fail(path, expected, got: value) }
+        return int
+    }
+
+    public func double(_ value: Any, _ path: String, in range: ClosedRange<Double>) throws(PatternError) -> Double {
+        let expected = "a number \(StrictJSON.format(range.lowerBound))...\(StrictJSON.format(range.upperBound))"
+        guard let number = StrictJSON.number(value), number.isFinite, range.contains(number) else {
+            throw fail(path, expected, got: value)
+        }
+        return number
+    }
+
+    public func string(_ value: Any, _ path: String, maxLength: Int = 200) throws(PatternError) -> String {
+        guard let s = value as? String else { throw fail(path, "a string", got: value) }
+        guard s.count <= maxLength else { throw fail(path, "a string of at most \(maxLength) characters") }
+        return s
+    }
+
+    /// JSON numbers only; booleans (which Foundation also bridges to NSNumber) are rejected.
+    static func number(_ value: Any) -> Double? {
+        guard let n = value as? NSNumber, !isBoolean(n) else { return nil }
+        return n.doubleValue
+    }
+
+    /// A JSON true/false arrives as an NSNumber too; its objCType "c" tells it apart from 0 and 1.
+    static func isBoolean(_ n: NSNumber) -> Bool {
+        String(cString: n.objCType) == "c"
+    }
+
+    static func format(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    }
+
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case let s as String: return "\"\(s.prefix(40))\""
+        case is NSNull: return "null"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "an object"
+        case let n as NSNumber:
+            if isBoolean(n) { return n.boolValue ? "true" : "false" }
+            return format(n.doubleValue)
+        default: return "\(value)"
+        }
+    }
+}
+
+extension Pattern {
+    /// Loads and validates a pattern file (DESIGN.md's table, plus unknown keys, duplicates,
+    /// wrong types, non-finite numbers, absurd nesting and size).
+    public static func load(path: String) throws(PatternError) -> Pattern {
+        let (root, json) = try StrictJSON.load(path: path)
+        return try validate(root, json)
+    }
+
+    /// Parses pattern JSON held in memory; `file` names it in messages.
+    public static func parse(_ data: Data, file: String) throws(PatternError) -> Pattern {
+        let json = StrictJSON(file: file)
+        return try validate(try json.parse(data), json)
+    }
+
+    static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
+        let top = try json.object(root, "", allowed: ["name", "bpm", "length", "tracks"])
+        let name = try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
+            ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
+        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
+        var length = 16
+        if let v = top["length"] {
+            guard let n = StrictJSON.number(v), n.isFinite, n == n.rounded(), Pattern.allowedLengths.contains(Int(n)) else {
+                throw json.fail("length", "8, 16, 24 or 32 steps", got: v)
+            }
+            length = Int(n)
+        }
+        var tracks: [TrackKind: [Note]] = [:]
+        if let v = top["tracks"] {
+            let trackObject = try json.object(v, "tracks", allowed: Set(TrackKind.allCases.map(\.rawValue)))
+            for kind in TrackKind.allCases {
+                guard let list = trackObject[kind.rawValue] else { continue }
+                let path = "tracks.\(kind.rawValue)"
+                let entries = try json.array(list, path, maxCount: length * 128)
+                var seen: Set<[Int]> = []
+                var notes: [Note] = []
+                for (i, entry) in entries.enumerated() {
+                    let p = "\(path)[\(i)]"
+                    let fields = try json.object(entry, p, allowed: ["step", "pitch", "velocity", "length"])
+                    guard let stepValue = fields["step"] else { throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)") }
+                    guard let pitchValue = fields["pitch"] else { throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)") }
+                    let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
+                    let pitch = try json.integer(pitchValue, "\(p).pitch", in: 0...127)
+                    var velocity = Velocity.normal
+                    if let v = fields["velocity"] {
+                        guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
+                            throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
+                        }
+                        velocity = parsed
+                    }
+                    let maxLength = length - step
+                    let noteLength = try fields["length"].map { v throws(PatternError) in
+                        try json.integer(v, "\(p).length", in: 1...maxLength)
+                    } ?? 1
+                    guard seen.insert([step, pitch]).inserted else {
+                        throw PatternError(.invalid, "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track")
+                    }
+                    notes.append(Note(step: step, pitch: pitch, velocity: velocity, length: noteLength))
+                }
+                tracks[kind] = notes
+            }
+        }
+        return Pattern(name: name, bpm: bpm, length: length, tracks: tracks)
+    }
+}
