@@ -9,6 +9,11 @@ namespace boop::ambient {
 namespace {
 
 bool finiteIn(double v, double lo, double hi) noexcept { return std::isfinite(v) && v >= lo && v <= hi; }
+// Float fields compare against float bounds, so a preset may use the documented limits exactly
+// (0.01f is slightly below the double 0.01).
+bool finiteIn(float v, double lo, double hi) noexcept {
+    return std::isfinite(v) && v >= static_cast<float>(lo) && v <= static_cast<float>(hi);
+}
 
 float midiToHz(int midi) BOOP_RT { return static_cast<float>(440.0 * std::exp2((midi - 69) / 12.0)); }
 
@@ -82,7 +87,7 @@ const char* checkConfig(const boop_ambient_config& c) noexcept {
     if (!finiteIn(c.pad_attack_seconds, 0.01, 20)) return "pad_attack_seconds";
     if (!finiteIn(c.pad_release_seconds, 0.05, 30)) return "pad_release_seconds";
     if (!finiteIn(c.filter_min_hz, 40, 18000)) return "filter_min_hz";
-    if (!finiteIn(c.filter_max_hz, c.filter_min_hz, 18000)) return "filter_max_hz";
+    if (!(std::isfinite(c.filter_max_hz) && c.filter_max_hz >= c.filter_min_hz && c.filter_max_hz <= 18000.0f)) return "filter_max_hz";
     if (!finiteIn(c.filter_resonance, 0, 1)) return "filter_resonance";
     if (!finiteIn(c.filter_sweep_seconds, 2, 600)) return "filter_sweep_seconds";
     if (c.lead_octave < 2 || c.lead_octave > 7) return "lead_octave";

@@ -28,7 +28,11 @@ public:
         int na = pulses, nb = steps - pulses;
         for (int i = 0; i < na; ++i) a[i] = {1u, 1};
         for (int i = 0; i < nb; ++i) b[i] = {0u, 1};
-        while (nb > 1 && na > 0) {
+        // A single leftover zero is still paired once (E(3,4) = x.xx, as in Toussaint's table);
+        // after that, pairing continues while more than one remainder group is left.
+        bool first = nb == 1 && na > 1;
+        while ((nb > 1 || first) && na > 0) {
+            first = false;
             const int m = na < nb ? na : nb;
             Group na_[kMaxSteps], nb_[kMaxSteps];
             for (int i = 0; i < m; ++i) na_[i] = {a[i].bits | (b[i].bits << a[i].len), a[i].len + b[i].len};

@@ -1,0 +1,229 @@
+#include <doctest/doctest.h>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+#include "AmbientTestSupport.hpp"
+
+using namespace ambtest;
+
+TEST_CASE("ambient config: defaults are valid; bad fields are named") {
+    boop_ambient_config c = config(1);
+    const char* field = "x";
+    CHECK(boop_ambient_config_check(&c, &field) == BOOP_OK);
+    CHECK(field == nullptr);
+
+    struct Case {
+        const char* name;
+        void (*mutate)(boop_ambient_config&);
+    };
+    const Case cases[] = {
+        {"sample_rate", [](boop_ambient_config& c) { c.sample_rate = std::numeric_limits<double>::quiet_NaN(); }},
+        {"sample_rate", [](boop_ambient_config& c) { c.sample_rate = 1000.0; }},
+        {"key", [](boop_ambient_config& c) { c.key = 12; }},
+        {"scale", [](boop_ambient_config& c) { c.scale = BOOP_AMBIENT_SCALE_COUNT; }},
+        {"tempo_bpm", [](boop_ambient_config& c) { c.tempo_bpm = std::numeric_limits<double>::infinity(); }},
+        {"reverb_mix", [](boop_ambient_config& c) { c.reverb_mix = 1.5f; }},
+        {"delay_feedback", [](boop_ambient_config& c) { c.delay_feedback = 0.99f; }},
+        {"filter_max_hz", [](boop_ambient_config& c) { c.filter_max_hz = c.filter_min_hz - 1.0f; }},
+        {"lead_pulses", [](boop_ambient_config& c) { c.lead_pulses = c.lead_steps + 1; }},
+        {"lead_rotation", [](boop_ambient_config& c) { c.lead_rotation = c.lead_steps; }},
+        {"fm_ratio", [](boop_ambient_config& c) { c.fm_ratio = -1.0f; }},
+        {"max_block_frames", [](boop_ambient_config& c) { c.max_block_frames = 0; }},
+    };
+    for (const auto& k : cases) {
+        boop_ambient_config bad = config(1);
+        k.mutate(bad);
+        const char* f = nullptr;
+        CHECK(boop_ambient_config_check(&bad, &f) == BOOP_ERROR_INVALID_ARGUMENT);
+        REQUIRE(f != nullptr);
+        CHECK(std::string(f) == k.name);
+        boop_ambient* a = reinterpret_cast<boop_ambient*>(1);
+        CHECK(boop_ambient_create(&bad, &a) == BOOP_ERROR_INVALID_ARGUMENT);
+        CHECK(a == nullptr);
+    }
+    CHECK(boop_ambient_create(&c, nullptr) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_ambient_render(nullptr, nullptr, 0) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_ambient_fade_out(nullptr, 1.0) == BOOP_ERROR_INVALID_ARGUMENT);
+    boop_ambient_destroy(nullptr);
+    CHECK(std::string(boop_ambient_key_name(6)) == "F#");
+    CHECK(std::string(boop_ambient_key_name(12)) == "?");
+    CHECK(std::string(boop_ambient_scale_name(BOOP_AMBIENT_SCALE_LYDIAN)) == "lydian");
+}
+
+TEST_CASE("ambient output is finite, non-silent and never above 1.0 at every rate") {
+    for (double rate : {8000.0, 44100.0, 48000.0, 96000.0}) {
+        boop_ambient_config c = config(3, rate);
+        Ambient a(c);
+        REQUIRE(a.a != nullptr);
+        auto x = renderAmbient(a, static_cast<size_t>(rate * 20), {512});
+        CHECK(nonFinite(x) == 0);
+        CHECK(peak(x) <= 1.0);
+        CHECK(rms(x, x.size() / 2, x.size()) > 0.01);
+    }
+}
+
+TEST_CASE("ambient: the same seed gives identical samples whatever the block sizes; another seed differs") {
+    boop_ambient_config c = config(7);
+    const size_t frames = 44100 * 25;  // several chord changes and many lead steps
+    Ambient a(c), b(c), d(c);
+    auto x = renderAmbient(a, frames, {4096});
+    auto y = renderAmbient(b, frames, {1, 7, 64, 333, 2048, 13});
+    auto z = renderAmbient(d, frames, {100000});
+    CHECK(sameBytes(x, y));
+    CHECK(sameBytes(x, z));
+    boop_ambient_config c8 = config(8);
+    Ambient e(c8);
+    auto w = renderAmbient(e, frames, {4096});
+    CHECK_FALSE(sameBytes(x, w));
+    size_t differing = 0;
+    for (size_t i = 0; i < x.size(); ++i) differing += x[i] != w[i] ? 1 : 0;
+    CHECK(differing > x.size() / 2);
+}
+
+TEST_CASE("ambient stays bounded and finite at extreme presets") {
+    boop_ambient_config hi = config(11, 44100.0);
+    hi.master_gain = 2.0f;
+    hi.pad_level = hi.lead_level = hi.grain_level = hi.ocean_level = 1.0f;
+    hi.pad_octave = 6;
+    hi.pad_detune_cents = 50.0f;
+    hi.pad_attack_seconds = 0.01f;
+    hi.pad_release_seconds = 30.0f;
+    hi.filter_min_hz = 18000.0f;
+    hi.filter_max_hz = 18000.0f;
+    hi.filter_resonance = 1.0f;
+    hi.lead_octave = 7;
+    hi.lead_pulses = hi.lead_steps = 64;
+    hi.lead_probability = 1.0f;
+    hi.tempo_bpm = 240.0;
+    hi.fm_ratio = 16.0f;
+    hi.fm_index = 12.0f;
+    hi.grain_seconds = 0.5f;
+    hi.grain_density = 80.0f;
+    hi.grain_pitch_spread = 1.0f;
+    hi.delay_seconds = 0.01f;
+    hi.delay_feedback = 0.95f;
+    hi.delay_mix = 1.0f;
+    hi.reverb_size = 1.0f;
+    hi.reverb_decay_seconds = 60.0f;
+    hi.reverb_mix = 1.0f;
+    hi.reverb_damping = 0.0f;
+    hi.drift_amount = 1.0f;
+    hi.chord_seconds = 1.0;
+    hi.modulation_chance = 1.0f;
+    hi.seventh_chance = 1.0f;
+    boop_ambient_config lo = config(12, 8000.0);
+    lo.master_gain = 0.0f;
+    lo.tempo_bpm = 20.0;
+    lo.chord_seconds = 120.0;
+    lo.lead_pulses = 0;
+    lo.lead_steps = 1;
+    lo.filter_min_hz = 40.0f;
+    lo.filter_max_hz = 40.0f;
+    lo.reverb_decay_seconds = 0.1f;
+    lo.reverb_size = 0.0f;
+    lo.grain_density = 0.2f;
+    lo.grain_seconds = 0.01f;
+    lo.fade_in_seconds = 0.0f;
+    for (const auto& c : {hi, lo}) {
+        const char* field = nullptr;
+        const boop_status st = boop_ambient_config_check(&c, &field);
+        INFO("field: " << std::string(field ? field : "-"));
+        REQUIRE(st == BOOP_OK);
+        Ambient a(c);
+        auto x = renderAmbient(a, static_cast<size_t>(c.sample_rate * 30), {256});
+        CHECK(nonFinite(x) == 0);
+        CHECK(peak(x) <= 1.0);
+        boop_ambient_status s;
+        boop_ambient_get_status(a, &s);
+        CHECK(s.nonfinite_resets == 0);
+    }
+}
+
+TEST_CASE("ambient fade-out reaches silence within the fade and stays silent") {
+    boop_ambient_config c = config(5, 48000.0);
+    Ambient a(c);
+    renderAmbient(a, 48000 * 5, {480});
+    REQUIRE(boop_ambient_fade_out(a, 0.02) == BOOP_OK);
+    auto x = renderAmbient(a, 48000, {480});
+    const size_t fade = 960;  // 20 ms
+    CHECK(rms(x, 0, 2 * 100) > 0.0);
+    CHECK(rms(x, 2 * fade, x.size()) == 0.0);
+    // Linear ramp: no step bigger than the music's own.
+    CHECK(maxDiff(x.data(), 2 * fade, 2) < 0.2);
+    boop_ambient_status s;
+    boop_ambient_get_status(a, &s);
+    CHECK(s.finished == 1);
+    CHECK(boop_ambient_fade_out(a, -1.0) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_ambient_fade_out(a, std::nan("")) == BOOP_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("ambient pause freezes the composition clock, resume continues") {
+    boop_ambient_config c = config(6, 44100.0);
+    Ambient a(c);
+    renderAmbient(a, 44100 * 3, {441});
+    REQUIRE(boop_ambient_set_paused(a, 1, 0.01) == BOOP_OK);
+    renderAmbient(a, 4410, {441});
+    boop_ambient_status s;
+    boop_ambient_get_status(a, &s);
+    CHECK(s.paused == 1);
+    const uint64_t frozen = s.frame;
+    auto silent = renderAmbient(a, 44100, {441});
+    CHECK(rms(silent) == 0.0);
+    boop_ambient_get_status(a, &s);
+    CHECK(s.frame == frozen);
+    REQUIRE(boop_ambient_set_paused(a, 0, 0.01) == BOOP_OK);
+    auto back = renderAmbient(a, 44100, {441});
+    CHECK(rms(back, 2 * 4410, back.size()) > 0.01);
+    boop_ambient_get_status(a, &s);
+    CHECK(s.paused == 0);
+    CHECK(s.frame == frozen + 44100);
+}
+
+TEST_CASE("ambient status reports key, chord and levels for the terminal view") {
+    boop_ambient_config c = config(9, 44100.0);
+    c.chord_seconds = 2.0;
+    Ambient a(c);
+    renderAmbient(a, 44100 * 10, {1024});
+    boop_ambient_status s;
+    boop_ambient_get_status(a, &s);
+    CHECK(s.frame == 441000u);
+    CHECK(s.chords >= 3);
+    CHECK(s.key >= 0);
+    CHECK(s.key < 12);
+    CHECK(std::strlen(s.chord_name) >= 1);
+    CHECK(s.level_pad > 0.0f);
+    CHECK(s.peak_left > 0.0f);
+    CHECK(s.peak_left <= 1.0f);
+    CHECK(s.scale == c.scale);
+}
+
+TEST_CASE("ambient as a boop_source renders the same samples") {
+    boop_ambient_config c = config(4, 48000.0);
+    c.max_block_frames = 256;
+    Ambient a(c), b(c);
+    boop_source src = boop_ambient_source(a);
+    CHECK(src.channels == 2);
+    CHECK(src.sample_rate == 48000.0);
+    CHECK(src.max_block_frames == 256);
+    const bool hasRender = src.render != nullptr;
+    REQUIRE(hasRender);
+    std::vector<float> x(48000 * 2);
+    for (size_t i = 0; i < 48000; i += 256)
+        REQUIRE(src.render(src.context, x.data() + 2 * i, static_cast<uint32_t>(std::min<size_t>(256, 48000 - i))) == BOOP_OK);
+    auto y = renderAmbient(b, 48000, {256});
+    CHECK(sameBytes(x, y));
+}
+
+TEST_CASE("ambient renders well over 10x faster than real time") {
+    if (sanitized()) return;  // instrumented builds measure the sanitizer, not the DSP
+    boop_ambient_config c = config(7, 48000.0);
+    Ambient a(c);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto x = renderAmbient(a, 48000 * 30, {512});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    MESSAGE("30 s rendered in " << seconds << " s (" << 30.0 / seconds << "x real time)");
+    CHECK(30.0 / seconds > 20.0);
+}

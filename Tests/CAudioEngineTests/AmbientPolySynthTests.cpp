@@ -1,0 +1,128 @@
+#include <doctest/doctest.h>
+#include <vector>
+#include "AmbientTestSupport.hpp"
+#include "TestSignals.hpp"
+#include "ambient/PolySynth.hpp"
+#include "rt/Denormals.hpp"
+
+using boop::ambient::PolySynth;
+
+namespace {
+struct Stereo {
+    std::vector<float> l, r;
+};
+Stereo run(PolySynth& p, size_t frames, int block = 64) {
+    Stereo s{std::vector<float>(frames), std::vector<float>(frames)};
+    boop::DenormalGuard guard;
+    for (size_t i = 0; i < frames; i += static_cast<size_t>(block)) {
+        const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(block), frames - i));
+        p.process(s.l.data() + i, s.r.data() + i, n);
+    }
+    return s;
+}
+}  // namespace
+
+TEST_CASE("PolySynth is silent until a note starts, then plays the note's pitch") {
+    PolySynth p;
+    p.prepare(48000.0, 1);
+    p.setDetuneCents(0.0f);
+    p.setAttack(0.01);
+    p.setFilter(300.0, 0.5);  // leaves the saw's fundamental nearly alone
+    auto silent = run(p, 4800);
+    CHECK(ambtest::rms(silent.l) == 0.0);
+    p.noteOn(110.0, 0.5f);
+    auto s = run(p, 48000);
+    CHECK(ambtest::rms(s.l, 24000, 48000) > 0.01);
+    const double f = testsig::zeroCrossingFrequency(s.l, 48000.0, 9600, 48000);
+    CHECK(f == doctest::Approx(110.0).epsilon(0.005));
+    CHECK(p.activeVoices() == 1);
+}
+
+TEST_CASE("PolySynth: a higher cutoff lets more high frequencies through") {
+    auto brightness = [](double cutoff) {
+        PolySynth p;
+        p.prepare(44100.0, 3);
+        p.setAttack(0.01);
+        p.setFilter(cutoff, 0.7);
+        p.noteOn(220.0, 0.3f);
+        auto s = run(p, 22050);
+        return ambtest::maxDiff(s.l.data() + 11025, 11025) / (ambtest::rms(s.l, 11025, 22050) + 1e-12);
+    };
+    CHECK(brightness(4000.0) > 2.0 * brightness(400.0));
+}
+
+TEST_CASE("PolySynth: voices release to silence and become free") {
+    PolySynth p;
+    p.prepare(44100.0, 2);
+    p.setAttack(0.01);
+    p.setRelease(0.2);
+    for (int i = 0; i < 3; ++i) p.noteOn(220.0 * (i + 1), 0.2f);
+    run(p, 4410);
+    CHECK(p.activeVoices() == 3);
+    p.releaseAll();
+    auto s = run(p, 44100);
+    CHECK(p.activeVoices() == 0);
+    CHECK(ambtest::rms(s.l, 22050, 44100) == 0.0);
+    CHECK(ambtest::maxDiff(s.l.data(), 44100) < 0.1);  // release is smooth
+}
+
+TEST_CASE("PolySynth: a seventh note reuses the quietest voice") {
+    PolySynth p;
+    p.prepare(44100.0, 2);
+    p.setAttack(0.01);
+    for (int i = 0; i < 6; ++i) p.noteOn(100.0 * (i + 1), 0.1f);
+    CHECK(p.activeVoices() == 6);
+    p.noteOn(1000.0, 0.1f);
+    CHECK(p.activeVoices() == 6);
+}
+
+TEST_CASE("PolySynth stays finite and bounded at extreme settings") {
+    PolySynth p;
+    p.prepare(44100.0, 9);
+    p.setDetuneCents(100.0f);
+    p.setAttack(0.001);
+    p.setFilter(30000.0, 20.0);  // clamped below Nyquist, maximum resonance
+    for (int i = 0; i < 6; ++i) p.noteOn(15000.0 + 1000.0 * i, 1.0f);
+    auto s = run(p, 44100, 13);
+    CHECK(ambtest::nonFinite(s.l) == 0);
+    CHECK(ambtest::nonFinite(s.r) == 0);
+    CHECK(ambtest::peak(s.l) < 50.0);
+    p.setFilter(5.0, 0.0);  // clamped the other way
+    auto t = run(p, 4410);
+    CHECK(ambtest::nonFinite(t.l) == 0);
+}
+
+TEST_CASE("PolySynth: output is independent of block size, and reset() equals a fresh instance") {
+    auto make = [] {
+        PolySynth p;
+        p.prepare(44100.0, 11);
+        p.setAttack(0.05);
+        p.setFilter(1500.0, 2.0);
+        p.noteOn(196.0, 0.3f);
+        p.noteOn(293.7, 0.3f);
+        return p;
+    };
+    PolySynth a = make(), b = make();
+    auto x = run(a, 20000, 64);
+    auto y = run(b, 20000, 7);
+    CHECK(ambtest::sameBytes(x.l, y.l));
+    CHECK(ambtest::sameBytes(x.r, y.r));
+    a.reset();
+    a.noteOn(196.0, 0.3f);
+    a.noteOn(293.7, 0.3f);
+    PolySynth c = make();
+    CHECK(ambtest::sameBytes(run(a, 5000).l, run(c, 5000).l));
+}
+
+TEST_CASE("PolySynth: release tails never leave denormals (no slowdown)") {
+    PolySynth p;
+    p.prepare(44100.0, 5);
+    p.setAttack(0.01);
+    p.setRelease(0.05);
+    p.noteOn(440.0, 0.5f);
+    run(p, 4410);
+    p.releaseAll();
+    auto tail = run(p, 44100 * 5);
+    CHECK(ambtest::subnormals(tail.l) == 0);
+    CHECK(ambtest::subnormals(tail.r) == 0);
+}
