@@ -34,7 +34,8 @@ let package = Package(
             ],
             path: "Sources/boop-cli"
         ),
-        .testTarget(name: "PixelBoopCoreTests", dependencies: ["PixelBoopCore"], path: "Tests/PixelBoopCoreTests"),
+        .testTarget(name: "PixelBoopCoreTests", dependencies: ["PixelBoopCore"], path: "Tests/PixelBoopCoreTests",
+                    exclude: ["Fixtures"]),
         .testTarget(name: "boop-cliTests", dependencies: ["boop-cli"], path: "Tests/boop-cliTests"),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import PixelBoopCore
+
+private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+private let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
+
+@Suite("Pattern files")
+struct PatternTests {
+    @Test("the bundled examples load", arguments: ["demo", "minor-groove", "arpeggio-133", "lullaby"])
+    func examplesLoad(_ name: String) throws {
+        let pattern = try Pattern.load(path: examples.appendingPathComponent("\(name).json").path)
+        #expect(!pattern.tracks.isEmpty)
+        #expect(Pattern.allowedLengths.contains(pattern.length))
+    }
+
+    @Test("defaults: bpm 120, length 16, velocity normal, note length 1, name from the file")
+    func defaults() throws {
+        let p = try Pattern.parse(Data(#"{"tracks": {"melody": [{"step": 3, "pitch": 60}]}}"#.utf8), file: "/x/Song.json")
+        #expect(p.bpm == 120)
+        #expect(p.length == 16)
+        #expect(p.name == "Song")
+        #expect(p.notes(.melody) == [Note(step: 3, pitch: 60, velocity: .normal, length: 1)])
+    }
+
+    // Each bad file: the field path its one-line message must name.
+    static let badFiles: [(String, String)] = [
+        ("bpm-too-low", "bpm: expected a number 60...200, got 59"),
+        ("bpm-string", "bpm: expected a number 60...200, got \"fast\""),
+        ("bpm-null", "bpm: expected a number 60...200, got null"),
+        ("length-12", "length: expected 8, 16, 24 or 32 steps, got 12"),
+        ("unknown-top-key", "tempo: unknown key"),
+        ("unknown-track", "tracks.drums: unknown key"),
+        ("tracks-array", "tracks: expected an object"),
+        ("notes-object", "tracks.melody: expected an array"),
+        ("step-out-of-range", "tracks.melody[0].step: expected an integer 0...15, got 16"),
+        ("step-negative", "tracks.bass[1].step: expected an integer 0...15, got -1"),
+        ("pitch-128", "tracks.melody[0].pitch: expected an integer 0...127, got 128"),
+        ("pitch-fraction", "tracks.melody[0].pitch: expected an integer 0...127, got 60.5"),
+        ("pitch-boolean", "tracks.melody[0].pitch: expected an integer 0...127, got true"),
+        ("velocity-loud", "tracks.melody[0].velocity: expected \"normal\", \"accent\" or \"sustain\", got \"loud\""),
+        ("note-too-long", "tracks.chords[0].length: expected an integer 1...2, got 4"),
+        ("note-length-zero", "tracks.melody[0].length: expected an integer 1...15, got 0"),
+        ("duplicate-note", "tracks.melody[2]: duplicate note (step 2, pitch 60"),
+        ("unknown-note-key", "tracks.melody[0].vel: unknown key"),
+        ("missing-step", "tracks.rhythm[0].step: expected an integer 0...15 (required)"),
+        ("name-number", "name: expected a string, got 5"),
+        ("not-json", "not valid JSON"),
+        ("empty", "not valid JSON"),
+        ("deep-nesting", "nesting deeper than 16 levels"),
+        ("huge-number", "not valid JSON"),
+        ("top-level-array", "(top level): expected an object"),
+        ("nan", "not valid JSON"),
+    ]
+
+    @Test("bad pattern files: one line naming the file, the field and what was expected", arguments: badFiles)
+    func badFile(_ name: String, _ fragment: String) {
+        let path = fixtures.appendingPathComponent("bad/\(name).json").path
+        do {
+            _ = try Pattern.load(path: path)
+            Issue.record("\(name) was accepted")
+        } catch {
+            #expect(error.kind == .invalid)
+            #expect(error.message.hasPrefix(path + ": "), "\(error.message)")
+            #expect(error.message.contains(fragment), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+            #expect(error.message.count < 300)
+        }
+    }
+
+    @Test("a missing file is .missingFile (exit 66), not .invalid")
+    func missingFile() {
+        #expect(throws: PatternError(.missingFile, "/nonexistent/p.json: no such file")) {
+            try Pattern.load(path: "/nonexistent/p.json")
+        }
+    }
+
+    @Test("Codable round trip keeps every field")
+    func codableRoundTrip() throws {
+        let p = Pattern(name: "R", bpm: 133, length: 24, tracks: [
+            .melody: [Note(step: 1, pitch: 70, velocity: .accent, length: 3)],
+            .rhythm: [Note(step: 0, pitch: 36)],
+        ])
+        let data = try JSONEncoder().encode(p)
+        #expect(try JSONDecoder().decode(Pattern.self, from: data) == p)
+        #expect(try Pattern.parse(data, file: "r.json") == p)
+    }
+}
