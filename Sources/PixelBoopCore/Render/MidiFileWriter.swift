@@ -1,0 +1,221 @@
+import Foundation
+
+/// Exports a pattern as a Standard MIDI File (type 1), so it can be opened in a DAW or notation
+/// program with the same notes, gates and tempo as `boop render`'s audio.
+///
+/// Layout: track 0 is the conductor (pattern name, 4/4, tempo); then one track per pattern track in
+/// `TrackKind` order, each named after it. 480 ticks per quarter, so a step (a sixteenth) is 120
+/// ticks and every step boundary is an exact tick: no rounding, no drift over loops.
+/// Gates follow DESIGN.md: normal/accent 0.8 x length steps (96 ticks per step), sustain the full
+/// length. The bytes depend only on the pattern and the loop count (no timestamps).
+public struct MidiFileWriter {
+    public static let ticksPerQuarter = 480
+    public static let ticksPerStep = ticksPerQuarter / 4
+    /// 0.8 x a step: the gate of a normal or accent note, per step of length.
+    public static let gateTicksPerStep = ticksPerStep * 4 / 5
+
+    /// MIDI channel (0-based) of each track; rhythm is General MIDI channel 10.
+    public static func channel(_ kind: TrackKind) -> UInt8 {
+        switch kind {
+        case .melody: return 0
+        case .chords: return 1
+        case .bass: return 2
+        case .rhythm: return 9
+        }
+    }
+
+    /// General MIDI program (0-based) nearest each track's timbre; rhythm uses the drum channel.
+    public static func program(_ kind: TrackKind) -> UInt8? {
+        switch kind {
+        case .melody: return 73   // Flute: the melody voice is a filtered sine
+        case .chords: return 89   // Pad 2 (warm)
+        case .bass: return 38     // Synth Bass 1
+        case .rhythm: return nil
+        }
+    }
+
+    public static func velocity(_ v: Velocity) -> UInt8 {
+        switch v {
+        case .normal: return 96
+        case .accent: return 120
+        case .sustain: return 108
+        }
+    }
+
+    public static func trackName(_ kind: TrackKind) -> String { kind.rawValue.capitalized }
+
+    /// Microseconds per quarter note for the pattern's tempo (the SMF tempo meta event's unit).
+    public static func microsecondsPerQuarter(bpm: Double) -> UInt32 {
+        UInt32((60_000_000.0 / bpm).rounded())
+    }
+
+    /// Gate of a note in ticks.
+    public static func gateTicks(_ note: Note) -> Int {
+        note.velocity == .sustain ? note.length * ticksPerStep : note.length * gateTicksPerStep
+    }
+
+    /// The whole file. `loops` (at least 1) repeats the pattern back to back; the end-of-track of
+    /// every track sits at loops x length steps, so the file loops seamlessly in a DAW.
+    public static func data(for pattern: Pattern, loops: Int = 1) -> Data {
+        let loops = max(1, loops)
+        let endTick = pattern.length * ticksPerStep * loops
+        let kinds = TrackKind.allCases.filter { pattern.tracks[$0] != nil }
+
+        var file = Data()
+        file.append(contentsOf: Array("MThd".utf8))
+        file.appendUInt32(6)
+        file.appendUInt16(1)                                  // type 1: simultaneous tracks
+        file.appendUInt16(UInt16(1 + kinds.count))
+        file.appendUInt16(UInt16(ticksPerQuarter))
+
+        var conductor = TrackBuilder()
+        conductor.meta(0x03, Array(pattern.name.utf8))         // sequence/track name
+        conductor.meta(0x58, [4, 2, 24, 8])                   // 4/4, click every quarter, 8 32nds per quarter
+        let tempo = microsecondsPerQuarter(bpm: pattern.bpm)
+        conductor.meta(0x51, [UInt8(tempo >> 16 & 0xFF), UInt8(tempo >> 8 & 0xFF), UInt8(tempo & 0xFF)])
+        file.append(conductor.finish(endTick: endTick))
+
+        for kind in kinds {
+            file.append(trackChunk(kind, notes: pattern.notes(kind), length: pattern.length, loops: loops, endTick: endTick))
+        }
+        return file
+    }
+
+    /// Writes the file under a temporary name beside `path`, then renames it into place, so a
+    /// failure never leaves a partial file. Errors: `.cannotCreateFile` (exit 73) when the
+    /// temporary file cannot be created, `.ioError` when writing or renaming fails.
+    public static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) {
+        let bytes = data(for: pattern, loops: loops)
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
+        }
+        let tempPath = String(cString: template)
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        // mkstemp makes 0600; a MIDI file is an ordinary document, so give it the umask's usual mode.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil && rename(tempPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(tempPath)
+            throw AudioError.ioError("\(path): \(failure)")
+        }
+    }
+
+    // MARK: - Tracks
+
+    private struct Event {
+        var tick: Int
+        var isOn: Bool
+        var pitch: UInt8
+        var velocity: UInt8
+    }
+
+    private static func trackChunk(_ kind: TrackKind, notes: [Note], length: Int, loops: Int, endTick: Int) -> Data {
+        let ch = channel(kind)
+        var track = TrackBuilder()
+        track.meta(0x03, Array(trackName(kind).utf8))
+        if let program = program(kind) { track.event(0, [0xC0 | ch, program]) }
+
+        // One loop's notes as (start, end) ticks. MIDI cannot hold two overlapping notes of the same
+        // pitch on one channel (the first note-off would end both), so an earlier note is cut where
+        // a later one of the same pitch starts; the audio engine would sound both, MIDI retriggers.
+        var spans: [(start: Int, end: Int, pitch: Int, velocity: UInt8)] = []
+        let byPitch = Dictionary(grouping: notes.filter { (0...127).contains($0.pitch) }, by: \.pitch)
+        for pitch in byPitch.keys.sorted() {
+            let sorted = byPitch[pitch]!.sorted { $0.step < $1.step }
+            for (i, note) in sorted.enumerated() {
+                let start = note.step * ticksPerStep
+                var end = start + gateTicks(note)
+                if i + 1 < sorted.count { end = min(end, sorted[i + 1].step * ticksPerStep) }
+                spans.append((start, end, pitch, velocity(note.velocity)))
+            }
+        }
+
+        var events: [Event] = []
+        events.reserveCapacity(spans.count * 2 * loops)
+        for loop in 0..<loops {
+            let offset = loop * length * ticksPerStep
+            for s in spans {
+                events.append(Event(tick: offset + s.start, isOn: true, pitch: UInt8(s.pitch), velocity: s.velocity))
+                events.append(Event(tick: offset + s.end, isOn: false, pitch: UInt8(s.pitch), velocity: 0))
+            }
+        }
+        // Offs before ons on the same tick, so a repeated or legato note re-attacks instead of
+        // being silenced; then by pitch, for deterministic bytes.
+        events.sort { a, b in
+            if a.tick != b.tick { return a.tick < b.tick }
+            if a.isOn != b.isOn { return !a.isOn }
+            return a.pitch < b.pitch
+        }
+        for e in events {
+            track.event(e.tick, e.isOn ? [0x90 | ch, e.pitch, e.velocity] : [0x80 | ch, e.pitch, 0x40])
+        }
+        return track.finish(endTick: endTick)
+    }
+}
+
+/// Accumulates one MTrk chunk with delta times.
+private struct TrackBuilder {
+    private var body = Data()
+    private var tick = 0
+
+    mutating func event(_ at: Int, _ bytes: [UInt8]) {
+        precondition(at >= tick, "MIDI events must be added in time order")
+        body.appendVariableLength(UInt32(at - tick))
+        body.append(contentsOf: bytes)
+        tick = at
+    }
+
+    mutating func meta(_ type: UInt8, _ payload: [UInt8], at: Int = 0) {
+        event(at, [0xFF, type])
+        body.appendVariableLength(UInt32(payload.count))
+        body.append(contentsOf: payload)
+    }
+
+    mutating func finish(endTick: Int) -> Data {
+        meta(0x2F, [], at: max(endTick, tick))
+        var chunk = Data(Array("MTrk".utf8))
+        chunk.appendUInt32(UInt32(body.count))
+        chunk.append(body)
+        return chunk
+    }
+}
+
+extension Data {
+    fileprivate mutating func appendUInt32(_ v: UInt32) {
+        append(contentsOf: [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
+    }
+
+    fileprivate mutating func appendUInt16(_ v: UInt16) {
+        append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)])
+    }
+
+    /// SMF variable-length quantity: 7 bits per byte, most significant first, high bit = more.
+    fileprivate mutating func appendVariableLength(_ value: UInt32) {
+        var bytes: [UInt8] = [UInt8(value & 0x7F)]
+        var v = value >> 7
+        while v > 0 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        append(contentsOf: bytes.reversed())
+    }
+}
