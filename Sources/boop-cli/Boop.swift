@@ -1,8 +1,9 @@
 import ArgumentParser
+import Foundation
 import PixelBoopCore
 
 @main
-struct Boop: ParsableCommand {
+struct Boop: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boop",
         abstract: "PixelBoop: play and render step-sequencer patterns, tuned tones, capture and ambient music.",
@@ -11,4 +12,27 @@ struct Boop: ParsableCommand {
             RenderCommand.self,
         ]
     )
+
+    /// Parses and runs like ArgumentParser's own main, except that a usage error is exactly one
+    /// line on stderr (`boop: <what was wrong>`) with exit 64 — the tool-wide error contract —
+    /// instead of the message followed by the usage block.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is CleanExit || error is ExitCode {
+                exit(withError: error)
+            }
+            let message = Boop.message(for: error)
+                .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            FileHandle.standardError.write(Data("boop: \(message)\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

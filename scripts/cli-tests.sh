@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Command-line contract checks on the built binary: exit codes, one-line errors, no partial files,
+# byte-identical renders. Usage: scripts/cli-tests.sh path/to/boop
+set -uo pipefail
+boop="${1:?usage: cli-tests.sh path/to/boop}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+check() {  # check NAME EXPECTED_STATUS COMMAND...
+  local name="$1" expected="$2"
+  shift 2
+  "$@" >"$work/stdout" 2>"$work/stderr"
+  local status=$?
+  if [ "$status" -ne "$expected" ]; then
+    echo "FAIL $name: exit $status, expected $expected; stderr: $(head -c 300 "$work/stderr")"
+    failures=$((failures + 1))
+    return 1
+  fi
+  if [ "$expected" -ne 0 ] && [ "$(wc -l <"$work/stderr")" -ne 1 ]; then
+    echo "FAIL $name: expected exactly one line on stderr, got: $(cat "$work/stderr")"
+    failures=$((failures + 1))
+    return 1
+  fi
+  echo "ok   $name (exit $status) $(head -c 160 "$work/stderr")"
+}
+
+no_file() {  # no_file NAME PATH
+  if ls "$2"* >/dev/null 2>&1; then
+    echo "FAIL $1: output left behind: $(ls "$2"*)"
+    failures=$((failures + 1))
+  fi
+}
+
+check "version" 0 "$boop" --version
+check "help" 0 "$boop" --help
+check "render demo" 0 "$boop" render "$root/examples/demo.json" -o "$work/a.wav" --loops 2
+check "render demo again" 0 "$boop" render "$root/examples/demo.json" -o "$work/b.wav" --loops 2
+cmp -s "$work/a.wav" "$work/b.wav" && echo "ok   identical bytes for identical arguments" ||
+  { echo "FAIL renders differ"; failures=$((failures + 1)); }
+check "render s16 48k" 0 "$boop" render "$root/examples/minor-groove.json" -o "$work/c.wav" --sample-format s16 -r 48000
+check "render flac" 0 "$boop" render "$root/examples/lullaby.json" -o "$work/d.flac" --sample-format s16
+
+for f in "$root"/Tests/PixelBoopCoreTests/Fixtures/bad/*.json; do
+  name="$(basename "$f" .json)"
+  check "bad pattern $name" 65 "$boop" render "$f" -o "$work/bad-$name.wav"
+  no_file "bad pattern $name" "$work/bad-$name.wav"
+done
+check "missing pattern" 66 "$boop" render "$work/nope.json" -o "$work/m.wav"
+no_file "missing pattern" "$work/m.wav"
+check "unwritable output" 73 "$boop" render "$root/examples/demo.json" -o "$work/no/such/dir/x.wav"
+check "bad extension" 73 "$boop" render "$root/examples/demo.json" -o "$work/x.mp3"
+check "--voices 0" 64 "$boop" render "$root/examples/demo.json" -o "$work/v.wav" --voices 0
+check "--bpm 300" 64 "$boop" render "$root/examples/demo.json" -o "$work/v.wav" --bpm 300
+check "--rate 1000" 64 "$boop" render "$root/examples/demo.json" -o "$work/v.wav" -r 1000
+check "--sample-format s8" 64 "$boop" render "$root/examples/demo.json" -o "$work/v.wav" --sample-format s8
+no_file "bad arguments" "$work/v.wav"
+
+# Ctrl-C during a long render: exit 130 and no file.
+"$boop" render "$root/examples/demo.json" --loops 5000 -o "$work/long.wav" 2>/dev/null &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+status=$?
+[ "$status" -eq 130 ] && echo "ok   interrupted render exits 130" || { echo "FAIL interrupted render exit $status"; failures=$((failures + 1)); }
+no_file "interrupted render" "$work/long.wav"
+
+for extra in "$root"/scripts/cli-tests.d/*.sh; do
+  [ -e "$extra" ] || continue
+  BOOP="$boop" ROOT="$root" WORK="$work" bash "$extra" || failures=$((failures + 1))
+done
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures command-line check(s) failed"
+  exit 1
+fi
+echo "all command-line checks passed"

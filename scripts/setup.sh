@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what PixelBoop needs on Debian/Ubuntu. Idempotent: installs only what is missing, and
+# uses sudo only when not already root.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build pkg-config
+  libasound2-dev libsndfile1-dev doctest-dev libstk-dev libsystemd-dev
+  pulseaudio libasound2-plugins alsa-utils
+  aubio-tools python3-numpy python3-scipy python3-mido
+  dbus dbus-user-session playerctl
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  for d in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$d/swift" ] && export PATH="$d:$PATH"; done
+fi
+command -v swift >/dev/null 2>&1 || {
+  echo "setup: the Swift toolchain (6.x) is required: https://www.swift.org/install/linux/" >&2
+  exit 69
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Every test: the C++ suite under clang in all four sanitizer modes, the live ALSA tests against a
+# private PulseAudio null sink, the Swift tests, and the command-line checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+jobs="${BOOP_JOBS:-$(nproc)}"
+
+for mode in none realtime thread address; do
+  echo "=== C++ tests, sanitizer: $mode ==="
+  cmake -S . -B "build-test-$mode" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$mode" \
+    -DBOOP_BUILD_BENCH="$([ "$mode" = none ] && echo ON || echo OFF)" >/dev/null
+  cmake --build "build-test-$mode" -j "$jobs"
+  ctest --test-dir "build-test-$mode" -LE live --output-on-failure -j "$jobs"
+done
+
+echo "=== Swift build and tests ==="
+swift build -c release --product boop
+swift test
+
+echo "=== command-line checks ==="
+scripts/cli-tests.sh "$(swift build -c release --show-bin-path)/boop"
+
+echo "=== live tests (PulseAudio null sink through ALSA's pulse PCM) ==="
+scripts/live-tests.sh "$(swift build -c release --show-bin-path)/boop" build-test-none
+
+echo "all tests passed"
