@@ -10,6 +10,7 @@ struct Boop: AsyncParsableCommand {
         version: PixelBoopVersion.string,
         subcommands: [
             RenderCommand.self,
+            ToneCommand.self,
         ]
     )
 

@@ -1,0 +1,294 @@
+import Foundation
+
+/// The ear-training player of seed 001 on PixelBoop's engine: a pure sine (the engine's TONE
+/// timbre: 32-bit phase accumulator, no filter, 8 ms raised-cosine attack and release), the same
+/// timbre for every note, tuned to the 2^-32 phase grid (better than 0.002 cent from A0 up).
+///
+/// Two modes share one engine and one scheduling rule:
+/// - `offline`: `play` renders the note into `renderedSamples` at once (for files and tests);
+/// - `live`: `play` sends the note to the ALSA device through `AudioPlayback`; the engine is
+///   created and the device started up front, so the first sample of a note leaves the engine
+///   in the next render block (within one period of the call).
+///
+/// Notes played one after another never overlap: each note's envelope lies inside its
+/// duration, and a note requested while another still sounds starts where that one ends.
+/// Commands to the engine are serialised by a lock (the engine's queue has one producer).
+public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
+    public enum Mode: Sendable, Equatable {
+        case offline
+        case live(device: String)
+    }
+
+    public let mode: Mode
+    public let sampleRate: Double
+    /// Velocity gain before the engine's master gain of 0.3 (1.0: peaks at 0.3).
+    public let gain: Float
+    /// Fade used by `stop()`.
+    public static let stopFadeSeconds = 0.01
+
+    private let lock = NSLock()
+    private let engine: AudioEngine
+    private var nextID: UInt32 = 1
+    // Offline: the samples so far, and the time (seconds) where the next note starts.
+    private var rendered: [Float] = []
+    private var cursorSeconds: Double = 0
+    // Live: the playback, the frame where the last note ends, and a counter stop() bumps so
+    // waiting play() calls know to return.
+    private var live: LiveState?
+    private var lastEnd: UInt64 = 0
+    private var generation = 0
+
+    /// A player that renders into memory (`renderedSamples`) instead of a device.
+    public static func offline(sampleRate: Double = 44100, gain: Float = 1.0) throws(AudioError) -> SineWaveNotePlayer {
+        try SineWaveNotePlayer(mode: .offline, sampleRate: sampleRate, gain: gain, periodFrames: 4096, periods: 2)
+    }
+
+    /// A player on an ALSA device, started now so the first note sounds at once. Throws
+    /// `AudioError.deviceUnavailable` when the device cannot be opened.
+    public static func live(device: String = "default", sampleRate: Double = 44100, gain: Float = 1.0,
+                            periodFrames: Int = 128, periods: Int = 3) throws(AudioError) -> SineWaveNotePlayer {
+        try SineWaveNotePlayer(mode: .live(device: device), sampleRate: sampleRate, gain: gain,
+                               periodFrames: periodFrames, periods: periods)
+    }
+
+    init(mode: Mode, sampleRate: Double, gain: Float, periodFrames: Int, periods: Int) throws(AudioError) {
+        guard (0...4).contains(gain) else { throw AudioError.invalidConfiguration("gain \(gain): expected 0...4") }
+        self.mode = mode
+        self.sampleRate = sampleRate
+        self.gain = gain
+        self.engine = try AudioEngine(configuration: EngineConfiguration(
+            sampleRate: sampleRate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
+        if case .live(let device) = mode {
+            self.live = try LiveState(device: device, engine: engine, sampleRate: sampleRate,
+                                      periodFrames: periodFrames, periods: periods)
+        }
+    }
+
+    deinit { live?.shutdown(drain: false) }
+
+    // MARK: NotePlayer
+
+    public func play(frequency: Double, duration: TimeInterval) async throws {
+        try Task.checkCancellation()
+        try Self.validate(frequency: frequency, duration: duration, sampleRate: sampleRate)
+        if live != nil {
+            try await playLive(frequency: frequency, duration: duration)
+        } else {
+            try locked { () throws -> Void in try renderOffline(frequency: frequency, duration: duration) }
+        }
+    }
+
+    public func stop() async throws {
+        try stopNow()
+    }
+
+    /// `stop()` for synchronous callers (signal handling in the CLI).
+    public func stopNow() throws {
+        try locked { () throws -> Void in
+            generation += 1
+            if live != nil {
+                try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
+                lastEnd = engine.frameClock
+            } else if engine.activeVoices > 0 {
+                try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
+                try renderOfflineFrames(Int((Self.stopFadeSeconds * sampleRate).rounded(.up)) + 1)
+            }
+        }
+    }
+
+    // MARK: Offline
+
+    /// Everything rendered so far (mono).
+    public var renderedSamples: [Float] { locked { rendered } }
+
+    /// Returns the rendered samples and starts a new, empty recording (the time base continues).
+    public func takeRenderedSamples() -> [Float] {
+        locked {
+            defer { rendered = [] }
+            return rendered
+        }
+    }
+
+    /// Offline only: silence for `seconds` before the next note.
+    public func rest(seconds: TimeInterval) throws(AudioError) {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw AudioError.invalidConfiguration("rest \(seconds) s: expected a non-negative number of seconds")
+        }
+        guard live == nil else { throw AudioError.invalidConfiguration("rest(seconds:) is for offline players") }
+        try locked { () throws(AudioError) -> Void in
+            let end = frame(atSeconds: cursorSeconds + seconds)
+            cursorSeconds += seconds
+            try renderOfflineFrames(Int(end - engine.frameClock))
+        }
+    }
+
+    private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private func frame(atSeconds seconds: Double) -> UInt64 { UInt64((seconds * sampleRate + 0.5).rounded(.down)) }
+
+    private func renderOffline(frequency: Double, duration: TimeInterval) throws(AudioError) {
+        let onset = frame(atSeconds: cursorSeconds)
+        let end = frame(atSeconds: cursorSeconds + duration)
+        cursorSeconds += duration
+        let id = nextNoteID()
+        try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: .tone)
+        try engine.releaseNote(NoteID(rawValue: id),
+                               at: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate))
+        try renderOfflineFrames(Int(end - engine.frameClock))
+    }
+
+    private func renderOfflineFrames(_ frames: Int) throws(AudioError) {
+        guard frames > 0 else { return }
+        let block = try engine.render(frames: frames)
+        rendered.append(contentsOf: block)
+    }
+
+    private func nextNoteID() -> UInt32 {
+        defer { nextID = nextID == 0x3FFF_FFFF ? 1 : nextID + 1 }
+        return nextID
+    }
+
+    // MARK: Live
+
+    /// How far ahead of the engine's clock events are queued. The engine's queue is FIFO, so an
+    /// event queued far ahead would hold back a later stop(); a short horizon keeps stop prompt
+    /// (fade begins within this) while leaving the scheduler several periods of slack.
+    static let lookaheadSeconds = 0.01
+
+    private var lookaheadFrames: UInt64 { UInt64(Self.lookaheadSeconds * sampleRate) }
+
+    private func playLive(frequency: Double, duration: TimeInterval) async throws {
+        // Reserve a slot: now, or where the previous note ends if one still sounds.
+        let (onset, end, off, id, myGeneration): (UInt64, UInt64, UInt64, UInt32, Int) = locked {
+            let onset = max(engine.frameClock, lastEnd)
+            let end = onset + UInt64((duration * sampleRate).rounded())
+            lastEnd = end
+            return (onset, end, ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate), nextNoteID(), generation)
+        }
+        do {
+            guard try await waitForClock(onset - min(onset, lookaheadFrames), generation: myGeneration) else { return }
+            guard try sendIfCurrent(myGeneration, { () throws(AudioError) in
+                try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: .tone)
+            }) else { return }
+            guard try await waitForClock(off - min(off, lookaheadFrames), generation: myGeneration) else { return }
+            guard try sendIfCurrent(myGeneration, { () throws(AudioError) in
+                try engine.releaseNote(NoteID(rawValue: id), at: off)
+            }) else { return }
+            _ = try await waitForClock(end, generation: myGeneration)
+        } catch is CancellationError {
+            try stopNow()
+            throw CancellationError()
+        }
+    }
+
+    private func sendIfCurrent(_ myGeneration: Int, _ body: () throws(AudioError) -> Void) throws(AudioError) -> Bool {
+        try locked { () throws(AudioError) -> Bool in
+            guard generation == myGeneration else { return false }
+            try body()
+            return true
+        }
+    }
+
+    /// Sleeps until the engine has rendered up to `frame`; false when stop() came first. Throws
+    /// the device's error if playback died, CancellationError if the task was cancelled.
+    private func waitForClock(_ frame: UInt64, generation myGeneration: Int) async throws -> Bool {
+        while true {
+            if locked({ generation != myGeneration }) { return false }
+            if let error = live?.failure { throw error }
+            let now = engine.frameClock
+            if now >= frame { return true }
+            let remaining = Double(frame - now) / sampleRate
+            // Sleep most of the way, then in short steps: wake-ups are late, never early.
+            let nap = max(0.001, min(0.05, remaining - 0.003))
+            try await Task.sleep(nanoseconds: UInt64(nap * 1e9))
+        }
+    }
+
+    /// Live: plays a whole sequence at its exact frames, blocking the calling thread. Events are
+    /// queued a short horizon ahead of the engine clock; `shouldStop` is polled every couple of
+    /// milliseconds and, when true, fades out (stop()) and returns false. `onTone(k)` is called
+    /// as tone k is queued. Returns true when every tone has been heard.
+    public func play(_ sequence: ToneSequence, shouldStop: () -> Bool = { false },
+                     onTone: ((Int) -> Void)? = nil) throws -> Bool {
+        guard let live else { throw AudioError.invalidConfiguration("play(_:shouldStop:) needs a live player") }
+        guard sequence.sampleRate == sampleRate else {
+            throw AudioError.invalidConfiguration(
+                "sequence at \(sequence.sampleRate) Hz on a player at \(sampleRate) Hz: expected the same rate")
+        }
+        let events = sequence.events
+        let myGeneration = locked { generation }
+        // The first onset is the next block the engine renders: within one period of now.
+        let base = locked { max(engine.frameClock, lastEnd) }
+        let end = base + sequence.endFrame
+        locked { lastEnd = end }
+        var next = 0
+        while true {
+            if shouldStop() {
+                try stopNow()
+                live.waitUntilAudible(engine.frameClock + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)),
+                                      sampleRate: sampleRate)
+                return false
+            }
+            if let error = live.failure { throw error }
+            if locked({ generation != myGeneration }) { return false }
+            let now = engine.frameClock
+            if next == events.count && now >= end { break }
+            let horizon = now + lookaheadFrames
+            try locked { () throws(AudioError) -> Void in
+                while next < events.count && base + events[next].frame < horizon {
+                    let e = events[next]
+                    try Self.send(ToneSequence.Event(frame: base + e.frame, kind: e.kind, tone: e.tone),
+                                  to: engine, gain: gain, idBase: 0x4000_0000)
+                    if case .on = e.kind { onTone?(e.tone) }
+                    next += 1
+                }
+            }
+            usleep(2000)
+        }
+        live.waitUntilAudible(end, sampleRate: sampleRate)
+        return true
+    }
+
+    /// Live: what the device reports (nil offline).
+    public var playbackDescription: String? { live?.description }
+
+    // MARK: Shared
+
+    static func validate(frequency: Double, duration: TimeInterval, sampleRate: Double) throws(AudioError) {
+        try Pitch.validated(frequency)
+        guard frequency < sampleRate / 2 else {
+            throw AudioError.invalidFrequency(
+                "\(Pitch.formatHz(frequency)) Hz: expected below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz)")
+        }
+        guard duration.isFinite, duration > 0, duration <= ToneSequence.durationRange.upperBound else {
+            throw AudioError.invalidConfiguration("duration \(duration) s: expected a positive number of seconds up to 3600")
+        }
+    }
+
+    /// Sends one sequence event to an engine (tone k uses note id idBase + k).
+    static func send(_ event: ToneSequence.Event, to engine: AudioEngine, gain: Float,
+                     idBase: UInt32 = 1) throws(AudioError) {
+        let id = idBase &+ UInt32(truncatingIfNeeded: event.tone)
+        switch event.kind {
+        case .on(let frequency):
+            try engine.noteOn(id: id, frequency: frequency, gain: gain, at: event.frame, timbre: .tone)
+        case .off:
+            try engine.releaseNote(NoteID(rawValue: id), at: event.frame)
+        }
+    }
+}
+
+/// The live half, kept apart so the offline player needs no device.
+struct LiveState {
+    init(device: String, engine: AudioEngine, sampleRate: Double, periodFrames: Int, periods: Int) throws(AudioError) {
+        throw AudioError.deviceUnavailable("\(device): live playback is not built yet (AudioPlayback missing)")
+    }
+    var failure: AudioError? { nil }
+    var description: String { "" }
+    func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {}
+    func shutdown(drain: Bool) {}
+}

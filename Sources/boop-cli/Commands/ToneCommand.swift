@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct ToneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tone",
+        abstract: "Play precisely tuned sine tones in sequence (ear training), or render them with -o.",
+        discussion: """
+            NOTE is a name (A4, C#5, Bb2), a name with cents (A4+12.5c, C4-3c) or a frequency \
+            (440Hz, 440.5hz); every tone must lie within 20...20000 Hz. Names use scientific pitch \
+            (C4 = middle C) and sound at --reference x 2^((midi - 69)/12) x 2^(cents/1200); \
+            --cents detunes every tone, frequencies included. Each tone sounds for --duration seconds \
+            (8 ms raised-cosine attack and release inside it); tone k starts k x (duration + gap) \
+            seconds after the first. -o writes the file instead of playing (same arguments, same \
+            bytes). Ctrl-C fades out and exits 0.
+            """)
+
+    @Argument(help: "One or more notes: A4, C#5, Bb2, A4+12.5c, C4-3c, 440Hz.")
+    var notes: [String]
+
+    @Option(name: .long, help: "Seconds each tone sounds (0.02...3600).")
+    var duration: Double = 1
+
+    @Option(name: .long, help: "Seconds of silence between tones (onset-to-onset = duration + gap; negative overlaps, e.g. --gap=-0.1).")
+    var gap: Double = 0.25
+
+    @Option(name: .long, help: "Cents added to every tone (e.g. --cents 3 or --cents=-3).")
+    var cents: Double = 0
+
+    @Option(name: .long, help: "Frequency of A4 in Hz (300...600).")
+    var reference: Double = 440
+
+    @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
+    var output: String?
+
+    @Option(name: [.customShort("D"), .customLong("device")], help: "ALSA playback device.")
+    var device: String = "default"
+
+    @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
+    var rate: Int?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Print each tone's exact frequency and timing, and the device setup.")
+    var verbose = false
+
+    static let referenceRange: ClosedRange<Double> = 300...600
+
+    /// What the arguments ask for, checked. Every problem is a BoopExit(.usage) with one line that
+    /// says what is accepted.
+    struct Plan {
+        var specs: [NoteSpec]
+        var sequence: ToneSequence
+    }
+
+    func makePlan() throws -> Plan {
+        try validateRate(rate)
+        guard !notes.isEmpty else { throw BoopExit(.usage, "tone: expected at least one NOTE (\(NoteSpec.accepted))") }
+        guard reference.isFinite, Self.referenceRange.contains(reference) else {
+            throw BoopExit(.usage, "--reference \(reference): expected the frequency of A4 within 300...600 Hz")
+        }
+        guard cents.isFinite, abs(cents) <= 1200 else {
+            throw BoopExit(.usage, "--cents \(cents): expected -1200...1200")
+        }
+        guard duration.isFinite, ToneSequence.durationRange.contains(duration) else {
+            throw BoopExit(.usage, "--duration \(duration): expected 0.02...3600 seconds")
+        }
+        guard gap.isFinite, gap <= ToneSequence.gapRange.upperBound, duration + gap > 0 else {
+            throw BoopExit(.usage, "--gap \(gap): expected more than -duration (\(-duration)) and at most 3600 seconds")
+        }
+        let sampleRate = Double(rate ?? 44100)
+        var specs: [NoteSpec] = []
+        var frequencies: [Double] = []
+        for text in notes {
+            do {
+                let spec = try NoteSpec.parse(text)
+                let hz = try spec.frequency(reference: reference, extraCents: cents)
+                guard hz < sampleRate / 2 else {
+                    throw BoopExit(.usage, "note \"\(text)\": \(Pitch.formatHz(hz)) Hz is not below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz); raise -r")
+                }
+                specs.append(spec)
+                frequencies.append(hz)
+            } catch let e as NoteParseError {
+                throw BoopExit(.usage, e.description)
+            } catch let e as AudioError {
+                throw BoopExit(.usage, "note \"\(text)\": \(e.context)")
+            }
+        }
+        do {
+            return Plan(specs: specs, sequence: try ToneSequence(
+                frequencies: frequencies, duration: duration, gap: gap, sampleRate: sampleRate))
+        } catch {
+            throw BoopExit(.usage, error.context)
+        }
+    }
+
+    func run() throws {
+        runReportingErrors {
+            let plan = try makePlan()
+            if let output {
+                try render(plan, to: output)
+            } else {
+                try playLive(plan)
+            }
+        }
+    }
+
+    private func describe(_ plan: Plan, _ k: Int) -> String {
+        let hz = plan.sequence.frequencies[k]
+        let onset = Double(plan.sequence.onsetFrame(k)) / plan.sequence.sampleRate
+        var name = plan.specs[k].description
+        if case .frequency = plan.specs[k] {
+            if let nearest = try? Pitch.nearestNote(to: hz, reference: reference) {
+                name += String(format: " (%@ %+.3f c)", nearest.note.description, nearest.cents)
+            }
+        }
+        return String(format: "%8.3f s  %@  %.6f Hz", onset, name, hz)
+    }
+
+    private func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private func render(_ plan: Plan, to output: String) throws {
+        let interrupt = InterruptFlag.install()
+        let renderer = ToneRenderer(sequence: plan.sequence)
+        let frames: UInt64
+        do {
+            frames = try renderer.render(to: output, format: .f32, shouldStop: { interrupt.isSet })
+        } catch is CancellationError {
+            throw BoopExit(.interrupted, "tone render interrupted; \(output) was not written")
+        } catch let error as AudioError {
+            if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
+            throw error
+        }
+        if verbose {
+            for k in 0..<plan.sequence.count { log(describe(plan, k)) }
+            log(String(format: "wrote %@: %d tones, %.3f s at %d Hz (float32 mono)", output, plan.sequence.count,
+                       Double(frames) / plan.sequence.sampleRate, Int(plan.sequence.sampleRate)))
+        }
+    }
+
+    private func playLive(_ plan: Plan) throws {
+        let interrupt = InterruptFlag.install()
+        let player = try SineWaveNotePlayer.live(device: device, sampleRate: plan.sequence.sampleRate)
+        if verbose, let info = player.playbackDescription { log(info) }
+        let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
+        let finished = try player.play(plan.sequence, shouldStop: { interrupt.isSet }, onTone: { k in
+            if showTones { log(describe(plan, k)) }
+        })
+        if !finished && !quiet { log("stopped") }
+    }
+}
