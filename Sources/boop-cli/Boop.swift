@@ -11,6 +11,7 @@ struct Boop: AsyncParsableCommand {
         subcommands: [
             RenderCommand.self,
             ToneCommand.self,
+            AmbientCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <cmath>
+#include "Svf.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
@@ -12,6 +13,8 @@ class FmLead {
 public:
     void prepare(double sampleRate) noexcept {
         sampleRate_ = sampleRate;
+        // A gentle lowpass takes the glassy edge (and any fold-over) off the top sidebands.
+        toneCoeffs_.set(sampleRate, 7000.0, 0.6);
         setEnvelope(attackSeconds_, decaySeconds_);
         reset();
     }
@@ -21,10 +24,14 @@ public:
         peak_ = 0.0f;
         attacking_ = false;
         active_ = false;
+        tone_.reset();
     }
 
     void setRatio(double ratio) BOOP_RT { ratio_ = ratio < 0.0 ? 0.0 : ratio; updateIncrements(); }
-    void setIndex(float index) BOOP_RT { index_ = index < 0.0f ? 0.0f : (index > 20.0f ? 20.0f : index); }
+    void setIndex(float index) BOOP_RT {
+        index_ = index < 0.0f ? 0.0f : (index > 20.0f ? 20.0f : index);
+        updateIncrements();
+    }
     // decaySeconds: time to fall 60 dB after the attack.
     void setEnvelope(double attackSeconds, double decaySeconds) BOOP_RT {
         attackSeconds_ = attackSeconds < 0.0005 ? 0.0005 : attackSeconds;
@@ -64,8 +71,9 @@ public:
                 env_ *= decayCoef_;
             }
             const float mod = static_cast<float>(std::sin(kTwoPi * modPhase_));
-            const float idx = index_ * (0.25f + 0.75f * env_);
-            out[i] = env_ * static_cast<float>(std::sin(kTwoPi * carrierPhase_ + static_cast<double>(idx * mod)));
+            const float idx = indexTracked_ * (0.25f + 0.75f * env_);
+            const float raw = env_ * static_cast<float>(std::sin(kTwoPi * carrierPhase_ + static_cast<double>(idx * mod)));
+            out[i] = tone_.lowpass(toneCoeffs_, raw);
             carrierPhase_ += carrierInc_;
             if (carrierPhase_ >= 1.0) carrierPhase_ -= 1.0;
             modPhase_ += modInc_;
@@ -82,6 +90,12 @@ public:
 
 private:
     void updateIncrements() BOOP_RT {
+        // Key tracking: high notes get a smaller index, as acoustic bells and pianos get duller
+        // relative to their pitch; it also keeps the upper sidebands below Nyquist.
+        double track = std::sqrt(400.0 / (frequency_ > 1.0 ? frequency_ : 1.0));
+        if (track > 1.0) track = 1.0;
+        if (track < 0.2) track = 0.2;
+        indexTracked_ = index_ * static_cast<float>(track);
         carrierInc_ = frequency_ / sampleRate_;
         double m = frequency_ * ratio_ / sampleRate_;
         if (m > 0.45) m = 0.45;  // keep the modulator below Nyquist at any ratio
@@ -91,11 +105,13 @@ private:
     double sampleRate_ = 48000.0;
     double frequency_ = 440.0, ratio_ = 2.0;
     double carrierPhase_ = 0.0, modPhase_ = 0.0, carrierInc_ = 0.0, modInc_ = 0.0;
-    float index_ = 2.0f;
+    float index_ = 2.0f, indexTracked_ = 2.0f;
     double attackSeconds_ = 0.005, decaySeconds_ = 1.5;
     float attackFrames_ = 240.0f, attackStep_ = 0.0f, decayCoef_ = 0.999f;
     float env_ = 0.0f, peak_ = 0.0f;
     bool attacking_ = false, active_ = false;
+    SvfCoeffs toneCoeffs_;
+    SvfState tone_;
 };
 
 }  // namespace boop::ambient
