@@ -1,6 +1,8 @@
 #include "engine/VoiceBank.hpp"
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <type_traits>
 
 namespace boop {
 
@@ -10,6 +12,7 @@ void VoiceBank::prepare(double sampleRate, int capacity, const TimbreSpec& spec)
     spec_ = spec;
     sampleRate_ = sampleRate;
     if (spec.filtered) coefficients_ = BiquadCoefficients::lowpass(sampleRate, spec.cutoffHz, spec.q);
+    kernel_ = chooseKernel(spec);
     chunkCount_ = (std::max(capacity, 1) + kLanes - 1) / kLanes;
     laneCount_ = chunkCount_ * kLanes;
     chunks_.reset(new Chunk[chunkCount_]);
@@ -62,7 +65,7 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     c.increment[i] = static_cast<uint32_t>(increment);
     c.level[i] = 0.0f;
     c.slope[i] = static_cast<float>(1.0 / std::max(1.0, spec_.attackSeconds * sampleRate_));
-    c.gain[i] = gain * spec_.level;
+    c.gain[i] = gain * spec_.level * (spec_.filtered ? coefficients_.b0 : 1.0f);
     c.invDt[i] = static_cast<float>(4294967296.0 / std::max(increment, 1.0));
     c.z1[i] = 0.0f;
     c.z2[i] = 0.0f;
@@ -113,33 +116,47 @@ void VoiceBank::retire(int lane) BOOP_RT {
 // The hot loop. Each iteration renders one frame of eight voices with straight-line vector code:
 // phase step, polynomial sine (or band-limited triangle/saw), envelope as a clamped ramp (attack
 // and release are the same add-and-clamp; no per-sample branch on the envelope stage), optional
-// raised-cosine shaping, gain, then the biquad. State stays in registers across the frame loop.
-template <Waveform W, bool Filtered, bool Shaped>
-void VoiceBank::renderChunk(Chunk& c, f8* acc, int begin, int end) BOOP_RT {
-    u8 phase = c.phase;
-    const u8 increment = c.increment;
-    f8 level = c.level;
-    const f8 slope = c.slope, gain = c.gain, invDt = c.invDt;
-    f8 z1 = c.z1, z2 = c.z2;
-    const BiquadCoefficients k = coefficients_;
+// raised-cosine shaping, gain, then the lowpass. State stays in registers across the frame loop.
+//
+// The lowpass is the RBJ design, whose numerator is b0 * (1, 2, 1): b0 is folded into each
+// voice's gain when the note starts, leaving two multiplies for the recursion.
+//
+// F/U are the lane vectors (eight lanes in one AVX register, or four in an SSE register with the
+// chunk done in two halves); `part` selects the half.
+template <Waveform W, bool Filtered, bool Shaped, class F, class U>
+__attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* acc, int begin, int end,
+                                                       float a1, float a2, int part) noexcept {
+    using I = IntOf<F>;
+    constexpr int parts = int(sizeof(f8) / sizeof(F));
+    auto lanes = [part](auto& v) -> auto& {
+        using V = std::conditional_t<std::is_same_v<std::decay_t<decltype(v)>, u8>, U, F>;
+        return reinterpret_cast<V*>(&v)[part];
+    };
+    F* out = reinterpret_cast<F*>(acc) + part;
+    U phase = lanes(c.phase);
+    const U increment = lanes(c.increment);
+    F level = lanes(c.level);
+    const F slope = lanes(c.slope), gain = lanes(c.gain), invDt = lanes(c.invDt);
+    F z1 = lanes(c.z1), z2 = lanes(c.z2);
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
+    const F zero = splatT<F>(0.0f), one = splatT<F>(1.0f);
 
     for (int n = begin; n < end; ++n) {
-        f8 wave;
+        F wave;
         if constexpr (W == Waveform::Saw) {
             // Unsigned phase in [0, 1): a rising ramp, with polyBLEP residuals subtracted on
             // either side of the wrap so the step does not alias.
-            const f8 t = __builtin_convertvector(phase, f8) * kTurnsPerStep;
-            const f8 dt = __builtin_convertvector(increment, f8) * kTurnsPerStep;
-            const f8 u0 = t * invDt;
-            const f8 u1 = (t - 1.0f) * invDt;
-            const f8 afterWrap = u0 + u0 - u0 * u0 - 1.0f;
-            const f8 beforeWrap = u1 * u1 + u1 + u1 + 1.0f;
-            const f8 blep = select(t < dt, afterWrap, select(t > 1.0f - dt, beforeWrap, splat(0.0f)));
+            const F t = __builtin_convertvector(phase, F) * kTurnsPerStep;
+            const F dt = __builtin_convertvector(increment, F) * kTurnsPerStep;
+            const F u0 = t * invDt;
+            const F u1 = (t - 1.0f) * invDt;
+            const F afterWrap = u0 + u0 - u0 * u0 - 1.0f;
+            const F beforeWrap = u1 * u1 + u1 + u1 + 1.0f;
+            const F blep = select<F>(t < dt, afterWrap, select<F>(t > 1.0f - dt, beforeWrap, zero));
             wave = (t + t - 1.0f) - blep;
         } else {
             // Signed phase in [-0.5, 0.5) turns.
-            const f8 x = __builtin_convertvector(reinterpret_cast<const i8&>(phase), f8) * kTurnsPerStep;
+            const F x = __builtin_convertvector(reinterpret_cast<const I&>(phase), F) * kTurnsPerStep;
             if constexpr (W == Waveform::Sine) {
                 wave = sinTurns(x);
             } else {
@@ -148,23 +165,81 @@ void VoiceBank::renderChunk(Chunk& c, f8* acc, int begin, int end) BOOP_RT {
         }
         phase += increment;
 
-        f8 env = level;
-        level = min(max(level + slope, splat(0.0f)), splat(1.0f));
+        F env = level;
+        level = min(max(level + slope, zero), one);
         if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
 
-        f8 y = wave * env * gain;
+        F y = wave * env * gain;
         if constexpr (Filtered) {
-            const f8 in = y;
-            y = in * k.b0 + z1;
-            z1 = in * k.b1 - y * k.a1 + z2;
-            z2 = in * k.b2 - y * k.a2;
+            const F in = y;  // already scaled by b0
+            y = in + z1;
+            z1 = (in + in) - y * a1 + z2;
+            z2 = in - y * a2;
         }
-        acc[n] += y;
+        out[n * parts] += y;
     }
-    c.phase = phase;
-    c.level = level;
-    c.z1 = z1;
-    c.z2 = z2;
+    lanes(c.phase) = phase;
+    lanes(c.level) = level;
+    lanes(c.z1) = z1;
+    lanes(c.z2) = z2;
+}
+
+template <Waveform W, bool Filtered, bool Shaped, class F, class U>
+__attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8* acc, int begin, int end,
+                                                        float a1, float a2) noexcept {
+    constexpr int parts = int(sizeof(f8) / sizeof(F));
+    for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, a1, a2, part);
+}
+
+// One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
+// target and, where the CPU has them, for AVX2 + FMA (one 256-bit register holds all eight
+// lanes). Chosen once in prepare(); the audio thread only follows a function pointer.
+#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                          \
+    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
+        BOOP_RT { renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, a1, a2); }                  \
+    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
+        BOOP_RT { renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, a1, a2); }                  \
+    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
+        BOOP_RT { renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, a1, a2); }              \
+    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
+        BOOP_RT { renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, a1, a2); }
+
+BOOP_VOICE_KERNELS(Baseline, , f4, u4)
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define BOOP_HAVE_AVX2_KERNELS 1
+BOOP_VOICE_KERNELS(Avx2, __attribute__((target("avx2,fma"))), f8, u8)
+#endif
+
+VoiceBank::Kernel VoiceBank::chooseKernel(const TimbreSpec& spec) noexcept {
+    bool wide = false;
+#if defined(BOOP_HAVE_AVX2_KERNELS)
+    __builtin_cpu_init();
+    wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2");
+#endif
+    switch (spec.waveform) {
+        case Waveform::Sine:
+            if (!spec.filtered) {
+#if defined(BOOP_HAVE_AVX2_KERNELS)
+                if (wide) return renderPureSineAvx2;
+#endif
+                return renderPureSineBaseline;
+            }
+#if defined(BOOP_HAVE_AVX2_KERNELS)
+            if (wide) return renderSineAvx2;
+#endif
+            return renderSineBaseline;
+        case Waveform::Triangle:
+#if defined(BOOP_HAVE_AVX2_KERNELS)
+            if (wide) return renderTriangleAvx2;
+#endif
+            return renderTriangleBaseline;
+        case Waveform::Saw:
+#if defined(BOOP_HAVE_AVX2_KERNELS)
+            if (wide) return renderSawAvx2;
+#endif
+            return renderSawBaseline;
+    }
+    return renderSineBaseline;
 }
 
 void VoiceBank::render(f8* acc, int begin, int end) BOOP_RT {
@@ -172,19 +247,7 @@ void VoiceBank::render(f8* acc, int begin, int end) BOOP_RT {
     for (int ci = 0; ci < chunkCount_; ++ci) {
         if (!chunkActive_[ci]) continue;
         Chunk& c = chunks_[ci];
-        switch (spec_.waveform) {
-            case Waveform::Sine:
-                if (spec_.raisedCosineEdges) {
-                    if (spec_.filtered) renderChunk<Waveform::Sine, true, true>(c, acc, begin, end);
-                    else renderChunk<Waveform::Sine, false, true>(c, acc, begin, end);
-                } else {
-                    if (spec_.filtered) renderChunk<Waveform::Sine, true, false>(c, acc, begin, end);
-                    else renderChunk<Waveform::Sine, false, false>(c, acc, begin, end);
-                }
-                break;
-            case Waveform::Triangle: renderChunk<Waveform::Triangle, true, false>(c, acc, begin, end); break;
-            case Waveform::Saw: renderChunk<Waveform::Saw, true, false>(c, acc, begin, end); break;
-        }
+        kernel_(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
         // Retire lanes whose release or fade has reached silence and whose filter has rung
         // down (a few tenths of a millisecond later), so nothing is ever cut off mid-ring.
         for (int i = 0; i < kLanes; ++i) {

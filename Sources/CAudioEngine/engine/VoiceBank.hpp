@@ -46,16 +46,19 @@ public:
     // lanes whose release or fade has reached zero.
     void render(simd::f8* acc, int begin, int end) BOOP_RT;
 
-private:
     struct alignas(32) Chunk {
         simd::u8 phase;      // 32-bit phase accumulator: wraps by itself, exact frequency grid
         simd::u8 increment;  // round(f / rate * 2^32)
         simd::f8 level;      // envelope level before shaping
         simd::f8 slope;      // envelope change per sample (+attack, -release, 0 idle)
-        simd::f8 gain;       // velocity x timbre level
+        simd::f8 gain;       // velocity x timbre level (x lowpass b0 when filtered)
         simd::f8 invDt;      // 2^32 / increment, for the saw's polyBLEP
         simd::f8 z1, z2;     // lowpass state
     };
+private:
+    using Kernel = void (*)(Chunk&, simd::f8*, int, int, float, float) noexcept [[clang::nonblocking]];
+    static Kernel chooseKernel(const TimbreSpec& spec) noexcept;
+
     struct Lane {
         LaneState state = LaneState::Idle;
         uint32_t noteId = 0;
@@ -67,10 +70,8 @@ private:
     const Chunk& chunk(int lane) const noexcept { return chunks_[lane / simd::kLanes]; }
     void retire(int lane) BOOP_RT;
 
-    template <Waveform W, bool Filtered, bool Shaped>
-    void renderChunk(Chunk& c, simd::f8* acc, int begin, int end) BOOP_RT;
-
     TimbreSpec spec_{};
+    Kernel kernel_ = nullptr;
     double sampleRate_ = 44100.0;
     BiquadCoefficients coefficients_;
     std::unique_ptr<Chunk[]> chunks_;
