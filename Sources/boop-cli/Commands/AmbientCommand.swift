@@ -25,7 +25,7 @@ struct AmbientCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
     var output: String?
 
-    @Option(name: [.short, .customLong("device")], help: "ALSA playback device (default \"default\").")
+    @Option(name: [.customShort("D"), .customLong("device")], help: "ALSA playback device (default \"default\").")
     var device: String = "default"
 
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Testing
+@testable import boop_cli
+
+@Suite("boop ambient arguments")
+struct AmbientCommandTests {
+    func parse(_ args: [String]) throws -> AmbientCommand {
+        let command = try Boop.parseAsRoot(["ambient"] + args)
+        return try #require(command as? AmbientCommand)
+    }
+
+    @Test("defaults: Bright_Bells, seed 1, live on the default device at 44100 Hz")
+    func defaults() throws {
+        let c = try parse([])
+        #expect(c.preset == "Bright_Bells")
+        #expect(c.seed == 1)
+        #expect(c.duration == nil)
+        #expect(c.output == nil)
+        #expect(c.device == "default")
+        #expect(c.sampleRate == 44100)
+        #expect(!c.list && !c.reconnect && !c.quiet && !c.verbose)
+    }
+
+    @Test("every option parses")
+    func full() throws {
+        let c = try parse(["--preset", "Dark_Textures", "--seed", "18446744073709551615", "--duration", "12.5",
+                           "-o", "a.wav", "-r", "48000", "--sample-format", "s16", "-q", "-v"])
+        #expect(c.preset == "Dark_Textures")
+        #expect(c.seed == UInt64.max)
+        #expect(c.duration == 12.5)
+        #expect(c.output == "a.wav")
+        #expect(c.sampleRate == 48000)
+        #expect(c.sampleFormat == "s16")
+        #expect(c.quiet && c.verbose)
+        let live = try parse(["-D", "hw:1,0", "--reconnect", "--list"])
+        #expect(live.device == "hw:1,0")
+        #expect(live.reconnect && live.list)
+        let long = try parse(["--device", "pulse", "--output", "b.flac", "--rate", "22050"])
+        #expect(long.device == "pulse")
+        #expect(long.output == "b.flac")
+        #expect(long.sampleRate == 22050)
+    }
+
+    static let bad: [[String]] = [
+        ["--seed", "-1"],
+        ["--seed", "seven"],
+        ["--duration", "0"],
+        ["--duration", "-3"],
+        ["--duration", "nan"],
+        ["--duration", "inf"],
+        ["--duration", "100000"],
+        ["-r", "1000"],
+        ["-r", "400000"],
+        ["--sample-format", "f64"],
+        ["-o", "x.wav", "--reconnect"],
+        ["--preset"],
+        ["--volume", "3"],
+        ["-D", ""],
+        ["extra-argument"],
+    ]
+
+    @Test("bad arguments are refused (exit 64)", arguments: bad)
+    func refused(_ args: [String]) {
+        #expect(throws: (any Error).self) { try parse(args) }
+        do {
+            _ = try parse(args)
+        } catch {
+            #expect(Boop.exitCode(for: error).rawValue == 64)
+        }
+    }
+
+    @Test("-o without --duration renders 60 s; -d is not the device flag (-D is)")
+    func renderDefaults() throws {
+        #expect(AmbientCommand.defaultRenderSeconds == 60)
+        #expect(throws: (any Error).self) { try parse(["-d", "pulse"]) }
+    }
+}
