@@ -1,0 +1,94 @@
+#pragma once
+// ALSA playback: one C++ I/O thread owns the PCM and pulls audio from a boop_source.
+//
+// The PCM is opened non-blocking and the I/O thread waits in poll() on the PCM's descriptors plus
+// an eventfd, so stop() wakes it at once and a silent device (server frozen or gone) is noticed by
+// a timeout instead of a hang. Everything the loop touches is allocated in open().
+#include <alsa/asoundlib.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "include/CAudioEngine.h"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// Sample conversion shared by playback and capture. Float is clamped to [-1, 1] before scaling
+// so an overshooting source never wraps around in integer formats.
+void convertFloatToS32(const float* in, int32_t* out, std::size_t count) BOOP_RT;
+void convertFloatToS16(const float* in, int16_t* out, std::size_t count) BOOP_RT;
+
+class AlsaPlayback {
+public:
+    struct Config {
+        const char* device = "default";
+        uint32_t periodFrames = 128;
+        uint32_t periods = 3;
+        int realtimePriority = 70;
+    };
+
+    AlsaPlayback() = default;
+    ~AlsaPlayback();
+    AlsaPlayback(const AlsaPlayback&) = delete;
+    AlsaPlayback& operator=(const AlsaPlayback&) = delete;
+
+    // Opens and configures the PCM. Allocates. Returns DEVICE_UNAVAILABLE or INVALID_ARGUMENT.
+    boop_status open(const Config& config, double sampleRate, uint32_t channels);
+
+    // Starts the I/O thread; returns once the thread has set its scheduling policy.
+    boop_status start(boop_source source);
+
+    // Stops the I/O thread (optionally letting the device play out what it holds) and closes the PCM.
+    void stop(bool drain);
+
+    boop_playback_info info() const;
+    boop_playback_stats stats() const;
+
+private:
+    enum class Format { Float, S32, S16 };
+
+    void run();
+    bool fillAndWrite(snd_pcm_uframes_t frames, bool& fatal);
+    bool recover(int err);
+    void drainOut();
+    void finish(boop_status error);
+    void closePcm();
+
+    snd_pcm_t* pcm_ = nullptr;
+    Format format_ = Format::Float;
+    double rate_ = 0;
+    uint32_t channels_ = 0;
+    snd_pcm_uframes_t period_ = 0;
+    snd_pcm_uframes_t buffer_ = 0;
+    int realtimePriority_ = 0;
+
+    boop_source source_{};
+    std::vector<float> floatBuf_;      // one period, interleaved
+    std::vector<uint8_t> convBuf_;     // one period in the device format when it is not float
+    std::vector<struct pollfd> pfds_;  // PCM descriptors + the wake eventfd (last)
+    int wakeFd_ = -1;
+
+    std::thread thread_;
+    bool started_ = false;
+    std::atomic<bool> stopRequested_{false};
+    std::atomic<bool> drainRequested_{false};
+    std::atomic<bool> threadReady_{false};
+
+    std::atomic<uint64_t> framesWritten_{0};
+    std::atomic<int64_t> delay_{0};
+    std::atomic<uint64_t> xruns_{0};
+    std::atomic<uint64_t> suspends_{0};
+    std::atomic<int> running_{0};
+    std::atomic<int> error_{BOOP_OK};
+    std::atomic<int> realtime_{0};
+
+    // Recovery cap: some layers report a vanished device as a recoverable xrun, forever.
+    int64_t recoveryWindowStartNs_ = 0;
+    int recoveriesInWindow_ = 0;
+};
+
+}  // namespace boop
