@@ -24,7 +24,10 @@ let package = Package(
         .target(
             name: "PixelBoopCore",
             dependencies: ["CAudioEngine"],
-            path: "Sources/PixelBoopCore"
+            path: "Sources/PixelBoopCore",
+            // The preset JSON files are compiled in (Ambient/BundledPresets.swift), so an
+            // installed boop needs no resource bundle; the files stay the source of truth.
+            exclude: ["Ambient/Presets"]
         ),
         .executableTarget(
             name: "boop-cli",
