@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import boop_cli
+import PixelBoopCore
+
+@Suite("boop tone arguments")
+struct ToneCommandTests {
+    func parse(_ args: [String]) throws -> ToneCommand {
+        let command = try Boop.parseAsRoot(["tone"] + args)
+        return try #require(command as? ToneCommand)
+    }
+
+    @Test("defaults: 1 s tones, 0.25 s gap, A4 = 440 Hz, live on the default device at 44100 Hz")
+    func defaults() throws {
+        let c = try parse(["A4"])
+        #expect(c.notes == ["A4"])
+        #expect(c.duration == 1)
+        #expect(c.gap == 0.25)
+        #expect(c.cents == 0)
+        #expect(c.reference == 440)
+        #expect(c.output == nil)
+        #expect(c.device == "default")
+        #expect(c.rate == nil)
+        #expect(!c.quiet && !c.verbose)
+        let plan = try c.makePlan()
+        #expect(plan.sequence.frequencies == [440])
+        #expect(plan.sequence.sampleRate == 44100)
+        #expect(plan.sequence.onsetFrame(1) == 55125)
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        let args: [String]
+        let notes: [String], duration: Double, gap: Double, cents: Double, reference: Double
+        let output: String?, device: String, rate: Int?, quiet: Bool, verbose: Bool
+        var testDescription: String { args.joined(separator: " ") }
+        init(_ args: [String], notes: [String], duration: Double = 1, gap: Double = 0.25, cents: Double = 0,
+             reference: Double = 440, output: String? = nil, device: String = "default", rate: Int? = nil,
+             quiet: Bool = false, verbose: Bool = false) {
+            self.args = args
+            self.notes = notes
+            self.duration = duration
+            self.gap = gap
+            self.cents = cents
+            self.reference = reference
+            self.output = output
+            self.device = device
+            self.rate = rate
+            self.quiet = quiet
+            self.verbose = verbose
+        }
+    }
+
+    @Test("argument table", arguments: [
+        Row(["A4", "C4+12.5c", "1000Hz", "-o", "t.wav"], notes: ["A4", "C4+12.5c", "1000Hz"], output: "t.wav"),
+        Row(["A4", "--reference", "442"], notes: ["A4"], reference: 442),
+        Row(["--duration", "0.5", "--gap", "0", "C8", "A0"], notes: ["C8", "A0"], duration: 0.5, gap: 0),
+        Row(["A4", "--gap=-0.1"], notes: ["A4"], gap: -0.1),
+        Row(["A4", "--cents", "3"], notes: ["A4"], cents: 3),
+        Row(["A4", "--cents=-3.5"], notes: ["A4"], cents: -3.5),
+        Row(["A4", "C4-3c", "--output", "x.flac", "--rate", "48000"], notes: ["A4", "C4-3c"], output: "x.flac", rate: 48000),
+        Row(["A4", "-D", "hw:1,0", "-r", "96000", "-q"], notes: ["A4"], device: "hw:1,0", rate: 96000, quiet: true),
+        Row(["A4", "--device", "pulse", "-v"], notes: ["A4"], device: "pulse", verbose: true),
+        Row(["A4", "--", "C4-3c"], notes: ["A4", "C4-3c"]),
+    ])
+    func table(row: Row) throws {
+        let c = try parse(row.args)
+        #expect(c.notes == row.notes)
+        #expect(c.duration == row.duration)
+        #expect(c.gap == row.gap)
+        #expect(c.cents == row.cents)
+        #expect(c.reference == row.reference)
+        #expect(c.output == row.output)
+        #expect(c.device == row.device)
+        #expect(c.rate == row.rate)
+        #expect(c.quiet == row.quiet)
+        #expect(c.verbose == row.verbose)
+        _ = try c.makePlan()
+    }
+
+    @Test("frequencies the plan computes")
+    func frequencies() throws {
+        #expect(try parse(["A4", "--reference", "442"]).makePlan().sequence.frequencies == [442])
+        let detuned = try parse(["A4", "1000Hz", "--cents", "1200"]).makePlan().sequence.frequencies
+        #expect(abs(detuned[0] - 880) < 1e-9 && abs(detuned[1] - 2000) < 1e-9)
+        let c4 = try parse(["C4+12.5c"]).makePlan().sequence.frequencies[0]
+        #expect(abs(c4 - 263.5214119) < 1e-6)
+        let plan = try parse(["A4", "A4+3c", "--duration", "0.5", "--gap", "0.25", "-r", "48000"]).makePlan()
+        #expect(plan.sequence.onsetFrame(1) == 36000)
+        #expect(plan.specs == [try NoteSpec.parse("A4"), try NoteSpec.parse("A4+3c")])
+    }
+
+    @Test("bad notes and values are usage errors (64) with one line saying what is accepted", arguments: [
+        (["25000Hz"], "20...20000 Hz"), (["5Hz"], "20...20000 Hz"), (["H9"], "expected a note name"),
+        (["A4+x"], "expected a note name"), (["A4", "440"], "expected a note name"), (["C-1"], "20...20000 Hz"),
+        (["A4", "--reference", "1000"], "300...600"), (["A4", "--reference", "nan"], "300...600"),
+        (["A4", "--duration", "0"], "0.02...3600"), (["A4", "--duration", "inf"], "0.02...3600"),
+        (["A4", "--gap=-1"], "more than -duration"), (["A4", "--cents", "5000"], "-1200...1200"),
+        (["C8", "-r", "8000"], "half the sample rate"), (["A4", "-r", "1000"], "8000...192000"),
+    ])
+    func usageErrors(args: [String], expected: String) throws {
+        let c = try parse(args)
+        do {
+            _ = try c.makePlan()
+            Issue.record("\(args) accepted")
+        } catch let e as BoopExit {
+            #expect(e.status == .usage)
+            #expect(e.message.contains(expected), "\(e.message)")
+            #expect(!e.message.contains("\n"))
+        } catch let e as ValidationError {
+            // validateRate (shared with render) reports through ArgumentParser, also exit 64.
+            #expect(e.message.contains(expected), "\(e.message)")
+        }
+    }
+
+    @Test("parse errors: no note, unknown option, non-numeric values")
+    func parseErrors() {
+        for args in [[], ["A4", "--bogus"], ["A4", "--duration", "abc"], ["A4", "-r", "x"]] {
+            #expect(throws: (any Error).self) { try Boop.parseAsRoot(["tone"] + args) }
+        }
+    }
+}
+
+/// Runs the built `boop` (next to the test bundle) when it is there.
+@Suite("boop tone end to end")
+struct ToneCommandProcessTests {
+    static let boop: URL? = {
+        let dir = Bundle.main.bundleURL
+        for candidate in [dir.appendingPathComponent("boop"), dir.deletingLastPathComponent().appendingPathComponent("boop")] {
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    func run(_ args: [String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = Self.boop!
+        process.arguments = args
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("exit 64, one line, no output file", .enabled(if: boop != nil), arguments: ["25000Hz", "5Hz", "H9", "A4+x"])
+    func rejected(note: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonecli-\(getpid())-\(note)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("t.wav").path
+        let (status, stderr) = try run(["tone", note, "-o", out])
+        #expect(status == 64)
+        #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+        #expect(stderr.contains("expected"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test("-o writes the file; the same arguments give the same samples", .enabled(if: boop != nil))
+    func renders() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonecli-\(getpid())-ok")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.wav").path, b = dir.appendingPathComponent("b.wav").path
+        #expect(try run(["tone", "A4", "A4+3c", "--duration", "0.2", "--gap", "0.1", "-o", a]).status == 0)
+        #expect(try run(["tone", "A4", "A4+3c", "--duration", "0.2", "--gap", "0.1", "-o", b]).status == 0)
+        let da = try Data(contentsOf: URL(fileURLWithPath: a)), db = try Data(contentsOf: URL(fileURLWithPath: b))
+        // Samples (the data chunk) are identical; header bytes are the file writer's business.
+        #expect(da.count == db.count)
+        #expect(da.suffix(da.count - 80) == db.suffix(db.count - 80))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.wav", "b.wav"])
+    }
+}
