@@ -1,0 +1,146 @@
+import CAudioEngine
+
+/// What ALSA granted when the playback device was opened.
+public struct PlaybackInfo: Sendable, Equatable {
+    /// "FLOAT_LE", "S32_LE" or "S16_LE": the sample format the device takes.
+    public let format: String
+    public let sampleRate: Double
+    public let channels: Int
+    public let periodFrames: Int
+    public let bufferFrames: Int
+    /// True when the I/O thread runs SCHED_FIFO (known after `start`).
+    public let realtime: Bool
+
+    /// The device buffer in seconds (the largest part of the output latency).
+    public var bufferSeconds: Double { Double(bufferFrames) / sampleRate }
+}
+
+/// Counters of the running I/O thread. Read atomically; any thread.
+public struct PlaybackStats: Sendable, Equatable {
+    /// Frames handed to ALSA so far.
+    public let framesWritten: UInt64
+    /// Frames written but not yet heard (snd_pcm_delay), as last measured.
+    public let delayFrames: Int64
+    public let xruns: UInt64
+    public let suspends: UInt64
+    public let running: Bool
+    /// Why the I/O thread stopped on its own (nil while running or after a normal stop).
+    public let error: AudioError?
+}
+
+/// ALSA playback: a C++ I/O thread that pulls audio from an engine and writes it to a PCM.
+///
+/// Swift never runs on the I/O thread; it only starts and stops it and reads atomics. The
+/// device is opened by `init` (so a missing device fails early with `deviceUnavailable`) and
+/// closed by `stop` or `deinit`. Not `Sendable`: one control thread owns it.
+public final class AudioPlayback {
+    private let handle: OpaquePointer
+    public let device: String
+    private var keepAlive: AnyObject?
+    private var started = false
+
+    /// Opens `device` for `channels` interleaved channels at (or near) `sampleRate`.
+    /// `periodFrames` x `periods` is the requested device buffer (default 128 x 3).
+    public init(device: String = "default", sampleRate: Double, channels: Int, periodFrames: Int = 128,
+                periods: Int = 3) throws(AudioError) {
+        guard sampleRate >= 8000, sampleRate <= 384_000, sampleRate.isFinite else {
+            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
+        }
+        guard (1...32).contains(channels) else {
+            throw AudioError.invalidConfiguration("channels \(channels): expected 1...32")
+        }
+        guard (16...65536).contains(periodFrames) else {
+            throw AudioError.invalidConfiguration("period \(periodFrames) frames: expected 16...65536")
+        }
+        guard (2...64).contains(periods) else {
+            throw AudioError.invalidConfiguration("periods \(periods): expected 2...64")
+        }
+        var config = boop_playback_config()
+        boop_playback_config_default(&config)
+        config.period_frames = UInt32(periodFrames)
+        config.periods = UInt32(periods)
+        var out: OpaquePointer?
+        let status = device.withCString { name -> boop_status in
+            config.device = name
+            return boop_playback_open(&config, sampleRate, UInt32(channels), &out)
+        }
+        guard status == BOOP_OK, let out else {
+            if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
+                throw AudioError.deviceUnavailable(
+                    "ALSA PCM '\(device)' cannot be opened for playback at \(Int(sampleRate)) Hz, \(channels) channel(s)")
+            }
+            throw AudioError.from(status, "opening ALSA PCM '\(device)' for playback")
+        }
+        self.handle = out
+        self.device = device
+    }
+
+    deinit {
+        boop_playback_destroy(handle)
+    }
+
+    /// What was negotiated.
+    public var info: PlaybackInfo {
+        let i = boop_playback_get_info(handle)
+        return PlaybackInfo(format: i.format.map { String(cString: $0) } ?? "",
+                            sampleRate: i.sample_rate, channels: Int(i.channels),
+                            periodFrames: Int(i.period_frames), bufferFrames: Int(i.buffer_frames),
+                            realtime: i.realtime_scheduling != 0)
+    }
+
+    /// The granted sample rate; render at this rate.
+    public var sampleRate: Double { boop_playback_get_info(handle).sample_rate }
+
+    public var stats: PlaybackStats {
+        let s = boop_playback_get_stats(handle)
+        let error: AudioError?
+        switch s.error {
+        case BOOP_OK: error = nil
+        case BOOP_ERROR_DEVICE_LOST:
+            error = .deviceLost("ALSA PCM '\(device)' disappeared or stopped recovering")
+        default: error = AudioError.from(s.error, "playback on ALSA PCM '\(device)'")
+        }
+        return PlaybackStats(framesWritten: s.frames_written, delayFrames: s.delay_frames, xruns: s.xruns,
+                             suspends: s.suspends, running: s.running != 0, error: error)
+    }
+
+    /// The frame of the source's timeline that the listener hears now: frames written minus the
+    /// device's delay, never negative.
+    public var audibleFrame: UInt64 {
+        let s = boop_playback_get_stats(handle)
+        let audible = Int64(bitPattern: s.frames_written) - s.delay_frames
+        return audible > 0 ? UInt64(audible) : 0
+    }
+
+    /// True while the I/O thread runs (false before start, after stop, or after a device loss).
+    public var isRunning: Bool { boop_playback_get_stats(handle).running != 0 }
+
+    /// Starts pulling from a C++ source. `keepAlive` is retained until `stop` (or deinit) so the
+    /// object behind `source.context` outlives the I/O thread.
+    internal func start(source: boop_source, keepAlive: AnyObject) throws(AudioError) {
+        if started { throw AudioError.alreadyStreaming("playback on ALSA PCM '\(device)' is already running") }
+        let status = boop_playback_start(handle, source)
+        guard status == BOOP_OK else {
+            if status == BOOP_ERROR_INVALID_ARGUMENT {
+                throw AudioError.invalidConfiguration(
+                    "source with \(source.channels) channel(s) for ALSA PCM '\(device)' opened with \(info.channels)")
+            }
+            throw AudioError.from(status, "starting playback on ALSA PCM '\(device)'")
+        }
+        self.keepAlive = keepAlive
+        started = true
+    }
+
+    /// Plays an engine. The engine's channel count must match the device's, and it should run at
+    /// `sampleRate` (the granted rate).
+    public func start(engine: AudioEngine) throws(AudioError) {
+        try start(source: engine.renderSource, keepAlive: engine)
+    }
+
+    /// Stops the I/O thread and closes the device. With `drain`, what the device holds is played
+    /// out first (bounded by the buffer length; never hangs on a dead device).
+    public func stop(drain: Bool = false) {
+        boop_playback_stop(handle, drain ? 1 : 0)
+        keepAlive = nil
+    }
+}
