@@ -19,6 +19,9 @@ struct AmbientCommandTests {
         #expect(c.device == "default")
         #expect(c.sampleRate == 44100)
         #expect(!c.list && !c.reconnect && !c.quiet && !c.verbose)
+        #expect(c.fileFormat(for: "a.wav") == .f32)
+        #expect(c.fileFormat(for: "a.flac") == .s16)
+        #expect(try parse(["--sample-format", "s16"]).fileFormat(for: "a.wav") == .s16)
     }
 
     @Test("every option parses")

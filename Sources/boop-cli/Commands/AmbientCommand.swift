@@ -31,8 +31,8 @@ struct AmbientCommand: ParsableCommand {
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
     var rate: Int?
 
-    @Option(name: .long, help: "Sample format of the file: f32 or s16 (default f32).")
-    var sampleFormat: String = "f32"
+    @Option(name: .long, help: "Sample format of the file: f32 or s16 (default f32 for .wav, s16 otherwise).")
+    var sampleFormat: String?
 
     @Flag(name: .long, help: "List the bundled presets and exit.")
     var list = false
@@ -53,7 +53,7 @@ struct AmbientCommand: ParsableCommand {
         if let duration, !(duration.isFinite && duration >= 0.1 && duration <= 86400) {
             throw ValidationError("--duration \(duration): expected seconds 0.1...86400")
         }
-        guard SampleFormat(rawValue: sampleFormat) != nil else {
+        if let sampleFormat, SampleFormat(rawValue: sampleFormat) == nil {
             throw ValidationError("--sample-format \(sampleFormat): expected f32 or s16")
         }
         if output != nil && reconnect {
@@ -63,6 +63,12 @@ struct AmbientCommand: ParsableCommand {
     }
 
     var sampleRate: Double { Double(rate ?? 44100) }
+
+    /// float32 only fits WAV; FLAC and Ogg get 16-bit unless asked otherwise.
+    func fileFormat(for path: String) -> SampleFormat {
+        if let sampleFormat, let format = SampleFormat(rawValue: sampleFormat) { return format }
+        return path.lowercased().hasSuffix(".wav") ? .f32 : .s16
+    }
 
     func run() throws {
         runReportingErrors {
@@ -96,7 +102,7 @@ struct AmbientCommand: ParsableCommand {
         do {
             try AmbientEngine.renderOffline(
                 preset: preset, seed: seed, sampleRate: sampleRate, duration: seconds, to: path,
-                format: SampleFormat(rawValue: sampleFormat)!,
+                format: fileFormat(for: path),
                 progress: showProgress ? { fraction in
                     let percent = Int(fraction * 100)
                     if percent != lastPercent {
@@ -117,7 +123,7 @@ struct AmbientCommand: ParsableCommand {
             let took = Date().timeIntervalSince(started)
             FileHandle.standardError.write(Data(String(
                 format: "wrote %@: %@ seed %llu, %.2f s at %d Hz (%@), rendered %.0fx faster than real time\n",
-                path, preset.name, seed, seconds, Int(sampleRate), sampleFormat, seconds / max(took, 1e-6)).utf8))
+                path, preset.name, seed, seconds, Int(sampleRate), fileFormat(for: path).rawValue, seconds / max(took, 1e-6)).utf8))
         }
     }
 
