@@ -107,6 +107,12 @@ boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, doubl
     return pushCommand(engine, c);
 }
 
+boop_status boop_engine_cancel_pending(boop_engine* engine, double fade_seconds) {
+    if (!engine || !(fade_seconds >= 0.003 && fade_seconds <= 10.0)) return BOOP_ERROR_INVALID_ARGUMENT;
+    engine->engine.cancelPending(fade_seconds);
+    return BOOP_OK;
+}
+
 boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames) {
     if (!engine || !out || frames > engine->engine.config().max_block_frames) return BOOP_ERROR_INVALID_ARGUMENT;
     engine->engine.render(out, frames);

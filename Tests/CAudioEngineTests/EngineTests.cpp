@@ -101,3 +101,16 @@ TEST_CASE("a full queue drops and counts instead of blocking") {
     CHECK(refused == 24);
     CHECK(boop_engine_dropped_events(engine) == 24);
 }
+
+TEST_CASE("cancel pending: queued future events are discarded, sounding voices fade, later events play") {
+    EngineHandle engine(44100.0);
+    boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, 440.0, 1.0f);
+    boop_engine_note_on(engine, 20000, 2, BOOP_TIMBRE_MELODY, 660.0, 1.0f);  // scheduled ahead
+    engine.render(10000);
+    REQUIRE(boop_engine_cancel_pending(engine, 0.01) == BOOP_OK);
+    boop_engine_note_on(engine, 30000, 3, BOOP_TIMBRE_TONE, 550.0, 1.0f);  // queued after: kept
+    auto x = engine.render(30000);
+    CHECK(peakAmplitude(x, 441 + 100, 20000) < 1e-6);           // faded within 10 ms, note 2 never came
+    CHECK(firstAbove(x, 0.0f, 2000) == long(30000 - 10000 + 1));  // note 3 on its frame
+    CHECK(boop_engine_cancel_pending(engine, 0.0) == BOOP_ERROR_INVALID_ARGUMENT);
+}

@@ -25,9 +25,17 @@ Engine::Engine(const boop_engine_config& config) : config_(config), queue_(confi
 }
 
 bool Engine::push(const Command& command) noexcept {
-    if (queue_.tryPush(command)) return true;
+    if (queue_.tryPush(command)) {
+        ++pushed_;
+        return true;
+    }
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return false;
+}
+
+void Engine::cancelPending(double fadeSeconds) noexcept {
+    cancelFade_.store(fadeSeconds, std::memory_order_relaxed);
+    cancelUpTo_.store(pushed_, std::memory_order_release);
 }
 
 void Engine::stealOldest() BOOP_RT {
@@ -112,6 +120,15 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
         partialSums_[n] = simd::splat(0.0f);
         mono_[n] = 0.0f;
     }
+    const uint64_t cancelUpTo = cancelUpTo_.load(std::memory_order_acquire);
+    if (cancelUpTo > popped_) {
+        Command discarded;
+        while (popped_ < cancelUpTo && queue_.tryPop(discarded)) ++popped_;
+        Command fade;
+        fade.type = Command::Type::AllNotesOff;
+        fade.value = cancelFade_.load(std::memory_order_relaxed);
+        apply(fade, clock_);
+    }
     uint32_t pos = 0;
     for (;;) {
         // Events due at or before this frame (late ones land here, at the block start).
@@ -119,6 +136,7 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
             if (next->frame > clock_ + pos) break;
             Command command;
             queue_.tryPop(command);
+            ++popped_;
             apply(command, clock_ + pos);
         }
         uint32_t segmentEnd = frames;

@@ -26,6 +26,8 @@ public:
 
     // Control thread (the queue's only producer). False when the queue is full (counted).
     bool push(const Command& command) noexcept;
+    // Control thread: discard everything queued so far and fade all voices at the next block.
+    void cancelPending(double fadeSeconds) noexcept;
 
     // Audio thread.
     void render(float* out, uint32_t frames) BOOP_RT;
@@ -57,6 +59,12 @@ private:
     std::atomic<uint32_t> activeVoices_{0};
     std::atomic<uint64_t> dropped_{0};
     std::atomic<float> peak_{0.0f};
+    // Cancellation: the producer counts what it pushed; a cancel publishes that count, and the
+    // audio thread discards queued events until it has popped as many (lock-free, no reordering).
+    uint64_t pushed_ = 0;  // producer only
+    uint64_t popped_ = 0;  // audio thread only
+    std::atomic<uint64_t> cancelUpTo_{0};
+    std::atomic<double> cancelFade_{0.01};
 };
 
 }  // namespace boop

@@ -88,7 +88,9 @@ boop_status boop_engine_create(const boop_engine_config* config, boop_engine** o
 void boop_engine_destroy(boop_engine* engine);
 
 /* Starts a note on the exact frame `frame` of the engine's frame clock (frames rendered since
- * creation). A frame already in the past applies at the start of the next render block.
+ * creation). A frame already in the past applies at the start of the next render block. Events
+ * are applied in the order they are queued: queue them in non-decreasing frame order (an event
+ * waits until every event queued before it is due).
  * note_id identifies the note for boop_engine_note_off; gain is the velocity gain (normal 0.6,
  * accent 1.0, sustain 0.8), before the master gain of 0.3.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (frequency not in (0, rate/2), gain not in
@@ -111,6 +113,13 @@ boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t g
  * `frame`. Notes queued after this call still play. Used for stop, pause and Ctrl-C.
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds);
+
+/* Discards every event queued so far (including those stamped in the future) and fades every
+ * sounding voice over fade_seconds (0.003 ... 10) from the start of the next rendered block.
+ * Events queued after this call are kept. This is how live playback pauses and stops at once
+ * even though it schedules ahead of the audio clock.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT. Thread safety: control thread; lock-free. */
+boop_status boop_engine_cancel_pending(boop_engine* engine, double fade_seconds);
 
 /* Renders `frames` interleaved frames into `out` (frames x channels floats), applying each
  * queued event on its exact frame inside the block, then advances the frame clock.

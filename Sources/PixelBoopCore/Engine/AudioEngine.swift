@@ -160,6 +160,13 @@ public final class AudioEngine {
         try AudioError.check(boop_engine_all_notes_off(handle, frame ?? frameClock, fade), "all notes off")
     }
 
+    /// Discards everything queued so far (even notes stamped in the future) and fades what sounds
+    /// over `fade` seconds from the next block: pause and stop for a player that schedules ahead.
+    public func cancelPending(fade: Double = 0.01) throws(AudioError) {
+        heldByPitch.removeAll()
+        try AudioError.check(boop_engine_cancel_pending(handle, fade), "cancel pending events")
+    }
+
     // MARK: Offline render
 
     /// Renders `frames` interleaved frames into `buffer` (resized to fit), in engine-sized blocks.
