@@ -1,4 +1,5 @@
 import ArgumentParser
+import PixelBoopCore
 import Testing
 @testable import boop_cli
 
@@ -76,5 +77,18 @@ struct AmbientCommandTests {
     func renderDefaults() throws {
         #expect(AmbientCommand.defaultRenderSeconds == 60)
         #expect(throws: (any Error).self) { try parse(["-d", "pulse"]) }
+    }
+
+    @Test("the terminal view shows preset, seed, key, chord, meters, level and state")
+    func view() {
+        let s = AmbientStatus(frame: 44100 * 83, chords: 9, key: "F#", scale: "lydian", chord: "Bmaj7",
+                              peakLeft: 0.5, peakRight: 0.25, levelPad: 0.2, levelLead: 0, levelGrain: 0.01,
+                              levelOcean: 0.001, levelReverb: 0.1, paused: false, fading: false, finished: false)
+        let line = AmbientCommand.view(preset: AmbientPreset(name: "Test"), seed: 7, status: s, rate: 44100, paused: true)
+        #expect(line.hasPrefix("Test #7  F# lydian  Bmaj7"))
+        #expect(line.contains("-6 dB"))
+        #expect(line.contains("1:23"))
+        #expect(line.hasSuffix("paused "))
+        #expect(!line.contains("\n"))
     }
 }

@@ -142,3 +142,11 @@ public final class AmbientEngine {
         return total
     }
 }
+
+extension AudioPlayback {
+    /// Plays an ambient generator; it is retained until `stop`. Render it at `sampleRate`
+    /// (the granted rate).
+    public func start(ambient: AmbientEngine) throws(AudioError) {
+        try start(source: ambient.renderSource, keepAlive: ambient)
+    }
+}

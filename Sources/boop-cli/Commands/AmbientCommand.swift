@@ -128,7 +128,157 @@ struct AmbientCommand: ParsableCommand {
     }
 
     func playLive(_ preset: AmbientPreset) throws {
-        // Live playback needs the ALSA AudioPlayback wrapper and the terminal support files.
-        throw BoopExit(.unavailable, "live ambient playback is not available in this build yet; use -o FILE.wav")
+        var playback = try AudioPlayback(device: device, sampleRate: sampleRate, channels: AmbientEngine.channels)
+        let rate = playback.sampleRate
+        let engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
+        try playback.start(ambient: engine)
+        if verbose { describe(playback) }
+
+        LiveControls.install()
+        defer { LiveControls.restoreTerminal() }
+        let showView = !quiet && isatty(STDERR_FILENO) == 1
+        let endFade = duration.map { AmbientEngine.endFadeSeconds(duration: $0) }
+        var paused = false
+        var fadingOut = false
+        var lastView = ""
+
+        while true {
+            switch LiveControls.nextKey(timeoutMilliseconds: 50) {
+            case " ":
+                if !fadingOut {
+                    paused.toggle()
+                    engine.setPaused(paused, fadeSeconds: 0.25)
+                }
+            case "q", "Q":
+                LiveControls.requestStop()
+            default: break
+            }
+            if LiveControls.stopRequested && !fadingOut {
+                engine.fadeOut(seconds: 0.02)  // Ctrl-C, q, SIGTERM: the DESIGN's 20 ms fade
+                fadingOut = true
+            }
+            let status = engine.status
+            if let duration, let endFade, !fadingOut, Double(status.frame) / rate >= duration - endFade {
+                engine.fadeOut(seconds: endFade)
+                fadingOut = true
+            }
+            if fadingOut && status.finished {
+                playback.stop(drain: true)  // the fade is already in the device buffer: let it play
+                break
+            }
+            if let error = playback.stats.error {
+                playback.stop()
+                guard reconnect else {
+                    if showView { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    LiveControls.restoreTerminal()
+                    throw BoopExit(.ioError, "\(device): playback device lost (\(error.context)); use --reconnect to wait for it")
+                }
+                guard let resumed = waitForDevice(rate: rate, showView: showView) else { break }
+                playback = resumed
+                try playback.start(ambient: engine)
+                if verbose { describe(playback) }
+            }
+            if showView {
+                let view = AmbientCommand.view(preset: preset, seed: seed, status: status, rate: rate, paused: paused)
+                if view != lastView {
+                    FileHandle.standardError.write(Data("\r\u{1B}[K\(view)".utf8))
+                    lastView = view
+                }
+            }
+        }
+        if showView { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    /// With --reconnect: reopens the device once a second until it is back at the same rate (the
+    /// generator keeps its place, so the music resumes where it stopped). nil when stopped meanwhile.
+    func waitForDevice(rate: Double, showView: Bool) -> AudioPlayback? {
+        let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
+        FileHandle.standardError.write(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
+        while !LiveControls.stopRequested {
+            if let playback = try? AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels),
+               playback.sampleRate == rate {
+                FileHandle.standardError.write(Data("\(device): device is back; resuming\n".utf8))
+                return playback
+            }
+            for _ in 0..<20 where !LiveControls.stopRequested {
+                if LiveControls.nextKey(timeoutMilliseconds: 50) == "q" { LiveControls.requestStop() }
+            }
+        }
+        return nil
+    }
+
+    func describe(_ playback: AudioPlayback) {
+        let i = playback.info
+        FileHandle.standardError.write(Data(String(
+            format: "%@: %@, %d Hz, %d ch, period %d, buffer %d frames (%.1f ms)%@\n",
+            device, i.format, Int(i.sampleRate), i.channels, i.periodFrames, i.bufferFrames,
+            i.bufferSeconds * 1000, i.realtime ? ", SCHED_FIFO" : "").utf8))
+    }
+
+    /// One status line: preset, seed, key, chord, layer meters, output level, time.
+    static func view(preset: AmbientPreset, seed: UInt64, status s: AmbientStatus, rate: Double, paused: Bool) -> String {
+        func bar(_ rms: Float) -> String {
+            let db = 20 * log10(max(Double(rms), 1e-6))
+            let n = max(0, min(6, Int(((db + 54) / 9).rounded())))
+            return String(repeating: "\u{2588}", count: n) + String(repeating: "\u{00B7}", count: 6 - n)
+        }
+        let peak = max(s.peakLeft, s.peakRight)
+        let peakDb = peak > 0 ? String(format: "%4.0f dB", 20 * log10(Double(peak))) : "  -inf"
+        let seconds = Int(Double(s.frame) / rate)
+        let state = s.finished ? "stopped" : (paused ? "paused " : (s.fading ? "fading " : "playing"))
+        return "\(preset.name) #\(seed)  \(s.key) \(s.scale)  \(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0))"
+            + " pad \(bar(s.levelPad)) lead \(bar(s.levelLead)) grain \(bar(s.levelGrain)) ocean \(bar(s.levelOcean))"
+            + "  \(peakDb)  \(String(format: "%d:%02d", seconds / 60, seconds % 60))  \(state)"
+    }
+}
+
+/// Keys and signals of a live session. Ctrl-C, SIGTERM and q request a fade-out (exit 0); a second
+/// Ctrl-C exits 130 at once. The terminal goes to non-canonical, no-echo mode while playing, and
+/// every way out restores it, including from the signal handler (tcsetattr is async-signal-safe).
+enum LiveControls {
+    nonisolated(unsafe) private static var interrupts: sig_atomic_t = 0
+    nonisolated(unsafe) private static var terminations: sig_atomic_t = 0
+    nonisolated(unsafe) private static var quit: sig_atomic_t = 0
+    nonisolated(unsafe) private static var saved = termios()
+    nonisolated(unsafe) private static var rawMode: sig_atomic_t = 0
+
+    static var stopRequested: Bool { interrupts > 0 || terminations > 0 || quit > 0 }
+    static func requestStop() { quit = 1 }
+
+    static func install() {
+        signal(SIGINT) { _ in
+            LiveControls.interrupts += 1
+            if LiveControls.interrupts > 1 {
+                if LiveControls.rawMode != 0 { tcsetattr(STDIN_FILENO, TCSANOW, &LiveControls.saved) }
+                _exit(130)
+            }
+        }
+        signal(SIGTERM) { _ in LiveControls.terminations += 1 }
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)  // ISIG stays: Ctrl-C is still a signal
+        raw.c_cc.6 = 0  // VMIN
+        raw.c_cc.5 = 0  // VTIME
+        if tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 { rawMode = 1 }
+    }
+
+    static func restoreTerminal() {
+        if rawMode != 0 {
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            rawMode = 0
+        }
+    }
+
+    /// The next key pressed, waiting at most `timeoutMilliseconds` (also the loop's pacing).
+    static func nextKey(timeoutMilliseconds: Int32) -> Character? {
+        guard rawMode != 0 else {
+            usleep(useconds_t(timeoutMilliseconds) * 1000)
+            return nil
+        }
+        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&fds, 1, timeoutMilliseconds) > 0 else { return nil }
+        var byte: UInt8 = 0
+        guard read(STDIN_FILENO, &byte, 1) == 1 else { return nil }
+        return Character(UnicodeScalar(byte))
     }
 }
