@@ -9,6 +9,7 @@ struct Boop: AsyncParsableCommand {
         abstract: "PixelBoop: play and render step-sequencer patterns, tuned tones, capture and ambient music.",
         version: PixelBoopVersion.string,
         subcommands: [
+            PlayCommand.self,
             RenderCommand.self,
             ToneCommand.self,
             AmbientCommand.self,

@@ -144,6 +144,6 @@ struct SequencerTests {
         #expect(events.map(\.frame) == events.map(\.frame).sorted())
         let at2 = events.filter { $0.frame == seq.frame(ofStep: 2) }
         #expect(at2.count == 2)
-        #expect(at2.first?.isOff == true)
+        #expect(at2.first?.isNoteOff == true)
     }
 }

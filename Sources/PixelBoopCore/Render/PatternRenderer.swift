@@ -48,7 +48,7 @@ public struct PatternRenderer {
                 pending.removeFirst(pendingIndex)
                 pendingIndex = 0
                 pending.append(contentsOf: sequencer.events(forSteps: nextStep..<upTo))
-                pending.sort { $0.frame != $1.frame ? $0.frame < $1.frame : ($0.isOff && !$1.isOff) }
+                pending.sort { $0.frame != $1.frame ? $0.frame < $1.frame : ($0.isNoteOff && !$1.isNoteOff) }
                 nextStep = upTo
             }
             while pendingIndex < pending.count && pending[pendingIndex].frame < blockEnd {

@@ -106,14 +106,15 @@ public struct Sequencer: Sendable {
         }
         out.sort { a, b in
             if a.frame != b.frame { return a.frame < b.frame }
-            return a.isOff && !b.isOff
+            return a.isNoteOff && !b.isNoteOff
         }
         return out
     }
 }
 
 extension SequencerEvent {
-    var isOff: Bool { if case .noteOff = action { return true } else { return false } }
+    /// Note-offs sort before note-ons on a shared frame, so a repeated note re-attacks cleanly.
+    public var isNoteOff: Bool { if case .noteOff = action { return true } else { return false } }
 }
 
 extension TrackKind {

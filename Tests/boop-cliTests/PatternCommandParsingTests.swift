@@ -1,0 +1,66 @@
+import ArgumentParser
+import Testing
+@testable import boop_cli
+
+@Suite("boop play / render argument parsing")
+struct PatternCommandParsingTests {
+    static let accepted: [[String]] = [
+        ["render", "p.json", "-o", "x.wav"],
+        ["render", "p.json", "--output", "x.flac", "--loops", "3", "-r", "48000", "--voices", "32", "--bpm", "133.5", "--sample-format", "s16"],
+        ["render", "p.json", "-o", "x.wav", "-q", "-v"],
+        ["play", "p.json"],
+        ["play", "p.json", "-D", "pulse", "--loops", "2", "--no-display", "-v"],
+        ["play", "p.json", "--device", "hw:0,0", "-r", "48000", "--period-frames", "256", "--periods", "4", "--voices", "16", "--bpm", "90"],
+    ]
+
+    @Test("valid argument lists parse", arguments: accepted)
+    func parses(_ args: [String]) throws {
+        let command = try Boop.parseAsRoot(args)
+        #expect(command is RenderCommand || command is PlayCommand)
+    }
+
+    @Test("render options land in the right fields")
+    func renderFields() throws {
+        let c = try #require(try Boop.parseAsRoot(["render", "p.json", "-o", "x.wav", "--loops", "3", "-r", "48000", "--voices", "32", "--sample-format", "s16"]) as? RenderCommand)
+        #expect(c.patternOptions.pattern == "p.json")
+        #expect(c.output == "x.wav")
+        #expect(c.patternOptions.loops == 3)
+        #expect(c.rate == 48000)
+        #expect(c.patternOptions.voices == 32)
+        #expect(c.sampleFormat == "s16")
+    }
+
+    @Test("play defaults: device default, 128-frame periods x 3, display on")
+    func playDefaults() throws {
+        let c = try #require(try Boop.parseAsRoot(["play", "p.json"]) as? PlayCommand)
+        #expect(c.device == "default")
+        #expect(c.periodFrames == 128)
+        #expect(c.periods == 3)
+        #expect(c.noDisplay == false)
+        #expect(c.patternOptions.loops == nil)
+    }
+
+    static let refused: [[String]] = [
+        ["render", "p.json"],                                  // -o is required
+        ["render", "-o", "x.wav"],                             // pattern is required
+        ["render", "p.json", "-o", "x.wav", "--loops", "0"],
+        ["render", "p.json", "-o", "x.wav", "--voices", "65"],
+        ["render", "p.json", "-o", "x.wav", "--bpm", "59"],
+        ["render", "p.json", "-o", "x.wav", "--bpm", "nan"],
+        ["render", "p.json", "-o", "x.wav", "-r", "7999"],
+        ["render", "p.json", "-o", "x.wav", "--sample-format", "f64"],
+        ["play", "p.json", "--periods", "1"],
+        ["play", "p.json", "--period-frames", "8"],
+        ["play", "p.json", "--frobnicate"],
+    ]
+
+    @Test("invalid argument lists are refused (exit 64)", arguments: refused)
+    func refuses(_ args: [String]) {
+        do {
+            _ = try Boop.parseAsRoot(args)
+            Issue.record("accepted \(args)")
+        } catch {
+            #expect(Boop.exitCode(for: error).rawValue == 64)
+        }
+    }
+}
