@@ -139,3 +139,137 @@ TEST_CASE("playback: the server killed mid-play ends the thread with DEVICE_LOST
     boop_playback_destroy(pb);
     CHECK(nowSeconds() - ts < 0.5);
 }
+
+TEST_CASE("capture: a device that does not exist is DEVICE_UNAVAILABLE") {
+    boop_capture_config cfg;
+    boop_capture_config_default(&cfg);
+    cfg.device = "hw:9,0";
+    boop_capture* cap = reinterpret_cast<boop_capture*>(0x1);
+    CHECK(boop_capture_open(&cfg, &cap) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    CHECK(cap == nullptr);
+}
+
+TEST_CASE("capture: the null sink's monitor hears the sine played into the sink") {
+    PulseServer server("loop");
+    REQUIRE_MESSAGE(server.ok(), server.log());
+
+    boop_playback_config pcfg;
+    boop_playback_config_default(&pcfg);
+    pcfg.device = "pulse";
+    boop_playback* pb = nullptr;
+    REQUIRE(boop_playback_open(&pcfg, 44100, 2, &pb) == BOOP_OK);
+    SineSource sine;
+    sine.frequency = 440.0;
+    sine.gain = 0.3f;
+    REQUIRE(boop_playback_start(pb, sine.source()) == BOOP_OK);
+
+    // The script makes the monitor the default source, so `pulse` records what the sink plays;
+    // `pulse:boop_null.monitor` names it explicitly. Record stereo to exercise the mono mix.
+    boop_capture_config ccfg;
+    boop_capture_config_default(&ccfg);
+    ccfg.device = "pulse:boop_null.monitor";
+    ccfg.channels = 2;
+    boop_capture* cap = nullptr;
+    REQUIRE(boop_capture_open(&ccfg, &cap) == BOOP_OK);
+    const boop_capture_info info = boop_capture_get_info(cap);
+    MESSAGE("capture: " << std::string(info.format) << " " << info.sample_rate << " Hz x" << info.channels
+                        << ", period " << info.period_frames << ", buffer " << info.buffer_frames);
+    CHECK(info.sample_rate == doctest::Approx(16000));
+    REQUIRE(boop_capture_start(cap) == BOOP_OK);
+    CHECK(boop_capture_start(cap) == BOOP_ERROR_ALREADY_RUNNING);
+
+    boop_pitch_detector* det = nullptr;
+    REQUIRE(boop_pitch_detector_create(info.sample_rate, 2048, 0, 0, &det) == BOOP_OK);
+    std::vector<float> buf(2048);
+    std::vector<double> freqs;
+    float peak = 0;
+    const double t0 = nowSeconds();
+    while (freqs.size() < 8 && nowSeconds() - t0 < 8.0) {
+        if (boop_capture_wait(cap, 2048, 500) < 2048) continue;
+        uint32_t got = 0;
+        uint64_t first = 0;
+        REQUIRE(boop_capture_read(cap, buf.data(), 2048, &got, &first) == BOOP_OK);
+        REQUIRE(got == 2048);
+        for (float v : buf) peak = std::max(peak, std::fabs(v));
+        const boop_pitch_result r = boop_pitch_detector_process(det, buf.data(), got);
+        if (r.frequency_hz > 0) freqs.push_back(r.frequency_hz);
+    }
+    const boop_capture_stats cs = boop_capture_get_stats(cap);
+    MESSAGE("heard " << freqs.size() << " voiced buffers, median " << median(freqs) << " Hz, peak " << peak
+                     << ", captured " << cs.frames_captured << ", overruns " << cs.overruns);
+    REQUIRE(freqs.size() >= 4);
+    CHECK(std::fabs(cents(median(freqs), 440.0)) < 3.0);
+    CHECK(peak == doctest::Approx(0.3).epsilon(0.1));
+    CHECK(peak <= 1.0f);
+    CHECK(cs.running == 1);
+    CHECK(cs.error == BOOP_OK);
+
+    const double ts = nowSeconds();
+    boop_capture_stop(cap);
+    CHECK(nowSeconds() - ts < 0.2);
+    CHECK(boop_capture_get_stats(cap).running == 0);
+    CHECK(boop_capture_start(cap) == BOOP_ERROR_NOT_RUNNING);
+    boop_capture_destroy(cap);
+    boop_pitch_detector_destroy(det);
+    boop_playback_destroy(pb);
+}
+
+TEST_CASE("capture: the server killed mid-capture ends the thread with DEVICE_LOST within a second") {
+    PulseServer server("capkill");
+    REQUIRE_MESSAGE(server.ok(), server.log());
+    boop_capture_config ccfg;
+    boop_capture_config_default(&ccfg);
+    ccfg.device = "pulse";
+    boop_capture* cap = nullptr;
+    REQUIRE(boop_capture_open(&ccfg, &cap) == BOOP_OK);
+    REQUIRE(boop_capture_start(cap) == BOOP_OK);
+    sleepSeconds(0.5);
+    REQUIRE(boop_capture_get_stats(cap).running == 1);
+    server.kill9();
+    const double t0 = nowSeconds();
+    boop_capture_stats s{};
+    do {
+        sleepSeconds(0.01);
+        s = boop_capture_get_stats(cap);
+    } while (s.running == 1 && nowSeconds() - t0 < 3.0);
+    const double took = nowSeconds() - t0;
+    MESSAGE("capture noticed the loss after " << took * 1000 << " ms");
+    CHECK(s.running == 0);
+    CHECK(s.error == BOOP_ERROR_DEVICE_LOST);
+    CHECK(took < 1.0);
+    // A reader waiting for more returns as soon as the thread has stopped.
+    const double tw = nowSeconds();
+    boop_capture_wait(cap, 1u << 20, 2000);
+    CHECK(nowSeconds() - tw < 0.2);
+    boop_capture_destroy(cap);
+}
+
+TEST_CASE("devices: the PCM hints list default (first) and pulse with descriptions") {
+    PulseServer server("devices");
+    REQUIRE_MESSAGE(server.ok(), server.log());
+    boop_device_list* list = nullptr;
+    REQUIRE(boop_device_list_create(&list) == BOOP_OK);
+    bool sawDefault = false, sawPulse = false;
+    for (size_t i = 0; i < boop_device_list_count(list); ++i) {
+        const boop_device_info d = boop_device_list_get(list, i);
+        const std::string name = d.name;
+        if (name == "default") {
+            sawDefault = true;
+            CHECK(i == 0);
+            CHECK(d.is_default == 1);
+        } else {
+            CHECK(d.is_default == 0);
+        }
+        if (name == "pulse") {
+            sawPulse = true;
+            CHECK(std::string(d.description).find("PulseAudio") != std::string::npos);
+            CHECK(d.playback == 1);
+            CHECK(d.capture == 1);
+        }
+        CHECK(std::string(d.description).find('\n') == std::string::npos);
+    }
+    CHECK(sawDefault);
+    CHECK(sawPulse);
+    CHECK(std::string(boop_device_list_get(list, 100000).name).empty());
+    boop_device_list_destroy(list);
+}

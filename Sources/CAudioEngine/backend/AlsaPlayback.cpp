@@ -13,6 +13,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "backend/AlsaCommon.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {
@@ -27,20 +28,6 @@ constexpr int64_t kStallLimitNs = 700'000'000;
 // (an idle PulseAudio null sink wakes only every 2 s).
 constexpr int64_t kStartupStallLimitNs = 2'500'000'000;
 constexpr int kMaxRecoveriesPerSecond = 16;
-
-int64_t monotonicNs() noexcept {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-const char* formatName(snd_pcm_format_t f) noexcept {
-    switch (f) {
-        case SND_PCM_FORMAT_FLOAT_LE: return "FLOAT_LE";
-        case SND_PCM_FORMAT_S32_LE: return "S32_LE";
-        default: return "S16_LE";
-    }
-}
 
 }  // namespace
 
@@ -73,24 +60,8 @@ boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t
         config.periods < 2 || config.periods > 64)
         return BOOP_ERROR_INVALID_ARGUMENT;
 
-    // Plugins such as `pulse` start their own helper thread inside snd_pcm_open, and that thread
-    // is on the audio path (it relays the server's requests). Threads inherit the creator's
-    // policy, so open under SCHED_FIFO when permitted, then restore the caller's policy.
-    int openErr = 0;
-    {
-        int oldPolicy = SCHED_OTHER;
-        sched_param oldParam{};
-        bool raised = false;
-        if (config.realtimePriority > 0 && pthread_getschedparam(pthread_self(), &oldPolicy, &oldParam) == 0 &&
-            oldPolicy == SCHED_OTHER) {
-            sched_param sp{};
-            sp.sched_priority = std::clamp(config.realtimePriority - 1, sched_get_priority_min(SCHED_FIFO),
-                                           sched_get_priority_max(SCHED_FIFO));
-            raised = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
-        }
-        openErr = snd_pcm_open(&pcm_, config.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
-        if (raised) pthread_setschedparam(pthread_self(), oldPolicy, &oldParam);
-    }
+    const int openErr = openPcmInheritingPriority(&pcm_, config.device, SND_PCM_STREAM_PLAYBACK,
+                                                  config.realtimePriority);
     if (openErr < 0) {
         pcm_ = nullptr;
         return BOOP_ERROR_DEVICE_UNAVAILABLE;
@@ -187,12 +158,7 @@ boop_status AlsaPlayback::start(boop_source source) {
     try {
         thread_ = std::thread([this, &m, &cv] {
             // Scheduling is settled before start() returns so info() can report it.
-            if (realtimePriority_ > 0) {
-                sched_param sp{};
-                sp.sched_priority = std::clamp(realtimePriority_, sched_get_priority_min(SCHED_FIFO),
-                                               sched_get_priority_max(SCHED_FIFO));
-                realtime_.store(pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0 ? 1 : 0);
-            }
+            realtime_.store(makeCurrentThreadRealtime(realtimePriority_) ? 1 : 0);
             {
                 std::lock_guard<std::mutex> lock(m);
                 threadReady_.store(true);
@@ -243,9 +209,9 @@ boop_playback_info AlsaPlayback::info() const {
     i.channels = channels_;
     i.period_frames = static_cast<uint32_t>(period_);
     i.buffer_frames = static_cast<uint32_t>(buffer_);
-    i.format = format_ == Format::Float ? formatName(SND_PCM_FORMAT_FLOAT_LE)
-               : format_ == Format::S32 ? formatName(SND_PCM_FORMAT_S32_LE)
-                                        : formatName(SND_PCM_FORMAT_S16_LE);
+    i.format = format_ == Format::Float ? alsaFormatName(SND_PCM_FORMAT_FLOAT_LE)
+               : format_ == Format::S32 ? alsaFormatName(SND_PCM_FORMAT_S32_LE)
+                                        : alsaFormatName(SND_PCM_FORMAT_S16_LE);
     i.realtime_scheduling = realtime_.load();
     return i;
 }

@@ -247,6 +247,135 @@ void boop_playback_destroy(boop_playback* playback);
 /* ALSA capture, device listing and pitch detection (issue 4 fills this section)           */
 /* ====================================================================================== */
 
+/* ---- Device listing ---------------------------------------------------------------------- */
+
+typedef struct boop_device_list boop_device_list;
+
+typedef struct boop_device_info {
+    const char* name;        /* the PCM name to pass as a device, e.g. "default", "hw:CARD=PCH,DEV=0" */
+    const char* description; /* one line (ALSA's multi-line hints joined with " - "), "" if none */
+    int playback;            /* 1 if the PCM can play */
+    int capture;             /* 1 if the PCM can record */
+    int is_default;          /* 1 for the PCM named "default" */
+} boop_device_info;
+
+/* Lists the ALSA PCMs (snd_device_name_hint), playback and capture, with descriptions.
+ * Parameters: out_list receives the list (strings stay valid until it is destroyed).
+ * Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_DEVICE_UNAVAILABLE (ALSA gave no hints).
+ * Thread safety: any thread (one list per caller). */
+boop_status boop_device_list_create(boop_device_list** out_list);
+
+/* Number of entries. Thread safety: any thread. */
+size_t boop_device_list_count(const boop_device_list* list);
+
+/* Entry `index` (< count); an all-empty entry for a bad index. Thread safety: any thread. */
+boop_device_info boop_device_list_get(const boop_device_list* list, size_t index);
+
+/* Frees a list (NULL is ignored). */
+void boop_device_list_destroy(boop_device_list* list);
+
+/* ---- Capture: one C++ I/O thread reads the PCM into a lock-free ring of mono floats ------- */
+
+typedef struct boop_capture boop_capture;
+
+typedef struct boop_capture_config {
+    const char* device;       /* ALSA PCM name (default "default") */
+    double sample_rate;       /* requested rate (default 16000); see info for the granted one */
+    uint32_t channels;        /* device channels to record, averaged to mono (default 1, max 32) */
+    uint32_t period_frames;   /* requested period (default 256) */
+    uint32_t periods;         /* requested periods per buffer (default 4) */
+    uint32_t ring_frames;     /* mono frames the ring holds, rounded up to a power of two
+                                 (default 65536: 4 s at 16 kHz); a reader too slow loses frames */
+    int realtime_priority;    /* SCHED_FIFO priority to try (0 = do not try; default 70) */
+} boop_capture_config;
+
+typedef struct boop_capture_info {
+    double sample_rate;       /* granted */
+    uint32_t channels;        /* granted device channels (all averaged to mono) */
+    uint32_t period_frames;   /* granted */
+    uint32_t buffer_frames;   /* granted */
+    const char* format;       /* device format: "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
+    int realtime_scheduling;  /* 1 if the I/O thread runs SCHED_FIFO (after start) */
+} boop_capture_info;
+
+typedef struct boop_capture_stats {
+    uint64_t frames_captured; /* mono frames put in the ring since start */
+    uint64_t frames_dropped;  /* frames lost because the ring was full (reader too slow) */
+    uint64_t overruns;        /* recovered device overruns */
+    uint64_t suspends;        /* recovered suspends */
+    int running;              /* 1 while the I/O thread runs */
+    boop_status error;        /* BOOP_OK, or why the I/O thread stopped (BOOP_ERROR_DEVICE_LOST) */
+} boop_capture_stats;
+
+void boop_capture_config_default(boop_capture_config* config);
+
+/* Opens and configures the capture PCM (FLOAT_LE through the plug layer, else S32_LE or S16_LE,
+ * converted to float in [-1, 1]). Nothing is recorded until boop_capture_start.
+ * Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_INVALID_ARGUMENT,
+ * BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
+boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture);
+
+/* What was negotiated. Thread safety: control thread. */
+boop_capture_info boop_capture_get_info(const boop_capture* capture);
+
+/* Starts the I/O thread. Return: BOOP_OK, BOOP_ERROR_ALREADY_RUNNING, BOOP_ERROR_NOT_RUNNING
+ * (stopped captures cannot restart: open a new one). Thread safety: control thread. */
+boop_status boop_capture_start(boop_capture* capture);
+
+/* Moves up to max_frames mono frames from the ring into `out` (never blocks).
+ * Parameters: out_frames receives how many were read; out_first_frame (may be NULL) receives
+ * the index of the first one in the ring's sequence (frames that reached the ring since start;
+ * frames dropped on a full ring are not counted).
+ * Return: BOOP_OK (possibly 0 frames), BOOP_ERROR_INVALID_ARGUMENT.
+ * Thread safety: one reader thread (the ring's single consumer). */
+boop_status boop_capture_read(boop_capture* capture, float* out, uint32_t max_frames,
+                              uint32_t* out_frames, uint64_t* out_first_frame);
+
+/* Waits until at least min_frames can be read, the I/O thread stops, or timeout_ms passes
+ * (sleeping in short steps on the reader's side; the I/O thread never signals).
+ * Return: the frames available now. Thread safety: the reader thread. */
+uint32_t boop_capture_wait(boop_capture* capture, uint32_t min_frames, int timeout_ms);
+
+/* Statistics. Thread safety: any thread. */
+boop_capture_stats boop_capture_get_stats(const boop_capture* capture);
+
+/* Stops the I/O thread promptly and closes the PCM; frames already in the ring stay readable.
+ * Thread safety: control thread. */
+void boop_capture_stop(boop_capture* capture);
+
+/* Stops if needed and frees. NULL is ignored. Thread safety: control thread. */
+void boop_capture_destroy(boop_capture* capture);
+
+/* ---- Pitch detection: YIN (de Cheveigné & Kawahara 2002) ---------------------------------- */
+
+typedef struct boop_pitch_detector boop_pitch_detector;
+
+typedef struct boop_pitch_result {
+    double frequency_hz;      /* the fundamental, or 0 when unvoiced (silence, noise, out of range) */
+    double confidence;        /* 1 - d'(T) of the chosen dip, 0 ... 1 */
+} boop_pitch_result;
+
+/* Creates a detector for windows of up to window_frames samples (64 ... 65536) at sample_rate.
+ * The lag range is window_frames / 2, so the lowest pitch is 2 x sample_rate / window_frames.
+ * min_hz / max_hz bound the search (0 = defaults: 40 Hz and sample_rate / 4). Allocates.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
+ * Thread safety: any thread; one thread per detector afterwards. */
+boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frames, double min_hz,
+                                       double max_hz, boop_pitch_detector** out_detector);
+
+/* The YIN absolute threshold (default 0.12) and the silence gate in dBFS RMS (default -60).
+ * Thread safety: the detector's thread. */
+void boop_pitch_detector_set_threshold(boop_pitch_detector* detector, double threshold);
+void boop_pitch_detector_set_silence_dbfs(boop_pitch_detector* detector, double dbfs);
+
+/* Estimates the pitch of the last min(frames, window_frames) samples. Never allocates;
+ * real-time safe. Thread safety: the detector's thread. */
+boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, const float* samples,
+                                              uint32_t frames);
+
+/* Frees a detector (NULL is ignored). */
+void boop_pitch_detector_destroy(boop_pitch_detector* detector);
+
 /* ====================================================================================== */
 /* Generative ambient (issue 7 fills this section)                                         */
 /* ====================================================================================== */

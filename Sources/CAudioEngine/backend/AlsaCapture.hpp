@@ -1,0 +1,110 @@
+#pragma once
+// ALSA capture: one C++ I/O thread owns the PCM, converts what it reads to mono float in [-1, 1]
+// and pushes it into a lock-free single-producer/single-consumer ring; a reader (the Swift
+// AudioStream's thread) drains the ring. Same non-blocking poll + wake eventfd design as
+// AlsaPlayback, so stop() is prompt and a vanished device is noticed instead of hanging.
+#include <alsa/asoundlib.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "include/CAudioEngine.h"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+enum class SampleFormat { Float, S32, S16 };
+
+// Converts `frames` interleaved frames of `channels` channels in `format` to mono float in
+// [-1, 1] (the mean of the channels). Integer scaling is by 2^15 / 2^31, so full scale maps to
+// exactly -1 and never beyond +1.
+void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT;
+
+// A fixed-size SPSC ring of floats with bulk write/read. Allocates in the constructor only.
+class SampleRing {
+public:
+    explicit SampleRing(std::size_t capacity);
+    std::size_t capacity() const noexcept { return mask_ + 1; }
+
+    // Producer: writes as much of `n` as fits; returns how many were written.
+    std::size_t write(const float* data, std::size_t n) BOOP_RT;
+    // Consumer: reads up to n; returns how many were read. *firstIndex = sequence index of data[0].
+    std::size_t read(float* data, std::size_t n, uint64_t* firstIndex) BOOP_RT;
+    // Either side: frames available to read now.
+    std::size_t available() const noexcept;
+
+private:
+    std::unique_ptr<float[]> buf_;
+    std::size_t mask_ = 0;
+    alignas(64) std::atomic<uint64_t> writePos_{0};
+    alignas(64) std::atomic<uint64_t> readPos_{0};
+};
+
+class AlsaCapture {
+public:
+    struct Config {
+        const char* device = "default";
+        double sampleRate = 16000;
+        uint32_t channels = 1;
+        uint32_t periodFrames = 256;
+        uint32_t periods = 4;
+        uint32_t ringFrames = 65536;
+        int realtimePriority = 70;
+    };
+
+    AlsaCapture() = default;
+    ~AlsaCapture();
+    AlsaCapture(const AlsaCapture&) = delete;
+    AlsaCapture& operator=(const AlsaCapture&) = delete;
+
+    boop_status open(const Config& config);
+    boop_status start();
+    void stop();
+
+    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept;
+    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept;
+
+    boop_capture_info info() const;
+    boop_capture_stats stats() const;
+
+private:
+    void run();
+    bool recover(int err);
+    void finish(boop_status error);
+    void closePcm();
+
+    snd_pcm_t* pcm_ = nullptr;
+    SampleFormat format_ = SampleFormat::Float;
+    double rate_ = 0;
+    uint32_t channels_ = 0;
+    snd_pcm_uframes_t period_ = 0;
+    snd_pcm_uframes_t buffer_ = 0;
+    int realtimePriority_ = 0;
+
+    std::unique_ptr<SampleRing> ring_;
+    std::vector<uint8_t> raw_;    // one period in the device format
+    std::vector<float> mono_;     // one period, mono
+    std::vector<struct pollfd> pfds_;
+    int wakeFd_ = -1;
+
+    std::thread thread_;
+    bool started_ = false;
+    bool stopped_ = false;
+    std::atomic<bool> stopRequested_{false};
+
+    std::atomic<uint64_t> captured_{0};
+    std::atomic<uint64_t> dropped_{0};
+    std::atomic<uint64_t> overruns_{0};
+    std::atomic<uint64_t> suspends_{0};
+    std::atomic<int> running_{0};
+    std::atomic<int> error_{BOOP_OK};
+    std::atomic<int> realtime_{0};
+
+    int64_t recoveryWindowStartNs_ = 0;
+    int recoveriesInWindow_ = 0;
+};
+
+}  // namespace boop

@@ -1,0 +1,160 @@
+// C shim for capture and pitch detection (CAudioEngine.h, "ALSA capture, device listing and
+// pitch detection"): argument checks, handle <-> object, no exception across the boundary.
+#include <cmath>
+#include <new>
+
+#include "backend/AlsaCapture.hpp"
+#include "dsp/Yin.hpp"
+#include "include/CAudioEngine.h"
+
+struct boop_capture {
+    boop::AlsaCapture impl;
+};
+
+struct boop_pitch_detector {
+    boop::Yin yin;
+};
+
+extern "C" {
+
+void boop_capture_config_default(boop_capture_config* config) {
+    if (config == nullptr) return;
+    config->device = "default";
+    config->sample_rate = 16000;
+    config->channels = 1;
+    config->period_frames = 256;
+    config->periods = 4;
+    config->ring_frames = 65536;
+    config->realtime_priority = 70;
+}
+
+boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture) {
+    if (out_capture == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_capture = nullptr;
+    boop_capture_config defaults;
+    boop_capture_config_default(&defaults);
+    const boop_capture_config& c = config != nullptr ? *config : defaults;
+    boop::AlsaCapture::Config cfg;
+    cfg.device = c.device != nullptr ? c.device : "default";
+    cfg.sampleRate = c.sample_rate != 0 ? c.sample_rate : 16000;
+    cfg.channels = c.channels != 0 ? c.channels : 1;
+    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 256;
+    cfg.periods = c.periods != 0 ? c.periods : 4;
+    cfg.ringFrames = c.ring_frames != 0 ? c.ring_frames : 65536;
+    cfg.realtimePriority = c.realtime_priority;
+    try {
+        auto* cap = new (std::nothrow) boop_capture();
+        if (cap == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
+        const boop_status s = cap->impl.open(cfg);
+        if (s != BOOP_OK) {
+            delete cap;
+            return s;
+        }
+        *out_capture = cap;
+        return BOOP_OK;
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+boop_capture_info boop_capture_get_info(const boop_capture* capture) {
+    if (capture == nullptr) {
+        boop_capture_info none{};
+        none.format = "";
+        return none;
+    }
+    return capture->impl.info();
+}
+
+boop_status boop_capture_start(boop_capture* capture) {
+    if (capture == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        return capture->impl.start();
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+boop_status boop_capture_read(boop_capture* capture, float* out, uint32_t max_frames, uint32_t* out_frames,
+                              uint64_t* out_first_frame) {
+    if (out_frames != nullptr) *out_frames = 0;
+    if (capture == nullptr || out_frames == nullptr || (out == nullptr && max_frames > 0))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_frames = static_cast<uint32_t>(capture->impl.read(out, max_frames, out_first_frame));
+    return BOOP_OK;
+}
+
+uint32_t boop_capture_wait(boop_capture* capture, uint32_t min_frames, int timeout_ms) {
+    if (capture == nullptr) return 0;
+    return static_cast<uint32_t>(capture->impl.wait(min_frames, timeout_ms));
+}
+
+boop_capture_stats boop_capture_get_stats(const boop_capture* capture) {
+    if (capture == nullptr) {
+        boop_capture_stats none{};
+        none.error = BOOP_ERROR_INVALID_ARGUMENT;
+        return none;
+    }
+    return capture->impl.stats();
+}
+
+void boop_capture_stop(boop_capture* capture) {
+    if (capture == nullptr) return;
+    try {
+        capture->impl.stop();
+    } catch (...) {
+    }
+}
+
+void boop_capture_destroy(boop_capture* capture) {
+    if (capture == nullptr) return;
+    try {
+        capture->impl.stop();
+    } catch (...) {
+    }
+    delete capture;
+}
+
+boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frames, double min_hz, double max_hz,
+                                       boop_pitch_detector** out_detector) {
+    if (out_detector == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_detector = nullptr;
+    if (!(sample_rate >= 4000 && sample_rate <= 384000) || window_frames < 64 || window_frames > 65536 ||
+        !(min_hz >= 0) || !(max_hz >= 0) || (max_hz > 0 && min_hz > max_hz))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        auto* d = new (std::nothrow) boop_pitch_detector();
+        if (d == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
+        d->yin.setRange(min_hz, max_hz);
+        d->yin.prepare(sample_rate, window_frames);
+        *out_detector = d;
+        return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+void boop_pitch_detector_set_threshold(boop_pitch_detector* detector, double threshold) {
+    if (detector != nullptr && threshold > 0 && threshold < 1) detector->yin.setThreshold(threshold);
+}
+
+void boop_pitch_detector_set_silence_dbfs(boop_pitch_detector* detector, double dbfs) {
+    if (detector != nullptr && std::isfinite(dbfs)) detector->yin.setSilenceThreshold(dbfs);
+}
+
+boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, const float* samples, uint32_t frames) {
+    boop_pitch_result r{0.0, 0.0};
+    if (detector == nullptr || samples == nullptr) return r;
+    const boop::YinResult y = detector->yin.process(samples, frames);
+    r.frequency_hz = y.frequency;
+    r.confidence = y.confidence;
+    return r;
+}
+
+void boop_pitch_detector_destroy(boop_pitch_detector* detector) {
+    delete detector;
+}
+
+}  // extern "C"
