@@ -389,3 +389,35 @@ struct SineWaveNotePlayerTests {
         }
     }
 }
+
+// MARK: - Live (needs the private PulseAudio null sink: eval "$(scripts/pulse-null-sink.sh start)")
+
+@Suite("SineWaveNotePlayer (live, PulseAudio null sink)",
+       .enabled(if: ProcessInfo.processInfo.environment["BOOP_PULSE_SINK"] != nil))
+struct LiveSineWaveNotePlayerTests {
+    @Test("play returns after the note; notes in turn do not overlap; stop makes a pending play return")
+    func liveInTurn() async throws {
+        let player = try SineWaveNotePlayer.live(device: "pulse")
+        defer { player.close(drain: false) }
+        let before = player.engineFrameClock
+        let started = Date()
+        try await player.play(frequency: 440, duration: 0.2)
+        try await player.play(frequency: 660, duration: 0.2)
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 0.39 && took < 0.6, "two 0.2 s notes took \(took) s")
+        #expect(player.engineFrameClock - before >= UInt64(0.4 * player.sampleRate))
+
+        let long = Task { try await player.play(frequency: 440, duration: 5) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let stopAt = Date()
+        try await player.stop()
+        try await long.value
+        #expect(Date().timeIntervalSince(stopAt) < 0.1)
+
+        let cancelled = Task { try await player.play(frequency: 440, duration: 5) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(player.playbackStats?.error == nil)
+    }
+}

@@ -51,20 +51,48 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
                                periodFrames: periodFrames, periods: periods)
     }
 
-    init(mode: Mode, sampleRate: Double, gain: Float, periodFrames: Int, periods: Int) throws(AudioError) {
+    init(mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int) throws(AudioError) {
         guard (0...4).contains(gain) else { throw AudioError.invalidConfiguration("gain \(gain): expected 0...4") }
+        var playback: AudioPlayback?
+        var rate = requested
+        if case .live(let device) = mode {
+            // Open the device first: the engine must run at the rate ALSA grants.
+            let opened = try AudioPlayback(device: device, sampleRate: requested, channels: 1,
+                                           periodFrames: periodFrames, periods: periods)
+            rate = opened.sampleRate
+            playback = opened
+        }
         self.mode = mode
-        self.sampleRate = sampleRate
+        self.sampleRate = rate
         self.gain = gain
         self.engine = try AudioEngine(configuration: EngineConfiguration(
-            sampleRate: sampleRate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
-        if case .live(let device) = mode {
-            self.live = try LiveState(device: device, engine: engine, sampleRate: sampleRate,
-                                      periodFrames: periodFrames, periods: periods)
+            sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
+        if let playback {
+            // Started now, rendering silence, so a note costs nothing but the next block.
+            try playback.start(engine: engine)
+            self.live = LiveState(playback: playback)
         }
     }
 
     deinit { live?.shutdown(drain: false) }
+
+    /// Live: the negotiated device setup (nil offline).
+    public var playbackInfo: PlaybackInfo? { live?.playback.info }
+
+    /// Live: the I/O thread's counters (xruns, frames written; nil offline).
+    public var playbackStats: PlaybackStats? { live?.playback.stats }
+
+    /// Live: frames the engine has rendered (the clock notes are scheduled on).
+    public var engineFrameClock: UInt64 { engine.frameClock }
+
+    /// Live: the engine frame the listener hears now (nil offline).
+    public var audibleFrame: UInt64? { live?.playback.audibleFrame }
+
+    /// Live: stops the device after what it holds has been heard (drain) or at once. The
+    /// player cannot play afterwards.
+    public func close(drain: Bool = true) {
+        locked { live?.shutdown(drain: drain) }
+    }
 
     // MARK: NotePlayer
 
@@ -88,7 +116,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             generation += 1
             if live != nil {
                 try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
-                lastEnd = engine.frameClock
+                // The next note starts after the fade, so the two never overlap.
+                // (Pending notes are cancelled, so this replaces whatever end they reserved.)
+                lastEnd = engine.frameClock + lookaheadFrames + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up))
             } else if engine.activeVoices > 0 {
                 try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
                 try renderOfflineFrames(Int((Self.stopFadeSeconds * sampleRate).rounded(.up)) + 1)
@@ -282,13 +312,33 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     }
 }
 
-/// The live half, kept apart so the offline player needs no device.
-struct LiveState {
-    init(device: String, engine: AudioEngine, sampleRate: Double, periodFrames: Int, periods: Int) throws(AudioError) {
-        throw AudioError.deviceUnavailable("\(device): live playback is not built yet (AudioPlayback missing)")
+/// The live half: the ALSA playback pulling from the player's engine.
+final class LiveState: @unchecked Sendable {
+    let playback: AudioPlayback
+
+    init(playback: AudioPlayback) { self.playback = playback }
+
+    /// Why playback stopped by itself (device lost ...), nil while it runs.
+    var failure: AudioError? {
+        let stats = playback.stats
+        if stats.running { return nil }
+        return stats.error ?? .deviceLost("ALSA PCM '\(playback.device)' stopped")
     }
-    var failure: AudioError? { nil }
-    var description: String { "" }
-    func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {}
-    func shutdown(drain: Bool) {}
+
+    var description: String {
+        let i = playback.info
+        return String(format: "device %@: %@, %.0f Hz, %d channel(s), period %d frames, buffer %d frames (%.1f ms)%@",
+                      playback.device, i.format, i.sampleRate, i.channels, i.periodFrames, i.bufferFrames,
+                      i.bufferSeconds * 1000, i.realtime ? ", SCHED_FIFO" : ", normal priority")
+    }
+
+    /// Blocks until the listener hears `frame` (frames written minus the device delay), bounded
+    /// by the time that should take plus half a second, and by the device stopping.
+    func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {
+        let start = playback.audibleFrame
+        let limit = Date().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)
+        while playback.audibleFrame < frame && playback.isRunning && Date() < limit { usleep(1000) }
+    }
+
+    func shutdown(drain: Bool) { playback.stop(drain: drain) }
 }

@@ -145,11 +145,30 @@ struct ToneCommand: ParsableCommand {
     private func playLive(_ plan: Plan) throws {
         let interrupt = InterruptFlag.install()
         let player = try SineWaveNotePlayer.live(device: device, sampleRate: plan.sequence.sampleRate)
+        defer { player.close(drain: true) }
+        var plan = plan
+        if player.sampleRate != plan.sequence.sampleRate {
+            // ALSA granted another rate: the same tones, scheduled on the device's clock.
+            do {
+                plan.sequence = try ToneSequence(frequencies: plan.sequence.frequencies, duration: duration, gap: gap,
+                                                 sampleRate: player.sampleRate)
+            } catch {
+                throw BoopExit(.usage, "\(error.context) (the device runs at \(Int(player.sampleRate)) Hz)")
+            }
+        }
         if verbose, let info = player.playbackDescription { log(info) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
         let finished = try player.play(plan.sequence, shouldStop: { interrupt.isSet }, onTone: { k in
             if showTones { log(describe(plan, k)) }
+            if verbose && k == 0, let audible = player.audibleFrame {
+                let queued = player.engineFrameClock
+                log(String(format: "first tone queued %.1f ms before the listener hears it (engine clock - audible frame)",
+                           Double(queued > audible ? queued - audible : 0) / player.sampleRate * 1000))
+            }
         })
         if !finished && !quiet { log("stopped") }
+        if verbose, let stats = player.playbackStats {
+            log("xruns \(stats.xruns), suspends \(stats.suspends), \(stats.framesWritten) frames written")
+        }
     }
 }
