@@ -36,6 +36,7 @@ no_file() {  # no_file NAME PATH
 check "version" 0 "$boop" --version
 check "help" 0 "$boop" --help
 check "render demo" 0 "$boop" render "$root/examples/demo.json" -o "$work/a.wav" --loops 2
+sleep 1  # different seconds: a timestamp in the file would show
 check "render demo again" 0 "$boop" render "$root/examples/demo.json" -o "$work/b.wav" --loops 2
 cmp -s "$work/a.wav" "$work/b.wav" && echo "ok   identical bytes for identical arguments" ||
   { echo "FAIL renders differ"; failures=$((failures + 1)); }

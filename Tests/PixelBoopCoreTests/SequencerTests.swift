@@ -146,4 +146,35 @@ struct SequencerTests {
         #expect(at2.count == 2)
         #expect(at2.first?.isNoteOff == true)
     }
+
+    @Test("swapping the pattern mid-run: the new pattern starts on the next step's frame; the old notes' offs still come")
+    func patternSwap() throws {
+        let a = Pattern(name: "a", bpm: 120, length: 8, tracks: [.melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 8)]])
+        let b = Pattern(name: "b", bpm: 100, length: 8, tracks: [.melody: [Note(step: 0, pitch: 67)]])
+        var seq = Sequencer(pattern: a, sampleRate: 44100)
+        let first = seq.events(forSteps: 0..<4)
+        let swapFrame = seq.frame(ofStep: 4)
+        seq.replacePattern(b, fromStep: 4)
+        #expect(seq.frame(ofStep: 4) == swapFrame)
+        let second = seq.events(forSteps: 4..<12)
+        // Every note-on of the first part has its note-off among the events already produced.
+        let ons = first.compactMap { if case let .noteOn(_, _, _, id) = $0.action { return id } else { return nil } }
+        let offs = first.compactMap { if case let .noteOff(id) = $0.action { return id } else { return nil } }
+        #expect(Set(ons) == Set(offs))
+        #expect(second.first?.frame == seq.frame(ofStep: 8))
+        #expect(seq.frame(ofStep: 9) - seq.frame(ofStep: 8) == UInt64((44100.0 * 60 / 400 + 0.5).rounded(.down)))
+    }
+
+    @Test("cancelling (stop/pause) silences every sounding note within the fade")
+    func stopReleasesEverything() throws {
+        let engine = try AudioEngine()
+        var seq = Sequencer(pattern: try Pattern.parse(Data(#"{"tracks":{"melody":[{"step":0,"pitch":60,"velocity":"sustain","length":16}],"chords":[{"step":0,"pitch":64,"velocity":"sustain","length":16}],"bass":[{"step":0,"pitch":36,"velocity":"sustain","length":16}]}}"#.utf8), file: "s.json"), sampleRate: 44100)
+        for e in seq.events(forSteps: 0..<16) { try engine.schedule(e) }
+        _ = try engine.render(frames: 22050)
+        #expect(engine.activeVoices == 3)
+        try engine.cancelPending(fade: 0.01)
+        let x = try engine.render(frames: 44100)
+        #expect(SignalAnalysis.peak(x, 1000..<44100) < 1e-6)
+        #expect(engine.activeVoices == 0)
+    }
 }

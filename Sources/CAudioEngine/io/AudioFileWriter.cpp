@@ -76,6 +76,9 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
         }
         // Normalised float in, clipped on integer conversion rather than wrapped.
         sf_command(w->file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+        // libsndfile's PEAK chunk (float WAV) carries a timestamp: without it, the same samples
+        // give the same bytes whenever they are rendered.
+        sf_command(w->file, SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
         *out_writer = w;
         return BOOP_OK;
     } catch (const std::bad_alloc&) {
