@@ -1,0 +1,257 @@
+import Foundation
+#if canImport(CMpris)
+import CMpris
+#endif
+
+/// What a desktop media control (keyboard media keys, `playerctl`, a panel widget) asked for.
+public enum MediaCommand: Sendable, Equatable, CaseIterable {
+    case playPause, play, pause, stop, next, previous, quit
+}
+
+/// The state shown to media controls as MPRIS `PlaybackStatus`.
+public enum MediaPlaybackStatus: Sendable, Equatable {
+    case playing, paused, stopped
+}
+
+/// Publishes the running player on the D-Bus session bus as an MPRIS 2.2 media player
+/// (`org.mpris.MediaPlayer2.boop.instance<pid>`), so media keys and `playerctl -p boop` can
+/// see, pause, resume and quit it.
+///
+/// All D-Bus work happens on one private control thread — never the audio thread. Remote requests
+/// arrive as `MediaCommand`s (through `poll()` or `commands`); the application performs them through
+/// the same path as its keyboard and reports what is now true with `update(status:title:)`, which
+/// announces the change with `PropertiesChanged`.
+///
+/// Every method may be called from any thread.
+public final class MediaControls: @unchecked Sendable {
+    /// Whether this build can publish MPRIS at all (it needs the CMpris target and libsystemd).
+    public static var isSupported: Bool {
+        #if canImport(CMpris)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// The well-known bus name, e.g. `org.mpris.MediaPlayer2.boop.instance1234`.
+    public let busName: String
+    /// Remote commands, for async consumers. Holds the 64 newest; use either this or `poll()`.
+    public let commands: AsyncStream<MediaCommand>
+
+    private let core: Core
+
+    /// Connects and publishes a player (status Stopped until the first `update`).
+    ///
+    /// - Parameters:
+    ///   - identity: the human-readable player name (`Identity`).
+    ///   - nextPrevious: whether `Next`/`Previous` do anything (ambient presets); otherwise
+    ///     `CanGoNext`/`CanGoPrevious` are false and those calls have no effect.
+    ///   - busAddress: a D-Bus address; nil for the user's session bus. Tests use a private bus.
+    ///   - nameSuffix: the part after `org.mpris.MediaPlayer2.`; nil for `boop.instance<pid>`.
+    ///   - onUnavailable: receives one line saying why there are no media controls, when there
+    ///     are none (no session bus under ssh or CI, name taken ...). Commands print it only under `-v`.
+    /// - Returns: nil when no bus could be used; the program carries on without media controls.
+    public init?(identity: String = "PixelBoop", nextPrevious: Bool = false, busAddress: String? = nil,
+                 nameSuffix: String? = nil, onUnavailable: ((String) -> Void)? = nil) {
+        #if canImport(CMpris)
+        var handle: OpaquePointer?
+        var err: Int32 = 0
+        let status = boop_mpris_create(busAddress, nameSuffix, identity, &handle, &err)
+        guard status == BOOP_MPRIS_OK, let handle else {
+            var reason = String(cString: boop_mpris_status_string(status))
+            if err != 0 { reason += " (\(String(cString: strerror(err))))" }
+            onUnavailable?("media controls (MPRIS) off: \(reason)")
+            return nil
+        }
+        busName = String(cString: boop_mpris_bus_name(handle))
+        let (stream, continuation) = AsyncStream<MediaCommand>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        commands = stream
+        core = Core(handle: handle, nextPrevious: nextPrevious, continuation: continuation, onLost: onUnavailable)
+        core.start()
+        #else
+        onUnavailable?("media controls (MPRIS) off: this build has no D-Bus support")
+        return nil
+        #endif
+    }
+
+    deinit { core.close() }
+
+    /// Publishes the playback state and, when given, the title (pattern or preset name) and length
+    /// in seconds (nil: unknown or endless). Emits `PropertiesChanged` for what actually changed.
+    public func update(status: MediaPlaybackStatus, title: String? = nil, length: Double? = nil) {
+        core.mutate { state in
+            state.status = status
+            if let title {
+                state.title = title
+                state.lengthMicroseconds = length.map { Int64(($0 * 1_000_000).rounded()) } ?? -1
+            }
+        }
+    }
+
+    /// Enables or disables `Next`/`Previous` (and `CanGoNext`/`CanGoPrevious`).
+    public func setNextPreviousEnabled(_ enabled: Bool) {
+        core.mutate { $0.nextPrevious = enabled }
+    }
+
+    /// The playback position clients read from `Position` (no signal, per MPRIS).
+    public func setPosition(seconds: Double) {
+        core.mutate(wake: false) { $0.positionMicroseconds = Int64(max(0, seconds) * 1_000_000) }
+    }
+
+    /// The oldest remote command not yet taken, or nil. Never blocks; safe to call from a UI loop.
+    public func poll() -> MediaCommand? { core.poll() }
+
+    /// Withdraws the player from the bus (also done on deinit). Idempotent.
+    public func close() { core.close() }
+}
+
+#if canImport(CMpris)
+extension MediaControls {
+    /// Owns the C handle and the control thread. Separate from `MediaControls` so the thread's
+    /// reference does not keep the public object alive.
+    fileprivate final class Core: @unchecked Sendable {
+        struct State: Equatable {
+            var status: MediaPlaybackStatus = .stopped
+            var title: String?
+            var lengthMicroseconds: Int64 = -1
+            var nextPrevious = false
+            var positionMicroseconds: Int64 = 0
+        }
+
+        private let handle: OpaquePointer
+        private let lock = NSLock()
+        private var state = State()
+        private var dirty = true
+        private var stopping = false
+        private var pending: [MediaCommand] = []
+        private let continuation: AsyncStream<MediaCommand>.Continuation
+        private let onLost: ((String) -> Void)?
+        private let finished = DispatchSemaphore(value: 0)
+        private var started = false
+
+        init(handle: OpaquePointer, nextPrevious: Bool, continuation: AsyncStream<MediaCommand>.Continuation,
+             onLost: ((String) -> Void)?) {
+            self.handle = handle
+            self.continuation = continuation
+            self.onLost = onLost
+            state.nextPrevious = nextPrevious
+        }
+
+        func start() {
+            started = true
+            let thread = Thread { [self] in run() }
+            thread.name = "boop-mpris"
+            thread.start()
+        }
+
+        func mutate(wake: Bool = true, _ change: (inout State) -> Void) {
+            lock.lock()
+            let before = state
+            change(&state)
+            if state != before { dirty = true }
+            let stopped = stopping
+            lock.unlock()
+            if wake && !stopped { boop_mpris_wake(handle) }
+        }
+
+        func poll() -> MediaCommand? {
+            lock.lock()
+            defer { lock.unlock() }
+            return pending.isEmpty ? nil : pending.removeFirst()
+        }
+
+        func close() {
+            lock.lock()
+            let first = !stopping
+            stopping = true
+            lock.unlock()
+            guard first else { return }
+            if started {
+                boop_mpris_wake(handle)
+                finished.wait()
+            } else {
+                boop_mpris_destroy(handle)
+                continuation.finish()
+            }
+        }
+
+        private func run() {
+            defer {
+                boop_mpris_destroy(handle)
+                continuation.finish()
+                finished.signal()
+            }
+            while true {
+                lock.lock()
+                let snapshot = dirty ? state : nil
+                dirty = false
+                let stop = stopping
+                lock.unlock()
+                if let s = snapshot { apply(s) }
+                if stop { return }
+                // The timeout is only a safety net: updates and close() wake the wait at once.
+                guard boop_mpris_process(handle, 500) == BOOP_MPRIS_OK else {
+                    onLost?("media controls (MPRIS) off: the D-Bus connection was lost")
+                    lock.lock()
+                    stopping = true
+                    lock.unlock()
+                    return
+                }
+                var received: [MediaCommand] = []
+                while true {
+                    let c = boop_mpris_next_command(handle)
+                    guard let command = MediaCommand(c) else { break }
+                    received.append(command)
+                }
+                if !received.isEmpty {
+                    lock.lock()
+                    pending.append(contentsOf: received)
+                    if pending.count > 64 { pending.removeFirst(pending.count - 64) }
+                    lock.unlock()
+                    for command in received { continuation.yield(command) }
+                }
+            }
+        }
+
+        private func apply(_ s: State) {
+            let playback: boop_mpris_playback
+            switch s.status {
+            case .playing: playback = BOOP_MPRIS_PLAYING
+            case .paused: playback = BOOP_MPRIS_PAUSED
+            case .stopped: playback = BOOP_MPRIS_STOPPED
+            }
+            // Metadata before status, so a client reacting to "Playing" already sees the new title.
+            if let title = s.title { _ = boop_mpris_set_metadata(handle, title, s.lengthMicroseconds) }
+            _ = boop_mpris_set_can_go_next_previous(handle, s.nextPrevious ? 1 : 0)
+            _ = boop_mpris_set_position(handle, s.positionMicroseconds)
+            _ = boop_mpris_set_playback(handle, playback)
+        }
+    }
+}
+
+extension MediaCommand {
+    fileprivate init?(_ c: boop_mpris_command) {
+        switch c {
+        case BOOP_MPRIS_COMMAND_PLAY_PAUSE: self = .playPause
+        case BOOP_MPRIS_COMMAND_PLAY: self = .play
+        case BOOP_MPRIS_COMMAND_PAUSE: self = .pause
+        case BOOP_MPRIS_COMMAND_STOP: self = .stop
+        case BOOP_MPRIS_COMMAND_NEXT: self = .next
+        case BOOP_MPRIS_COMMAND_PREVIOUS: self = .previous
+        case BOOP_MPRIS_COMMAND_QUIT: self = .quit
+        default: return nil
+        }
+    }
+}
+#else
+extension MediaControls {
+    /// Stand-in when the build has no CMpris target: `init?` always returns nil.
+    fileprivate final class Core: @unchecked Sendable {
+        struct State { var status = MediaPlaybackStatus.stopped, title: String?, lengthMicroseconds: Int64 = -1,
+                       nextPrevious = false, positionMicroseconds: Int64 = 0 }
+        func mutate(wake: Bool = true, _ change: (inout State) -> Void) {}
+        func poll() -> MediaCommand? { nil }
+        func close() {}
+    }
+}
+#endif
