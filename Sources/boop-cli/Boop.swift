@@ -13,6 +13,7 @@ struct Boop: AsyncParsableCommand {
             RenderCommand.self,
             ToneCommand.self,
             AmbientCommand.self,
+            ListenCommand.self, DevicesCommand.self,
         ]
     )
 

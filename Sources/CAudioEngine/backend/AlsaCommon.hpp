@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 
 namespace boop {
 
@@ -24,6 +25,21 @@ inline const char* alsaFormatName(snd_pcm_format_t f) noexcept {
     }
 }
 
+// ALSA prints its own errors on stderr ("ALSA lib confmisc.c:... Cannot get card index"), which
+// would break the CLI's one-line error contract; the status codes carry the same information.
+// BOOP_ALSA_DEBUG=1 keeps ALSA's messages.
+inline void ignoreAlsaError(const char*, int, const char*, int, const char*, ...) {}
+
+inline void silenceAlsaErrors() noexcept {
+    static const bool once = [] {
+        const char* debug = std::getenv("BOOP_ALSA_DEBUG");
+        if (debug == nullptr || debug[0] == '\0' || debug[0] == '0')
+            snd_lib_error_set_handler(&ignoreAlsaError);
+        return true;
+    }();
+    (void)once;
+}
+
 // Plugins such as `pulse` start their own helper thread inside snd_pcm_open, and that thread is
 // on the audio path (it relays the server's requests). Threads inherit their creator's policy,
 // so open under SCHED_FIFO when permitted, then restore the caller's policy.
@@ -39,6 +55,7 @@ inline int openPcmInheritingPriority(snd_pcm_t** pcm, const char* device, snd_pc
                                        sched_get_priority_max(SCHED_FIFO));
         raised = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
     }
+    silenceAlsaErrors();
     const int err = snd_pcm_open(pcm, device, stream, SND_PCM_NONBLOCK);
     if (raised) pthread_setschedparam(pthread_self(), oldPolicy, &oldParam);
     if (err < 0) *pcm = nullptr;

@@ -1,0 +1,27 @@
+import CAudioEngine
+
+/// An ALSA PCM as `boop devices` shows it.
+public struct AudioDevice: Sendable, Equatable {
+    public let name: String
+    public let description: String
+    public let playback: Bool
+    public let capture: Bool
+    public let isDefault: Bool
+}
+
+public enum AudioDevices {
+    /// The ALSA PCMs (snd_device_name_hint), "default" first.
+    public static func list() throws(AudioError) -> [AudioDevice] {
+        var list: OpaquePointer?
+        let status = boop_device_list_create(&list)
+        guard status == BOOP_OK, let list else {
+            throw AudioError.deviceUnavailable("ALSA gave no PCM list: \(String(cString: boop_status_string(status)))")
+        }
+        defer { boop_device_list_destroy(list) }
+        return (0..<boop_device_list_count(list)).map { i in
+            let d = boop_device_list_get(list, i)
+            return AudioDevice(name: String(cString: d.name), description: String(cString: d.description),
+                               playback: d.playback != 0, capture: d.capture != 0, isDefault: d.is_default != 0)
+        }
+    }
+}

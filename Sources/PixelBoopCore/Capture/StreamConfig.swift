@@ -1,0 +1,50 @@
+/// How a capture stream records (seed 002's StreamConfig, on ALSA).
+public struct StreamConfig: Sendable, Equatable {
+    /// Requested rate in Hz; the device may grant another (see `AudioStream.sampleRate`).
+    public var sampleRate: Double
+    /// Frames per `samples` event (2048 at 16 kHz = 128 ms).
+    public var bufferFrames: Int
+    /// Device channels to record; they are averaged to one mono channel.
+    public var channels: Int
+    /// ALSA PCM name.
+    public var device: String
+
+    public init(sampleRate: Double = 16000, bufferFrames: Int = 2048, channels: Int = 1, device: String = "default") {
+        self.sampleRate = sampleRate
+        self.bufferFrames = bufferFrames
+        self.channels = channels
+        self.device = device
+    }
+
+    /// Throws `invalidConfiguration` naming the field when a value is out of range.
+    public func validate() throws(AudioError) {
+        guard sampleRate.isFinite, (8000...384_000).contains(sampleRate) else {
+            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
+        }
+        guard (64...65536).contains(bufferFrames) else {
+            throw AudioError.invalidConfiguration("buffer \(bufferFrames) frames: expected 64...65536")
+        }
+        guard (1...32).contains(channels) else {
+            throw AudioError.invalidConfiguration("channels \(channels): expected 1...32")
+        }
+        guard !device.isEmpty else {
+            throw AudioError.invalidConfiguration("device: expected an ALSA PCM name")
+        }
+    }
+}
+
+/// The state a stream reports in `status` events.
+public enum StreamStatus: String, Sendable, Equatable {
+    case streaming
+    case stopped
+}
+
+/// What an `AudioStream` delivers.
+public enum StreamEvent: Sendable {
+    /// One buffer of mono Float32 samples in [-1, 1]. `timestamp` is the capture time of the first
+    /// sample in seconds since the stream started (from the sample clock, so it never drifts).
+    case samples(samples: [Float], sampleRate: Double, frameCount: Int, timestamp: Double)
+    case status(StreamStatus)
+    /// `code` is the engine's status (e.g. -5 for a lost device); `message` one readable line.
+    case error(code: Int, message: String)
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct ListenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Capture from a microphone (or any ALSA capture device): live level and detected pitch.",
+        discussion: """
+            Shows the level (dBFS RMS and peak) and the YIN pitch as the nearest note and cents, one \
+            update per buffer (2048 frames at 16000 Hz = 128 ms). --json prints one object per buffer: \
+            {"time","rms","peak","frequency","note","cents"} (frequency, note and cents are null when no \
+            pitch is heard). -o records the mono signal; the file is complete after Ctrl-C, which exits 0. \
+            To hear what a PulseAudio sink plays, capture its monitor: -D pulse:SINK.monitor.
+            """)
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    @Option(name: [.customShort("c"), .customLong("channels")], help: "Device channels to record, averaged to mono (1...32).")
+    var channels: Int = 1
+
+    @Option(name: .customLong("buffer-frames"), help: "Frames per analysed buffer (64...65536).")
+    var bufferFrames: Int = 2048
+
+    @Option(name: .long, help: "Stop by itself after this many seconds.")
+    var duration: Double?
+
+    @Option(name: [.short, .customLong("output")], help: "Record to this file (.wav, .flac, .ogg).")
+    var output: String?
+
+    @Flag(name: .long, help: "Print one JSON object per buffer instead of the live line.")
+    var json = false
+
+    static let defaultRate = 16000.0
+
+    mutating func validate() throws {
+        if !(1...32).contains(channels) {
+            throw ValidationError("-c/--channels \(channels): expected 1...32")
+        }
+        if !(64...65536).contains(bufferFrames) {
+            throw ValidationError("--buffer-frames \(bufferFrames): expected 64...65536")
+        }
+        if let duration, !(duration.isFinite && duration > 0 && duration <= 86400 * 7) {
+            throw ValidationError("--duration \(duration): expected seconds > 0")
+        }
+        if let output, output.isEmpty {
+            throw ValidationError("-o/--output: expected a file name ending in .wav, .flac or .ogg")
+        }
+    }
+
+    var streamConfig: StreamConfig {
+        StreamConfig(sampleRate: deviceOptions.sampleRate(default: Self.defaultRate), bufferFrames: bufferFrames,
+                     channels: channels, device: deviceOptions.device)
+    }
+
+    func run() async throws {
+        var failure: BoopExit?
+        do {
+            try await listen()
+        } catch let e as BoopExit {
+            failure = e
+        } catch let e as AudioError {
+            failure = BoopExit(e)
+        } catch {
+            failure = BoopExit(.ioError, "\(error)")
+        }
+        if let failure { fail(failure) }
+    }
+
+    private func listen() async throws {
+        let stream = AudioStream(config: streamConfig)
+        Signals.install { stream.stop() }
+        try stream.start()
+        let rate = stream.sampleRate
+        let detector = try PitchDetector(sampleRate: rate, windowFrames: bufferFrames)
+        var writer: AudioFileWriter?
+        if let output {
+            do {
+                writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32)
+            } catch {
+                stream.stop()
+                throw error
+            }
+        }
+        let format = stream.deviceFormat
+        if deviceOptions.verbose {
+            let line = "listen: ALSA PCM '\(deviceOptions.device)' \(format.format) \(Int(rate)) Hz x\(format.channels)"
+                + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
+                + (output.map { ", recording to \($0)" } ?? "")
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+
+        let limitFrames = duration.map { Int(($0 * rate).rounded()) }
+        let live = !json && !deviceOptions.quiet
+        let tty = isatty(STDOUT_FILENO) == 1
+        var framesSeen = 0
+        var lostError: String?
+
+        eventLoop: for await event in stream.events {
+            switch event {
+            case .samples(let buffer, _, _, let timestamp):
+                var samples = buffer
+                if let limitFrames {
+                    let room = limitFrames - framesSeen
+                    if room <= 0 { stream.stop(); continue }
+                    if samples.count > room { samples.removeLast(samples.count - room) }
+                }
+                framesSeen += samples.count
+                try writer?.write(samples)
+                let level = SignalLevel.measure(samples)
+                let pitch = samples.count >= min(bufferFrames, 256) ? detector.detect(samples) : nil
+                if json {
+                    printLine(Self.jsonLine(time: timestamp, rms: level.rms, peak: level.peak, pitch: pitch))
+                } else if live {
+                    let line = Self.liveLine(time: timestamp + Double(samples.count) / rate, rms: level.rms,
+                                             peak: level.peak, pitch: pitch)
+                    if tty {
+                        FileHandle.standardOutput.write(Data(("\r" + line + "\u{1B}[K").utf8))
+                    } else {
+                        printLine(line)
+                    }
+                }
+                if let limitFrames, framesSeen >= limitFrames { stream.stop() }
+            case .status(let status):
+                if status == .stopped { break eventLoop }
+            case .error(_, let message):
+                lostError = message
+            }
+        }
+        if live && tty { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        // A recording is finished whatever stopped us (Ctrl-C, --duration, a lost device).
+        if let writer {
+            try writer.commit()
+            if deviceOptions.verbose {
+                FileHandle.standardError.write(Data("listen: wrote \(framesSeen) frames to \(writer.path)\n".utf8))
+            }
+        }
+        if let lostError { throw BoopExit(.ioError, lostError) }
+    }
+
+    private func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func jsonLine(time: Double, rms: Double, peak: Double, pitch: PitchReading?) -> String {
+        let t = String(format: "%.3f", time)
+        let r = String(format: "%.6f", rms)
+        let p = String(format: "%.6f", peak)
+        guard let pitch else {
+            return "{\"time\":\(t),\"rms\":\(r),\"peak\":\(p),\"frequency\":null,\"note\":null,\"cents\":null}"
+        }
+        return "{\"time\":\(t),\"rms\":\(r),\"peak\":\(p),\"frequency\":\(String(format: "%.3f", pitch.frequency)),"
+            + "\"note\":\(jsonString(pitch.note)),\"cents\":\(String(format: "%.2f", pitch.cents))}"
+    }
+
+    /// `  12.3s  -18.2 dBFS [########............]  A4  +1.3c  440.33 Hz`
+    static func liveLine(time: Double, rms: Double, peak: Double, pitch: PitchReading?) -> String {
+        let db = SignalLevel.dbfs(rms)
+        let width = 24
+        // The meter spans -60 ... 0 dBFS.
+        let filled = max(0, min(width, Int(((db + 60) / 60 * Double(width)).rounded())))
+        let meter = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let clip = peak >= 0.999 ? " CLIP" : ""
+        let dbText = db <= -120 ? "  -inf" : String(format: "%6.1f", db)
+        let pitchText: String
+        if let pitch {
+            pitchText = String(format: "%-4@ %+5.1fc  %8.2f Hz", pitch.note as NSString, pitch.cents, pitch.frequency)
+        } else {
+            pitchText = "  --"
+        }
+        return String(format: "%7.1fs ", time) + "\(dbText) dBFS [\(meter)]\(clip)  \(pitchText)"
+    }
+}

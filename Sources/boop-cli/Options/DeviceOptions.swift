@@ -1,0 +1,37 @@
+import ArgumentParser
+
+/// The device flags every sound-making command shares. `rate` stays optional so each command
+/// applies its own default (44100 Hz for playback, 16000 Hz for capture).
+struct DeviceOptions: ParsableArguments {
+    @Option(name: [.customShort("D"), .customLong("device")],
+            help: "ALSA PCM name (e.g. default, pulse, hw:0,0, plughw:1,0); see `boop devices`.")
+    var device: String = "default"
+
+    @Option(name: [.customShort("r"), .customLong("rate")], help: "Sample rate in Hz (8000...384000).")
+    var rate: Int?
+
+    @Flag(name: .shortAndLong, help: "Print what was negotiated with the device (and recoveries).")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    static let rateRange = 8000...384_000
+
+    mutating func validate() throws {
+        if device.isEmpty {
+            throw ValidationError("-D/--device: expected an ALSA PCM name such as default or hw:0,0")
+        }
+        if let rate, !Self.rateRange.contains(rate) {
+            throw ValidationError("-r/--rate \(rate): expected a sample rate 8000...384000 Hz")
+        }
+        if verbose && quiet {
+            throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them")
+        }
+    }
+
+    /// The requested rate, or `defaultRate` when -r was not given.
+    func sampleRate(default defaultRate: Double) -> Double {
+        rate.map(Double.init) ?? defaultRate
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Single keys from the terminal while something plays: space pauses, q quits.
+///
+/// When stdin is a TTY it is switched to non-canonical, no-echo mode (ISIG stays on, so Ctrl-C
+/// still raises SIGINT); reads never block. The original settings come back on `restore()`, on
+/// deinit, at normal process exit, and before a second Ctrl-C exits 130.
+final class Keyboard {
+    enum Key: Equatable {
+        case space
+        case quit
+        case other(UInt8)
+    }
+
+    nonisolated(unsafe) private static var saved: termios?
+    nonisolated(unsafe) private static var atexitInstalled = false
+
+    /// Nil when stdin is not a terminal (pipes, CI): callers then simply never see keys.
+    static func open() -> Keyboard? {
+        guard isatty(STDIN_FILENO) == 1 else { return nil }
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        saved = original
+        if !atexitInstalled {
+            atexitInstalled = true
+            atexit { Keyboard.restoreTerminal() }
+        }
+        return Keyboard()
+    }
+
+    private init() {}
+
+    deinit { Keyboard.restoreTerminal() }
+
+    /// The next key pressed since the last call, or nil. Never blocks.
+    func poll() -> Key? {
+        var byte: UInt8 = 0
+        let n = read(STDIN_FILENO, &byte, 1)
+        guard n == 1 else { return nil }
+        switch byte {
+        case UInt8(ascii: " "): return .space
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .quit
+        default: return .other(byte)
+        }
+    }
+
+    func restore() { Keyboard.restoreTerminal() }
+
+    /// Puts the terminal back as it was (safe to call repeatedly, from any thread).
+    static func restoreTerminal() {
+        guard var original = saved else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        saved = nil
+    }
+}

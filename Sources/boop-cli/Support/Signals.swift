@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+
+/// Ctrl-C and SIGTERM for the live commands (play, tone, listen, ambient).
+///
+/// The first signal asks for a graceful stop: `interrupted` becomes true and the handler given
+/// to `install` runs on a private serial control queue (never in signal context, never on an
+/// audio thread), so it may fade the engine out, finalise a recording and so on. A second signal
+/// means "now": the terminal is restored and the process exits 130 at once.
+enum Signals {
+    private static let queue = DispatchQueue(label: "boop.signals")
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var handler: (@Sendable () -> Void)?
+    private static let state = SignalState()
+
+    /// True once SIGINT or SIGTERM has arrived (any thread).
+    static var interrupted: Bool { state.count > 0 }
+
+    /// Which signal stopped us first (SIGINT or SIGTERM), or 0.
+    static var firstSignal: Int32 { state.first }
+
+    /// Installs the handlers (idempotent; a later call replaces the handler). `onStop` runs once,
+    /// on the control queue, at the first signal.
+    static func install(onStop: (@Sendable () -> Void)? = nil) {
+        queue.sync {
+            handler = onStop
+            guard sources.isEmpty else { return }
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)  // delivery goes to the dispatch source instead
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+                source.setEventHandler {
+                    let n = state.increment(signal: sig, by: Int(source.data))
+                    if n >= 2 {
+                        Keyboard.restoreTerminal()
+                        _exit(130)
+                    }
+                    if n == 1 { handler?() }
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// Blocks the calling thread until a signal arrives or `timeout` seconds pass; true if
+    /// interrupted. For command loops that have nothing else to wait on.
+    @discardableResult
+    static func wait(timeout: Double) -> Bool {
+        state.wait(timeout: timeout)
+    }
+}
+
+/// The counter behind `Signals`, with a condition so waiters wake at the first signal.
+private final class SignalState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var _count = 0
+    private var _first: Int32 = 0
+
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return _count
+    }
+
+    var first: Int32 {
+        condition.lock()
+        defer { condition.unlock() }
+        return _first
+    }
+
+    func increment(signal: Int32, by n: Int) -> Int {
+        condition.lock()
+        if _count == 0 { _first = signal }
+        _count += max(1, n)
+        let c = _count
+        condition.broadcast()
+        condition.unlock()
+        return c
+    }
+
+    func wait(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(0, timeout))
+        condition.lock()
+        defer { condition.unlock() }
+        while _count == 0 {
+            if !condition.wait(until: deadline) { break }
+        }
+        return _count > 0
+    }
+}
