@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import PixelBoopCore
+
+private func sineWave(_ f: Double, rate: Double = 16000, frames: Int = 2048, amp: Float = 0.5) -> [Float] {
+    (0..<frames).map { amp * Float(sin(2 * Double.pi * f * Double($0) / rate + 0.3)) }
+}
+
+/// Live tests need the private PulseAudio null sink (scripts/live-tests.sh sets PULSE_SERVER).
+private let pulseAvailable = ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil
+
+@Suite("Capture: StreamConfig, PitchDetector, levels")
+struct CaptureTests {
+    @Test("StreamConfig defaults are seed 002's: 16 kHz, 2048 frames, mono, default device")
+    func defaults() {
+        let c = StreamConfig()
+        #expect(c.sampleRate == 16000)
+        #expect(c.bufferFrames == 2048)
+        #expect(c.channels == 1)
+        #expect(c.device == "default")
+    }
+
+    @Test("StreamConfig rejects values out of range, naming the field",
+          arguments: [StreamConfig(sampleRate: 100), StreamConfig(bufferFrames: 8), StreamConfig(channels: 0),
+                      StreamConfig(device: "")])
+    func invalidConfig(_ config: StreamConfig) {
+        #expect(throws: AudioError.self) { try config.validate() }
+        let stream = AudioStream(config: config)
+        #expect(throws: AudioError.self) { try stream.start() }
+        #expect(!stream.isStreaming)
+    }
+
+    @Test("a device that does not exist is deviceUnavailable, and the stream stays stopped")
+    func missingDevice() {
+        let stream = AudioStream(config: StreamConfig(device: "hw:9,0"))
+        do {
+            try stream.start()
+            Issue.record("start on hw:9,0 should throw")
+        } catch {
+            guard case .deviceUnavailable(let message) = error else {
+                Issue.record("expected deviceUnavailable, got \(error)")
+                return
+            }
+            #expect(message.contains("hw:9,0"))
+        }
+        #expect(!stream.isStreaming)
+    }
+
+    @Test("YIN finds sines to well under a cent, names the note", arguments: [110.0, 261.63, 440.0, 987.77, 3000.0])
+    func pitch(_ f: Double) throws {
+        let d = try PitchDetector(sampleRate: 16000, windowFrames: 2048)
+        let r = try #require(d.detect(sineWave(f)))
+        #expect(abs(Pitch.cents(from: f, to: r.frequency)) < 0.1)
+        #expect(r.confidence > 0.9)
+        let expected = PitchDetector.nearestNote(to: f)
+        #expect(r.note == expected.name)
+    }
+
+    @Test("silence and noise are unvoiced")
+    func unvoiced() throws {
+        let d = try PitchDetector(sampleRate: 16000)
+        #expect(d.detect([Float](repeating: 0, count: 2048)) == nil)
+        var rng = SystemRandomNumberGenerator()
+        let noise = (0..<2048).map { _ in Float.random(in: -0.5...0.5, using: &rng) }
+        #expect(d.detect(noise) == nil)
+    }
+
+    @Test("invalid detector shapes throw invalidConfiguration")
+    func badDetector() {
+        #expect(throws: AudioError.self) { try PitchDetector(sampleRate: 16000, windowFrames: 8) }
+        #expect(throws: AudioError.self) { try PitchDetector(sampleRate: 16000, minFrequency: 900, maxFrequency: 100) }
+    }
+
+    @Test("nearest note and cents",
+          arguments: [(440.0, "A4", 69, 0.0), (261.6255653, "C4", 60, 0.0), (445.0, "A4", 69, 19.56),
+                      (27.5, "A0", 21, 0.0), (466.1637615, "A#4", 70, 0.0), (430.0, "A4", 69, -39.80)])
+    func nearestNote(_ c: (Double, String, Int, Double)) {
+        let n = PitchDetector.nearestNote(to: c.0)
+        #expect(n.name == c.1)
+        #expect(n.midi == c.2)
+        #expect(abs(n.cents - c.3) < 0.01)
+    }
+
+    @Test("levels: RMS and peak of a sine, dBFS")
+    func levels() {
+        let l = SignalLevel.measure(sineWave(440, amp: 0.5))
+        #expect(abs(l.rms - 0.5 / 2.0.squareRoot()) < 0.002)
+        #expect(abs(l.peak - 0.5) < 0.001)
+        #expect(abs(SignalLevel.dbfs(1.0)) < 1e-9)
+        #expect(SignalLevel.dbfs(0) == -120)
+        #expect(SignalLevel.measure([]).rms == 0)
+    }
+
+    @Test("device listing has default first and marked")
+    func devices() throws {
+        let list = try AudioDevices.list()
+        let first = try #require(list.first)
+        #expect(first.name == "default")
+        #expect(first.isDefault)
+        #expect(list.filter(\.isDefault).count == 1)
+    }
+}
+
+@Suite("Capture live (PulseAudio null sink)", .enabled(if: pulseAvailable), .serialized)
+struct CaptureLiveTests {
+    @Test("events: streaming, buffers of 2048 mono samples at 16 kHz with sample-clock timestamps, stopped")
+    func streamEvents() async throws {
+        let stream = AudioStream(config: StreamConfig(device: "pulse"))
+        try stream.start()
+        #expect(stream.isStreaming)
+        #expect(stream.sampleRate == 16000)
+        // Starting twice is an error and leaves the running stream alone.
+        #expect(throws: AudioError.self) { try stream.start() }
+        do { try stream.start() } catch { #expect(error == .alreadyStreaming(error.context)) }
+        #expect(stream.isStreaming)
+
+        var statuses: [StreamStatus] = []
+        var timestamps: [Double] = []
+        for await event in stream.events {
+            switch event {
+            case .status(let s):
+                statuses.append(s)
+                if s == .stopped { break }
+            case .samples(let samples, let rate, let count, let timestamp):
+                #expect(samples.count == 2048)
+                #expect(count == 2048)
+                #expect(rate == 16000)
+                #expect(samples.allSatisfy { $0 >= -1 && $0 <= 1 })
+                timestamps.append(timestamp)
+                if timestamps.count == 3 { stream.stop() }
+            case .error(let code, let message):
+                Issue.record("unexpected error \(code): \(message)")
+            }
+            if statuses.last == .stopped { break }
+        }
+        #expect(statuses == [.streaming, .stopped])
+        #expect(timestamps == [0, 0.128, 0.256])
+        #expect(!stream.isStreaming)
+
+        // A stopped stream starts again.
+        try stream.start()
+        #expect(stream.isStreaming)
+        stream.stop()
+        #expect(!stream.isStreaming)
+    }
+}
