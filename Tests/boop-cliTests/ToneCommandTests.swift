@@ -107,9 +107,6 @@ struct ToneCommandTests {
             #expect(e.status == .usage)
             #expect(e.message.contains(expected), "\(e.message)")
             #expect(!e.message.contains("\n"))
-        } catch let e as ValidationError {
-            // validateRate (shared with render) reports through ArgumentParser, also exit 64.
-            #expect(e.message.contains(expected), "\(e.message)")
         }
     }
 
@@ -158,7 +155,7 @@ struct ToneCommandProcessTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    @Test("-o writes the file; the same arguments give the same samples", .enabled(if: boop != nil))
+    @Test("-o writes the file; the same arguments give the same bytes", .enabled(if: boop != nil))
     func renders() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonecli-\(getpid())-ok")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -167,9 +164,9 @@ struct ToneCommandProcessTests {
         #expect(try run(["tone", "A4", "A4+3c", "--duration", "0.2", "--gap", "0.1", "-o", a]).status == 0)
         #expect(try run(["tone", "A4", "A4+3c", "--duration", "0.2", "--gap", "0.1", "-o", b]).status == 0)
         let da = try Data(contentsOf: URL(fileURLWithPath: a)), db = try Data(contentsOf: URL(fileURLWithPath: b))
-        // Samples (the data chunk) are identical; header bytes are the file writer's business.
-        #expect(da.count == db.count)
-        #expect(da.suffix(da.count - 80) == db.suffix(db.count - 80))
+        // DESIGN: the same arguments give the same bytes (no timestamps anywhere in the file).
+        #expect(da.count > 22050 * 4)
+        #expect(da == db)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.wav", "b.wav"])
     }
 }

@@ -37,6 +37,20 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     private var live: LiveState?
     private var lastEnd: UInt64 = 0
     private var generation = 0
+    // Live: events not yet handed to the engine, in frame order. A scheduler thread of its own
+    // (not the Swift concurrency pool, whose threads busy tasks can hold) queues each one a short
+    // horizon before its frame, so a note's length never depends on when a task wakes up.
+    private var pending: [PendingEvent] = []
+    private var schedulerStarted = false
+    /// Live: onset and end frame of the last note played (for tests and diagnostics).
+    private(set) var lastNoteFrames: (onset: UInt64, end: UInt64)?
+    private var closed = false
+
+    private struct PendingEvent {
+        let frame: UInt64
+        let id: UInt32
+        let frequency: Double?  // nil: note-off
+    }
 
     /// A player that renders into memory (`renderedSamples`) instead of a device.
     public static func offline(sampleRate: Double = 44100, gain: Float = 1.0) throws(AudioError) -> SineWaveNotePlayer {
@@ -76,6 +90,44 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     deinit { live?.shutdown(drain: false) }
 
+    /// Starts the scheduler thread on first use. It holds the player weakly and ends when the
+    /// player is closed or gone.
+    private func startSchedulerIfNeeded() {
+        guard !schedulerStarted else { return }
+        schedulerStarted = true
+        let thread = Thread { [weak self] in
+            while let player = self, player.schedulerTick() { usleep(1000) }
+        }
+        thread.name = "boop tone scheduler"
+        thread.qualityOfService = .userInteractive
+        thread.start()
+    }
+
+    /// Queues the pending events that fall within the horizon. False once closed.
+    private func schedulerTick() -> Bool {
+        locked { () -> Bool in
+            if closed { return false }
+            do { try flushPending() } catch { pending.removeAll() }
+            return true
+        }
+    }
+
+    /// Under the lock: hands the engine every pending event earlier than clock + lookahead.
+    private func flushPending() throws(AudioError) {
+        let horizon = engine.frameClock + lookaheadFrames
+        var sent = 0
+        defer { pending.removeFirst(sent) }
+        while sent < pending.count && pending[sent].frame < horizon {
+            let e = pending[sent]
+            if let f = e.frequency {
+                try engine.noteOn(id: e.id, frequency: f, gain: gain, at: e.frame, timbre: .tone)
+            } else {
+                try engine.releaseNote(NoteID(rawValue: e.id), at: e.frame)
+            }
+            sent += 1
+        }
+    }
+
     /// Live: the negotiated device setup (nil offline).
     public var playbackInfo: PlaybackInfo? { live?.playback.info }
 
@@ -91,7 +143,11 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// Live: stops the device after what it holds has been heard (drain) or at once. The
     /// player cannot play afterwards.
     public func close(drain: Bool = true) {
-        locked { live?.shutdown(drain: drain) }
+        locked {
+            closed = true
+            pending.removeAll()
+            live?.shutdown(drain: drain)
+        }
     }
 
     // MARK: NotePlayer
@@ -114,6 +170,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public func stopNow() throws {
         try locked { () throws -> Void in
             generation += 1
+            pending.removeAll()
             if live != nil {
                 try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
                 // The next note starts after the fade, so the two never overlap.
@@ -192,34 +249,28 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     private var lookaheadFrames: UInt64 { UInt64(Self.lookaheadSeconds * sampleRate) }
 
     private func playLive(frequency: Double, duration: TimeInterval) async throws {
-        // Reserve a slot: now, or where the previous note ends if one still sounds.
-        let (onset, end, off, id, myGeneration): (UInt64, UInt64, UInt64, UInt32, Int) = locked {
+        // Reserve a slot: now, or where the previous note ends if one still sounds. The onset
+        // is queued at once when it is due (the next render block plays it); everything later
+        // goes to the scheduler thread.
+        let (end, myGeneration): (UInt64, Int) = try locked { () throws -> (UInt64, Int) in
+            if closed { throw AudioError.deviceLost("the player was closed") }
+            startSchedulerIfNeeded()
             let onset = max(engine.frameClock, lastEnd)
             let end = onset + UInt64((duration * sampleRate).rounded())
             lastEnd = end
-            return (onset, end, ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate), nextNoteID(), generation)
+            lastNoteFrames = (onset, end)
+            let id = nextNoteID()
+            pending.append(PendingEvent(frame: onset, id: id, frequency: frequency))
+            pending.append(PendingEvent(frame: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate),
+                                        id: id, frequency: nil))
+            try flushPending()
+            return (end, generation)
         }
         do {
-            guard try await waitForClock(onset - min(onset, lookaheadFrames), generation: myGeneration) else { return }
-            guard try sendIfCurrent(myGeneration, { () throws(AudioError) in
-                try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: .tone)
-            }) else { return }
-            guard try await waitForClock(off - min(off, lookaheadFrames), generation: myGeneration) else { return }
-            guard try sendIfCurrent(myGeneration, { () throws(AudioError) in
-                try engine.releaseNote(NoteID(rawValue: id), at: off)
-            }) else { return }
             _ = try await waitForClock(end, generation: myGeneration)
         } catch is CancellationError {
             try stopNow()
             throw CancellationError()
-        }
-    }
-
-    private func sendIfCurrent(_ myGeneration: Int, _ body: () throws(AudioError) -> Void) throws(AudioError) -> Bool {
-        try locked { () throws(AudioError) -> Bool in
-            guard generation == myGeneration else { return false }
-            try body()
-            return true
         }
     }
 
@@ -238,10 +289,11 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         }
     }
 
-    /// Live: plays a whole sequence at its exact frames, blocking the calling thread. Events are
-    /// queued a short horizon ahead of the engine clock; `shouldStop` is polled every couple of
-    /// milliseconds and, when true, fades out (stop()) and returns false. `onTone(k)` is called
-    /// as tone k is queued. Returns true when every tone has been heard.
+    /// Live: plays a whole sequence at its exact frames, blocking the calling thread. The
+    /// scheduler thread queues each event a short horizon ahead of the engine clock;
+    /// `shouldStop` is polled every couple of milliseconds and, when true, fades out (stop())
+    /// and returns false. `onTone(k)` is called around the time tone k is queued. Returns true
+    /// when every tone has been heard.
     public func play(_ sequence: ToneSequence, shouldStop: () -> Bool = { false },
                      onTone: ((Int) -> Void)? = nil) throws -> Bool {
         guard let live else { throw AudioError.invalidConfiguration("play(_:shouldStop:) needs a live player") }
@@ -249,34 +301,39 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             throw AudioError.invalidConfiguration(
                 "sequence at \(sequence.sampleRate) Hz on a player at \(sampleRate) Hz: expected the same rate")
         }
-        let events = sequence.events
-        let myGeneration = locked { generation }
-        // The first onset is the next block the engine renders: within one period of now.
-        let base = locked { max(engine.frameClock, lastEnd) }
-        let end = base + sequence.endFrame
-        locked { lastEnd = end }
-        var next = 0
+        let (base, end, myGeneration) = try locked { () throws -> (UInt64, UInt64, Int) in
+            if closed { throw AudioError.deviceLost("the player was closed") }
+            startSchedulerIfNeeded()
+            // The first onset is the next block the engine renders: within one period of now.
+            let base = max(engine.frameClock, lastEnd)
+            let idBase = UInt32(0x4000_0000)
+            for e in sequence.events {
+                let id = idBase &+ UInt32(truncatingIfNeeded: e.tone)
+                switch e.kind {
+                case .on(let f): pending.append(PendingEvent(frame: base + e.frame, id: id, frequency: f))
+                case .off: pending.append(PendingEvent(frame: base + e.frame, id: id, frequency: nil))
+                }
+            }
+            lastEnd = base + sequence.endFrame
+            try flushPending()
+            return (base, lastEnd, generation)
+        }
+        var announced = 0
         while true {
             if shouldStop() {
                 try stopNow()
-                live.waitUntilAudible(engine.frameClock + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)),
-                                      sampleRate: sampleRate)
+                live.waitUntilAudible(engine.frameClock + lookaheadFrames
+                                      + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
                 return false
             }
             if let error = live.failure { throw error }
             if locked({ generation != myGeneration }) { return false }
             let now = engine.frameClock
-            if next == events.count && now >= end { break }
-            let horizon = now + lookaheadFrames
-            try locked { () throws(AudioError) -> Void in
-                while next < events.count && base + events[next].frame < horizon {
-                    let e = events[next]
-                    try Self.send(ToneSequence.Event(frame: base + e.frame, kind: e.kind, tone: e.tone),
-                                  to: engine, gain: gain, idBase: 0x4000_0000)
-                    if case .on = e.kind { onTone?(e.tone) }
-                    next += 1
-                }
+            while announced < sequence.count && base + sequence.onsetFrame(announced) < now + lookaheadFrames {
+                onTone?(announced)
+                announced += 1
             }
+            if now >= end { break }
             usleep(2000)
         }
         live.waitUntilAudible(end, sampleRate: sampleRate)

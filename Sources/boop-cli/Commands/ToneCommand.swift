@@ -56,7 +56,7 @@ struct ToneCommand: ParsableCommand {
     }
 
     func makePlan() throws -> Plan {
-        try validateRate(rate)
+        do { try validateRate(rate) } catch let e as ValidationError { throw BoopExit(.usage, e.message) }
         guard !notes.isEmpty else { throw BoopExit(.usage, "tone: expected at least one NOTE (\(NoteSpec.accepted))") }
         guard reference.isFinite, Self.referenceRange.contains(reference) else {
             throw BoopExit(.usage, "--reference \(reference): expected the frequency of A4 within 300...600 Hz")
