@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Live tests on a real clocked server, no sound card needed: a private PulseAudio with a null sink
+# (scripts/pulse-null-sink.sh), reached through ALSA's `pulse` PCM.
+#
+#   scripts/live-tests.sh            build (CMake + SwiftPM release), then run everything below
+#
+# 1. ctest -L live                  C++ backend: pacing, 0 xruns over 10 s, capture of the monitor,
+#                                   bad device, server killed (each test starts its own server)
+# 2. swift test (CaptureLive)       AudioStream events against the server
+# 3. the CLI, as a user would run it (release `boop`):
+#    boop devices · boop play demo -D pulse --loops 2 (wall time = music time) · boop listen --json
+#    hearing boop tone A4 at 440 Hz · -D hw:9,0 -> 69 · Ctrl-C -> 0 within 1 s, WAV finalised ·
+#    server killed -> 74 (or 69), no hang
+# Servers are stopped by their PID on exit, whatever happens.
+#
+# Environment: BUILD_DIR (default build-live), SWIFT_SCRATCH (default .build-live),
+# BOOP_SKIP_BUILD=1 to reuse existing builds, BOOP_SKIP_SWIFT_LIVE=1 to skip step 2.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD_DIR=${BUILD_DIR:-build-live}
+SWIFT_SCRATCH=${SWIFT_SCRATCH:-.build-live}
+WORK=$(mktemp -d /tmp/boop-live.XXXXXX)
+SERVER_DIR="$WORK/pulse"
+KILL_DIR="$WORK/pulse-kill"
+FAILURES=0
+PASSES=0
+
+cleanup() {
+    "$ROOT/scripts/pulse-null-sink.sh" stop "$SERVER_DIR" >/dev/null 2>&1 || true
+    "$ROOT/scripts/pulse-null-sink.sh" stop "$KILL_DIR" >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+pass() { echo "PASS  $*"; PASSES=$((PASSES + 1)); }
+failed() { echo "FAIL  $*"; FAILURES=$((FAILURES + 1)); }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# Waits up to $2 seconds for PID $1 (our own child); kills it by PID if it hangs. Sets WAIT_RC.
+wait_for() {
+    local pid=$1 limit=$2 start
+    start=$(now)
+    while kill -0 "$pid" 2>/dev/null; do
+        if awk -v a="$start" -v b="$(now)" -v l="$limit" 'BEGIN { exit !((b - a) > l) }'; then
+            kill -KILL "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+            WAIT_RC=hang
+            return
+        fi
+        sleep 0.02
+    done
+    wait "$pid"
+    WAIT_RC=$?
+}
+
+# ---------------------------------------------------------------- build
+if [[ "${BOOP_SKIP_BUILD:-0}" != 1 ]]; then
+    echo "== building ($BUILD_DIR, $SWIFT_SCRATCH release)"
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+        -DCMAKE_C_COMPILER=clang >/dev/null || exit 1
+    cmake --build "$BUILD_DIR" -j2 || exit 1
+    swift build -c release --scratch-path "$SWIFT_SCRATCH" --product boop || exit 1
+fi
+BOOP="$SWIFT_SCRATCH/release/boop"
+[[ -x "$BOOP" ]] || { echo "no release boop at $BOOP" >&2; exit 1; }
+
+# ---------------------------------------------------------------- server
+eval "$("$ROOT/scripts/pulse-null-sink.sh" start "$SERVER_DIR")" || { echo "cannot start PulseAudio" >&2; exit 1; }
+echo "== PulseAudio null sink: PID $BOOP_PULSE_PID, PULSE_SERVER=$PULSE_SERVER"
+MAIN_SERVER=$PULSE_SERVER
+
+# ---------------------------------------------------------------- 1. C++ live tests
+echo "== ctest -L live"
+if ctest --test-dir "$BUILD_DIR" -L live --output-on-failure; then pass "ctest -L live"; else failed "ctest -L live"; fi
+
+# ---------------------------------------------------------------- 2. Swift live tests
+if [[ "${BOOP_SKIP_SWIFT_LIVE:-0}" != 1 ]]; then
+    echo "== swift test --filter CaptureLiveTests"
+    if swift test --scratch-path "$SWIFT_SCRATCH" --filter CaptureLiveTests 2>&1 | tail -n 3 | grep -q "passed"; then
+        pass "swift test CaptureLiveTests"
+    else
+        failed "swift test CaptureLiveTests"
+    fi
+fi
+
+# ---------------------------------------------------------------- 3. the CLI
+echo "== CLI"
+out=$("$BOOP" devices 2>&1); rc=$?
+if [[ $rc == 0 ]] && grep -q '^\* default' <<<"$out" && grep -q 'pulse .*PulseAudio' <<<"$out" &&
+    grep -q '^Capture devices:' <<<"$out"; then
+    pass "boop devices lists playback and capture PCMs, default marked"
+else
+    failed "boop devices (rc $rc): $out"
+fi
+
+# play: wall time = music time
+if "$BOOP" play --help >/dev/null 2>&1; then
+    music=$(python3 -c "
+import json; p = json.load(open('examples/demo.json'))
+print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
+    t0=$(now)
+    "$BOOP" play examples/demo.json -D pulse --loops 2 --no-display >"$WORK/play.out" 2>&1 &
+    wait_for $! $(awk -v m="$music" 'BEGIN { print m + 10 }')
+    wall=$(elapsed "$t0" "$(now)")
+    if [[ $WAIT_RC == 0 ]] && awk -v w="$wall" -v m="$music" 'BEGIN { exit !(w >= m * 0.98 && w <= m + 1.5) }'; then
+        pass "boop play --loops 2: wall ${wall}s for ${music}s of music"
+    else
+        failed "boop play --loops 2: rc $WAIT_RC, wall ${wall}s for ${music}s of music: $(head -c 300 "$WORK/play.out")"
+    fi
+    "$BOOP" play examples/demo.json -D pulse --no-display >/dev/null 2>&1 &
+    pid=$!; sleep 1.5; t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
+    if [[ $WAIT_RC == 0 ]] && awk -v t="$took" 'BEGIN { exit !(t <= 1.0) }'; then
+        pass "boop play: Ctrl-C -> exit 0 in ${took}s"
+    else
+        failed "boop play: Ctrl-C -> rc $WAIT_RC in ${took}s"
+    fi
+else
+    echo "SKIP  boop play is not built yet (the lead's command); wall-time check not run"
+fi
+
+# listen hears tone A4
+"$BOOP" listen -D pulse --json --duration 3 >"$WORK/listen.json" 2>"$WORK/listen.err" &
+lpid=$!
+sleep 0.3
+"$BOOP" tone A4 -D pulse --duration 2 >"$WORK/tone.out" 2>&1; trc=$?
+wait_for "$lpid" 6
+verdict=$(python3 - "$WORK/listen.json" <<'EOF'
+import json, sys, statistics
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+keys = {"time", "rms", "peak", "frequency", "note", "cents"}
+assert rows and all(set(r) == keys for r in rows), "bad JSON objects"
+voiced = [r for r in rows if r["frequency"] is not None and r["note"] == "A4"]
+med = statistics.median(r["frequency"] for r in voiced) if voiced else 0
+import math
+cents = 1200 * math.log2(med / 440) if med else 99
+print(f"{len(rows)} buffers, {len(voiced)} A4, median {med:.3f} Hz ({cents:+.2f} cents)")
+sys.exit(0 if len(voiced) >= 5 and abs(cents) < 5 else 1)
+EOF
+)
+vrc=$?
+if [[ $WAIT_RC == 0 && $trc == 0 && $vrc == 0 ]]; then
+    pass "boop listen -D pulse --json hears boop tone A4: $verdict"
+else
+    failed "listen/tone: listen rc $WAIT_RC, tone rc $trc: $verdict $(head -c 300 "$WORK/listen.err" "$WORK/tone.out")"
+fi
+
+# missing device -> 69, one line
+for cmd in "listen -D hw:9,0" "tone A4 -D hw:9,0" "play examples/demo.json -D hw:9,0 --no-display"; do
+    # shellcheck disable=SC2086
+    "$BOOP" $cmd >"$WORK/bad.out" 2>"$WORK/bad.err" </dev/null &
+    wait_for $! 5
+    lines=$(wc -l <"$WORK/bad.err")
+    if [[ $WAIT_RC == 69 && $lines == 1 ]]; then
+        pass "boop $cmd -> exit 69: $(cat "$WORK/bad.err")"
+    elif [[ $cmd == play* ]] && ! "$BOOP" play --help >/dev/null 2>&1; then
+        echo "SKIP  boop play missing"
+    else
+        failed "boop $cmd -> rc $WAIT_RC, $lines stderr line(s): $(head -c 300 "$WORK/bad.err")"
+    fi
+done
+
+# Ctrl-C on listen -o: exit 0 within a second, the WAV complete
+"$BOOP" listen -D pulse -q -o "$WORK/rec.wav" &
+pid=$!
+sleep 1.5
+t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
+wavcheck=$(python3 - "$WORK/rec.wav" <<'EOF'
+import struct, sys, os
+d = open(sys.argv[1], "rb").read()
+assert d[:4] == b"RIFF" and d[8:12] == b"WAVE", "not a RIFF/WAVE file"
+assert struct.unpack("<I", d[4:8])[0] + 8 == len(d), "RIFF size does not match the file"
+pos, fmt, frames = 12, None, None
+while pos + 8 <= len(d):
+    cid, size = d[pos:pos + 4], struct.unpack("<I", d[pos + 4:pos + 8])[0]
+    if cid == b"fmt ":
+        fmt = struct.unpack("<HHIIHH", d[pos + 8:pos + 24])
+    if cid == b"data":
+        assert pos + 8 + size <= len(d), "data chunk runs past the end"
+        frames = size // fmt[4]
+    pos += 8 + size + (size & 1)
+assert fmt and frames, "no fmt/data"
+print(f"{frames} frames at {fmt[2]} Hz ({frames / fmt[2]:.2f} s), {fmt[1]} ch, tag {fmt[0]}")
+EOF
+)
+wrc=$?
+leftover=$(find "$WORK" -maxdepth 1 -name 'rec.wav.*' | wc -l)
+if [[ $WAIT_RC == 0 && $wrc == 0 && $leftover == 0 ]] && awk -v t="$took" 'BEGIN { exit !(t <= 1.0) }'; then
+    pass "boop listen -o: Ctrl-C -> exit 0 in ${took}s, WAV valid: $wavcheck"
+else
+    failed "boop listen -o: Ctrl-C -> rc $WAIT_RC in ${took}s; wav: $wavcheck; temp files left: $leftover"
+fi
+
+# the server killed mid-run -> 74 (or 69), no hang. A second server, so the main one survives.
+eval "$("$ROOT/scripts/pulse-null-sink.sh" start "$KILL_DIR")" >/dev/null
+for cmd in "listen -D pulse -q" "tone A4 -D pulse --duration 20" "play examples/demo.json -D pulse --loops 100 --no-display"; do
+    if [[ $cmd == play* ]] && ! "$BOOP" play --help >/dev/null 2>&1; then continue; fi
+    "$ROOT/scripts/pulse-null-sink.sh" start "$KILL_DIR" >/dev/null
+    kpid=$(cat "$KILL_DIR/pid")
+    PULSE_SERVER="unix:$KILL_DIR/run/pulse/native" "$BOOP" $cmd >/dev/null 2>"$WORK/kill.err" </dev/null &
+    pid=$!
+    sleep 1.5
+    t0=$(now); kill -KILL "$kpid"; wait_for "$pid" 5; took=$(elapsed "$t0" "$(now)")
+    rm -f "$KILL_DIR/pid"
+    if [[ $WAIT_RC == 74 || $WAIT_RC == 69 ]] && [[ $(wc -l <"$WORK/kill.err") == 1 ]]; then
+        pass "boop $cmd, server killed -> exit $WAIT_RC in ${took}s: $(cat "$WORK/kill.err")"
+    else
+        failed "boop $cmd, server killed -> rc $WAIT_RC in ${took}s: $(head -c 300 "$WORK/kill.err")"
+    fi
+done
+export PULSE_SERVER=$MAIN_SERVER
+
+echo "== $PASSES passed, $FAILURES failed"
+[[ $FAILURES == 0 ]]
