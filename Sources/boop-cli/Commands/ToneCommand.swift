@@ -34,17 +34,12 @@ struct ToneCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
     var output: String?
 
-    @Option(name: [.customShort("D"), .customLong("device")], help: "ALSA playback device.")
-    var device: String = "default"
+    @OptionGroup var deviceOptions: DeviceOptions
 
-    @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
-    var rate: Int?
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
-
-    @Flag(name: .shortAndLong, help: "Print each tone's exact frequency and timing, and the device setup.")
-    var verbose = false
+    var device: String { deviceOptions.device }
+    var rate: Int? { deviceOptions.rate }
+    var quiet: Bool { deviceOptions.quiet }
+    var verbose: Bool { deviceOptions.verbose }
 
     static let referenceRange: ClosedRange<Double> = 300...600
 
@@ -56,7 +51,9 @@ struct ToneCommand: ParsableCommand {
     }
 
     func makePlan() throws -> Plan {
-        do { try validateRate(rate) } catch let e as ValidationError { throw BoopExit(.usage, e.message) }
+        if let rate, !DeviceOptions.rateRange.contains(rate) {
+            throw BoopExit(.usage, "-r/--rate \(rate): expected a sample rate 8000...384000 Hz")
+        }
         guard !notes.isEmpty else { throw BoopExit(.usage, "tone: expected at least one NOTE (\(NoteSpec.accepted))") }
         guard reference.isFinite, Self.referenceRange.contains(reference) else {
             throw BoopExit(.usage, "--reference \(reference): expected the frequency of A4 within 300...600 Hz")
@@ -124,6 +121,7 @@ struct ToneCommand: ParsableCommand {
     }
 
     private func render(_ plan: Plan, to output: String) throws {
+        // Like `boop render`: an interrupted render exits 130 and leaves no file.
         let interrupt = InterruptFlag.install()
         let renderer = ToneRenderer(sequence: plan.sequence)
         let frames: UInt64
@@ -143,7 +141,8 @@ struct ToneCommand: ParsableCommand {
     }
 
     private func playLive(_ plan: Plan) throws {
-        let interrupt = InterruptFlag.install()
+        // Ctrl-C or SIGTERM: fade out and exit 0; a second one exits 130 at once.
+        Signals.install()
         let player = try SineWaveNotePlayer.live(device: device, sampleRate: plan.sequence.sampleRate)
         defer { player.close(drain: true) }
         var plan = plan
@@ -158,7 +157,7 @@ struct ToneCommand: ParsableCommand {
         }
         if verbose, let info = player.playbackDescription { log(info) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
-        let finished = try player.play(plan.sequence, shouldStop: { interrupt.isSet }, onTone: { k in
+        let finished = try player.play(plan.sequence, shouldStop: { Signals.interrupted }, onTone: { k in
             if showTones { log(describe(plan, k)) }
             if verbose && k == 0, let audible = player.audibleFrame {
                 let queued = player.engineFrameClock
