@@ -148,10 +148,12 @@ extension MediaControls {
             lock.lock()
             let before = state
             change(&state)
-            if state != before { dirty = true }
+            let changed = state != before
+            if changed { dirty = true }
             let stopped = stopping
             lock.unlock()
-            if wake && !stopped { boop_mpris_wake(handle) }
+            // Unchanged state costs nothing, so a UI loop may report its status every iteration.
+            if changed && wake && !stopped { boop_mpris_wake(handle) }
         }
 
         func poll() -> MediaCommand? {
