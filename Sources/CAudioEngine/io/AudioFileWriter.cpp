@@ -2,6 +2,7 @@
 // extension. Samples go to a temporary file beside the target, renamed into place on commit, so
 // an interrupted or failed run never leaves a half-written file under the user's name.
 #include <sndfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstdio>
@@ -67,6 +68,10 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
             return BOOP_ERROR_CANNOT_CREATE;
         }
         w->tempPath = tmpl;
+        // mkstemp creates 0600; a rendered file should get the usual 0666 less the umask.
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::fchmod(fd, 0666 & ~mask);
         w->file = sf_open_fd(fd, SFM_WRITE, &info, SF_TRUE);
         if (!w->file) {
             ::close(fd);
