@@ -21,9 +21,15 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("pthread")]
         ),
+        // MPRIS media controls over sd-bus (libsystemd); plain C because sd-bus is variadic.
+        .target(
+            name: "CMpris",
+            path: "Sources/CMpris",
+            linkerSettings: [.linkedLibrary("systemd")]
+        ),
         .target(
             name: "PixelBoopCore",
-            dependencies: ["CAudioEngine"],
+            dependencies: ["CAudioEngine", "CMpris"],
             path: "Sources/PixelBoopCore",
             // The preset JSON files are compiled in (Ambient/BundledPresets.swift), so an
             // installed boop needs no resource bundle; the files stay the source of truth.

@@ -127,12 +127,21 @@ struct AmbientCommand: ParsableCommand {
         }
     }
 
-    func playLive(_ preset: AmbientPreset) throws {
+    func playLive(_ startPreset: AmbientPreset) throws {
+        var preset = startPreset
         var playback = try AudioPlayback(device: device, sampleRate: sampleRate, channels: AmbientEngine.channels)
         let rate = playback.sampleRate
-        let engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
+        var engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
         try playback.start(ambient: engine)
         if verbose { describe(playback) }
+
+        // Media keys / playerctl (MPRIS). Next and Previous step through the bundled presets.
+        // Without a session bus ambient carries on and says so only under -v.
+        let media = MediaControls(identity: "PixelBoop", nextPrevious: true, onUnavailable: verbose ? { line in
+            FileHandle.standardError.write(Data("\(line)\n".utf8))
+        } : nil)
+        media?.update(status: .playing, title: preset.name, length: duration)
+        defer { media?.update(status: .stopped); media?.close() }
 
         LiveControls.install()
         defer { LiveControls.restoreTerminal() }
@@ -153,6 +162,35 @@ struct AmbientCommand: ParsableCommand {
                 LiveControls.requestStop()
             default: break
             }
+            while let command = media?.poll(), !fadingOut {
+                switch command {
+                case .playPause, .play, .pause:
+                    let wanted = command == .playPause ? !paused : command == .pause
+                    if wanted != paused {
+                        paused = wanted
+                        engine.setPaused(paused, fadeSeconds: 0.25)
+                    }
+                case .stop, .quit:
+                    LiveControls.requestStop()
+                case .next, .previous:
+                    // Switch presets: fade the current one briefly, then a fresh engine on the same device.
+                    let all = AmbientPreset.bundled
+                    let index = all.firstIndex { $0.name == preset.name } ?? 0
+                    let step = command == .next ? 1 : all.count - 1
+                    preset = all[(index + step) % all.count]
+                    engine.fadeOut(seconds: 0.1)
+                    let deadline = Date().addingTimeInterval(1)
+                    while !engine.status.finished && Date() < deadline { usleep(5000) }
+                    playback.stop(drain: true)
+                    // A stopped AudioPlayback cannot be started again: reopen, as --reconnect does.
+                    playback = try AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels)
+                    engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
+                    if paused { engine.setPaused(true, fadeSeconds: 0) }
+                    try playback.start(ambient: engine)
+                    media?.update(status: paused ? .paused : .playing, title: preset.name, length: duration)
+                }
+            }
+            if !fadingOut { media?.update(status: paused ? .paused : .playing) }
             if LiveControls.stopRequested && !fadingOut {
                 engine.fadeOut(seconds: 0.02)  // Ctrl-C, q, SIGTERM: the DESIGN's 20 ms fade
                 fadingOut = true

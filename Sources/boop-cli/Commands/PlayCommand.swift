@@ -103,6 +103,17 @@ final class LivePatternPlayer {
         var measuredLatency: Double?
 
         let totalSteps = loops.map { $0 * sequencer.pattern.length }
+
+        // Media keys, desktop widgets and `playerctl -p boop` (MPRIS on the session bus). Its
+        // commands take the keyboard's path below; without a bus (ssh, CI) play carries on and
+        // says so only under -v.
+        let media = MediaControls(identity: "PixelBoop", onUnavailable: verbose ? { line in
+            FileHandle.standardError.write(Data("\(line)\n".utf8))
+        } : nil)
+        media?.update(status: .playing, title: sequencer.pattern.name,
+                      length: totalSteps.map { Double($0) * sequencer.pattern.stepSeconds })
+        defer { media?.update(status: .stopped); media?.close() }
+
         var lastDraw = Date.distantPast
         while true {
             if interrupt.isSet { break }
@@ -114,6 +125,17 @@ final class LivePatternPlayer {
             case UInt8(ascii: "-"), UInt8(ascii: "_"): changeTempo(by: -5)
             default: break
             }
+            while let command = media?.poll() {
+                switch command {
+                case .playPause: try togglePause()
+                case .play: if paused { try togglePause() }
+                case .pause: if !paused { try togglePause() }
+                case .stop, .quit: return try stop(view: showView ? view : nil, verbose: verbose)
+                case .next, .previous: break   // a pattern has no next (CanGoNext is false)
+                }
+            }
+            // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
+            media?.update(status: paused ? .paused : .playing)
             if !paused { try schedule(upTo: totalSteps) }
 
             let audible = playback.audibleFrame

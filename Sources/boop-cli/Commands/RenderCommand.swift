@@ -5,12 +5,12 @@ import PixelBoopCore
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a pattern to an audio file (WAV, FLAC or OGG by extension).",
+        abstract: "Render a pattern to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
         discussion: "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file.")
 
     @OptionGroup var patternOptions: PatternOptions
 
-    @Option(name: [.short, .customLong("output")], help: "The file to write (.wav, .flac, .ogg).")
+    @Option(name: [.short, .customLong("output")], help: "The file to write (.wav, .flac, .ogg; .mid or .midi for a Standard MIDI File).")
     var output: String
 
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
@@ -35,6 +35,19 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             let pattern = try patternOptions.loadPattern()
+            // A MIDI file holds the notes, not sound: no engine, so --rate, --voices and
+            // --sample-format do not apply. Same temporary-name-then-rename contract as audio.
+            let lowered = output.lowercased()
+            if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
+                let loops = patternOptions.loops ?? 1
+                try MidiFileWriter.write(pattern, loops: loops, to: output)
+                if verbose {
+                    FileHandle.standardError.write(Data(String(
+                        format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm\n",
+                        output, pattern.tracks.count, loops, pattern.bpm).utf8))
+                }
+                return
+            }
             var renderer = PatternRenderer(pattern: pattern)
             renderer.sampleRate = Double(rate ?? 44100)
             renderer.voices = patternOptions.voices
