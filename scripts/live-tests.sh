@@ -210,5 +210,18 @@ for cmd in "listen -D pulse -q" "tone A4 -D pulse --duration 20" "play examples/
 done
 export PULSE_SERVER=$MAIN_SERVER
 
+# ---------------------------------------------------------------- 4. MPRIS with a real client
+echo "== MPRIS (playerctl on a private session bus)"
+if "$ROOT/scripts/mpris-check.sh" --title Demo -- "$BOOP" play examples/demo.json -D pulse --no-display >"$WORK/mpris.out" 2>&1; then
+    pass "playerctl -p boop: play shows Playing, title Demo, pauses, resumes, quits with exit 0"
+else
+    failed "MPRIS check on boop play: $(tail -n 5 "$WORK/mpris.out")"
+fi
+if "$ROOT/scripts/mpris-check.sh" --next -- "$BOOP" ambient -D pulse -q >"$WORK/mpris-ambient.out" 2>&1; then
+    pass "playerctl -p boop: ambient pauses, resumes, next/previous switch presets, quits with exit 0"
+else
+    failed "MPRIS check on boop ambient: $(tail -n 5 "$WORK/mpris-ambient.out")"
+fi
+
 echo "== $PASSES passed, $FAILURES failed"
 [[ $FAILURES == 0 ]]

@@ -24,6 +24,6 @@ echo "=== command-line checks ==="
 scripts/cli-tests.sh "$(swift build -c release --show-bin-path)/boop"
 
 echo "=== live tests (PulseAudio null sink through ALSA's pulse PCM) ==="
-scripts/live-tests.sh "$(swift build -c release --show-bin-path)/boop" build-test-none
+BUILD_DIR=build-test-none SWIFT_SCRATCH=.build BOOP_SKIP_BUILD=1 scripts/live-tests.sh
 
 echo "all tests passed"

@@ -60,7 +60,10 @@ typedef enum boop_timbre {
     BOOP_TIMBRE_MELODY = 0,
     BOOP_TIMBRE_CHORDS = 1,
     BOOP_TIMBRE_BASS = 2,
-    BOOP_TIMBRE_TONE = 3
+    BOOP_TIMBRE_TONE = 3,
+    /* Makes every int a representable value, so C callers passing an unknown number get
+     * BOOP_ERROR_INVALID_ARGUMENT instead of undefined behaviour in the C++ side. */
+    BOOP_TIMBRE_MAX_ENUM = 0x7FFFFFFF
 } boop_timbre;
 
 #define BOOP_TIMBRE_COUNT 4
@@ -161,7 +164,8 @@ typedef struct boop_file_writer boop_file_writer;
 
 typedef enum boop_sample_format {
     BOOP_SAMPLE_FLOAT32 = 0,
-    BOOP_SAMPLE_INT16 = 1
+    BOOP_SAMPLE_INT16 = 1,
+    BOOP_SAMPLE_MAX_ENUM = 0x7FFFFFFF
 } boop_sample_format;
 
 /* Opens `path.tmp-XXXX` next to `path` for writing. The container comes from the extension:
@@ -394,7 +398,8 @@ typedef enum boop_ambient_scale {
     BOOP_AMBIENT_SCALE_DORIAN = 2,
     BOOP_AMBIENT_SCALE_PHRYGIAN = 3,
     BOOP_AMBIENT_SCALE_LYDIAN = 4,
-    BOOP_AMBIENT_SCALE_MIXOLYDIAN = 5
+    BOOP_AMBIENT_SCALE_MIXOLYDIAN = 5,
+    BOOP_AMBIENT_SCALE_MAX_ENUM = 0x7FFFFFFF
 } boop_ambient_scale;
 
 #define BOOP_AMBIENT_SCALE_COUNT 6
