@@ -48,25 +48,6 @@ private func fittedFrequency(_ x: [Float], rate: Double, range: Range<Int>, gues
     return w * rate / (2 * Double.pi)
 }
 
-/// 4th-order Butterworth-ish highpass (two RBJ biquads, Q 0.7071): energy above `cutoff` is the
-/// click measure; a pure sine far below the cutoff leaves almost nothing.
-private func highpass(_ x: [Float], rate: Double, cutoff: Double) -> [Double] {
-    var y = x.map(Double.init)
-    for _ in 0..<2 {
-        let w0 = 2 * Double.pi * cutoff / rate, cw = cos(w0), alpha = sin(w0) / (2 * 0.7071)
-        let a0 = 1 + alpha
-        let b0 = (1 + cw) / 2 / a0, b1 = -(1 + cw) / a0, b2 = b0, a1 = -2 * cw / a0, a2 = (1 - alpha) / a0
-        var z1 = 0.0, z2 = 0.0
-        for i in y.indices {
-            let input = y[i], out = b0 * input + z1
-            z1 = b1 * input - a1 * out + z2
-            z2 = b2 * input - a2 * out
-            y[i] = out
-        }
-    }
-    return y
-}
-
 private func energy(_ x: [Double], _ r: Range<Int>) -> Double { r.reduce(0) { $0 + x[$1] * x[$1] } }
 private func energy(_ x: [Float], _ r: Range<Int>) -> Double { r.reduce(0) { $0 + Double(x[$1]) * Double(x[$1]) } }
 
@@ -281,7 +262,7 @@ struct RenderedToneTests {
     @Test("smooth edges: almost no energy above 3 kHz at onset and end of an A4")
     func smoothEdges() throws {
         let (x, seq) = try render([440], duration: 0.5, gap: 0)
-        let hp = highpass(x, rate: 44100, cutoff: 3000)
+        let hp = SignalAnalysis.highpass(x, rate: 44100, cutoff: 3000)
         let on = Int(seq.onsetFrame(0)), end = Int(seq.endFrame(0)), w = 882
         let onsetRatio = energy(hp, on..<(on + w)) / energy(x, on..<(on + w))
         let endRatio = energy(hp, (end - w)..<min(x.count, end + w)) / energy(x, (end - w)..<end)
@@ -290,7 +271,7 @@ struct RenderedToneTests {
         // For scale: the same sine switched on and off abruptly.
         var gated = [Float](repeating: 0, count: x.count)
         for n in on..<end { gated[n] = 0.3 * Float(sin(2 * Double.pi * 440 * Double(n - on) / 44100 + 1)) }
-        let gatedHP = highpass(gated, rate: 44100, cutoff: 3000)
+        let gatedHP = SignalAnalysis.highpass(gated, rate: 44100, cutoff: 3000)
         let gatedRatio = energy(gatedHP, on..<(on + w)) / energy(gated, on..<(on + w))
         #expect(gatedRatio > 1000 * onsetRatio)
     }

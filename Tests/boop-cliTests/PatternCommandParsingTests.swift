@@ -33,7 +33,7 @@ struct PatternCommandParsingTests {
     @Test("play defaults: device default, 128-frame periods x 3, display on")
     func playDefaults() throws {
         let c = try #require(try Boop.parseAsRoot(["play", "p.json"]) as? PlayCommand)
-        #expect(c.device == "default")
+        #expect(c.deviceOptions.device == "default")
         #expect(c.periodFrames == 128)
         #expect(c.periods == 3)
         #expect(c.noDisplay == false)
@@ -48,6 +48,8 @@ struct PatternCommandParsingTests {
         ["render", "p.json", "-o", "x.wav", "--bpm", "59"],
         ["render", "p.json", "-o", "x.wav", "--bpm", "nan"],
         ["render", "p.json", "-o", "x.wav", "-r", "7999"],
+        ["render", "p.json", "-o", "x.wav", "-r", "400000"],
+        ["play", "p.json", "-D", ""],
         ["render", "p.json", "-o", "x.wav", "--sample-format", "f64"],
         ["play", "p.json", "--periods", "1"],
         ["play", "p.json", "--period-frames", "8"],

@@ -20,7 +20,6 @@ constexpr int kPollTimeoutMs = 100;
 constexpr int64_t kStallLimitNs = 700'000'000;
 // A pulse source (like an idle null sink's monitor) may deliver its first data late.
 constexpr int64_t kStartupStallLimitNs = 2'500'000'000;
-constexpr int kMaxRecoveriesPerSecond = 16;
 }  // namespace
 
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT {
@@ -292,12 +291,7 @@ void AlsaCapture::finish(boop_status error) {
 }
 
 bool AlsaCapture::recover(int err) {
-    const int64_t now = monotonicNs();
-    if (now - recoveryWindowStartNs_ > 1'000'000'000) {
-        recoveryWindowStartNs_ = now;
-        recoveriesInWindow_ = 0;
-    }
-    if (++recoveriesInWindow_ > kMaxRecoveriesPerSecond) return false;
+    if (!recoveries_.spend()) return false;
     if (err == -EPIPE) {
         overruns_.fetch_add(1, std::memory_order_relaxed);
     } else if (err == -ESTRPIPE) {
@@ -313,8 +307,7 @@ bool AlsaCapture::recover(int err) {
 void AlsaCapture::run() {
     DenormalGuard denormals;
     const int nPcm = static_cast<int>(pfds_.size()) - 1;
-    recoveryWindowStartNs_ = monotonicNs();
-    recoveriesInWindow_ = 0;
+    recoveries_.reset();
     if (snd_pcm_start(pcm_) < 0) return finish(BOOP_ERROR_DEVICE_LOST);
     int64_t lastProgress = monotonicNs();
     bool gotData = false;

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -103,8 +104,7 @@ private:
     std::atomic<int> error_{BOOP_OK};
     std::atomic<int> realtime_{0};
 
-    int64_t recoveryWindowStartNs_ = 0;
-    int recoveriesInWindow_ = 0;
+    RecoveryBudget recoveries_;
 };
 
 }  // namespace boop

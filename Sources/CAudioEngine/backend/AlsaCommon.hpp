@@ -17,6 +17,31 @@ inline int64_t monotonicNs() noexcept {
     return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+// The xrun/suspend recoveries a PCM gets per second before it counts as lost: some layers report
+// a vanished device as an endless series of recoverable errors, which must not become a busy loop.
+class RecoveryBudget {
+public:
+    static constexpr int kPerSecond = 16;
+
+    void reset() noexcept {
+        windowStartNs_ = monotonicNs();
+        used_ = 0;
+    }
+    // False once this second's budget is spent.
+    bool spend() noexcept {
+        const int64_t now = monotonicNs();
+        if (now - windowStartNs_ > 1'000'000'000) {
+            windowStartNs_ = now;
+            used_ = 0;
+        }
+        return ++used_ <= kPerSecond;
+    }
+
+private:
+    int64_t windowStartNs_ = 0;
+    int used_ = 0;
+};
+
 inline const char* alsaFormatName(snd_pcm_format_t f) noexcept {
     switch (f) {
         case SND_PCM_FORMAT_FLOAT_LE: return "FLOAT_LE";

@@ -27,7 +27,6 @@ constexpr int64_t kStallLimitNs = 700'000'000;
 // Until the device has taken more than the primed buffer, allow for servers that start late
 // (an idle PulseAudio null sink wakes only every 2 s).
 constexpr int64_t kStartupStallLimitNs = 2'500'000'000;
-constexpr int kMaxRecoveriesPerSecond = 16;
 
 }  // namespace
 
@@ -234,12 +233,7 @@ void AlsaPlayback::finish(boop_status error) {
 
 // Counts and recovers an xrun or suspend. False means the device is to be treated as lost.
 bool AlsaPlayback::recover(int err) {
-    const int64_t now = monotonicNs();
-    if (now - recoveryWindowStartNs_ > 1'000'000'000) {
-        recoveryWindowStartNs_ = now;
-        recoveriesInWindow_ = 0;
-    }
-    if (++recoveriesInWindow_ > kMaxRecoveriesPerSecond) return false;
+    if (!recoveries_.spend()) return false;
 
     if (err == -EPIPE) {
         xruns_.fetch_add(1, std::memory_order_relaxed);
@@ -328,8 +322,7 @@ void AlsaPlayback::run() {
     DenormalGuard denormals;
     const int nPcm = static_cast<int>(pfds_.size()) - 1;
     int64_t lastProgress = monotonicNs();
-    recoveryWindowStartNs_ = lastProgress;
-    recoveriesInWindow_ = 0;
+    recoveries_.reset();
 
     while (!stopRequested_.load(std::memory_order_acquire)) {
         snd_pcm_state_t st = snd_pcm_state(pcm_);

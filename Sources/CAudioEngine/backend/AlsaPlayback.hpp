@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -87,8 +88,7 @@ private:
     std::atomic<int> realtime_{0};
 
     // Recovery cap: some layers report a vanished device as a recoverable xrun, forever.
-    int64_t recoveryWindowStartNs_ = 0;
-    int recoveriesInWindow_ = 0;
+    RecoveryBudget recoveries_;
 };
 
 }  // namespace boop

@@ -25,11 +25,11 @@ struct AmbientCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
     var output: String?
 
-    @Option(name: [.customShort("D"), .customLong("device")], help: "ALSA playback device (default \"default\").")
-    var device: String = "default"
-
-    @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
-    var rate: Int?
+    @OptionGroup var deviceOptions: DeviceOptions
+    var device: String { deviceOptions.device }
+    var rate: Int? { deviceOptions.rate }
+    var quiet: Bool { deviceOptions.quiet }
+    var verbose: Bool { deviceOptions.verbose }
 
     @Option(name: .long, help: "Sample format of the file: f32 or s16 (default f32 for .wav, s16 otherwise).")
     var sampleFormat: String?
@@ -40,16 +40,9 @@ struct AmbientCommand: ParsableCommand {
     @Flag(name: .long, help: "Live: when the device disappears, wait for it and resume instead of exiting 74.")
     var reconnect = false
 
-    @Flag(name: .shortAndLong, help: "No terminal view or progress.")
-    var quiet = false
-
-    @Flag(name: .shortAndLong, help: "Print what was negotiated or rendered.")
-    var verbose = false
-
     static let defaultRenderSeconds = 60.0
 
     mutating func validate() throws {
-        try validateRate(rate)
         if let duration, !(duration.isFinite && duration >= 0.1 && duration <= 86400) {
             throw ValidationError("--duration \(duration): expected seconds 0.1...86400")
         }
@@ -59,7 +52,6 @@ struct AmbientCommand: ParsableCommand {
         if output != nil && reconnect {
             throw ValidationError("--reconnect: only for live playback, not with -o")
         }
-        if device.isEmpty { throw ValidationError("-D/--device: expected an ALSA device name") }
     }
 
     var sampleRate: Double { Double(rate ?? 44100) }
@@ -95,35 +87,11 @@ struct AmbientCommand: ParsableCommand {
 
     func renderFile(_ preset: AmbientPreset, to path: String) throws {
         let seconds = duration ?? AmbientCommand.defaultRenderSeconds
-        let interrupt = InterruptFlag.install()
-        let showProgress = !quiet && isatty(STDERR_FILENO) == 1
-        var lastPercent = -1
-        let started = Date()
-        do {
+        try renderToFile(title: preset.name, output: path, sampleRate: sampleRate, quiet: quiet, verbose: verbose,
+                         detail: "\(preset.name) seed \(seed), \(fileFormat(for: path).rawValue)") { progress, shouldStop in
             try AmbientEngine.renderOffline(
                 preset: preset, seed: seed, sampleRate: sampleRate, duration: seconds, to: path,
-                format: fileFormat(for: path),
-                progress: showProgress ? { fraction in
-                    let percent = Int(fraction * 100)
-                    if percent != lastPercent {
-                        lastPercent = percent
-                        FileHandle.standardError.write(Data("\rrendering \(preset.name): \(percent)%".utf8))
-                    }
-                } : nil,
-                shouldStop: { interrupt.isSet })
-        } catch is CancellationError {
-            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            throw BoopExit(.interrupted, "render interrupted; \(path) was not written")
-        } catch let error as AudioError {
-            if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
-            throw error
-        }
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        if verbose {
-            let took = Date().timeIntervalSince(started)
-            FileHandle.standardError.write(Data(String(
-                format: "wrote %@: %@ seed %llu, %.2f s at %d Hz (%@), rendered %.0fx faster than real time\n",
-                path, preset.name, seed, seconds, Int(sampleRate), fileFormat(for: path).rawValue, seconds / max(took, 1e-6)).utf8))
+                format: fileFormat(for: path), progress: progress, shouldStop: shouldStop)
         }
     }
 
@@ -143,8 +111,18 @@ struct AmbientCommand: ParsableCommand {
         media?.update(status: .playing, title: preset.name, length: duration)
         defer { media?.update(status: .stopped); media?.close() }
 
-        LiveControls.install()
-        defer { LiveControls.restoreTerminal() }
+        // Ctrl-C, SIGTERM and q ask for the fade-out (exit 0); a second Ctrl-C exits 130 at once.
+        Signals.install()
+        let keys = Keyboard.open()
+        defer { keys?.restore() }
+        var quitRequested = false
+        func stopRequested() -> Bool { quitRequested || Signals.interrupted }
+        /// Waits up to 50 ms for a key: the loop's pacing.
+        func nextKey() -> Keyboard.Key? {
+            if let keys { return keys.wait(timeoutMilliseconds: 50) }
+            usleep(50_000)
+            return nil
+        }
         let showView = !quiet && isatty(STDERR_FILENO) == 1
         let endFade = duration.map { AmbientEngine.endFadeSeconds(duration: $0) }
         var paused = false
@@ -152,14 +130,14 @@ struct AmbientCommand: ParsableCommand {
         var lastView = ""
 
         while true {
-            switch LiveControls.nextKey(timeoutMilliseconds: 50) {
-            case " ":
+            switch nextKey() {
+            case .space:
                 if !fadingOut {
                     paused.toggle()
                     engine.setPaused(paused, fadeSeconds: 0.25)
                 }
-            case "q", "Q":
-                LiveControls.requestStop()
+            case .quit:
+                quitRequested = true
             default: break
             }
             while let command = media?.poll(), !fadingOut {
@@ -171,7 +149,7 @@ struct AmbientCommand: ParsableCommand {
                         engine.setPaused(paused, fadeSeconds: 0.25)
                     }
                 case .stop, .quit:
-                    LiveControls.requestStop()
+                    quitRequested = true
                 case .next, .previous:
                     // Switch presets: fade the current one briefly, then a fresh engine on the same device.
                     let all = AmbientPreset.bundled
@@ -191,7 +169,7 @@ struct AmbientCommand: ParsableCommand {
                 }
             }
             if !fadingOut { media?.update(status: paused ? .paused : .playing) }
-            if LiveControls.stopRequested && !fadingOut {
+            if stopRequested() && !fadingOut {
                 engine.fadeOut(seconds: 0.02)  // Ctrl-C, q, SIGTERM: the DESIGN's 20 ms fade
                 fadingOut = true
             }
@@ -208,10 +186,13 @@ struct AmbientCommand: ParsableCommand {
                 playback.stop()
                 guard reconnect else {
                     if showView { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                    LiveControls.restoreTerminal()
+                    keys?.restore()
                     throw BoopExit(.ioError, "\(device): playback device lost (\(error.context)); use --reconnect to wait for it")
                 }
-                guard let resumed = waitForDevice(rate: rate, showView: showView) else { break }
+                guard let resumed = waitForDevice(rate: rate, showView: showView, stopRequested: {
+                    if nextKey() == .quit { quitRequested = true }
+                    return stopRequested()
+                }) else { break }
                 playback = resumed
                 try playback.start(ambient: engine)
                 if verbose { describe(playback) }
@@ -229,18 +210,17 @@ struct AmbientCommand: ParsableCommand {
 
     /// With --reconnect: reopens the device once a second until it is back at the same rate (the
     /// generator keeps its place, so the music resumes where it stopped). nil when stopped meanwhile.
-    func waitForDevice(rate: Double, showView: Bool) -> AudioPlayback? {
+    /// `stopRequested` also paces the wait (it waits for a key for up to 50 ms).
+    func waitForDevice(rate: Double, showView: Bool, stopRequested: () -> Bool) -> AudioPlayback? {
         let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
         FileHandle.standardError.write(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
-        while !LiveControls.stopRequested {
+        while !stopRequested() {
             if let playback = try? AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels),
                playback.sampleRate == rate {
                 FileHandle.standardError.write(Data("\(device): device is back; resuming\n".utf8))
                 return playback
             }
-            for _ in 0..<20 where !LiveControls.stopRequested {
-                if LiveControls.nextKey(timeoutMilliseconds: 50) == "q" { LiveControls.requestStop() }
-            }
+            for _ in 0..<20 where !stopRequested() {}
         }
         return nil
     }
@@ -267,56 +247,5 @@ struct AmbientCommand: ParsableCommand {
         return "\(preset.name) #\(seed)  \(s.key) \(s.scale)  \(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0))"
             + " pad \(bar(s.levelPad)) lead \(bar(s.levelLead)) grain \(bar(s.levelGrain)) ocean \(bar(s.levelOcean))"
             + "  \(peakDb)  \(String(format: "%d:%02d", seconds / 60, seconds % 60))  \(state)"
-    }
-}
-
-/// Keys and signals of a live session. Ctrl-C, SIGTERM and q request a fade-out (exit 0); a second
-/// Ctrl-C exits 130 at once. The terminal goes to non-canonical, no-echo mode while playing, and
-/// every way out restores it, including from the signal handler (tcsetattr is async-signal-safe).
-enum LiveControls {
-    nonisolated(unsafe) private static var interrupts: sig_atomic_t = 0
-    nonisolated(unsafe) private static var terminations: sig_atomic_t = 0
-    nonisolated(unsafe) private static var quit: sig_atomic_t = 0
-    nonisolated(unsafe) private static var saved = termios()
-    nonisolated(unsafe) private static var rawMode: sig_atomic_t = 0
-
-    static var stopRequested: Bool { interrupts > 0 || terminations > 0 || quit > 0 }
-    static func requestStop() { quit = 1 }
-
-    static func install() {
-        signal(SIGINT) { _ in
-            LiveControls.interrupts += 1
-            if LiveControls.interrupts > 1 {
-                if LiveControls.rawMode != 0 { tcsetattr(STDIN_FILENO, TCSANOW, &LiveControls.saved) }
-                _exit(130)
-            }
-        }
-        signal(SIGTERM) { _ in LiveControls.terminations += 1 }
-        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)  // ISIG stays: Ctrl-C is still a signal
-        raw.c_cc.6 = 0  // VMIN
-        raw.c_cc.5 = 0  // VTIME
-        if tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 { rawMode = 1 }
-    }
-
-    static func restoreTerminal() {
-        if rawMode != 0 {
-            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-            rawMode = 0
-        }
-    }
-
-    /// The next key pressed, waiting at most `timeoutMilliseconds` (also the loop's pacing).
-    static func nextKey(timeoutMilliseconds: Int32) -> Character? {
-        guard rawMode != 0 else {
-            usleep(useconds_t(timeoutMilliseconds) * 1000)
-            return nil
-        }
-        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&fds, 1, timeoutMilliseconds) > 0 else { return nil }
-        var byte: UInt8 = 0
-        guard read(STDIN_FILENO, &byte, 1) == 1 else { return nil }
-        return Character(UnicodeScalar(byte))
     }
 }

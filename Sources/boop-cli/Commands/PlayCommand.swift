@@ -10,11 +10,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var patternOptions: PatternOptions
 
-    @Option(name: [.customShort("D"), .customLong("device")], help: "ALSA PCM to play on.")
-    var device = "default"
-
-    @Option(name: [.short, .customLong("rate")], help: "Sample rate to ask for (default 44100); the engine runs at the rate ALSA grants.")
-    var rate: Int?
+    @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(name: .long, help: "ALSA period in frames (default 128).")
     var periodFrames = 128
@@ -25,14 +21,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "No terminal view (for scripts).")
     var noDisplay = false
 
-    @Flag(name: .shortAndLong, help: "Print the negotiated format, latency, xruns.")
-    var verbose = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
-
     mutating func validate() throws {
-        try validateRate(rate)
         guard (16...8192).contains(periodFrames) else { throw ValidationError("--period-frames \(periodFrames): expected 16...8192") }
         guard (2...16).contains(periods) else { throw ValidationError("--periods \(periods): expected 2...16") }
     }
@@ -41,10 +30,10 @@ struct PlayCommand: ParsableCommand {
         runReportingErrors {
             let pattern = try patternOptions.loadPattern()
             let player = try LivePatternPlayer(
-                pattern: pattern, device: device, requestedRate: Double(rate ?? 44100), voices: patternOptions.voices,
-                periodFrames: periodFrames, periods: periods)
-            if verbose { player.printNegotiated() }
-            try player.run(loops: patternOptions.loops, display: !noDisplay && !quiet, verbose: verbose)
+                pattern: pattern, device: deviceOptions.device, requestedRate: deviceOptions.sampleRate(default: 44100),
+                voices: patternOptions.voices, periodFrames: periodFrames, periods: periods)
+            if deviceOptions.verbose { player.printNegotiated() }
+            try player.run(loops: patternOptions.loops, display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
         }
     }
 }
@@ -86,9 +75,9 @@ final class LivePatternPlayer {
     }
 
     func run(loops: Int?, display: Bool, verbose: Bool) throws {
-        let interrupt = InterruptFlag.install()
-        let keys = KeyInput()
-        defer { keys.restore() }
+        Signals.install()
+        let keys = Keyboard.open()
+        defer { keys?.restore() }
         let view = TerminalView()
         let showView = display && view.isTerminal
         if showView { TerminalView.hideCursor() }
@@ -116,13 +105,13 @@ final class LivePatternPlayer {
 
         var lastDraw = Date.distantPast
         while true {
-            if interrupt.isSet { break }
+            if Signals.interrupted { break }
             if let error = playback.stats.error { throw BoopExit(.ioError, error.description) }
-            switch keys.poll() {
-            case UInt8(ascii: " "): try togglePause()
-            case UInt8(ascii: "q"), UInt8(ascii: "Q"): return try stop(view: showView ? view : nil, verbose: verbose)
-            case UInt8(ascii: "+"), UInt8(ascii: "="): changeTempo(by: 5)
-            case UInt8(ascii: "-"), UInt8(ascii: "_"): changeTempo(by: -5)
+            switch keys?.poll() {
+            case .space: try togglePause()
+            case .quit: return try stop(view: showView ? view : nil, verbose: verbose)
+            case .other(UInt8(ascii: "+")), .other(UInt8(ascii: "=")): changeTempo(by: 5)
+            case .other(UInt8(ascii: "-")), .other(UInt8(ascii: "_")): changeTempo(by: -5)
             default: break
             }
             while let command = media?.poll() {

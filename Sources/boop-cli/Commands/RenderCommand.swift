@@ -52,36 +52,10 @@ struct RenderCommand: ParsableCommand {
             renderer.sampleRate = Double(rate ?? 44100)
             renderer.voices = patternOptions.voices
             renderer.loops = patternOptions.loops ?? 1
-            let interrupt = InterruptFlag.install()
-            let showProgress = !quiet && isatty(STDERR_FILENO) == 1
-            var lastPercent = -1
-            let started = Date()
-            let frames: UInt64
-            do {
-                frames = try renderer.render(
-                    to: output, format: SampleFormat(rawValue: sampleFormat)!,
-                    progress: showProgress ? { fraction in
-                        let percent = Int(fraction * 100)
-                        if percent != lastPercent {
-                            lastPercent = percent
-                            FileHandle.standardError.write(Data("\rrendering \(pattern.name): \(percent)%".utf8))
-                        }
-                    } : nil,
-                    shouldStop: { interrupt.isSet })
-            } catch is CancellationError {
-                if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-                throw BoopExit(.interrupted, "render interrupted; \(output) was not written")
-            } catch let error as AudioError {
-                if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
-                throw error
-            }
-            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            if verbose {
-                let seconds = Double(frames) / renderer.sampleRate
-                let took = Date().timeIntervalSince(started)
-                FileHandle.standardError.write(Data(String(
-                    format: "wrote %@: %.2f s at %d Hz (%@), rendered %.0fx faster than real time\n",
-                    output, seconds, Int(renderer.sampleRate), sampleFormat, seconds / max(took, 1e-6)).utf8))
+            try renderToFile(title: pattern.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
+                             verbose: verbose, detail: "\(pattern.name), \(sampleFormat)") { progress, shouldStop in
+                try renderer.render(to: output, format: SampleFormat(rawValue: sampleFormat)!, progress: progress,
+                                    shouldStop: shouldStop)
             }
         }
     }

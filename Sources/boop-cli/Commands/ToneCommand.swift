@@ -122,21 +122,11 @@ struct ToneCommand: ParsableCommand {
 
     private func render(_ plan: Plan, to output: String) throws {
         // Like `boop render`: an interrupted render exits 130 and leaves no file.
-        let interrupt = InterruptFlag.install()
         let renderer = ToneRenderer(sequence: plan.sequence)
-        let frames: UInt64
-        do {
-            frames = try renderer.render(to: output, format: .f32, shouldStop: { interrupt.isSet })
-        } catch is CancellationError {
-            throw BoopExit(.interrupted, "tone render interrupted; \(output) was not written")
-        } catch let error as AudioError {
-            if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
-            throw error
-        }
-        if verbose {
-            for k in 0..<plan.sequence.count { log(describe(plan, k)) }
-            log(String(format: "wrote %@: %d tones, %.3f s at %d Hz (float32 mono)", output, plan.sequence.count,
-                       Double(frames) / plan.sequence.sampleRate, Int(plan.sequence.sampleRate)))
+        if verbose { for k in 0..<plan.sequence.count { log(describe(plan, k)) } }
+        try renderToFile(title: "tones", output: output, sampleRate: plan.sequence.sampleRate, quiet: true,
+                         verbose: verbose, detail: "\(plan.sequence.count) tone(s), float32 mono") { _, shouldStop in
+            try renderer.render(to: output, format: .f32, shouldStop: shouldStop)
         }
     }
 

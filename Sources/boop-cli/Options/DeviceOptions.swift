@@ -22,9 +22,7 @@ struct DeviceOptions: ParsableArguments {
         if device.isEmpty {
             throw ValidationError("-D/--device: expected an ALSA PCM name such as default or hw:0,0")
         }
-        if let rate, !Self.rateRange.contains(rate) {
-            throw ValidationError("-r/--rate \(rate): expected a sample rate 8000...384000 Hz")
-        }
+        try validateRate(rate)
         if verbose && quiet {
             throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them")
         }

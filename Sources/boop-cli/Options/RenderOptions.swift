@@ -39,9 +39,9 @@ struct PatternOptions: ParsableArguments {
     }
 }
 
-/// Validates a sample rate option shared by every sound-making command.
+/// Validates a sample rate option shared by every sound-making command (one range, one message).
 func validateRate(_ rate: Int?, option: String = "-r/--rate") throws {
-    if let rate, !(8000...192000).contains(rate) {
-        throw ValidationError("\(option) \(rate): expected a sample rate 8000...192000 Hz")
+    if let rate, !DeviceOptions.rateRange.contains(rate) {
+        throw ValidationError("\(option) \(rate): expected a sample rate 8000...384000 Hz")
     }
 }

@@ -51,6 +51,13 @@ final class Keyboard {
         }
     }
 
+    /// Waits up to `timeoutMilliseconds` for a key (also a loop's pacing); nil on timeout.
+    func wait(timeoutMilliseconds: Int32) -> Key? {
+        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&fds, 1, timeoutMilliseconds) > 0 else { return nil }
+        return poll()
+    }
+
     func restore() { Keyboard.restoreTerminal() }
 
     /// Puts the terminal back as it was (safe to call repeatedly, from any thread).

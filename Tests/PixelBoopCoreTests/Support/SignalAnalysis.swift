@@ -31,6 +31,12 @@ enum SignalAnalysis {
         return (s / Double(max(range.count, 1))).squareRoot()
     }
 
+    static func rms(_ x: [Double], _ range: Range<Int>) -> Double {
+        var s = 0.0
+        for i in range { s += x[i] * x[i] }
+        return (s / Double(max(range.count, 1))).squareRoot()
+    }
+
     /// Onsets: the first non-zero sample after at least `minSilence` frames of exact silence.
     static func onsets(_ x: [Float], minSilence: Int) -> [Int] {
         var result: [Int] = []
@@ -45,7 +51,8 @@ enum SignalAnalysis {
 
     /// 4th-order highpass (two RBJ biquads): what is left of a filtered sine above `cutoff` is
     /// tiny, so energy here at a note boundary is the signature of a click.
-    static func highpass(_ x: [Float], rate: Double, cutoff: Double) -> [Float] {
+    /// In Double, so that residues of 1e-11 of a tone's energy can still be measured.
+    static func highpass(_ x: [Float], rate: Double, cutoff: Double) -> [Double] {
         var y = x.map(Double.init)
         for _ in 0..<2 {
             let w0 = 2 * Double.pi * cutoff / rate, cw = cos(w0), alpha = sin(w0) / (2 * 0.7071)
@@ -59,6 +66,6 @@ enum SignalAnalysis {
                 y[i] = out
             }
         }
-        return y.map(Float.init)
+        return y
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import PixelBoopCore
+
+/// The contract every `-o` render shares (render, tone, ambient): Ctrl-C is polled between blocks
+/// and ends with exit 130 and no file; a percentage shows on stderr when it is a terminal; an
+/// output that cannot be created is exit 73; `-v` reports the length and the speed.
+/// `body` gets the progress callback (nil when hidden) and the stop test, and returns the frames
+/// written.
+func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool, verbose: Bool,
+                  detail: @autoclosure () -> String = "",
+                  _ body: (_ progress: ((Double) -> Void)?, _ shouldStop: () -> Bool) throws -> UInt64) throws {
+    Signals.install()
+    let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+    var lastPercent = -1
+    let started = Date()
+    let progress: ((Double) -> Void)? = showProgress ? { fraction in
+        let percent = Int(fraction * 100)
+        if percent != lastPercent {
+            lastPercent = percent
+            FileHandle.standardError.write(Data("\rrendering \(title): \(percent)%".utf8))
+        }
+    } : nil
+    let frames: UInt64
+    do {
+        frames = try body(progress, { Signals.interrupted })
+    } catch is CancellationError {
+        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        throw BoopExit(.interrupted, "render interrupted; \(output) was not written")
+    } catch let error as AudioError {
+        if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
+        throw error
+    }
+    if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if verbose {
+        let seconds = Double(frames) / sampleRate
+        let took = Date().timeIntervalSince(started)
+        let extra = detail()
+        FileHandle.standardError.write(Data(String(
+            format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time\n",
+            output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)).utf8))
+    }
+}
