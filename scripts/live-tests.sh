@@ -76,9 +76,9 @@ if ctest --test-dir "$BUILD_DIR" -L live --output-on-failure; then pass "ctest -
 
 # ---------------------------------------------------------------- 2. Swift live tests
 if [[ "${BOOP_SKIP_SWIFT_LIVE:-0}" != 1 ]]; then
-    echo "== swift test --filter CaptureLiveTests"
-    if swift test --scratch-path "$SWIFT_SCRATCH" --filter CaptureLiveTests 2>&1 | tail -n 3 | grep -q "passed"; then
-        pass "swift test CaptureLiveTests"
+    echo "== swift test --filter CaptureLiveTests|LiveSineWaveNotePlayerTests"
+    if swift test --scratch-path "$SWIFT_SCRATCH" --filter "CaptureLiveTests|LiveSineWaveNotePlayerTests" 2>&1 | tail -n 3 | grep -q "passed"; then
+        pass "swift test CaptureLiveTests, LiveSineWaveNotePlayerTests"
     else
         failed "swift test CaptureLiveTests"
     fi

@@ -28,14 +28,16 @@ struct AmbientCommandTests {
     @Test("every option parses")
     func full() throws {
         let c = try parse(["--preset", "Dark_Textures", "--seed", "18446744073709551615", "--duration", "12.5",
-                           "-o", "a.wav", "-r", "48000", "--sample-format", "s16", "-q", "-v"])
+                           "-o", "a.wav", "-r", "48000", "--sample-format", "s16", "-v"])
         #expect(c.preset == "Dark_Textures")
         #expect(c.seed == UInt64.max)
         #expect(c.duration == 12.5)
         #expect(c.output == "a.wav")
         #expect(c.sampleRate == 48000)
         #expect(c.sampleFormat == "s16")
-        #expect(c.quiet && c.verbose)
+        #expect(c.verbose && !c.quiet)
+        #expect(try parse(["-q"]).quiet)
+        #expect(throws: (any Error).self) { try parse(["-q", "-v"]) }  // the shared DeviceOptions rule
         let live = try parse(["-D", "hw:1,0", "--reconnect", "--list"])
         #expect(live.device == "hw:1,0")
         #expect(live.reconnect && live.list)

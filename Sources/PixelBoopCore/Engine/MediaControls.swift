@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(CMpris)
 import CMpris
-#endif
 
 /// What a desktop media control (keyboard media keys, `playerctl`, a panel widget) asked for.
 public enum MediaCommand: Sendable, Equatable, CaseIterable {
@@ -24,15 +22,6 @@ public enum MediaPlaybackStatus: Sendable, Equatable {
 ///
 /// Every method may be called from any thread.
 public final class MediaControls: @unchecked Sendable {
-    /// Whether this build can publish MPRIS at all (it needs the CMpris target and libsystemd).
-    public static var isSupported: Bool {
-        #if canImport(CMpris)
-        return true
-        #else
-        return false
-        #endif
-    }
-
     /// The well-known bus name, e.g. `org.mpris.MediaPlayer2.boop.instance1234`.
     public let busName: String
     /// Remote commands, for async consumers. Holds the 64 newest; use either this or `poll()`.
@@ -53,7 +42,6 @@ public final class MediaControls: @unchecked Sendable {
     /// - Returns: nil when no bus could be used; the program carries on without media controls.
     public init?(identity: String = "PixelBoop", nextPrevious: Bool = false, busAddress: String? = nil,
                  nameSuffix: String? = nil, onUnavailable: ((String) -> Void)? = nil) {
-        #if canImport(CMpris)
         var handle: OpaquePointer?
         var err: Int32 = 0
         let status = boop_mpris_create(busAddress, nameSuffix, identity, &handle, &err)
@@ -68,10 +56,6 @@ public final class MediaControls: @unchecked Sendable {
         commands = stream
         core = Core(handle: handle, nextPrevious: nextPrevious, continuation: continuation, onLost: onUnavailable)
         core.start()
-        #else
-        onUnavailable?("media controls (MPRIS) off: this build has no D-Bus support")
-        return nil
-        #endif
     }
 
     deinit { core.close() }
@@ -105,7 +89,6 @@ public final class MediaControls: @unchecked Sendable {
     public func close() { core.close() }
 }
 
-#if canImport(CMpris)
 extension MediaControls {
     /// Owns the C handle and the control thread. Separate from `MediaControls` so the thread's
     /// reference does not keep the public object alive.
@@ -245,15 +228,3 @@ extension MediaCommand {
         }
     }
 }
-#else
-extension MediaControls {
-    /// Stand-in when the build has no CMpris target: `init?` always returns nil.
-    fileprivate final class Core: @unchecked Sendable {
-        struct State { var status = MediaPlaybackStatus.stopped, title: String?, lengthMicroseconds: Int64 = -1,
-                       nextPrevious = false, positionMicroseconds: Int64 = 0 }
-        func mutate(wake: Bool = true, _ change: (inout State) -> Void) {}
-        func poll() -> MediaCommand? { nil }
-        func close() {}
-    }
-}
-#endif
