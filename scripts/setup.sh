@@ -9,6 +9,7 @@ packages=(
   pulseaudio libasound2-plugins alsa-utils
   aubio-tools python3-numpy python3-scipy python3-mido
   dbus dbus-user-session playerctl
+  make man-db groff-base hyperfine
 )
 
 missing=()
