@@ -29,7 +29,6 @@ template <class F> using IntOf = decltype(F{} < F{});
 
 template <class F> BOOP_SIMD_INLINE F splatT(float v) noexcept { return F{} + v; }
 BOOP_SIMD_INLINE f8 splat(float v) noexcept { return splatT<f8>(v); }
-BOOP_SIMD_INLINE u8 splatU(uint32_t v) noexcept { return u8{} + v; }
 
 // Lane-wise choice. The vector ternary compiles to blend (SSE4.1/AVX) or and/andnot/or (SSE2).
 template <class F> BOOP_SIMD_INLINE F select(IntOf<F> mask, F ifTrue, F ifFalse) noexcept { return mask ? ifTrue : ifFalse; }

@@ -26,7 +26,6 @@ public:
     int capacity() const noexcept { return laneCount_; }
     LaneState state(int lane) const noexcept { return lanes_[lane].state; }
     uint64_t order(int lane) const noexcept { return lanes_[lane].order; }
-    uint32_t noteId(int lane) const noexcept { return lanes_[lane].noteId; }
     float level(int lane) const noexcept { return chunk(lane).level[lane % simd::kLanes]; }
     int activeLanes() const noexcept { return activeCount_; }
 

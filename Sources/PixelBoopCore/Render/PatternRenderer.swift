@@ -14,11 +14,6 @@ public struct PatternRenderer {
 
     public init(pattern: Pattern) { self.pattern = pattern }
 
-    /// Frames of music proper (without the release tail).
-    public var musicFrames: UInt64 {
-        Sequencer(pattern: pattern, sampleRate: sampleRate).frame(ofStep: pattern.length * loops)
-    }
-
     /// Renders into `sink` block by block; `progress` gets the fraction done; `shouldStop` is
     /// polled between blocks (Ctrl-C). Returns the frames rendered.
     @discardableResult
