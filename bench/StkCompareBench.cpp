@@ -16,8 +16,16 @@
 #include "dsp/Voice.hpp"
 #include "include/CAudioEngine.h"
 
-// Counting allocator: proves the render path allocates nothing.
+// Counting allocator: proves the render path allocates nothing. A sanitizer runtime defines its own
+// operator new/delete (a second definition fails to link), and under RealtimeSanitizer an allocation
+// on the render path is already a hard error, so sanitized builds count nothing here.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(realtime_sanitizer)
+#define BOOP_BENCH_SANITIZED 1
+#endif
+#endif
 static std::atomic<uint64_t> gAllocations{0};
+#ifndef BOOP_BENCH_SANITIZED
 void* operator new(std::size_t n) {
     gAllocations.fetch_add(1, std::memory_order_relaxed);
     if (void* p = std::malloc(n ? n : 1)) return p;
@@ -25,6 +33,7 @@ void* operator new(std::size_t n) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#endif
 
 namespace {
 
