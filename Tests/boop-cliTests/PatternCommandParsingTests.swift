@@ -44,7 +44,7 @@ struct PatternCommandParsingTests {
         ["render", "p.json"],                                  // -o is required
         ["render", "-o", "x.wav"],                             // pattern is required
         ["render", "p.json", "-o", "x.wav", "--loops", "0"],
-        ["render", "p.json", "-o", "x.wav", "--voices", "65"],
+        ["render", "p.json", "-o", "x.wav", "--voices", "257"],
         ["render", "p.json", "-o", "x.wav", "--bpm", "59"],
         ["render", "p.json", "-o", "x.wav", "--bpm", "nan"],
         ["render", "p.json", "-o", "x.wav", "-r", "7999"],

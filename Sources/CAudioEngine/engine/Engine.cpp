@@ -8,10 +8,11 @@
 namespace boop {
 
 bool Engine::isValid(const boop_engine_config& c) noexcept {
-    return std::isfinite(c.sample_rate) && c.sample_rate >= 8000.0 && c.sample_rate <= 384000.0 &&
-           c.voices >= 1 && c.voices <= kMaxVoices && c.max_block_frames >= 1 &&
-           c.max_block_frames <= 8192 && c.queue_capacity >= 16 && c.queue_capacity <= (1u << 20) &&
-           (c.channels == 1 || c.channels == 2);
+    return std::isfinite(c.sample_rate) && c.sample_rate >= BOOP_ENGINE_RATE_MIN &&
+           c.sample_rate <= BOOP_ENGINE_RATE_MAX && c.voices >= BOOP_ENGINE_VOICES_MIN &&
+           c.voices <= BOOP_ENGINE_VOICES_MAX && c.max_block_frames >= 1 &&
+           c.max_block_frames <= BOOP_ENGINE_BLOCK_FRAMES_MAX && c.queue_capacity >= BOOP_ENGINE_QUEUE_MIN &&
+           c.queue_capacity <= BOOP_ENGINE_QUEUE_MAX && (c.channels == 1 || c.channels == 2);
 }
 
 Engine::Engine(const boop_engine_config& config) : config_(config), queue_(config.queue_capacity) {

@@ -16,7 +16,6 @@ namespace boop {
 // the control thread only pushes Commands and the audio thread only renders.
 class Engine {
 public:
-    static constexpr uint32_t kMaxVoices = 256;
     static constexpr uint32_t kDrumVoices = 8;
     static constexpr float kMasterGain = 0.3f;
     static constexpr double kStealFadeSeconds = 0.005;  // >= 3 ms: a stolen voice is faded, never cut

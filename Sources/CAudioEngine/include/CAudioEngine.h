@@ -68,11 +68,21 @@ typedef enum boop_timbre {
 
 #define BOOP_TIMBRE_COUNT 4
 
+/* The limits of an engine configuration, the one source for every check and message: the engine
+ * refuses anything outside them, and the Swift wrapper and the command line quote them. */
+#define BOOP_ENGINE_RATE_MIN 8000
+#define BOOP_ENGINE_RATE_MAX 384000
+#define BOOP_ENGINE_VOICES_MIN 1
+#define BOOP_ENGINE_VOICES_MAX 256
+#define BOOP_ENGINE_BLOCK_FRAMES_MAX 8192
+#define BOOP_ENGINE_QUEUE_MIN 16
+#define BOOP_ENGINE_QUEUE_MAX 1048576
+
 typedef struct boop_engine_config {
-    double sample_rate;        /* Hz, 8000 ... 384000 */
-    uint32_t voices;           /* polyphony, 1 ... 64 (default 8); drums have their own 8 */
-    uint32_t max_block_frames; /* the largest frames count render will be asked for, 1 ... 8192 */
-    uint32_t queue_capacity;   /* events, rounded up to a power of two, 16 ... 1048576 */
+    double sample_rate;        /* Hz, BOOP_ENGINE_RATE_MIN ... BOOP_ENGINE_RATE_MAX */
+    uint32_t voices;           /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 8); drums have their own 8 */
+    uint32_t max_block_frames; /* the largest frames count render will be asked for, 1 ... BOOP_ENGINE_BLOCK_FRAMES_MAX */
+    uint32_t queue_capacity;   /* events, rounded up to a power of two, BOOP_ENGINE_QUEUE_MIN ... _MAX */
     uint32_t channels;         /* interleaved output channels, 1 or 2 (voices are centred) */
 } boop_engine_config;
 

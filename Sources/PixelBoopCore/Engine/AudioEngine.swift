@@ -30,6 +30,11 @@ public enum Timbre: Sendable, CaseIterable {
 
 /// Shape of an engine; changing any of these means creating a new engine.
 public struct EngineConfiguration: Sendable, Equatable {
+    /// The ranges the engine accepts, read from the C header (its one source).
+    public static let sampleRateRange = Double(BOOP_ENGINE_RATE_MIN)...Double(BOOP_ENGINE_RATE_MAX)
+    public static let voicesRange = Int(BOOP_ENGINE_VOICES_MIN)...Int(BOOP_ENGINE_VOICES_MAX)
+    public static let blockFramesRange = 1...Int(BOOP_ENGINE_BLOCK_FRAMES_MAX)
+
     public var sampleRate: Double
     public var voices: Int
     public var maxBlockFrames: Int
@@ -77,7 +82,9 @@ public final class AudioEngine {
                 "engine with \(configuration.sampleRate) Hz, \(configuration.voices) voices, "
                     + "\(configuration.maxBlockFrames)-frame blocks, \(configuration.channels) channel(s): "
                     + String(cString: boop_status_string(status))
-                    + " (rate 8000...384000, voices 1...256, block 1...8192, channels 1 or 2)")
+                    + " (rate \(Int(BOOP_ENGINE_RATE_MIN))...\(Int(BOOP_ENGINE_RATE_MAX)),"
+                    + " voices \(EngineConfiguration.voicesRange), block \(EngineConfiguration.blockFramesRange),"
+                    + " channels 1 or 2)")
         }
         self.handle = engine
         self.configuration = configuration

@@ -12,7 +12,7 @@ struct PatternOptions: ParsableArguments {
     @Option(name: .long, help: "Override the pattern's tempo (60...200).")
     var bpm: Double?
 
-    @Option(name: .long, help: "Polyphony of the voice pool (1...64).")
+    @Option(name: .long, help: "Polyphony of the voice pool (\(EngineConfiguration.voicesRange)).")
     var voices: Int = 8
 
     mutating func validate() throws {
@@ -22,8 +22,8 @@ struct PatternOptions: ParsableArguments {
         if let bpm, !(bpm.isFinite && Pattern.bpmRange.contains(bpm)) {
             throw ValidationError("--bpm \(bpm): expected a tempo 60...200")
         }
-        if !(1...64).contains(voices) {
-            throw ValidationError("--voices \(voices): expected 1...64")
+        if !EngineConfiguration.voicesRange.contains(voices) {
+            throw ValidationError("--voices \(voices): expected \(EngineConfiguration.voicesRange)")
         }
     }
 
