@@ -63,11 +63,6 @@ public:
         return &slots_[head & mask_];
     }
 
-    // Approximate from any thread; exact from either endpoint when the other is idle.
-    std::size_t sizeApprox() const noexcept {
-        return tail_.load(std::memory_order_acquire) - head_.load(std::memory_order_acquire);
-    }
-
 private:
     std::unique_ptr<T[]> slots_;
     std::size_t mask_ = 0;

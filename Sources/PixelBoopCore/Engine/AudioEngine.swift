@@ -35,6 +35,24 @@ public struct EngineConfiguration: Sendable, Equatable {
     public static let voicesRange = Int(BOOP_ENGINE_VOICES_MIN)...Int(BOOP_ENGINE_VOICES_MAX)
     public static let blockFramesRange = 1...Int(BOOP_ENGINE_BLOCK_FRAMES_MAX)
 
+    public static let queueCapacityRange = Int(BOOP_ENGINE_QUEUE_MIN)...Int(BOOP_ENGINE_QUEUE_MAX)
+
+    /// The first field out of the engine's range, named with what was expected; nil when valid.
+    public var problem: String? {
+        if !(sampleRate.isFinite && Self.sampleRateRange.contains(sampleRate)) {
+            return "sample rate \(sampleRate) Hz: expected \(Int(BOOP_ENGINE_RATE_MIN))...\(Int(BOOP_ENGINE_RATE_MAX))"
+        }
+        if !Self.voicesRange.contains(voices) { return "voices \(voices): expected \(Self.voicesRange)" }
+        if !Self.blockFramesRange.contains(maxBlockFrames) {
+            return "block of \(maxBlockFrames) frames: expected \(Self.blockFramesRange)"
+        }
+        if !Self.queueCapacityRange.contains(queueCapacity) {
+            return "queue of \(queueCapacity) events: expected \(Self.queueCapacityRange)"
+        }
+        if !(1...2).contains(channels) { return "channels \(channels): expected 1 or 2" }
+        return nil
+    }
+
     public var sampleRate: Double
     public var voices: Int
     public var maxBlockFrames: Int
@@ -69,6 +87,7 @@ public final class AudioEngine {
     private var heldByPitch: [Int: [NoteID]] = [:]
 
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws(AudioError) {
+        if let problem = configuration.problem { throw AudioError.invalidConfiguration("engine: \(problem)") }
         var config = boop_engine_config()
         config.sample_rate = configuration.sampleRate
         config.voices = UInt32(clamping: configuration.voices)

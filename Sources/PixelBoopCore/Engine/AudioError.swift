@@ -9,8 +9,6 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceUnavailable(String)
     /// The device went away or stopped recovering while running.
     case deviceLost(String)
-    /// Rendering or writing audio failed.
-    case renderFailed(String)
     /// A frequency outside 20 ... 20 000 Hz or not finite.
     case invalidFrequency(String)
     /// A configuration value out of range (sample rate, voices, block size ...).
@@ -29,7 +27,6 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
         case .engineStartFailed(let c): return "engine start failed: \(c)"
         case .deviceUnavailable(let c): return "audio device unavailable: \(c)"
         case .deviceLost(let c): return "audio device lost: \(c)"
-        case .renderFailed(let c): return "render failed: \(c)"
         case .invalidFrequency(let c): return "invalid frequency: \(c)"
         case .invalidConfiguration(let c): return "invalid configuration: \(c)"
         case .cannotCreateFile(let c): return "cannot create file: \(c)"
@@ -43,7 +40,7 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     public var context: String {
         switch self {
         case .engineStartFailed(let c), .deviceUnavailable(let c), .deviceLost(let c),
-             .renderFailed(let c), .invalidFrequency(let c), .invalidConfiguration(let c),
+             .invalidFrequency(let c), .invalidConfiguration(let c),
              .cannotCreateFile(let c), .ioError(let c), .queueFull(let c), .alreadyStreaming(let c):
             return c
         }
