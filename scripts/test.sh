@@ -10,8 +10,7 @@ jobs="${BOOP_JOBS:-$(nproc)}"
 for mode in none realtime thread address; do
   echo "=== C++ tests, sanitizer: $mode ==="
   cmake -S . -B "build-test-$mode" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$mode" \
-    -DBOOP_BUILD_BENCH="$([ "$mode" = none ] && echo ON || echo OFF)" >/dev/null
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$mode" >/dev/null
   cmake --build "build-test-$mode" -j "$jobs"
   ctest --test-dir "build-test-$mode" -LE live --output-on-failure -j "$jobs"
 done
