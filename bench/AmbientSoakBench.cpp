@@ -16,7 +16,7 @@
 #include <ctime>
 #include <string>
 #include <vector>
-#include "CAudioEngine.h"
+#include "include/CAudioEngine.h"
 
 namespace {
 

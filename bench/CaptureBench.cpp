@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "backend/AlsaCapture.hpp"
+#include "backend/alsa/AlsaCapture.hpp"
 #include "dsp/Yin.hpp"
 
 namespace {

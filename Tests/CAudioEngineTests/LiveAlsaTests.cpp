@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "AlsaTestSupport.hpp"
-#include "CAudioEngine.h"
+#include "include/CAudioEngine.h"
 
 using namespace boop_test;
 

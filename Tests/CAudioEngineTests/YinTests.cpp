@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "AlsaTestSupport.hpp"
-#include "CAudioEngine.h"
+#include "include/CAudioEngine.h"
 #include "dsp/Yin.hpp"
 
 using namespace boop_test;

@@ -1,18 +1,18 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include "EuclideanRhythm.hpp"
-#include "FdnReverb.hpp"
-#include "FmLead.hpp"
-#include "Granulator.hpp"
-#include "HarmonyManager.hpp"
-#include "OceanNoise.hpp"
-#include "PingPongDelay.hpp"
-#include "PolySynth.hpp"
-#include "Rng.hpp"
-#include "SlowDrift.hpp"
-#include "SoftLimiter.hpp"
-#include "CAudioEngine.h"
+#include "ambient/EuclideanRhythm.hpp"
+#include "dsp/FdnReverb.hpp"
+#include "ambient/FmLead.hpp"
+#include "dsp/Granulator.hpp"
+#include "ambient/HarmonyManager.hpp"
+#include "ambient/OceanNoise.hpp"
+#include "dsp/PingPongDelay.hpp"
+#include "ambient/PolySynth.hpp"
+#include "dsp/Rng.hpp"
+#include "ambient/SlowDrift.hpp"
+#include "dsp/SoftLimiter.hpp"
+#include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

@@ -1,6 +1,6 @@
 #pragma once
 #include <cmath>
-#include "Svf.hpp"
+#include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

@@ -1,7 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
-#include "Rng.hpp"
+#include "dsp/Rng.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

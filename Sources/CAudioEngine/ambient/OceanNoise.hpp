@@ -1,8 +1,8 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include "Rng.hpp"
-#include "Svf.hpp"
+#include "dsp/Rng.hpp"
+#include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

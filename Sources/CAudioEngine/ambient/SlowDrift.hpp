@@ -1,6 +1,6 @@
 #pragma once
 #include <cmath>
-#include "Rng.hpp"
+#include "dsp/Rng.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

@@ -1,5 +1,5 @@
 #pragma once
-#include "Realtime.hpp"
+#include "rt/Realtime.hpp"
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #include <pmmintrin.h>

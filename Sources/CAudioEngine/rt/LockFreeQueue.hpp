@@ -6,7 +6,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
-#include "Realtime.hpp"
+#include "rt/Realtime.hpp"
 
 namespace boop {
 

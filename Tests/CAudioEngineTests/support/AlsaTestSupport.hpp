@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "CAudioEngine.h"
+#include "include/CAudioEngine.h"
 
 namespace boop_test {
 

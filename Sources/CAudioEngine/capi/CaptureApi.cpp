@@ -3,7 +3,7 @@
 #include <cmath>
 #include <new>
 
-#include "backend/AlsaCapture.hpp"
+#include "backend/alsa/AlsaCapture.hpp"
 #include "dsp/Yin.hpp"
 #include "include/CAudioEngine.h"
 

@@ -2,7 +2,7 @@
 // and no exception crossing the boundary.
 #include <new>
 
-#include "backend/AlsaPlayback.hpp"
+#include "backend/alsa/AlsaPlayback.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_playback {

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 #include <vector>
 #include "AmbientTestSupport.hpp"
-#include "ambient/PingPongDelay.hpp"
-#include "ambient/Rng.hpp"
+#include "dsp/PingPongDelay.hpp"
+#include "dsp/Rng.hpp"
 #include "rt/Denormals.hpp"
 
 using boop::ambient::PingPongDelay;

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <vector>
 #include "AmbientTestSupport.hpp"
-#include "ambient/Granulator.hpp"
+#include "dsp/Granulator.hpp"
 #include "rt/Denormals.hpp"
 
 using boop::ambient::Granulator;

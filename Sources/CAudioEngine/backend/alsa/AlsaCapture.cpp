@@ -1,4 +1,4 @@
-#include "backend/AlsaCapture.hpp"
+#include "backend/alsa/AlsaCapture.hpp"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "backend/AlsaCommon.hpp"
+#include "backend/alsa/AlsaCommon.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {

@@ -1,4 +1,4 @@
-#include "backend/AlsaPlayback.hpp"
+#include "backend/alsa/AlsaPlayback.hpp"
 
 #include <poll.h>
 #include <pthread.h>
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "backend/AlsaCommon.hpp"
+#include "backend/alsa/AlsaCommon.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 #include "AmbientTestSupport.hpp"
-#include "ambient/FdnReverb.hpp"
-#include "ambient/Rng.hpp"
+#include "dsp/FdnReverb.hpp"
+#include "dsp/Rng.hpp"
 #include "rt/Denormals.hpp"
 
 using boop::ambient::FdnReverb;

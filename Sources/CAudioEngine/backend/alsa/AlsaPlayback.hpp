@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "backend/AlsaCommon.hpp"
+#include "backend/alsa/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
-#include "Rng.hpp"
+#include "dsp/Rng.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

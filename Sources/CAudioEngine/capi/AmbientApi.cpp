@@ -2,7 +2,7 @@
 // C++ object behind the opaque handle, and keeps every exception on this side of the boundary.
 #include <cstring>
 #include <new>
-#include "CAudioEngine.h"
+#include "include/CAudioEngine.h"
 #include "ambient/AmbientEngine.hpp"
 
 struct boop_ambient {

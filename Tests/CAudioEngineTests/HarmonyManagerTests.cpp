@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 #include "ambient/HarmonyManager.hpp"
-#include "ambient/Rng.hpp"
+#include "dsp/Rng.hpp"
 
 using namespace boop::ambient;
 
