@@ -1,5 +1,6 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.2
 import PackageDescription
+
 
 let package = Package(
     name: "PixelBoop",
@@ -18,6 +19,12 @@ let package = Package(
             cxxSettings: [
                 .headerSearchPath("."),
                 .define("NDEBUG", .when(configuration: .release)),
+                // The same checks as the CMake build (CMakeLists.txt), so the shipped binary is the
+                // tested one: clang refuses any call from a BOOP_RT (nonblocking) function to code
+                // not known to be nonblocking.
+                .enableWarning("all"),
+                .enableWarning("extra"),
+                .treatWarning("function-effects", as: .error),
             ],
             linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("pthread")]
         ),
@@ -47,5 +54,6 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "boop-cliTests", dependencies: ["boop-cli"], path: "Tests/boop-cliTests"),
     ],
+    swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
 )
