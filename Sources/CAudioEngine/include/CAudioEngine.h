@@ -54,7 +54,7 @@ const char* boop_version(void);
 
 typedef struct boop_engine boop_engine;
 
-/* The track timbres. MELODY is the seed's sine + 2 kHz lowpass voice; TONE is the pure sine of
+/* The track timbres. MELODY is the sine + 2 kHz lowpass melody voice; TONE is the pure sine of
  * the ear-training player (no filter, raised-cosine edges). */
 typedef enum boop_timbre {
     BOOP_TIMBRE_MELODY = 0,
@@ -186,17 +186,20 @@ typedef enum boop_sample_format {
 boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
                                   boop_sample_format format, boop_file_writer** out_writer);
 
-/* Appends interleaved frames. Return: BOOP_OK or BOOP_ERROR_IO. */
+/* Appends interleaved frames. Return: BOOP_OK or BOOP_ERROR_IO.
+ * Thread safety: the writer's thread. */
 boop_status boop_file_writer_write(boop_file_writer* writer, const float* interleaved, uint64_t frames);
 
 /* Flushes, closes and renames the temporary file to its final name, then frees the writer.
  * Return: BOOP_OK or BOOP_ERROR_IO (the temporary file is removed then). */
 boop_status boop_file_writer_commit(boop_file_writer* writer);
 
-/* Closes and deletes the temporary file, then frees the writer (NULL is ignored). */
+/* Closes and deletes the temporary file, then frees the writer (NULL is ignored).
+ * Thread safety: the writer's thread. */
 void boop_file_writer_abort(boop_file_writer* writer);
 
-/* The last libsndfile/system error message of this writer ("" if none). */
+/* The last libsndfile/system error message of this writer ("" if none).
+ * Thread safety: the writer's thread. */
 const char* boop_file_writer_error(const boop_file_writer* writer);
 
 /* ====================================================================================== */
@@ -230,6 +233,8 @@ typedef struct boop_playback_stats {
     boop_status error;         /* BOOP_OK, or why the I/O thread stopped */
 } boop_playback_stats;
 
+/* Fills a config with the defaults (device "default", 128-frame periods x 3).
+ * Thread safety: any thread. */
 void boop_playback_config_default(boop_playback_config* config);
 
 /* Opens and configures the PCM for the source's channels at the source's rate (or the nearest
@@ -258,7 +263,7 @@ void boop_playback_stop(boop_playback* playback, int drain);
 void boop_playback_destroy(boop_playback* playback);
 
 /* ====================================================================================== */
-/* ALSA capture, device listing and pitch detection (issue 4 fills this section)           */
+/* ALSA capture, device listing and pitch detection                                       */
 /* ====================================================================================== */
 
 /* ---- Device listing ---------------------------------------------------------------------- */
@@ -285,7 +290,7 @@ size_t boop_device_list_count(const boop_device_list* list);
 /* Entry `index` (< count); an all-empty entry for a bad index. Thread safety: any thread. */
 boop_device_info boop_device_list_get(const boop_device_list* list, size_t index);
 
-/* Frees a list (NULL is ignored). */
+/* Frees a list (NULL is ignored). Thread safety: any thread, once no other uses the list. */
 void boop_device_list_destroy(boop_device_list* list);
 
 /* ---- Capture: one C++ I/O thread reads the PCM into a lock-free ring of mono floats ------- */
@@ -321,6 +326,7 @@ typedef struct boop_capture_stats {
     boop_status error;        /* BOOP_OK, or why the I/O thread stopped (BOOP_ERROR_DEVICE_LOST) */
 } boop_capture_stats;
 
+/* Fills a config with the defaults. Thread safety: any thread. */
 void boop_capture_config_default(boop_capture_config* config);
 
 /* Opens and configures the capture PCM (FLOAT_LE through the plug layer, else S32_LE or S16_LE,
@@ -387,11 +393,11 @@ void boop_pitch_detector_set_silence_dbfs(boop_pitch_detector* detector, double 
 boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, const float* samples,
                                               uint32_t frames);
 
-/* Frees a detector (NULL is ignored). */
+/* Frees a detector (NULL is ignored). Thread safety: the detector's thread. */
 void boop_pitch_detector_destroy(boop_pitch_detector* detector);
 
 /* ====================================================================================== */
-/* Generative ambient (issue 7 fills this section)                                         */
+/* Generative ambient                                                                     */
 /* ====================================================================================== */
 
 /* Endless, seeded generative music: a 6-voice detuned pad through a slow lowpass, a 2-operator
