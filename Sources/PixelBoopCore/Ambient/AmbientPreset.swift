@@ -56,10 +56,18 @@ public struct AmbientPreset: Codable, Equatable, Sendable {
     public init(name: String) { self.name = name }
 
     /// Pitch classes by spelling; sharps and flats both accepted.
-    public static let keyNames: [String: Int] = [
-        "C": 0, "B#": 0, "C#": 1, "Db": 1, "D": 2, "D#": 3, "Eb": 3, "E": 4, "Fb": 4, "F": 5, "E#": 5,
-        "F#": 6, "Gb": 6, "G": 7, "G#": 8, "Ab": 8, "A": 9, "A#": 10, "Bb": 10, "B": 11, "Cb": 11,
-    ]
+    /// Key names with at most one accidental ("C", "C#", "Db", ... "B#", "Cb"), read by the one note-name
+    /// parser (`NoteName`), mapped to their pitch class.
+    public static let keyNames: [String: Int] = {
+        var names: [String: Int] = [:]
+        for letter in ["C", "D", "E", "F", "G", "A", "B"] {
+            for accidental in ["", "#", "b"] {
+                guard let note = NoteName(letter + accidental + "4") else { continue }
+                names[letter + accidental] = ((note.midi % 12) + 12) % 12
+            }
+        }
+        return names
+    }()
     public static let scaleNames = ["major", "minor", "dorian", "phrygian", "lydian", "mixolydian"]
 
     public var keyIndex: Int { AmbientPreset.keyNames[key] ?? 0 }

@@ -63,8 +63,6 @@ public final class PitchDetector {
         return PitchReading(frequency: r.frequency_hz, confidence: r.confidence, note: name, midi: midi, cents: cents)
     }
 
-    private static let names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
-
     /// Nearest note name (sharps), its MIDI number and the cents from it, in −50 ..< 50.
     public static func nearestNote(to frequency: Double, reference: Double = 440) -> (name: String, midi: Int, cents: Double) {
         let m = 69.0 + 12.0 * log2(frequency / reference)
@@ -72,9 +70,7 @@ public final class PitchDetector {
         if nearest - m == -0.5 { nearest = m + 0.5 }
         let midi = Int(nearest)
         let cents = (m - nearest) * 100.0
-        let octave = Int((Double(midi) / 12.0).rounded(.down)) - 1
-        let name = names[((midi % 12) + 12) % 12] + String(octave)
-        return (name, midi, cents)
+        return (NoteName(midi: midi).description, midi, cents)
     }
 }
 
