@@ -187,10 +187,32 @@ YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
     if (windowSize_ == 0 || samples == nullptr) return result;
     const uint32_t m = std::min(n, windowSize_) & ~1u;
     if (m < 32) return result;
-    const float* s = samples + (n - m);
     const uint32_t W = m / 2;
     const uint32_t tauMax = m - W;
+    if (!loadWindow(samples + (n - m), m)) return result;  // silence (or NaN)
+    differenceFunction(m, W, tauMax);
 
+    const uint32_t tauMin = std::max<uint32_t>(2, static_cast<uint32_t>(std::floor(sampleRate_ / maxHz_)));
+    const uint32_t tauHi = std::min<uint32_t>(tauMax - 1, static_cast<uint32_t>(std::ceil(sampleRate_ / minHz_)));
+    if (tauMin + 1 >= tauHi) return result;
+
+    double best = 1.0;
+    const uint32_t tau = firstDip(tauMin, tauHi, best);
+    if (tau == kAboveRange) return result;  // a pitch above the range: unvoiced
+    if (tau == 0) {
+        result.confidence = std::clamp(1.0 - best, 0.0, 1.0);
+        return result;  // no dip below the threshold: unvoiced
+    }
+    double depth = 1.0;
+    const double period = refinedPeriod(tau, W, tauMax, depth);
+    const double f = sampleRate_ / period;
+    result.confidence = std::clamp(1.0 - depth, 0.0, 1.0);
+    if (!(f >= minHz_ * 0.97 && f <= maxHz_ * 1.03)) return result;
+    result.frequency = f;
+    return result;
+}
+
+bool Yin::loadWindow(const float* s, uint32_t m) BOOP_RT {
     double power = 0.0;
     prefix_[0] = 0.0;
     for (uint32_t i = 0; i < m; ++i) {
@@ -199,8 +221,10 @@ YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
         power += v * v;
         prefix_[i + 1] = prefix_[i] + v * v;
     }
-    if (!(power / double(m) >= silencePower_)) return result;  // silence (or NaN)
+    return power / double(m) >= silencePower_;
+}
 
+void Yin::differenceFunction(uint32_t m, uint32_t W, uint32_t tauMax) BOOP_RT {
     // Cross-correlation r(τ) = Σ_{j<W} x_j x_{j+τ}: both real sequences in one complex FFT
     // (a = first W samples, b = all m samples), then R = conj(A)·B, r = IFFT(R).
     const uint32_t N = fftSize_;
@@ -234,19 +258,16 @@ YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
         running += diff_[tau];
         cmnd_[tau] = running > 0.0 ? diff_[tau] * double(tau) / running : 1.0;
     }
+}
 
-    const uint32_t tauMin = std::max<uint32_t>(2, static_cast<uint32_t>(std::floor(sampleRate_ / maxHz_)));
-    const uint32_t tauHi = std::min<uint32_t>(tauMax - 1, static_cast<uint32_t>(std::ceil(sampleRate_ / minHz_)));
-    if (tauMin + 1 >= tauHi) return result;
+double Yin::dipDepth(uint32_t t, double period) const BOOP_RT {
+    return cosineDip(cmnd_[t - 1], cmnd_[t], cmnd_[t + 1], 2.0 * M_PI / period).depth;
+}
 
+uint32_t Yin::firstDip(uint32_t tauMin, uint32_t tauHi, double& best) const BOOP_RT {
     // Step 4 with the dip's interpolated depth: at high pitches a period spans only a few
     // samples, the integer lags straddle a narrow dip, and their d' alone would miss it and pick
     // the dip at 2T (an octave error).
-    auto dipDepth = [this](uint32_t t, double period) {
-        return cosineDip(cmnd_[t - 1], cmnd_[t], cmnd_[t + 1], 2.0 * M_PI / period).depth;
-    };
-    uint32_t tau = 0;
-    double best = 1.0;
     // The scan starts at lag 2, not at the range's shortest period: a first dip below the range
     // is a pitch above it, and must not let its dip at 2T pass for a pitch an octave lower.
     for (uint32_t t = 2; t <= tauHi; ++t) {
@@ -255,19 +276,16 @@ YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
         if (t >= tauMin) best = std::min(best, depthHere);
         if (depthHere < threshold_) {
             while (t + 1 <= tauHi && cmnd_[t + 1] < cmnd_[t]) ++t;
-            if (t < tauMin) return result;  // above the range: unvoiced
-            tau = t;
-            break;
+            return t < tauMin ? kAboveRange : t;
         }
     }
-    if (tau == 0) {
-        result.confidence = std::clamp(1.0 - best, 0.0, 1.0);
-        return result;  // no dip below the threshold: unvoiced
-    }
+    return 0;
+}
 
+double Yin::refinedPeriod(uint32_t tau, uint32_t W, uint32_t tauMax, double& depth) const BOOP_RT {
     double period = interpolatedMinimum(tau, tauMax, double(tau));
     period = interpolatedMinimum(tau, tauMax, period);  // once more with the better ω
-    const double depth = dipDepth(tau, period);
+    depth = dipDepth(tau, period);
     // Polish on the band-limited d(τ): its minimum is the period itself for any periodic
     // signal, whatever its harmonics (the cosine fit alone is biased when harmonics narrow the dip).
     period = polishMinimum(period, W, tauMax);
@@ -280,12 +298,7 @@ YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
         if (std::fabs(polished - double(mult) * period) > 0.5) break;
         period = polished / double(mult);
     }
-
-    const double f = sampleRate_ / period;
-    result.confidence = std::clamp(1.0 - depth, 0.0, 1.0);
-    if (!(f >= minHz_ * 0.97 && f <= maxHz_ * 1.03)) return result;
-    result.frequency = f;
-    return result;
+    return period;
 }
 
 }  // namespace boop

@@ -56,6 +56,16 @@ public:
     double maxFrequency() const noexcept { return maxHz_; }
 
 private:
+    // The steps of process(), in order.
+    bool loadWindow(const float* samples, uint32_t m) BOOP_RT;  // false when silent
+    void differenceFunction(uint32_t m, uint32_t W, uint32_t tauMax) BOOP_RT;
+    static constexpr uint32_t kAboveRange = 0xFFFFFFFFu;
+    // The first dip below the threshold: its lag, 0 when there is none, kAboveRange when it lies
+    // above the pitch range.
+    uint32_t firstDip(uint32_t tauMin, uint32_t tauHi, double& best) const BOOP_RT;
+    double refinedPeriod(uint32_t tau, uint32_t W, uint32_t tauMax, double& depth) const BOOP_RT;
+    double dipDepth(uint32_t t, double period) const BOOP_RT;
+
     void fft(std::complex<double>* data, bool inverse) BOOP_RT;
     double interpolatedMinimum(uint32_t tau, uint32_t maxTau, double period) const BOOP_RT;
     uint32_t localMinimumNear(double center, uint32_t radius, uint32_t maxTau) const BOOP_RT;
