@@ -12,14 +12,11 @@
 #include "dsp/Rng.hpp"
 #include "ambient/SlowDrift.hpp"
 #include "dsp/SoftLimiter.hpp"
+#include "ambient/AmbientConfig.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
-
-// Returns nullptr when the config is valid, else the name of the first bad field.
-const char* checkConfig(const boop_ambient_config& c) noexcept;
-void defaultConfig(boop_ambient_config& c) noexcept;
 
 // Composes the units into stereo. Deterministic: every decision (chord changes, lead steps,
 // drift) happens on an exact frame computed from the frame clock, and the units advance per

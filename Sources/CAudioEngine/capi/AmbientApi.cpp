@@ -100,6 +100,8 @@ void boop_ambient_get_status(const boop_ambient* ambient, boop_ambient_status* s
     ambient->engine.status(*status);
 }
 
+const boop_ambient_range* boop_ambient_range_of(const char* field) { return boop::ambient::rangeOf(field); }
+
 const char* boop_ambient_key_name(int32_t key) {
     if (key < 0 || key > 11) return "?";
     return boop::ambient::HarmonyManager::noteName(key);

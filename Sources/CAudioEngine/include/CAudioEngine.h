@@ -492,6 +492,20 @@ typedef struct boop_ambient_config {
  * Thread safety: any thread. */
 void boop_ambient_config_default(boop_ambient_config* config);
 
+/* One row of the table of a config's numeric fields: the one source of the ranges the engine
+ * checks and front ends quote in their messages. Cross-field rules come on top:
+ * filter_max_hz >= filter_min_hz, lead_pulses <= lead_steps, lead_rotation < lead_steps. */
+typedef struct boop_ambient_range {
+    const char* field; /* the config field's name, e.g. "reverb_mix" */
+    double min;        /* inclusive bounds */
+    double max;
+    int integer;       /* 1 when the field holds a whole number */
+} boop_ambient_range;
+
+/* The range of config field `field` (static storage), NULL for an unknown name.
+ * Thread safety: any thread. */
+const boop_ambient_range* boop_ambient_range_of(const char* field);
+
 /* Checks a config without creating anything. When it is invalid and `field` is not NULL,
  * *field receives the static name of the first offending field (e.g. "reverb_mix").
  * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT (non-finite or out-of-range value).

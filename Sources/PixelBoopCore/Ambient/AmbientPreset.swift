@@ -142,11 +142,84 @@ extension AmbientPreset {
         return try validate(try json.parse(data), json)
     }
 
+    /// A numeric field of a preset file: its path in the file, the engine config field whose range
+    /// (from the engine's one table, `boop_ambient_range_of`) it must lie in, and where it goes.
+    private enum NumericField {
+        case real(String, String, WritableKeyPath<AmbientPreset, Double>)
+        case whole(String, String, WritableKeyPath<AmbientPreset, Int>)
+
+        var path: String {
+            switch self {
+            case .real(let path, _, _), .whole(let path, _, _): return path
+            }
+        }
+    }
+
+    /// In file order within each object; lead.steps comes before the fields bounded by it.
+    private static let numericFields: [NumericField] = [
+        .real("tempo", "tempo_bpm", \.tempo), .real("chordSeconds", "chord_seconds", \.chordSeconds),
+        .real("seventhChance", "seventh_chance", \.seventhChance),
+        .real("modulationChance", "modulation_chance", \.modulationChance),
+        .real("masterGain", "master_gain", \.masterGain), .real("drift", "drift_amount", \.drift),
+        .real("fadeIn", "fade_in_seconds", \.fadeIn),
+        .real("pad.level", "pad_level", \.pad.level), .whole("pad.octave", "pad_octave", \.pad.octave),
+        .real("pad.detuneCents", "pad_detune_cents", \.pad.detuneCents),
+        .real("pad.attack", "pad_attack_seconds", \.pad.attack),
+        .real("pad.release", "pad_release_seconds", \.pad.release),
+        .real("pad.filterMin", "filter_min_hz", \.pad.filterMin), .real("pad.filterMax", "filter_max_hz", \.pad.filterMax),
+        .real("pad.resonance", "filter_resonance", \.pad.resonance),
+        .real("pad.sweepSeconds", "filter_sweep_seconds", \.pad.sweepSeconds),
+        .real("lead.level", "lead_level", \.lead.level), .whole("lead.octave", "lead_octave", \.lead.octave),
+        .whole("lead.steps", "lead_steps", \.lead.steps), .whole("lead.pulses", "lead_pulses", \.lead.pulses),
+        .whole("lead.rotation", "lead_rotation", \.lead.rotation),
+        .real("lead.probability", "lead_probability", \.lead.probability),
+        .real("lead.fmRatio", "fm_ratio", \.lead.fmRatio), .real("lead.fmIndex", "fm_index", \.lead.fmIndex),
+        .real("lead.attack", "lead_attack_seconds", \.lead.attack), .real("lead.decay", "lead_decay_seconds", \.lead.decay),
+        .real("grain.level", "grain_level", \.grain.level), .real("grain.size", "grain_seconds", \.grain.size),
+        .real("grain.density", "grain_density", \.grain.density),
+        .real("grain.pitchSpread", "grain_pitch_spread", \.grain.pitchSpread),
+        .real("ocean.level", "ocean_level", \.ocean.level),
+        .real("ocean.swellSeconds", "ocean_swell_seconds", \.ocean.swellSeconds),
+        .real("delay.time", "delay_seconds", \.delay.time), .real("delay.feedback", "delay_feedback", \.delay.feedback),
+        .real("delay.mix", "delay_mix", \.delay.mix), .real("delay.damping", "delay_damping", \.delay.damping),
+        .real("reverb.size", "reverb_size", \.reverb.size),
+        .real("reverb.decay", "reverb_decay_seconds", \.reverb.decay),
+        .real("reverb.mix", "reverb_mix", \.reverb.mix), .real("reverb.damping", "reverb_damping", \.reverb.damping),
+    ]
+
+    /// The sections of a preset file, in the order they are read.
+    private static let sections = ["pad", "lead", "grain", "ocean", "delay", "reverb"]
+
+    /// The range of an engine config field, from the engine's table.
+    static func range(_ field: String) -> ClosedRange<Double> {
+        guard let r = boop_ambient_range_of(field) else { preconditionFailure("no range for \(field)") }
+        return r.pointee.min...r.pointee.max
+    }
+
     static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> AmbientPreset {
-        let top = try json.object(root, "", allowed: [
-            "name", "description", "key", "scale", "tempo", "chordSeconds", "seventhChance", "modulationChance",
-            "masterGain", "drift", "fadeIn", "pad", "lead", "grain", "ocean", "delay", "reverb",
-        ])
+        let topFields = numericFields.map(\.path).filter { !$0.contains(".") }
+        let top = try json.object(root, "", allowed: Set(["name", "description", "key", "scale"] + topFields + sections))
+        var p = try named(top, json)
+        try readNumbers(top, section: nil, into: &p, json)
+        for section in sections {
+            guard let v = top[section] else { continue }
+            let fields = numericFields.map(\.path).filter { $0.hasPrefix(section + ".") }
+            let d = try json.object(v, section, allowed: Set(fields.map { String($0.dropFirst(section.count + 1)) }))
+            try readNumbers(d, section: section, into: &p, json)
+        }
+        try checkCrossFields(p, json)
+        // The engine checks again in its own units (float conversion at the limits).
+        var c = p.config(seed: 1, sampleRate: 44100)
+        var field: UnsafePointer<CChar>?
+        if boop_ambient_config_check(&c, &field) != BOOP_OK {
+            let name = field.map { String(cString: $0) } ?? "?"
+            throw PatternError(.invalid, "\(json.file): \(name): value refused by the engine")
+        }
+        return p
+    }
+
+    /// The name (from the file, else the file name), description, key and scale.
+    private static func named(_ top: [String: Any], _ json: StrictJSON) throws(PatternError) -> AmbientPreset {
         let fallbackName = URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
         var p = AmbientPreset(name: try top["name"].map { v throws(PatternError) in try json.string(v, "name", maxLength: 64) } ?? fallbackName)
         guard !p.name.isEmpty, !p.name.contains(where: { $0.isWhitespace || $0.isNewline }) else {
@@ -165,47 +238,33 @@ extension AmbientPreset {
             }
             p.scale = s
         }
-        func num(_ dict: [String: Any], _ key: String, _ path: String, _ range: ClosedRange<Double>, _ into: inout Double) throws(PatternError) {
-            if let v = dict[key] { into = try json.double(v, path.isEmpty ? key : "\(path).\(key)", in: range) }
-        }
-        func int(_ dict: [String: Any], _ key: String, _ path: String, _ range: ClosedRange<Int>, _ into: inout Int) throws(PatternError) {
-            if let v = dict[key] { into = try json.integer(v, "\(path).\(key)", in: range) }
-        }
-        try num(top, "tempo", "", 20...240, &p.tempo)
-        try num(top, "chordSeconds", "", 1...120, &p.chordSeconds)
-        try num(top, "seventhChance", "", 0...1, &p.seventhChance)
-        try num(top, "modulationChance", "", 0...1, &p.modulationChance)
-        try num(top, "masterGain", "", 0...2, &p.masterGain)
-        try num(top, "drift", "", 0...1, &p.drift)
-        try num(top, "fadeIn", "", 0...30, &p.fadeIn)
+        return p
+    }
 
-        if let v = top["pad"] {
-            let d = try json.object(v, "pad", allowed: ["level", "octave", "detuneCents", "attack", "release", "filterMin", "filterMax", "resonance", "sweepSeconds"])
-            try num(d, "level", "pad", 0...1, &p.pad.level)
-            try int(d, "octave", "pad", 1...6, &p.pad.octave)
-            try num(d, "detuneCents", "pad", 0...50, &p.pad.detuneCents)
-            try num(d, "attack", "pad", 0.01...20, &p.pad.attack)
-            try num(d, "release", "pad", 0.05...30, &p.pad.release)
-            try num(d, "filterMin", "pad", 40...18000, &p.pad.filterMin)
-            try num(d, "filterMax", "pad", 40...18000, &p.pad.filterMax)
-            try num(d, "resonance", "pad", 0...1, &p.pad.resonance)
-            try num(d, "sweepSeconds", "pad", 2...600, &p.pad.sweepSeconds)
+    /// Reads the numeric fields of one object (the top level when `section` is nil).
+    private static func readNumbers(_ dict: [String: Any], section: String?, into p: inout AmbientPreset,
+                                    _ json: StrictJSON) throws(PatternError) {
+        let prefix = section.map { $0 + "." } ?? ""
+        for field in numericFields where field.path.hasPrefix(prefix) && (section != nil || !field.path.contains(".")) {
+            guard let v = dict[String(field.path.dropFirst(prefix.count))] else { continue }
+            switch field {
+            case .real(let path, let name, let keyPath):
+                p[keyPath: keyPath] = try json.double(v, path, in: range(name))
+            case .whole(let path, let name, let keyPath):
+                let r = range(name)
+                var bounds = Int(r.lowerBound)...Int(r.upperBound)
+                // Bounded by lead.steps (read before them): the table holds their widest range.
+                if path == "lead.pulses" { bounds = 0...p.lead.steps }
+                if path == "lead.rotation" { bounds = 0...(p.lead.steps - 1) }
+                p[keyPath: keyPath] = try json.integer(v, path, in: bounds)
+            }
         }
+    }
+
+    /// The rules between fields (the engine's table states them too).
+    private static func checkCrossFields(_ p: AmbientPreset, _ json: StrictJSON) throws(PatternError) {
         if p.pad.filterMax < p.pad.filterMin {
             throw json.fail("pad.filterMax", "a frequency at least pad.filterMin (\(StrictJSON.format(p.pad.filterMin)))", got: p.pad.filterMax)
-        }
-        if let v = top["lead"] {
-            let d = try json.object(v, "lead", allowed: ["level", "octave", "pulses", "steps", "rotation", "probability", "fmRatio", "fmIndex", "attack", "decay"])
-            try num(d, "level", "lead", 0...1, &p.lead.level)
-            try int(d, "octave", "lead", 2...7, &p.lead.octave)
-            try int(d, "steps", "lead", 1...64, &p.lead.steps)
-            try int(d, "pulses", "lead", 0...p.lead.steps, &p.lead.pulses)
-            try int(d, "rotation", "lead", 0...(p.lead.steps - 1), &p.lead.rotation)
-            try num(d, "probability", "lead", 0...1, &p.lead.probability)
-            try num(d, "fmRatio", "lead", 0.25...16, &p.lead.fmRatio)
-            try num(d, "fmIndex", "lead", 0...12, &p.lead.fmIndex)
-            try num(d, "attack", "lead", 0.001...2, &p.lead.attack)
-            try num(d, "decay", "lead", 0.02...10, &p.lead.decay)
         }
         if p.lead.pulses > p.lead.steps {
             throw json.fail("lead.pulses", "at most lead.steps (\(p.lead.steps)) pulses", got: p.lead.pulses)
@@ -213,40 +272,6 @@ extension AmbientPreset {
         if p.lead.rotation >= p.lead.steps {
             throw json.fail("lead.rotation", "an integer 0...\(p.lead.steps - 1) (below lead.steps)", got: p.lead.rotation)
         }
-        if let v = top["grain"] {
-            let d = try json.object(v, "grain", allowed: ["level", "size", "density", "pitchSpread"])
-            try num(d, "level", "grain", 0...1, &p.grain.level)
-            try num(d, "size", "grain", 0.01...0.5, &p.grain.size)
-            try num(d, "density", "grain", 0.2...80, &p.grain.density)
-            try num(d, "pitchSpread", "grain", 0...1, &p.grain.pitchSpread)
-        }
-        if let v = top["ocean"] {
-            let d = try json.object(v, "ocean", allowed: ["level", "swellSeconds"])
-            try num(d, "level", "ocean", 0...1, &p.ocean.level)
-            try num(d, "swellSeconds", "ocean", 2...60, &p.ocean.swellSeconds)
-        }
-        if let v = top["delay"] {
-            let d = try json.object(v, "delay", allowed: ["time", "feedback", "mix", "damping"])
-            try num(d, "time", "delay", 0.01...2, &p.delay.time)
-            try num(d, "feedback", "delay", 0...0.95, &p.delay.feedback)
-            try num(d, "mix", "delay", 0...1, &p.delay.mix)
-            try num(d, "damping", "delay", 0...1, &p.delay.damping)
-        }
-        if let v = top["reverb"] {
-            let d = try json.object(v, "reverb", allowed: ["size", "decay", "mix", "damping"])
-            try num(d, "size", "reverb", 0...1, &p.reverb.size)
-            try num(d, "decay", "reverb", 0.1...60, &p.reverb.decay)
-            try num(d, "mix", "reverb", 0...1, &p.reverb.mix)
-            try num(d, "damping", "reverb", 0...1, &p.reverb.damping)
-        }
-        // The engine checks again in its own units (float conversion at the limits).
-        var c = p.config(seed: 1, sampleRate: 44100)
-        var field: UnsafePointer<CChar>?
-        if boop_ambient_config_check(&c, &field) != BOOP_OK {
-            let name = field.map { String(cString: $0) } ?? "?"
-            throw PatternError(.invalid, "\(json.file): \(name): value refused by the engine")
-        }
-        return p
     }
 }
 
