@@ -26,7 +26,9 @@ let package = Package(
                 .enableWarning("extra"),
                 .treatWarning("function-effects", as: .error),
             ],
-            linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("pthread")]
+            linkerSettings: [
+                .linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("systemd"), .linkedLibrary("pthread"),
+            ]
         ),
         // MPRIS media controls over sd-bus (libsystemd); plain C because sd-bus is variadic.
         .target(

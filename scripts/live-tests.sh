@@ -94,19 +94,64 @@ else
     failed "boop devices (rc $rc): $out"
 fi
 
-# play: wall time = music time
+# play on an idle sink, ten times back to back (every other run after the sink idled 2.5 s, long
+# enough to suspend): exit 0 each time, wall time = music time + the idle sink's start (<= 2 s) +
+# the 0.3 s release tail.
 if "$BOOP" play --help >/dev/null 2>&1; then
     music=$(python3 -c "
 import json; p = json.load(open('examples/demo.json'))
 print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
-    t0=$(now)
-    "$BOOP" play examples/demo.json -D pulse --loops 2 --no-display >"$WORK/play.out" 2>&1 &
-    wait_for $! $(awk -v m="$music" 'BEGIN { print m + 10 }')
-    wall=$(elapsed "$t0" "$(now)")
-    if [[ $WAIT_RC == 0 ]] && awk -v w="$wall" -v m="$music" 'BEGIN { exit !(w >= m * 0.98 && w <= m + 1.5) }'; then
-        pass "boop play --loops 2: wall ${wall}s for ${music}s of music"
+    walls=""; bad=0
+    for run in 1 2 3 4 5 6 7 8 9 10; do
+        (( run % 2 == 0 )) && sleep 2.5
+        t0=$(now)
+        "$BOOP" play examples/demo.json -D pulse --loops 2 --no-display -v >"$WORK/play.out" 2>&1 &
+        wait_for $! $(awk -v m="$music" 'BEGIN { print m + 15 }')
+        wall=$(elapsed "$t0" "$(now)")
+        walls="$walls $wall"
+        if [[ $WAIT_RC != 0 ]] || ! awk -v w="$wall" -v m="$music" 'BEGIN { exit !(w >= m * 0.98 && w <= m + 3) }'; then
+            bad=1; echo "  run $run: rc $WAIT_RC, wall ${wall}s: $(tail -c 300 "$WORK/play.out")"
+        fi
+    done
+    if [[ $bad == 0 ]]; then
+        pass "boop play --loops 2 on an idle sink, 10 runs: exit 0, wall (s)$walls for ${music}s of music"
     else
-        failed "boop play --loops 2: rc $WAIT_RC, wall ${wall}s for ${music}s of music: $(head -c 300 "$WORK/play.out")"
+        failed "boop play --loops 2 on an idle sink: walls$walls for ${music}s of music"
+    fi
+
+    # The server stopped for 1.5 s mid-play (SIGSTOP, then SIGCONT): a stall, survived.
+    "$BOOP" play examples/demo.json -D pulse --loops 3 --no-display -v >"$WORK/stop.out" 2>&1 &
+    pid=$!; sleep 3.5
+    kill -STOP "$BOOP_PULSE_PID"; sleep 1.5; kill -CONT "$BOOP_PULSE_PID"
+    wait_for "$pid" 20
+    if [[ $WAIT_RC == 0 ]] && grep -q "stalls [1-9]" "$WORK/stop.out"; then
+        pass "boop play survives the server stopped for 1.5 s: $(grep '^played' "$WORK/stop.out")"
+    else
+        failed "boop play with the server stopped for 1.5 s: rc $WAIT_RC: $(tail -c 300 "$WORK/stop.out")"
+    fi
+
+    # Two CPU-bound processes on the two cores: 30 s of play, at most 5 xruns in all.
+    hogs=()
+    for _ in 1 2; do sh -c 'while :; do :; done' & hogs+=($!); done
+    "$BOOP" play examples/demo.json -D pulse --loops 15 --no-display -v >"$WORK/load.out" 2>&1 &
+    wait_for $! 60
+    kill "${hogs[@]}" 2>/dev/null; wait "${hogs[@]}" 2>/dev/null
+    xr=$(sed -n 's/^played .*xruns \([0-9]*\),.*/\1/p' "$WORK/load.out")
+    if [[ $WAIT_RC == 0 && -n $xr && $xr -le 5 ]]; then
+        pass "boop play, 30 s beside two CPU hogs: exit 0, $(grep '^played' "$WORK/load.out")"
+    else
+        failed "boop play beside two CPU hogs: rc $WAIT_RC, xruns '${xr}': $(tail -c 400 "$WORK/load.out")"
+    fi
+
+    # Ambient for 20 s on the idle sink: exit 0, on time.
+    t0=$(now)
+    "$BOOP" ambient -D pulse --duration 20 -q >"$WORK/ambient.out" 2>&1 &
+    wait_for $! 40
+    wall=$(elapsed "$t0" "$(now)")
+    if [[ $WAIT_RC == 0 ]] && awk -v w="$wall" 'BEGIN { exit !(w >= 19.5 && w <= 24) }'; then
+        pass "boop ambient --duration 20 on an idle sink: exit 0 in ${wall}s"
+    else
+        failed "boop ambient --duration 20: rc $WAIT_RC in ${wall}s: $(head -c 300 "$WORK/ambient.out")"
     fi
     "$BOOP" play examples/demo.json -D pulse --no-display >/dev/null 2>&1 &
     pid=$!; sleep 1.5; t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")

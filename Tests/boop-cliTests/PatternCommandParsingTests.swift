@@ -30,14 +30,23 @@ struct PatternCommandParsingTests {
         #expect(c.sampleFormat == "s16")
     }
 
-    @Test("play defaults: device default, 128-frame periods x 3, display on")
+    @Test("play defaults: device default, the 128 x 3 default buffer (not fixed: adaptive), display on")
     func playDefaults() throws {
         let c = try #require(try Boop.parseAsRoot(["play", "p.json"]) as? PlayCommand)
         #expect(c.deviceOptions.device == "default")
-        #expect(c.periodFrames == 128)
-        #expect(c.periods == 3)
+        #expect(c.periodFrames == nil)
+        #expect(c.periods == nil)
+        #expect(c.adaptive == nil)
         #expect(c.noDisplay == false)
         #expect(c.patternOptions.loops == nil)
+    }
+
+    @Test("--adaptive and --no-adaptive parse")
+    func adaptiveFlags() throws {
+        let on = try #require(try Boop.parseAsRoot(["play", "p.json", "--periods", "4", "--adaptive"]) as? PlayCommand)
+        #expect(on.adaptive == true)
+        let off = try #require(try Boop.parseAsRoot(["play", "p.json", "--no-adaptive"]) as? PlayCommand)
+        #expect(off.adaptive == false)
     }
 
     static let refused: [[String]] = [

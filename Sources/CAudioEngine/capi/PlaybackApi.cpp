@@ -17,6 +17,7 @@ void boop_playback_config_default(boop_playback_config* config) {
     config->period_frames = 128;
     config->periods = 3;
     config->realtime_priority = 70;
+    config->adaptive = 1;
 }
 
 boop_status boop_playback_open(const boop_playback_config* config, double sample_rate, uint32_t channels,
@@ -31,6 +32,7 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
     cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 128;
     cfg.periods = c.periods != 0 ? c.periods : 3;
     cfg.realtimePriority = c.realtime_priority;
+    cfg.adaptive = c.adaptive != 0;
     try {
         auto* p = new (std::nothrow) boop_playback();
         if (p == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;

@@ -208,20 +208,39 @@ const char* boop_file_writer_error(const boop_file_writer* writer);
 
 typedef struct boop_playback boop_playback;
 
+/* How long the device may take no data at all before it counts as lost (the watchdog). A live
+ * server that is merely slow (an idle PulseAudio sink waking up takes up to 2 s; a stalled or
+ * stopped server) stays well under it and is survived. */
+#define BOOP_PLAYBACK_WATCHDOG_SECONDS 10
+/* The ceiling of adaptive buffering: the fill level never grows past this. */
+#define BOOP_PLAYBACK_MAX_LATENCY_MS 50
+
 typedef struct boop_playback_config {
     const char* device;       /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
     uint32_t period_frames;   /* requested period (default 128) */
-    uint32_t periods;         /* requested periods per buffer (default 3) */
-    int realtime_priority;    /* SCHED_FIFO priority to try (0 = do not try; default 70) */
+    uint32_t periods;         /* requested periods per buffer (default 3): the starting latency */
+    int realtime_priority;    /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
+    int adaptive;             /* 1 (default): when xruns come in a burst, keep more audio queued
+                                 (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
 } boop_playback_config;
+
+/* Which scheduling the I/O thread got. */
+typedef enum boop_priority {
+    BOOP_PRIORITY_NORMAL = 0,  /* neither was permitted */
+    BOOP_PRIORITY_FIFO = 1,    /* SCHED_FIFO, set by the thread itself */
+    BOOP_PRIORITY_RTKIT = 2,   /* SCHED_RR granted by rtkit (org.freedesktop.RealtimeKit1) */
+    BOOP_PRIORITY_MAX_ENUM = 0x7FFFFFFF
+} boop_priority;
 
 typedef struct boop_playback_info {
     double sample_rate;        /* the rate ALSA granted */
     uint32_t channels;
     uint32_t period_frames;    /* granted */
-    uint32_t buffer_frames;    /* granted */
+    uint32_t buffer_frames;    /* the starting latency: period_frames x periods (what is kept queued) */
     const char* format;        /* "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
-    int realtime_scheduling;   /* 1 if the I/O thread runs SCHED_FIFO */
+    int realtime_scheduling;   /* 1 if the I/O thread runs at a real-time priority (FIFO or rtkit) */
+    boop_priority priority;    /* which one (known after boop_playback_start) */
+    uint32_t device_buffer_frames; /* what ALSA allocated: room for the adaptive ceiling */
 } boop_playback_info;
 
 typedef struct boop_playback_stats {
@@ -231,9 +250,13 @@ typedef struct boop_playback_stats {
     uint64_t suspends;         /* recovered suspends */
     int running;               /* 1 while the I/O thread runs */
     boop_status error;         /* BOOP_OK, or why the I/O thread stopped */
+    uint64_t stalls;           /* times the device took nothing for longer than its buffer, then resumed */
+    double longest_stall_seconds;
+    uint32_t latency_frames;   /* what is kept queued now (grows with adaptive buffering) */
+    uint32_t latency_growths;  /* times adaptive buffering grew it */
 } boop_playback_stats;
 
-/* Fills a config with the defaults (device "default", 128-frame periods x 3).
+/* Fills a config with the defaults (device "default", 128-frame periods x 3, adaptive).
  * Thread safety: any thread. */
 void boop_playback_config_default(boop_playback_config* config);
 

@@ -7,12 +7,33 @@ public struct PlaybackInfo: Sendable, Equatable {
     public let sampleRate: Double
     public let channels: Int
     public let periodFrames: Int
+    /// What is kept queued at first: period x periods (the largest part of the output latency).
     public let bufferFrames: Int
-    /// True when the I/O thread runs SCHED_FIFO (known after `start`).
+    /// True when the I/O thread runs at a real-time priority (known after `start`).
     public let realtime: Bool
+    /// "SCHED_FIFO", "rtkit" or "normal" (known after `start`).
+    public let priority: String
+    /// The most adaptive buffering may grow the buffer to (equal to `bufferFrames` when fixed).
+    public let deviceBufferFrames: Int
 
-    /// The device buffer in seconds (the largest part of the output latency).
+    /// The starting latency in seconds.
     public var bufferSeconds: Double { Double(bufferFrames) / sampleRate }
+
+    /// One line for -v: format, rate, period, latency and scheduling.
+    public func describe(device: String) -> String {
+        let scheduling =
+            switch priority {
+            case "SCHED_FIFO": "SCHED_FIFO"
+            case "rtkit": "real-time priority from rtkit"
+            default: "normal priority (neither SCHED_FIFO nor rtkit permitted)"
+            }
+        let growth =
+            deviceBufferFrames > bufferFrames
+            ? String(format: ", adaptive up to %.0f ms", Double(deviceBufferFrames) / sampleRate * 1000) : ", fixed"
+        return String(
+            format: "device %@: %@, %.0f Hz, %d ch, period %d frames, buffer %d frames (%.2f ms%@), %@",
+            device, format, sampleRate, channels, periodFrames, bufferFrames, bufferSeconds * 1000, growth, scheduling)
+    }
 }
 
 /// Counters of the running I/O thread. Read atomically; any thread.
@@ -26,6 +47,21 @@ public struct PlaybackStats: Sendable, Equatable {
     public let running: Bool
     /// Why the I/O thread stopped on its own (nil while running or after a normal stop).
     public let error: AudioError?
+    /// Times the device took nothing for longer than its buffer and then resumed (a slow or
+    /// stopped server, a sink waking up), and the longest such stall.
+    public var stalls: UInt64 = 0
+    public var longestStallSeconds: Double = 0
+    /// What is kept queued now, and how often adaptive buffering grew it.
+    public var latencyFrames: Int = 0
+    public var latencyGrowths: Int = 0
+
+    /// One line for -v at the end of playback.
+    public func summary(sampleRate: Double) -> String {
+        String(
+            format: "played %llu frames, xruns %llu, suspends %llu, stalls %llu (longest %.2f s), latency %d frames (%.2f ms, grown %d times)",
+            framesWritten, xruns, suspends, stalls, longestStallSeconds, latencyFrames,
+            Double(latencyFrames) / sampleRate * 1000, latencyGrowths)
+    }
 }
 
 /// ALSA playback: a C++ I/O thread that pulls audio from an engine and writes it to a PCM.
@@ -41,8 +77,9 @@ public final class AudioPlayback {
 
     /// Opens `device` for `channels` interleaved channels at (or near) `sampleRate`.
     /// `periodFrames` x `periods` is the requested device buffer (default 128 x 3).
+    /// `adaptive` keeps more audio queued when xruns come in a burst (up to 50 ms).
     public init(device: String = "default", sampleRate: Double, channels: Int, periodFrames: Int = 128,
-                periods: Int = 3) throws(AudioError) {
+                periods: Int = 3, adaptive: Bool = true) throws(AudioError) {
         guard sampleRate >= 8000, sampleRate <= 384_000, sampleRate.isFinite else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
         }
@@ -59,6 +96,7 @@ public final class AudioPlayback {
         boop_playback_config_default(&config)
         config.period_frames = UInt32(periodFrames)
         config.periods = UInt32(periods)
+        config.adaptive = adaptive ? 1 : 0
         var out: OpaquePointer?
         let status = device.withCString { name -> boop_status in
             config.device = name
@@ -85,7 +123,9 @@ public final class AudioPlayback {
         return PlaybackInfo(format: i.format.map { String(cString: $0) } ?? "",
                             sampleRate: i.sample_rate, channels: Int(i.channels),
                             periodFrames: Int(i.period_frames), bufferFrames: Int(i.buffer_frames),
-                            realtime: i.realtime_scheduling != 0)
+                            realtime: i.realtime_scheduling != 0,
+                            priority: i.priority == BOOP_PRIORITY_FIFO ? "SCHED_FIFO" : i.priority == BOOP_PRIORITY_RTKIT ? "rtkit" : "normal",
+                            deviceBufferFrames: Int(i.device_buffer_frames))
     }
 
     /// The granted sample rate; render at this rate.
@@ -97,11 +137,17 @@ public final class AudioPlayback {
         switch s.error {
         case BOOP_OK: error = nil
         case BOOP_ERROR_DEVICE_LOST:
-            error = .deviceLost("ALSA PCM '\(device)' disappeared or stopped recovering")
+            error = .deviceLost(
+                "ALSA PCM '\(device)' is gone (ALSA reported it disconnected, or it took no audio for \(BOOP_PLAYBACK_WATCHDOG_SECONDS) s)")
         default: error = AudioError.from(s.error, "playback on ALSA PCM '\(device)'")
         }
-        return PlaybackStats(framesWritten: s.frames_written, delayFrames: s.delay_frames, xruns: s.xruns,
-                             suspends: s.suspends, running: s.running != 0, error: error)
+        var stats = PlaybackStats(framesWritten: s.frames_written, delayFrames: s.delay_frames, xruns: s.xruns,
+                                  suspends: s.suspends, running: s.running != 0, error: error)
+        stats.stalls = s.stalls
+        stats.longestStallSeconds = s.longest_stall_seconds
+        stats.latencyFrames = Int(s.latency_frames)
+        stats.latencyGrowths = Int(s.latency_growths)
+        return stats
     }
 
     /// The frame of the source's timeline that the listener hears now: frames written minus the

@@ -383,10 +383,7 @@ final class LiveState: @unchecked Sendable {
     }
 
     var description: String {
-        let i = playback.info
-        return String(format: "device %@: %@, %.0f Hz, %d channel(s), period %d frames, buffer %d frames (%.1f ms)%@",
-                      playback.device, i.format, i.sampleRate, i.channels, i.periodFrames, i.bufferFrames,
-                      i.bufferSeconds * 1000, i.realtime ? ", SCHED_FIFO" : ", normal priority")
+        playback.info.describe(device: playback.device)
     }
 
     /// Blocks until the listener hears `frame` (frames written minus the device delay), bounded

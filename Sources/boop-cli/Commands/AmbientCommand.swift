@@ -226,11 +226,7 @@ struct AmbientCommand: ParsableCommand {
     }
 
     func describe(_ playback: AudioPlayback) {
-        let i = playback.info
-        FileHandle.standardError.write(Data(String(
-            format: "%@: %@, %d Hz, %d ch, period %d, buffer %d frames (%.1f ms)%@\n",
-            device, i.format, Int(i.sampleRate), i.channels, i.periodFrames, i.bufferFrames,
-            i.bufferSeconds * 1000, i.realtime ? ", SCHED_FIFO" : "").utf8))
+        FileHandle.standardError.write(Data((playback.info.describe(device: device) + "\n").utf8))
     }
 
     /// One status line: preset, seed, key, chord, layer meters, output level, time.

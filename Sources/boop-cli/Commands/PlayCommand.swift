@@ -12,18 +12,24 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
-    @Option(name: .long, help: "ALSA period in frames (default 128).")
-    var periodFrames = 128
+    @Option(name: .long, help: "ALSA period in frames (default 128). Fixes the buffer (no adaptation) unless --adaptive.")
+    var periodFrames: Int?
 
-    @Option(name: .long, help: "ALSA periods per buffer (default 3).")
-    var periods = 3
+    @Option(name: .long, help: "ALSA periods per buffer (default 3). Fixes the buffer (no adaptation) unless --adaptive.")
+    var periods: Int?
+
+    @Flag(inversion: .prefixedNo,
+          help: "Keep more audio queued when xruns come in a burst, up to 50 ms (default: on unless --period-frames or --periods is given).")
+    var adaptive: Bool?
 
     @Flag(name: .long, help: "No terminal view (for scripts).")
     var noDisplay = false
 
     mutating func validate() throws {
-        guard (16...8192).contains(periodFrames) else { throw ValidationError("--period-frames \(periodFrames): expected 16...8192") }
-        guard (2...16).contains(periods) else { throw ValidationError("--periods \(periods): expected 2...16") }
+        if let periodFrames, !(16...8192).contains(periodFrames) {
+            throw ValidationError("--period-frames \(periodFrames): expected 16...8192")
+        }
+        if let periods, !(2...16).contains(periods) { throw ValidationError("--periods \(periods): expected 2...16") }
     }
 
     func run() throws {
@@ -31,8 +37,8 @@ struct PlayCommand: ParsableCommand {
             let pattern = try patternOptions.loadPattern()
             let player = try LivePatternPlayer(
                 pattern: pattern, device: deviceOptions.device, requestedRate: deviceOptions.sampleRate(default: 44100),
-                voices: patternOptions.voices, periodFrames: periodFrames, periods: periods)
-            if deviceOptions.verbose { player.printNegotiated() }
+                voices: patternOptions.voices, periodFrames: periodFrames ?? 128, periods: periods ?? 3,
+                adaptive: adaptive ?? (periodFrames == nil && periods == nil))
             try player.run(loops: patternOptions.loops, display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
         }
     }
@@ -52,11 +58,12 @@ final class LivePatternPlayer {
     private var paused = false
     private var pausedAtStep = 0
 
-    init(pattern: Pattern, device: String, requestedRate: Double, voices: Int, periodFrames: Int, periods: Int) throws {
+    init(pattern: Pattern, device: String, requestedRate: Double, voices: Int, periodFrames: Int, periods: Int,
+         adaptive: Bool) throws {
         deviceName = device
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(device: device, sampleRate: requestedRate, channels: 2,
-                                     periodFrames: periodFrames, periods: periods)
+                                     periodFrames: periodFrames, periods: periods, adaptive: adaptive)
         let info = playback.info
         engine = try AudioEngine(configuration: EngineConfiguration(
             sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
@@ -67,11 +74,18 @@ final class LivePatternPlayer {
     }
 
     func printNegotiated() {
-        let i = playback.info
-        let line = String(format: "device %@: %@, %.0f Hz, %d ch, period %d frames, buffer %d frames (%.2f ms), %@",
-                          deviceName, i.format, i.sampleRate, i.channels, i.periodFrames, i.bufferFrames,
-                          i.bufferSeconds * 1000, i.realtime ? "SCHED_FIFO" : "normal priority (SCHED_FIFO not permitted)")
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((playback.info.describe(device: deviceName) + "\n").utf8))
+    }
+
+    /// Under -v: a line whenever adaptive buffering grows the latency.
+    private var announcedGrowths = 0
+    private func announceGrowth(verbose: Bool) {
+        let s = playback.stats
+        guard verbose, s.latencyGrowths > announcedGrowths else { return }
+        announcedGrowths = s.latencyGrowths
+        FileHandle.standardError.write(Data(String(
+            format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)\n", s.xruns, s.latencyFrames,
+            Double(s.latencyFrames) / sequencer.sampleRate * 1000).utf8))
     }
 
     func run(loops: Int?, display: Bool, verbose: Bool) throws {
@@ -89,6 +103,7 @@ final class LivePatternPlayer {
         try schedule()
         try playback.start(engine: engine)
         let triggerTime = Date()
+        if verbose { printNegotiated() }
         var measuredLatency: Double?
 
         let totalSteps = loops.map { $0 * sequencer.pattern.length }
@@ -126,6 +141,7 @@ final class LivePatternPlayer {
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
             media?.update(status: paused ? .paused : .playing)
             if !paused { try schedule(upTo: totalSteps) }
+            announceGrowth(verbose: verbose)
 
             let audible = playback.audibleFrame
             if measuredLatency == nil, audible >= startFrame {
@@ -203,7 +219,8 @@ final class LivePatternPlayer {
         playback.stop(drain: false)
         if let view { view.draw(frame(audibleStep: nil)) }
         if verbose {
-            FileHandle.standardError.write(Data("played \(stats.framesWritten) frames, xruns \(stats.xruns), suspends \(stats.suspends), dropped events \(engine.droppedEvents)\n".utf8))
+            FileHandle.standardError.write(Data(
+                "\(stats.summary(sampleRate: sequencer.sampleRate)), dropped events \(engine.droppedEvents)\n".utf8))
         }
         if let error = stats.error { throw BoopExit(.ioError, error.description) }
     }

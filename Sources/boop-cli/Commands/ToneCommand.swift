@@ -157,7 +157,7 @@ struct ToneCommand: ParsableCommand {
         })
         if !finished && !quiet { log("stopped") }
         if verbose, let stats = player.playbackStats {
-            log("xruns \(stats.xruns), suspends \(stats.suspends), \(stats.framesWritten) frames written")
+            log(stats.summary(sampleRate: player.sampleRate))
         }
     }
 }

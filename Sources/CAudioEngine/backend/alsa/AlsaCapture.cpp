@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "backend/alsa/AlsaCommon.hpp"
+#include "backend/RealtimePriority.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {
@@ -194,7 +195,7 @@ boop_status AlsaCapture::start() {
     bool ready = false;
     try {
         thread_ = std::thread([this, &m, &cv, &ready] {
-            realtime_.store(makeCurrentThreadRealtime(realtimePriority_) ? 1 : 0);
+            realtime_.store(makeCurrentThreadRealtime(realtimePriority_));
             {
                 std::lock_guard<std::mutex> lock(m);
                 ready = true;
@@ -270,7 +271,7 @@ boop_capture_info AlsaCapture::info() const {
     i.format = format_ == SampleFormat::Float ? alsaFormatName(SND_PCM_FORMAT_FLOAT_LE)
                : format_ == SampleFormat::S32 ? alsaFormatName(SND_PCM_FORMAT_S32_LE)
                                               : alsaFormatName(SND_PCM_FORMAT_S16_LE);
-    i.realtime_scheduling = realtime_.load();
+    i.realtime_scheduling = realtime_.load() != BOOP_PRIORITY_NORMAL;
     return i;
 }
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 
@@ -17,30 +18,44 @@ inline int64_t monotonicNs() noexcept {
     return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-// The xrun/suspend recoveries a PCM gets per second before it counts as lost: some layers report
-// a vanished device as an endless series of recoverable errors, which must not become a busy loop.
+// The xrun/suspend recoveries a PCM gets per second. Some layers report a vanished device as an
+// endless series of recoverable errors, which must neither become a busy loop nor be mistaken for
+// a busy machine: past the budget the I/O thread waits a little instead of recovering at once,
+// and only errors that exhaust the budget in kEndlessSeconds consecutive seconds mean "lost".
 class RecoveryBudget {
 public:
     static constexpr int kPerSecond = 16;
+    static constexpr int kEndlessSeconds = 3;
 
     void reset() noexcept {
         windowStartNs_ = monotonicNs();
         used_ = 0;
+        exhaustedWindows_ = 0;
     }
-    // False once this second's budget is spent.
+    // False once this second's budget is spent (the caller then waits before trying again).
     bool spend() noexcept {
         const int64_t now = monotonicNs();
         if (now - windowStartNs_ > 1'000'000'000) {
+            // A window that ended over budget continues a run; one under budget ends it.
+            exhaustedWindows_ = used_ > kPerSecond ? exhaustedWindows_ + 1 : 0;
             windowStartNs_ = now;
             used_ = 0;
         }
         return ++used_ <= kPerSecond;
     }
+    // True when errors have come faster than the budget for kEndlessSeconds seconds running.
+    bool endless() const noexcept { return exhaustedWindows_ >= kEndlessSeconds; }
 
 private:
     int64_t windowStartNs_ = 0;
     int used_ = 0;
+    int exhaustedWindows_ = 0;
 };
+
+// Errors after which a PCM is gone for good: no recovery is tried.
+inline bool isDeviceGone(long err) noexcept {
+    return err == -ENODEV || err == -EBADFD || err == -ENXIO || err == -ESHUTDOWN || err == -ENOTCONN;
+}
 
 inline const char* alsaFormatName(snd_pcm_format_t f) noexcept {
     switch (f) {
@@ -85,14 +100,6 @@ inline int openPcmInheritingPriority(snd_pcm_t** pcm, const char* device, snd_pc
     if (raised) pthread_setschedparam(pthread_self(), oldPolicy, &oldParam);
     if (err < 0) *pcm = nullptr;
     return err;
-}
-
-// SCHED_FIFO for the calling (I/O) thread; true on success.
-inline bool makeCurrentThreadRealtime(int priority) noexcept {
-    if (priority <= 0) return false;
-    sched_param sp{};
-    sp.sched_priority = std::clamp(priority, sched_get_priority_min(SCHED_FIFO), sched_get_priority_max(SCHED_FIFO));
-    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
 }
 
 }  // namespace boop

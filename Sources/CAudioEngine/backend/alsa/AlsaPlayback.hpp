@@ -30,6 +30,7 @@ public:
         uint32_t periodFrames = 128;
         uint32_t periods = 3;
         int realtimePriority = 70;
+        bool adaptive = true;
     };
 
     AlsaPlayback() = default;
@@ -52,9 +53,20 @@ public:
 private:
     enum class Format { Float, S32, S16 };
 
+    enum class Step { progressed, idle, retry, lost };
+    enum class Recovery { done, later, lost };
+
     void run();
+    Step serviceDevice();
+    bool waitForDevice(int timeoutMs);
     bool fillAndWrite(snd_pcm_uframes_t frames, bool& fatal);
-    bool recover(int err);
+    Recovery recover(int err);
+    bool noteXrun();
+    boop_status configure(double sampleRate, uint32_t channels, snd_pcm_uframes_t periodFrames, uint32_t periods);
+    bool fetchPollDescriptors();
+    snd_pcm_uframes_t ceilingFrames() const;
+
+    static constexpr int kMaxPollFds = 16;
     void drainOut();
     void finish(boop_status error);
     void closePcm();
@@ -65,6 +77,10 @@ private:
     uint32_t channels_ = 0;
     snd_pcm_uframes_t period_ = 0;
     snd_pcm_uframes_t buffer_ = 0;
+    snd_pcm_uframes_t startPeriod_ = 0;  // as negotiated at open (adaptive buffering may grow them)
+    snd_pcm_uframes_t startBuffer_ = 0;
+    bool adaptive_ = true;
+    int64_t lastXrunNs_ = 0;
     int realtimePriority_ = 0;
 
     boop_source source_{};
@@ -85,7 +101,11 @@ private:
     std::atomic<uint64_t> suspends_{0};
     std::atomic<int> running_{0};
     std::atomic<int> error_{BOOP_OK};
-    std::atomic<int> realtime_{0};
+    std::atomic<int> realtime_{BOOP_PRIORITY_NORMAL};
+    std::atomic<uint64_t> stalls_{0};
+    std::atomic<int64_t> longestStallNs_{0};
+    std::atomic<uint32_t> latency_{0};
+    std::atomic<uint32_t> growths_{0};
 
     // Recovery cap: some layers report a vanished device as a recoverable xrun, forever.
     RecoveryBudget recoveries_;
