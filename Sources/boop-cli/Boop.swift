@@ -21,6 +21,13 @@ struct Boop: AsyncParsableCommand {
     /// line on stderr (`boop: <what was wrong>`) with exit 64 — the tool-wide error contract —
     /// instead of the message followed by the usage block.
     static func main() async {
+        // A reader that went away (EPIPE) and the file-size limit (EFBIG) are errors each write
+        // reports and each command handles, not signals that kill the process and strand a
+        // temporary file. SIGQUIT ends a command that does not handle it without the runtime's
+        // crash backtrace (live commands and renders treat it like SIGTERM).
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGQUIT, SIG_DFL)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -35,7 +42,7 @@ struct Boop: AsyncParsableCommand {
             }
             let message = Boop.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            FileHandle.standardError.write(Data("boop: \(message)\n".utf8))
+            printError("boop: \(message)")
             Foundation.exit(code.rawValue)
         }
     }

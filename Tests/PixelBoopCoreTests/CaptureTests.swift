@@ -11,6 +11,23 @@ private let pulseAvailable = ProcessInfo.processInfo.environment["PULSE_SERVER"]
 
 @Suite("Capture: StreamConfig, PitchDetector, levels")
 struct CaptureTests {
+    @Test("stop() from two threads at once, and start/stop racing: no hang, the state always consistent")
+    func concurrentStops() async throws {
+        // ALSA's null PCM: a capture device on every machine (silence, not paced).
+        let stream = AudioStream(config: StreamConfig(device: "null"))
+        for _ in 0..<20 {
+            try stream.start()
+            let group = DispatchGroup()
+            for _ in 0..<2 { DispatchQueue.global().async(group: group) { stream.stop() } }
+            #expect(group.wait(timeout: .now() + 5) == .success, "stop() hung")
+            #expect(!stream.isStreaming)
+            #expect(throws: Never.self) { try stream.start() }
+            #expect(throws: AudioError.self) { try stream.start() }  // already streaming
+            stream.stop()
+            stream.stop()
+        }
+    }
+
     @Test("StreamConfig defaults are seed 002's: 16 kHz, 2048 frames, mono, default device")
     func defaults() {
         let c = StreamConfig()

@@ -36,6 +36,35 @@ struct MediaControlsTests {
         #expect(try bus.run(["busctl", "--address=\(bus.address)", "status", controls.busName]).status != 0)
     }
 
+    @Test("close() while commands arrive and updates are made from other threads: no use of a freed handle")
+    func closeWhileCommandsArrive() async throws {
+        let bus = try PrivateBus()
+        for round in 0..<5 {
+            let controls = try #require(
+                MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.race\(round)"))
+            let name = controls.busName
+            let caller = Thread {
+                // Calls that land after close() fail (the name is gone): expected, not checked.
+                let call = ["busctl", "--address=\(bus.address)", "call", name, "/org/mpris/MediaPlayer2",
+                            "org.mpris.MediaPlayer2.Player", "PlayPause"]
+                for _ in 0..<20 { _ = try? bus.run(call) }
+            }
+            caller.start()
+            let group = DispatchGroup()
+            for k in 0..<4 {
+                DispatchQueue.global().async(group: group) {
+                    for i in 0..<500 { controls.update(status: (i + k) % 2 == 0 ? .playing : .paused) }
+                }
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+            DispatchQueue.global().async(group: group) { controls.close() }
+            controls.close()
+            group.wait()
+            controls.update(status: .stopped)  // after close: a no-op, not a crash
+            while controls.poll() != nil {}
+        }
+    }
+
     @Test func methodCallsBecomeCommandsInOrder() async throws {
         let bus = try PrivateBus()
         let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.test2"))

@@ -14,12 +14,27 @@ public final class AudioStream: @unchecked Sendable {
     public let events: AsyncStream<StreamEvent>
     private let continuation: AsyncStream<StreamEvent>.Continuation
 
+    /// One open device: its handle and the semaphore its reader thread signals once, on return.
+    private struct Session {
+        let handle: OpaquePointer
+        let readerDone: DispatchSemaphore
+    }
+
+    /// The lifecycle: idle -> streaming -> (stop) idle, or streaming -> lost (the reader saw the
+    /// device go) -> (stop or the next start reaps it) idle.
+    private enum State {
+        case idle
+        case streaming(Session)
+        case lost(Session)
+    }
+
+    /// Serialises start() and stop() whole, so concurrent calls (a signal handler and the event
+    /// loop, say) never both reap one session: the second finds it idle.
+    private let lifecycle = NSLock()
+    /// Guards the fields below; never held while waiting for the reader.
     private let lock = NSLock()
-    private var capture: OpaquePointer?
-    private var reader: Thread?
-    private var readerDone: DispatchSemaphore?
+    private var state = State.idle
     private var stopRequested = false
-    private var streaming = false
     private var grantedRate: Double = 0
     private var grantedFormat = ""
     private var grantedChannels = 0
@@ -34,46 +49,75 @@ public final class AudioStream: @unchecked Sendable {
         continuation.finish()
     }
 
-    /// True between a successful `start()` and `stop()` or a device loss.
-    public var isStreaming: Bool {
+    private func withLock<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
-        return streaming
+        return body()
+    }
+
+    /// True between a successful `start()` and `stop()` or a device loss.
+    public var isStreaming: Bool {
+        withLock {
+            if case .streaming = state { return true }
+            return false
+        }
     }
 
     /// The rate the device granted (0 before the first start).
-    public var sampleRate: Double {
-        lock.lock()
-        defer { lock.unlock() }
-        return grantedRate
-    }
+    public var sampleRate: Double { withLock { grantedRate } }
 
     /// The device's sample format ("FLOAT_LE", "S32_LE" or "S16_LE") and channel count.
-    public var deviceFormat: (format: String, channels: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (grantedFormat, grantedChannels)
-    }
+    public var deviceFormat: (format: String, channels: Int) { withLock { (grantedFormat, grantedChannels) } }
 
     /// Frames lost because the reader fell behind, and recovered device overruns.
     public var losses: (droppedFrames: UInt64, overruns: UInt64) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let capture else { return (0, 0) }
-        let s = boop_capture_get_stats(capture)
-        return (s.frames_dropped, s.overruns)
+        withLock {
+            switch state {
+            case .idle: return (0, 0)
+            case .streaming(let session), .lost(let session):
+                let s = boop_capture_get_stats(session.handle)
+                return (s.frames_dropped, s.overruns)
+            }
+        }
     }
 
+    /// Opens the device and starts streaming. Throws `alreadyStreaming` while streaming.
+    /// Thread safety: any thread.
     public func start() throws(AudioError) {
         try config.validate()
-        lock.lock()
-        if streaming {
-            lock.unlock()
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        if isStreaming {
             throw AudioError.alreadyStreaming("capture on ALSA PCM '\(config.device)' is already running")
         }
-        lock.unlock()
-        stop()  // reap a stream that ended on its own (device lost)
+        reap()  // a stream that ended on its own (device lost)
 
+        let handle = try openDevice()
+        let info = boop_capture_get_info(handle)
+        let session = Session(handle: handle, readerDone: DispatchSemaphore(value: 0))
+        withLock {
+            grantedRate = info.sample_rate
+            grantedFormat = info.format.map { String(cString: $0) } ?? ""
+            grantedChannels = Int(info.channels)
+            stopRequested = false
+            state = .streaming(session)
+        }
+        continuation.yield(.status(.streaming))
+        let frames = config.bufferFrames
+        let rate = info.sample_rate
+        let device = config.device
+        let box = CaptureHandle(handle)
+        let done = session.readerDone
+        let thread = Thread { [weak self] in
+            self?.readLoop(box.pointer, frames: frames, rate: rate, device: device)
+            done.signal()
+        }
+        thread.name = "boop.capture.reader"
+        thread.qualityOfService = .userInteractive
+        thread.start()
+    }
+
+    private func openDevice() throws(AudioError) -> OpaquePointer {
         var c = boop_capture_config()
         boop_capture_config_default(&c)
         c.sample_rate = config.sampleRate
@@ -98,53 +142,32 @@ public final class AudioStream: @unchecked Sendable {
             boop_capture_destroy(handle)
             throw AudioError.from(startStatus, "starting capture on ALSA PCM '\(config.device)'")
         }
-        let info = boop_capture_get_info(handle)
-        let done = DispatchSemaphore(value: 0)
-        lock.lock()
-        capture = handle
-        grantedRate = info.sample_rate
-        grantedFormat = info.format.map { String(cString: $0) } ?? ""
-        grantedChannels = Int(info.channels)
-        stopRequested = false
-        streaming = true
-        readerDone = done
-        lock.unlock()
-
-        continuation.yield(.status(.streaming))
-        let frames = config.bufferFrames
-        let rate = info.sample_rate
-        let device = config.device
-        let box = CaptureHandle(handle)
-        let thread = Thread { [weak self] in
-            self?.readLoop(box.pointer, frames: frames, rate: rate, device: device)
-            done.signal()
-        }
-        thread.name = "boop.capture.reader"
-        thread.qualityOfService = .userInteractive
-        lock.lock()
-        reader = thread
-        lock.unlock()
-        thread.start()
+        return handle
     }
 
-    /// Stops capturing promptly and yields `.status(.stopped)` (if it was streaming).
+    /// Stops capturing promptly and yields `.status(.stopped)` (if it was streaming). Idempotent;
+    /// safe from any thread, also while another thread stops or starts the stream.
     public func stop() {
-        lock.lock()
-        let handle = capture
-        let done = readerDone
-        let wasStreaming = streaming
-        stopRequested = true
-        lock.unlock()
-        guard let handle else { return }
-        boop_capture_stop(handle)  // the reader sees running == 0 and returns
-        done?.wait()
-        boop_capture_destroy(handle)
-        lock.lock()
-        capture = nil
-        reader = nil
-        readerDone = nil
-        streaming = false
-        lock.unlock()
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        reap()
+    }
+
+    /// Ends the current session, if any. The caller holds `lifecycle`.
+    private func reap() {
+        let (session, wasStreaming): (Session?, Bool) = withLock {
+            stopRequested = true
+            switch state {
+            case .idle: return (nil, false)
+            case .streaming(let s): return (s, true)
+            case .lost(let s): return (s, false)
+            }
+        }
+        guard let session else { return }
+        boop_capture_stop(session.handle)  // the reader sees running == 0 and returns
+        session.readerDone.wait()
+        boop_capture_destroy(session.handle)
+        withLock { state = .idle }
         if wasStreaming { continuation.yield(.status(.stopped)) }
     }
 
@@ -164,17 +187,16 @@ public final class AudioStream: @unchecked Sendable {
             }
             let stats = boop_capture_get_stats(handle)
             if stats.running == 0 {
-                lock.lock()
-                let requested = stopRequested
-                lock.unlock()
-                if !requested && stats.error != BOOP_OK {
+                let lost: Bool = withLock {
+                    guard !stopRequested, stats.error != BOOP_OK, case .streaming(let s) = state else { return false }
+                    state = .lost(s)
+                    return true
+                }
+                if lost {
                     let message = stats.error == BOOP_ERROR_DEVICE_LOST
                         ? "audio device lost: ALSA PCM '\(device)' disappeared or stopped recovering"
                         : AudioError.from(stats.error, "capture on ALSA PCM '\(device)'").description
                     continuation.yield(.error(code: Int(stats.error.rawValue), message: message))
-                    lock.lock()
-                    streaming = false
-                    lock.unlock()
                     continuation.yield(.status(.stopped))
                 }
                 return

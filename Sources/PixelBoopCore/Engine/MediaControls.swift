@@ -92,6 +92,10 @@ public final class MediaControls: @unchecked Sendable {
 extension MediaControls {
     /// Owns the C handle and the control thread. Separate from `MediaControls` so the thread's
     /// reference does not keep the public object alive.
+    ///
+    /// Lifecycle: running -> stopping (close() asked, or the bus was lost) -> closed. The handle
+    /// is destroyed only by close(), after the control thread has ended, and every wake of the
+    /// handle happens under the lock while it is known to be alive.
     fileprivate final class Core: @unchecked Sendable {
         struct State: Equatable {
             var status: MediaPlaybackStatus = .stopped
@@ -111,6 +115,8 @@ extension MediaControls {
         private let onLost: ((String) -> Void)?
         private let finished = DispatchSemaphore(value: 0)
         private var started = false
+        private var closeRequested = false
+        private var closed = false
 
         init(handle: OpaquePointer, nextPrevious: Bool, continuation: AsyncStream<MediaCommand>.Continuation,
              onLost: ((String) -> Void)?) {
@@ -133,10 +139,11 @@ extension MediaControls {
             change(&state)
             let changed = state != before
             if changed { dirty = true }
-            let stopped = stopping
-            lock.unlock()
             // Unchanged state costs nothing, so a UI loop may report its status every iteration.
-            if changed && wake && !stopped { boop_mpris_wake(handle) }
+            // The wake (an eventfd write) happens under the lock: close() cannot destroy the
+            // handle in between.
+            if changed && wake && !stopping && !closed { boop_mpris_wake(handle) }
+            lock.unlock()
         }
 
         func poll() -> MediaCommand? {
@@ -145,24 +152,28 @@ extension MediaControls {
             return pending.isEmpty ? nil : pending.removeFirst()
         }
 
+        /// Idempotent; safe from any thread, also while commands arrive and updates are made.
         func close() {
             lock.lock()
-            let first = !stopping
+            let first = !closeRequested
+            closeRequested = true
             stopping = true
+            if first && started { boop_mpris_wake(handle) }
             lock.unlock()
             guard first else { return }
             if started {
-                boop_mpris_wake(handle)
-                finished.wait()
+                finished.wait()  // the control thread has ended: nobody else uses the handle
             } else {
-                boop_mpris_destroy(handle)
                 continuation.finish()
             }
+            lock.lock()
+            closed = true
+            lock.unlock()
+            boop_mpris_destroy(handle)
         }
 
         private func run() {
             defer {
-                boop_mpris_destroy(handle)
                 continuation.finish()
                 finished.signal()
             }

@@ -106,7 +106,7 @@ struct AmbientCommand: ParsableCommand {
         // Media keys / playerctl (MPRIS). Next and Previous step through the bundled presets.
         // Without a session bus ambient carries on and says so only under -v.
         let media = MediaControls(identity: "PixelBoop", nextPrevious: true, onUnavailable: verbose ? { line in
-            FileHandle.standardError.write(Data("\(line)\n".utf8))
+            FileHandle.standardError.send(Data("\(line)\n".utf8))
         } : nil)
         media?.update(status: .playing, title: preset.name, length: duration)
         defer { media?.update(status: .stopped); media?.close() }
@@ -185,7 +185,7 @@ struct AmbientCommand: ParsableCommand {
             if let error = playback.stats.error {
                 playback.stop()
                 guard reconnect else {
-                    if showView { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    if showView { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
                     keys?.restore()
                     throw BoopExit(.ioError, "\(device): playback device lost (\(error.context)); use --reconnect to wait for it")
                 }
@@ -200,12 +200,12 @@ struct AmbientCommand: ParsableCommand {
             if showView {
                 let view = AmbientCommand.view(preset: preset, seed: seed, status: status, rate: rate, paused: paused)
                 if view != lastView {
-                    FileHandle.standardError.write(Data("\r\u{1B}[K\(view)".utf8))
+                    FileHandle.standardError.send(Data("\r\u{1B}[K\(view)".utf8))
                     lastView = view
                 }
             }
         }
-        if showView { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if showView { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
     }
 
     /// With --reconnect: reopens the device once a second until it is back at the same rate (the
@@ -213,11 +213,11 @@ struct AmbientCommand: ParsableCommand {
     /// `stopRequested` also paces the wait (it waits for a key for up to 50 ms).
     func waitForDevice(rate: Double, showView: Bool, stopRequested: () -> Bool) -> AudioPlayback? {
         let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
-        FileHandle.standardError.write(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
+        FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
         while !stopRequested() {
             if let playback = try? AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels),
                playback.sampleRate == rate {
-                FileHandle.standardError.write(Data("\(device): device is back; resuming\n".utf8))
+                FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
                 return playback
             }
             for _ in 0..<20 where !stopRequested() {}
@@ -226,7 +226,7 @@ struct AmbientCommand: ParsableCommand {
     }
 
     func describe(_ playback: AudioPlayback) {
-        FileHandle.standardError.write(Data((playback.info.describe(device: device) + "\n").utf8))
+        FileHandle.standardError.send(Data((playback.info.describe(device: device) + "\n").utf8))
     }
 
     /// One status line: preset, seed, key, chord, layer meters, output level, time.

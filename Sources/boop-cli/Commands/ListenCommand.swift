@@ -10,7 +10,11 @@ struct ListenCommand: AsyncParsableCommand {
             Shows the level (dBFS RMS and peak) and the YIN pitch as the nearest note and cents, one \
             update per buffer (2048 frames at 16000 Hz = 128 ms). --json prints one object per buffer: \
             {"time","rms","peak","frequency","note","cents"} (frequency, note and cents are null when no \
-            pitch is heard). -o records the mono signal; the file is complete after Ctrl-C, which exits 0. \
+            pitch is heard); with --samples each object also carries "rate" and the buffer's mono \
+            "samples". --raw writes the mono signal to stdout as 32-bit float little-endian samples and \
+            nothing else (for `| sox -t f32 -r 16000 -c 1 - out.wav`). Both keep going when the reader \
+            is slow and end quietly (exit 0) when it closes the pipe. \
+            -o records the mono signal; the file is complete after Ctrl-C, which exits 0. \
             To hear what a PulseAudio sink plays, capture its monitor: -D pulse:SINK.monitor.
             """)
 
@@ -31,6 +35,12 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per buffer instead of the live line.")
     var json = false
 
+    @Flag(name: .long, help: "With --json: add the buffer's mono samples and the rate to each object.")
+    var samples = false
+
+    @Flag(name: .long, help: "Write mono 32-bit float little-endian samples to stdout, nothing else.")
+    var raw = false
+
     static let defaultRate = 16000.0
 
     mutating func validate() throws {
@@ -43,6 +53,8 @@ struct ListenCommand: AsyncParsableCommand {
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86400 * 7) {
             throw ValidationError("--duration \(duration): expected seconds > 0")
         }
+        if samples && !json { throw ValidationError("--samples: goes with --json") }
+        if raw && json { throw ValidationError("--raw and --json: expected at most one of them") }
         if let output, output.isEmpty {
             throw ValidationError("-o/--output: expected a file name ending in .wav, .flac or .ogg")
         }
@@ -87,11 +99,11 @@ struct ListenCommand: AsyncParsableCommand {
             let line = "listen: ALSA PCM '\(deviceOptions.device)' \(format.format) \(Int(rate)) Hz x\(format.channels)"
                 + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
                 + (output.map { ", recording to \($0)" } ?? "")
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            FileHandle.standardError.send(Data((line + "\n").utf8))
         }
 
         let limitFrames = duration.map { Int(($0 * rate).rounded()) }
-        let live = !json && !deviceOptions.quiet
+        let live = !json && !raw && !deviceOptions.quiet
         let tty = isatty(STDOUT_FILENO) == 1
         var framesSeen = 0
         var lostError: String?
@@ -109,17 +121,25 @@ struct ListenCommand: AsyncParsableCommand {
                 try writer?.write(samples)
                 let level = SignalLevel.measure(samples)
                 let pitch = samples.count >= min(bufferFrames, 256) ? detector.detect(samples) : nil
-                if json {
-                    printLine(Self.jsonLine(time: timestamp, rms: level.rms, peak: level.peak, pitch: pitch))
+                var delivered = true
+                if raw {
+                    delivered = samples.withUnsafeBytes { FileHandle.standardOutput.send(Data($0)) }
+                } else if json {
+                    var line = Self.jsonLine(time: timestamp, rms: level.rms, peak: level.peak, pitch: pitch)
+                    if self.samples { line = Self.withSamples(line, samples, rate: rate) }
+                    delivered = FileHandle.standardOutput.send(Data((line + "\n").utf8))
                 } else if live {
                     let line = Self.liveLine(time: timestamp + Double(samples.count) / rate, rms: level.rms,
                                              peak: level.peak, pitch: pitch)
                     if tty {
-                        FileHandle.standardOutput.write(Data(("\r" + line + "\u{1B}[K").utf8))
+                        FileHandle.standardOutput.send(Data(("\r" + line + "\u{1B}[K").utf8))
                     } else {
                         printLine(line)
                     }
                 }
+                // The reader closed the pipe: the samples have nowhere to go, which is the reader's
+                // way of saying "enough" (`| head`), not an error.
+                if !delivered { stream.stop() }
                 if let limitFrames, framesSeen >= limitFrames { stream.stop() }
             case .status(let status):
                 if status == .stopped { break eventLoop }
@@ -127,19 +147,32 @@ struct ListenCommand: AsyncParsableCommand {
                 lostError = message
             }
         }
-        if live && tty { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        if live && tty { FileHandle.standardOutput.send(Data("\n".utf8)) }
         // A recording is finished whatever stopped us (Ctrl-C, --duration, a lost device).
         if let writer {
             try writer.commit()
             if deviceOptions.verbose {
-                FileHandle.standardError.write(Data("listen: wrote \(framesSeen) frames to \(writer.path)\n".utf8))
+                FileHandle.standardError.send(Data("listen: wrote \(framesSeen) frames to \(writer.path)\n".utf8))
             }
         }
         if let lostError { throw BoopExit(.ioError, lostError) }
     }
 
     private func printLine(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.send(Data((line + "\n").utf8))
+    }
+
+    /// `line` (one JSON object) with `"rate"` and `"samples"` added before its closing brace.
+    static func withSamples(_ line: String, _ samples: [Float], rate: Double) -> String {
+        var out = String(line.dropLast())
+        out.reserveCapacity(line.utf8.count + samples.count * 12)
+        out += ",\"rate\":\(Int(rate)),\"samples\":["
+        for (i, v) in samples.enumerated() {
+            if i > 0 { out += "," }
+            // 9 significant digits round-trip a Float exactly.
+            out += v.isFinite ? String(format: "%.9g", Double(v)) : "0"
+        }
+        return out + "]}"
     }
 
     static func jsonLine(time: Double, rms: Double, peak: Double, pitch: PitchReading?) -> String {

@@ -74,7 +74,7 @@ final class LivePatternPlayer {
     }
 
     func printNegotiated() {
-        FileHandle.standardError.write(Data((playback.info.describe(device: deviceName) + "\n").utf8))
+        FileHandle.standardError.send(Data((playback.info.describe(device: deviceName) + "\n").utf8))
     }
 
     /// Under -v: a line whenever adaptive buffering grows the latency.
@@ -83,7 +83,7 @@ final class LivePatternPlayer {
         let s = playback.stats
         guard verbose, s.latencyGrowths > announcedGrowths else { return }
         announcedGrowths = s.latencyGrowths
-        FileHandle.standardError.write(Data(String(
+        FileHandle.standardError.send(Data(String(
             format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)\n", s.xruns, s.latencyFrames,
             Double(s.latencyFrames) / sequencer.sampleRate * 1000).utf8))
     }
@@ -112,7 +112,7 @@ final class LivePatternPlayer {
         // commands take the keyboard's path below; without a bus (ssh, CI) play carries on and
         // says so only under -v.
         let media = MediaControls(identity: "PixelBoop", onUnavailable: verbose ? { line in
-            FileHandle.standardError.write(Data("\(line)\n".utf8))
+            FileHandle.standardError.send(Data("\(line)\n".utf8))
         } : nil)
         media?.update(status: .playing, title: sequencer.pattern.name,
                       length: totalSteps.map { Double($0) * sequencer.pattern.stepSeconds })
@@ -149,7 +149,7 @@ final class LivePatternPlayer {
                 measuredLatency = Date().timeIntervalSince(triggerTime) - Double(startFrame) / sequencer.sampleRate
                 if verbose {
                     let queue = Double(startFrame) / sequencer.sampleRate * 1000
-                    FileHandle.standardError.write(Data(String(
+                    FileHandle.standardError.send(Data(String(
                         format: "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)\n",
                         (measuredLatency! * 1000) + queue, queue, measuredLatency! * 1000).utf8))
                 }
@@ -219,7 +219,7 @@ final class LivePatternPlayer {
         playback.stop(drain: false)
         if let view { view.draw(frame(audibleStep: nil)) }
         if verbose {
-            FileHandle.standardError.write(Data(
+            FileHandle.standardError.send(Data(
                 "\(stats.summary(sampleRate: sequencer.sampleRate)), dropped events \(engine.droppedEvents)\n".utf8))
         }
         if let error = stats.error { throw BoopExit(.ioError, error.description) }

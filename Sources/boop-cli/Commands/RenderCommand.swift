@@ -42,7 +42,7 @@ struct RenderCommand: ParsableCommand {
                 let loops = patternOptions.loops ?? 1
                 try MidiFileWriter.write(pattern, loops: loops, to: output)
                 if verbose {
-                    FileHandle.standardError.write(Data(String(
+                    FileHandle.standardError.send(Data(String(
                         format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm\n",
                         output, pattern.tracks.count, loops, pattern.bpm).utf8))
                 }

@@ -117,7 +117,7 @@ struct ToneCommand: ParsableCommand {
     }
 
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.send(Data((line + "\n").utf8))
     }
 
     private func render(_ plan: Plan, to output: String) throws {

@@ -17,25 +17,28 @@ func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool
         let percent = Int(fraction * 100)
         if percent != lastPercent {
             lastPercent = percent
-            FileHandle.standardError.write(Data("\rrendering \(title): \(percent)%".utf8))
+            FileHandle.standardError.send(Data("\rrendering \(title): \(percent)%".utf8))
         }
     } : nil
     let frames: UInt64
     do {
         frames = try body(progress, { Signals.interrupted })
     } catch is CancellationError {
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        if showProgress { FileHandle.standardError.send(Data("\n".utf8)) }
+        if Signals.firstSignal == SIGHUP {
+            throw BoopExit(.ioError, "the terminal hung up (SIGHUP) during the render; \(output) was not written")
+        }
         throw BoopExit(.interrupted, "render interrupted; \(output) was not written")
     } catch let error as AudioError {
         if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
         throw error
     }
-    if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if showProgress { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
     if verbose {
         let seconds = Double(frames) / sampleRate
         let took = Date().timeIntervalSince(started)
         let extra = detail()
-        FileHandle.standardError.write(Data(String(
+        FileHandle.standardError.send(Data(String(
             format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time\n",
             output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)).utf8))
     }

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Ctrl-C and SIGTERM for the live commands (play, tone, listen, ambient).
+/// Ctrl-C, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT for the live commands (play, tone,
+/// listen, ambient) and renders.
 ///
 /// The first signal asks for a graceful stop: `interrupted` becomes true and the handler given
 /// to `install` runs on a private serial control queue (never in signal context, never on an
@@ -13,10 +14,10 @@ enum Signals {
     nonisolated(unsafe) private static var handler: (@Sendable () -> Void)?
     private static let state = SignalState()
 
-    /// True once SIGINT or SIGTERM has arrived (any thread).
+    /// True once SIGINT, SIGTERM, SIGHUP or SIGQUIT has arrived (any thread).
     static var interrupted: Bool { state.count > 0 }
 
-    /// Which signal stopped us first (SIGINT or SIGTERM), or 0.
+    /// Which signal stopped us first, or 0.
     static var firstSignal: Int32 { state.first }
 
     /// Installs the handlers (idempotent; a later call replaces the handler). `onStop` runs once,
@@ -25,7 +26,7 @@ enum Signals {
         queue.sync {
             handler = onStop
             guard sources.isEmpty else { return }
-            for sig in [SIGINT, SIGTERM] {
+            for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
                 signal(sig, SIG_IGN)  // delivery goes to the dispatch source instead
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler {

@@ -11,9 +11,9 @@ final class TerminalView {
         var frame = linesDrawn > 0 ? "\u{1B}[\(linesDrawn)F" : ""
         for line in lines { frame += line + "\u{1B}[K\n" }
         linesDrawn = lines.count
-        FileHandle.standardOutput.write(Data(frame.utf8))
+        FileHandle.standardOutput.send(Data(frame.utf8))
     }
 
-    static func hideCursor() { FileHandle.standardOutput.write(Data("\u{1B}[?25l".utf8)) }
-    static func showCursor() { FileHandle.standardOutput.write(Data("\u{1B}[?25h".utf8)) }
+    static func hideCursor() { FileHandle.standardOutput.send(Data("\u{1B}[?25l".utf8)) }
+    static func showCursor() { FileHandle.standardOutput.send(Data("\u{1B}[?25h".utf8)) }
 }

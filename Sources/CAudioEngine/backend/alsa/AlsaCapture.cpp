@@ -18,9 +18,9 @@ namespace boop {
 
 namespace {
 constexpr int kPollTimeoutMs = 100;
-constexpr int64_t kStallLimitNs = 700'000'000;
-// A pulse source (like an idle null sink's monitor) may deliver its first data late.
-constexpr int64_t kStartupStallLimitNs = 2'500'000'000;
+// As for playback: only a long silence of the device (no data at all) means it is gone; a slow
+// server (an idle null sink's monitor delivering late, a stopped server) is waited for.
+constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
 }  // namespace
 
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT {
@@ -291,8 +291,10 @@ void AlsaCapture::finish(boop_status error) {
     running_.store(0, std::memory_order_release);
 }
 
+// False when the device is to be treated as lost: the recovery failed, or errors came without end
+// (past this second's budget the loop just waits for the next wake-up).
 bool AlsaCapture::recover(int err) {
-    if (!recoveries_.spend()) return false;
+    if (!recoveries_.spend()) return !recoveries_.endless();
     if (err == -EPIPE) {
         overruns_.fetch_add(1, std::memory_order_relaxed);
     } else if (err == -ESTRPIPE) {
@@ -311,7 +313,6 @@ void AlsaCapture::run() {
     recoveries_.reset();
     if (snd_pcm_start(pcm_) < 0) return finish(BOOP_ERROR_DEVICE_LOST);
     int64_t lastProgress = monotonicNs();
-    bool gotData = false;
 
     while (!stopRequested_.load(std::memory_order_acquire)) {
         snd_pcm_state_t st = snd_pcm_state(pcm_);
@@ -324,16 +325,24 @@ void AlsaCapture::run() {
 
         snd_pcm_sframes_t avail = snd_pcm_avail_update(pcm_);
         if (avail < 0) {
-            if ((avail == -EPIPE || avail == -ESTRPIPE) && recover(static_cast<int>(avail))) continue;
-            return finish(BOOP_ERROR_DEVICE_LOST);
+            if (avail == -EPIPE || avail == -ESTRPIPE) {
+                if (!recover(static_cast<int>(avail))) return finish(BOOP_ERROR_DEVICE_LOST);
+            } else if (isDeviceGone(avail)) {
+                return finish(BOOP_ERROR_DEVICE_LOST);
+            }
+            avail = 0;  // anything else is retried after the wait below; the watchdog ends it
         }
         while (avail > 0 && !stopRequested_.load(std::memory_order_relaxed)) {
             const snd_pcm_uframes_t want = std::min<snd_pcm_uframes_t>(static_cast<snd_pcm_uframes_t>(avail), period_);
             const snd_pcm_sframes_t got = snd_pcm_readi(pcm_, raw_.data(), want);
             if (got == -EAGAIN || got == 0) break;
             if (got < 0) {
-                if ((got == -EPIPE || got == -ESTRPIPE) && recover(static_cast<int>(got))) break;
-                return finish(BOOP_ERROR_DEVICE_LOST);
+                if (got == -EPIPE || got == -ESTRPIPE) {
+                    if (!recover(static_cast<int>(got))) return finish(BOOP_ERROR_DEVICE_LOST);
+                    break;
+                }
+                if (isDeviceGone(got)) return finish(BOOP_ERROR_DEVICE_LOST);
+                break;
             }
             convertToMono(raw_.data(), format_, channels_, static_cast<uint32_t>(got), mono_.data());
             const std::size_t put = ring_->write(mono_.data(), static_cast<std::size_t>(got));
@@ -341,12 +350,10 @@ void AlsaCapture::run() {
             if (put < static_cast<std::size_t>(got))
                 dropped_.fetch_add(static_cast<std::size_t>(got) - put, std::memory_order_relaxed);
             lastProgress = monotonicNs();
-            gotData = true;
             avail -= got;
         }
 
-        if (monotonicNs() - lastProgress > (gotData ? kStallLimitNs : kStartupStallLimitNs))
-            return finish(BOOP_ERROR_DEVICE_LOST);
+        if (monotonicNs() - lastProgress > kWatchdogNs) return finish(BOOP_ERROR_DEVICE_LOST);
 
         const int r = poll(pfds_.data(), pfds_.size(), kPollTimeoutMs);
         if (r < 0 && errno != EINTR) return finish(BOOP_ERROR_DEVICE_LOST);
