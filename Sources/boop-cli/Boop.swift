@@ -21,6 +21,19 @@ struct Boop: AsyncParsableCommand {
     /// line on stderr (`boop: <what was wrong>`) with exit 64 — the tool-wide error contract —
     /// instead of the message followed by the usage block.
     static func main() async {
+        // Past `ulimit -f`, a write must fail with EFBIG (reported as exit 74, temporary file
+        // removed) rather than kill the process with SIGXFSZ and leave the file behind.
+        signal(SIGXFSZ, SIG_IGN)
+        // ArgumentParser answers `boop help nope` with the root help and exit 0; a misspelt
+        // subcommand is a usage error like any other.
+        let args = Array(CommandLine.arguments.dropFirst())
+        if args.first == "help", args.count > 1, !args[1].hasPrefix("-") {
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+            if !names.contains(args[1]) {
+                StandardError.line("help \(args[1]): unknown subcommand (expected one of \(names.joined(separator: ", ")))")
+                Foundation.exit(ExitStatus.usage.rawValue)
+            }
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -35,7 +48,7 @@ struct Boop: AsyncParsableCommand {
             }
             let message = Boop.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            FileHandle.standardError.write(Data("boop: \(message)\n".utf8))
+            StandardError.line(message)
             Foundation.exit(code.rawValue)
         }
     }

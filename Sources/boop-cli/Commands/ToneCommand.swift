@@ -117,16 +117,17 @@ struct ToneCommand: ParsableCommand {
     }
 
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write((line + "\n"))
     }
 
     private func render(_ plan: Plan, to output: String) throws {
         // Like `boop render`: an interrupted render exits 130 and leaves no file.
         let renderer = ToneRenderer(sequence: plan.sequence)
+        let format = SampleFormat.natural(forPath: output)
         if verbose { for k in 0..<plan.sequence.count { log(describe(plan, k)) } }
         try renderToFile(title: "tones", output: output, sampleRate: plan.sequence.sampleRate, quiet: true,
-                         verbose: verbose, detail: "\(plan.sequence.count) tone(s), float32 mono") { _, shouldStop in
-            try renderer.render(to: output, format: .f32, shouldStop: shouldStop)
+                         verbose: verbose, detail: "\(plan.sequence.count) tone(s), \(format == .f32 ? "float32" : "16-bit") mono") { _, shouldStop in
+            try renderer.render(to: output, format: format, shouldStop: shouldStop)
         }
     }
 
