@@ -35,7 +35,11 @@ struct Boop: AsyncParsableCommand {
             }
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ToneCommand.liftNotes(from: args))
+            if let notes = ToneCommand.liftedNotes, var tone = command as? ToneCommand {
+                tone.notes = notes
+                command = tone
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
