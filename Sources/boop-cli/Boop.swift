@@ -28,8 +28,22 @@ struct Boop: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGQUIT, SIG_DFL)
+        // ArgumentParser answers `boop help nope` with the root help and exit 0; a misspelt
+        // subcommand is a usage error like any other.
+        let args = Array(CommandLine.arguments.dropFirst())
+        if args.first == "help", args.count > 1, !args[1].hasPrefix("-") {
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+            if !names.contains(args[1]) {
+                StandardError.line("help \(args[1]): unknown subcommand (expected one of \(names.joined(separator: ", ")))")
+                Foundation.exit(ExitStatus.usage.rawValue)
+            }
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ToneCommand.liftNotes(from: args))
+            if let notes = ToneCommand.liftedNotes, var tone = command as? ToneCommand {
+                tone.notes = notes
+                command = tone
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -42,7 +56,7 @@ struct Boop: AsyncParsableCommand {
             }
             let message = Boop.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            printError("boop: \(message)")
+            StandardError.line(message)
             Foundation.exit(code.rawValue)
         }
     }

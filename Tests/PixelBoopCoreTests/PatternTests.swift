@@ -52,6 +52,16 @@ struct PatternTests {
         ("huge-number", "not valid JSON"),
         ("top-level-array", "(top level): expected an object"),
         ("nan", "not valid JSON"),
+        ("bad-utf8", "not valid JSON"),
+        ("binary", "not valid JSON"),
+        ("bpm-overflow", "not valid JSON"),
+        ("duplicate-bpm", "bpm: duplicate key (expected each key once per object)"),
+        ("duplicate-melody", "melody: duplicate key"),
+        ("duplicate-note-key", "pitch: duplicate key"),
+        ("escaped-key", "unknown key (expected one of bpm, length, name, tracks)"),
+        ("length-1e19", "length: expected 8, 16, 24 or 32 steps, got 1e+19"),
+        ("length-negative-huge", "length: expected 8, 16, 24 or 32 steps, got -1e+300"),
+        ("pitch-2-63", "tracks.melody[0].pitch: expected an integer 0...127, got 9.22"),
     ]
 
     @Test("bad pattern files: one line naming the file, the field and what was expected", arguments: badFiles)

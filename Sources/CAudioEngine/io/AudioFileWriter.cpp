@@ -17,6 +17,8 @@ struct boop_file_writer {
     std::string finalPath;
     std::string tempPath;
     uint32_t channels = 1;
+    uint64_t frames = 0;
+    uint64_t maxFrames = UINT64_MAX;
     std::string error;
 };
 
@@ -40,6 +42,14 @@ int formatFor(const std::string& path, boop_sample_format format) {
 
 }  // namespace
 
+/// RIFF sizes are 32-bit: past 4 GiB a WAV's sizes wrap and readers see garbage. The writer stops
+/// with an error before that (the render fails, exit 74, no file) instead of writing a corrupt
+/// file; 64 KiB are left for the header. Longer renders belong in FLAC.
+static uint64_t wavFrameLimit(int channels, boop_sample_format format) {
+    const uint64_t bytesPerFrame = static_cast<uint64_t>(channels) * (format == BOOP_SAMPLE_INT16 ? 2u : 4u);
+    return (UINT64_C(0xFFFFFFFF) - 65536) / bytesPerFrame;
+}
+
 extern "C" {
 
 boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
@@ -59,9 +69,12 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
             delete w;
             return BOOP_ERROR_INVALID_ARGUMENT;
         }
-        // mkstemp gives a unique name in the target's directory (so rename is atomic); the
-        // extension is kept so the container is still obvious if the process is killed.
-        std::string tmpl = w->finalPath + ".tmp-XXXXXX";
+        // mkstemp gives a unique name in the target's directory (so rename is atomic). The name
+        // is short and fixed-length (`.boop-XXXXXX`), never the target's name plus a suffix: an
+        // output name near NAME_MAX (255) must not fail because its temporary name is longer.
+        const size_t slash = w->finalPath.rfind('/');
+        std::string tmpl = (slash == std::string::npos ? std::string() : w->finalPath.substr(0, slash + 1)) +
+                           ".boop-XXXXXX";
         int fd = mkstemp(&tmpl[0]);
         if (fd < 0) {
             delete w;
@@ -79,6 +92,8 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
             delete w;
             return BOOP_ERROR_CANNOT_CREATE;
         }
+        if ((info.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV)
+            w->maxFrames = wavFrameLimit(info.channels, format);
         // Normalised float in, clipped on integer conversion rather than wrapped.
         sf_command(w->file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
         // libsndfile's PEAK chunk (float WAV) carries a timestamp: without it, the same samples
@@ -95,6 +110,11 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
 
 boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {
     if (!w || !w->file || (!interleaved && frames > 0)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (frames > w->maxFrames - w->frames) {
+        w->error = "a WAV file cannot hold more than 4 GiB (RIFF sizes are 32-bit); render to .flac";
+        return BOOP_ERROR_IO;
+    }
+    w->frames += frames;
     const sf_count_t written = sf_writef_float(w->file, interleaved, static_cast<sf_count_t>(frames));
     if (written != static_cast<sf_count_t>(frames)) {
         w->error = sf_strerror(w->file);

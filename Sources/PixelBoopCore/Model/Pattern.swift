@@ -89,3 +89,19 @@ extension Note {
                   length: try c.decodeIfPresent(Int.self, forKey: .length) ?? 1)
     }
 }
+
+extension Pattern {
+    /// The pitched notes that cannot sound at `sampleRate` (at or above half of it): the engine
+    /// skips them, so `render` and `play` warn with one line rather than drop them silently.
+    /// Rhythm keys are drum sounds, not pitches, and are never above Nyquist.
+    public func notesAboveNyquist(sampleRate: Double, reference: Double = 440) -> [(track: TrackKind, index: Int, note: Note, hz: Double)] {
+        var found: [(track: TrackKind, index: Int, note: Note, hz: Double)] = []
+        for kind in TrackKind.allCases where kind != .rhythm {
+            for (i, note) in (tracks[kind] ?? []).enumerated() {
+                let hz = Pitch.frequency(midi: Double(note.pitch), reference: reference)
+                if hz >= sampleRate / 2 { found.append((kind, i, note, hz)) }
+            }
+        }
+        return found
+    }
+}

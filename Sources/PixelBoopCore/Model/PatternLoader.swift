@@ -8,12 +8,13 @@ public struct PatternError: Error, Equatable, CustomStringConvertible, Sendable 
         case invalid       // exit 65
     }
     public let kind: Kind
+    /// One line always: control characters from file names and keys are escaped (`OneLine`).
     public let message: String
     public var description: String { message }
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
-        self.message = message
+        self.message = OneLine.escape(message)
     }
 }
 
@@ -51,29 +52,64 @@ public struct StrictJSON {
         guard data.count <= StrictJSON.maxBytes else {
             throw PatternError(.invalid, "\(file): \(data.count) bytes: expected a JSON document of at most 1 MiB")
         }
-        // Depth check before parsing: a pathological nest must not exhaust the parser's stack.
-        var depth = 0, inString = false, escaped = false
-        for byte in data {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > StrictJSON.maxDepth {
-                    throw PatternError(.invalid, "\(file): nesting deeper than \(StrictJSON.maxDepth) levels: expected a pattern object")
-                }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
+        try scanStructure(data)
         do {
             return try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
             throw PatternError(.invalid, "\(file): not valid JSON (\(reason.prefix(120)))")
+        }
+    }
+
+    /// One pass over the bytes before parsing. Depth: a pathological nest must not exhaust the
+    /// parser's stack. Duplicate keys: Foundation silently keeps the last of `"bpm"` given twice,
+    /// which would hide a user's mistake, so every object's keys are checked here (compared as
+    /// written, escapes included). Malformed JSON is left for the parser to describe.
+    func scanStructure(_ data: Data) throws(PatternError) {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        // One entry per open container: nil for an array, the keys seen so far for an object.
+        var stack: [Set<[UInt8]>?] = []
+        var expectKey = false       // inside an object, after `{` or `,`
+        var inString = false, escaped = false, stringIsKey = false
+        var current: [UInt8] = []
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == backslash {
+                    escaped = true
+                } else if byte == quote {
+                    inString = false
+                    if stringIsKey, stack.count > 0, stack[stack.count - 1] != nil {
+                        if !stack[stack.count - 1]!.insert(current).inserted {
+                            let key = String(decoding: current.prefix(80), as: UTF8.self)
+                            throw PatternError(.invalid, "\(file): \(key): duplicate key (expected each key once per object)")
+                        }
+                    }
+                    continue
+                }
+                if stringIsKey { current.append(byte) }
+                continue
+            }
+            switch byte {
+            case quote:
+                inString = true
+                stringIsKey = expectKey
+                expectKey = false
+                current.removeAll(keepingCapacity: true)
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                stack.append(byte == UInt8(ascii: "{") ? Set<[UInt8]>() : nil)
+                if stack.count > StrictJSON.maxDepth {
+                    throw PatternError(.invalid, "\(file): nesting deeper than \(StrictJSON.maxDepth) levels: expected a pattern object")
+                }
+                expectKey = byte == UInt8(ascii: "{")
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if !stack.isEmpty { stack.removeLast() }
+                expectKey = false
+            case UInt8(ascii: ","):
+                expectKey = stack.last.map { $0 != nil } ?? false
+            default: break
+            }
         }
     }
 
@@ -165,7 +201,9 @@ extension Pattern {
         let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
         var length = 16
         if let v = top["length"] {
-            guard let n = StrictJSON.number(v), n.isFinite, n == n.rounded(), Pattern.allowedLengths.contains(Int(n)) else {
+            // Range-check before Int(n): a double at or past 2^63 (1e19) would trap the conversion.
+            guard let n = StrictJSON.number(v), n.isFinite, n == n.rounded(), abs(n) < 1e15,
+                  Pattern.allowedLengths.contains(Int(n)) else {
                 throw json.fail("length", "8, 16, 24 or 32 steps", got: v)
             }
             length = Int(n)

@@ -1,9 +1,51 @@
+import Foundation
 import CAudioEngine
 
 /// Sample format of a rendered file.
 public enum SampleFormat: String, Sendable, CaseIterable {
     case f32, s16
     var cValue: boop_sample_format { self == .f32 ? BOOP_SAMPLE_FLOAT32 : BOOP_SAMPLE_INT16 }
+
+    /// The format a file gets when none is asked for: float32 only fits WAV (libsndfile has no
+    /// float FLAC, and Vorbis takes any input), so FLAC and Ogg get 16-bit.
+    public static func natural(forPath path: String) -> SampleFormat {
+        path.lowercased().hasSuffix(".wav") ? .f32 : .s16
+    }
+}
+
+/// Checks an output name before any work is done, so a render never runs for minutes and then
+/// fails to create its file: a directory, a device or FIFO (renaming over `/dev/full` would replace
+/// it), a missing or unwritable folder are all refused as "cannot create" (exit 73).
+public enum OutputPath {
+    public static func check(_ path: String) throws(AudioError) {
+        let shown = path
+        guard !path.isEmpty else { throw AudioError.cannotCreateFile("(empty name): expected an output file name") }
+        var st = stat()
+        if stat(path, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                throw AudioError.cannotCreateFile("\(shown): is a directory (expected a file name)")
+            }
+            if (st.st_mode & S_IFMT) != S_IFREG {
+                throw AudioError.cannotCreateFile("\(shown): is not a regular file (expected a file name)")
+            }
+        }
+        if path.hasSuffix("/") {
+            throw AudioError.cannotCreateFile("\(shown): is a directory (expected a file name)")
+        }
+        let folder: String
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            folder = "."
+        }
+        var dst = stat()
+        guard stat(folder, &dst) == 0, (dst.st_mode & S_IFMT) == S_IFDIR else {
+            throw AudioError.cannotCreateFile("\(shown): folder \(folder) does not exist")
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw AudioError.cannotCreateFile("\(shown): folder \(folder) is not writable")
+        }
+    }
 }
 
 /// Writes an audio file through libsndfile (WAV, FLAC, OGG by extension) under a temporary name;

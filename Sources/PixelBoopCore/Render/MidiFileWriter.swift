@@ -54,58 +54,58 @@ public struct MidiFileWriter {
         note.velocity == .sustain ? note.length * ticksPerStep : note.length * gateTicksPerStep
     }
 
-    /// The whole file. `loops` (at least 1) repeats the pattern back to back; the end-of-track of
-    /// every track sits at loops x length steps, so the file loops seamlessly in a DAW.
+    /// The whole file in memory (for tests and small exports). `loops` (at least 1) repeats the
+    /// pattern back to back; the end-of-track of every track sits at loops x length steps, so the
+    /// file loops seamlessly in a DAW.
     public static func data(for pattern: Pattern, loops: Int = 1) -> Data {
+        let sink = MidiSink(fd: -1)
+        emit(pattern, loops: loops, into: sink)
+        return sink.memory
+    }
+
+    /// Produces the file into `sink` one loop at a time: memory stays at one loop's events however
+    /// many loops are asked for (1,000 loops of a full pattern once took over 300 MiB). Each chunk's
+    /// size is patched in when the chunk is complete.
+    private static func emit(_ pattern: Pattern, loops: Int, into sink: MidiSink) {
         let loops = max(1, loops)
         let endTick = pattern.length * ticksPerStep * loops
         let kinds = TrackKind.allCases.filter { pattern.tracks[$0] != nil }
 
-        var file = Data()
-        file.append(contentsOf: Array("MThd".utf8))
-        file.appendUInt32(6)
-        file.appendUInt16(1)                                  // type 1: simultaneous tracks
-        file.appendUInt16(UInt16(1 + kinds.count))
-        file.appendUInt16(UInt16(ticksPerQuarter))
+        sink.append(Array("MThd".utf8))
+        sink.appendUInt32(6)
+        sink.appendUInt16(1)                                  // type 1: simultaneous tracks
+        sink.appendUInt16(UInt16(1 + kinds.count))
+        sink.appendUInt16(UInt16(ticksPerQuarter))
 
-        var conductor = TrackBuilder()
+        var conductor = TrackBuilder(sink)
         conductor.meta(0x03, Array(pattern.name.utf8))         // sequence/track name
         conductor.meta(0x58, [4, 2, 24, 8])                   // 4/4, click every quarter, 8 32nds per quarter
         let tempo = microsecondsPerQuarter(bpm: pattern.bpm)
         conductor.meta(0x51, [UInt8(tempo >> 16 & 0xFF), UInt8(tempo >> 8 & 0xFF), UInt8(tempo & 0xFF)])
-        file.append(conductor.finish(endTick: endTick))
+        conductor.finish(endTick: endTick)
 
         for kind in kinds {
-            file.append(trackChunk(kind, notes: pattern.notes(kind), length: pattern.length, loops: loops, endTick: endTick))
+            trackChunk(kind, notes: pattern.notes(kind), length: pattern.length, loops: loops, endTick: endTick, sink)
         }
-        return file
+        sink.flush()
     }
 
-    /// Writes the file under a temporary name beside `path`, then renames it into place, so a
-    /// failure never leaves a partial file. Errors: `.cannotCreateFile` (exit 73) when the
-    /// temporary file cannot be created, `.ioError` when writing or renaming fails.
+    /// Writes the file under a short temporary name (`.boop-XXXXXX`) beside `path`, streaming it,
+    /// then renames it into place, so a failure never leaves a partial file and a name near
+    /// NAME_MAX still works. Errors: `.cannotCreateFile` (exit 73) when the temporary file cannot
+    /// be created, `.ioError` (exit 74) when writing (a full disk, `ulimit -f`) or renaming fails.
     public static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) {
-        let bytes = data(for: pattern, loops: loops)
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        var template = Array((folder + ".boop-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
         }
         let tempPath = String(cString: template)
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
-        }
+        let sink = MidiSink(fd: fd)
+        emit(pattern, loops: loops, into: sink)
+        var failure = sink.failure
         // mkstemp makes 0600; a MIDI file is an ordinary document, so give it the umask's usual mode.
         let mask = umask(0)
         umask(mask)
@@ -128,9 +128,10 @@ public struct MidiFileWriter {
         var velocity: UInt8
     }
 
-    private static func trackChunk(_ kind: TrackKind, notes: [Note], length: Int, loops: Int, endTick: Int) -> Data {
+    private static func trackChunk(_ kind: TrackKind, notes: [Note], length: Int, loops: Int, endTick: Int,
+                                   _ sink: MidiSink) {
         let ch = channel(kind)
-        var track = TrackBuilder()
+        var track = TrackBuilder(sink)
         track.meta(0x03, Array(trackName(kind).utf8))
         if let program = program(kind) { track.event(0, [0xC0 | ch, program]) }
 
@@ -149,14 +150,14 @@ public struct MidiFileWriter {
             }
         }
 
+        // One loop sorted once. Every note starts inside its loop and ends by the loop's end, and
+        // offs sort before ons on a tick, so loop after loop in this order is the globally sorted
+        // event list: the loops can be streamed without holding them all.
         var events: [Event] = []
-        events.reserveCapacity(spans.count * 2 * loops)
-        for loop in 0..<loops {
-            let offset = loop * length * ticksPerStep
-            for s in spans {
-                events.append(Event(tick: offset + s.start, isOn: true, pitch: UInt8(s.pitch), velocity: s.velocity))
-                events.append(Event(tick: offset + s.end, isOn: false, pitch: UInt8(s.pitch), velocity: 0))
-            }
+        events.reserveCapacity(spans.count * 2)
+        for s in spans {
+            events.append(Event(tick: s.start, isOn: true, pitch: UInt8(s.pitch), velocity: s.velocity))
+            events.append(Event(tick: s.end, isOn: false, pitch: UInt8(s.pitch), velocity: 0))
         }
         // Offs before ons on the same tick, so a repeated or legato note re-attacks instead of
         // being silenced; then by pitch, for deterministic bytes.
@@ -165,57 +166,116 @@ public struct MidiFileWriter {
             if a.isOn != b.isOn { return !a.isOn }
             return a.pitch < b.pitch
         }
-        for e in events {
-            track.event(e.tick, e.isOn ? [0x90 | ch, e.pitch, e.velocity] : [0x80 | ch, e.pitch, 0x40])
+        for loop in 0..<loops {
+            let offset = loop * length * ticksPerStep
+            for e in events {
+                track.event(offset + e.tick, e.isOn ? [0x90 | ch, e.pitch, e.velocity] : [0x80 | ch, e.pitch, 0x40])
+            }
         }
-        return track.finish(endTick: endTick)
+        track.finish(endTick: endTick)
     }
 }
 
-/// Accumulates one MTrk chunk with delta times.
+/// Where the file's bytes go: memory (fd < 0) or a file descriptor through a 64 KiB buffer. The
+/// first write error is kept and later writes are skipped.
+private final class MidiSink {
+    let fd: Int32
+    var memory = Data()
+    private var buffer: [UInt8] = []
+    private(set) var written = 0       // bytes handed to the sink so far (file offset of the next byte)
+    private(set) var failure: String?
+
+    init(fd: Int32) {
+        self.fd = fd
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func append(_ bytes: [UInt8]) {
+        written += bytes.count
+        if fd < 0 { memory.append(contentsOf: bytes); return }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func appendUInt32(_ v: UInt32) {
+        append([UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
+    }
+
+    func appendUInt16(_ v: UInt16) { append([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+
+    func flush() {
+        guard fd >= 0, !buffer.isEmpty else { return }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Overwrites four bytes at `at` (a chunk's size, known only when the chunk ends).
+    func patchUInt32(_ v: UInt32, at: Int) {
+        let bytes = [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        if fd < 0 {
+            memory.replaceSubrange(at..<(at + 4), with: bytes)
+            return
+        }
+        flush()
+        guard failure == nil else { return }
+        let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, 4, off_t(at)) }
+        if n != 4 { failure = String(cString: strerror(errno)) }
+    }
+}
+
+/// Streams one MTrk chunk with delta times into the sink; the size is patched in by `finish`.
 private struct TrackBuilder {
-    private var body = Data()
+    private let sink: MidiSink
+    private let sizeOffset: Int
     private var tick = 0
+
+    init(_ sink: MidiSink) {
+        self.sink = sink
+        sink.append(Array("MTrk".utf8))
+        sizeOffset = sink.written
+        sink.appendUInt32(0)
+    }
 
     mutating func event(_ at: Int, _ bytes: [UInt8]) {
         precondition(at >= tick, "MIDI events must be added in time order")
-        body.appendVariableLength(UInt32(at - tick))
-        body.append(contentsOf: bytes)
+        sink.append(MidiFileWriter.variableLength(UInt32(at - tick)))
+        sink.append(bytes)
         tick = at
     }
 
     mutating func meta(_ type: UInt8, _ payload: [UInt8], at: Int = 0) {
         event(at, [0xFF, type])
-        body.appendVariableLength(UInt32(payload.count))
-        body.append(contentsOf: payload)
+        sink.append(MidiFileWriter.variableLength(UInt32(payload.count)))
+        sink.append(payload)
     }
 
-    mutating func finish(endTick: Int) -> Data {
+    mutating func finish(endTick: Int) {
         meta(0x2F, [], at: max(endTick, tick))
-        var chunk = Data(Array("MTrk".utf8))
-        chunk.appendUInt32(UInt32(body.count))
-        chunk.append(body)
-        return chunk
+        sink.patchUInt32(UInt32(sink.written - sizeOffset - 4), at: sizeOffset)
     }
 }
 
-extension Data {
-    fileprivate mutating func appendUInt32(_ v: UInt32) {
-        append(contentsOf: [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
-    }
-
-    fileprivate mutating func appendUInt16(_ v: UInt16) {
-        append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)])
-    }
-
+extension MidiFileWriter {
     /// SMF variable-length quantity: 7 bits per byte, most significant first, high bit = more.
-    fileprivate mutating func appendVariableLength(_ value: UInt32) {
+    static func variableLength(_ value: UInt32) -> [UInt8] {
         var bytes: [UInt8] = [UInt8(value & 0x7F)]
         var v = value >> 7
         while v > 0 {
             bytes.append(UInt8(v & 0x7F) | 0x80)
             v >>= 7
         }
-        append(contentsOf: bytes.reversed())
+        return bytes.reversed()
     }
 }

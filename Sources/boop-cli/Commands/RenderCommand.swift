@@ -16,8 +16,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
     var rate: Int?
 
-    @Option(name: .long, help: "Sample format: f32 or s16 (default f32).")
-    var sampleFormat: String = "f32"
+    @Option(name: .long, help: "Sample format: f32 or s16 (default f32 for .wav, s16 for .flac and .ogg).")
+    var sampleFormat: String?
 
     @Flag(name: .shortAndLong, help: "No progress output.")
     var quiet = false
@@ -27,7 +27,7 @@ struct RenderCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validateRate(rate)
-        guard SampleFormat(rawValue: sampleFormat) != nil else {
+        if let sampleFormat, SampleFormat(rawValue: sampleFormat) == nil {
             throw ValidationError("--sample-format \(sampleFormat): expected f32 or s16")
         }
     }
@@ -40,21 +40,34 @@ struct RenderCommand: ParsableCommand {
             let lowered = output.lowercased()
             if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
                 let loops = patternOptions.loops ?? 1
+                try checkOutput(output)
                 try MidiFileWriter.write(pattern, loops: loops, to: output)
                 if verbose {
-                    FileHandle.standardError.send(Data(String(
+                    StandardError.write(String(
                         format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm\n",
-                        output, pattern.tracks.count, loops, pattern.bpm).utf8))
+                        output, pattern.tracks.count, loops, pattern.bpm))
                 }
                 return
             }
+            let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
             var renderer = PatternRenderer(pattern: pattern)
             renderer.sampleRate = Double(rate ?? 44100)
+            // Notes above Nyquist are skipped by the engine; say so in one line (not an error:
+            // the rest of the pattern renders as asked, unlike `tone`, where the note is the
+            // whole request and refusing it is exit 64).
+            let silent = pattern.notesAboveNyquist(sampleRate: renderer.sampleRate)
+            if let first = silent.first, !quiet {
+                StandardError.write("boop: warning: " + OneLine.escape(String(
+                    format: "%@: tracks.%@[%d] pitch %d (%@ Hz) is not below half the sample rate (%@ Hz) and is silent%@",
+                    patternOptions.pattern, first.track.rawValue, first.index, first.note.pitch,
+                    Pitch.formatHz(first.hz), Pitch.formatHz(renderer.sampleRate / 2),
+                    silent.count > 1 ? " (\(silent.count) such notes); raise -r" : "; raise -r")) + "\n")
+            }
             renderer.voices = patternOptions.voices
             renderer.loops = patternOptions.loops ?? 1
             try renderToFile(title: pattern.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
-                             verbose: verbose, detail: "\(pattern.name), \(sampleFormat)") { progress, shouldStop in
-                try renderer.render(to: output, format: SampleFormat(rawValue: sampleFormat)!, progress: progress,
+                             verbose: verbose, detail: "\(pattern.name), \(format.rawValue)") { progress, shouldStop in
+                try renderer.render(to: output, format: format, progress: progress,
                                     shouldStop: shouldStop)
             }
         }

@@ -39,7 +39,7 @@ struct BoopExit: Error, CustomStringConvertible {
 /// Prints `boop: message` on stderr and exits with the status. Every command funnels its failures
 /// through here so the one-line contract holds everywhere.
 func fail(_ exit: BoopExit) -> Never {
-    printError("boop: \(exit.message)")
+    StandardError.line(exit.message)
     Foundation.exit(exit.status.rawValue)
 }
 

@@ -10,6 +10,7 @@ func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool
                   detail: @autoclosure () -> String = "",
                   _ body: (_ progress: ((Double) -> Void)?, _ shouldStop: () -> Bool) throws -> UInt64) throws {
     Signals.install()
+    try checkOutput(output)
     let showProgress = !quiet && isatty(STDERR_FILENO) == 1
     var lastPercent = -1
     let started = Date()
@@ -17,29 +18,37 @@ func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool
         let percent = Int(fraction * 100)
         if percent != lastPercent {
             lastPercent = percent
-            FileHandle.standardError.send(Data("\rrendering \(title): \(percent)%".utf8))
+            StandardError.write("\rrendering \(title): \(percent)%")
         }
     } : nil
     let frames: UInt64
     do {
         frames = try body(progress, { Signals.interrupted })
     } catch is CancellationError {
-        if showProgress { FileHandle.standardError.send(Data("\n".utf8)) }
-        if Signals.firstSignal == SIGHUP {
-            throw BoopExit(.ioError, "the terminal hung up (SIGHUP) during the render; \(output) was not written")
-        }
-        throw BoopExit(.interrupted, "render interrupted; \(output) was not written")
+        if showProgress { StandardError.write("\n") }
+        let cause = Signals.firstSignal == SIGHUP ? " (the terminal hung up)" : ""
+        throw BoopExit(.interrupted, "render interrupted\(cause); \(output) was not written")
     } catch let error as AudioError {
         if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
         throw error
     }
-    if showProgress { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
+    if showProgress { StandardError.write("\r\u{1B}[K") }
     if verbose {
         let seconds = Double(frames) / sampleRate
         let took = Date().timeIntervalSince(started)
         let extra = detail()
-        FileHandle.standardError.send(Data(String(
+        StandardError.write(String(
             format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time\n",
-            output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)).utf8))
+            output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
+    }
+}
+
+/// Refuses an output that cannot be created (a directory, a device, a missing or read-only
+/// folder) with exit 73 before any rendering starts.
+func checkOutput(_ output: String) throws {
+    do {
+        try OutputPath.check(output)
+    } catch {
+        throw BoopExit(.cannotCreate, error.context)
     }
 }

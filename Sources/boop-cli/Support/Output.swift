@@ -1,4 +1,5 @@
 import Foundation
+import PixelBoopCore
 
 extension FileHandle {
     /// Writes all of `data` with write(2): false when the descriptor is closed, full or its reader
@@ -23,26 +24,15 @@ extension FileHandle {
     }
 }
 
-/// Makes text safe for a one-line message on a terminal: newlines, tabs, escapes and every other
-/// control character (C0, DEL, C1) become visible escapes (`\n`, `\t`, `\u{1B}`), so a file name,
-/// JSON key, note or device name can neither break the one-line contract nor drive the terminal.
-func escapedForTerminal(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
-            out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        default: out.unicodeScalars.append(scalar)
-        }
+/// Standard error for the tool's messages: written with write(2), failures ignored, so a full or
+/// closed stderr never changes the documented exit status.
+enum StandardError {
+    static func write(_ text: String) {
+        FileHandle.standardError.send(Data(text.utf8))
     }
-    return out
-}
 
-/// One line on stderr, escaped; failures to write are ignored.
-func printError(_ line: String) {
-    FileHandle.standardError.send(Data((escapedForTerminal(line) + "\n").utf8))
+    /// One escaped line: `boop: <message>\n` (see `OneLine.escape`).
+    static func line(_ message: String) {
+        write("boop: \(OneLine.escape(message))\n")
+    }
 }

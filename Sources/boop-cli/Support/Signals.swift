@@ -26,6 +26,8 @@ enum Signals {
         queue.sync {
             handler = onStop
             guard sources.isEmpty else { return }
+            // SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\\) stop like SIGTERM: a render
+            // removes its temporary file and no crash report is printed.
             for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
                 signal(sig, SIG_IGN)  // delivery goes to the dispatch source instead
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
