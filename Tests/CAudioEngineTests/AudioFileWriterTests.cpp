@@ -66,3 +66,24 @@ TEST_CASE("file writer: abort leaves nothing; bad paths and extensions are refus
     CHECK(boop_file_writer_commit(w) == BOOP_OK);
     CHECK(entries(dir) == 1);
 }
+
+TEST_CASE("file writer: a .wav announced past 4 GiB is RF64, an ordinary one stays RIFF") {
+    const std::string dir = tempDir();
+    float s[4] = {0, 0.25f, -0.25f, 0};
+    // 2^30 mono float frames = 4 GiB of data: one past what a RIFF WAV can hold.
+    const uint64_t frames[2] = {UINT64_C(1) << 30, 44100};
+    const char* magic[2] = {"RF64", "RIFF"};
+    for (int i = 0; i < 2; ++i) {
+        const std::string path = dir + "/long" + std::to_string(i) + ".wav";
+        boop_file_writer* w = nullptr;
+        REQUIRE(boop_file_writer_open_sized(path.c_str(), 44100, 1, BOOP_SAMPLE_FLOAT32, frames[i], &w) == BOOP_OK);
+        REQUIRE(boop_file_writer_write(w, s, 4) == BOOP_OK);
+        REQUIRE(boop_file_writer_commit(w) == BOOP_OK);
+        CHECK(slurp(path).substr(0, 4) == magic[i]);
+        SF_INFO info{};
+        SNDFILE* f = sf_open(path.c_str(), SFM_READ, &info);
+        REQUIRE(f);
+        CHECK(info.frames == 4);
+        sf_close(f);
+    }
+}

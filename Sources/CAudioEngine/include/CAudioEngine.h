@@ -178,13 +178,22 @@ typedef enum boop_sample_format {
     BOOP_SAMPLE_MAX_ENUM = 0x7FFFFFFF
 } boop_sample_format;
 
-/* Opens `path.tmp-XXXX` next to `path` for writing. The container comes from the extension:
- * .wav, .flac, .ogg (float32 is only possible in .wav). No timestamps are written, so the same
- * samples always give the same bytes.
+/* Opens a temporary file (`.boop-XXXXXX`) beside `path` for writing. The container comes from the
+ * extension: .wav, .flac, .ogg (float32 is only possible in .wav). No timestamps are written, so
+ * the same samples always give the same bytes. A .wav opened here is a plain RIFF WAV and refuses
+ * (BOOP_ERROR_IO) writes that would take its data past 4 GiB; use boop_file_writer_open_sized
+ * when the length is known.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (unknown extension or unsupported format),
  * BOOP_ERROR_CANNOT_CREATE. Thread safety: one thread per writer. */
 boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
                                   boop_sample_format format, boop_file_writer** out_writer);
+
+/* As boop_file_writer_open, for a file whose length is known: a .wav whose `expected_frames` do
+ * not fit a RIFF WAV (4 GiB of data) is written as RF64 (64-bit sizes) instead; 0 means unknown.
+ * Return and thread safety as boop_file_writer_open. */
+boop_status boop_file_writer_open_sized(const char* path, double sample_rate, uint32_t channels,
+                                        boop_sample_format format, uint64_t expected_frames,
+                                        boop_file_writer** out_writer);
 
 /* Appends interleaved frames. Return: BOOP_OK or BOOP_ERROR_IO.
  * Thread safety: the writer's thread. */

@@ -32,9 +32,9 @@ bool endsWith(const std::string& s, const char* suffix) {
     return true;
 }
 
-int formatFor(const std::string& path, boop_sample_format format) {
+int formatFor(const std::string& path, boop_sample_format format, bool rf64) {
     if (endsWith(path, ".wav"))
-        return SF_FORMAT_WAV | (format == BOOP_SAMPLE_INT16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
+        return (rf64 ? SF_FORMAT_RF64 : SF_FORMAT_WAV) | (format == BOOP_SAMPLE_INT16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
     if (endsWith(path, ".flac")) return format == BOOP_SAMPLE_INT16 ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_16) : 0;
     if (endsWith(path, ".ogg")) return SF_FORMAT_OGG | SF_FORMAT_VORBIS;
     return 0;
@@ -42,10 +42,12 @@ int formatFor(const std::string& path, boop_sample_format format) {
 
 }  // namespace
 
-/// RIFF sizes are 32-bit: past 4 GiB a WAV's sizes wrap and readers see garbage. The writer stops
-/// with an error before that (the render fails, exit 74, no file) instead of writing a corrupt
-/// file; 64 KiB are left for the header. Longer renders belong in FLAC.
-static uint64_t wavFrameLimit(int channels, boop_sample_format format) {
+/// RIFF sizes are 32-bit: past 4 GiB a WAV's sizes wrap and readers see garbage. A render that
+/// says how long it will be gets RF64 (the 64-bit WAV of EBU Tech 3306, which libsndfile writes
+/// and sox, ffmpeg and libsndfile read) when it would not fit; an ordinary WAV otherwise, for the
+/// widest compatibility. A writer of unknown length (a recording) stops with an error at the
+/// limit rather than write a corrupt file. 64 KiB are left for the header.
+static uint64_t wavFrameLimit(uint32_t channels, boop_sample_format format) {
     const uint64_t bytesPerFrame = static_cast<uint64_t>(channels) * (format == BOOP_SAMPLE_INT16 ? 2u : 4u);
     return (UINT64_C(0xFFFFFFFF) - 65536) / bytesPerFrame;
 }
@@ -54,6 +56,12 @@ extern "C" {
 
 boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
                                   boop_sample_format format, boop_file_writer** out_writer) {
+    return boop_file_writer_open_sized(path, sample_rate, channels, format, 0, out_writer);
+}
+
+boop_status boop_file_writer_open_sized(const char* path, double sample_rate, uint32_t channels,
+                                        boop_sample_format format, uint64_t expected_frames,
+                                        boop_file_writer** out_writer) {
     if (!path || !out_writer || channels < 1 || channels > 8 || !(sample_rate >= 1000 && sample_rate <= 768000))
         return BOOP_ERROR_INVALID_ARGUMENT;
     *out_writer = nullptr;
@@ -64,7 +72,8 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
         SF_INFO info{};
         info.samplerate = static_cast<int>(sample_rate + 0.5);
         info.channels = static_cast<int>(channels);
-        info.format = formatFor(w->finalPath, format);
+        const bool rf64 = expected_frames > wavFrameLimit(channels, format);
+        info.format = formatFor(w->finalPath, format, rf64);
         if (info.format == 0 || !sf_format_check(&info)) {
             delete w;
             return BOOP_ERROR_INVALID_ARGUMENT;
@@ -92,8 +101,7 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
             delete w;
             return BOOP_ERROR_CANNOT_CREATE;
         }
-        if ((info.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV)
-            w->maxFrames = wavFrameLimit(info.channels, format);
+        if ((info.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV) w->maxFrames = wavFrameLimit(channels, format);
         // Normalised float in, clipped on integer conversion rather than wrapped.
         sf_command(w->file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
         // libsndfile's PEAK chunk (float WAV) carries a timestamp: without it, the same samples
@@ -111,7 +119,7 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
 boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {
     if (!w || !w->file || (!interleaved && frames > 0)) return BOOP_ERROR_INVALID_ARGUMENT;
     if (frames > w->maxFrames - w->frames) {
-        w->error = "a WAV file cannot hold more than 4 GiB (RIFF sizes are 32-bit); render to .flac";
+        w->error = "a WAV file of unannounced length cannot pass 4 GiB (RIFF sizes are 32-bit)";
         return BOOP_ERROR_IO;
     }
     w->frames += frames;

@@ -135,7 +135,8 @@ public final class AmbientEngine {
         let total = UInt64((duration * sampleRate).rounded())
         let fadeFrames = UInt64((endFadeSeconds(duration: duration) * sampleRate).rounded())
         let fadeStart = total - min(fadeFrames, total)
-        let writer = try AudioFileWriter(path: path, sampleRate: sampleRate, channels: channels, format: format)
+        let writer = try AudioFileWriter(
+            path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: total)
         var buffer = [Float](repeating: 0, count: 4096 * channels)
         var done: UInt64 = 0
         var fading = false

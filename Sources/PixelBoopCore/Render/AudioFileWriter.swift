@@ -56,9 +56,12 @@ public final class AudioFileWriter {
     public let path: String
     public let channels: Int
 
-    public init(path: String, sampleRate: Double, channels: Int, format: SampleFormat = .f32) throws(AudioError) {
+    /// `expectedFrames` (0: unknown) lets a WAV that would pass 4 GiB be written as RF64.
+    public init(path: String, sampleRate: Double, channels: Int, format: SampleFormat = .f32,
+                expectedFrames: UInt64 = 0) throws(AudioError) {
         var writer: OpaquePointer?
-        let status = boop_file_writer_open(path, sampleRate, UInt32(clamping: channels), format.cValue, &writer)
+        let status = boop_file_writer_open_sized(
+            path, sampleRate, UInt32(clamping: channels), format.cValue, expectedFrames, &writer)
         switch status {
         case BOOP_OK: break
         case BOOP_ERROR_INVALID_ARGUMENT:

@@ -14,6 +14,12 @@ public struct PatternRenderer {
 
     public init(pattern: Pattern) { self.pattern = pattern }
 
+    /// The most frames a render can produce: the music and the longest release tail.
+    public var maxFrames: UInt64 {
+        Sequencer(pattern: pattern, sampleRate: sampleRate).frame(ofStep: pattern.length * loops)
+            + UInt64(maxTailSeconds * sampleRate)
+    }
+
     /// Renders into `sink` block by block; `progress` gets the fraction done; `shouldStop` is
     /// polled between blocks (Ctrl-C). Returns the frames rendered.
     @discardableResult
@@ -27,7 +33,7 @@ public struct PatternRenderer {
             queueCapacity: min(queue, 1 << 20), channels: channels))
         var sequencer = Sequencer(pattern: pattern, sampleRate: sampleRate)
         let end = sequencer.frame(ofStep: totalSteps)
-        let tailLimit = end + UInt64(maxTailSeconds * sampleRate)
+        let tailLimit = maxFrames
         var pending: [SequencerEvent] = []
         var pendingIndex = 0
         var nextStep = 0
@@ -70,7 +76,8 @@ public struct PatternRenderer {
     @discardableResult
     public func render(to path: String, format: SampleFormat = .f32, progress: ((Double) -> Void)? = nil,
                        shouldStop: () -> Bool = { false }) throws -> UInt64 {
-        let writer = try AudioFileWriter(path: path, sampleRate: sampleRate, channels: channels, format: format)
+        let writer = try AudioFileWriter(
+            path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: maxFrames)
         do {
             let frames = try render(progress: progress, shouldStop: shouldStop) { samples in try writer.write(samples) }
             try writer.commit()

@@ -166,7 +166,8 @@ public struct ToneRenderer {
     @discardableResult
     public func render(to path: String, format: SampleFormat = .f32,
                        shouldStop: () -> Bool = { false }) throws -> UInt64 {
-        let writer = try AudioFileWriter(path: path, sampleRate: sequence.sampleRate, channels: channels, format: format)
+        let writer = try AudioFileWriter(
+            path: path, sampleRate: sequence.sampleRate, channels: channels, format: format, expectedFrames: totalFrames)
         do {
             let frames = try render(shouldStop: shouldStop) { try writer.write($0) }
             try writer.commit()

@@ -26,8 +26,11 @@ func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool
         frames = try body(progress, { Signals.interrupted })
     } catch is CancellationError {
         if showProgress { StandardError.write("\n") }
-        let cause = Signals.firstSignal == SIGHUP ? " (the terminal hung up)" : ""
-        throw BoopExit(.interrupted, "render interrupted\(cause); \(output) was not written")
+        // A closed terminal is an I/O failure of the session (74), not the user's Ctrl-C (130).
+        if Signals.firstSignal == SIGHUP {
+            throw BoopExit(.ioError, "the terminal hung up (SIGHUP) during the render; \(output) was not written")
+        }
+        throw BoopExit(.interrupted, "render interrupted; \(output) was not written")
     } catch let error as AudioError {
         if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
         throw error
