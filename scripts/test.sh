@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the C++ suite under clang in all four sanitizer modes, the live ALSA tests against a
-# private PulseAudio null sink, the Swift tests, and the command-line checks.
+# private PulseAudio null sink, the Swift tests (plain, under TSan and under ASan), the fuzz targets,
+# and the command-line checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,6 +19,13 @@ done
 echo "=== Swift build and tests ==="
 swift build -c release --product boop
 swift test
+
+echo "=== Swift tests under ThreadSanitizer and AddressSanitizer (own build folders) ==="
+swift test --sanitize=thread --scratch-path .build-tsan
+swift test --sanitize=address --scratch-path .build-asan
+
+echo "=== fuzzing: ${FUZZ_SECONDS:-30} s per target ==="
+scripts/fuzz.sh
 
 echo "=== command-line checks ==="
 scripts/cli-tests.sh "$(swift build -c release --show-bin-path)/boop"

@@ -1,0 +1,38 @@
+// libFuzzer target for everything that reads what a user typed or wrote: the first byte picks the
+// reader (pattern file, ambient preset, NOTE argument), the rest is its input. Each must either
+// accept it or refuse it with an error; a refusal's message is one line. A crash, a trap or a
+// sanitizer report is a finding. Built and run by scripts/fuzz.sh.
+import Foundation
+import PixelBoopCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    guard count > 0 else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    let selector = bytes[0] % 3
+    let body = Data(bytes[1...])
+    switch selector {
+    case 0:
+        do {
+            let pattern = try Pattern.parse(body, file: "fuzz.json")
+            // An accepted pattern is a valid one: it renders a block without throwing.
+            var renderer = PatternRenderer(pattern: pattern)
+            renderer.sampleRate = 8000
+            _ = try? renderer.render(shouldStop: { false }) { _ in throw CancellationError() }
+        } catch {
+            precondition(!error.message.contains("\n"), "multi-line error: \(error.message)")
+        }
+    case 1:
+        do {
+            _ = try AmbientPreset.parse(body, file: "fuzz.json")
+        } catch {
+            precondition(!error.message.contains("\n"), "multi-line error: \(error.message)")
+        }
+    default:
+        let text = String(decoding: body, as: UTF8.self)
+        if let spec = try? NoteSpec.parse(text) {
+            if let hz = try? spec.frequency() { precondition(hz.isFinite && hz >= 20 && hz <= 20000, "\(hz) Hz") }
+        }
+    }
+    return 0
+}

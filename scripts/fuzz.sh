@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer, with AddressSanitizer and UBSan) of everything that reads
+# outside input:
+#   EngineEventsFuzz  random C API call streams into an engine (fuzz/cxx/EngineEventsFuzz.cpp)
+#   LoaderFuzz        pattern files, ambient presets and NOTE arguments (fuzz/swift/LoaderFuzz.swift)
+# Each target runs for FUZZ_SECONDS (default 30) from its seed corpus in fuzz/corpus/; any crash,
+# trap, multi-line error or sanitizer report fails the script, and the input that caused it is
+# kept in build-fuzz/artifacts/ (replay it: build-fuzz/<Target> build-fuzz/artifacts/<file>).
+#
+#   scripts/fuzz.sh                      both targets, 30 s each (what the test command runs)
+#   FUZZ_SECONDS=3600 scripts/fuzz.sh    an hour each; new inputs land in build-fuzz/corpus-*/
+#   FUZZ_JOBS=2 scripts/fuzz.sh          parallel fuzzing processes per target
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+seconds="${FUZZ_SECONDS:-30}"
+jobs="${FUZZ_JOBS:-1}"
+out=build-fuzz
+
+cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER=address -DBOOP_FUZZ=ON -DBUILD_TESTING=OFF \
+  -DBOOP_BUILD_BENCH=OFF >/dev/null
+cmake --build "$out" --target EngineEventsFuzz
+
+# The Swift target: the library built by SwiftPM with coverage and ASan, the harness linked to it
+# by swiftc (SwiftPM's own executables bring a main(), which libFuzzer's driver replaces).
+swift build --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz --target PixelBoopCore
+lib=.build-fuzz/debug
+lld=(); command -v ld.lld >/dev/null 2>&1 || [[ -x "$(dirname "$(command -v swiftc)")/ld.lld" ]] && lld=(-use-ld=lld)
+mapfile -t objects < <(find "$lib/PixelBoopCore.build" "$lib/CAudioEngine.build" "$lib/CMpris.build" -name '*.o')
+swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/LoaderFuzz.swift \
+  -I "$lib/Modules" -Xcc -fmodule-map-file="$lib/CAudioEngine.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$lib/CMpris.build/module.modulemap" \
+  "${objects[@]}" -lsndfile -lasound -lsystemd -lstdc++ -o "$out/LoaderFuzz"
+
+mkdir -p "$out/artifacts"
+status=0
+for target in EngineEventsFuzz:engine LoaderFuzz:loaders; do
+  name=${target%%:*} seeds=fuzz/corpus/${target##*:}
+  work="$out/corpus-${target##*:}"
+  mkdir -p "$work"
+  echo "== $name: ${seconds}s from $seeds"
+  # New inputs go to the first directory (build output), never into the committed seeds.
+  parallel=(); [[ $jobs -gt 1 ]] && parallel=(-fork="$jobs")
+  if "$out/$name" -max_total_time="$seconds" "${parallel[@]}" -rss_limit_mb=4096 \
+      -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 "$work" "$seeds" >"$out/$name.log" 2>&1; then
+    echo "PASS  $name: $(grep -m1 -o 'Done [0-9]* runs in [0-9]* second(s)' "$out/$name.log" || echo done)"
+  else
+    echo "FAIL  $name: $(grep -m1 -E 'ERROR|Fatal error|SUMMARY|deadly signal' "$out/$name.log")"
+    tail -n 40 "$out/$name.log"
+    status=1
+  fi
+done
+exit "$status"
