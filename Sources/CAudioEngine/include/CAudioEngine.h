@@ -167,6 +167,74 @@ typedef struct boop_source {
 boop_source boop_engine_source(boop_engine* engine);
 
 /* ====================================================================================== */
+/* The output stage and loudness: gain, true-peak limiter, BS.1770 meter                   */
+/* ====================================================================================== */
+
+/* Everything boop makes passes through one output stage: a plain gain (the user's --gain), then
+ * a look-ahead limiter that keeps the true peak (4x oversampled, ITU-R BS.1770-4) at or under
+ * BOOP_CEILING_DBTP without clipping. Under the ceiling the signal passes unchanged, delayed by
+ * boop_limiter_latency_frames (about 2 ms). */
+#define BOOP_CEILING_DBTP (-1.0)
+#define BOOP_GAIN_DB_MIN (-60.0)
+#define BOOP_GAIN_DB_MAX 12.0
+
+typedef struct boop_limiter boop_limiter;
+
+/* Creates an output stage for interleaved audio of `channels` (1 or 2) at `sample_rate`.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
+ * Thread safety: control thread (allocates). */
+boop_status boop_limiter_create(double sample_rate, uint32_t channels, boop_limiter** out_limiter);
+
+/* Destroys it (NULL is ignored). Nothing may be processing through it.
+ * Thread safety: control thread. */
+void boop_limiter_destroy(boop_limiter* limiter);
+
+/* The gain before the limiter, in dB (BOOP_GAIN_DB_MIN ... BOOP_GAIN_DB_MAX). Set before the
+ * first processed frame it applies exactly from that frame; later changes glide over 20 ms.
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT. Thread safety: any thread (atomic). */
+boop_status boop_limiter_set_gain_db(boop_limiter* limiter, double gain_db);
+
+/* Frames between a sample entering and leaving (constant for a given rate).
+ * Thread safety: any thread. */
+uint32_t boop_limiter_latency_frames(const boop_limiter* limiter);
+
+/* Processes `frames` interleaved frames in place (the output is the input of latency frames ago).
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT. Thread safety: one thread at a time (the
+ * audio thread when used as a source); real-time safe. */
+boop_status boop_limiter_process(boop_limiter* limiter, float* interleaved, uint32_t frames);
+
+/* The deepest gain reduction since the last call, in dB (0 when the limiter did nothing).
+ * Thread safety: any thread (atomic exchange). */
+float boop_limiter_take_reduction_db(boop_limiter* limiter);
+
+/* A source that renders `inner` and passes it through the limiter: what the playback backend
+ * pulls. `inner` must match the limiter's rate and channels and outlive the returned source.
+ * Return: the source, or one with a NULL render on a mismatch. Thread safety: control thread,
+ * before the source is started. */
+boop_source boop_limiter_source(boop_limiter* limiter, boop_source inner);
+
+typedef struct boop_loudness boop_loudness;
+
+/* An ITU-R BS.1770-4 / EBU R128 meter for mono or stereo: integrated loudness (gated),
+ * momentary (400 ms), short-term (3 s) and true peak. Memory is fixed at creation.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
+ * Thread safety: control thread. */
+boop_status boop_loudness_create(double sample_rate, uint32_t channels, boop_loudness** out_meter);
+
+/* Thread safety: control thread (NULL is ignored). */
+void boop_loudness_destroy(boop_loudness* meter);
+
+/* Measures `frames` more interleaved frames. Thread safety: one thread at a time; real-time safe. */
+boop_status boop_loudness_add(boop_loudness* meter, const float* interleaved, uint64_t frames);
+
+/* Readings in LUFS (loudness) and dBTP (true peak); -HUGE_VAL when there is nothing to measure
+ * (silence, or less than 400 ms). Thread safety: the thread that adds. */
+double boop_loudness_integrated(const boop_loudness* meter);
+double boop_loudness_momentary(const boop_loudness* meter);
+double boop_loudness_short_term(const boop_loudness* meter);
+double boop_loudness_true_peak(const boop_loudness* meter);
+
+/* ====================================================================================== */
 /* Audio files (libsndfile): written to a temporary name, renamed on commit                */
 /* ====================================================================================== */
 

@@ -129,9 +129,11 @@ public final class AmbientEngine {
     @discardableResult
     public static func renderOffline(
         preset: AmbientPreset, seed: UInt64, sampleRate: Double, duration: Double, to path: String,
-        format: SampleFormat = .f32, progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false }
+        format: SampleFormat = .f32, gainDB: Double = 0, progress: ((Double) -> Void)? = nil,
+        shouldStop: () -> Bool = { false }
     ) throws -> UInt64 {
         let engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: sampleRate, maxBlockFrames: 4096)
+        let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
         let total = UInt64((duration * sampleRate).rounded())
         let fadeFrames = UInt64((endFadeSeconds(duration: duration) * sampleRate).rounded())
         let fadeStart = total - min(fadeFrames, total)
@@ -153,12 +155,13 @@ public final class AmbientEngine {
             var n = min(UInt64(4096), total - done)
             if !fading { n = min(n, fadeStart - done) }
             engine.render(into: &buffer, frames: Int(n))
-            try buffer.withUnsafeBufferPointer { p throws(AudioError) in
-                try writer.write(UnsafeBufferPointer(rebasing: p[0..<Int(n) * channels]))
+            try buffer.withUnsafeBufferPointer { p in
+                try output.process(UnsafeBufferPointer(rebasing: p[0..<Int(n) * channels])) { try writer.write($0) }
             }
             done += n
             progress?(Double(done) / Double(max(total, 1)))
         }
+        try output.finish { try writer.write($0) }
         try writer.commit()
         return total
     }

@@ -72,7 +72,8 @@ public struct PlaybackStats: Sendable, Equatable {
 public final class AudioPlayback {
     private let handle: OpaquePointer
     public let device: String
-    private var keepAlive: AnyObject?
+    private var keepAlive: [AnyObject] = []
+    private var outputStage: OutputStage?
     private var started = false
 
     /// Opens `device` for `channels` interleaved channels at (or near) `sampleRate`.
@@ -163,8 +164,15 @@ public final class AudioPlayback {
 
     /// Starts pulling from a C++ source. `keepAlive` is retained until `stop` (or deinit) so the
     /// object behind `source.context` outlives the I/O thread.
-    internal func start(source: boop_source, keepAlive: AnyObject) throws(AudioError) {
+    internal func start(source inner: boop_source, keepAlive: AnyObject) throws(AudioError) {
         if started { throw AudioError.alreadyStreaming("playback on ALSA PCM '\(device)' is already running") }
+        // Everything played passes the output stage: the user's gain and the true-peak limiter.
+        let stage = try OutputStage(sampleRate: inner.sample_rate, channels: Int(inner.channels), gainDB: gainDB)
+        let source = boop_limiter_source(stage.handle, inner)
+        guard source.render != nil else {
+            throw AudioError.invalidConfiguration(
+                "source with \(inner.channels) channel(s) at \(inner.sample_rate) Hz for the output stage")
+        }
         let status = boop_playback_start(handle, source)
         guard status == BOOP_OK else {
             if status == BOOP_ERROR_INVALID_ARGUMENT {
@@ -173,9 +181,19 @@ public final class AudioPlayback {
             }
             throw AudioError.from(status, "starting playback on ALSA PCM '\(device)'")
         }
-        self.keepAlive = keepAlive
+        self.keepAlive = [keepAlive, stage]
+        outputStage = stage
         started = true
     }
+
+    /// The gain before the output limiter, in dB (`OutputStage.gainRange`): set it before `start`,
+    /// or change it while playing (it glides over 20 ms).
+    public var gainDB: Double = 0 {
+        didSet { outputStage?.setGain(dB: gainDB) }
+    }
+
+    /// The deepest limiter gain reduction since the last call, in dB (0: not limiting).
+    public func takeLimiterReductionDB() -> Double { outputStage?.takeReductionDB() ?? 0 }
 
     /// Plays an engine. The engine's channel count must match the device's, and it should run at
     /// `sampleRate` (the granted rate).
@@ -187,6 +205,6 @@ public final class AudioPlayback {
     /// out first (bounded by the buffer length; never hangs on a dead device).
     public func stop(drain: Bool = false) {
         boop_playback_stop(handle, drain ? 1 : 0)
-        keepAlive = nil
+        keepAlive = []
     }
 }

@@ -11,6 +11,8 @@ public struct PatternRenderer {
     public var blockFrames: Int = 4096
     /// The longest tail rendered after the last step while voices still ring (the kick's decay).
     public var maxTailSeconds: Double = 4
+    /// The user's gain before the output limiter, in dB (`OutputStage.gainRange`).
+    public var gainDB: Double = 0
 
     public init(pattern: Pattern) { self.pattern = pattern }
 
@@ -31,6 +33,7 @@ public struct PatternRenderer {
         let engine = try AudioEngine(configuration: EngineConfiguration(
             sampleRate: sampleRate, voices: voices, maxBlockFrames: blockFrames,
             queueCapacity: min(queue, 1 << 20), channels: channels))
+        let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
         var sequencer = Sequencer(pattern: pattern, sampleRate: sampleRate)
         let end = sequencer.frame(ofStep: totalSteps)
         let tailLimit = maxFrames
@@ -65,10 +68,13 @@ public struct PatternRenderer {
                 frames = Int(min(UInt64(blockFrames), tailLimit - frame))
             }
             try engine.render(into: &buffer, frames: frames)
-            try buffer.withUnsafeBufferPointer { try sink(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)])) }
+            try buffer.withUnsafeBufferPointer {
+                try output.process(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+            }
             frame += UInt64(frames)
             progress?(min(1.0, Double(frame) / Double(max(end, 1))))
         }
+        try output.finish(into: sink)
         return frame
     }
 

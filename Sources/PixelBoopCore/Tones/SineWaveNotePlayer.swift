@@ -59,13 +59,16 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     /// A player on an ALSA device, started now so the first note sounds at once. Throws
     /// `AudioError.deviceUnavailable` when the device cannot be opened.
+    /// `outputGainDB` is the gain before the output limiter (`OutputStage.gainRange`).
     public static func live(device: String = "default", sampleRate: Double = 44100, gain: Float = 1.0,
-                            periodFrames: Int = 128, periods: Int = 3) throws(AudioError) -> SineWaveNotePlayer {
+                            periodFrames: Int = 128, periods: Int = 3,
+                            outputGainDB: Double = 0) throws(AudioError) -> SineWaveNotePlayer {
         try SineWaveNotePlayer(mode: .live(device: device), sampleRate: sampleRate, gain: gain,
-                               periodFrames: periodFrames, periods: periods)
+                               periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB)
     }
 
-    init(mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int) throws(AudioError) {
+    init(mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
+         outputGainDB: Double = 0) throws(AudioError) {
         guard (0...4).contains(gain) else { throw AudioError.invalidConfiguration("gain \(gain): expected 0...4") }
         var playback: AudioPlayback?
         var rate = requested
@@ -74,6 +77,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             let opened = try AudioPlayback(device: device, sampleRate: requested, channels: 1,
                                            periodFrames: periodFrames, periods: periods)
             rate = opened.sampleRate
+            opened.gainDB = outputGainDB
             playback = opened
         }
         self.mode = mode

@@ -117,6 +117,8 @@ public struct ToneRenderer {
     public var blockFrames: Int = 4096
     /// Silence after the last tone ends.
     public var tailSeconds: Double = 0.01
+    /// The user's gain before the output limiter, in dB (`OutputStage.gainRange`).
+    public var gainDB: Double = 0
 
     public init(sequence: ToneSequence) { self.sequence = sequence }
 
@@ -133,6 +135,7 @@ public struct ToneRenderer {
         let engine = try AudioEngine(configuration: EngineConfiguration(
             sampleRate: sequence.sampleRate, voices: 8, maxBlockFrames: blockFrames,
             queueCapacity: 4096, channels: channels))
+        let output = try OutputStage(sampleRate: sequence.sampleRate, channels: channels, gainDB: gainDB)
         let events = sequence.events
         var next = 0
         let total = totalFrames
@@ -148,9 +151,12 @@ public struct ToneRenderer {
                 next += 1
             }
             try engine.render(into: &buffer, frames: frames)
-            try buffer.withUnsafeBufferPointer { try sink(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)])) }
+            try buffer.withUnsafeBufferPointer {
+                try output.process(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+            }
             frame = blockEnd
         }
+        try output.finish(into: sink)
         return frame
     }
 

@@ -26,6 +26,8 @@ struct AmbientCommand: ParsableCommand {
     var output: String?
 
     @OptionGroup var deviceOptions: DeviceOptions
+
+    @OptionGroup var gainOption: GainOption
     var device: String { deviceOptions.device }
     var rate: Int? { deviceOptions.rate }
     var quiet: Bool { deviceOptions.quiet }
@@ -91,13 +93,15 @@ struct AmbientCommand: ParsableCommand {
                          detail: "\(preset.name) seed \(seed), \(fileFormat(for: path).rawValue)") { progress, shouldStop in
             try AmbientEngine.renderOffline(
                 preset: preset, seed: seed, sampleRate: sampleRate, duration: seconds, to: path,
-                format: fileFormat(for: path), progress: progress, shouldStop: shouldStop)
+                format: fileFormat(for: path), gainDB: gainOption.gain, progress: progress, shouldStop: shouldStop)
         }
     }
 
     func playLive(_ startPreset: AmbientPreset) throws {
         var preset = startPreset
         var playback = try AudioPlayback(device: device, sampleRate: sampleRate, channels: AmbientEngine.channels)
+        playback.gainDB = gainOption.gain
+        if verbose { StandardError.write(gainOption.description + "\n") }
         let rate = playback.sampleRate
         var engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
         try playback.start(ambient: engine)
@@ -162,6 +166,7 @@ struct AmbientCommand: ParsableCommand {
                     playback.stop(drain: true)
                     // A stopped AudioPlayback cannot be started again: reopen, as --reconnect does.
                     playback = try AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels)
+                    playback.gainDB = gainOption.gain
                     engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
                     if paused { engine.setPaused(true, fadeSeconds: 0) }
                     try playback.start(ambient: engine)
@@ -194,6 +199,7 @@ struct AmbientCommand: ParsableCommand {
                     return stopRequested()
                 }) else { break }
                 playback = resumed
+                playback.gainDB = gainOption.gain
                 try playback.start(ambient: engine)
                 if verbose { describe(playback) }
             }

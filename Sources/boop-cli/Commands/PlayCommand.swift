@@ -12,6 +12,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
+    @OptionGroup var gainOption: GainOption
+
     @Option(name: .long, help: "ALSA period in frames (default 128). Fixes the buffer (no adaptation) unless --adaptive.")
     var periodFrames: Int?
 
@@ -38,7 +40,8 @@ struct PlayCommand: ParsableCommand {
             let player = try LivePatternPlayer(
                 pattern: pattern, device: deviceOptions.device, requestedRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? 128, periods: periods ?? 3,
-                adaptive: adaptive ?? (periodFrames == nil && periods == nil))
+                adaptive: adaptive ?? (periodFrames == nil && periods == nil), gainDB: gainOption.gain)
+            if deviceOptions.verbose { StandardError.write(gainOption.description + "\n") }
             try player.run(loops: patternOptions.loops, display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
         }
     }
@@ -59,11 +62,12 @@ final class LivePatternPlayer {
     private var pausedAtStep = 0
 
     init(pattern: Pattern, device: String, requestedRate: Double, voices: Int, periodFrames: Int, periods: Int,
-         adaptive: Bool) throws {
+         adaptive: Bool, gainDB: Double = 0) throws {
         deviceName = device
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(device: device, sampleRate: requestedRate, channels: 2,
                                      periodFrames: periodFrames, periods: periods, adaptive: adaptive)
+        playback.gainDB = gainDB
         let info = playback.info
         engine = try AudioEngine(configuration: EngineConfiguration(
             sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))

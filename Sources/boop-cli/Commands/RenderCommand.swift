@@ -10,6 +10,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var patternOptions: PatternOptions
 
+    @OptionGroup var gainOption: GainOption
+
     @Option(name: [.short, .customLong("output")], help: "The file to write (.wav, .flac, .ogg; .mid or .midi for a Standard MIDI File).")
     var output: String
 
@@ -65,6 +67,8 @@ struct RenderCommand: ParsableCommand {
             }
             renderer.voices = patternOptions.voices
             renderer.loops = patternOptions.loops ?? 1
+            renderer.gainDB = gainOption.gain
+            if verbose { StandardError.write(gainOption.description + "\n") }
             try renderToFile(title: pattern.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
                              verbose: verbose, detail: "\(pattern.name), \(format.rawValue)") { progress, shouldStop in
                 try renderer.render(to: output, format: format, progress: progress,

@@ -36,6 +36,8 @@ struct ToneCommand: ParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
+    @OptionGroup var gainOption: GainOption
+
     var device: String { deviceOptions.device }
     var rate: Int? { deviceOptions.rate }
     var quiet: Bool { deviceOptions.quiet }
@@ -154,7 +156,9 @@ struct ToneCommand: ParsableCommand {
 
     private func render(_ plan: Plan, to output: String) throws {
         // Like `boop render`: an interrupted render exits 130 and leaves no file.
-        let renderer = ToneRenderer(sequence: plan.sequence)
+        var renderer = ToneRenderer(sequence: plan.sequence)
+        renderer.gainDB = gainOption.gain
+        if verbose { log(gainOption.description) }
         let format = SampleFormat.natural(forPath: output)
         if verbose { for k in 0..<plan.sequence.count { log(describe(plan, k)) } }
         try renderToFile(title: "tones", output: output, sampleRate: plan.sequence.sampleRate, quiet: true,
@@ -166,7 +170,9 @@ struct ToneCommand: ParsableCommand {
     private func playLive(_ plan: Plan) throws {
         // Ctrl-C or SIGTERM: fade out and exit 0; a second one exits 130 at once.
         Signals.install()
-        let player = try SineWaveNotePlayer.live(device: device, sampleRate: plan.sequence.sampleRate)
+        let player = try SineWaveNotePlayer.live(device: device, sampleRate: plan.sequence.sampleRate,
+                                                 outputGainDB: gainOption.gain)
+        if verbose { log(gainOption.description) }
         defer { player.close(drain: true) }
         var plan = plan
         if player.sampleRate != plan.sequence.sampleRate {

@@ -1,0 +1,71 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "dsp/TruePeak.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// The output stage of everything boop makes: a plain gain, then a look-ahead limiter that keeps
+// the true peak (4x oversampled, TruePeak) under a ceiling without ever clipping.
+//
+// How it guarantees the ceiling: each input's true peak asks for a gain (ceiling / peak, or 1).
+// That request is held for `hold` samples (a running minimum) and then smoothed by a moving
+// average over `lookahead` samples; every average therefore contains only values at or below the
+// request of the sample it is applied to, so the gain has fully come down when the peak leaves the
+// delay line, and it came down along a smooth 1.5 ms ramp rather than a step. Afterwards the gain
+// recovers exponentially (release). Below the ceiling the gain is exactly 1: the signal passes
+// unchanged, only delayed by latency() frames.
+//
+// prepare() allocates; process() is real-time safe.
+class TruePeakLimiter {
+public:
+    static constexpr int kMaxChannels = 2;
+
+    void prepare(double sampleRate, int channels, double ceilingDbtp = -1.0, double lookaheadSeconds = 0.0015,
+                 double releaseSeconds = 0.08);
+    void reset() noexcept;
+
+    // The plain gain before the limiter, as a linear factor. Set before the first sample it
+    // applies at once (so a render is exactly scaled); later changes glide over 20 ms.
+    void setGain(float linear) noexcept {
+        targetGain_ = linear;
+        if (index_ == 0) inputGain_ = linear;
+    }
+    float gain() const noexcept { return targetGain_; }
+
+    // In place, interleaved.
+    void process(float* interleaved, std::uint32_t frames) BOOP_RT;
+
+    std::uint32_t latency() const noexcept { return latency_; }
+    // The deepest gain reduction since the last call, in dB (0 or negative); for meters.
+    float takeMaxReductionDb() BOOP_RT;
+
+private:
+    int channels_ = 1;
+    float ceiling_ = 0.891f;
+    float release_ = 0.999f;
+    float gainStep_ = 0.001f;
+    float inputGain_ = 1.0f;
+    float targetGain_ = 1.0f;
+    std::uint32_t lookahead_ = 64, hold_ = 68, latency_ = 78;
+    TruePeak detectors_[kMaxChannels];
+
+    // The delay line: latency_ frames per channel, ring.
+    std::vector<float> delay_;
+    std::uint32_t delayAt_ = 0;
+    // Running minimum over the last hold_ requests (a monotonic queue in a ring of hold_ slots).
+    std::vector<float> minValue_;
+    std::vector<std::uint64_t> minIndex_;
+    std::uint32_t minHead_ = 0, minSize_ = 0;
+    std::uint64_t index_ = 0;
+    // Moving average of the held minimum over lookahead_ samples.
+    std::vector<float> avgRing_;
+    std::uint32_t avgAt_ = 0;
+    double avgSum_ = 0;
+    float gain_ = 1.0f;  // after release
+    float minGainSeen_ = 1.0f;
+};
+
+}  // namespace boop
