@@ -1,10 +1,31 @@
 #include "ambient/AmbientEngine.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include "rt/Denormals.hpp"
 
 namespace boop::ambient {
+
+void AmbientEngine::normalize(double targetLufs, double expectedLufs) noexcept {
+    level_.prepare(sr_, targetLufs);
+    level_.setEstimate(expectedLufs);
+    normalizing_ = true;
+}
+
+double AmbientEngine::measureLoudness(const boop_ambient_config& config, double seconds) {
+    AmbientEngine probe(config);
+    LoudnessMeter meter;
+    meter.prepare(config.sample_rate, 2);
+    probe.probe_ = &meter;
+    const auto total = static_cast<std::uint64_t>((config.fade_in_seconds + seconds) * config.sample_rate);
+    float block[2 * 1024];
+    for (std::uint64_t done = 0; done < total; done += 1024) {
+        const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(1024, total - done));
+        probe.render(block, n);
+    }
+    return meter.integrated();
+}
 
 namespace {
 
@@ -233,9 +254,21 @@ void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
                 if (fade_ < fadeTarget_) fade_ = fadeTarget_;
             }
         }
-        const float gain = master * fade_ * static_cast<float>(fadeIn_);
-        float l = (dryL_[i] * dryGain + rvL_[i] * wetGain) * gain;
-        float r = (dryR_[i] * dryGain + rvR_[i] * wetGain) * gain;
+        float l = (dryL_[i] * dryGain + rvL_[i] * wetGain) * master;
+        float r = (dryR_[i] * dryGain + rvR_[i] * wetGain) * master;
+        // The level is measured in steady state only: fades are the listener's, not the music's.
+        const bool steady = fade_ == 1.0f && fadeTarget_ == 1.0f && fadeIn_ >= 1.0;
+        if (probe_ != nullptr && steady) {
+            const float frame[2] = {l, r};
+            probe_->add(frame, 1);
+        }
+        float gain = fade_ * static_cast<float>(fadeIn_);
+        if (normalizing_) {
+            if (steady) level_.measure(l, r);
+            gain *= level_.next();
+        }
+        l *= gain;
+        r *= gain;
         if (!std::isfinite(l) || !std::isfinite(r)) {
             bad = true;
             l = r = 0.0f;

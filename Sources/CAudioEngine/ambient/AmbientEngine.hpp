@@ -3,6 +3,7 @@
 #include <cstdint>
 #include "ambient/EuclideanRhythm.hpp"
 #include "dsp/FdnReverb.hpp"
+#include "dsp/LoudnessFollower.hpp"
 #include "ambient/FmLead.hpp"
 #include "dsp/Granulator.hpp"
 #include "ambient/HarmonyManager.hpp"
@@ -40,6 +41,15 @@ public:
     void status(boop_ambient_status& s) const noexcept;
 
     const boop_ambient_config& config() const noexcept { return cfg_; }
+
+    // Loudness normalisation (control thread, before rendering): the output is kept near
+    // `targetLufs`, starting from `expectedLufs`, what this piece measures without it
+    // (measureLoudness). Off until called: the composition's own level.
+    void normalize(double targetLufs, double expectedLufs) noexcept;
+    // Renders `seconds` of the piece `config` describes after its fade-in, on an engine of its
+    // own, and returns its integrated loudness (BS.1770, LUFS) before any normalisation.
+    // Allocates; control thread.
+    static double measureLoudness(const boop_ambient_config& config, double seconds);
     std::uint64_t frame() const noexcept { return frame_; }
 
 private:
@@ -63,6 +73,9 @@ private:
     HarmonyManager harmony_;
     EuclideanRhythm rhythm_;
     SoftLimiter limiter_;
+    LoudnessFollower level_;
+    bool normalizing_ = false;
+    LoudnessMeter* probe_ = nullptr;  // measureLoudness's meter of the unnormalised signal
     Rng leadRng_, driftRng_;
     SlowDrift cutoffDrift_, detuneDrift_, grainDrift_, oceanDrift_, leadDrift_;
 

@@ -24,6 +24,8 @@ boop_status renderSource(void* context, float* out, uint32_t frames) BOOP_RT {
     return renderChecked(static_cast<boop_ambient*>(context), out, frames);
 }
 
+constexpr double kMeasureSeconds = 20.0;
+
 bool validSeconds(double s, double hi) noexcept { return s == s && s >= 0.0 && s <= hi; }
 
 }  // namespace
@@ -52,7 +54,12 @@ boop_status boop_ambient_create(const boop_ambient_config* config, boop_ambient*
     else boop::ambient::defaultConfig(c);
     if (boop::ambient::checkConfig(c)) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        *out = new boop_ambient(c);
+        auto* a = new boop_ambient(c);
+        // Every piece at one loudness: what this one measures over its first 20 s (after the
+        // fade-in) sets the starting gain; the follower keeps it there as the piece wanders.
+        a->engine.normalize(BOOP_AMBIENT_LOUDNESS_LUFS,
+                            boop::ambient::AmbientEngine::measureLoudness(c, kMeasureSeconds));
+        *out = a;
         return BOOP_OK;
     } catch (const std::bad_alloc&) {
         return BOOP_ERROR_OUT_OF_MEMORY;

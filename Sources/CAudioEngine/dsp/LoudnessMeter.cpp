@@ -34,7 +34,7 @@ void KWeighting::prepare(double sampleRate) noexcept {
     reset();
 }
 
-double LoudnessMeter::loudnessOf(double energy) noexcept {
+double LoudnessMeter::loudnessOf(double energy) BOOP_RT {
     return energy > 0 ? -0.691 + 10.0 * std::log10(energy) : -HUGE_VAL;
 }
 

@@ -52,7 +52,7 @@ public:
     double shortTerm() const noexcept;
     std::uint64_t blocks() const noexcept { return blockCount_; }
 
-    static double loudnessOf(double energy) noexcept;  // -0.691 + 10 log10(energy)
+    static double loudnessOf(double energy) BOOP_RT;  // -0.691 + 10 log10(energy)
 
 private:
     static constexpr double kMinLufs = -70.0, kMaxLufs = 10.0, kBinLu = 0.01;

@@ -612,8 +612,14 @@ const boop_ambient_range* boop_ambient_range_of(const char* field);
  * Thread safety: any thread. */
 boop_status boop_ambient_config_check(const boop_ambient_config* config, const char** field);
 
+/* The loudness every ambient piece is kept at (BS.1770 integrated, LUFS): quiet enough for
+ * listening at night and for the limiter to stay idle, louder than broadcast's -23. */
+#define BOOP_AMBIENT_LOUDNESS_LUFS (-18.0)
+
 /* Creates an ambient generator. Allocates everything it will ever use (delay lines, reverb,
- * grain buffer).
+ * grain buffer). The piece is loudness-normalised to BOOP_AMBIENT_LOUDNESS_LUFS: creation renders
+ * its first 20 s on the side to measure it (about 0.1 s of work), and a slow follower keeps it
+ * there (see LoudnessFollower).
  * Parameters: config (NULL = defaults), out receives the handle.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
  * Thread safety: control thread. */

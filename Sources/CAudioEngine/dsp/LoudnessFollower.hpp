@@ -1,0 +1,83 @@
+#pragma once
+#include <cmath>
+
+#include "dsp/LoudnessMeter.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// Keeps a generative piece at a target loudness without squashing it: the K-weighted loudness of
+// the signal (before this gain) is followed in 100 ms blocks by an exponential average with a
+// long time constant (20 s), gated as BS.1770 gates (blocks under -70 LUFS or 10 LU under the
+// running estimate are ignored, so pauses and quiet passages do not pull the gain up), and the
+// gain that brings the estimate to the target glides there over seconds. The music breathes; its
+// average sits at the target. Start it with an estimate measured ahead (`setEstimate`) so the
+// first minute is already right.
+class LoudnessFollower {
+public:
+    void prepare(double sampleRate, double targetLufs, double timeConstantSeconds = 20.0, double glideSeconds = 3.0) noexcept {
+        target_ = targetLufs;
+        block_ = static_cast<unsigned>(std::lround(sampleRate * 0.1));
+        alpha_ = 0.1 / timeConstantSeconds;
+        glide_ = static_cast<float>(1.0 - std::exp(-1.0 / (glideSeconds * sampleRate)));
+        for (auto& k : weighting_) k.prepare(sampleRate);
+        sum_ = 0;
+        filled_ = 0;
+    }
+
+    // The loudness the unscaled signal is expected to have (LUFS); sets the gain at once.
+    void setEstimate(double lufs) noexcept {
+        if (!std::isfinite(lufs)) return;
+        estimate_ = lufs;
+        wanted_ = gainFor(estimate_);
+        gain_ = wanted_;
+    }
+
+    // One stereo frame of the signal before the gain, in steady state (not fading or paused).
+    void measure(float l, float r) BOOP_RT {
+        const double a = weighting_[0].process(l), b = weighting_[1].process(r);
+        sum_ += a * a + b * b;
+        if (++filled_ < block_) return;
+        const double lufs = LoudnessMeter::loudnessOf(sum_ / block_);
+        sum_ = 0;
+        filled_ = 0;
+        if (!std::isfinite(lufs) || lufs < -70.0) return;
+        if (!std::isfinite(estimate_)) {
+            estimate_ = lufs;
+        } else {
+            if (lufs < estimate_ - 10.0) return;
+            // Average in power, as loudness is.
+            const double e = std::pow(10.0, estimate_ / 10.0) * (1.0 - alpha_) + std::pow(10.0, lufs / 10.0) * alpha_;
+            estimate_ = 10.0 * std::log10(e);
+        }
+        wanted_ = gainFor(estimate_);
+    }
+
+    // The gain for the next frame.
+    float next() BOOP_RT {
+        gain_ += (wanted_ - gain_) * glide_;
+        return gain_;
+    }
+
+    double estimate() const noexcept { return estimate_; }
+    float gain() const noexcept { return gain_; }
+
+private:
+    float gainFor(double lufs) const BOOP_RT {
+        // At most 24 dB down or 12 dB up: a near-silent passage is never blown up into noise.
+        const double db = std::fmin(12.0, std::fmax(-24.0, target_ - lufs));
+        return static_cast<float>(std::pow(10.0, db / 20.0));
+    }
+
+    double target_ = -18.0;
+    unsigned block_ = 4410;
+    double alpha_ = 0.005;
+    float glide_ = 1e-5f;
+    KWeighting weighting_[2];
+    double sum_ = 0;
+    unsigned filled_ = 0;
+    double estimate_ = -HUGE_VAL;
+    float wanted_ = 1.0f, gain_ = 1.0f;
+};
+
+}  // namespace boop
