@@ -5,6 +5,7 @@
 #include <new>
 
 #include "dsp/LoudnessMeter.hpp"
+#include "engine/SourceCrossfader.hpp"
 #include "dsp/TruePeak.hpp"
 #include "dsp/TruePeakLimiter.hpp"
 #include "include/CAudioEngine.h"
@@ -18,6 +19,11 @@ struct boop_limiter {
     std::atomic<float> gain{1.0f};
     std::atomic<float> reduction{0.0f};  // the deepest reduction (dB) not yet taken
     boop_source inner{};
+};
+
+struct boop_crossfader {
+    boop::SourceCrossfader impl;
+    explicit boop_crossfader(const boop_source& first) : impl(first) {}
 };
 
 struct boop_loudness {
@@ -46,6 +52,10 @@ boop_status renderLimited(void* context, float* out, uint32_t frames) noexcept {
     const boop_status s = l->inner.render(l->inner.context, out, frames);
     if (s != BOOP_OK) return s;
     return processLimiter(l, out, frames);
+}
+
+boop_status renderCrossfader(void* context, float* out, uint32_t frames) noexcept {
+    return static_cast<boop_crossfader*>(context)->impl.render(out, frames);
 }
 
 }  // namespace
@@ -138,6 +148,45 @@ boop_status boop_loudness_add(boop_loudness* m, const float* interleaved, uint64
         for (uint32_t c = 0; c < m->channels; ++c)
             m->truePeak = std::fmax(m->truePeak, m->peaks[c].process(interleaved[i * m->channels + c]));
     return BOOP_OK;
+}
+
+boop_status boop_crossfader_create(boop_source first, boop_crossfader** out_crossfader) {
+    if (out_crossfader == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_crossfader = nullptr;
+    if (first.render == nullptr || first.channels < 1 || first.max_block_frames < 1) return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        *out_crossfader = new boop_crossfader(first);
+        return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+void boop_crossfader_destroy(boop_crossfader* crossfader) { delete crossfader; }
+
+boop_source boop_crossfader_source(boop_crossfader* crossfader) {
+    boop_source s{};
+    if (crossfader == nullptr) return s;
+    s.render = renderCrossfader;
+    s.context = crossfader;
+    s.channels = crossfader->impl.channels();
+    s.max_block_frames = crossfader->impl.maxFrames();
+    s.sample_rate = crossfader->impl.sampleRate();
+    return s;
+}
+
+boop_status boop_crossfader_fade_to(boop_crossfader* crossfader, boop_source next, double seconds) {
+    if (crossfader == nullptr || next.render == nullptr || next.channels != crossfader->impl.channels() ||
+        next.sample_rate != crossfader->impl.sampleRate() || next.max_block_frames < crossfader->impl.maxFrames() ||
+        !(seconds >= 0.001 && seconds <= 60))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    return crossfader->impl.fadeTo(next, seconds) ? BOOP_OK : BOOP_ERROR_ALREADY_RUNNING;
+}
+
+int boop_crossfader_idle(const boop_crossfader* crossfader) {
+    return crossfader != nullptr && crossfader->impl.idle() ? 1 : 0;
 }
 
 double boop_loudness_integrated(const boop_loudness* m) { return m ? m->meter.integrated() : -HUGE_VAL; }

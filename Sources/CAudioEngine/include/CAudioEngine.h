@@ -234,6 +234,30 @@ double boop_loudness_momentary(const boop_loudness* meter);
 double boop_loudness_short_term(const boop_loudness* meter);
 double boop_loudness_true_peak(const boop_loudness* meter);
 
+/* A source that plays one source and crossfades into another on request (equal power), as
+ * ambient does when the preset changes. */
+typedef struct boop_crossfader boop_crossfader;
+
+/* Creates one playing `first`. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no render
+ * function), BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
+boop_status boop_crossfader_create(boop_source first, boop_crossfader** out_crossfader);
+
+/* Thread safety: control thread, nothing rendering it (NULL is ignored). */
+void boop_crossfader_destroy(boop_crossfader* crossfader);
+
+/* The crossfader as a source for the playback backend. Thread safety: control thread. */
+boop_source boop_crossfader_source(boop_crossfader* crossfader);
+
+/* Starts a crossfade into `next` (same rate, channels and block size) over `seconds`
+ * (0.001 ... 60), from the next rendered block. The old source must stay alive until
+ * boop_crossfader_idle says 1. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT,
+ * BOOP_ERROR_ALREADY_RUNNING (a fade is still running). Thread safety: control thread. */
+boop_status boop_crossfader_fade_to(boop_crossfader* crossfader, boop_source next, double seconds);
+
+/* 1 when no fade is pending or running (the previous source is no longer rendered), else 0.
+ * Thread safety: any thread. */
+int boop_crossfader_idle(const boop_crossfader* crossfader);
+
 /* ====================================================================================== */
 /* Audio files (libsndfile): written to a temporary name, renamed on commit                */
 /* ====================================================================================== */

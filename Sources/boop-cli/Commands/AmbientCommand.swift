@@ -43,6 +43,8 @@ struct AmbientCommand: ParsableCommand {
     var reconnect = false
 
     static let defaultRenderSeconds = 60.0
+    /// Preset changes (next/previous) crossfade over this long.
+    static let crossfadeSeconds = 2.0
 
     mutating func validate() throws {
         if let duration, !(duration.isFinite && duration >= 0.1 && duration <= 86400) {
@@ -104,7 +106,9 @@ struct AmbientCommand: ParsableCommand {
         if verbose { StandardError.write(gainOption.description + "\n") }
         let rate = playback.sampleRate
         var engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
-        try playback.start(ambient: engine)
+        // Preset changes crossfade inside one stream: no device reopen, no gap.
+        let mixer = try AmbientCrossfader(first: engine)
+        try playback.start(ambient: mixer)
         if verbose { describe(playback) }
 
         // Media keys / playerctl (MPRIS). Next and Previous step through the bundled presets.
@@ -131,6 +135,7 @@ struct AmbientCommand: ParsableCommand {
         let endFade = duration.map { AmbientEngine.endFadeSeconds(duration: $0) }
         var paused = false
         var fadingOut = false
+        var wantedPreset: AmbientPreset?
         var lastView = ""
 
         while true {
@@ -139,6 +144,7 @@ struct AmbientCommand: ParsableCommand {
                 if !fadingOut {
                     paused.toggle()
                     engine.setPaused(paused, fadeSeconds: 0.25)
+                    mixer.outgoing?.setPaused(paused, fadeSeconds: 0.25)
                 }
             case .quit:
                 quitRequested = true
@@ -151,39 +157,42 @@ struct AmbientCommand: ParsableCommand {
                     if wanted != paused {
                         paused = wanted
                         engine.setPaused(paused, fadeSeconds: 0.25)
+                        mixer.outgoing?.setPaused(paused, fadeSeconds: 0.25)
                     }
                 case .stop, .quit:
                     quitRequested = true
                 case .next, .previous:
-                    // Switch presets: fade the current one briefly, then a fresh engine on the same device.
+                    // The next preset crossfades in over 2 s at the same loudness (a press during
+                    // a crossfade waits for it to end).
                     let all = AmbientPreset.bundled
                     let index = all.firstIndex { $0.name == preset.name } ?? 0
                     let step = command == .next ? 1 : all.count - 1
                     preset = all[(index + step) % all.count]
-                    engine.fadeOut(seconds: 0.1)
-                    let deadline = Date().addingTimeInterval(1)
-                    while !engine.status.finished && Date() < deadline { usleep(5000) }
-                    playback.stop(drain: true)
-                    // A stopped AudioPlayback cannot be started again: reopen, as --reconnect does.
-                    playback = try AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels)
-                    playback.gainDB = gainOption.gain
-                    engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
-                    if paused { engine.setPaused(true, fadeSeconds: 0) }
-                    try playback.start(ambient: engine)
+                    wantedPreset = preset
                     media?.update(status: paused ? .paused : .playing, title: preset.name, length: duration)
                 }
             }
+            mixer.collect()
+            if let wanted = wantedPreset, !mixer.isFading, !fadingOut {
+                wantedPreset = nil
+                let next = try AmbientEngine(preset: wanted, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
+                if paused { next.setPaused(true, fadeSeconds: 0) }
+                try mixer.fade(to: next, seconds: AmbientCommand.crossfadeSeconds)
+                engine = next
+            }
             if !fadingOut { media?.update(status: paused ? .paused : .playing) }
             if stopRequested() && !fadingOut {
-                engine.fadeOut(seconds: 0.02)  // Ctrl-C, q, SIGTERM: the DESIGN's 20 ms fade
+                engine.fadeOut(seconds: 0.02)  // Ctrl-C, q, SIGTERM: the 20 ms fade
+                mixer.outgoing?.fadeOut(seconds: 0.02)
                 fadingOut = true
             }
             let status = engine.status
             if let duration, let endFade, !fadingOut, Double(status.frame) / rate >= duration - endFade {
                 engine.fadeOut(seconds: endFade)
+                mixer.outgoing?.fadeOut(seconds: endFade)
                 fadingOut = true
             }
-            if fadingOut && status.finished {
+            if fadingOut && status.finished && (mixer.outgoing?.status.finished ?? true) {
                 playback.stop(drain: true)  // the fade is already in the device buffer: let it play
                 break
             }
@@ -200,7 +209,7 @@ struct AmbientCommand: ParsableCommand {
                 }) else { break }
                 playback = resumed
                 playback.gainDB = gainOption.gain
-                try playback.start(ambient: engine)
+                try playback.start(ambient: mixer)
                 if verbose { describe(playback) }
             }
             if showView {
