@@ -8,14 +8,14 @@ namespace boop {
 
 // Keeps a generative piece at a target loudness without squashing it: the K-weighted loudness of
 // the signal (before this gain) is followed in 100 ms blocks by an exponential average with a
-// long time constant (20 s), gated as BS.1770 gates (blocks under -70 LUFS or 10 LU under the
+// long time constant (10 s), gated as BS.1770 gates (blocks under -70 LUFS or 10 LU under the
 // running estimate are ignored, so pauses and quiet passages do not pull the gain up), and the
 // gain that brings the estimate to the target glides there over seconds. The music breathes; its
 // average sits at the target. Start it with an estimate measured ahead (`setEstimate`) so the
 // first minute is already right.
 class LoudnessFollower {
 public:
-    void prepare(double sampleRate, double targetLufs, double timeConstantSeconds = 20.0, double glideSeconds = 3.0) noexcept {
+    void prepare(double sampleRate, double targetLufs, double timeConstantSeconds = 10.0, double glideSeconds = 2.0) noexcept {
         target_ = targetLufs;
         block_ = static_cast<unsigned>(std::lround(sampleRate * 0.1));
         alpha_ = 0.1 / timeConstantSeconds;
