@@ -10,6 +10,7 @@ packages=(
   aubio-tools python3-numpy python3-scipy python3-mido
   dbus dbus-user-session playerctl
   make man-db groff-base hyperfine
+  clang-format python3-pip
 )
 
 missing=()
@@ -23,6 +24,14 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Test tools Debian does not package: pyloudnorm, the independent BS.1770 meter the loudness
+# checks compare boop's output with.
+if ! python3 -c "import pyloudnorm" 2>/dev/null; then
+  echo "setup: installing pyloudnorm (PyPI)" >&2
+  python3 -m pip install --quiet --break-system-packages pyloudnorm 2>/dev/null ||
+    python3 -m pip install --quiet pyloudnorm
 fi
 
 if ! command -v swift >/dev/null 2>&1; then
