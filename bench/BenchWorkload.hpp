@@ -1,5 +1,5 @@
 #pragma once
-// The benchmark workload of issue 6: the melody voice (sine -> linear envelope -> 2 kHz lowpass)
+// The benchmark workload: the melody voice (sine -> linear envelope -> 2 kHz lowpass)
 // at 48 kHz, every voice busy, a new note every 125 ms (the oldest voice gives way).
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <sndfile.h>
 #include <unistd.h>
 #include <fstream>
@@ -86,4 +87,21 @@ TEST_CASE("file writer: a .wav announced past 4 GiB is RF64, an ordinary one sta
         CHECK(info.frames == 4);
         sf_close(f);
     }
+}
+
+TEST_CASE("file writer: a commit that fails keeps the writer so the error can be read") {
+    const std::string dir = tempDir();
+    boop_file_writer* w = nullptr;
+    // The final name is a directory: the rename fails after the data was written.
+    const std::string target = dir + "/taken";
+    REQUIRE(mkdir(target.c_str(), 0700) == 0);
+    REQUIRE(mkdir((target + "/inside").c_str(), 0700) == 0);
+    REQUIRE(rename(target.c_str(), (dir + "/x.wav").c_str()) == 0);  // a non-empty directory named x.wav
+    REQUIRE(boop_file_writer_open((dir + "/x.wav").c_str(), 44100, 1, BOOP_SAMPLE_INT16, &w) == BOOP_OK);
+    float s[4] = {0, 0.5f, -0.5f, 0};
+    REQUIRE(boop_file_writer_write(w, s, 4) == BOOP_OK);
+    CHECK(boop_file_writer_commit(w) == BOOP_ERROR_IO);
+    CHECK(std::string(boop_file_writer_error(w)).size() > 0);
+    boop_file_writer_abort(w);
+    CHECK(entries(dir) == 1);  // only the directory: no temporary file left
 }

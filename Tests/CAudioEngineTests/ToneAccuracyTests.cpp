@@ -1,4 +1,4 @@
-// Tuning of the TONE timbre measured on rendered samples (issue 5): every MIDI note A0 ... C8,
+// Tuning of the TONE timbre measured on rendered samples: every MIDI note A0 ... C8,
 // with and without cents offsets, at reference pitches 415 ... 466 Hz, must sound within 0.01 cent
 // of f = ref x 2^((n - 69)/12) x 2^(c/1200). The frequency is measured by a least-squares sine fit
 // over the steady part of each note (after the 8 ms attack), which resolves ~1e-7 cent.

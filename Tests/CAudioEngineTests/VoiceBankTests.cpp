@@ -5,7 +5,7 @@
 
 using namespace testsig;
 
-// The engine renders through the vectorised VoiceBank; the scalar Voice (seed 000 written
+// The engine renders through the vectorised VoiceBank; the scalar Voice (the original design written
 // plainly) is the reference. They differ only by float-vs-double arithmetic: the 32-bit phase
 // grid (< 1e-5 Hz), the polynomial sine (< 1e-7) and float envelope accumulation, so they agree
 // to 2e-5 of full scale (-94 dB) over seconds of sound, through attack, sustain and release.

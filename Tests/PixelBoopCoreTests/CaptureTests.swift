@@ -28,7 +28,7 @@ struct CaptureTests {
         }
     }
 
-    @Test("StreamConfig defaults are seed 002's: 16 kHz, 2048 frames, mono, default device")
+    @Test("StreamConfig defaults are the original design's: 16 kHz, 2048 frames, mono, default device")
     func defaults() {
         let c = StreamConfig()
         #expect(c.sampleRate == 16000)

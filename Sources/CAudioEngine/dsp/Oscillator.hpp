@@ -4,7 +4,7 @@
 
 namespace boop {
 
-// The reference sine oscillator of seed 000: phase accumulated in double, std::sin per sample.
+// The reference sine oscillator of the original design: phase accumulated in double, std::sin per sample.
 // The engine's fast path (engine/VoiceBank.hpp) must agree with it; tests compare the two.
 struct Oscillator {
     void prepare(double sampleRate) noexcept {

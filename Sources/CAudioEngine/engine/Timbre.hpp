@@ -7,7 +7,6 @@ enum class Waveform { Sine, Triangle, Saw };
 // Everything that distinguishes one track's voice from another. Values live in Timbre.cpp,
 // where each is explained; the README documents them for users.
 struct TimbreSpec {
-    const char* name;
     Waveform waveform;
     bool filtered;           // through a per-voice 2-pole lowpass
     double cutoffHz;

@@ -218,7 +218,8 @@ VoiceBank::Kernel VoiceBank::chooseKernel(const TimbreSpec& spec) noexcept {
 #endif
     switch (spec.waveform) {
         case Waveform::Sine:
-            if (!spec.filtered) {
+            // The unfiltered, raised-cosine sine (TONE) has a kernel of its own.
+            if (!spec.filtered && spec.raisedCosineEdges) {
 #if defined(BOOP_HAVE_AVX2_KERNELS)
                 if (wide) return renderPureSineAvx2;
 #endif

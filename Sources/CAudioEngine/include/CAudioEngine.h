@@ -292,7 +292,9 @@ boop_status boop_file_writer_open_sized(const char* path, double sample_rate, ui
 boop_status boop_file_writer_write(boop_file_writer* writer, const float* interleaved, uint64_t frames);
 
 /* Flushes, closes and renames the temporary file to its final name, then frees the writer.
- * Return: BOOP_OK or BOOP_ERROR_IO (the temporary file is removed then). */
+ * Return: BOOP_OK, or BOOP_ERROR_IO: the temporary file is removed, the writer is NOT freed so
+ * boop_file_writer_error can say why; free it with boop_file_writer_abort.
+ * Thread safety: the writer's thread. */
 boop_status boop_file_writer_commit(boop_file_writer* writer);
 
 /* Closes and deletes the temporary file, then frees the writer (NULL is ignored).

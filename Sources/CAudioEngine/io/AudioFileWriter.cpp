@@ -40,6 +40,15 @@ int formatFor(const std::string& path, boop_sample_format format, bool rf64) {
     return 0;
 }
 
+// Keeps a message for boop_file_writer_error; never throws across the C boundary (an
+// allocation failure leaves the previous message).
+void setError(boop_file_writer* w, const char* message) noexcept {
+    try {
+        w->error = message;
+    } catch (...) {
+    }
+}
+
 }  // namespace
 
 /// RIFF sizes are 32-bit: past 4 GiB a WAV's sizes wrap and readers see garbage. A render that
@@ -119,13 +128,13 @@ boop_status boop_file_writer_open_sized(const char* path, double sample_rate, ui
 boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {
     if (!w || !w->file || (!interleaved && frames > 0)) return BOOP_ERROR_INVALID_ARGUMENT;
     if (frames > w->maxFrames - w->frames) {
-        w->error = "a WAV file of unannounced length cannot pass 4 GiB (RIFF sizes are 32-bit)";
+        setError(w, "a WAV file of unannounced length cannot pass 4 GiB (RIFF sizes are 32-bit)");
         return BOOP_ERROR_IO;
     }
     w->frames += frames;
     const sf_count_t written = sf_writef_float(w->file, interleaved, static_cast<sf_count_t>(frames));
     if (written != static_cast<sf_count_t>(frames)) {
-        w->error = sf_strerror(w->file);
+        setError(w, sf_strerror(w->file));
         return BOOP_ERROR_IO;
     }
     return BOOP_OK;
@@ -133,16 +142,21 @@ boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved
 
 boop_status boop_file_writer_commit(boop_file_writer* w) {
     if (!w) return BOOP_ERROR_INVALID_ARGUMENT;
-    boop_status status = BOOP_OK;
+    const char* failure = nullptr;
     if (w->file) {
         sf_write_sync(w->file);
-        if (sf_close(w->file) != 0) status = BOOP_ERROR_IO;
+        if (sf_close(w->file) != 0) failure = "closing the file failed (the disk may be full)";
         w->file = nullptr;
     }
-    if (status == BOOP_OK && std::rename(w->tempPath.c_str(), w->finalPath.c_str()) != 0) status = BOOP_ERROR_IO;
-    if (status != BOOP_OK) ::unlink(w->tempPath.c_str());
-    delete w;
-    return status;
+    if (!failure && std::rename(w->tempPath.c_str(), w->finalPath.c_str()) != 0) failure = std::strerror(errno);
+    if (!failure) {
+        delete w;
+        return BOOP_OK;
+    }
+    // The writer stays, so its error can be read; boop_file_writer_abort frees it.
+    ::unlink(w->tempPath.c_str());
+    setError(w, failure);
+    return BOOP_ERROR_IO;
 }
 
 void boop_file_writer_abort(boop_file_writer* w) {

@@ -1,4 +1,4 @@
-/// How a capture stream records (seed 002's StreamConfig, on ALSA).
+/// How a capture stream records (the original design's StreamConfig, on ALSA).
 public struct StreamConfig: Sendable, Equatable {
     /// Requested rate in Hz; the device may grant another (see `AudioStream.sampleRate`).
     public var sampleRate: Double

@@ -1,6 +1,6 @@
 import CAudioEngine
 
-/// How hard a note is played. The gains are seed 000's; the engine's master gain (0.3) follows.
+/// How hard a note is played. The gains are the original design's; the engine's master gain (0.3) follows.
 public enum Velocity: String, Codable, Sendable, CaseIterable {
     case normal, accent, sustain
 

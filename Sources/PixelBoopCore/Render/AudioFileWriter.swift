@@ -98,7 +98,11 @@ public final class AudioFileWriter {
         guard let handle else { return }
         self.handle = nil
         let status = boop_file_writer_commit(handle)
-        if status != BOOP_OK { throw AudioError.ioError("\(path): could not finish writing the file") }
+        if status != BOOP_OK {
+            let reason = String(cString: boop_file_writer_error(handle))
+            boop_file_writer_abort(handle)
+            throw AudioError.ioError("\(path): could not finish writing the file (\(reason))")
+        }
     }
 
     /// Deletes the temporary file.

@@ -22,7 +22,6 @@ public struct SequencerEvent: Equatable, Sendable {
 public struct Sequencer: Sendable {
     public private(set) var pattern: Pattern
     public let sampleRate: Double
-    public var referencePitch: Double = 440
     private(set) var anchorStep = 0
     private(set) var anchorFrame: UInt64 = 0
     private var nextNoteID: UInt32 = 1

@@ -1,6 +1,6 @@
 import Foundation
 
-// Pitch utilities for the ear-training tones (seed 001): note names in both directions, cents
+// Pitch utilities for the ear-training tones: note names in both directions, cents
 // suffixes, frequencies, and the validation every tone goes through. All arithmetic is Double.
 
 extension Pitch {

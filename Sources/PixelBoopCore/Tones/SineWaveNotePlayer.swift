@@ -1,6 +1,6 @@
 import Foundation
 
-/// The ear-training player of seed 001 on PixelBoop's engine: a pure sine (the engine's TONE
+/// The ear-training player on PixelBoop's engine: a pure sine (the engine's TONE
 /// timbre: 32-bit phase accumulator, no filter, 8 ms raised-cosine attack and release), the same
 /// timbre for every note, tuned to the 2^-32 phase grid (better than 0.002 cent from A0 up).
 ///

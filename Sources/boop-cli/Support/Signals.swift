@@ -44,50 +44,32 @@ enum Signals {
             }
         }
     }
-
-    /// Blocks the calling thread until a signal arrives or `timeout` seconds pass; true if
-    /// interrupted. For command loops that have nothing else to wait on.
-    @discardableResult
-    static func wait(timeout: Double) -> Bool {
-        state.wait(timeout: timeout)
-    }
 }
 
-/// The counter behind `Signals`, with a condition so waiters wake at the first signal.
+/// The counter behind `Signals`, read from any thread.
 private final class SignalState: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var _count = 0
     private var _first: Int32 = 0
 
     var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return _count
     }
 
     var first: Int32 {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return _first
     }
 
     func increment(signal: Int32, by n: Int) -> Int {
-        condition.lock()
+        lock.lock()
         if _count == 0 { _first = signal }
         _count += max(1, n)
         let c = _count
-        condition.broadcast()
-        condition.unlock()
+        lock.unlock()
         return c
-    }
-
-    func wait(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: max(0, timeout))
-        condition.lock()
-        defer { condition.unlock() }
-        while _count == 0 {
-            if !condition.wait(until: deadline) { break }
-        }
-        return _count > 0
     }
 }
