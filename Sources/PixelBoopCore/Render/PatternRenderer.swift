@@ -52,7 +52,7 @@ public struct PatternRenderer {
                 pending.removeFirst(pendingIndex)
                 pendingIndex = 0
                 pending.append(contentsOf: sequencer.events(forSteps: nextStep..<upTo))
-                pending.sort { $0.frame != $1.frame ? $0.frame < $1.frame : ($0.isNoteOff && !$1.isNoteOff) }
+                pending.sort(by: SequencerEvent.playOrder)
                 nextStep = upTo
             }
             while pendingIndex < pending.count && pending[pendingIndex].frame < blockEnd {

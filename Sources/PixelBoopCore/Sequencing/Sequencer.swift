@@ -103,15 +103,19 @@ public struct Sequencer: Sendable {
                 }
             }
         }
-        out.sort { a, b in
-            if a.frame != b.frame { return a.frame < b.frame }
-            return a.isNoteOff && !b.isNoteOff
-        }
+        out.sort(by: SequencerEvent.playOrder)
         return out
     }
 }
 
 extension SequencerEvent {
+    /// The order events are handed to the engine in: by frame, and on one frame note-offs first,
+    /// so a repeated or legato note re-attacks instead of being silenced. The sequencer, live
+    /// playback (PatternTransport) and offline renders (PatternRenderer) all sort with it.
+    public static func playOrder(_ a: SequencerEvent, _ b: SequencerEvent) -> Bool {
+        a.frame != b.frame ? a.frame < b.frame : (a.isNoteOff && !b.isNoteOff)
+    }
+
     /// Note-offs sort before note-ons on a shared frame, so a repeated note re-attacks cleanly.
     public var isNoteOff: Bool { if case .noteOff = action { return true } else { return false } }
 }

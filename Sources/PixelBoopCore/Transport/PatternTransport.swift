@@ -1,0 +1,173 @@
+import Foundation
+
+/// Live playback of a pattern: owns the engine and the device, queues frame-stamped events a
+/// little ahead of the engine's clock (lookahead scheduling, so a late wake-up of the control
+/// thread never moves a note), pauses, resumes, changes tempo or pattern at a step, reports what
+/// the listener hears, and stops with a fade. Commands drive it from their loop (`tick`, then
+/// wait `secondsUntilDue`); they keep only arguments, keys and the view.
+///
+/// Thread safety: one control thread; the audio runs on the engine's C++ I/O thread.
+public final class PatternTransport {
+    public enum State: Equatable, Sendable {
+        case ready      // created, not started
+        case playing
+        case paused
+        case finished   // the requested loops have been heard
+        case stopped    // faded out and closed
+    }
+
+    public private(set) var state = State.ready
+    public private(set) var sequencer: Sequencer
+    private let engine: AudioEngine
+    private let playback: AudioPlayback
+    private let lookahead: UInt64
+    private var pending: [SequencerEvent] = []
+    private var nextStep = 0
+    private var pausedAtStep = 0
+    /// Steps to play before finishing (nil: loop until stopped).
+    public let totalSteps: Int?
+    /// The first step's frame and when it was queued: for the trigger-to-output latency.
+    public private(set) var startFrame: UInt64 = 0
+    private var startedAt = Date()
+
+    /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
+    /// `loops` nil plays until stopped. Throws `deviceUnavailable` (69) when the device cannot open.
+    public init(pattern: Pattern, device: String, sampleRate: Double = 44100, voices: Int = 8,
+                periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
+                loops: Int? = nil) throws(AudioError) {
+        // Stereo: every device and the plug layer take it; the voices sit in the centre.
+        playback = try AudioPlayback(device: device, sampleRate: sampleRate, channels: 2,
+                                     periodFrames: periodFrames, periods: periods, adaptive: adaptive)
+        playback.gainDB = gainDB
+        let info = playback.info
+        engine = try AudioEngine(configuration: EngineConfiguration(
+            sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
+        sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
+        // 40 ms ahead of the render clock (plus one buffer): far more than a control thread's
+        // wake-up jitter, short enough that tempo changes feel immediate.
+        lookahead = UInt64(0.04 * info.sampleRate) + UInt64(info.bufferFrames)
+        totalSteps = loops.map { $0 * pattern.length }
+    }
+
+    public var sampleRate: Double { sequencer.sampleRate }
+    public var info: PlaybackInfo { playback.info }
+    public var stats: PlaybackStats { playback.stats }
+    public var droppedEvents: UInt64 { engine.droppedEvents }
+    /// The frame the listener hears now.
+    public var audibleFrame: UInt64 { playback.audibleFrame }
+    /// The step the listener hears now (may be negative before the first).
+    public var audibleStep: Int { sequencer.step(atFrame: audibleFrame) }
+
+    /// Starts the music a few milliseconds from now, so the first step is queued in time.
+    public func start() throws(AudioError) {
+        guard state == .ready else { return }
+        startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
+        sequencer.restart(step: 0, atFrame: startFrame)
+        try schedule()
+        try playback.start(engine: engine)
+        startedAt = Date()
+        state = .playing
+    }
+
+    /// Seconds from start() until the first note was heard, once it has been (trigger to output).
+    public var measuredLatency: Double? {
+        guard state != .ready, audibleFrame >= startFrame else { return nil }
+        return Date().timeIntervalSince(startedAt) - Double(startFrame) / sampleRate
+    }
+
+    /// The control loop's work: queues what falls within the lookahead, notices the end of the
+    /// requested loops and a lost device (thrown as `deviceLost`).
+    public func tick() throws(AudioError) {
+        if let error = playback.stats.error { throw error }
+        guard state == .playing else { return }
+        try schedule()
+        if let totalSteps, audibleFrame >= sequencer.frame(ofStep: totalSteps) { state = .finished }
+    }
+
+    /// How long the control loop may sleep before the next step must be queued (capped by
+    /// `atMost`, for a view's refresh).
+    public func secondsUntilDue(atMost: Double = 1.0 / 60) -> Double {
+        guard state == .playing else { return atMost }
+        let due = sequencer.frame(ofStep: nextStep)
+        let queueAt = due > lookahead ? due - lookahead : 0
+        let clock = engine.frameClock
+        let wait = queueAt > clock ? Double(queueAt - clock) / sampleRate : 0
+        return min(max(wait, 0.001), atMost)
+    }
+
+    /// Queues every event of the steps that start before the horizon, in play order.
+    private func schedule() throws(AudioError) {
+        let horizon = engine.frameClock + lookahead
+        var added = false
+        while sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
+            pending.append(contentsOf: sequencer.events(forSteps: nextStep..<(nextStep + 1)))
+            nextStep += 1
+            added = true
+        }
+        if added { pending.sort(by: SequencerEvent.playOrder) }
+        var sent = 0
+        while sent < pending.count && pending[sent].frame < horizon {
+            try engine.schedule(pending[sent])
+            sent += 1
+        }
+        pending.removeFirst(sent)
+    }
+
+    /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the
+    /// step after the one heard when pausing.
+    public func setPaused(_ paused: Bool) throws(AudioError) {
+        switch (state, paused) {
+        case (.playing, true):
+            state = .paused
+            pausedAtStep = audibleStep + 1
+            pending.removeAll()
+            try engine.cancelPending(fade: 0.01)
+        case (.paused, false):
+            state = .playing
+            nextStep = pausedAtStep
+            sequencer.restart(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
+        default: break
+        }
+    }
+
+    /// Changes the tempo from the next step to be queued, within the pattern's tempo range.
+    public func setBPM(_ bpm: Double) {
+        sequencer.setBPM(min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound), fromStep: nextStep)
+    }
+
+    /// Plays `pattern` from the next step to be queued (an editor's change, heard within the lookahead).
+    public func replacePattern(_ pattern: Pattern) {
+        sequencer.replacePattern(pattern, fromStep: nextStep)
+    }
+
+    /// Lets the last releases ring up to `tail` seconds, fades everything out (<= 20 ms), waits
+    /// until the device has played the fade, then closes. Returns the final statistics; throws
+    /// `deviceLost` when the device went away.
+    @discardableResult
+    public func stop(tail: Double = 0) throws(AudioError) -> PlaybackStats {
+        if state == .stopped { return playback.stats }
+        if tail > 0 {
+            let end = engine.frameClock + UInt64(tail * sampleRate)
+            while engine.frameClock < end && engine.activeVoices > 0 && playback.stats.error == nil { usleep(4000) }
+        }
+        pending.removeAll()
+        try? engine.cancelPending(fade: 0.015)
+        let fadeEnd = engine.frameClock + UInt64(0.02 * sampleRate) + UInt64(playback.info.bufferFrames)
+        let deadline = Date().addingTimeInterval(1)
+        while playback.audibleFrame < fadeEnd && playback.stats.error == nil && Date() < deadline { usleep(2000) }
+        let stats = playback.stats
+        playback.stop(drain: false)
+        state = .stopped
+        if let error = stats.error { throw error }
+        return stats
+    }
+
+    /// Under -v: the latency after adaptive growth, once per growth.
+    private var announcedGrowths = 0
+    public func takeLatencyGrowth() -> PlaybackStats? {
+        let s = playback.stats
+        guard s.latencyGrowths > announcedGrowths else { return nil }
+        announcedGrowths = s.latencyGrowths
+        return s
+    }
+}

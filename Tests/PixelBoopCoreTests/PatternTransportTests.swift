@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import PixelBoopCore
+
+/// The live transport's lifecycle on ALSA's null device (present on every machine; it takes audio
+/// as fast as it is given, so a loop plays in a moment).
+@Suite("PatternTransport")
+struct PatternTransportTests {
+    static let pattern = Pattern(name: "T", bpm: 200, length: 8, tracks: [
+        .melody: (0..<8).map { Note(step: $0, pitch: 60 + $0) },
+    ])
+
+    @Test("plays the requested loops, finishes, stops; pause and resume on the way")
+    func lifecycle() throws {
+        let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 2)
+        #expect(t.state == .ready)
+        try t.start()
+        #expect(t.state == .playing)
+        try t.setPaused(true)
+        #expect(t.state == .paused)
+        try t.setPaused(true)  // idempotent
+        try t.setPaused(false)
+        #expect(t.state == .playing)
+        t.setBPM(500)  // clamped to the pattern range
+        #expect(t.sequencer.pattern.bpm == Pattern.bpmRange.upperBound)
+        let deadline = Date().addingTimeInterval(20)
+        while t.state == .playing && Date() < deadline {
+            try t.tick()
+            usleep(UInt32(t.secondsUntilDue() * 1_000_000))
+        }
+        #expect(t.state == .finished)
+        #expect(t.audibleStep >= 16)
+        let stats = try t.stop()
+        #expect(t.state == .stopped)
+        #expect(stats.error == nil)
+        #expect(t.droppedEvents == 0)
+    }
+
+    @Test("a device that does not exist is deviceUnavailable")
+    func missingDevice() {
+        #expect(throws: AudioError.self) {
+            try PatternTransport(pattern: PatternTransportTests.pattern, device: "hw:97,0")
+        }
+    }
+}
