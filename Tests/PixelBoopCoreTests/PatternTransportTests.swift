@@ -37,6 +37,23 @@ struct PatternTransportTests {
         #expect(t.droppedEvents == 0)
     }
 
+    @Test("pausing after the null device drained past the last step resumes and finishes")
+    func pauseAfterDrainingAhead() throws {
+        let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 1)
+        try t.start()
+        usleep(300_000)  // the null device runs far ahead of the queued steps
+        try t.setPaused(true)
+        try t.setPaused(false)
+        t.setBPM(Pattern.bpmRange.upperBound)
+        let deadline = Date().addingTimeInterval(20)
+        while t.state == .playing && Date() < deadline {
+            try t.tick()
+            usleep(UInt32(t.secondsUntilDue() * 1_000_000))
+        }
+        #expect(t.state == .finished)
+        try t.stop()
+    }
+
     @Test("a device that does not exist is deviceUnavailable")
     func missingDevice() {
         #expect(throws: AudioError.self) {

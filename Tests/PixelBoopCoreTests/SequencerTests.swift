@@ -133,6 +133,9 @@ struct SequencerTests {
         seq.setBPM(60, fromStep: 10)
         #expect(seq.frame(ofStep: 10) == before)
         #expect(seq.frame(ofStep: 11) == before + 12000)
+        // Steps before the new anchor count back at the new tempo and never wrap below frame 0.
+        #expect(seq.frame(ofStep: 9) == before - 12000)
+        #expect(seq.frame(ofStep: -1000) == 0)
     }
 
     @Test("events are sorted, offs before ons on a shared frame, legato sustain ends on the next onset")

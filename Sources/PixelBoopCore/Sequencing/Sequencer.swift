@@ -35,8 +35,12 @@ public struct Sequencer: Sendable {
     public var framesPerStep: Double { sampleRate * 60.0 / (pattern.bpm * 4.0) }
 
     /// The first frame of absolute step k.
+    /// Steps before the anchor (a step already played when the tempo changed) count back from
+    /// it, never below frame 0.
     public func frame(ofStep k: Int) -> UInt64 {
-        anchorFrame + UInt64((Double(k - anchorStep) * framesPerStep + 0.5).rounded(.down))
+        let offset = (Double(k - anchorStep) * framesPerStep + 0.5).rounded(.down)
+        if offset >= 0 { return anchorFrame + UInt64(offset) }
+        return anchorFrame - min(anchorFrame, UInt64(-offset))
     }
 
     /// The absolute step sounding at `frame` (the last step starting at or before it).

@@ -119,7 +119,9 @@ public final class PatternTransport {
         switch (state, paused) {
         case (.playing, true):
             state = .paused
-            pausedAtStep = audibleStep + 1
+            // Never past what was queued: a device that drains faster than real time (a null
+            // sink) can report a step that was never scheduled.
+            pausedAtStep = min(audibleStep + 1, nextStep)
             pending.removeAll()
             try engine.cancelPending(fade: 0.01)
         case (.paused, false):
