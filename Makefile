@@ -1,18 +1,23 @@
 # PixelBoop for Linux — build, install and uninstall the `boop` command.
 #
-#   make                      release build of boop, plus man page and completions (build-docs/)
+#   make                      release build of boop (Swift runtime linked in: it runs without the
+#                             toolchain), libpixelboop (shared + static), man page and completions
 #   sudo make install         PREFIX=/usr/local by default; DESTDIR is honoured for packaging:
 #   make install DESTDIR=/tmp/stage PREFIX=/usr
 #   sudo make uninstall       removes exactly the files install put there
+#   make deb                  build-deb/pixelboop_<version>_<arch>.deb (PREFIX=/usr)
 #   make test                 the project's test suite (scripts/test.sh)
 #
-# SwiftPM builds in $(SCRATCH) (default .build); JOBS limits parallel compile jobs.
+# SwiftPM builds in $(SCRATCH) (default .build-install), CMake in $(LIBBUILD); JOBS limits
+# parallel compile jobs.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 SWIFT    ?= swift
-SCRATCH  ?= .build
+SCRATCH  ?= .build-install
+LIBBUILD ?= build-lib
 JOBS     ?= 2
+VERSION  := $(shell sed -n 's/^\#define PIXELBOOP_VERSION "\(.*\)"/\1/p' Sources/CAudioEngine/include/CAudioEngine.h)
 INSTALL  ?= install
 
 BINDIR     := $(PREFIX)/bin
@@ -26,13 +31,20 @@ BOOP_BIN ?= $(SCRATCH)/release/boop
 DOCS     := build-docs
 EXAMPLES := $(notdir $(wildcard examples/*.json))
 
-.PHONY: all build docs install uninstall test clean
+.PHONY: all build lib docs install uninstall deb test clean
 
-all: build docs
+all: build lib docs
 
-# SwiftPM decides what is out of date, so this always asks it.
+# SwiftPM decides what is out of date, so this always asks it. The Swift runtime and Foundation
+# are linked statically: the installed boop needs only system libraries.
 build:
-	$(SWIFT) build -c release --scratch-path $(SCRATCH) -j $(JOBS) --product boop
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(SCRATCH) -j $(JOBS) --product boop
+
+# The engine as a C library, configured for PREFIX (the pkg-config and CMake files name it).
+lib:
+	cmake -S . -B $(LIBBUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DBOOP_BUILD_BENCH=OFF \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(LIBBUILD) -j $(JOBS) --target pixelboop pixelboop_static
 
 docs: build
 	BOOP="$(abspath $(BOOP_BIN))" SCRATCH_PATH="$(abspath $(SCRATCH))" JOBS=$(JOBS) scripts/generate-docs.sh $(DOCS)
@@ -40,7 +52,10 @@ docs: build
 # Does not rebuild when everything is already there, so `make && sudo make install` leaves no
 # root-owned files in the build folder.
 install:
-	@if [ ! -x "$(BOOP_BIN)" ] || [ ! -f "$(DOCS)/boop.1" ]; then $(MAKE) all; fi
+	@if [ ! -x "$(BOOP_BIN)" ] || [ ! -f "$(DOCS)/boop.1" ]; then $(MAKE) build docs; fi
+	@if ! grep -qx "CMAKE_INSTALL_PREFIX:PATH=$(PREFIX)" $(LIBBUILD)/CMakeCache.txt 2>/dev/null || \
+		[ ! -f $(LIBBUILD)/libpixelboop.a ]; then $(MAKE) lib PREFIX=$(PREFIX); fi
+	DESTDIR="$(DESTDIR)" cmake --install $(LIBBUILD) >/dev/null
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(BASHDIR)" \
 		"$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)" "$(DESTDIR)$(EXAMPLEDIR)"
 	$(INSTALL) -m 755 "$(BOOP_BIN)" "$(DESTDIR)$(BINDIR)/boop"
@@ -57,9 +72,22 @@ uninstall:
 		"$(DESTDIR)$(ZSHDIR)/_boop" "$(DESTDIR)$(FISHDIR)/boop.fish"
 	rm -f $(addprefix "$(DESTDIR)$(EXAMPLEDIR)/,$(addsuffix ",$(EXAMPLES)))
 	-rmdir "$(DESTDIR)$(EXAMPLEDIR)" "$(DESTDIR)$(PREFIX)/share/pixelboop" 2>/dev/null
+	@# CMake's manifest lists the library's files, the last one without a newline.
+	@if [ -f $(LIBBUILD)/install_manifest.txt ]; then \
+		awk 1 $(LIBBUILD)/install_manifest.txt | sed 's|^$(DESTDIR)||' | while read -r f; do rm -f "$(DESTDIR)$$f"; done; \
+		for d in $$(awk 1 $(LIBBUILD)/install_manifest.txt | sed 's|^$(DESTDIR)||' | xargs -n1 dirname | sort -ru); do \
+			case "$$d" in */pixelboop|*/cmake/PixelBoop|*/pkgconfig|*/cmake) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; \
+		done; fi
+
+# A Debian package of exactly what `make install PREFIX=/usr` installs; Depends computed by
+# dpkg-shlibdeps from the libraries boop and libpixelboop actually link.
+deb:
+	rm -rf build-deb && mkdir -p build-deb/root
+	$(MAKE) install DESTDIR="$(abspath build-deb/root)" PREFIX=/usr
+	scripts/make-deb.sh build-deb/root "$(VERSION)" build-deb
 
 test:
 	scripts/test.sh
 
 clean:
-	rm -rf $(DOCS)
+	rm -rf $(DOCS) build-deb

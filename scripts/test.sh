@@ -33,20 +33,7 @@ scripts/cli-tests.sh "$(swift build -c release --show-bin-path)/boop"
 echo "=== live tests (PulseAudio null sink through ALSA's pulse PCM) ==="
 BUILD_DIR=build-test-none SWIFT_SCRATCH=.build BOOP_SKIP_BUILD=1 scripts/live-tests.sh
 
-echo "=== make install / uninstall (staged) ==="
-stage="$(mktemp -d)"
-make install DESTDIR="$stage" PREFIX=/usr >/dev/null
-for f in bin/boop share/man/man1/boop.1 share/bash-completion/completions/boop \
-         share/zsh/site-functions/_boop share/fish/vendor_completions.d/boop.fish \
-         share/pixelboop/examples/demo.json; do
-  test -s "$stage/usr/$f" || { echo "make install did not install $f"; exit 1; }
-done
-"$stage/usr/bin/boop" --version
-MANWIDTH=80 man -l "$stage/usr/share/man/man1/boop.1" 2>/dev/null | grep -q "boop" || { echo "man page does not render"; exit 1; }
-bash -c "source '$stage/usr/share/bash-completion/completions/boop'" || { echo "bash completion does not load"; exit 1; }
-make uninstall DESTDIR="$stage" PREFIX=/usr >/dev/null
-test -z "$(find "$stage" -type f)" || { echo "make uninstall left files behind"; exit 1; }
-rm -rf "$stage"
-echo "installed and uninstalled cleanly"
+echo "=== install: staged make install, the C library and its example, the Debian package ==="
+scripts/install-tests.sh
 
 echo "all tests passed"

@@ -28,7 +28,7 @@ const char* boop_status_string(boop_status status) {
     return "unknown status";
 }
 
-const char* boop_version(void) { return "0.1.0"; }
+const char* boop_version(void) { return PIXELBOOP_VERSION; }
 
 void boop_engine_config_default(boop_engine_config* config) {
     if (!config) return;

@@ -45,6 +45,11 @@ typedef enum boop_status {
 /* A static, human-readable description of a status. Thread safety: any thread. */
 const char* boop_status_string(boop_status status);
 
+/* The release version: the one place it is written (CMake, the Makefile and the package read it
+ * from here). boop_version() returns the version of the library actually loaded, which may differ
+ * from the header a program was compiled with. */
+#define PIXELBOOP_VERSION "0.1.0"
+
 /* The library version, "MAJOR.MINOR.PATCH". Thread safety: any thread. */
 const char* boop_version(void);
 

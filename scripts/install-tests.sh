@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# What a user installing PixelBoop meets, checked end to end:
+#   1. make install into a stage: every file in place; boop links only system libraries, starts
+#      fast and renders with the Swift toolchain's folder hidden; libpixelboop exports only the C
+#      API; the C example builds through pkg-config and through find_package and renders a chord
+#      in tune; make uninstall removes exactly what install put there.
+#   2. make deb: the package installs with apt, boop renders from it (toolchain hidden), the C
+#      example builds against the installed library both ways, and apt remove leaves nothing.
+#      Needs root (or sudo), as installing any package does; skipped with a line otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+multiarch="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)"
+toolchain="$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../.." && pwd)"
+chord=(261.6255653005986 329.6275569128699 391.99543598174927) # C4 E4 G4, as examples/c renders
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+fail() {
+  echo "install-tests: $*" >&2
+  exit 1
+}
+
+# Runs a command with an empty tmpfs mounted over the toolchain's folder (in a private mount
+# namespace) and a minimal environment: what a machine without Swift looks like to the program.
+hidden() {
+  $sudo unshare --mount --propagation private sh -c 'mount -t tmpfs none "$0" && shift && exec env -i PATH=/usr/bin:/bin "$@"' \
+    "$toolchain" - "$@"
+}
+
+# The C example, built one way or the other against a given prefix, renders a chord in tune.
+example_pkgconfig() { # prefix-root (/ or a stage) libdir
+  local sysroot=$1 libdir=$2
+  PKG_CONFIG_SYSROOT_DIR="${sysroot%/}" PKG_CONFIG_PATH="$sysroot$libdir/pkgconfig" \
+    pkg-config --exists pixelboop || fail "pkg-config does not find pixelboop in $sysroot$libdir/pkgconfig"
+  # shellcheck disable=SC2046
+  cc -std=c99 -Wall -Wextra -Werror examples/c/render_chord.c -o "$work/chord-pc" \
+    $(PKG_CONFIG_SYSROOT_DIR="${sysroot%/}" PKG_CONFIG_PATH="$sysroot$libdir/pkgconfig" pkg-config --cflags --libs pixelboop)
+  LD_LIBRARY_PATH="$sysroot$libdir" "$work/chord-pc" "$work/chord-pc.wav"
+  scripts/check-tuning.py "$work/chord-pc.wav" "${chord[@]}"
+}
+example_cmake() { # prefix (/usr or stage/usr) libdir
+  local prefix=$1 libdir=$2
+  rm -rf "$work/example-build"
+  cmake -S examples/c -B "$work/example-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/example-build" >/dev/null
+  LD_LIBRARY_PATH="$libdir" "$work/example-build/render_chord" "$work/chord-cmake.wav"
+  scripts/check-tuning.py "$work/chord-cmake.wav" "${chord[@]}"
+}
+
+echo "--- make install (staged) ---"
+stage="$work/stage"
+make install DESTDIR="$stage" PREFIX=/usr >/dev/null
+lib="usr/lib/$multiarch"
+for f in usr/bin/boop usr/share/man/man1/boop.1 usr/share/bash-completion/completions/boop \
+  usr/share/zsh/site-functions/_boop usr/share/fish/vendor_completions.d/boop.fish \
+  usr/share/pixelboop/examples/demo.json usr/include/pixelboop/CAudioEngine.h \
+  "$lib/libpixelboop.so.0" "$lib/libpixelboop.so" "$lib/libpixelboop.a" "$lib/pkgconfig/pixelboop.pc" \
+  "$lib/cmake/PixelBoop/PixelBoopConfig.cmake" "$lib/cmake/PixelBoop/PixelBoopTargets.cmake"; do
+  test -s "$stage/$f" || fail "make install did not install $f"
+done
+boop="$stage/usr/bin/boop"
+
+# Only system libraries: nothing from the toolchain, nothing unresolved.
+ldd "$boop" | tee "$work/ldd"
+grep -q "not found" "$work/ldd" && fail "boop needs a library that is not installed"
+grep -q "$toolchain" "$work/ldd" && fail "boop links a library from the Swift toolchain"
+awk '/=>/ {print $3}' "$work/ldd" | grep -Ev '^(/usr)?/lib' && fail "boop links a library outside the system folders"
+# SwiftPM always adds $ORIGIN; anything else would point into a build machine's folders.
+readelf -d "$boop" | grep -E 'RUNPATH|RPATH' | grep -v 'path: \[\$ORIGIN\]$' && fail "boop carries a RUNPATH (above)"
+python3 - "$boop" <<'PY'
+import subprocess, sys, time
+best = min((lambda t: (subprocess.run([sys.argv[1], "--version"], capture_output=True, check=True),
+                       time.perf_counter() - t)[1])(time.perf_counter()) for _ in range(10))
+print(f"boop --version: {best * 1000:.1f} ms (best of 10)")
+PY
+hidden "$boop" render "$stage/usr/share/pixelboop/examples/demo.json" -o "$work/demo.wav" -q ||
+  fail "the installed boop does not render with the toolchain hidden"
+test -s "$work/demo.wav" || fail "no WAV rendered"
+echo "boop renders with $toolchain hidden: $(stat -c %s "$work/demo.wav") bytes"
+
+# Only the C API leaves the library.
+nm -D --defined-only "$stage/$lib/libpixelboop.so.0" | awk '{print $3}' >"$work/exports"
+grep -v '^boop_' "$work/exports" && fail "libpixelboop exports symbols outside the C API (above)"
+echo "libpixelboop exports $(wc -l <"$work/exports") symbols, all boop_*; SONAME $(readelf -d "$stage/$lib/libpixelboop.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')"
+example_pkgconfig "$stage" "/usr/lib/$multiarch"
+example_cmake "$stage/usr" "$stage/$lib"
+
+MANWIDTH=80 man -l "$stage/usr/share/man/man1/boop.1" 2>/dev/null | grep -q "boop" || fail "man page does not render"
+bash -c "source '$stage/usr/share/bash-completion/completions/boop'" || fail "bash completion does not load"
+make uninstall DESTDIR="$stage" PREFIX=/usr >/dev/null
+left="$(find "$stage" -type f -o -type l)"
+[ -z "$left" ] || fail "make uninstall left files behind: $left"
+echo "installed and uninstalled cleanly"
+
+echo "--- Debian package ---"
+if [ -n "$sudo" ] && ! sudo -n true 2>/dev/null; then
+  echo "skipped: installing a package needs root or sudo"
+  exit 0
+fi
+make -s deb | tail -1
+deb="$(ls build-deb/pixelboop_*.deb)"
+dpkg-deb -c "$deb" | awk '{print $6}' >"$work/contents"
+for f in ./usr/bin/boop ./usr/include/pixelboop/CAudioEngine.h "./$lib/libpixelboop.so.0" \
+  "./$lib/pkgconfig/pixelboop.pc" ./usr/share/man/man1/boop.1; do
+  grep -qx "$f" "$work/contents" || fail "$deb lacks $f"
+done
+dpkg-deb -f "$deb" Depends
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "./$deb" >/dev/null
+installed() { dpkg-query -W -f='${Status}' pixelboop 2>/dev/null | grep -q "install ok installed"; }
+cleanup_package() { installed && $sudo apt-get remove -y -qq pixelboop >/dev/null || true; }
+trap 'cleanup_package; rm -rf "$work"' EXIT
+installed || fail "apt did not install $deb"
+hidden /usr/bin/boop render /usr/share/pixelboop/examples/demo.json -o "$work/demo-deb.wav" -q ||
+  fail "boop from the package does not render with the toolchain hidden"
+cmp -s "$work/demo.wav" "$work/demo-deb.wav" || fail "the packaged boop renders differently from the staged one"
+echo "boop from the package renders demo.json (identical to the staged build)"
+example_pkgconfig / "/usr/lib/$multiarch"
+example_cmake /usr "/usr/lib/$multiarch"
+$sudo apt-get remove -y -qq pixelboop >/dev/null
+installed && fail "apt remove left pixelboop installed"
+for f in /usr/bin/boop /usr/include/pixelboop "/$lib/libpixelboop.so.0" "/$lib/libpixelboop.so" \
+  "/$lib/pkgconfig/pixelboop.pc" "/$lib/cmake/PixelBoop" /usr/share/pixelboop; do
+  [ ! -e "$f" ] || fail "apt remove left $f"
+done
+echo "the package installed, worked and removed cleanly"

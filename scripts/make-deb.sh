@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Turns a staged install (make install DESTDIR=ROOT PREFIX=/usr) into a Debian package:
+#   scripts/make-deb.sh ROOT VERSION OUTDIR   ->  OUTDIR/pixelboop_VERSION_ARCH.deb
+# Depends come from dpkg-shlibdeps over every ELF file in the stage (what is really linked).
+set -euo pipefail
+root=$1 version=$2 out=$3
+arch=$(dpkg --print-architecture)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# dpkg-shlibdeps wants a debian/control to read; the libraries it resolves come from the system.
+mkdir -p "$work/debian"
+printf 'Source: pixelboop\n\nPackage: pixelboop\nArchitecture: any\n' >"$work/debian/control"
+elves=("$(realpath "$root")/usr/bin/boop")
+mapfile -t -O 1 elves < <(find "$(realpath "$root")" -type f -name 'libpixelboop.so.*' | sort)
+# Its warnings are about the staging layout (no debian/<package>/ tree), shown only on failure.
+if ! depends=$(cd "$work" && dpkg-shlibdeps -O "${elves[@]}" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') ||
+  [ -z "$depends" ]; then
+  cat "$work/shlibdeps.log" >&2
+  echo "make-deb: dpkg-shlibdeps could not compute Depends" >&2
+  exit 1
+fi
+
+size=$(du -sk "$root" | cut -f1)
+mkdir -p "$root/DEBIAN"
+cat >"$root/DEBIAN/control" <<CONTROL
+Package: pixelboop
+Version: $version
+Architecture: $arch
+Maintainer: PixelBoop maintainers <maintainers@pixelboop.invalid>
+Installed-Size: $size
+Depends: $depends
+Section: sound
+Priority: optional
+Homepage: https://github.com/pixelboop/pixelboop-linux
+Description: real-time synthesis engine and the boop step-sequencer tool
+ boop plays and renders step-sequencer patterns, plays precisely tuned tones
+ for ear training, captures and analyses a microphone, and runs generative
+ ambient music, through ALSA. The engine is also installed as a C library
+ (libpixelboop, with pkg-config and CMake files).
+CONTROL
+# The shared library's symlinks and SONAME need ldconfig after install and removal.
+printf '#!/bin/sh\nset -e\n[ "$1" = configure ] && ldconfig || true\n' >"$root/DEBIAN/postinst"
+printf '#!/bin/sh\nset -e\n[ "$1" = remove ] && ldconfig || true\n' >"$root/DEBIAN/postrm"
+chmod 755 "$root/DEBIAN/postinst" "$root/DEBIAN/postrm"
+mkdir -p "$out"
+dpkg-deb --root-owner-group --build "$root" "$out/pixelboop_${version}_${arch}.deb" >/dev/null
+rm -rf "$root/DEBIAN"
+echo "$out/pixelboop_${version}_${arch}.deb (Depends: $depends)"
