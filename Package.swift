@@ -27,7 +27,7 @@ let package = Package(
                 .treatWarning("function-effects", as: .error),
             ],
             linkerSettings: [
-                .linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("systemd"), .linkedLibrary("pthread"),
+                .linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("jack"), .linkedLibrary("systemd"), .linkedLibrary("pthread"),
             ]
         ),
         // MPRIS media controls over sd-bus (libsystemd); plain C because sd-bus is variadic.

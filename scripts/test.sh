@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test: the C++ suite under clang in all four sanitizer modes, the live ALSA tests against a
-# private PulseAudio null sink, the Swift tests (plain, under TSan and under ASan), the fuzz targets,
-# and the command-line checks.
+# Every test: the C++ suite under clang in all four sanitizer modes, the Swift tests (plain, under
+# TSan and under ASan), the fuzz targets, the command-line checks, the live tests against a private
+# PulseAudio null sink (through ALSA) and a private JACK server, and the install: staged, as a C
+# library and as a Debian package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -32,6 +33,9 @@ scripts/cli-tests.sh "$(swift build -c release --show-bin-path)/boop"
 
 echo "=== live tests (PulseAudio null sink through ALSA's pulse PCM) ==="
 BUILD_DIR=build-test-none SWIFT_SCRATCH=.build BOOP_SKIP_BUILD=1 scripts/live-tests.sh
+
+echo "=== JACK: jackd2's dummy driver at 48 kHz, 64-frame periods ==="
+scripts/jack-tests.sh "$(swift build -c release --show-bin-path)/boop"
 
 echo "=== install: staged make install, the C library and its example, the Debian package ==="
 scripts/install-tests.sh

@@ -74,8 +74,40 @@ struct ListenDevicesParsingTests {
 
             """)
         let json = DevicesCommand.json(list)
-        #expect(json.hasPrefix("[{\"name\":\"default\",\"description\":\"Default ALSA device\",\"playback\":true,\"capture\":true,\"default\":true}"))
+        #expect(json.hasPrefix("[{\"backend\":\"alsa\",\"name\":\"default\",\"description\":\"Default ALSA device\",\"playback\":true,\"capture\":true,\"default\":true}"))
         #expect(json.contains("\"description\":\"USB \\\"mic\\\"\""))
+    }
+
+    @Test("with a JACK server, its ports follow the ALSA devices in their own sections")
+    func devicesTableWithJack() {
+        var port = AudioDevice(name: "system:playback_1", description: "physical playback port (takes audio)",
+                               playback: true, capture: false, isDefault: false)
+        port.backend = .jack
+        let table = DevicesCommand.table([
+            AudioDevice(name: "default", description: "Default", playback: true, capture: true, isDefault: true), port,
+        ])
+        #expect(table.contains("JACK ports that take audio (--backend jack plays into the physical ones):\n"
+                                   + "  system:playback_1  physical playback port (takes audio)\n"))
+        #expect(table.contains("JACK ports that give audio (--backend jack records from the physical ones):\n  (none)\n"))
+        #expect(DevicesCommand.json([port]).hasPrefix("[{\"backend\":\"jack\",\"name\":\"system:playback_1\""))
+    }
+
+    @Test("--backend jack and --no-connect on every live command; --no-connect needs jack")
+    func backendOption() throws {
+        for args in [["play", "p.json"], ["tone", "A4"], ["ambient"], ["listen"]] {
+            let command = try Boop.parseAsRoot(args + ["--backend", "jack", "--no-connect"])
+            let options: DeviceOptions? =
+                (command as? PlayCommand)?.deviceOptions ?? (command as? ToneCommand)?.deviceOptions
+                ?? (command as? AmbientCommand)?.deviceOptions ?? (command as? ListenCommand)?.deviceOptions
+            let route = try #require(options).route
+            #expect(route == AudioRoute(device: "default", backend: .jack, connect: false))
+            #expect(route.description == "JACK client 'boop'")
+            #expect(throws: (any Error).self) { try Boop.parseAsRoot(args + ["--no-connect"]) }
+            #expect(throws: (any Error).self) { try Boop.parseAsRoot(args + ["--backend", "pulse"]) }
+        }
+        let listen = try parseListen(["--backend", "jack"])
+        #expect(listen.streamConfig.backend == .jack && listen.streamConfig.connect)
+        #expect(try parseListen([]).deviceOptions.route == AudioRoute(device: "default"))
     }
 
     @Test("--json lines carry time, rms, peak and the pitch or nulls")

@@ -4,11 +4,15 @@
 #include <new>
 
 #include "backend/alsa/AlsaCapture.hpp"
+#include "backend/jack/JackClient.hpp"
 #include "dsp/Yin.hpp"
 #include "include/CAudioEngine.h"
 
+// One handle, one backend: the functions below dispatch on which one was opened.
 struct boop_capture {
-    boop::AlsaCapture impl;
+    boop::AlsaCapture alsa;
+    boop::JackCapture jack;
+    bool usesJack = false;
 };
 
 struct boop_pitch_detector {
@@ -26,6 +30,9 @@ void boop_capture_config_default(boop_capture_config* config) {
     config->periods = 4;
     config->ring_frames = 65536;
     config->realtime_priority = 70;
+    config->backend = BOOP_BACKEND_ALSA;
+    config->client_name = "boop";
+    config->connect = 1;
 }
 
 boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture) {
@@ -43,9 +50,16 @@ boop_status boop_capture_open(const boop_capture_config* config, boop_capture** 
     cfg.ringFrames = c.ring_frames != 0 ? c.ring_frames : 65536;
     cfg.realtimePriority = c.realtime_priority;
     try {
+        if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
         auto* cap = new (std::nothrow) boop_capture();
         if (cap == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
-        const boop_status s = cap->impl.open(cfg);
+        cap->usesJack = c.backend == BOOP_BACKEND_JACK;
+        boop::JackCapture::Config jcfg;
+        jcfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
+        jcfg.connect = c.connect != 0;
+        jcfg.channels = cfg.channels;
+        jcfg.ringFrames = cfg.ringFrames;
+        const boop_status s = cap->usesJack ? cap->jack.open(jcfg) : cap->alsa.open(cfg);
         if (s != BOOP_OK) {
             delete cap;
             return s;
@@ -63,13 +77,13 @@ boop_capture_info boop_capture_get_info(const boop_capture* capture) {
         none.format = "";
         return none;
     }
-    return capture->impl.info();
+    return capture->usesJack ? capture->jack.info() : capture->alsa.info();
 }
 
 boop_status boop_capture_start(boop_capture* capture) {
     if (capture == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        return capture->impl.start();
+        return capture->usesJack ? capture->jack.start() : capture->alsa.start();
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
@@ -80,13 +94,15 @@ boop_status boop_capture_read(boop_capture* capture, float* out, uint32_t max_fr
     if (out_frames != nullptr) *out_frames = 0;
     if (capture == nullptr || out_frames == nullptr || (out == nullptr && max_frames > 0))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    *out_frames = static_cast<uint32_t>(capture->impl.read(out, max_frames, out_first_frame));
+    *out_frames = static_cast<uint32_t>(capture->usesJack ? capture->jack.read(out, max_frames, out_first_frame)
+                                                          : capture->alsa.read(out, max_frames, out_first_frame));
     return BOOP_OK;
 }
 
 uint32_t boop_capture_wait(boop_capture* capture, uint32_t min_frames, int timeout_ms) {
     if (capture == nullptr) return 0;
-    return static_cast<uint32_t>(capture->impl.wait(min_frames, timeout_ms));
+    return static_cast<uint32_t>(capture->usesJack ? capture->jack.wait(min_frames, timeout_ms)
+                                                   : capture->alsa.wait(min_frames, timeout_ms));
 }
 
 boop_capture_stats boop_capture_get_stats(const boop_capture* capture) {
@@ -95,23 +111,27 @@ boop_capture_stats boop_capture_get_stats(const boop_capture* capture) {
         none.error = BOOP_ERROR_INVALID_ARGUMENT;
         return none;
     }
-    return capture->impl.stats();
+    return capture->usesJack ? capture->jack.stats() : capture->alsa.stats();
 }
 
 void boop_capture_stop(boop_capture* capture) {
     if (capture == nullptr) return;
     try {
-        capture->impl.stop();
-    } catch (...) {
-    }
+        if (capture->usesJack)
+            capture->jack.stop();
+        else
+            capture->alsa.stop();
+    } catch (...) {}
 }
 
 void boop_capture_destroy(boop_capture* capture) {
     if (capture == nullptr) return;
     try {
-        capture->impl.stop();
-    } catch (...) {
-    }
+        if (capture->usesJack)
+            capture->jack.stop();
+        else
+            capture->alsa.stop();
+    } catch (...) {}
     delete capture;
 }
 
@@ -153,8 +173,6 @@ boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, con
     return r;
 }
 
-void boop_pitch_detector_destroy(boop_pitch_detector* detector) {
-    delete detector;
-}
+void boop_pitch_detector_destroy(boop_pitch_detector* detector) { delete detector; }
 
 }  // extern "C"

@@ -316,6 +316,17 @@ const char* boop_file_writer_error(const boop_file_writer* writer);
 
 typedef struct boop_playback boop_playback;
 
+/* Which sound system a playback or capture talks to. */
+typedef enum boop_backend {
+    BOOP_BACKEND_ALSA = 0, /* an ALSA PCM (device); the default */
+    BOOP_BACKEND_JACK = 1, /* a client of the running JACK server (jackd, or PipeWire's JACK API):
+                              the server's rate and buffer size are used, the process callback
+                              renders (same real-time rules as the ALSA I/O thread), xruns are
+                              the server's, and its shutdown is BOOP_ERROR_DEVICE_LOST. No
+                              server running: BOOP_ERROR_DEVICE_UNAVAILABLE (none is started). */
+    BOOP_BACKEND_MAX_ENUM = 0x7FFFFFFF
+} boop_backend;
+
 /* How long the device may take no data at all before it counts as lost (the watchdog). A live
  * server that is merely slow (an idle PulseAudio sink waking up takes up to 2 s; a stalled or
  * stopped server) stays well under it and is survived. */
@@ -330,6 +341,13 @@ typedef struct boop_playback_config {
     int realtime_priority;    /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
     int adaptive;             /* 1 (default): when xruns come in a burst, keep more audio queued
                                  (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
+    boop_backend backend;     /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
+                                 device, period_frames, periods, realtime_priority and adaptive
+                                 are the server's business and ignored */
+    const char* client_name;  /* JACK client name (default "boop"; the server adds a suffix when taken) */
+    int connect;              /* JACK: 1 (default) connects the ports out_1... to the server's
+                                 physical playback ports (a mono output to the first two); 0 leaves
+                                 the routing to the user */
 } boop_playback_config;
 
 /* Which scheduling the I/O thread got. */
@@ -415,6 +433,13 @@ typedef struct boop_device_info {
  * Thread safety: any thread (one list per caller). */
 boop_status boop_device_list_create(boop_device_list** out_list);
 
+/* Lists the audio ports of the running JACK server: name is the full port name
+ * ("system:playback_1"), playback = 1 for a port that takes audio (an input port), capture = 1
+ * for one that gives audio; the description says which and whether it is physical.
+ * Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_DEVICE_UNAVAILABLE (no server running; none
+ * is started). Thread safety: any thread. */
+boop_status boop_device_list_create_jack(boop_device_list** out_list);
+
 /* Number of entries. Thread safety: any thread. */
 size_t boop_device_list_count(const boop_device_list* list);
 
@@ -437,6 +462,11 @@ typedef struct boop_capture_config {
     uint32_t ring_frames;     /* mono frames the ring holds, rounded up to a power of two
                                  (default 65536: 4 s at 16 kHz); a reader too slow loses frames */
     int realtime_priority;    /* SCHED_FIFO priority to try (0 = do not try; default 70) */
+    boop_backend backend;     /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK: input ports
+                                 in_1... at the server's rate (sample_rate, period_frames and
+                                 periods are ignored) */
+    const char* client_name;  /* JACK client name (default "boop") */
+    int connect;              /* JACK: 1 (default) connects the physical capture ports to in_1... */
 } boop_capture_config;
 
 typedef struct boop_capture_info {

@@ -1,7 +1,8 @@
 import CAudioEngine
 
-/// An ALSA PCM as `boop devices` shows it.
+/// An ALSA PCM (or a JACK port) as `boop devices` shows it.
 public struct AudioDevice: Sendable, Equatable {
+    public var backend: AudioBackend = .alsa
     public let name: String
     public let description: String
     public let playback: Bool
@@ -25,11 +26,26 @@ public enum AudioDevices {
         guard status == BOOP_OK, let list else {
             throw AudioError.deviceUnavailable("ALSA gave no PCM list: \(String(cString: boop_status_string(status)))")
         }
+        return entries(list, backend: .alsa)
+    }
+
+    /// The audio ports of the running JACK server ("system:playback_1", ...): `playback` for
+    /// ports that take audio, `capture` for ports that give it. Empty when no server runs (none
+    /// is started).
+    public static func jackPorts() -> [AudioDevice] {
+        var list: OpaquePointer?
+        guard boop_device_list_create_jack(&list) == BOOP_OK, let list else { return [] }
+        return entries(list, backend: .jack)
+    }
+
+    private static func entries(_ list: OpaquePointer, backend: AudioBackend) -> [AudioDevice] {
         defer { boop_device_list_destroy(list) }
         return (0..<boop_device_list_count(list)).map { i in
             let d = boop_device_list_get(list, i)
-            return AudioDevice(name: String(cString: d.name), description: String(cString: d.description),
-                               playback: d.playback != 0, capture: d.capture != 0, isDefault: d.is_default != 0)
+            var device = AudioDevice(name: String(cString: d.name), description: String(cString: d.description),
+                                     playback: d.playback != 0, capture: d.capture != 0, isDefault: d.is_default != 0)
+            device.backend = backend
+            return device
         }
     }
 }

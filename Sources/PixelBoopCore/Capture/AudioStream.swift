@@ -88,7 +88,7 @@ public final class AudioStream: @unchecked Sendable {
         lifecycle.lock()
         defer { lifecycle.unlock() }
         if isStreaming {
-            throw AudioError.alreadyStreaming("capture on ALSA PCM '\(config.device)' is already running")
+            throw AudioError.alreadyStreaming("capture on \(config.route) is already running")
         }
         reap()  // a stream that ended on its own (device lost)
 
@@ -105,11 +105,11 @@ public final class AudioStream: @unchecked Sendable {
         continuation.yield(.status(.streaming))
         let frames = config.bufferFrames
         let rate = info.sample_rate
-        let device = config.device
+        let device = config.route
         let box = CaptureHandle(handle)
         let done = session.readerDone
         let thread = Thread { [weak self] in
-            self?.readLoop(box.pointer, frames: frames, rate: rate, device: device)
+            self?.readLoop(box.pointer, frames: frames, rate: rate, route: device)
             done.signal()
         }
         thread.name = "boop.capture.reader"
@@ -124,6 +124,8 @@ public final class AudioStream: @unchecked Sendable {
         c.channels = UInt32(config.channels)
         // The ring holds at least 8 buffers so a briefly busy reader loses nothing.
         c.ring_frames = UInt32(max(65536, config.bufferFrames * 8))
+        c.backend = config.backend.cValue
+        c.connect = config.connect ? 1 : 0
         var handle: OpaquePointer?
         let status = config.device.withCString { name -> boop_status in
             c.device = name
@@ -132,15 +134,14 @@ public final class AudioStream: @unchecked Sendable {
         guard status == BOOP_OK, let handle else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
                 throw AudioError.deviceUnavailable(
-                    "ALSA PCM '\(config.device)' cannot be opened for capture at \(Int(config.sampleRate)) Hz, "
-                        + "\(config.channels) channel(s)")
+                    config.route.unavailable("capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)"))
             }
-            throw AudioError.from(status, "opening ALSA PCM '\(config.device)' for capture")
+            throw AudioError.from(status, "opening \(config.route) for capture")
         }
         let startStatus = boop_capture_start(handle)
         guard startStatus == BOOP_OK else {
             boop_capture_destroy(handle)
-            throw AudioError.from(startStatus, "starting capture on ALSA PCM '\(config.device)'")
+            throw AudioError.from(startStatus, "starting capture on \(config.route)")
         }
         return handle
     }
@@ -171,7 +172,7 @@ public final class AudioStream: @unchecked Sendable {
         if wasStreaming { continuation.yield(.status(.stopped)) }
     }
 
-    private func readLoop(_ handle: OpaquePointer, frames: Int, rate: Double, device: String) {
+    private func readLoop(_ handle: OpaquePointer, frames: Int, rate: Double, route: AudioRoute) {
         while true {
             let avail = Int(boop_capture_wait(handle, UInt32(frames), 200))
             if avail >= frames {
@@ -193,9 +194,11 @@ public final class AudioStream: @unchecked Sendable {
                     return true
                 }
                 if lost {
-                    let message = stats.error == BOOP_ERROR_DEVICE_LOST
-                        ? "audio device lost: ALSA PCM '\(device)' disappeared or stopped recovering"
-                        : AudioError.from(stats.error, "capture on ALSA PCM '\(device)'").description
+                    let message = stats.error != BOOP_ERROR_DEVICE_LOST
+                        ? AudioError.from(stats.error, "capture on \(route)").description
+                        : route.backend == .jack
+                        ? "audio device lost: the JACK server shut down or dropped \(route)"
+                        : "audio device lost: \(route) disappeared or stopped recovering"
                     continuation.yield(.error(code: Int(stats.error.rawValue), message: message))
                     continuation.yield(.status(.stopped))
                 }

@@ -8,6 +8,10 @@ public struct StreamConfig: Sendable, Equatable {
     public var channels: Int
     /// ALSA PCM name.
     public var device: String
+    /// ALSA (default) or a JACK client (the server's rate is used; `sampleRate` is ignored).
+    public var backend: AudioBackend = .alsa
+    /// JACK: connect the system's capture ports to the client's inputs.
+    public var connect = true
 
     public init(sampleRate: Double = 16000, bufferFrames: Int = 2048, channels: Int = 1, device: String = "default") {
         self.sampleRate = sampleRate
@@ -15,6 +19,9 @@ public struct StreamConfig: Sendable, Equatable {
         self.channels = channels
         self.device = device
     }
+
+    /// Where it records from.
+    public var route: AudioRoute { AudioRoute(device: device, backend: backend, connect: connect) }
 
     /// Throws `invalidConfiguration` naming the field when a value is out of range.
     public func validate() throws(AudioError) {

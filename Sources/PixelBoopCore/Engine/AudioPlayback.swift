@@ -71,7 +71,10 @@ public struct PlaybackStats: Sendable, Equatable {
 /// closed by `stop` or `deinit`. Not `Sendable`: one control thread owns it.
 public final class AudioPlayback {
     private let handle: OpaquePointer
-    public let device: String
+    /// Where the sound goes.
+    public let route: AudioRoute
+    /// The ALSA PCM name, or "jack:<client>".
+    public var device: String { route.backend == .jack ? "jack:\(route.clientName)" : route.device }
     private var keepAlive: [AnyObject] = []
     private var outputStage: OutputStage?
     private var started = false
@@ -79,7 +82,15 @@ public final class AudioPlayback {
     /// Opens `device` for `channels` interleaved channels at (or near) `sampleRate`.
     /// `periodFrames` x `periods` is the requested device buffer (default 128 x 3).
     /// `adaptive` keeps more audio queued when xruns come in a burst (up to 50 ms).
-    public init(device: String = "default", sampleRate: Double, channels: Int, periodFrames: Int = 128,
+    public convenience init(device: String = "default", sampleRate: Double, channels: Int, periodFrames: Int = 128,
+                            periods: Int = 3, adaptive: Bool = true) throws(AudioError) {
+        try self.init(route: AudioRoute(device: device), sampleRate: sampleRate, channels: channels,
+                      periodFrames: periodFrames, periods: periods, adaptive: adaptive)
+    }
+
+    /// Opens `route`: an ALSA PCM as above, or a JACK client (the server's rate and buffer size
+    /// win over `sampleRate` and the period settings; see `info`).
+    public init(route: AudioRoute, sampleRate: Double, channels: Int, periodFrames: Int = 128,
                 periods: Int = 3, adaptive: Bool = true) throws(AudioError) {
         guard sampleRate >= 8000, sampleRate <= 384_000, sampleRate.isFinite else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
@@ -98,20 +109,25 @@ public final class AudioPlayback {
         config.period_frames = UInt32(periodFrames)
         config.periods = UInt32(periods)
         config.adaptive = adaptive ? 1 : 0
+        config.backend = route.backend.cValue
+        config.connect = route.connect ? 1 : 0
         var out: OpaquePointer?
-        let status = device.withCString { name -> boop_status in
-            config.device = name
-            return boop_playback_open(&config, sampleRate, UInt32(channels), &out)
+        let status = route.device.withCString { name -> boop_status in
+            route.clientName.withCString { client -> boop_status in
+                config.device = name
+                config.client_name = client
+                return boop_playback_open(&config, sampleRate, UInt32(channels), &out)
+            }
         }
         guard status == BOOP_OK, let out else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
                 throw AudioError.deviceUnavailable(
-                    "ALSA PCM '\(device)' cannot be opened for playback at \(Int(sampleRate)) Hz, \(channels) channel(s)")
+                    route.unavailable("playback at \(Int(sampleRate)) Hz, \(channels) channel(s)"))
             }
-            throw AudioError.from(status, "opening ALSA PCM '\(device)' for playback")
+            throw AudioError.from(status, "opening \(route) for playback")
         }
         self.handle = out
-        self.device = device
+        self.route = route
     }
 
     deinit {
@@ -137,10 +153,12 @@ public final class AudioPlayback {
         let error: AudioError?
         switch s.error {
         case BOOP_OK: error = nil
+        case BOOP_ERROR_DEVICE_LOST where route.backend == .jack:
+            error = .deviceLost("the JACK server shut down or dropped \(route)")
         case BOOP_ERROR_DEVICE_LOST:
             error = .deviceLost(
-                "ALSA PCM '\(device)' is gone (ALSA reported it disconnected, or it took no audio for \(BOOP_PLAYBACK_WATCHDOG_SECONDS) s)")
-        default: error = AudioError.from(s.error, "playback on ALSA PCM '\(device)'")
+                "\(route) is gone (ALSA reported it disconnected, or it took no audio for \(BOOP_PLAYBACK_WATCHDOG_SECONDS) s)")
+        default: error = AudioError.from(s.error, "playback on \(route)")
         }
         var stats = PlaybackStats(framesWritten: s.frames_written, delayFrames: s.delay_frames, xruns: s.xruns,
                                   suspends: s.suspends, running: s.running != 0, error: error)
@@ -165,7 +183,7 @@ public final class AudioPlayback {
     /// Starts pulling from a C++ source. `keepAlive` is retained until `stop` (or deinit) so the
     /// object behind `source.context` outlives the I/O thread.
     internal func start(source inner: boop_source, keepAlive: AnyObject) throws(AudioError) {
-        if started { throw AudioError.alreadyStreaming("playback on ALSA PCM '\(device)' is already running") }
+        if started { throw AudioError.alreadyStreaming("playback on \(route) is already running") }
         // Everything played passes the output stage: the user's gain and the true-peak limiter.
         let stage = try OutputStage(sampleRate: inner.sample_rate, channels: Int(inner.channels), gainDB: gainDB)
         let source = boop_limiter_source(stage.handle, inner)
@@ -177,9 +195,9 @@ public final class AudioPlayback {
         guard status == BOOP_OK else {
             if status == BOOP_ERROR_INVALID_ARGUMENT {
                 throw AudioError.invalidConfiguration(
-                    "source with \(source.channels) channel(s) for ALSA PCM '\(device)' opened with \(info.channels)")
+                    "source with \(source.channels) channel(s) for \(route) opened with \(info.channels)")
             }
-            throw AudioError.from(status, "starting playback on ALSA PCM '\(device)'")
+            throw AudioError.from(status, "starting playback on \(route)")
         }
         self.keepAlive = [keepAlive, stage]
         outputStage = stage

@@ -16,7 +16,7 @@ import Foundation
 public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public enum Mode: Sendable, Equatable {
         case offline
-        case live(device: String)
+        case live(route: AudioRoute)
     }
 
     public let mode: Mode
@@ -63,7 +63,15 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public static func live(device: String = "default", sampleRate: Double = 44100, gain: Float = 1.0,
                             periodFrames: Int = 128, periods: Int = 3,
                             outputGainDB: Double = 0) throws(AudioError) -> SineWaveNotePlayer {
-        try SineWaveNotePlayer(mode: .live(device: device), sampleRate: sampleRate, gain: gain,
+        try live(route: AudioRoute(device: device), sampleRate: sampleRate, gain: gain, periodFrames: periodFrames,
+                 periods: periods, outputGainDB: outputGainDB)
+    }
+
+    /// As above, on any route (an ALSA PCM or a JACK client).
+    public static func live(route: AudioRoute, sampleRate: Double = 44100, gain: Float = 1.0,
+                            periodFrames: Int = 128, periods: Int = 3,
+                            outputGainDB: Double = 0) throws(AudioError) -> SineWaveNotePlayer {
+        try SineWaveNotePlayer(mode: .live(route: route), sampleRate: sampleRate, gain: gain,
                                periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB)
     }
 
@@ -72,9 +80,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         guard (0...4).contains(gain) else { throw AudioError.invalidConfiguration("gain \(gain): expected 0...4") }
         var playback: AudioPlayback?
         var rate = requested
-        if case .live(let device) = mode {
-            // Open the device first: the engine must run at the rate ALSA grants.
-            let opened = try AudioPlayback(device: device, sampleRate: requested, channels: 1,
+        if case .live(let route) = mode {
+            // Open the device first: the engine must run at the rate the device grants.
+            let opened = try AudioPlayback(route: route, sampleRate: requested, channels: 1,
                                            periodFrames: periodFrames, periods: periods)
             rate = opened.sampleRate
             opened.gainDB = outputGainDB
@@ -383,7 +391,7 @@ final class LiveState: @unchecked Sendable {
     var failure: AudioError? {
         let stats = playback.stats
         if stats.running { return nil }
-        return stats.error ?? .deviceLost("ALSA PCM '\(playback.device)' stopped")
+        return stats.error ?? .deviceLost("\(playback.route) stopped")
     }
 
     var description: String {

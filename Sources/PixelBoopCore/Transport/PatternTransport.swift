@@ -32,11 +32,19 @@ public final class PatternTransport {
 
     /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
     /// `loops` nil plays until stopped. Throws `deviceUnavailable` (69) when the device cannot open.
-    public init(pattern: Pattern, device: String, sampleRate: Double = 44100, voices: Int = 8,
+    public convenience init(pattern: Pattern, device: String, sampleRate: Double = 44100, voices: Int = 8,
+                            periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
+                            loops: Int? = nil) throws(AudioError) {
+        try self.init(pattern: pattern, route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
+                      periodFrames: periodFrames, periods: periods, adaptive: adaptive, gainDB: gainDB, loops: loops)
+    }
+
+    /// As above, on any route (an ALSA PCM or a JACK client, whose server sets the rate).
+    public init(pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
                 periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
                 loops: Int? = nil) throws(AudioError) {
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
-        playback = try AudioPlayback(device: device, sampleRate: sampleRate, channels: 2,
+        playback = try AudioPlayback(route: route, sampleRate: sampleRate, channels: 2,
                                      periodFrames: periodFrames, periods: periods, adaptive: adaptive)
         playback.gainDB = gainDB
         let info = playback.info
@@ -51,6 +59,8 @@ public final class PatternTransport {
 
     public var sampleRate: Double { sequencer.sampleRate }
     public var info: PlaybackInfo { playback.info }
+    /// The device's name for messages: the ALSA PCM, or "jack:<client>".
+    public var device: String { playback.device }
     public var stats: PlaybackStats { playback.stats }
     public var droppedEvents: UInt64 { engine.droppedEvents }
     /// The frame the listener hears now.

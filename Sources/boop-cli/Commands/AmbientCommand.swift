@@ -101,7 +101,7 @@ struct AmbientCommand: ParsableCommand {
 
     func playLive(_ startPreset: AmbientPreset) throws {
         var preset = startPreset
-        var playback = try AudioPlayback(device: device, sampleRate: sampleRate, channels: AmbientEngine.channels)
+        var playback = try AudioPlayback(route: deviceOptions.route, sampleRate: sampleRate, channels: AmbientEngine.channels)
         playback.gainDB = gainOption.gain
         if verbose { StandardError.write(gainOption.description + "\n") }
         let rate = playback.sampleRate
@@ -230,7 +230,7 @@ struct AmbientCommand: ParsableCommand {
         let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
         FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
         while !stopRequested() {
-            if let playback = try? AudioPlayback(device: device, sampleRate: rate, channels: AmbientEngine.channels),
+            if let playback = try? AudioPlayback(route: deviceOptions.route, sampleRate: rate, channels: AmbientEngine.channels),
                playback.sampleRate == rate {
                 FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
                 return playback

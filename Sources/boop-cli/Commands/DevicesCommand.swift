@@ -5,18 +5,20 @@ import PixelBoopCore
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the ALSA playback and capture devices, with descriptions (the default marked *).",
+        abstract: "List the ALSA playback and capture devices (the default marked *), and the JACK ports when a server runs.",
         discussion: """
-            Any NAME shown can be passed as -D NAME to play, tone, ambient and listen. Hardware \
-            devices are also reachable as hw:CARD,DEV (raw) or plughw:CARD,DEV (with conversion).
+            Any ALSA NAME shown can be passed as -D NAME to play, tone, ambient and listen. Hardware \
+            devices are also reachable as hw:CARD,DEV (raw) or plughw:CARD,DEV (with conversion). \
+            With a JACK server running, its audio ports are listed too: --backend jack plays into \
+            (or records from) them, connected to the system ports unless --no-connect.
             """)
 
-    @Flag(name: .long, help: "Print a JSON array of {name, description, playback, capture, default}.")
+    @Flag(name: .long, help: "Print a JSON array of {backend, name, description, playback, capture, default}.")
     var json = false
 
     func run() throws {
         runReportingErrors {
-            let devices = try AudioDevices.list()
+            let devices = try AudioDevices.list() + AudioDevices.jackPorts()
             if json {
                 print(DevicesCommand.json(devices))
             } else {
@@ -27,9 +29,15 @@ struct DevicesCommand: ParsableCommand {
 
     static func table(_ devices: [AudioDevice]) -> String {
         var out = ""
-        for (title, keep) in [("Playback devices", { (d: AudioDevice) in d.playback }),
-                              ("Capture devices", { (d: AudioDevice) in d.capture })] {
+        let jack = devices.contains { $0.backend == .jack }
+        for (title, keep) in [("Playback devices", { (d: AudioDevice) in d.playback && d.backend == .alsa }),
+                              ("Capture devices", { (d: AudioDevice) in d.capture && d.backend == .alsa }),
+                              ("JACK ports that take audio (--backend jack plays into the physical ones)",
+                               { (d: AudioDevice) in jack && d.playback && d.backend == .jack }),
+                              ("JACK ports that give audio (--backend jack records from the physical ones)",
+                               { (d: AudioDevice) in jack && d.capture && d.backend == .jack })] {
             let rows = devices.filter(keep)
+            if !jack && title.hasPrefix("JACK") { continue }
             out += "\(title):\n"
             if rows.isEmpty { out += "  (none)\n" }
             let width = min(40, rows.map(\.name.count).max() ?? 0)
@@ -44,7 +52,7 @@ struct DevicesCommand: ParsableCommand {
 
     static func json(_ devices: [AudioDevice]) -> String {
         let items = devices.map { d in
-            "{\"name\":\(jsonString(d.name)),\"description\":\(jsonString(d.description)),"
+            "{\"backend\":\"\(d.backend.rawValue)\",\"name\":\(jsonString(d.name)),\"description\":\(jsonString(d.description)),"
                 + "\"playback\":\(d.playback),\"capture\":\(d.capture),\"default\":\(d.isDefault)}"
         }
         return "[" + items.joined(separator: ",") + "]"

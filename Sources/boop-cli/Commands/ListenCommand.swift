@@ -61,8 +61,11 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     var streamConfig: StreamConfig {
-        StreamConfig(sampleRate: deviceOptions.sampleRate(default: Self.defaultRate), bufferFrames: bufferFrames,
-                     channels: channels, device: deviceOptions.device)
+        var config = StreamConfig(sampleRate: deviceOptions.sampleRate(default: Self.defaultRate),
+                                  bufferFrames: bufferFrames, channels: channels, device: deviceOptions.device)
+        config.backend = deviceOptions.backend
+        config.connect = !deviceOptions.noConnect
+        return config
     }
 
     func run() async throws {
@@ -96,7 +99,7 @@ struct ListenCommand: AsyncParsableCommand {
         }
         let format = stream.deviceFormat
         if deviceOptions.verbose {
-            let line = "listen: ALSA PCM '\(deviceOptions.device)' \(format.format) \(Int(rate)) Hz x\(format.channels)"
+            let line = "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
                 + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
                 + (output.map { ", recording to \($0)" } ?? "")
             FileHandle.standardError.send(Data((line + "\n").utf8))

@@ -38,12 +38,12 @@ struct PlayCommand: ParsableCommand {
         runReportingErrors {
             let pattern = try patternOptions.loadPattern()
             let transport = try PatternTransport(
-                pattern: pattern, device: deviceOptions.device, sampleRate: deviceOptions.sampleRate(default: 44100),
+                pattern: pattern, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? 128, periods: periods ?? 3,
                 adaptive: adaptive ?? (periodFrames == nil && periods == nil), gainDB: gainOption.gain,
                 loops: patternOptions.loops)
             if deviceOptions.verbose { StandardError.write(gainOption.description + "\n") }
-            let session = PlaySession(transport: transport, device: deviceOptions.device,
+            let session = PlaySession(transport: transport, device: transport.device,
                                       display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
             try session.run()
         }

@@ -170,7 +170,7 @@ struct ToneCommand: ParsableCommand {
     private func playLive(_ plan: Plan) throws {
         // Ctrl-C or SIGTERM: fade out and exit 0; a second one exits 130 at once.
         Signals.install()
-        let player = try SineWaveNotePlayer.live(device: device, sampleRate: plan.sequence.sampleRate,
+        let player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: plan.sequence.sampleRate,
                                                  outputGainDB: gainOption.gain)
         if verbose { log(gainOption.description) }
         defer { player.close(drain: true) }

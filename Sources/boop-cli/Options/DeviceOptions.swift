@@ -1,4 +1,7 @@
 import ArgumentParser
+import PixelBoopCore
+
+extension AudioBackend: ExpressibleByArgument {}
 
 /// The device flags every sound-making command shares. `rate` stays optional so each command
 /// applies its own default (44100 Hz for playback, 16000 Hz for capture).
@@ -9,6 +12,14 @@ struct DeviceOptions: ParsableArguments {
 
     @Option(name: [.customShort("r"), .customLong("rate")], help: "Sample rate in Hz (8000...384000).")
     var rate: Int?
+
+    @Option(name: .long,
+            help: "Sound system: alsa (default) or jack (a client 'boop' of the running JACK server, at its rate and buffer size).")
+    var backend: AudioBackend = .alsa
+
+    @Flag(name: .customLong("no-connect"),
+          help: "With --backend jack: leave boop's ports unconnected (route them yourself) instead of linking them to the system ports.")
+    var noConnect = false
 
     @Flag(name: .shortAndLong, help: "Print what was negotiated with the device (and recoveries).")
     var verbose = false
@@ -22,11 +33,17 @@ struct DeviceOptions: ParsableArguments {
         if device.isEmpty {
             throw ValidationError("-D/--device: expected an ALSA PCM name such as default or hw:0,0")
         }
+        if noConnect && backend != .jack {
+            throw ValidationError("--no-connect: only with --backend jack (ALSA has no ports to connect)")
+        }
         try validateRate(rate)
         if verbose && quiet {
             throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them")
         }
     }
+
+    /// Where the sound goes (or comes from).
+    var route: AudioRoute { AudioRoute(device: device, backend: backend, connect: !noConnect) }
 
     /// The requested rate, or `defaultRate` when -r was not given.
     func sampleRate(default defaultRate: Double) -> Double {

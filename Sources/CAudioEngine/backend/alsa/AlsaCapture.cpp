@@ -10,8 +10,8 @@
 #include <cstring>
 #include <mutex>
 
-#include "backend/alsa/AlsaCommon.hpp"
 #include "backend/RealtimePriority.hpp"
+#include "backend/alsa/AlsaCommon.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {
@@ -59,46 +59,7 @@ void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint3
     }
 }
 
-SampleRing::SampleRing(std::size_t capacity) {
-    std::size_t cap = 2;
-    while (cap < capacity) cap <<= 1;
-    mask_ = cap - 1;
-    buf_.reset(new float[cap]());
-}
-
-std::size_t SampleRing::write(const float* data, std::size_t n) BOOP_RT {
-    const uint64_t w = writePos_.load(std::memory_order_relaxed);
-    const uint64_t r = readPos_.load(std::memory_order_acquire);
-    const std::size_t space = capacity() - static_cast<std::size_t>(w - r);
-    const std::size_t count = std::min(n, space);
-    const std::size_t start = static_cast<std::size_t>(w) & mask_;
-    const std::size_t first = std::min(count, capacity() - start);
-    std::memcpy(buf_.get() + start, data, first * sizeof(float));
-    std::memcpy(buf_.get(), data + first, (count - first) * sizeof(float));
-    writePos_.store(w + count, std::memory_order_release);
-    return count;
-}
-
-std::size_t SampleRing::read(float* data, std::size_t n, uint64_t* firstIndex) BOOP_RT {
-    const uint64_t r = readPos_.load(std::memory_order_relaxed);
-    const uint64_t w = writePos_.load(std::memory_order_acquire);
-    const std::size_t count = std::min(n, static_cast<std::size_t>(w - r));
-    const std::size_t start = static_cast<std::size_t>(r) & mask_;
-    const std::size_t first = std::min(count, capacity() - start);
-    std::memcpy(data, buf_.get() + start, first * sizeof(float));
-    std::memcpy(data + first, buf_.get(), (count - first) * sizeof(float));
-    if (firstIndex != nullptr) *firstIndex = r;
-    readPos_.store(r + count, std::memory_order_release);
-    return count;
-}
-
-std::size_t SampleRing::available() const noexcept {
-    return static_cast<std::size_t>(writePos_.load(std::memory_order_acquire) - readPos_.load(std::memory_order_acquire));
-}
-
-AlsaCapture::~AlsaCapture() {
-    stop();
-}
+AlsaCapture::~AlsaCapture() { stop(); }
 
 boop_status AlsaCapture::open(const Config& config) {
     if (pcm_ != nullptr || stopped_) return BOOP_ERROR_ALREADY_RUNNING;

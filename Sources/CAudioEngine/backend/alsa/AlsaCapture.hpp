@@ -14,6 +14,7 @@
 #include "backend/alsa/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
+#include "rt/SampleRing.hpp"
 
 namespace boop {
 
@@ -24,28 +25,8 @@ enum class SampleFormat { Float, S32, S16 };
 // exactly -1 and never beyond +1.
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT;
 
-// A fixed-size SPSC ring of floats with bulk write/read. Allocates in the constructor only.
-class SampleRing {
-public:
-    explicit SampleRing(std::size_t capacity);
-    std::size_t capacity() const noexcept { return mask_ + 1; }
-
-    // Producer: writes as much of `n` as fits; returns how many were written.
-    std::size_t write(const float* data, std::size_t n) BOOP_RT;
-    // Consumer: reads up to n; returns how many were read. *firstIndex = sequence index of data[0].
-    std::size_t read(float* data, std::size_t n, uint64_t* firstIndex) BOOP_RT;
-    // Either side: frames available to read now.
-    std::size_t available() const noexcept;
-
-private:
-    std::unique_ptr<float[]> buf_;
-    std::size_t mask_ = 0;
-    alignas(64) std::atomic<uint64_t> writePos_{0};
-    alignas(64) std::atomic<uint64_t> readPos_{0};
-};
-
 class AlsaCapture {
-public:
+  public:
     struct Config {
         const char* device = "default";
         double sampleRate = 16000;
@@ -71,7 +52,7 @@ public:
     boop_capture_info info() const;
     boop_capture_stats stats() const;
 
-private:
+  private:
     void run();
     bool recover(int err);
     void finish(boop_status error);
@@ -86,8 +67,8 @@ private:
     int realtimePriority_ = 0;
 
     std::unique_ptr<SampleRing> ring_;
-    std::vector<uint8_t> raw_;    // one period in the device format
-    std::vector<float> mono_;     // one period, mono
+    std::vector<uint8_t> raw_;  // one period in the device format
+    std::vector<float> mono_;   // one period, mono
     std::vector<struct pollfd> pfds_;
     int wakeFd_ = -1;
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/jack/JackClient.hpp"
 #include "include/CAudioEngine.h"
 
 namespace {
@@ -108,9 +109,37 @@ boop_status boop_device_list_create(boop_device_list** out_list) {
     return BOOP_OK;
 }
 
-size_t boop_device_list_count(const boop_device_list* list) {
-    return list != nullptr ? list->entries.size() : 0;
+// The JACK ports share the list type with the ALSA PCMs, so one reader serves both.
+boop_status boop_device_list_create_jack(boop_device_list** out_list) {
+    if (out_list == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_list = nullptr;
+    auto* list = new (std::nothrow) boop_device_list();
+    if (list == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
+    try {
+        std::vector<boop::JackPortEntry> ports;
+        const boop_status s = boop::listJackPorts(ports);
+        if (s != BOOP_OK) {
+            delete list;
+            return s;
+        }
+        for (const auto& p : ports) {
+            Entry e;
+            e.name = p.name;
+            e.description = std::string(p.physical ? "physical " : "") +
+                            (p.acceptsAudio ? "playback port (takes audio)" : "capture port (gives audio)");
+            e.playback = p.acceptsAudio;
+            e.capture = p.producesAudio;
+            list->entries.push_back(std::move(e));
+        }
+    } catch (...) {
+        delete list;
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    *out_list = list;
+    return BOOP_OK;
 }
+
+size_t boop_device_list_count(const boop_device_list* list) { return list != nullptr ? list->entries.size() : 0; }
 
 boop_device_info boop_device_list_get(const boop_device_list* list, size_t index) {
     boop_device_info info{};
@@ -126,8 +155,6 @@ boop_device_info boop_device_list_get(const boop_device_list* list, size_t index
     return info;
 }
 
-void boop_device_list_destroy(boop_device_list* list) {
-    delete list;
-}
+void boop_device_list_destroy(boop_device_list* list) { delete list; }
 
 }  // extern "C"

@@ -1,0 +1,382 @@
+// JACK client, playback and capture (see JackClient.hpp).
+#include "backend/jack/JackClient.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+namespace boop {
+
+namespace {
+
+// libjack prints its own diagnostics ("Cannot connect to server socket ...") on stderr, several
+// lines per failed attempt; boop reports one line of its own instead.
+void silent(const char*) {}
+
+void silenceLibjack() noexcept {
+    jack_set_error_function(silent);
+    jack_set_info_function(silent);
+}
+
+int64_t nowNs() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+void deinterleave(const float* in, uint32_t channels, uint32_t frames, float* const* out, uint32_t offset) BOOP_RT {
+    for (uint32_t c = 0; c < channels; ++c) {
+        float* dst = out[c] + offset;
+        for (uint32_t i = 0; i < frames; ++i) dst[i] = in[std::size_t(i) * channels + c];
+    }
+}
+
+void mixToMono(const float* const* in, uint32_t channels, uint32_t offset, uint32_t frames, float* out) BOOP_RT {
+    const float scale = 1.0f / static_cast<float>(channels);
+    for (uint32_t i = 0; i < frames; ++i) {
+        float sum = 0.0f;
+        for (uint32_t c = 0; c < channels; ++c) sum += in[c][offset + i];
+        out[i] = sum * scale;
+    }
+}
+
+// ---- JackClient ----------------------------------------------------------------------------
+
+JackClient::~JackClient() { close(); }
+
+boop_status JackClient::open(const char* clientName, uint32_t channels, bool output) {
+    if (client_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
+    if (clientName == nullptr || clientName[0] == '\0' || channels < 1 || channels > 32)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    silenceLibjack();
+    jack_status_t status{};
+    // Never start a server behind the user's back: no server is "unavailable", said once.
+    client_ = jack_client_open(clientName, JackNoStartServer, &status);
+    if (client_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    output_ = output;
+    rate_ = jack_get_sample_rate(client_);
+    bufferSize_.store(jack_get_buffer_size(client_), std::memory_order_relaxed);
+    jack_set_buffer_size_callback(client_, onBufferSize, this);
+    jack_set_xrun_callback(client_, onXrun, this);
+    jack_on_info_shutdown(client_, onShutdown, this);
+    jack_set_latency_callback(client_, onLatency, this);
+    ports_.reserve(channels);
+    buffers_.assign(channels, nullptr);
+    for (uint32_t c = 0; c < channels; ++c) {
+        char name[32];
+        std::snprintf(name, sizeof name, "%s_%u", output ? "out" : "in", c + 1);
+        jack_port_t* port =
+            jack_port_register(client_, name, JACK_DEFAULT_AUDIO_TYPE, output ? JackPortIsOutput : JackPortIsInput, 0);
+        if (port == nullptr) {
+            close();
+            return BOOP_ERROR_DEVICE_UNAVAILABLE;
+        }
+        ports_.push_back(port);
+    }
+    return BOOP_OK;
+}
+
+boop_status JackClient::activate(bool connect) {
+    if (client_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (jack_activate(client_) != 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    active_ = true;
+    realtime_ = jack_is_realtime(client_) != 0;
+    if (!connect) return BOOP_OK;
+    // Playback feeds the server's physical inputs (system:playback_N); capture reads its physical
+    // outputs (system:capture_N). A mono output goes to the first two speakers, as a mono file
+    // played by any player does.
+    const char** physical = jack_get_ports(client_, nullptr, JACK_DEFAULT_AUDIO_TYPE,
+                                           JackPortIsPhysical | (output_ ? JackPortIsInput : JackPortIsOutput));
+    if (physical == nullptr) return BOOP_OK;  // nothing to connect to: the user routes it
+    std::size_t count = 0;
+    while (physical[count] != nullptr) ++count;
+    const std::size_t links =
+        ports_.size() == 1 && output_ ? std::min<std::size_t>(2, count) : std::min(ports_.size(), count);
+    for (std::size_t i = 0; i < links; ++i) {
+        jack_port_t* mine = ports_[std::min(i, ports_.size() - 1)];
+        if (output_)
+            jack_connect(client_, jack_port_name(mine), physical[i]);
+        else
+            jack_connect(client_, physical[i], jack_port_name(mine));
+    }
+    jack_free(physical);
+    return BOOP_OK;
+}
+
+void JackClient::close() noexcept {
+    if (client_ == nullptr) return;
+    // After a shutdown the server is gone: closing only frees the client's side.
+    if (active_ && error() == BOOP_OK) jack_deactivate(client_);
+    jack_client_close(client_);
+    client_ = nullptr;
+    active_ = false;
+    ports_.clear();
+}
+
+// The process callbacks are BOOP_RT, so RealtimeSanitizer watches everything they run. Two calls
+// the compiler cannot prove non-blocking are allowed by name: jack_port_get_buffer (libjack's
+// real-time accessor: pointer arithmetic on shared memory) and a source's render through its
+// function pointer (BOOP_RT where each source is defined).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+void JackClient::fetchBuffers(jack_nframes_t frames) BOOP_RT {
+    for (std::size_t c = 0; c < ports_.size(); ++c)
+        buffers_[c] = static_cast<float*>(jack_port_get_buffer(ports_[c], frames));
+}
+
+int JackClient::onBufferSize(jack_nframes_t frames, void* self) noexcept {
+    static_cast<JackClient*>(self)->bufferSize_.store(frames, std::memory_order_relaxed);
+    return 0;
+}
+
+int JackClient::onXrun(void* self) noexcept {
+    static_cast<JackClient*>(self)->xruns_.fetch_add(1, std::memory_order_relaxed);
+    return 0;
+}
+
+void JackClient::onShutdown(jack_status_t, const char*, void* self) noexcept {
+    static_cast<JackClient*>(self)->error_.store(BOOP_ERROR_DEVICE_LOST, std::memory_order_release);
+}
+
+void JackClient::onLatency(jack_latency_callback_mode_t mode, void* self) noexcept {
+    auto* me = static_cast<JackClient*>(self);
+    const jack_latency_callback_mode_t mine = me->output_ ? JackPlaybackLatency : JackCaptureLatency;
+    if (mode != mine || me->ports_.empty()) return;
+    jack_latency_range_t range{};
+    jack_port_get_latency_range(me->ports_[0], mine, &range);
+    me->latency_.store(range.max, std::memory_order_relaxed);
+}
+
+// ---- JackPlayback --------------------------------------------------------------------------
+
+JackPlayback::~JackPlayback() { stop(false); }
+
+boop_status JackPlayback::open(const Config& config, double, uint32_t channels) {
+    if (channels < 1 || channels > 2) return BOOP_ERROR_INVALID_ARGUMENT;
+    config_ = config;
+    const boop_status s = JackClient::open(config.clientName, channels, true);
+    if (s != BOOP_OK) return s;
+    block_.assign(std::size_t(kBlockFrames) * channels, 0.0f);
+    jack_set_process_callback(client(), onProcess, this);
+    return BOOP_OK;
+}
+
+boop_status JackPlayback::start(boop_source source) {
+    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    if (source.render == nullptr || source.channels != channels() || source.max_block_frames == 0)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    source_ = source;
+    rendering_.store(true, std::memory_order_release);
+    const boop_status s = activate(config_.connect);
+    if (s != BOOP_OK) {
+        rendering_.store(false, std::memory_order_release);
+        return s;
+    }
+    started_ = true;
+    return BOOP_OK;
+}
+
+void JackPlayback::stop(bool drain) {
+    if (client() == nullptr) return;
+    if (drain && active()) {
+        // What was rendered reaches the speakers after the ports' latency and this cycle.
+        const double seconds = std::min(2.0, double(latencyFrames() + 2 * bufferFrames()) / sampleRate());
+        const int64_t until = nowNs() + int64_t(seconds * 1e9);
+        while (active() && nowNs() < until) poll(nullptr, 0, 5);
+    }
+    if (active()) jack_deactivate(client());
+    rendering_.store(false, std::memory_order_release);
+    close();
+}
+
+int JackPlayback::onProcess(jack_nframes_t frames, void* self) noexcept {
+    static_cast<JackPlayback*>(self)->process(frames);
+    return 0;
+}
+
+void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
+    fetchBuffers(frames);
+    const uint32_t ch = channels();
+    if (!rendering_.load(std::memory_order_acquire)) {
+        for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
+        return;
+    }
+    const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
+    for (uint32_t done = 0; done < frames;) {
+        const uint32_t n = std::min<uint32_t>(frames - done, step);
+        if (source_.render(source_.context, block_.data(), n) != BOOP_OK)
+            std::fill(block_.begin(), block_.begin() + std::ptrdiff_t(n) * ch, 0.0f);
+        deinterleave(block_.data(), ch, n, buffers_.data(), done);
+        done += n;
+    }
+    frames_.fetch_add(frames, std::memory_order_release);
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+boop_playback_info JackPlayback::info() const {
+    boop_playback_info i{};
+    i.sample_rate = sampleRate();
+    i.channels = channels();
+    i.period_frames = bufferFrames();
+    i.buffer_frames = bufferFrames();
+    i.format = "FLOAT_LE";
+    i.realtime_scheduling = realtime() ? 1 : 0;
+    i.priority = realtime() ? BOOP_PRIORITY_FIFO : BOOP_PRIORITY_NORMAL;
+    i.device_buffer_frames = bufferFrames();
+    return i;
+}
+
+boop_playback_stats JackPlayback::stats() const {
+    boop_playback_stats s{};
+    s.frames_written = frames_.load(std::memory_order_acquire);
+    // A cycle's frames are heard one cycle later plus the latency of what the ports feed.
+    s.delay_frames = int64_t(latencyFrames()) + bufferFrames();
+    s.xruns = xruns();
+    s.running = rendering_.load(std::memory_order_acquire) && error() == BOOP_OK ? 1 : 0;
+    s.error = error();
+    s.latency_frames = latencyFrames() + bufferFrames();
+    return s;
+}
+
+// ---- JackCapture ---------------------------------------------------------------------------
+
+JackCapture::~JackCapture() { stop(); }
+
+boop_status JackCapture::open(const Config& config) {
+    config_ = config;
+    const boop_status s = JackClient::open(config.clientName, config.channels, false);
+    if (s != BOOP_OK) return s;
+    try {
+        ring_ = std::make_unique<SampleRing>(config.ringFrames);
+        mono_.assign(kMonoFrames, 0.0f);
+    } catch (...) {
+        close();
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    jack_set_process_callback(client(), onProcess, this);
+    return BOOP_OK;
+}
+
+boop_status JackCapture::start() {
+    if (stopped_) return BOOP_ERROR_NOT_RUNNING;
+    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    capturing_.store(true, std::memory_order_release);
+    const boop_status s = activate(config_.connect);
+    if (s != BOOP_OK) {
+        capturing_.store(false, std::memory_order_release);
+        return s;
+    }
+    started_ = true;
+    return BOOP_OK;
+}
+
+void JackCapture::stop() {
+    if (client() == nullptr) return;
+    if (active()) jack_deactivate(client());
+    capturing_.store(false, std::memory_order_release);
+    close();
+    stopped_ = true;
+}
+
+int JackCapture::onProcess(jack_nframes_t frames, void* self) noexcept {
+    static_cast<JackCapture*>(self)->process(frames);
+    return 0;
+}
+
+void JackCapture::process(jack_nframes_t frames) BOOP_RT {
+    if (!capturing_.load(std::memory_order_acquire)) return;
+    fetchBuffers(frames);
+    for (uint32_t done = 0; done < frames;) {
+        const uint32_t n = std::min<uint32_t>(frames - done, kMonoFrames);
+        mixToMono(buffers_.data(), channels(), done, n, mono_.data());
+        const std::size_t written = ring_->write(mono_.data(), n);
+        captured_.fetch_add(written, std::memory_order_release);
+        if (written < n) dropped_.fetch_add(n - written, std::memory_order_relaxed);
+        done += n;
+    }
+}
+
+std::size_t JackCapture::read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept {
+    if (!ring_) {
+        if (firstFrame != nullptr) *firstFrame = 0;
+        return 0;
+    }
+    return ring_->read(out, maxFrames, firstFrame);
+}
+
+std::size_t JackCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
+    if (!ring_) return 0;
+    const int64_t deadline = nowNs() + int64_t(std::max(0, timeoutMs)) * 1'000'000;
+    const int stepMs = std::clamp(int(sampleRate() > 0 ? double(bufferFrames()) / sampleRate() * 1000.0 : 5.0), 1, 20);
+    for (;;) {
+        const std::size_t avail = ring_->available();
+        if (avail >= minFrames || !capturing_.load(std::memory_order_acquire) || error() != BOOP_OK) return avail;
+        if (nowNs() >= deadline) return avail;
+        poll(nullptr, 0, stepMs);
+    }
+}
+
+boop_capture_info JackCapture::info() const {
+    boop_capture_info i{};
+    i.sample_rate = sampleRate();
+    i.channels = channels();
+    i.period_frames = bufferFrames();
+    i.buffer_frames = bufferFrames();
+    i.format = "FLOAT_LE";
+    i.realtime_scheduling = realtime() ? 1 : 0;
+    return i;
+}
+
+boop_capture_stats JackCapture::stats() const {
+    boop_capture_stats s{};
+    s.frames_captured = captured_.load(std::memory_order_acquire);
+    s.frames_dropped = dropped_.load(std::memory_order_relaxed);
+    s.overruns = xruns();
+    s.running = capturing_.load(std::memory_order_acquire) && error() == BOOP_OK ? 1 : 0;
+    s.error = error();
+    return s;
+}
+
+// ---- listing -------------------------------------------------------------------------------
+
+boop_status listJackPorts(std::vector<JackPortEntry>& out) {
+    silenceLibjack();
+    jack_status_t status{};
+    jack_client_t* c = jack_client_open("boop-devices", JackNoStartServer, &status);
+    if (c == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    const char** names = jack_get_ports(c, nullptr, JACK_DEFAULT_AUDIO_TYPE, 0);
+    boop_status result = BOOP_OK;
+    try {
+        for (std::size_t i = 0; names != nullptr && names[i] != nullptr; ++i) {
+            jack_port_t* port = jack_port_by_name(c, names[i]);
+            if (port == nullptr) continue;
+            const int flags = jack_port_flags(port);
+            JackPortEntry e;
+            e.name = names[i];
+            e.type = jack_port_type(port);
+            e.physical = (flags & JackPortIsPhysical) != 0;
+            e.acceptsAudio = (flags & JackPortIsInput) != 0;
+            e.producesAudio = (flags & JackPortIsOutput) != 0;
+            out.push_back(std::move(e));
+        }
+    } catch (...) {
+        result = BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    if (names != nullptr) jack_free(names);
+    jack_client_close(c);
+    return result;
+}
+
+}  // namespace boop

@@ -1,0 +1,157 @@
+#pragma once
+// JACK (jackd2, or PipeWire's JACK API): a client named after the program whose process callback
+// renders a boop_source into its output ports (JackPlayback) or hands its input ports to the
+// reader through a ring (JackCapture). The server owns the clock, the rate and the buffer size;
+// the callbacks run on its real-time thread under the same rules as the ALSA I/O thread:
+// everything they touch is allocated before the client is activated.
+#include <jack/jack.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "include/CAudioEngine.h"
+#include "rt/Realtime.hpp"
+#include "rt/SampleRing.hpp"
+
+namespace boop {
+
+// Splits interleaved frames into per-channel port buffers, and the reverse mixdown of ports to
+// mono (the mean of the channels).
+void deinterleave(const float* in, uint32_t channels, uint32_t frames, float* const* out, uint32_t offset) BOOP_RT;
+void mixToMono(const float* const* in, uint32_t channels, uint32_t offset, uint32_t frames, float* out) BOOP_RT;
+
+// What both directions share: the client, its ports, its counters and the server's shutdown.
+class JackClient {
+  public:
+    JackClient() = default;
+    ~JackClient();
+    JackClient(const JackClient&) = delete;
+    JackClient& operator=(const JackClient&) = delete;
+
+    // Opens the client (never starts a server) and registers `channels` ports named
+    // <prefix>_1...; DEVICE_UNAVAILABLE when no server runs. libjack's own messages are silenced:
+    // the caller reports one line.
+    boop_status open(const char* clientName, uint32_t channels, bool output);
+    // Activates and, with `connect`, links the ports with the server's physical ports.
+    boop_status activate(bool connect);
+    void close() noexcept;
+
+    jack_client_t* client() const noexcept { return client_; }
+    double sampleRate() const noexcept { return rate_; }
+    uint32_t bufferFrames() const noexcept { return bufferSize_.load(std::memory_order_relaxed); }
+    uint32_t channels() const noexcept { return static_cast<uint32_t>(ports_.size()); }
+    bool realtime() const noexcept { return realtime_; }
+    uint64_t xruns() const noexcept { return xruns_.load(std::memory_order_relaxed); }
+    uint32_t latencyFrames() const noexcept { return latency_.load(std::memory_order_relaxed); }
+    // BOOP_ERROR_DEVICE_LOST once the server shut down or threw the client out.
+    boop_status error() const noexcept { return static_cast<boop_status>(error_.load(std::memory_order_acquire)); }
+    bool active() const noexcept { return active_ && error() == BOOP_OK; }
+
+  protected:
+    std::vector<jack_port_t*> ports_;
+    std::vector<float*> buffers_;  // the ports' buffers of the current cycle
+
+    // Fetches every port's buffer for this cycle into buffers_ (the process thread).
+    void fetchBuffers(jack_nframes_t frames) BOOP_RT;
+
+  private:
+    static int onBufferSize(jack_nframes_t frames, void* self) noexcept;
+    static int onXrun(void* self) noexcept;
+    static void onShutdown(jack_status_t code, const char* reason, void* self) noexcept;
+    static void onLatency(jack_latency_callback_mode_t mode, void* self) noexcept;
+
+    jack_client_t* client_ = nullptr;
+    bool output_ = true;
+    bool active_ = false;
+    bool realtime_ = false;
+    double rate_ = 0;
+    std::atomic<uint32_t> bufferSize_{0};
+    std::atomic<uint64_t> xruns_{0};
+    std::atomic<uint32_t> latency_{0};
+    std::atomic<int> error_{BOOP_OK};
+};
+
+class JackPlayback : public JackClient {
+  public:
+    struct Config {
+        const char* clientName = "boop";
+        bool connect = true;
+    };
+
+    ~JackPlayback();
+
+    // The server's rate wins over `sampleRate` (see info); the source must be made at that rate.
+    boop_status open(const Config& config, double sampleRate, uint32_t channels);
+    boop_status start(boop_source source);
+    void stop(bool drain);
+
+    boop_playback_info info() const;
+    boop_playback_stats stats() const;
+
+  private:
+    static int onProcess(jack_nframes_t frames, void* self) noexcept;
+    void process(jack_nframes_t frames) BOOP_RT;
+
+    // The interleaved block the source renders into: large enough for any buffer size (a cycle
+    // longer than it is rendered in pieces).
+    static constexpr uint32_t kBlockFrames = 4096;
+
+    Config config_;
+    boop_source source_{};
+    std::vector<float> block_;
+    std::atomic<bool> rendering_{false};
+    std::atomic<uint64_t> frames_{0};
+    bool started_ = false;
+};
+
+class JackCapture : public JackClient {
+  public:
+    struct Config {
+        const char* clientName = "boop";
+        bool connect = true;
+        uint32_t channels = 1;
+        uint32_t ringFrames = 65536;
+    };
+
+    ~JackCapture();
+
+    boop_status open(const Config& config);
+    boop_status start();
+    void stop();
+
+    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept;
+    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept;
+
+    boop_capture_info info() const;
+    boop_capture_stats stats() const;
+
+  private:
+    static int onProcess(jack_nframes_t frames, void* self) noexcept;
+    void process(jack_nframes_t frames) BOOP_RT;
+
+    static constexpr uint32_t kMonoFrames = 8192;
+
+    Config config_;
+    std::unique_ptr<SampleRing> ring_;
+    std::vector<float> mono_;
+    std::atomic<bool> capturing_{false};
+    std::atomic<uint64_t> captured_{0};
+    std::atomic<uint64_t> dropped_{0};
+    bool started_ = false;
+    bool stopped_ = false;
+};
+
+// The audio ports of a running server, for `boop devices`. DEVICE_UNAVAILABLE when none runs.
+struct JackPortEntry {
+    std::string name;
+    std::string type;
+    bool physical = false;
+    bool acceptsAudio = false;   // an input port: something to play into
+    bool producesAudio = false;  // an output port: something to record from
+};
+boop_status listJackPorts(std::vector<JackPortEntry>& out);
+
+}  // namespace boop

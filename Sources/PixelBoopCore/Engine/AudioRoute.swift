@@ -1,0 +1,48 @@
+import CAudioEngine
+
+/// The sound system a live command talks to.
+public enum AudioBackend: String, Sendable, CaseIterable {
+    /// An ALSA PCM (the default): `default`, `pulse`, `hw:0,0`, ...
+    case alsa
+    /// A client of the running JACK server (jackd, or PipeWire's JACK API): the server's rate
+    /// and buffer size are used; no server is `deviceUnavailable`, its shutdown `deviceLost`.
+    case jack
+
+    var cValue: boop_backend { self == .jack ? BOOP_BACKEND_JACK : BOOP_BACKEND_ALSA }
+}
+
+/// Where sound goes to or comes from: an ALSA PCM, or a JACK client whose ports are connected
+/// to the server's physical ports unless `connect` is false.
+public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
+    public var backend: AudioBackend
+    /// The ALSA PCM name (JACK ignores it: the server decides where the ports lead).
+    public var device: String
+    /// JACK: connect the client's ports to the system's physical ports.
+    public var connect: Bool
+    /// JACK: the client's name (the server adds a suffix when it is taken).
+    public var clientName: String
+
+    public init(device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,
+                clientName: String = "boop") {
+        self.device = device
+        self.backend = backend
+        self.connect = connect
+        self.clientName = clientName
+    }
+
+    /// What messages call it: "ALSA PCM 'pulse'" or "JACK client 'boop'".
+    public var description: String {
+        switch backend {
+        case .alsa: "ALSA PCM '\(OneLine.escape(device))'"
+        case .jack: "JACK client '\(OneLine.escape(clientName))'"
+        }
+    }
+
+    /// Why it cannot be opened, in one line.
+    func unavailable(_ purpose: String) -> String {
+        switch backend {
+        case .alsa: "\(description) cannot be opened for \(purpose)"
+        case .jack: "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)"
+        }
+    }
+}

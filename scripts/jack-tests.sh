@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Live tests of the JACK backend against a private jackd2 with the dummy driver (a real clocked
+# server, no sound card): 48 kHz, 64-frame periods, as a low-latency studio setup runs.
+#
+#   scripts/jack-tests.sh [BOOP]     BOOP defaults to the release build (swift build -c release)
+#
+# The C++ live test (LiveJackTests) from the sanitizer builds ·
+# no server -> 69 with one line · boop devices lists the ports · play --backend jack --loops 2
+# takes the music's time with boop:out_N connected to system:playback_N while it plays ·
+# --no-connect leaves them unconnected · tone, ambient and listen run and exit 0 · the server
+# killed during play and during listen -> 74 within 5 s.
+# The server runs under its own name (JACK_DEFAULT_SERVER), so a user's JACK is never touched,
+# and is stopped by its PID on exit.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+BOOP=${1:-$(swift build -c release --show-bin-path)/boop}
+WORK=$(mktemp -d /tmp/boop-jack.XXXXXX)
+# One name for every run: a killed server leaves its slot in libjack's registry (eight in all)
+# until a server of the same name reclaims it.
+export JACK_DEFAULT_SERVER="boop-cli-tests"
+export JACK_NO_AUDIO_RESERVATION=1 # no D-Bus device reservation: the dummy driver has no card
+JACKD_PID=""
+FAILURES=0
+PASSES=0
+
+stop_jackd() {
+  if [ -n "$JACKD_PID" ]; then
+    kill -TERM "$JACKD_PID" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$JACKD_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$JACKD_PID" 2>/dev/null
+    wait "$JACKD_PID" 2>/dev/null
+    JACKD_PID=""
+  fi
+}
+cleanup() {
+  stop_jackd
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+pass() { echo "PASS  $*"; PASSES=$((PASSES + 1)); }
+failed() { echo "FAIL  $*"; FAILURES=$((FAILURES + 1)); }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# Starts the dummy server (real-time scheduling when permitted, as jackd does by default; without
+# it when not) and waits until it takes clients.
+start_jackd() {
+  for rt in -R -r; do
+    jackd "$rt" -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p 64 -w 1333 >"$WORK/jackd.log" 2>&1 &
+    JACKD_PID=$!
+    for _ in $(seq 50); do
+      if jack_lsp -s "$JACK_DEFAULT_SERVER" >/dev/null 2>&1; then return 0; fi
+      kill -0 "$JACKD_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    stop_jackd
+  done
+  cat "$WORK/jackd.log"
+  return 1
+}
+
+# Waits up to $2 seconds for PID $1; kills it if it hangs. Sets WAIT_RC (a number, or "hang").
+wait_for() {
+  local pid=$1 limit=$2 start
+  start=$(now)
+  while kill -0 "$pid" 2>/dev/null; do
+    if awk -v a="$start" -v b="$(now)" -v l="$limit" 'BEGIN { exit !((b - a) > l) }'; then
+      kill -KILL "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null
+      WAIT_RC=hang
+      return
+    fi
+    sleep 0.05
+  done
+  wait "$pid"
+  WAIT_RC=$?
+}
+
+# The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the
+# server's real-time thread) and the AddressSanitizer build, when scripts/test.sh built them.
+# (ThreadSanitizer cannot host libjack: its threads end inside pthread_cancel.)
+for mode in realtime address; do
+  test=build-test-$mode/LiveJackTests
+  [ -x "$test" ] || continue
+  if "$test" >"$WORK/cxx.log" 2>&1; then
+    pass "C++ JACK backend under the $mode sanitizer: $(grep -o 'played [^,]*' "$WORK/cxx.log")"
+  else
+    failed "C++ JACK backend under the $mode sanitizer:"
+    cat "$WORK/cxx.log"
+  fi
+done
+
+echo "--- no server ---"
+"$BOOP" play examples/demo.json --backend jack --no-display 2>"$WORK/err"
+rc=$?
+if [ "$rc" = 69 ] && [ "$(wc -l <"$WORK/err")" = 1 ]; then
+  pass "no JACK server: exit 69, one line: $(cat "$WORK/err")"
+else
+  failed "no JACK server: exit $rc (expected 69), stderr: $(cat "$WORK/err")"
+fi
+
+echo "--- jackd -d dummy -r 48000 -p 64 -w 1333 ---"
+if ! start_jackd; then
+  failed "jackd did not start"
+  exit 1
+fi
+
+"$BOOP" devices >"$WORK/devices"
+if grep -q "system:playback_1" "$WORK/devices" && grep -q "system:capture_1" "$WORK/devices"; then
+  pass "boop devices lists the server's ports"
+else
+  failed "boop devices does not list the JACK ports: $(cat "$WORK/devices")"
+fi
+
+# demo.json: 16 steps at 120 BPM = 2 s a loop.
+music=$(python3 -c "import json; d=json.load(open('examples/demo.json')); print(2 * d['length'] * 60 / (d['bpm'] * 4))")
+start=$(now)
+"$BOOP" play examples/demo.json --backend jack --loops 2 --no-display -v >"$WORK/play.out" 2>"$WORK/play.err" &
+pid=$!
+sleep 1.5
+jack_lsp -c >"$WORK/connections" 2>&1
+wait_for "$pid" 30
+took=$(elapsed "$start" "$(now)")
+if [ "$WAIT_RC" = 0 ] && awk -v t="$took" -v m="$music" 'BEGIN { exit !(t >= m && t <= m + 1.5) }'; then
+  pass "play --backend jack --loops 2: ${took} s for ${music} s of music"
+else
+  failed "play --backend jack --loops 2: exit $WAIT_RC after ${took} s (music ${music} s): $(cat "$WORK/play.err")"
+fi
+if grep -A1 -x "boop:out_1" "$WORK/connections" | grep -q "system:playback_1" &&
+  grep -A1 -x "boop:out_2" "$WORK/connections" | grep -q "system:playback_2"; then
+  pass "while playing, boop:out_1/2 are connected to system:playback_1/2"
+else
+  failed "ports not connected while playing: $(cat "$WORK/connections")"
+fi
+grep "device jack:" "$WORK/play.err" | sed 's/^/      /'
+grep "played" "$WORK/play.err" | sed 's/^/      /'
+
+"$BOOP" play examples/demo.json --backend jack --loops 1 --no-connect --no-display 2>"$WORK/err" &
+pid=$!
+sleep 1
+jack_lsp -c >"$WORK/connections" 2>&1
+wait_for "$pid" 20
+if [ "$WAIT_RC" = 0 ] && grep -qx "boop:out_1" "$WORK/connections" &&
+  ! grep -A1 -x "boop:out_1" "$WORK/connections" | grep -q "system:"; then
+  pass "--no-connect: the ports exist and are left unconnected"
+else
+  failed "--no-connect: exit $WAIT_RC, connections: $(cat "$WORK/connections") $(cat "$WORK/err")"
+fi
+
+for cmd in "tone A4 --backend jack" "ambient --backend jack --duration 2 -q" "listen --backend jack --duration 1 --json"; do
+  # shellcheck disable=SC2086
+  "$BOOP" $cmd >"$WORK/out" 2>"$WORK/err" &
+  pid=$!
+  wait_for "$pid" 15
+  if [ "$WAIT_RC" = 0 ]; then pass "boop $cmd"; else failed "boop $cmd: exit $WAIT_RC: $(cat "$WORK/err")"; fi
+done
+lines=$(grep -c '"rms"' "$WORK/out")
+[ "$lines" -ge 20 ] && pass "listen --backend jack --json: $lines readings in 1 s" ||
+  failed "listen --backend jack: $lines readings in 1 s"
+
+echo "--- the server killed ---"
+for cmd in "play examples/demo.json --backend jack --no-display" "listen --backend jack --json"; do
+  # shellcheck disable=SC2086
+  "$BOOP" $cmd >/dev/null 2>"$WORK/err" &
+  pid=$!
+  sleep 1.5
+  kill -KILL "$JACKD_PID"
+  wait "$JACKD_PID" 2>/dev/null
+  JACKD_PID=""
+  killed=$(now)
+  wait_for "$pid" 10
+  took=$(elapsed "$killed" "$(now)")
+  if [ "$WAIT_RC" = 74 ] && awk -v t="$took" 'BEGIN { exit !(t <= 5) }'; then
+    pass "boop ${cmd%% *}: server killed -> 74 after ${took} s: $(cat "$WORK/err")"
+  else
+    failed "boop ${cmd%% *}: server killed -> exit $WAIT_RC after ${took} s: $(cat "$WORK/err")"
+  fi
+  start_jackd || { failed "jackd did not restart"; break; }
+done
+
+echo "jack tests: $PASSES passed, $FAILURES failed"
+[ "$FAILURES" = 0 ]
