@@ -82,6 +82,8 @@ uninstall:
 # A Debian package of exactly what `make install PREFIX=/usr` installs; Depends computed by
 # dpkg-shlibdeps from the libraries boop and libpixelboop actually link.
 deb:
+	$(MAKE) build docs
+	$(MAKE) lib PREFIX=/usr
 	rm -rf build-deb && mkdir -p build-deb/root
 	$(MAKE) install DESTDIR="$(abspath build-deb/root)" PREFIX=/usr
 	scripts/make-deb.sh build-deb/root "$(VERSION)" build-deb
