@@ -23,7 +23,7 @@ swift test
 
 echo "=== Swift tests under ThreadSanitizer and AddressSanitizer (own build folders) ==="
 swift test --sanitize=thread --scratch-path .build-tsan
-swift test --sanitize=address --scratch-path .build-asan
+LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan
 
 echo "=== fuzzing: ${FUZZ_SECONDS:-30} s per target ==="
 scripts/fuzz.sh
