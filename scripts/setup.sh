@@ -26,13 +26,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Test tools Debian does not package: pyloudnorm, the independent BS.1770 meter the loudness
-# checks compare boop's output with.
-if ! python3 -c "import pyloudnorm" 2>/dev/null; then
-  echo "setup: installing pyloudnorm (PyPI)" >&2
-  python3 -m pip install --quiet --break-system-packages pyloudnorm 2>/dev/null ||
-    python3 -m pip install --quiet pyloudnorm
-fi
+# Test tools from PyPI, for whichever python3 runs the tests: pyloudnorm, the independent BS.1770
+# meter the loudness checks compare boop's output with, and pyte, the terminal emulator that
+# drives `boop edit` in a pseudo-terminal.
+for module in pyloudnorm pyte; do
+  if ! python3 -c "import $module" 2>/dev/null; then
+    echo "setup: installing $module (PyPI)" >&2
+    python3 -m pip install --quiet --break-system-packages "$module" 2>/dev/null ||
+      python3 -m pip install --quiet "$module"
+  fi
+done
 
 if ! command -v swift >/dev/null 2>&1; then
   for d in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$d/swift" ] && export PATH="$d:$PATH"; done

@@ -10,6 +10,7 @@ struct Boop: AsyncParsableCommand {
         version: PixelBoopVersion.string,
         subcommands: [
             PlayCommand.self,
+            EditCommand.self,
             RenderCommand.self,
             ToneCommand.self,
             AmbientCommand.self,

@@ -29,6 +29,22 @@ TEST_CASE("events in the past apply at the start of the next block; the clock co
     CHECK(firstAbove(x, 0.0f) == 1);
 }
 
+TEST_CASE("BOOP_FRAME_NOW sounds in the next block, ahead of events queued for later") {
+    EngineHandle engine;
+    engine.render(1000, 500);
+    // A player has queued a step 40 ms ahead; an audition must not wait for it.
+    REQUIRE(boop_engine_note_on(engine, 1000 + 1764, 1, BOOP_TIMBRE_MELODY, 440.0, 0.6f) == BOOP_OK);
+    REQUIRE(boop_engine_note_on(engine, BOOP_FRAME_NOW, 2, BOOP_TIMBRE_TONE, 880.0, 1.0f) == BOOP_OK);
+    auto x = engine.render(256, 256);
+    CHECK(firstAbove(x, 0.0f) == 1);
+    // Its note-off, also immediate, ends it; the scheduled note still starts on its frame.
+    REQUIRE(boop_engine_note_off(engine, BOOP_FRAME_NOW, 2) == BOOP_OK);
+    engine.render(4096, 256);
+    auto y = engine.render(2000, 2000);  // frames 5352...7351: the 880 Hz note has released
+    CHECK(boop_engine_frame_clock(engine) == 7352);
+    CHECK(boop_engine_active_voices(engine) == 1);  // only the scheduled 440 Hz note sounds
+}
+
 TEST_CASE("velocity gains: normal 0.6, accent 1.0, sustain 0.8, master 0.3") {
     auto amplitude = [](float gain) {
         EngineHandle e;

@@ -15,7 +15,8 @@ bool Engine::isValid(const boop_engine_config& c) noexcept {
            c.queue_capacity <= BOOP_ENGINE_QUEUE_MAX && (c.channels == 1 || c.channels == 2);
 }
 
-Engine::Engine(const boop_engine_config& config) : config_(config), queue_(config.queue_capacity) {
+Engine::Engine(const boop_engine_config& config)
+    : config_(config), queue_(config.queue_capacity), now_(kNowQueueCapacity) {
     // Room for every owned voice plus as many fading ones again (each steal leaves one fading
     // for 5 ms) plus slack, so a steal practically never has to reuse a still-fading lane.
     const int lanes = static_cast<int>(config.voices) * 2 + simd::kLanes;
@@ -26,6 +27,11 @@ Engine::Engine(const boop_engine_config& config) : config_(config), queue_(confi
 }
 
 bool Engine::push(const Command& command) noexcept {
+    if (command.frame == BOOP_FRAME_NOW) {
+        if (now_.tryPush(command)) return true;
+        dropped_.fetch_add(1, std::memory_order_relaxed);
+        return false;
+    }
     if (queue_.tryPush(command)) {
         ++pushed_;
         return true;
@@ -130,6 +136,8 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
         fade.value = cancelFade_.load(std::memory_order_relaxed);
         apply(fade, clock_);
     }
+    // Immediate events (auditions) land at the block start, ahead of everything scheduled.
+    for (Command command; now_.tryPop(command);) apply(command, clock_);
     uint32_t pos = 0;
     for (;;) {
         // Events due at or before this frame (late ones land here, at the block start).

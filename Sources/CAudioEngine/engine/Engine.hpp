@@ -19,6 +19,9 @@ public:
     static constexpr uint32_t kDrumVoices = 8;
     static constexpr float kMasterGain = 0.3f;
     static constexpr double kStealFadeSeconds = 0.005;  // >= 3 ms: a stolen voice is faded, never cut
+    // Events stamped BOOP_FRAME_NOW skip the time-ordered queue: an audition must not wait behind
+    // the steps a player has already queued ahead.
+    static constexpr uint32_t kNowQueueCapacity = 256;
 
     static bool isValid(const boop_engine_config& config) noexcept;
     explicit Engine(const boop_engine_config& config);  // allocates; config must be valid
@@ -46,6 +49,7 @@ private:
 
     boop_engine_config config_;
     LockFreeQueue<Command> queue_;
+    LockFreeQueue<Command> now_;
     VoiceBank banks_[BOOP_TIMBRE_COUNT];
     DrumVoice drums_[kDrumVoices];
     std::unique_ptr<simd::f8[]> partialSums_;

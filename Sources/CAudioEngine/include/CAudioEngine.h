@@ -105,8 +105,13 @@ boop_status boop_engine_create(const boop_engine_config* config, boop_engine** o
  * Thread safety: control thread. */
 void boop_engine_destroy(boop_engine* engine);
 
+/* The frame of an event that is to sound as soon as possible, ahead of everything queued (an
+ * audition while a pattern plays): it bypasses the time-ordered queue and is applied at the start
+ * of the next render block. Immediate events keep their own order among themselves. */
+#define BOOP_FRAME_NOW UINT64_MAX
+
 /* Starts a note on the exact frame `frame` of the engine's frame clock (frames rendered since
- * creation). A frame already in the past applies at the start of the next render block. Events
+ * creation), or at once with BOOP_FRAME_NOW. A frame already in the past applies at the start of the next render block. Events
  * are applied in the order they are queued: queue them in non-decreasing frame order (an event
  * waits until every event queued before it is due).
  * note_id identifies the note for boop_engine_note_off; gain is the velocity gain (normal 0.6,

@@ -72,6 +72,8 @@ public struct EngineConfiguration: Sendable, Equatable {
 /// Identifies a sounding note so it can be released.
 public struct NoteID: Hashable, Sendable {
     public let rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 }
 
 /// The synthesis engine: a pool of voices rendered sample-accurately by C++.
@@ -117,6 +119,10 @@ public final class AudioEngine {
     public var frameClock: UInt64 { boop_engine_frame_clock(handle) }
     public var activeVoices: Int { Int(boop_engine_active_voices(handle)) }
     public var droppedEvents: UInt64 { boop_engine_dropped_events(handle) }
+    /// The frame of an event that sounds at once, ahead of everything queued (BOOP_FRAME_NOW):
+    /// an audition while a pattern plays.
+    public static let now = UInt64.max
+
     /// Peak |sample| of the last rendered block.
     public var peak: Float { boop_engine_peak(handle) }
 

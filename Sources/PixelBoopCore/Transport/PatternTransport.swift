@@ -72,11 +72,66 @@ public final class PatternTransport {
     public func start() throws(AudioError) {
         guard state == .ready else { return }
         startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
+        nextStep = 0
+        pending.removeAll()
         sequencer.restart(step: 0, atFrame: startFrame)
         try schedule()
-        try playback.start(engine: engine)
+        try openSound()
         startedAt = Date()
         state = .playing
+    }
+
+    /// Starts the device without the music, so `audition` sounds at once (an editor before its
+    /// first play). `start` does it when needed.
+    public func openSound() throws(AudioError) {
+        guard !soundOpen else { return }
+        try playback.start(engine: engine)
+        soundOpen = true
+    }
+
+    /// Stops the loop but keeps the device open (an editor's stop): what was queued is discarded
+    /// and what sounds fades within 20 ms. `start` plays again from the first step.
+    public func stopLoop() throws(AudioError) {
+        guard state == .playing || state == .paused || state == .finished else { return }
+        pending.removeAll()
+        try engine.cancelPending(fade: 0.015)
+        auditions.removeAll()
+        state = .ready
+    }
+
+    /// Sounds one note now, ahead of anything queued (tap-to-sound: the next engine block), for
+    /// `gate` seconds; a drum for the rhythm track. Works whether or not the loop plays.
+    public func audition(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double = 0.25) throws(AudioError) {
+        try openSound()
+        if track == .rhythm {
+            try engine.drumHit(key: pitch, velocity: velocity, at: AudioEngine.now)
+            return
+        }
+        let id = nextAuditionID
+        nextAuditionID = nextAuditionID == UInt32.max ? PatternTransport.auditionIDs : nextAuditionID + 1
+        try engine.noteOn(id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
+                          at: AudioEngine.now, timbre: track.timbre ?? .melody)
+        auditions.append((id, engine.frameClock + UInt64(gate * sampleRate)))
+    }
+
+    /// The engine frame at which the last audition was queued (its first sample is in the block
+    /// after it), for measuring tap-to-sound.
+    public var frameClock: UInt64 { engine.frameClock }
+
+    // Auditions number their notes apart from the sequencer's (which counts up from 1), and are
+    // released by the control loop when their gate is over, through the immediate lane too.
+    private static let auditionIDs: UInt32 = 0xF000_0000
+    private var nextAuditionID = PatternTransport.auditionIDs
+    private var auditions: [(id: UInt32, offFrame: UInt64)] = []
+    private var soundOpen = false
+
+    private func releaseAuditions() throws(AudioError) {
+        guard !auditions.isEmpty else { return }
+        let clock = engine.frameClock
+        while let first = auditions.first, first.offFrame <= clock {
+            auditions.removeFirst()
+            try engine.releaseNote(NoteID(rawValue: first.id), at: AudioEngine.now)
+        }
     }
 
     /// Seconds from start() until the first note was heard, once it has been (trigger to output).
@@ -89,6 +144,7 @@ public final class PatternTransport {
     /// requested loops and a lost device (thrown as `deviceLost`).
     public func tick() throws(AudioError) {
         if let error = playback.stats.error { throw error }
+        try releaseAuditions()
         guard state == .playing else { return }
         try schedule()
         if let totalSteps, audibleFrame >= sequencer.frame(ofStep: totalSteps) { state = .finished }

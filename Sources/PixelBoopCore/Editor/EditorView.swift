@@ -1,0 +1,312 @@
+/// How the editor may colour: 24-bit, the 256-colour palette, or not at all (NO_COLOR,
+/// TERM=dumb: plain ASCII glyphs, with only reverse video and underline for the cursor and the
+/// playhead).
+public enum ColorMode: Sendable, Equatable {
+    case truecolor, palette256, none
+
+    /// From the environment, as terminals advertise it.
+    public static func detect(_ environment: [String: String]) -> ColorMode {
+        if environment["NO_COLOR"].map({ !$0.isEmpty }) == true || environment["TERM"] == "dumb" { return .none }
+        let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
+        return colorterm == "truecolor" || colorterm == "24bit" ? .truecolor : .palette256
+    }
+}
+
+/// One character cell's look.
+public struct CellStyle: Sendable, Equatable, Hashable {
+    public enum Color: Sendable, Equatable, Hashable {
+        case none, faint, dim, text, bright, normal, accent, sustain, playhead, cursorLine, title
+    }
+
+    public var fg: Color = .none
+    public var bg: Color = .none
+    public var bold = false
+    public var reverse = false
+    public var underline = false
+
+    public init(fg: Color = .none, bg: Color = .none, bold: Bool = false, reverse: Bool = false,
+                underline: Bool = false) {
+        self.fg = fg
+        self.bg = bg
+        self.bold = bold
+        self.reverse = reverse
+        self.underline = underline
+    }
+
+    public static let plain = CellStyle()
+}
+
+public struct Cell: Sendable, Equatable {
+    public var char: Character
+    public var style: CellStyle
+
+    public init(_ char: Character, _ style: CellStyle = .plain) {
+        self.char = char
+        self.style = style
+    }
+
+    public static let blank = Cell(" ")
+}
+
+/// A whole screen of cells, row by row.
+public struct ScreenFrame: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        cells = Array(repeating: .blank, count: width * height)
+    }
+
+    public subscript(column: Int, row: Int) -> Cell {
+        get { cells[row * width + column] }
+        set { if column >= 0, column < width, row >= 0, row < height { cells[row * width + column] = newValue } }
+    }
+
+    /// Writes `text` from `column` on `row`, clipped at the right edge.
+    public mutating func put(_ text: String, column: Int, row: Int, style: CellStyle = .plain) {
+        var x = column
+        for ch in text {
+            guard x < width else { break }
+            self[x, row] = Cell(ch, style)
+            x += 1
+        }
+    }
+
+    /// The characters of one row (for tests and snapshots).
+    public func text(row: Int) -> String { String(cells[(row * width)..<((row + 1) * width)].map(\.char)) }
+
+    /// Every row's characters, trailing blanks trimmed.
+    public var lines: [String] {
+        (0..<height).map { String(text(row: $0).reversed().drop { $0 == " " }.reversed()) }
+    }
+}
+
+/// What the status line says about sound.
+public enum SoundStatus: Sendable, Equatable {
+    case silent(String)
+    case device(name: String, latencyMilliseconds: Double)
+}
+
+/// Draws the editor: a title line, a step ruler, the grid (steps across; pitches or drum lanes
+/// down), a message line and the status line. Holds the scroll position of the pitch rows.
+public struct EditorView: Sendable {
+    public static let minWidth = 80
+    public static let minHeight = 24
+    static let labelWidth = 11
+    static let cellWidth = 2
+
+    public var colorMode: ColorMode
+    /// The highest pitch shown, per tonal track (the window scrolls to keep the cursor in view).
+    private var topPitch: [TrackKind: Int] = [:]
+
+    public init(colorMode: ColorMode) { self.colorMode = colorMode }
+
+    var ascii: Bool { colorMode == .none }
+
+    /// Grid rows that fit a screen of this height.
+    static func gridRows(height: Int) -> Int { height - 4 }
+
+    /// The rows shown for the model's track, top to bottom: pitches (high to low) or lane indexes.
+    public mutating func visibleRows(for model: EditorModel, height: Int) -> [Int] {
+        let count = EditorView.gridRows(height: height)
+        if model.track == .rhythm { return Array(0..<min(count, DrumLane.all.count)) }
+        var top = topPitch[model.track] ?? min(127, model.row + count / 2)
+        if model.row > top { top = model.row }
+        if model.row <= top - count { top = model.row + count - 1 }
+        top = min(max(top, count - 1), 127)
+        topPitch[model.track] = top
+        return (0..<count).map { top - $0 }.filter { $0 >= 0 }
+    }
+
+    /// The wheel: `rows` up (positive) or down, without moving the cursor off screen for good.
+    public mutating func scroll(_ model: EditorModel, by rows: Int, height: Int) {
+        guard model.track != .rhythm else { return }
+        let count = EditorView.gridRows(height: height)
+        let top = (topPitch[model.track] ?? model.row + count / 2) + rows
+        topPitch[model.track] = min(max(top, count - 1), 127)
+    }
+
+    /// The grid cell under a mouse position (1-based column and row, as reported): the step and
+    /// the row value (pitch or lane), or nil outside the grid.
+    public mutating func cell(column: Int, row: Int, model: EditorModel, width: Int, height: Int)
+        -> (step: Int, row: Int)?
+    {
+        let x = column - 1 - EditorView.labelWidth
+        let y = row - 1 - 2
+        guard x >= 0, y >= 0 else { return nil }
+        let step = x / EditorView.cellWidth
+        let rows = visibleRows(for: model, height: height)
+        guard step < model.pattern.length, y < rows.count else { return nil }
+        return (step, rows[y])
+    }
+
+    /// The whole screen. `playStep` is the step being heard (nil when stopped).
+    public mutating func frame(model: EditorModel, width: Int, height: Int, playStep: Int?, playing: Bool,
+                               sound: SoundStatus, fileName: String) -> ScreenFrame
+    {
+        var f = ScreenFrame(width: max(width, 1), height: max(height, 1))
+        guard width >= EditorView.minWidth, height >= EditorView.minHeight else {
+            f.put("terminal too small (need \(EditorView.minWidth)×\(EditorView.minHeight))", column: 0, row: 0)
+            return f
+        }
+        let pattern = model.pattern
+        drawTitle(&f, model: model)
+        // The step ruler: beat numbers every four steps.
+        for s in stride(from: 0, to: pattern.length, by: 4) {
+            f.put(String(s + 1), column: EditorView.labelWidth + s * EditorView.cellWidth, row: 1,
+                  style: CellStyle(fg: .dim))
+        }
+        let rows = visibleRows(for: model, height: height)
+        let play = playStep.map { (($0 % pattern.length) + pattern.length) % pattern.length }
+        for (y, value) in rows.enumerated() {
+            drawRow(&f, model: model, value: value, y: y + 2, play: play)
+        }
+        if model.showHelp { drawHelp(&f) }
+        // The message line: a question, a message, or the key hint.
+        let prompt: String
+        switch model.question {
+        case .saveBeforeQuit: prompt = "save changes? (y/n/c)"
+        case .shorten(let to, let affected):
+            prompt = "shorten to \(to) steps? \(affected) note(s) past step \(to) will be removed or trimmed (y/n)"
+        case .restore: prompt = "unsaved changes from an earlier session are in the .save file: restore them? (y/n)"
+        case nil: prompt = model.message ?? "? help   space toggle   p play   u undo   s save   q quit"
+        }
+        f.put(prompt, column: 0, row: height - 2,
+              style: model.question != nil ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
+        drawStatus(&f, model: model, playing: playing, sound: sound, fileName: fileName, row: height - 1)
+        return f
+    }
+
+    private func drawTitle(_ f: inout ScreenFrame, model: EditorModel) {
+        f.put("PixelBoop", column: 0, row: 0, style: CellStyle(fg: .title, bold: true))
+        var x = 11
+        for kind in TrackKind.allCases {
+            let current = kind == model.track
+            let label = current ? "[\(kind.rawValue)]" : " \(kind.rawValue) "
+            f.put(label, column: x, row: 0, style: current ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
+            x += label.count + 1
+        }
+        let velocity = "new notes: \(model.velocity.rawValue)"
+        f.put(velocity, column: f.width - velocity.count, row: 0, style: CellStyle(fg: .text))
+    }
+
+    private func drawRow(_ f: inout ScreenFrame, model: EditorModel, value: Int, y: Int, play: Int?) {
+        let pattern = model.pattern
+        let rhythm = model.track == .rhythm
+        let pitch = rhythm ? DrumLane.all[value].key : value
+        let isC = !rhythm && pitch % 12 == 0
+        let cursorRow = value == model.row
+        let label = rhythm ? DrumLane.all[value].name : NoteName(midi: pitch).description
+        f.put(label, column: 0, row: y,
+              style: CellStyle(fg: cursorRow ? .bright : isC ? .text : .dim, bold: isC || cursorRow))
+        let mine = pattern.notes(model.track).filter { $0.pitch == pitch }
+        // The other tonal tracks, faintly behind the current one.
+        let others = rhythm ? [] : TrackKind.allCases.filter { $0 != model.track && $0 != .rhythm }
+            .flatMap { pattern.notes($0) }.filter { $0.pitch == pitch }
+        for s in 0..<pattern.length {
+            let x = EditorView.labelWidth + s * EditorView.cellWidth
+            var glyph: Character = ascii ? (s % 4 == 0 ? ":" : ".") : (s % 4 == 0 ? "┆" : "·")
+            var tail: Character = " "
+            var style = CellStyle(fg: isC ? .dim : .faint)
+            if let note = mine.first(where: { $0.step <= s && s < $0.step + $0.length }) {
+                let color = EditorView.color(note.velocity)
+                let last = s == note.step + note.length - 1
+                if note.step == s {
+                    glyph = ascii ? EditorView.asciiGlyph(note.velocity) : "●"
+                    style = CellStyle(fg: color, bold: note.velocity == .accent)
+                } else {
+                    glyph = ascii ? "=" : "━"
+                    style = CellStyle(fg: color)
+                }
+                tail = last ? " " : (ascii ? "=" : "━")
+            } else if others.contains(where: { $0.step <= s && s < $0.step + $0.length }) {
+                glyph = ascii ? "+" : "•"
+                style = CellStyle(fg: .dim)
+            }
+            if s == play {
+                if ascii { style.underline = true } else { style.bg = .playhead }
+            }
+            var tailStyle = style
+            if s == model.step && cursorRow {
+                style.reverse = true
+                tailStyle.reverse = true
+            }
+            f[x, y] = Cell(glyph, style)
+            f[x + 1, y] = Cell(tail, tailStyle)
+        }
+    }
+
+    private func drawStatus(_ f: inout ScreenFrame, model: EditorModel, playing: Bool, sound: SoundStatus,
+                            fileName: String, row: Int)
+    {
+        let soundText: String
+        switch sound {
+        case .silent(let why): soundText = why
+        case .device(let name, let ms): soundText = "\(name) \(String(format: "%.1f", ms)) ms"
+        }
+        let rest = [
+            model.track.rawValue, "step \(model.step + 1)/\(model.pattern.length)", model.cursorLabel,
+            "\(Int(model.pattern.bpm)) BPM", playing ? "playing" : "stopped", soundText,
+        ]
+        let bar = ascii ? "|" : "│"
+        let name = fileName + (model.isModified ? "*" : "")
+        // Everything must fit the width: spaced bars when there is room, bare bars when not, and
+        // a long file name shortened last (its end kept, with the * of unsaved changes).
+        var line = " " + ([name] + rest).joined(separator: " \(bar) ")
+        if line.count > f.width { line = " " + ([name] + rest).joined(separator: bar) }
+        if line.count > f.width {
+            let room = max(4, name.count - (line.count - f.width))
+            line = " …" + name.suffix(room - 1) + bar + rest.joined(separator: bar)
+        }
+        if line.count < f.width { line += String(repeating: " ", count: f.width - line.count) }
+        f.put(line, column: 0, row: row, style: CellStyle(fg: .bright, reverse: true))
+    }
+
+    static let helpLines = [
+        "keys",
+        "arrows, h j k l   move (up: a semitone higher)",
+        "H L               four steps left / right",
+        "space, Enter      place or remove a note (it sounds)",
+        "1 2 3             normal / accent / sustain",
+        "[ ]               shorter / longer note",
+        "Tab, Shift-Tab    next / previous track",
+        "p                 play / stop the loop",
+        "+ -               tempo +5 / -5 BPM",
+        "< >               pattern length 8/16/24/32",
+        "u, Ctrl-R         undo / redo",
+        "s, Ctrl-S         save",
+        "q, Ctrl-C         quit (asks to save)",
+        "mouse             click toggles, drag paints,",
+        "                  right click removes, wheel scrolls",
+        "? or Esc          close this help",
+    ]
+
+    private func drawHelp(_ f: inout ScreenFrame) {
+        let width = (EditorView.helpLines.map(\.count).max() ?? 0) + 4
+        let left = max(0, (f.width - width) / 2)
+        let top = 3
+        for (i, line) in ([""] + EditorView.helpLines + [""]).enumerated() {
+            let padded = "  " + line + String(repeating: " ", count: max(0, width - 2 - line.count))
+            f.put(padded, column: left, row: top + i, style: CellStyle(fg: .bright, reverse: true))
+        }
+    }
+
+    static func color(_ v: Velocity) -> CellStyle.Color {
+        switch v {
+        case .normal: .normal
+        case .accent: .accent
+        case .sustain: .sustain
+        }
+    }
+
+    static func asciiGlyph(_ v: Velocity) -> Character {
+        switch v {
+        case .normal: "o"
+        case .accent: "O"
+        case .sustain: "s"
+        }
+    }
+}

@@ -1,0 +1,445 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "The PixelBoop grid: edit a pattern in the terminal, hear every note as you place it, edit while it loops.",
+        discussion: """
+            Steps run across, pitches (or drum lanes) down. Keys: arrows or h j k l move (up is a \
+            semitone higher), H and L four steps; space or Enter places or removes a note (it sounds at \
+            once); 1 2 3 set normal, accent, sustain; [ and ] shorten and lengthen the note; Tab and \
+            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM; \
+            < and > change the length (8, 16, 24, 32 steps); u undoes, Ctrl-R redoes; s or Ctrl-S \
+            saves; ? shows the keys; q or Ctrl-C quits (asking to save). The mouse: a click places or \
+            removes, a drag paints, a right click removes, the wheel scrolls. A FILE that does not exist \
+            is a new pattern, written when you save. SIGTERM or SIGHUP with unsaved changes writes them \
+            to FILE.save, which the next `boop edit FILE` offers to restore. Without a sound device it \
+            edits silently.
+            """)
+
+    @Argument(help: "The pattern file (JSON). A new pattern when it does not exist.")
+    var file: String
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    @OptionGroup var gainOption: GainOption
+
+    @Option(name: .long, help: "Polyphony per track (1...256, default 8).")
+    var voices: Int = 8
+
+    @Option(name: .long, help: "ALSA period in frames (default 128).")
+    var periodFrames: Int?
+
+    @Option(name: .long, help: "ALSA periods per buffer (default 3).")
+    var periods: Int?
+
+    mutating func validate() throws {
+        if file.isEmpty { throw ValidationError("FILE: expected a pattern file name such as song.json") }
+        if !(1...256).contains(voices) { throw ValidationError("--voices \(voices): expected 1...256") }
+        if let periodFrames, !(16...8192).contains(periodFrames) {
+            throw ValidationError("--period-frames \(periodFrames): expected 16...8192")
+        }
+        if let periods, !(2...16).contains(periods) { throw ValidationError("--periods \(periods): expected 2...16") }
+    }
+
+    func run() throws {
+        var status: Int32 = 0
+        runReportingErrors {
+            // An existing file must load exactly as `play` would load it (65, one line, before the
+            // terminal is touched); a missing one is a new pattern.
+            let pattern: Pattern
+            if FileManager.default.fileExists(atPath: file) {
+                do {
+                    pattern = try Pattern.load(path: file)
+                } catch let error as PatternError {
+                    throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
+                }
+            } else {
+                pattern = Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
+            }
+            guard let terminal = TerminalSession.start() else {
+                throw BoopExit(.usage, "edit: needs a terminal on stdin and stdout (use play or render in scripts)")
+            }
+            let session = EditSession(file: file, pattern: pattern, terminal: terminal, command: self)
+            status = session.run()
+        }
+        if status != 0 { Foundation.exit(status) }
+    }
+}
+
+/// The editor's loop: keys and mouse into the model, the model into the transport and the screen.
+final class EditSession {
+    private let file: String
+    private var model: EditorModel
+    private let terminal: TerminalSession
+    private var view: EditorView
+    private var writer: ScreenWriter
+    private var input = TerminalInput()
+    private var transport: PatternTransport?
+    private var sound: SoundStatus = .silent("no sound device: editing silently")
+    private let verbose: Bool
+    private var size = TerminalSession.size()
+    private var dragging = false
+    private var lastTap: (read: Double, frame: UInt64)?
+    private var tapLog: [String] = []
+
+    init(file: String, pattern: Pattern, terminal: TerminalSession, command: EditCommand) {
+        self.file = file
+        self.terminal = terminal
+        model = EditorModel(pattern: pattern)
+        let colors = ColorMode.detect(ProcessInfo.processInfo.environment)
+        view = EditorView(colorMode: colors)
+        writer = ScreenWriter(colorMode: colors)
+        verbose = command.deviceOptions.verbose
+        do {
+            let t = try PatternTransport(
+                pattern: pattern, route: command.deviceOptions.route,
+                sampleRate: command.deviceOptions.sampleRate(default: 44100), voices: command.voices,
+                periodFrames: command.periodFrames ?? 128, periods: command.periods ?? 3,
+                adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
+            try t.openSound()
+            transport = t
+            sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
+        } catch {
+            transport = nil
+            sound = .silent("no sound device: editing silently")
+        }
+        if FileManager.default.fileExists(atPath: backupPath) {
+            model.question = .restore
+        }
+    }
+
+    private var backupPath: String { file + ".save" }
+    private var fileName: String { URL(fileURLWithPath: file).lastPathComponent }
+
+    /// Runs until quit; returns the exit status.
+    func run() -> Int32 {
+        defer {
+            if let transport { _ = try? transport.stop() }
+            terminal.restore()
+            for line in tapLog { StandardError.write(line + "\n") }
+        }
+        draw()
+        let pipe = TerminalSession.signalPipe.read
+        while true {
+            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)]
+            let wait = input.isWaiting ? 30 : Int32((transport?.secondsUntilDue(atMost: 1.0 / 60) ?? 1.0 / 30) * 1000)
+            let ready = poll(&fds, 2, max(wait, 1))
+            if fds[1].revents & Int16(POLLIN) != 0, let status = handleSignals() { return status }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = read(STDIN_FILENO, &buffer, buffer.count)
+                let readAt = monotonicSeconds()
+                if n > 0 {
+                    for event in input.feed(buffer[0..<n]) {
+                        if let status = handle(event, readAt: readAt) { return status }
+                    }
+                } else if n == 0 {
+                    // The terminal went away: keep the work, as on SIGHUP.
+                    return hangUp()
+                }
+            } else if ready == 0 && input.isWaiting {
+                for event in input.flush() {
+                    if let status = handle(event, readAt: monotonicSeconds()) { return status }
+                }
+            }
+            tickSound()
+            draw()
+        }
+    }
+
+    // MARK: Sound
+
+    private func tickSound() {
+        guard let transport else { return }
+        do {
+            try transport.tick()
+        } catch {
+            // A lost device never ends the editing: the work goes on silently.
+            _ = try? transport.stop()
+            self.transport = nil
+            sound = .silent("sound device lost: editing silently")
+            return
+        }
+        if let tap = lastTap, transport.frameClock > tap.frame {
+            // The block holding the note's first sample has been rendered: that is when it left
+            // the engine; the device's buffer plays it after that.
+            let engineMs = (monotonicSeconds() - tap.read) * 1000
+            let deviceMs = Double(transport.stats.delayFrames) / transport.sampleRate * 1000
+            lastTap = nil
+            if verbose {
+                let line = String(format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
+                                  engineMs, deviceMs, engineMs + deviceMs)
+                model.message = line
+                tapLog.append(line)
+            }
+        }
+    }
+
+    private func audition(_ note: Note, readAt: Double) {
+        guard let transport else { return }
+        do {
+            let frame = transport.frameClock
+            try transport.audition(pitch: note.pitch, track: model.track, velocity: note.velocity)
+            lastTap = (readAt, frame)
+        } catch {
+            model.message = "audition: \(error)"
+        }
+    }
+
+    private func patternChanged() { transport?.replacePattern(model.pattern) }
+
+    private func togglePlay() {
+        guard let transport else {
+            model.message = "no sound device: the loop cannot play (editing works)"
+            return
+        }
+        do {
+            if transport.state == .playing || transport.state == .paused {
+                try transport.stopLoop()
+            } else {
+                transport.replacePattern(model.pattern)
+                try transport.start()
+            }
+        } catch {
+            model.message = "\(error)"
+        }
+    }
+
+    // MARK: Input
+
+    /// Handles one event; a status ends the session.
+    private func handle(_ event: InputEvent, readAt: Double) -> Int32? {
+        if let question = model.question { return answer(question, event) }
+        if model.showHelp {
+            if case .char("?") = event { model.showHelp = false } else if event == .escape { model.showHelp = false }
+            return nil
+        }
+        model.message = nil
+        let before = model.pattern
+        switch event {
+        case .arrow(.up), .char("k"): model.move(rows: 1)
+        case .arrow(.down), .char("j"): model.move(rows: -1)
+        case .arrow(.left), .char("h"): model.move(steps: -1)
+        case .arrow(.right), .char("l"): model.move(steps: 1)
+        case .char("H"): model.move(steps: -4)
+        case .char("L"): model.move(steps: 4)
+        case .char(" "), .enter:
+            if let placed = model.toggle() { audition(placed, readAt: readAt) }
+        case .char("1"): model.setVelocity(.normal)
+        case .char("2"): model.setVelocity(.accent)
+        case .char("3"): model.setVelocity(.sustain)
+        case .char("["): model.changeLength(by: -1)
+        case .char("]"): model.changeLength(by: 1)
+        case .tab: model.cycleTrack(by: 1)
+        case .shiftTab: model.cycleTrack(by: -1)
+        case .char("p"): togglePlay()
+        case .char("+"), .char("="): model.changeBPM(by: 5)
+        case .char("-"), .char("_"): model.changeBPM(by: -5)
+        case .char("<"), .char(","): model.changeLength(steps: -1)
+        case .char(">"), .char("."): model.changeLength(steps: 1)
+        case .char("u"): model.undo()
+        case .control("r"): model.redo()
+        case .char("s"), .control("s"): save()
+        case .char("?"): model.showHelp = true
+        case .char("q"), .control("c"):
+            if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
+        case .mouse(let button, let column, let row, let pressed, let drag):
+            mouse(button, column: column, row: row, pressed: pressed, drag: drag, readAt: readAt)
+        default: break
+        }
+        if model.pattern != before { patternChanged() }
+        return nil
+    }
+
+    private func answer(_ question: EditorModel.Question, _ event: InputEvent) -> Int32? {
+        let yes = event == .char("y") || event == .char("Y")
+        let no = event == .char("n") || event == .char("N")
+        if case .mouse = event { return nil }
+        model.question = nil
+        switch question {
+        case .saveBeforeQuit:
+            if yes { return save() ? 0 : nil }
+            if no { return 0 }
+            model.message = "not quitting"
+        case .shorten:
+            if yes {
+                model.question = question
+                model.confirmShorten()
+                patternChanged()
+            } else {
+                model.message = "length kept"
+            }
+        case .restore:
+            if yes { restoreBackup() } else { model.message = "\(backupPath) kept; it is offered again next time" }
+        }
+        return nil
+    }
+
+    private func mouse(_ button: InputEvent.MouseButton, column: Int, row: Int, pressed: Bool, drag: Bool,
+                       readAt: Double)
+    {
+        switch button {
+        case .wheelUp: view.scroll(model, by: 3, height: size.height)
+        case .wheelDown: view.scroll(model, by: -3, height: size.height)
+        case .left:
+            if !pressed {
+                if dragging { model.endGroup() }
+                dragging = false
+                return
+            }
+            guard let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
+            else { return }
+            model.moveTo(step: cell.step, row: cell.row)
+            if drag {
+                // A drag paints: one undo step for the whole stroke.
+                if !dragging {
+                    dragging = true
+                    model.beginGroup()
+                }
+                if let placed = model.place() { audition(placed, readAt: readAt) }
+            } else {
+                dragging = true
+                model.beginGroup()
+                if let placed = model.toggle() { audition(placed, readAt: readAt) }
+            }
+        case .right:
+            guard pressed, !drag,
+                  let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
+            else { return }
+            model.moveTo(step: cell.step, row: cell.row)
+            model.remove()
+        case .middle: break
+        }
+    }
+
+    // MARK: Files
+
+    /// Writes the pattern (temporary file, then rename); true when it is on disk.
+    @discardableResult
+    private func save() -> Bool {
+        do {
+            try PatternFile.write(model.pattern, to: file)
+            model.markSaved()
+            try? FileManager.default.removeItem(atPath: backupPath)
+            model.message = "saved \(fileName)"
+            return true
+        } catch {
+            model.message = "not saved: \(OneLine.escape("\(error)"))"
+            return false
+        }
+    }
+
+    private func restoreBackup() {
+        do {
+            let restored = try Pattern.load(path: backupPath)
+            let saved = model.savedPattern
+            model = EditorModel(pattern: restored, saved: saved)
+            patternChanged()
+            model.message = "restored unsaved changes from \(URL(fileURLWithPath: backupPath).lastPathComponent)"
+        } catch {
+            model.message = "cannot restore: \(OneLine.escape("\(error)"))"
+        }
+    }
+
+    // MARK: Signals
+
+    private func handleSignals() -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let n = read(TerminalSession.signalPipe.read, &bytes, bytes.count)
+        guard n > 0 else { return nil }
+        for sig in bytes[0..<n].map(Int32.init) {
+            switch sig {
+            case SIGWINCH:
+                size = TerminalSession.size()
+                writer.invalidate()
+            case SIGINT:
+                if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
+            default:  // SIGTERM, SIGHUP, SIGQUIT
+                return hangUp()
+            }
+        }
+        return nil
+    }
+
+    /// The session ends from outside: unsaved work goes to FILE.save (as nano does).
+    private func hangUp() -> Int32 {
+        guard model.isModified else { return 0 }
+        do {
+            try PatternFile.write(model.pattern, to: backupPath)
+            tapLog.append("boop: edit: unsaved changes written to \(OneLine.escape(backupPath)); `boop edit \(OneLine.escape(file))` offers them back")
+            return 0
+        } catch {
+            tapLog.append("boop: edit: unsaved changes could not be written to \(OneLine.escape(backupPath)): \(OneLine.escape("\(error)"))")
+            return ExitStatus.ioError.rawValue
+        }
+    }
+
+    // MARK: Screen
+
+    private func draw() {
+        let playing = transport.map { $0.state == .playing } ?? false
+        let playStep = playing ? transport?.audibleStep : nil
+        let frame = view.frame(model: model, width: size.width, height: size.height, playStep: playStep,
+                               playing: playing, sound: sound, fileName: fileName)
+        let out = writer.update(to: frame)
+        if !out.isEmpty { TerminalSession.write(out) }
+    }
+
+    private func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// Writing a pattern file so that nothing is ever half-written: a temporary file in the same
+/// folder, flushed, then renamed over the target. What is written is checked first: it must
+/// parse with the strict loader back to the same music.
+enum PatternFile {
+    static func write(_ pattern: Pattern, to path: String) throws {
+        let data = try pattern.fileData()
+        let reread = try Pattern.parse(data, file: path)
+        guard EditorModel.sameNotes(reread, pattern) else {
+            throw BoopExit(.ioError, "\(path): the saved form does not read back the same (not written)")
+        }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var template = Array((folder + "/.boop-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw BoopExit(.cannotCreate, "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(String(cString: strerror(errno)))")
+        }
+        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        let error = errno
+        // Keep the permissions of the file being replaced (mkstemp makes 0600).
+        var st = stat()
+        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o777 : 0o644 & ~currentUmask()
+        ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(temp, path) == 0 else {
+            let why = String(cString: strerror(ok ? errno : error))
+            unlink(temp)
+            throw BoopExit(.ioError, "\(OneLine.escape(path)): not written: \(why)")
+        }
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }
+}

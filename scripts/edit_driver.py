@@ -1,0 +1,161 @@
+"""Drives `boop edit` in a pseudo-terminal through pyte (a VT100/xterm emulator), as a user would.
+
+Used by scripts/cli-tests.d/edit.sh; importable for ad-hoc runs:
+
+    from edit_driver import Editor
+    with Editor(boop, "song.json") as ed:
+        ed.keys(" ", "l", "k")
+        print(ed.text())
+"""
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import termios
+import time
+
+import pyte
+
+# Key names to the bytes a terminal sends.
+KEYS = {
+    "up": b"\x1b[A",
+    "down": b"\x1b[B",
+    "right": b"\x1b[C",
+    "left": b"\x1b[D",
+    "tab": b"\t",
+    "shift-tab": b"\x1b[Z",
+    "enter": b"\r",
+    "esc": b"\x1b",
+    "ctrl-c": b"\x03",
+    "ctrl-r": b"\x12",
+    "ctrl-s": b"\x13",
+}
+
+
+class Editor:
+    def __init__(self, boop, path, cols=80, rows=24, args=(), env=None):
+        self.cols, self.rows = cols, rows
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+        self.status = None
+        self.stty_before = None
+        environment = dict(os.environ)
+        environment.update({"TERM": "xterm-256color", "LC_ALL": "C.UTF-8"})
+        environment.pop("NO_COLOR", None)
+        if env:
+            environment.update(env)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            # The child: the terminal settings as a shell leaves them, then boop.
+            os.execvpe(boop, [boop, "edit", path, *args], environment)
+        self.resize(cols, rows, signal_child=False)
+        self.stty_before = self.stty()
+
+    def stty(self):
+        """The pseudo-terminal's settings, as `stty -g` would print them."""
+        attrs = termios.tcgetattr(self.fd)
+        return repr(attrs)
+
+    def resize(self, cols, rows, signal_child=True):
+        self.cols, self.rows = cols, rows
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.screen.resize(rows, cols)
+        if signal_child:
+            os.kill(self.pid, signal.SIGWINCH)
+            self.pump(0.3)
+
+    def pump(self, seconds=0.15):
+        """Reads what boop draws for `seconds`; False once it has exited."""
+        end = time.time() + seconds
+        while time.time() < end:
+            ready, _, _ = select.select([self.fd], [], [], 0.02)
+            if ready:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    return False
+                if not data:
+                    return False
+                self.raw += data
+                self.stream.feed(data)
+        return True
+
+    def wait_for(self, text, timeout=5.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            if text in self.text():
+                return True
+            if not self.pump(0.05):
+                break
+        return text in self.text()
+
+    def send(self, data):
+        os.write(self.fd, data)
+        self.pump(0.12)
+
+    def keys(self, *names):
+        for name in names:
+            self.send(KEYS.get(name, name.encode() if isinstance(name, str) else name))
+
+    def click(self, column, row, button=0, release=True):
+        """An SGR mouse press (and release) at a 1-based cell."""
+        self.send(f"\x1b[<{button};{column};{row}M".encode())
+        if release:
+            self.send(f"\x1b[<{button};{column};{row}m".encode())
+
+    def drag(self, cells, button=0):
+        (c0, r0), rest = cells[0], cells[1:]
+        self.send(f"\x1b[<{button};{c0};{r0}M".encode())
+        for c, r in rest:
+            self.send(f"\x1b[<{button + 32};{c};{r}M".encode())
+        c, r = cells[-1]
+        self.send(f"\x1b[<{button};{c};{r}m".encode())
+
+    def text(self):
+        return "\n".join(self.screen.display)
+
+    def line(self, row):
+        return self.screen.display[row]
+
+    def status_line(self):
+        return self.screen.display[self.rows - 1]
+
+    def wait_exit(self, timeout=5.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            self.pump(0.05)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        self.status = "hang"
+        return self.status
+
+    def restored(self):
+        """The terminal as boop found it: same settings; alternate screen, mouse modes and
+        keyboard modes off; cursor shown (the last mode changes boop wrote)."""
+        modes = {}
+        for mode in (b"1049", b"1002", b"1006", b"25"):
+            on = self.raw.rfind(b"\x1b[?" + mode + b"h")
+            off = self.raw.rfind(b"\x1b[?" + mode + b"l")
+            modes[mode.decode()] = off > on if mode != b"25" else on > off or on == -1
+        return self.stty() == self.stty_before and all(modes.values()), modes
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        os.close(self.fd)
