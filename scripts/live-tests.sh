@@ -10,7 +10,7 @@
 # 3. the CLI, as a user would run it (release `boop`):
 #    boop devices · boop play demo -D pulse --loops 2 (wall time = music time) · boop listen --json
 #    hearing boop tone A4 at 440 Hz · -D hw:9,0 -> 69 · Ctrl-C -> 0 within 1 s, WAV finalised ·
-#    server killed -> 74 (or 69), no hang
+#    server killed -> 74 (or 69), no hang · boop edit: audition and an edit while playing heard
 # Servers are stopped by their PID on exit, whatever happens.
 #
 # Environment: BUILD_DIR (default build-live), SWIFT_SCRATCH (default .build-live),
@@ -163,6 +163,13 @@ print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
     fi
 else
     echo "SKIP  boop play is not built yet (the lead's command); wall-time check not run"
+fi
+
+# boop edit: an auditioned note and a note added while the loop plays, heard on the monitor
+if out=$(python3 "$ROOT/scripts/edit-live-test.py" "$BOOP" "$WORK/edit" 2>&1); then
+    pass "${out#PASS  }"
+else
+    failed "${out#FAIL  }"
 fi
 
 # listen hears tone A4

@@ -171,7 +171,7 @@ public struct EditorView: Sendable {
         case .saveBeforeQuit: prompt = "save changes? (y/n/c)"
         case .shorten(let to, let affected):
             prompt = "shorten to \(to) steps? \(affected) note(s) past step \(to) will be removed or trimmed (y/n)"
-        case .restore: prompt = "unsaved changes from an earlier session are in the .save file: restore them? (y/n)"
+        case .restore: prompt = "\(fileName).save holds unsaved changes: restore them? (y/n)"
         case nil: prompt = model.message ?? "? help   space toggle   p play   u undo   s save   q quit"
         }
         f.put(prompt, column: 0, row: height - 2,

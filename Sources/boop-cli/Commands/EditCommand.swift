@@ -164,19 +164,22 @@ final class EditSession {
             sound = .silent("sound device lost: editing silently")
             return
         }
-        if let tap = lastTap, transport.frameClock > tap.frame {
-            // The block holding the note's first sample has been rendered: that is when it left
-            // the engine; the device's buffer plays it after that.
-            let engineMs = (monotonicSeconds() - tap.read) * 1000
-            let deviceMs = Double(transport.stats.delayFrames) / transport.sampleRate * 1000
-            lastTap = nil
-            if verbose {
-                let line = String(format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
-                                  engineMs, deviceMs, engineMs + deviceMs)
-                model.message = line
-                tapLog.append(line)
-            }
-        }
+    }
+
+    /// Under -v: waits (at most 100 ms, in 0.2 ms steps) until the engine has rendered the block
+    /// that holds the auditioned note's first sample, and reports key read -> engine, plus what
+    /// the device still holds before it is heard.
+    private func measureTap() {
+        guard verbose, let transport, let tap = lastTap else { return }
+        lastTap = nil
+        while transport.frameClock <= tap.frame && monotonicSeconds() - tap.read < 0.1 { usleep(200) }
+        guard transport.frameClock > tap.frame else { return }
+        let engineMs = (monotonicSeconds() - tap.read) * 1000
+        let deviceMs = Double(max(0, transport.stats.delayFrames)) / transport.sampleRate * 1000
+        let line = String(format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
+                          engineMs, deviceMs, engineMs + deviceMs)
+        model.message = line
+        tapLog.append(line)
     }
 
     private func audition(_ note: Note, readAt: Double) {
@@ -185,6 +188,7 @@ final class EditSession {
             let frame = transport.frameClock
             try transport.audition(pitch: note.pitch, track: model.track, velocity: note.velocity)
             lastTap = (readAt, frame)
+            measureTap()
         } catch {
             model.message = "audition: \(error)"
         }
