@@ -36,9 +36,14 @@ let package = Package(
             path: "Sources/CMpris",
             linkerSettings: [.linkedLibrary("systemd")]
         ),
+        // SQLite through its C API: the training history needs three tables and a dozen
+        // statements; the system library (Debian's libsqlite3) adds no build time to the four
+        // Swift builds the tests make, where an ORM package would.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "PixelBoopCore",
-            dependencies: ["CAudioEngine", "CMpris"],
+            dependencies: ["CAudioEngine", "CMpris", "CSQLite"],
             path: "Sources/PixelBoopCore",
             // The preset JSON files are compiled in (Ambient/BundledPresets.swift), so an
             // installed boop needs no resource bundle; the files stay the source of truth.

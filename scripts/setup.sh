@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build pkg-config
-  libasound2-dev libsndfile1-dev libjack-jackd2-dev doctest-dev libstk-dev libsystemd-dev
+  libasound2-dev libsndfile1-dev libjack-jackd2-dev libsqlite3-dev doctest-dev libstk-dev libsystemd-dev
   pulseaudio libasound2-plugins alsa-utils jackd2
   aubio-tools python3-numpy python3-scipy python3-mido
   dbus dbus-user-session playerctl

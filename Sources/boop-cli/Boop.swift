@@ -15,6 +15,7 @@ struct Boop: AsyncParsableCommand {
             ToneCommand.self,
             AmbientCommand.self,
             ListenCommand.self, DevicesCommand.self,
+            TrainCommand.self,
         ]
     )
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// SplitMix64: a small, well-mixed generator, so `--seed N` gives the same trials everywhere.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A session's settings (stored with it as JSON).
+public struct TrainingSettings: Sendable, Equatable, Codable {
+    /// The reference notes, MIDI numbers, inclusive (default C4 ... C6); one per trial at random.
+    public var lowNote: Int = 60
+    public var highNote: Int = 84
+    public var trials: Int = 40
+    public var duration: Double = 1.0
+    public var gap: Double = 0.4
+    /// A4 in Hz.
+    public var reference: Double = 440
+    public var seed: UInt64 = 0
+
+    public init() {}
+}
+
+/// One trial: two tones `cents` apart around a reference note, the higher one first or second.
+public struct TrainingTrialPlan: Sendable, Equatable {
+    public let number: Int
+    public let referenceHz: Double
+    public let cents: Double
+    /// 1 or 2: the interval holding the higher tone.
+    public let higherInterval: Int
+
+    public var lowHz: Double { referenceHz * pow(2, -cents / 2400) }
+    public var highHz: Double { referenceHz * pow(2, cents / 2400) }
+    public var firstHz: Double { higherInterval == 1 ? highHz : lowHz }
+    public var secondHz: Double { higherInterval == 2 ? highHz : lowHz }
+
+    /// Whether "the second was higher" (true) or "lower" (false) is right.
+    public func isCorrect(secondHigher: Bool) -> Bool { secondHigher == (higherInterval == 2) }
+}
+
+/// A training session's logic: draws each trial (reference note and order at random, the
+/// difference from the psi-marginal procedure) and takes the answers. No audio, no terminal,
+/// no storage: the command does those.
+public struct TrainingRun: Sendable {
+    public let settings: TrainingSettings
+    public private(set) var psi = PsiMethod()
+    public private(set) var answered = 0
+    private var rng: SeededGenerator
+    private var current: TrainingTrialPlan?
+
+    public init(settings: TrainingSettings) {
+        self.settings = settings
+        rng = SeededGenerator(seed: settings.seed)
+    }
+
+    /// The next trial (the same one again until it is answered).
+    public mutating func nextTrial() -> TrainingTrialPlan {
+        if let current { return current }
+        let note = Int.random(in: settings.lowNote...settings.highNote, using: &rng)
+        let plan = TrainingTrialPlan(
+            number: answered + 1, referenceHz: Pitch.frequency(midi: Double(note), reference: settings.reference),
+            cents: psi.nextCents(), higherInterval: Bool.random(using: &rng) ? 2 : 1)
+        current = plan
+        return plan
+    }
+
+    /// Takes the answer to the current trial; returns whether it was right.
+    @discardableResult
+    public mutating func answer(secondHigher: Bool) -> Bool {
+        let plan = nextTrial()
+        let correct = plan.isCorrect(secondHigher: secondHigher)
+        psi.update(cents: plan.cents, correct: correct)
+        answered += 1
+        current = nil
+        return correct
+    }
+
+    /// The 75 %-correct threshold in cents and its 68 % credible interval (nil before any answer).
+    public var estimate: (threshold: Double, low: Double, high: Double)? { answered > 0 ? psi.estimate : nil }
+}

@@ -1,0 +1,379 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Pitch-discrimination training: finds the difference in cents you hear right 75 % of the time.",
+        discussion: """
+            Each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
+            (down arrow or j); r replays, q or Ctrl-C ends the session (answers so far are kept). A \
+            Bayesian adaptive procedure (psi-marginal) picks each difference; the result is the \
+            75 %-correct threshold with a 68 % credible interval. Every answer is stored as it is given \
+            in SQLite ($XDG_DATA_HOME/pixelboop/training.sqlite); `boop train stats` shows the history.
+            """,
+        subcommands: [TrainRunCommand.self, TrainStatsCommand.self],
+        defaultSubcommand: TrainRunCommand.self)
+}
+
+/// The options of a history location, shared by the session and `stats`.
+struct HistoryOption: ParsableArguments {
+    @Option(name: .long, help: "The training history (default: $XDG_DATA_HOME/pixelboop/training.sqlite).")
+    var db: String?
+
+    var path: String { db ?? TrainingStore.defaultPath() }
+
+    func open(create: Bool) throws -> TrainingStore {
+        do {
+            return try TrainingStore(path: path, create: create)
+        } catch {
+            throw BoopExit(error)
+        }
+    }
+}
+
+extension BoopExit {
+    init(_ error: TrainingStoreError) {
+        switch error.kind {
+        case .corrupt, .newer: self.init(.dataError, error.message)
+        case .busy, .unreadable: self.init(.ioError, error.message)
+        }
+    }
+}
+
+struct TrainRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "A training session (the default: `boop train` is `boop train run`).")
+
+    @Option(name: .long, help: "Trials in the session (1...500).")
+    var trials: Int = 40
+
+    @Option(name: .long, help: "Reference notes, one per trial at random: LOW..HIGH (default C4..C6).")
+    var range: String?
+
+    @Option(name: .long, help: "One reference note for every trial (instead of --range), e.g. A4.")
+    var note: String?
+
+    @Option(name: .long, help: "Seconds per tone (0.1...5).")
+    var duration: Double = 1.0
+
+    @Option(name: .long, help: "Seconds of silence between the two tones (0...5).")
+    var gap: Double = 0.4
+
+    @Option(name: .long, help: "A4 in Hz (400...480).")
+    var reference: Double = 440
+
+    @Flag(name: .long, help: "Say right or wrong after each answer.")
+    var feedback = false
+
+    @Flag(name: .long, help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
+    var json = false
+
+    @Option(name: .shortAndLong, help: "Write every trial's two tones to this WAV file instead of a device (trials 1 s of silence apart).")
+    var output: String?
+
+    @Option(name: .long, help: "Seed for the trial sequence (the same seed and answers give the same trials).")
+    var seed: UInt64?
+
+    @OptionGroup var history: HistoryOption
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    /// Silence between trials in a file (live, the pause is the listener's answer).
+    static let interTrialSeconds = 1.0
+
+    mutating func validate() throws {
+        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
+        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
+        if !(0...5).contains(gap) { throw ValidationError("--gap \(gap): expected 0...5 seconds") }
+        if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
+        if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
+        _ = try notes()
+    }
+
+    /// The reference notes as MIDI numbers.
+    func notes() throws -> ClosedRange<Int> {
+        func parse(_ text: String, _ option: String) throws -> Int {
+            guard let n = NoteName(text), (24...108).contains(n.midi) else {
+                throw ValidationError("\(option) \(OneLine.escape(text)): expected a note C1...C8 such as A4 or C#5")
+            }
+            return n.midi
+        }
+        if let note { return try parse(note, "--note")...parse(note, "--note") }
+        guard let range else { return 60...84 }
+        let parts = range.components(separatedBy: "..")
+        guard parts.count == 2 else { throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C6") }
+        let low = try parse(parts[0], "--range"), high = try parse(parts[1], "--range")
+        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
+        return low...high
+    }
+
+    func run() throws {
+        runReportingErrors {
+            if !json && isatty(STDIN_FILENO) != 1 {
+                throw BoopExit(.usage, "train: answers come from the keyboard; use --json to answer from a program")
+            }
+            var settings = TrainingSettings()
+            let range = try notes()
+            settings.lowNote = range.lowerBound
+            settings.highNote = range.upperBound
+            settings.trials = trials
+            settings.duration = duration
+            settings.gap = gap
+            settings.reference = reference
+            settings.seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            if let output { try checkOutput(output) }
+            let store = try history.open(create: true)
+            let session = TrainSessionRunner(command: self, settings: settings, store: store)
+            try session.run()
+        }
+    }
+}
+
+/// One session: tones out (device or file), answers in (keys or lines), every answer stored.
+final class TrainSessionRunner {
+    private let command: TrainRunCommand
+    private var procedure: TrainingRun
+    private let store: TrainingStore
+    private var sessionID: Int64 = 0
+    private var player: SineWaveNotePlayer?
+    private var writer: AudioFileWriter?
+    private var rate: Double
+    private var keys: Keyboard?
+    private var input = TerminalInput()
+
+    init(command: TrainRunCommand, settings: TrainingSettings, store: TrainingStore) {
+        self.command = command
+        procedure = TrainingRun(settings: settings)
+        self.store = store
+        rate = command.deviceOptions.sampleRate(default: 44100)
+    }
+
+    private func say(_ line: String) {
+        if !command.json && !command.deviceOptions.quiet { FileHandle.standardOutput.send(Data((line + "\n").utf8)) }
+    }
+
+    func run() throws {
+        Signals.install()
+        if let output = command.output {
+            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32)
+        } else {
+            player = try SineWaveNotePlayer.live(route: command.deviceOptions.route, sampleRate: rate)
+            rate = player!.sampleRate
+        }
+        defer { player?.close(drain: true) }
+        let settingsJSON = String(decoding: (try? JSONEncoder().encode(procedure.settings)) ?? Data(), as: UTF8.self)
+        do {
+            sessionID = try store.beginSession(settings: settingsJSON)
+        } catch {
+            writer?.abort()
+            throw BoopExit(error)
+        }
+        if !command.json { keys = Keyboard.open() }
+        defer { keys?.restore() }
+        say("Which tone was higher? After the two tones: up (k) if the second was higher, down (j) if lower; r replays, q ends.")
+
+        var failure: Error?
+        do {
+            try loop()
+        } catch {
+            failure = error
+        }
+        // The session always ends with what was answered, whatever stopped it.
+        let estimate = procedure.estimate
+        try? store.endSession(sessionID, estimate: estimate)
+        if let failure {
+            writer?.abort()
+            throw failure
+        }
+        do {
+            try writer?.commit()
+        } catch {
+            writer?.abort()
+            throw BoopExit(error)
+        }
+        report(estimate)
+    }
+
+    private func loop() throws {
+        while procedure.answered < command.trials && !Signals.interrupted {
+            let plan = procedure.nextTrial()
+            if command.json {
+                let line = String(format: "{\"trial\":%d,\"first_hz\":%.6f,\"second_hz\":%.6f}", plan.number,
+                                  plan.firstHz, plan.secondHz)
+                FileHandle.standardOutput.send(Data((line + "\n").utf8))
+            } else {
+                say("trial \(plan.number)/\(command.trials)")
+            }
+            try sound(plan)
+            let askedAt = Date()
+            guard let secondHigher = try awaitAnswer(plan) else { return }
+            let correct = procedure.answer(secondHigher: secondHigher)
+            let trial = TrainingTrial(
+                session: sessionID, trial: plan.number, time: Date(), referenceHz: plan.referenceHz,
+                differenceCents: plan.cents, higherInterval: plan.higherInterval,
+                answer: secondHigher ? "higher" : "lower", correct: correct,
+                responseMilliseconds: Int(Date().timeIntervalSince(askedAt) * 1000))
+            do {
+                try store.add(trial)
+            } catch {
+                throw BoopExit(error)
+            }
+            if command.feedback { say(correct ? "  right" : "  wrong") }
+        }
+    }
+
+    /// The two tones: on the device (blocking until heard), or appended to the file.
+    private func sound(_ plan: TrainingTrialPlan) throws {
+        let sequence = try ToneSequence(frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
+                                        gap: command.gap, sampleRate: rate)
+        if let writer {
+            var renderer = ToneRenderer(sequence: sequence)
+            renderer.tailSeconds = TrainRunCommand.interTrialSeconds
+            do {
+                try renderer.render { try writer.write($0) }
+            } catch let e as AudioError {
+                throw BoopExit(e)
+            }
+        } else if let player {
+            _ = try player.play(sequence, shouldStop: { Signals.interrupted })
+        }
+    }
+
+    /// true: "the second was higher"; nil: the session ends here (quit, end of input, Ctrl-C).
+    private func awaitAnswer(_ plan: TrainingTrialPlan) throws -> Bool? {
+        if command.json {
+            guard let line = readLine(strippingNewline: true) else { return nil }
+            switch line.trimmingCharacters(in: .whitespaces) {
+            case "higher": return true
+            case "lower": return false
+            case "quit": return nil
+            default:
+                throw BoopExit(.dataError, "stdin, trial \(plan.number): expected higher, lower or quit, got \"\(OneLine.escape(String(line.prefix(40))))\"")
+            }
+        }
+        say("  second tone higher (up/k) or lower (down/j)? r replays, q ends")
+        while !Signals.interrupted {
+            guard let keys else { return nil }
+            guard let key = keys.wait(timeoutMilliseconds: 100) else {
+                for event in input.flush() where event == .escape { return nil }
+                continue
+            }
+            let byte: UInt8
+            switch key {
+            case .space: byte = 0x20
+            case .quit: return nil
+            case .other(let b): byte = b
+            }
+            for event in input.feed([byte]) {
+                switch event {
+                case .arrow(.up), .char("k"): return true
+                case .arrow(.down), .char("j"): return false
+                case .char("r"): try sound(plan)
+                case .char("q"), .control("c"): return nil
+                default: break
+                }
+            }
+        }
+        return nil
+    }
+
+    private func report(_ estimate: (threshold: Double, low: Double, high: Double)?) {
+        if command.json {
+            let line =
+                estimate.map {
+                    String(format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
+                           $0.threshold, $0.low, $0.high, procedure.answered)
+                } ?? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
+            FileHandle.standardOutput.send(Data((line + "\n").utf8))
+            return
+        }
+        guard let estimate else {
+            say("No answers: nothing to estimate.")
+            return
+        }
+        say(String(format: "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %d trials: you hear a difference this size right 75 %% of the time.",
+                   estimate.threshold, estimate.low, estimate.high, procedure.answered))
+        if let earlier = try? store.sessions().filter({ $0.id != sessionID && $0.threshold != nil }).suffix(5),
+           !earlier.isEmpty
+        {
+            let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
+            let best = earlier.map { $0.threshold! }.min()!
+            say("Your last sessions: \(list) cents" + (estimate.threshold < best ? " - a new best." : "."))
+        }
+    }
+}
+
+struct TrainStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "The training history: one row per session, the threshold over time, or every trial as CSV.")
+
+    @OptionGroup var history: HistoryOption
+
+    @Flag(name: .long, help: "Every stored trial as CSV (for a spreadsheet or a notebook).")
+    var csv = false
+
+    func run() throws {
+        runReportingErrors {
+            let store = try history.open(create: false)
+            do {
+                if csv {
+                    var out = "session,trial,time,reference_hz,difference_cents,higher_interval,answer,correct,response_ms\n"
+                    let iso = ISO8601DateFormatter()
+                    iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                    for t in try store.trials() {
+                        out += String(format: "%lld,%d,%@,%.6f,%.6f,%d,%@,%d,%d\n", t.session, t.trial,
+                                      iso.string(from: t.time), t.referenceHz, t.differenceCents, t.higherInterval,
+                                      t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
+                    }
+                    FileHandle.standardOutput.send(Data(out.utf8))
+                    return
+                }
+                let sessions = try store.sessions()
+                print(TrainStatsCommand.table(sessions), terminator: "")
+                let plot = TrainStatsCommand.plot(sessions)
+                if !plot.isEmpty { print(plot, terminator: "") }
+            } catch let error as TrainingStoreError {
+                throw BoopExit(error)
+            }
+        }
+    }
+
+    static func table(_ sessions: [TrainingSession]) -> String {
+        guard !sessions.isEmpty else { return "No training sessions yet.\n" }
+        let day = DateFormatter()
+        day.dateFormat = "yyyy-MM-dd HH:mm"
+        var out = "session  date              trials  threshold (cents)  68 % interval\n"
+        for s in sessions {
+            let estimate = s.threshold.map { t in
+                String(format: "%17.1f  %.1f-%.1f", t, s.low ?? t, s.high ?? t)
+            } ?? String(format: "%17@  -", "-")
+            out += String(format: "%7lld  %@  %6d  ", s.id, day.string(from: s.started), s.trials) + estimate + "\n"
+        }
+        return out
+    }
+
+    /// The threshold over sessions, log scale in cents (0.1 ... 100), one column per session,
+    /// drawn with block characters; at most the last 60 sessions.
+    static func plot(_ sessions: [TrainingSession]) -> String {
+        let points = sessions.compactMap(\.threshold).suffix(60)
+        guard points.count >= 2 else { return "" }
+        let rows = 8
+        let levels = [100.0, 30, 10, 3, 1, 0.3, 0.1]
+        func row(_ cents: Double) -> Int {
+            let v = (log10(min(max(cents, 0.1), 100)) + 1) / 3  // 0 at 0.1 cent, 1 at 100
+            return min(rows - 1, Int((1 - v) * Double(rows - 1) + 0.5))
+        }
+        var grid = Array(repeating: Array(repeating: Character(" "), count: points.count), count: rows)
+        for (i, p) in points.enumerated() { grid[row(p)][i] = "█" }
+        var out = "\nthreshold over sessions (cents, log scale; lower is finer)\n"
+        for r in 0..<rows {
+            let label = levels.first { row($0) == r }.map { String(format: "%6g ┤", $0) } ?? "       │"
+            out += label + String(grid[r]) + "\n"
+        }
+        out += "       └" + String(repeating: "─", count: points.count) + "\n"
+        return out
+    }
+}
