@@ -104,7 +104,18 @@ public final class TrainingStore {
         }
         // Another session may be writing: wait for it rather than fail (two sessions at once).
         sqlite3_busy_timeout(db, 5000)
-        try migrate()
+        // Switching a new file to WAL takes an exclusive lock that SQLite's busy handler does not
+        // wait for: two sessions starting on a new history at once retry for a while.
+        var attempts = 0
+        while true {
+            do {
+                try migrate()
+                break
+            } catch where error.kind == .busy && attempts < 100 {
+                attempts += 1
+                usleep(50_000)
+            }
+        }
     }
 
     deinit { sqlite3_close(db) }
