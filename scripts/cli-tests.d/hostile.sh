@@ -151,6 +151,9 @@ fi
 head -c 4096 /dev/urandom >"$work/garbage.json"; check "binary garbage" 65 "$boop" render "$work/garbage.json" -o "$work/z.wav"
 { printf '{"name": "'; head -c 1100000 /dev/zero | tr '\0' 'a'; printf '"}'; } >"$work/big.json"
 check "file over 1 MiB" 65 "$boop" render "$work/big.json" -o "$work/z.wav"
+# A file that never ends is refused after 1 MiB, not read until memory runs out.
+check "/dev/zero as a pattern" 65 timeout 10 "$boop" render /dev/zero -o "$work/z.wav"
+check "/dev/zero as a preset" 65 timeout 10 "$boop" ambient --preset /dev/zero --duration 1 -o "$work/z.wav"
 { for i in $(seq 100000); do printf '['; done; } >"$work/deep.json"
 check "deep nesting" 65 "$boop" render "$work/deep.json" -o "$work/z.wav"
 printf '{"name": "\xc3\x28"}' >"$work/utf8.json"; check "invalid UTF-8" 65 "$boop" render "$work/utf8.json" -o "$work/z.wav"

@@ -42,10 +42,30 @@ public struct StrictJSON {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PatternError(.missingFile, "\(path): no such file")
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        guard !isDirectory.boolValue, let data = readCapped(path, limit: maxBytes) else {
             throw PatternError(.missingFile, "\(path): cannot be read (expected a JSON file)")
         }
         return (try json.parse(data), json)
+    }
+
+    /// At most `limit` + 1 bytes of a file: enough to refuse anything too large without reading
+    /// it whole (`/dev/zero` or a FIFO that never ends would otherwise never return).
+    static func readCapped(_ path: String, limit: Int) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while data.count <= limit {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return data
     }
 
     public func parse(_ data: Data) throws(PatternError) -> Any {
