@@ -90,4 +90,35 @@ sessions=$("$boop" train stats --db "$db" | grep -cE '^ +[0-9]+  [0-9]{4}-')
 [ "$rows" = 40 ] && [ "$sessions" = 2 ] && pass "two sessions at once: 2 sessions, 40 trials stored" ||
   fail "two sessions: $sessions sessions, $rows trials"
 
+# Interactive: arrows and j/k answer, r replays, --feedback says right or wrong, the result is shown.
+python3 - "$boop" "$work/int.sqlite" <<'PY' && pass "interactive session: keys, replay, feedback, result" || fail "interactive session"
+import os, pty, select, sys, time
+boop, db = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(boop, [boop, "train", "--trials", "3", "-D", "null", "--db", db, "--feedback", "--duration", "0.2", "--gap", "0.1"])
+out = b""
+def pump(t):
+    global out
+    end = time.time() + t
+    while time.time() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            out += data
+pump(1.5)
+for key in (b"r", b"\x1b[A", b"j", b"k"):
+    os.write(fd, key)
+    pump(1.0)
+_, status = os.waitpid(pid, 0)
+text = out.decode(errors="replace")
+ok = status == 0 and text.count("trial ") == 3 and "Threshold:" in text and ("right" in text or "wrong" in text)
+print(text if not ok else "", end="")
+sys.exit(0 if ok else 1)
+PY
+
 exit $((failures > 0))
