@@ -68,13 +68,19 @@ int main(int argc, char** argv) {
     unsigned long long seed = 7;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
-        if (a == "--minutes") minutes = std::atof(argv[i + 1]);
-        else if (a == "--rate") rate = std::atof(argv[i + 1]);
-        else if (a == "--block") block = static_cast<unsigned>(std::atoi(argv[i + 1]));
-        else if (a == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-        else if (a == "--preset") which = static_cast<unsigned>(std::atoi(argv[i + 1]));
+        if (a == "--minutes")
+            minutes = std::atof(argv[i + 1]);
+        else if (a == "--rate")
+            rate = std::atof(argv[i + 1]);
+        else if (a == "--block")
+            block = static_cast<unsigned>(std::atoi(argv[i + 1]));
+        else if (a == "--seed")
+            seed = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (a == "--preset")
+            which = static_cast<unsigned>(std::atoi(argv[i + 1]));
         else {
-            std::fprintf(stderr, "usage: %s [--minutes M] [--rate HZ] [--block N] [--seed S] [--preset 0|1|2]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--minutes M] [--rate HZ] [--block N] [--seed S] [--preset 0|1|2]\n",
+                         argv[0]);
             return 64;
         }
     }
@@ -93,12 +99,13 @@ int main(int argc, char** argv) {
 
     const unsigned long long total = static_cast<unsigned long long>(minutes * 60.0 * rate);
     const unsigned long long segFrames = static_cast<unsigned long long>(600.0 * rate);  // 10 minutes
-    const size_t timedBlocks = static_cast<size_t>(60.0 * rate / block);               // first/last minute
+    const size_t timedBlocks = static_cast<size_t>(60.0 * rate / block);                 // first/last minute
     std::vector<float> buf(static_cast<size_t>(block) * 2);
     std::vector<double> startCpu, endCpu;
     startCpu.reserve(timedBlocks);
     endCpu.reserve(timedBlocks);
-    const unsigned long long endStart = total > static_cast<unsigned long long>(60.0 * rate) ? total - static_cast<unsigned long long>(60.0 * rate) : 0;
+    const unsigned long long endStart =
+        total > static_cast<unsigned long long>(60.0 * rate) ? total - static_cast<unsigned long long>(60.0 * rate) : 0;
 
     unsigned long long done = 0, nonFinite = 0, overOne = 0;
     double peak = 0, segSum = 0;
@@ -111,8 +118,10 @@ int main(int argc, char** argv) {
         const double t0 = threadCpuSeconds();
         boop_ambient_render(a, buf.data(), n);
         const double dt = threadCpuSeconds() - t0;
-        if (startCpu.size() < timedBlocks) startCpu.push_back(dt);
-        else if (done >= endStart && endCpu.size() < timedBlocks) endCpu.push_back(dt);
+        if (startCpu.size() < timedBlocks)
+            startCpu.push_back(dt);
+        else if (done >= endStart && endCpu.size() < timedBlocks)
+            endCpu.push_back(dt);
         for (unsigned i = 0; i < 2 * n; ++i) {
             const float x = buf[i];
             if (!std::isfinite(x)) {
@@ -139,8 +148,10 @@ int main(int argc, char** argv) {
     boop_ambient_destroy(a);
 
     const double audio = total / rate;
-    std::printf("ambient soak: %.1f min at %.0f Hz, %u-frame blocks, seed %llu, config %u\n", minutes, rate, block, seed, which);
-    std::printf("render: %.1f s wall, %.1f s CPU -> %.1fx real time (wall), %.1fx (CPU)\n", wall, cpu, audio / wall, audio / cpu);
+    std::printf("ambient soak: %.1f min at %.0f Hz, %u-frame blocks, seed %llu, config %u\n", minutes, rate, block,
+                seed, which);
+    std::printf("render: %.1f s wall, %.1f s CPU -> %.1fx real time (wall), %.1fx (CPU)\n", wall, cpu, audio / wall,
+                audio / cpu);
     std::printf("samples: %llu non-finite, %llu above 1.0, peak %.6f\n", nonFinite, overOne, peak);
     std::printf("RMS per 10-minute segment:");
     for (double r : segRms) std::printf(" %.4f", r);
@@ -151,9 +162,11 @@ int main(int argc, char** argv) {
     }
     std::printf("  (max/min %.2f dB)\n", segRms.empty() ? 0.0 : 20.0 * std::log10(hi / std::max(lo, 1e-12)));
     const double budget = block / rate * 1e6;
-    std::printf("CPU per block (us, budget %.0f): first minute median %.2f p99 %.2f | last minute median %.2f p99 %.2f | ratio %.2f\n",
-                budget, percentile(startCpu, 0.5) * 1e6, percentile(startCpu, 0.99) * 1e6, percentile(endCpu, 0.5) * 1e6,
-                percentile(endCpu, 0.99) * 1e6, percentile(endCpu, 0.5) / std::max(percentile(startCpu, 0.5), 1e-12));
+    std::printf(
+        "CPU per block (us, budget %.0f): first minute median %.2f p99 %.2f | last minute median %.2f p99 %.2f | ratio "
+        "%.2f\n",
+        budget, percentile(startCpu, 0.5) * 1e6, percentile(startCpu, 0.99) * 1e6, percentile(endCpu, 0.5) * 1e6,
+        percentile(endCpu, 0.99) * 1e6, percentile(endCpu, 0.5) / std::max(percentile(startCpu, 0.5), 1e-12));
     std::printf("composition: %llu chords, key %s at the end, chord %s, non-finite resets %llu\n",
                 static_cast<unsigned long long>(s.chords), boop_ambient_key_name(s.key), s.chord_name,
                 static_cast<unsigned long long>(s.nonfinite_resets));

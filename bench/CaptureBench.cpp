@@ -74,10 +74,10 @@ int main() {
             totalUs.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
         }
         const Stats cv = summarise(convUs), yv = summarise(yinUs), tv = summarise(totalUs);
-        std::printf("  %-14s convert+mono median %6.2f us max %7.2f | YIN median %7.2f us max %7.2f | "
-                    "total median %7.2f us max %7.2f (%.2f%% of the buffer)\n",
-                    c.name, cv.median, cv.max, yv.median, yv.max, tv.median, tv.max,
-                    100.0 * tv.median / (1e6 * frames / rate));
+        std::printf(
+            "  %-14s convert+mono median %6.2f us max %7.2f | YIN median %7.2f us max %7.2f | "
+            "total median %7.2f us max %7.2f (%.2f%% of the buffer)\n",
+            c.name, cv.median, cv.max, yv.median, yv.max, tv.median, tv.max, 100.0 * tv.median / (1e6 * frames / rate));
     }
     std::printf("(checksum %.1f)\n", checksum);
     return 0;

@@ -106,13 +106,15 @@ double runEngine(int voices, uint64_t* allocationsDuringRender) {
     boop_engine* e = nullptr;
     boop_engine_create(&c, &e);
     std::vector<float> out(bench::kBlock);
-    for (int i = 0; i < voices; ++i) boop_engine_note_on(e, 0, uint32_t(i), BOOP_TIMBRE_MELODY, bench::pitchHz(i), 0.6f);
+    for (int i = 0; i < voices; ++i)
+        boop_engine_note_on(e, 0, uint32_t(i), BOOP_TIMBRE_MELODY, bench::pitchHz(i), 0.6f);
     const uint64_t total = uint64_t(kSeconds * bench::kRate), every = uint64_t(bench::kNoteEverySeconds * bench::kRate);
     uint32_t note = uint32_t(voices);
     uint64_t allocations = 0;
     const double s = bench::medianSeconds(1, [&] {
         for (uint64_t f = 0; f < total; f += bench::kBlock) {
-            if (f % every < bench::kBlock) boop_engine_note_on(e, f, note, BOOP_TIMBRE_MELODY, bench::pitchHz(int(note)), 0.6f), ++note;
+            if (f % every < bench::kBlock)
+                boop_engine_note_on(e, f, note, BOOP_TIMBRE_MELODY, bench::pitchHz(int(note)), 0.6f), ++note;
             const uint64_t before = gAllocations.load(std::memory_order_relaxed);
             boop_engine_render(e, out.data(), bench::kBlock);
             allocations += gAllocations.load(std::memory_order_relaxed) - before;
@@ -132,9 +134,12 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
-    std::printf("workload: melody voice (sine -> ADSR -> 2 kHz lowpass), %.0f Hz, %d-frame blocks, a note every %.0f ms, %.0f s per run, %d alternating rounds\n",
-                bench::kRate, bench::kBlock, bench::kNoteEverySeconds * 1000, kSeconds, rounds);
-    std::printf("%8s %14s %14s %14s %10s %12s\n", "voices", "boop ns/vs", "STK ns/vs", "seed ns/vs", "STK/boop", "seed/boop");
+    std::printf(
+        "workload: melody voice (sine -> ADSR -> 2 kHz lowpass), %.0f Hz, %d-frame blocks, a note every %.0f ms, %.0f "
+        "s per run, %d alternating rounds\n",
+        bench::kRate, bench::kBlock, bench::kNoteEverySeconds * 1000, kSeconds, rounds);
+    std::printf("%8s %14s %14s %14s %10s %12s\n", "voices", "boop ns/vs", "STK ns/vs", "seed ns/vs", "STK/boop",
+                "seed/boop");
     double ns64 = 0;
     uint64_t allocations = 0;
     for (int voices : {8, 64, 256}) {

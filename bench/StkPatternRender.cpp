@@ -14,11 +14,27 @@
 #include <vector>
 #include "dsp/Lowpass.hpp"
 
-struct Event { long long frame; bool on; int id; double hz; double gain; };
-struct V { stk::SineWave osc; stk::ADSR env; stk::BiQuad lp; double gain = 0; int id = -1; long long onFrame = 0, order = 0; };
+struct Event {
+    long long frame;
+    bool on;
+    int id;
+    double hz;
+    double gain;
+};
+struct V {
+    stk::SineWave osc;
+    stk::ADSR env;
+    stk::BiQuad lp;
+    double gain = 0;
+    int id = -1;
+    long long onFrame = 0, order = 0;
+};
 
 int main(int argc, char** argv) {
-    if (argc != 5) { std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n"); return 64; }
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n");
+        return 64;
+    }
     std::ifstream in(argv[1]);
     const int voices = std::atoi(argv[2]);
     const double rate = std::atof(argv[3]);
@@ -27,7 +43,10 @@ int main(int argc, char** argv) {
     std::vector<Event> ev;
     std::string kind;
     Event e{};
-    while (in >> e.frame >> kind >> e.id >> e.hz >> e.gain) { e.on = kind == "on"; ev.push_back(e); }
+    while (in >> e.frame >> kind >> e.id >> e.hz >> e.gain) {
+        e.on = kind == "on";
+        ev.push_back(e);
+    }
     stk::Stk::setSampleRate(rate);
     std::vector<V> v(voices);
     const auto c = boop::BiquadCoefficients::lowpass(rate, 2000.0);
@@ -50,7 +69,8 @@ int main(int argc, char** argv) {
                 const Event& x = ev[next++];
                 if (x.on) {
                     V* slot = &v[0];
-                    for (V& c2 : v) if (c2.order < slot->order) slot = &c2;  // oldest (or idle)
+                    for (V& c2 : v)
+                        if (c2.order < slot->order) slot = &c2;  // oldest (or idle)
                     slot->osc.reset();
                     slot->osc.setFrequency(x.hz);
                     slot->env.setAllTimes(0.010, 0.0001, 1.0, 0.15);
@@ -60,11 +80,13 @@ int main(int argc, char** argv) {
                     slot->onFrame = frame;
                     slot->order = ++order;
                 } else {
-                    for (V& c2 : v) if (c2.id == x.id) {
-                        c2.env.setReleaseTime(std::max(1e-4, std::min(0.3 * double(frame - c2.onFrame) / rate, 0.15)));
-                        c2.env.keyOff();
-                        c2.id = -1;
-                    }
+                    for (V& c2 : v)
+                        if (c2.id == x.id) {
+                            c2.env.setReleaseTime(
+                                std::max(1e-4, std::min(0.3 * double(frame - c2.onFrame) / rate, 0.15)));
+                            c2.env.keyOff();
+                            c2.id = -1;
+                        }
                 }
             }
             double s = 0;

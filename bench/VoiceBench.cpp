@@ -19,7 +19,8 @@ static double engineNsPerVoiceSample(uint32_t voices, double seconds, double* re
     const uint64_t total = uint64_t(seconds * bench::kRate);
     const uint64_t noteEvery = uint64_t(bench::kNoteEverySeconds * bench::kRate);
     // Fill the pool, then one new note every 125 ms; the oldest is stolen (faded).
-    for (uint32_t v = 0; v < voices; ++v) boop_engine_note_on(e, 0, v, BOOP_TIMBRE_MELODY, bench::pitchHz(int(v)), 0.6f);
+    for (uint32_t v = 0; v < voices; ++v)
+        boop_engine_note_on(e, 0, v, BOOP_TIMBRE_MELODY, bench::pitchHz(int(v)), 0.6f);
     uint32_t note = voices;
     const double s = bench::medianSeconds(1, [&] {
         for (uint64_t f = 0; f < total; f += bench::kBlock) {

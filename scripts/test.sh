@@ -9,6 +9,9 @@ scripts/setup.sh
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 jobs="${BOOP_JOBS:-$(nproc)}"
 
+echo "=== formatting (clang-format, swift format) ==="
+scripts/check-format.sh
+
 for mode in none realtime thread address; do
   echo "=== C++ tests, sanitizer: $mode ==="
   cmake -S . -B "build-test-$mode" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -27,16 +27,16 @@
 #define QUEUE_CAPACITY 64
 
 struct boop_mpris {
-    sd_bus *bus;
-    sd_bus_slot *root_slot;
-    sd_bus_slot *player_slot;
-    char *name;
-    char *identity;
+    sd_bus* bus;
+    sd_bus_slot* root_slot;
+    sd_bus_slot* player_slot;
+    char* name;
+    char* identity;
     int wake_fd;
 
     boop_mpris_playback playback;
     bool has_metadata;
-    char *title;
+    char* title;
     int64_t length_us;
     unsigned track_number;
     bool can_go_next_previous;
@@ -47,20 +47,26 @@ struct boop_mpris {
     unsigned queue_count;
 };
 
-const char *boop_mpris_status_string(boop_mpris_status status) {
+const char* boop_mpris_status_string(boop_mpris_status status) {
     switch (status) {
-    case BOOP_MPRIS_OK: return "ok";
-    case BOOP_MPRIS_ERROR_INVALID_ARGUMENT: return "invalid argument";
-    case BOOP_MPRIS_ERROR_NO_SESSION_BUS: return "no D-Bus session bus";
-    case BOOP_MPRIS_ERROR_NAME_TAKEN: return "the MPRIS bus name is already taken";
-    case BOOP_MPRIS_ERROR_BUS: return "D-Bus error";
-    case BOOP_MPRIS_ERROR_OUT_OF_MEMORY: return "out of memory";
+        case BOOP_MPRIS_OK:
+            return "ok";
+        case BOOP_MPRIS_ERROR_INVALID_ARGUMENT:
+            return "invalid argument";
+        case BOOP_MPRIS_ERROR_NO_SESSION_BUS:
+            return "no D-Bus session bus";
+        case BOOP_MPRIS_ERROR_NAME_TAKEN:
+            return "the MPRIS bus name is already taken";
+        case BOOP_MPRIS_ERROR_BUS:
+            return "D-Bus error";
+        case BOOP_MPRIS_ERROR_OUT_OF_MEMORY:
+            return "out of memory";
     }
     return "unknown status";
 }
 
-static void push_command(boop_mpris *m, boop_mpris_command c) {
-    if (m->queue_count == QUEUE_CAPACITY) { // keep the newest: the latest key press is what counts
+static void push_command(boop_mpris* m, boop_mpris_command c) {
+    if (m->queue_count == QUEUE_CAPACITY) {  // keep the newest: the latest key press is what counts
         m->queue_head = (m->queue_head + 1) % QUEUE_CAPACITY;
         m->queue_count--;
     }
@@ -70,11 +76,11 @@ static void push_command(boop_mpris *m, boop_mpris_command c) {
 
 // ---- methods ---------------------------------------------------------------------------------
 
-#define COMMAND_METHOD(fn, command)                                                   \
-    static int fn(sd_bus_message *msg, void *userdata, sd_bus_error *error) {         \
-        (void)error;                                                                  \
-        push_command((boop_mpris *)userdata, command);                                \
-        return sd_bus_reply_method_return(msg, NULL);                                 \
+#define COMMAND_METHOD(fn, command)                                           \
+    static int fn(sd_bus_message* msg, void* userdata, sd_bus_error* error) { \
+        (void)error;                                                          \
+        push_command((boop_mpris*)userdata, command);                         \
+        return sd_bus_reply_method_return(msg, NULL);                         \
     }
 
 COMMAND_METHOD(method_quit, BOOP_MPRIS_COMMAND_QUIT)
@@ -83,23 +89,23 @@ COMMAND_METHOD(method_play, BOOP_MPRIS_COMMAND_PLAY)
 COMMAND_METHOD(method_pause, BOOP_MPRIS_COMMAND_PAUSE)
 COMMAND_METHOD(method_stop, BOOP_MPRIS_COMMAND_STOP)
 
-static int method_next(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+static int method_next(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
     (void)error;
-    boop_mpris *m = userdata;
-    if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_NEXT); // else: no effect, per spec
+    boop_mpris* m = userdata;
+    if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_NEXT);  // else: no effect, per spec
     return sd_bus_reply_method_return(msg, NULL);
 }
 
-static int method_previous(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+static int method_previous(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
     (void)error;
-    boop_mpris *m = userdata;
+    boop_mpris* m = userdata;
     if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_PREVIOUS);
     return sd_bus_reply_method_return(msg, NULL);
 }
 
 // Raise, Seek, SetPosition, OpenUri: advertised as unsupported (CanRaise/CanSeek false, no URI
 // schemes), so MPRIS asks for them to do nothing.
-static int method_noop(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+static int method_noop(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
     (void)userdata;
     (void)error;
     return sd_bus_reply_method_return(msg, NULL);
@@ -107,67 +113,110 @@ static int method_noop(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 
 // ---- properties ------------------------------------------------------------------------------
 
-static int get_true(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                    void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)userdata; (void)error;
+static int get_true(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                    void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)userdata;
+    (void)error;
     return sd_bus_message_append(reply, "b", 1);
 }
 
-static int get_false(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                     void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)userdata; (void)error;
+static int get_false(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                     void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)userdata;
+    (void)error;
     return sd_bus_message_append(reply, "b", 0);
 }
 
-static int get_one(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                   void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)userdata; (void)error;
+static int get_one(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                   void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)userdata;
+    (void)error;
     return sd_bus_message_append(reply, "d", 1.0);
 }
 
-static int get_empty_strings(sd_bus *bus, const char *path, const char *iface, const char *prop,
-                             sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)userdata; (void)error;
+static int get_empty_strings(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                             void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)userdata;
+    (void)error;
     return sd_bus_message_append(reply, "as", 0);
 }
 
-static int get_identity(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                        void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)error;
-    return sd_bus_message_append(reply, "s", ((boop_mpris *)userdata)->identity);
+static int get_identity(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                        void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)error;
+    return sd_bus_message_append(reply, "s", ((boop_mpris*)userdata)->identity);
 }
 
-static const char *playback_string(boop_mpris_playback p) {
+static const char* playback_string(boop_mpris_playback p) {
     switch (p) {
-    case BOOP_MPRIS_PLAYING: return "Playing";
-    case BOOP_MPRIS_PAUSED: return "Paused";
-    case BOOP_MPRIS_STOPPED: break;
+        case BOOP_MPRIS_PLAYING:
+            return "Playing";
+        case BOOP_MPRIS_PAUSED:
+            return "Paused";
+        case BOOP_MPRIS_STOPPED:
+            break;
     }
     return "Stopped";
 }
 
-static int get_playback(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                        void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)error;
-    return sd_bus_message_append(reply, "s", playback_string(((boop_mpris *)userdata)->playback));
+static int get_playback(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                        void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)error;
+    return sd_bus_message_append(reply, "s", playback_string(((boop_mpris*)userdata)->playback));
 }
 
-static int get_can_go(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                      void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)error;
-    return sd_bus_message_append(reply, "b", (int)((boop_mpris *)userdata)->can_go_next_previous);
+static int get_can_go(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                      void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)error;
+    return sd_bus_message_append(reply, "b", (int)((boop_mpris*)userdata)->can_go_next_previous);
 }
 
-static int get_position(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                        void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)error;
-    return sd_bus_message_append(reply, "x", ((boop_mpris *)userdata)->position_us);
+static int get_position(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                        void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)error;
+    return sd_bus_message_append(reply, "x", ((boop_mpris*)userdata)->position_us);
 }
 
-static int get_metadata(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
-                        void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)error;
-    boop_mpris *m = userdata;
+static int get_metadata(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
+                        void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)error;
+    boop_mpris* m = userdata;
     int r = sd_bus_message_open_container(reply, 'a', "{sv}");
     if (r < 0) return r;
     if (m->has_metadata) {
@@ -183,9 +232,14 @@ static int get_metadata(sd_bus *bus, const char *path, const char *iface, const 
 
 // Volume and Rate are read/write in MPRIS. boop has no remote volume and plays only at rate 1
 // (MinimumRate = MaximumRate = 1), so a write is accepted and has no effect.
-static int set_ignored(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *value,
-                       void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)iface; (void)prop; (void)userdata; (void)error;
+static int set_ignored(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* value,
+                       void* userdata, sd_bus_error* error) {
+    (void)bus;
+    (void)path;
+    (void)iface;
+    (void)prop;
+    (void)userdata;
+    (void)error;
     double ignored;
     return sd_bus_message_read(value, "d", &ignored);
 }
@@ -239,27 +293,38 @@ static const sd_bus_vtable player_vtable[] = {
 
 static bool is_unreachable(int err) {
     switch (err) {
-    case ENOENT: case ECONNREFUSED: case ECONNRESET: case ENOTCONN: case EPIPE: case ENOMEDIUM:
-    case EACCES: case EPERM: case ENXIO: case EHOSTDOWN: case EHOSTUNREACH: case ETIMEDOUT: case ESHUTDOWN:
-        return true;
-    default:
-        return false;
+        case ENOENT:
+        case ECONNREFUSED:
+        case ECONNRESET:
+        case ENOTCONN:
+        case EPIPE:
+        case ENOMEDIUM:
+        case EACCES:
+        case EPERM:
+        case ENXIO:
+        case EHOSTDOWN:
+        case EHOSTUNREACH:
+        case ETIMEDOUT:
+        case ESHUTDOWN:
+            return true;
+        default:
+            return false;
     }
 }
 
-static boop_mpris_status fail(boop_mpris *m, int r, boop_mpris_status status, int *errno_out) {
+static boop_mpris_status fail(boop_mpris* m, int r, boop_mpris_status status, int* errno_out) {
     if (errno_out) *errno_out = r < 0 ? -r : r;
     boop_mpris_destroy(m);
     return status;
 }
 
-boop_mpris_status boop_mpris_create(const char *bus_address, const char *name_suffix, const char *identity,
-                                    boop_mpris **out, int *errno_out) {
+boop_mpris_status boop_mpris_create(const char* bus_address, const char* name_suffix, const char* identity,
+                                    boop_mpris** out, int* errno_out) {
     if (errno_out) *errno_out = 0;
     if (!out) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
     *out = NULL;
 
-    boop_mpris *m = calloc(1, sizeof *m);
+    boop_mpris* m = calloc(1, sizeof *m);
     if (!m) return BOOP_MPRIS_ERROR_OUT_OF_MEMORY;
     m->wake_fd = -1;
     m->length_us = -1;
@@ -302,15 +367,15 @@ boop_mpris_status boop_mpris_create(const char *bus_address, const char *name_su
     r = sd_bus_request_name(m->bus, m->name, 0);
     if (r < 0) {
         boop_mpris_status s = (r == -EEXIST || r == -EALREADY) ? BOOP_MPRIS_ERROR_NAME_TAKEN
-                              : is_unreachable(-r)               ? BOOP_MPRIS_ERROR_NO_SESSION_BUS
-                                                                 : BOOP_MPRIS_ERROR_BUS;
+                              : is_unreachable(-r)             ? BOOP_MPRIS_ERROR_NO_SESSION_BUS
+                                                               : BOOP_MPRIS_ERROR_BUS;
         return fail(m, r, s, errno_out);
     }
     *out = m;
     return BOOP_MPRIS_OK;
 }
 
-void boop_mpris_destroy(boop_mpris *m) {
+void boop_mpris_destroy(boop_mpris* m) {
     if (!m) return;
     if (m->bus) {
         sd_bus_slot_unref(m->player_slot);
@@ -325,47 +390,47 @@ void boop_mpris_destroy(boop_mpris *m) {
     free(m);
 }
 
-const char *boop_mpris_bus_name(const boop_mpris *m) { return m ? m->name : ""; }
+const char* boop_mpris_bus_name(const boop_mpris* m) { return m ? m->name : ""; }
 
-int boop_mpris_fd(const boop_mpris *m) { return m && m->bus ? sd_bus_get_fd(m->bus) : -1; }
+int boop_mpris_fd(const boop_mpris* m) { return m && m->bus ? sd_bus_get_fd(m->bus) : -1; }
 
-void boop_mpris_wake(boop_mpris *m) {
+void boop_mpris_wake(boop_mpris* m) {
     if (!m || m->wake_fd < 0) return;
     uint64_t one = 1;
-    ssize_t ignored = write(m->wake_fd, &one, sizeof one); // EAGAIN means a wake is already pending
+    ssize_t ignored = write(m->wake_fd, &one, sizeof one);  // EAGAIN means a wake is already pending
     (void)ignored;
 }
 
-static boop_mpris_status emit(boop_mpris *m, const char *property) {
+static boop_mpris_status emit(boop_mpris* m, const char* property) {
     int r = sd_bus_emit_properties_changed(m->bus, OBJECT_PATH, PLAYER_IFACE, property, NULL);
     return r < 0 ? BOOP_MPRIS_ERROR_BUS : BOOP_MPRIS_OK;
 }
 
-boop_mpris_status boop_mpris_set_playback(boop_mpris *m, boop_mpris_playback playback) {
+boop_mpris_status boop_mpris_set_playback(boop_mpris* m, boop_mpris_playback playback) {
     if (!m || playback < BOOP_MPRIS_STOPPED || playback > BOOP_MPRIS_PAUSED) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
     if (m->playback == playback) return BOOP_MPRIS_OK;
     m->playback = playback;
     return emit(m, "PlaybackStatus");
 }
 
-boop_mpris_status boop_mpris_set_metadata(boop_mpris *m, const char *title, int64_t length_us) {
+boop_mpris_status boop_mpris_set_metadata(boop_mpris* m, const char* title, int64_t length_us) {
     if (!m || !title) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
     if (length_us < 0) length_us = -1;
     bool same_title = m->has_metadata && strcmp(m->title, title) == 0;
     if (same_title && m->length_us == length_us) return BOOP_MPRIS_OK;
     if (!same_title) {
-        char *copy = strdup(title);
+        char* copy = strdup(title);
         if (!copy) return BOOP_MPRIS_ERROR_OUT_OF_MEMORY;
         free(m->title);
         m->title = copy;
-        m->track_number++; // a new title is a new track for clients that key on mpris:trackid
+        m->track_number++;  // a new title is a new track for clients that key on mpris:trackid
     }
     m->length_us = length_us;
     m->has_metadata = true;
     return emit(m, "Metadata");
 }
 
-boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris *m, int enabled) {
+boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris* m, int enabled) {
     if (!m) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
     if (m->can_go_next_previous == (enabled != 0)) return BOOP_MPRIS_OK;
     m->can_go_next_previous = enabled != 0;
@@ -373,13 +438,13 @@ boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris *m, int enabled
     return r < 0 ? BOOP_MPRIS_ERROR_BUS : BOOP_MPRIS_OK;
 }
 
-boop_mpris_status boop_mpris_set_position(boop_mpris *m, int64_t position_us) {
+boop_mpris_status boop_mpris_set_position(boop_mpris* m, int64_t position_us) {
     if (!m) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
     m->position_us = position_us < 0 ? 0 : position_us;
     return BOOP_MPRIS_OK;
 }
 
-static int dispatch_all(boop_mpris *m) {
+static int dispatch_all(boop_mpris* m) {
     for (;;) {
         int r = sd_bus_process(m->bus, NULL);
         if (r < 0) return r;
@@ -387,13 +452,13 @@ static int dispatch_all(boop_mpris *m) {
     }
 }
 
-boop_mpris_status boop_mpris_process(boop_mpris *m, int timeout_ms) {
+boop_mpris_status boop_mpris_process(boop_mpris* m, int timeout_ms) {
     if (!m) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
     if (dispatch_all(m) < 0) return BOOP_MPRIS_ERROR_BUS;
     if (timeout_ms != 0) {
         int events = sd_bus_get_events(m->bus);
         if (events < 0) return BOOP_MPRIS_ERROR_BUS;
-        uint64_t bus_timeout_us = UINT64_MAX; // absolute CLOCK_MONOTONIC deadline of sd-bus's own timers
+        uint64_t bus_timeout_us = UINT64_MAX;  // absolute CLOCK_MONOTONIC deadline of sd-bus's own timers
         int wait = timeout_ms;
         if (sd_bus_get_timeout(m->bus, &bus_timeout_us) >= 0 && bus_timeout_us != UINT64_MAX) {
             struct timespec now;
@@ -418,7 +483,7 @@ boop_mpris_status boop_mpris_process(boop_mpris *m, int timeout_ms) {
     return BOOP_MPRIS_OK;
 }
 
-boop_mpris_command boop_mpris_next_command(boop_mpris *m) {
+boop_mpris_command boop_mpris_next_command(boop_mpris* m) {
     if (!m || m->queue_count == 0) return BOOP_MPRIS_COMMAND_NONE;
     boop_mpris_command c = m->queue[m->queue_head];
     m->queue_head = (m->queue_head + 1) % QUEUE_CAPACITY;

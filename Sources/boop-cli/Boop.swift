@@ -15,7 +15,7 @@ struct Boop: AsyncParsableCommand {
             ToneCommand.self,
             AmbientCommand.self,
             ListenCommand.self, DevicesCommand.self,
-            TrainCommand.self,
+            TrainCommand.self
         ]
     )
 
@@ -56,7 +56,8 @@ struct Boop: AsyncParsableCommand {
             if code == .success || error is CleanExit || error is ExitCode {
                 exit(withError: error)
             }
-            let message = Boop.message(for: error)
+            let message =
+                Boop.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
             StandardError.line(message)
             Foundation.exit(code.rawValue)

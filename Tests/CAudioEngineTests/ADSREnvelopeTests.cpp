@@ -19,7 +19,10 @@ TEST_CASE("envelope: linear 10 ms attack, release min(gate * 0.3, 0.15 s)") {
     // Held 960 samples = 20 ms: release 6 ms = 288 samples.
     env.noteOff();
     int n = 0;
-    while (env.isActive() && n < 100000) { env.process(); ++n; }
+    while (env.isActive() && n < 100000) {
+        env.process();
+        ++n;
+    }
     CHECK(n == doctest::Approx(288).epsilon(0.01));
 
     CHECK(boop::ADSREnvelope::releaseSecondsForGate(2.0, 0.3, 0.15) == doctest::Approx(0.15));

@@ -211,7 +211,8 @@ TEST_CASE("ambient as a boop_source renders the same samples") {
     REQUIRE(hasRender);
     std::vector<float> x(48000 * 2);
     for (size_t i = 0; i < 48000; i += 256)
-        REQUIRE(src.render(src.context, x.data() + 2 * i, static_cast<uint32_t>(std::min<size_t>(256, 48000 - i))) == BOOP_OK);
+        REQUIRE(src.render(src.context, x.data() + 2 * i, static_cast<uint32_t>(std::min<size_t>(256, 48000 - i))) ==
+                BOOP_OK);
     auto y = renderAmbient(b, 48000, {256});
     CHECK(sameBytes(x, y));
 }

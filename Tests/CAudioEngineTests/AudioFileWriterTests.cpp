@@ -1,7 +1,7 @@
-#include <doctest/doctest.h>
 #include <dirent.h>
-#include <sys/stat.h>
+#include <doctest/doctest.h>
 #include <sndfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <fstream>
 #include <sstream>
@@ -16,7 +16,8 @@ static std::string tempDir() {
 static int entries(const std::string& dir) {
     int n = 0;
     DIR* d = opendir(dir.c_str());
-    while (dirent* e = readdir(d)) if (e->d_name[0] != '.') ++n;
+    while (dirent* e = readdir(d))
+        if (e->d_name[0] != '.') ++n;
     closedir(d);
     return n;
 }
@@ -60,8 +61,10 @@ TEST_CASE("file writer: abort leaves nothing; bad paths and extensions are refus
     boop_file_writer_write(w, s, 4);
     boop_file_writer_abort(w);
     CHECK(entries(dir) == 0);
-    CHECK(boop_file_writer_open((dir + "/nope/x.wav").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_ERROR_CANNOT_CREATE);
-    CHECK(boop_file_writer_open((dir + "/x.xyz").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_file_writer_open((dir + "/nope/x.wav").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) ==
+          BOOP_ERROR_CANNOT_CREATE);
+    CHECK(boop_file_writer_open((dir + "/x.xyz").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) ==
+          BOOP_ERROR_INVALID_ARGUMENT);
     REQUIRE(boop_file_writer_open((dir + "/x.flac").c_str(), 48000, 1, BOOP_SAMPLE_INT16, &w) == BOOP_OK);
     boop_file_writer_write(w, s, 4);
     CHECK(boop_file_writer_commit(w) == BOOP_OK);

@@ -15,8 +15,10 @@ TEST_CASE("events land on their exact frame for block sizes 1, 64, 256 and 1000"
         auto x = engine.render(40000, block);
         // The envelope's first sample is 0, so the first non-zero sample is onFrame + 1.
         CHECK(firstAbove(x, 0.0f) == long(onFrame + 1));
-        if (reference.empty()) reference = x;
-        else CHECK(std::memcmp(reference.data(), x.data(), x.size() * sizeof(float)) == 0);
+        if (reference.empty())
+            reference = x;
+        else
+            CHECK(std::memcmp(reference.data(), x.data(), x.size() * sizeof(float)) == 0);
     }
 }
 
@@ -126,7 +128,7 @@ TEST_CASE("cancel pending: queued future events are discarded, sounding voices f
     REQUIRE(boop_engine_cancel_pending(engine, 0.01) == BOOP_OK);
     boop_engine_note_on(engine, 30000, 3, BOOP_TIMBRE_TONE, 550.0, 1.0f);  // queued after: kept
     auto x = engine.render(30000);
-    CHECK(peakAmplitude(x, 441 + 100, 20000) < 1e-6);           // faded within 10 ms, note 2 never came
+    CHECK(peakAmplitude(x, 441 + 100, 20000) < 1e-6);             // faded within 10 ms, note 2 never came
     CHECK(firstAbove(x, 0.0f, 2000) == long(30000 - 10000 + 1));  // note 3 on its frame
     CHECK(boop_engine_cancel_pending(engine, 0.0) == BOOP_ERROR_INVALID_ARGUMENT);
 }

@@ -11,10 +11,11 @@ using namespace boop::ambient;
 TEST_CASE("diatonic chords of C major have the textbook qualities") {
     HarmonyManager h;
     h.configure(0, Scale::Major, 0.0f, 0.0f, 1);
-    const ChordQuality triads[7] = {ChordQuality::Major, ChordQuality::Minor, ChordQuality::Minor, ChordQuality::Major,
-                                    ChordQuality::Major, ChordQuality::Minor, ChordQuality::Diminished};
-    const ChordQuality sevenths[7] = {ChordQuality::Major7, ChordQuality::Minor7, ChordQuality::Minor7,
-                                      ChordQuality::Major7, ChordQuality::Dominant7, ChordQuality::Minor7,
+    const ChordQuality triads[7] = {ChordQuality::Major,     ChordQuality::Minor, ChordQuality::Minor,
+                                    ChordQuality::Major,     ChordQuality::Major, ChordQuality::Minor,
+                                    ChordQuality::Diminished};
+    const ChordQuality sevenths[7] = {ChordQuality::Major7,         ChordQuality::Minor7,    ChordQuality::Minor7,
+                                      ChordQuality::Major7,         ChordQuality::Dominant7, ChordQuality::Minor7,
                                       ChordQuality::HalfDiminished7};
     for (int d = 0; d < 7; ++d) {
         CHECK(h.build(d, false).quality == triads[d]);
@@ -32,14 +33,14 @@ TEST_CASE("diatonic chords of C major have the textbook qualities") {
 TEST_CASE("scales and keys place notes correctly") {
     HarmonyManager h;
     h.configure(9, Scale::Minor, 0.0f, 0.0f, 1);  // A minor
-    CHECK(h.scaleNote(0, 4) == 69);                // A4
-    CHECK(h.scaleNote(2, 4) == 72);                // C5
-    CHECK(h.scaleNote(7, 4) == 81);                // A5
-    CHECK(h.scaleNote(-1, 4) == 67);               // G4
+    CHECK(h.scaleNote(0, 4) == 69);               // A4
+    CHECK(h.scaleNote(2, 4) == 72);               // C5
+    CHECK(h.scaleNote(7, 4) == 81);               // A5
+    CHECK(h.scaleNote(-1, 4) == 67);              // G4
     h.configure(2, Scale::Dorian, 0.0f, 0.0f, 1);
-    CHECK(h.scaleNote(5, 3) == 50 + 9);            // D dorian's sixth is a major sixth
+    CHECK(h.scaleNote(5, 3) == 50 + 9);  // D dorian's sixth is a major sixth
     h.configure(5, Scale::Lydian, 0.0f, 0.0f, 1);
-    CHECK(h.scaleNote(3, 4) == 65 + 6);            // F lydian's raised fourth
+    CHECK(h.scaleNote(3, 4) == 65 + 6);  // F lydian's raised fourth
 }
 
 TEST_CASE("progressions prefer roots moving by fifths and skip diminished chords") {

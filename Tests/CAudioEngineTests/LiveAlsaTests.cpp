@@ -38,8 +38,8 @@ TEST_CASE("playback: paced by an idle server's clock over 10 s at the defaults, 
     boop_playback* pb = nullptr;
     REQUIRE(boop_playback_open(&cfg, 44100, 2, &pb) == BOOP_OK);
     const boop_playback_info info = boop_playback_get_info(pb);
-    MESSAGE("negotiated: " << std::string(info.format) << " " << info.sample_rate << " Hz, period " << info.period_frames
-                           << ", buffer " << info.buffer_frames << " ("
+    MESSAGE("negotiated: " << std::string(info.format) << " " << info.sample_rate << " Hz, period "
+                           << info.period_frames << ", buffer " << info.buffer_frames << " ("
                            << 1000.0 * info.buffer_frames / info.sample_rate << " ms)");
     CHECK(info.sample_rate == doctest::Approx(44100));
     CHECK(std::string(info.format) == "FLOAT_LE");
@@ -66,7 +66,9 @@ TEST_CASE("playback: paced by an idle server's clock over 10 s at the defaults, 
     while (nowSeconds() - t0 < 10.0) {
         sleepSeconds(0.05);
         boop_playback_stats s = boop_playback_get_stats(pb);
-        if (s.running != 1) MESSAGE("stopped: error " << s.error << " xruns " << s.xruns << " written " << s.frames_written << " after " << nowSeconds() - t0);
+        if (s.running != 1)
+            MESSAGE("stopped: error " << s.error << " xruns " << s.xruns << " written " << s.frames_written << " after "
+                                      << nowSeconds() - t0);
         REQUIRE(s.running == 1);
         if (s.xruns != lastXruns) {
             MESSAGE("xrun at " << nowSeconds() - t0 << " s (total " << s.xruns << ")");
@@ -81,8 +83,8 @@ TEST_CASE("playback: paced by an idle server's clock over 10 s at the defaults, 
     boop_playback_stats s = boop_playback_get_stats(pb);
     const double audible = double(int64_t(s.frames_written) - s.delay_frames) / info.sample_rate - audible0;
     MESSAGE("wall " << wall << " s, audible " << audible << " s, xruns " << s.xruns << ", stalls " << s.stalls
-                    << ", latency " << s.latency_frames << " frames (grown " << s.latency_growths << " times), delay mean "
-                    << latencySum / double(samples) << " ms, max " << maxLatencyMs << " ms");
+                    << ", latency " << s.latency_frames << " frames (grown " << s.latency_growths
+                    << " times), delay mean " << latencySum / double(samples) << " ms, max " << maxLatencyMs << " ms");
     // A busy machine may cause an xrun or two; adaptive buffering grows the buffer on a burst, so
     // they stay few. Each costs an idle sink's restart (up to 2 s), hence the pace allows for them.
     CHECK(s.xruns <= 2);

@@ -21,8 +21,12 @@ TEST_CASE("queue: two threads, 10 million events, order and count kept") {
     uint64_t refused = 0;
     std::thread producer([&] {
         for (uint64_t i = 0; i < kCount;) {
-            if (q.tryPush(i)) ++i;
-            else { ++refused; std::this_thread::yield(); }
+            if (q.tryPush(i))
+                ++i;
+            else {
+                ++refused;
+                std::this_thread::yield();
+            }
         }
     });
     uint64_t expected = 0;

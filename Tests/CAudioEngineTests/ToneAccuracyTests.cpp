@@ -80,7 +80,8 @@ TEST_CASE("every tone A0 ... C8 is within 0.01 cent at references 415 ... 466 Hz
     }
     MESSAGE("tones measured: " << worst.measured << "; worst tuning error " << worst.cents << " cent (" << worst.what
                                << "); goal 0.01 cent");
-    MESSAGE("worst distance from the 2^-32 phase-increment grid: " << unexplained.cents << " cent (" << unexplained.what << ")");
+    MESSAGE("worst distance from the 2^-32 phase-increment grid: " << unexplained.cents << " cent (" << unexplained.what
+                                                                   << ")");
     CHECK(std::fabs(unexplained.cents) < 1e-4);
     CHECK(worst.measured == 4 * 5 * 88);
     CHECK(std::fabs(worst.cents) < kGoalCents);
@@ -95,7 +96,8 @@ TEST_CASE("tuning holds at other sample rates") {
             worst.consider(tonefit::cents(measureTone(rate, expected), expected), label(midi, 0, 440, rate));
         }
     }
-    MESSAGE("tones measured: " << worst.measured << "; worst tuning error " << worst.cents << " cent (" << worst.what << ")");
+    MESSAGE("tones measured: " << worst.measured << "; worst tuning error " << worst.cents << " cent (" << worst.what
+                               << ")");
     CHECK(std::fabs(worst.cents) < kGoalCents);
 }
 

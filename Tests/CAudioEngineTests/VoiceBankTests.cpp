@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
-#include "TestSignals.hpp"
 #include <cstdlib>
+#include "TestSignals.hpp"
 #include "dsp/Voice.hpp"
 
 using namespace testsig;
@@ -14,26 +14,29 @@ TEST_CASE("vector path agrees with the scalar reference voice sample for sample"
     // Both kernels: the x86-64 baseline one (forced by BOOP_NO_AVX2) and, on CPUs that have it,
     // the AVX2+FMA one chosen at run time.
     for (const bool baseline : {true, false}) {
-    if (baseline) setenv("BOOP_NO_AVX2", "1", 1);
-    else unsetenv("BOOP_NO_AVX2");
-    for (double hz : {27.5, 261.6255653, 440.0, 1760.0, 4186.009}) {
-        boop::Voice voice;
-        voice.prepare(rate);
-        voice.noteOn(hz, 1.0f);
-        std::vector<float> ref;
-        for (int i = 0; i < 48000; ++i) {
-            if (i == 30000) voice.noteOff();
-            ref.push_back(voice.process() * 0.3f);  // engine master gain; below the clipper knee
+        if (baseline)
+            setenv("BOOP_NO_AVX2", "1", 1);
+        else
+            unsetenv("BOOP_NO_AVX2");
+        for (double hz : {27.5, 261.6255653, 440.0, 1760.0, 4186.009}) {
+            boop::Voice voice;
+            voice.prepare(rate);
+            voice.noteOn(hz, 1.0f);
+            std::vector<float> ref;
+            for (int i = 0; i < 48000; ++i) {
+                if (i == 30000) voice.noteOff();
+                ref.push_back(voice.process() * 0.3f);  // engine master gain; below the clipper knee
+            }
+            EngineHandle engine(rate);
+            boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, hz, 1.0f);
+            boop_engine_note_off(engine, 30000, 1);
+            auto x = engine.render(48000, 333);
+            float worst = 0;
+            for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::fabs(x[i] - ref[i]));
+            INFO("hz " << hz << (baseline ? " baseline" : " runtime-selected") << " kernel, worst difference "
+                       << worst);
+            CHECK(worst < 2e-5f);
         }
-        EngineHandle engine(rate);
-        boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, hz, 1.0f);
-        boop_engine_note_off(engine, 30000, 1);
-        auto x = engine.render(48000, 333);
-        float worst = 0;
-        for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::fabs(x[i] - ref[i]));
-        INFO("hz " << hz << (baseline ? " baseline" : " runtime-selected") << " kernel, worst difference " << worst);
-        CHECK(worst < 2e-5f);
-    }
     }
     unsetenv("BOOP_NO_AVX2");
 }

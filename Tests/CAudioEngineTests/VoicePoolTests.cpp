@@ -24,13 +24,14 @@ TEST_CASE("steal: the largest sample-to-sample step stays within what the sines 
     const double rate = 44100.0;
     auto play = [&](uint32_t voices, uint32_t poolSize) {
         EngineHandle engine(rate, poolSize);
-        for (uint32_t i = 0; i < voices; ++i) boop_engine_note_on(engine, 0, i, BOOP_TIMBRE_MELODY, 300.0 + 110.0 * i, 1.0f);
+        for (uint32_t i = 0; i < voices; ++i)
+            boop_engine_note_on(engine, 0, i, BOOP_TIMBRE_MELODY, 300.0 + 110.0 * i, 1.0f);
         boop_engine_note_on(engine, 10000, 99, BOOP_TIMBRE_MELODY, 880.0, 1.0f);
         return engine.render(20000);
     };
     for (uint32_t voices : {1u, 2u, 4u}) {
-        auto stolen = play(voices, voices);        // the new note steals the oldest
-        auto roomy = play(voices, voices + 1);     // the same notes with a free voice: no steal
+        auto stolen = play(voices, voices);     // the new note steals the oldest
+        auto roomy = play(voices, voices + 1);  // the same notes with a free voice: no steal
         double sineStepBound = 2 * M_PI * 880.0 * 0.3 / rate;
         for (uint32_t i = 0; i < voices; ++i) sineStepBound += 2 * M_PI * (300.0 + 110.0 * i) * 0.3 / rate;
         const float step = maxStep(stolen, 9990, 10600);

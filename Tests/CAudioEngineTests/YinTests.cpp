@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "AlsaTestSupport.hpp"
-#include "include/CAudioEngine.h"
 #include "dsp/Yin.hpp"
+#include "include/CAudioEngine.h"
 
 using namespace boop_test;
 
@@ -122,7 +122,10 @@ TEST_CASE("yin: harmonic-rich tones give the fundamental, never an octave off") 
     const Kind kinds[] = {
         {"sawtooth", [](int k) { return 1.0 / k; }},
         {"square", [](int k) { return k % 2 ? 1.0 / k : 0.0; }},
-        {"strong 2nd harmonic", [](int k) { return k == 1 ? 0.4 : k == 2 ? 1.0 : k == 3 ? 0.5 : 0.0; }},
+        {"strong 2nd harmonic", [](int k) { return k == 1   ? 0.4
+                                                   : k == 2 ? 1.0
+                                                   : k == 3 ? 0.5
+                                                            : 0.0; }},
         {"weak fundamental", [](int k) { return k == 1 ? 0.15 : 1.0 / std::sqrt(double(k)); }},
         {"brass-like", [](int k) { return k <= 8 ? 1.0 : 8.0 / k; }},
     };
@@ -133,7 +136,8 @@ TEST_CASE("yin: harmonic-rich tones give the fundamental, never an octave off") 
             const auto r = yin.process(s.data(), static_cast<uint32_t>(s.size()));
             REQUIRE_MESSAGE(r.frequency > 0, std::string(kind.name) << " at " << f << " Hz came out unvoiced");
             const double c = cents(r.frequency, f);
-            CHECK_MESSAGE(std::fabs(c) < 5.0, std::string(kind.name) << " at " << f << " Hz: " << r.frequency << " Hz (" << c << " cents)");
+            CHECK_MESSAGE(std::fabs(c) < 5.0,
+                          std::string(kind.name) << " at " << f << " Hz: " << r.frequency << " Hz (" << c << " cents)");
             ++checked;
         }
     }

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv) {
-    const char *title = argc > 1 ? argv[1] : "Demo";
+int main(int argc, char** argv) {
+    const char* title = argc > 1 ? argv[1] : "Demo";
     int next_previous = argc > 2 && strcmp(argv[2], "--next-previous") == 0;
-    boop_mpris *m = NULL;
+    boop_mpris* m = NULL;
     int err = 0;
     boop_mpris_status s = boop_mpris_create(NULL, NULL, "PixelBoop", &m, &err);
     if (s != BOOP_MPRIS_OK) {
@@ -28,26 +28,38 @@ int main(int argc, char **argv) {
     boop_mpris_set_playback(m, BOOP_MPRIS_PLAYING);
     int playing = 1, preset = 0;
     for (;;) {
-        if (boop_mpris_process(m, 1000) != BOOP_MPRIS_OK) { fprintf(stderr, "bus lost\n"); return 1; }
+        if (boop_mpris_process(m, 1000) != BOOP_MPRIS_OK) {
+            fprintf(stderr, "bus lost\n");
+            return 1;
+        }
         for (boop_mpris_command c; (c = boop_mpris_next_command(m)) != BOOP_MPRIS_COMMAND_NONE;) {
             printf("command %d\n", (int)c);
             fflush(stdout);
             switch (c) {
-            case BOOP_MPRIS_COMMAND_PLAY_PAUSE: playing = !playing; break;
-            case BOOP_MPRIS_COMMAND_PLAY: playing = 1; break;
-            case BOOP_MPRIS_COMMAND_PAUSE: playing = 0; break;
-            case BOOP_MPRIS_COMMAND_NEXT: case BOOP_MPRIS_COMMAND_PREVIOUS: {
-                char name[32];
-                preset += c == BOOP_MPRIS_COMMAND_NEXT ? 1 : -1;
-                snprintf(name, sizeof name, "preset %d", preset);
-                boop_mpris_set_metadata(m, name, -1);
-                break;
-            }
-            case BOOP_MPRIS_COMMAND_STOP: case BOOP_MPRIS_COMMAND_QUIT:
-                boop_mpris_set_playback(m, BOOP_MPRIS_STOPPED);
-                boop_mpris_destroy(m);
-                return 0;
-            default: break;
+                case BOOP_MPRIS_COMMAND_PLAY_PAUSE:
+                    playing = !playing;
+                    break;
+                case BOOP_MPRIS_COMMAND_PLAY:
+                    playing = 1;
+                    break;
+                case BOOP_MPRIS_COMMAND_PAUSE:
+                    playing = 0;
+                    break;
+                case BOOP_MPRIS_COMMAND_NEXT:
+                case BOOP_MPRIS_COMMAND_PREVIOUS: {
+                    char name[32];
+                    preset += c == BOOP_MPRIS_COMMAND_NEXT ? 1 : -1;
+                    snprintf(name, sizeof name, "preset %d", preset);
+                    boop_mpris_set_metadata(m, name, -1);
+                    break;
+                }
+                case BOOP_MPRIS_COMMAND_STOP:
+                case BOOP_MPRIS_COMMAND_QUIT:
+                    boop_mpris_set_playback(m, BOOP_MPRIS_STOPPED);
+                    boop_mpris_destroy(m);
+                    return 0;
+                default:
+                    break;
             }
             boop_mpris_set_playback(m, playing ? BOOP_MPRIS_PLAYING : BOOP_MPRIS_PAUSED);
         }

@@ -1,6 +1,7 @@
 import CAudioEngine
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 private let presetFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -16,7 +17,7 @@ struct AmbientPresetTests {
         #expect(names.contains("Bright_Bells"))
         #expect(names.contains("Dark_Textures"))
         #expect(Set(names).count == names.count)
-        #expect(AmbientPreset.bundled.count == BundledPresets.sources.count)  // every embedded copy parses
+        #expect(AmbientPreset.bundled.count == BundledPresets.sources.count)   // every embedded copy parses
         for p in AmbientPreset.bundled { #expect(!p.description.isEmpty) }
         #expect(AmbientPreset.listing.allSatisfy { $0.contains("  ") })
         #expect(AmbientPreset.named("bright_bells")?.name == "Bright_Bells")
@@ -60,7 +61,10 @@ struct AmbientPresetTests {
         (#"{"lead": {"steps": 8, "rotation": 8}}"#, "t.json: lead.rotation: expected an integer 0...7, got 8"),
         (#"{"lead": {"steps": 65}}"#, "t.json: lead.steps: expected an integer 1...64, got 65"),
         (#"{"lead": {"octave": 4.5}}"#, "t.json: lead.octave: expected an integer 2...7, got 4.5"),
-        (#"{"pad": {"filterMin": 2000, "filterMax": 1000}}"#, "t.json: pad.filterMax: expected a frequency at least pad.filterMin (2000), got 1000"),
+        (
+            #"{"pad": {"filterMin": 2000, "filterMax": 1000}}"#,
+            "t.json: pad.filterMax: expected a frequency at least pad.filterMin (2000), got 1000"
+        ),
         (#"{"pad": {"filterMin": 10}}"#, "t.json: pad.filterMin: expected a number 40...18000, got 10"),
         (#"{"key": "H"}"#, #"t.json: key: expected a key name such as "C", "F#" or "Bb", got "H""#),
         (#"{"key": 2}"#, "t.json: key: expected a key name"),
@@ -72,7 +76,7 @@ struct AmbientPresetTests {
         (#"[1, 2]"#, "t.json: (top level): expected an object, got an array"),
         (#"{"ocean": {"swellSeconds": 1}}"#, "t.json: ocean.swellSeconds: expected a number 2...60, got 1"),
         (#"{"grain": {"size": 0}}"#, "t.json: grain.size: expected a number 0.01...0.5, got 0"),
-        ("{", "t.json: not valid JSON"),
+        ("{", "t.json: not valid JSON")
     ]
 
     @Test("invalid presets are refused with one line naming file, field and expectation", arguments: badDocuments)
@@ -155,7 +159,8 @@ struct AmbientEngineTests {
         let x = a.render(frames: 44100 * 5)
         var y: [Float] = []
         var block = [Float]()
-        var left = 44100 * 5, size = 1
+        var left = 44100 * 5
+        var size = 1
         while left > 0 {
             let n = min(size, left)
             b.render(into: &block, frames: n)
@@ -179,7 +184,8 @@ struct AmbientEngineTests {
             // carries one unless SFC_SET_ADD_PEAK_CHUNK is turned off) would show up as a difference.
             if i == 1 { Thread.sleep(forTimeInterval: 1.1) }
             let path = dir.appendingPathComponent("\(i).wav").path
-            let frames = try AmbientEngine.renderOffline(preset: preset, seed: UInt64(seed), sampleRate: 22050, duration: 6, to: path)
+            let frames = try AmbientEngine.renderOffline(
+                preset: preset, seed: UInt64(seed), sampleRate: 22050, duration: 6, to: path)
             #expect(frames == 22050 * 6)
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(data.count > 22050 * 6 * 2 * 4)
@@ -187,7 +193,10 @@ struct AmbientEngineTests {
             for b in data { h = (h ^ UInt64(b)) &* 0x100000001b3 }
             hashes.append(h)
         }
-        #expect(hashes[0] == hashes[1], "same arguments, different bytes: a timestamp in the file? (float WAV: libsndfile's PEAK chunk; boop_file_writer_open must call sf_command(SFC_SET_ADD_PEAK_CHUNK, SF_FALSE))")
+        #expect(
+            hashes[0] == hashes[1],
+            "same arguments, different bytes: a timestamp in the file? (float WAV: libsndfile's PEAK chunk; boop_file_writer_open must call sf_command(SFC_SET_ADD_PEAK_CHUNK, SF_FALSE))"
+        )
         #expect(hashes[0] != hashes[2])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("tmp") }
         #expect(leftovers.isEmpty)
@@ -198,8 +207,13 @@ struct AmbientEngineTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ambient-cancel-\(getpid()).wav").path
         var calls = 0
         #expect(throws: CancellationError.self) {
-            try AmbientEngine.renderOffline(preset: AmbientPreset.bundled[0], seed: 1, sampleRate: 22050, duration: 10,
-                                            to: path, shouldStop: { calls += 1; return calls > 3 })
+            try AmbientEngine.renderOffline(
+                preset: AmbientPreset.bundled[0], seed: 1, sampleRate: 22050, duration: 10,
+                to: path,
+                shouldStop: {
+                    calls += 1
+                    return calls > 3
+                })
         }
         #expect(!FileManager.default.fileExists(atPath: path))
     }

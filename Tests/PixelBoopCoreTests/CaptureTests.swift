@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 private func sineWave(_ f: Double, rate: Double = 16000, frames: Int = 2048, amp: Float = 0.5) -> [Float] {
@@ -22,7 +23,7 @@ struct CaptureTests {
             #expect(group.wait(timeout: .now() + 5) == .success, "stop() hung")
             #expect(!stream.isStreaming)
             #expect(throws: Never.self) { try stream.start() }
-            #expect(throws: AudioError.self) { try stream.start() }  // already streaming
+            #expect(throws: AudioError.self) { try stream.start() }   // already streaming
             stream.stop()
             stream.stop()
         }
@@ -37,9 +38,12 @@ struct CaptureTests {
         #expect(c.device == "default")
     }
 
-    @Test("StreamConfig rejects values out of range, naming the field",
-          arguments: [StreamConfig(sampleRate: 100), StreamConfig(bufferFrames: 8), StreamConfig(channels: 0),
-                      StreamConfig(device: "")])
+    @Test(
+        "StreamConfig rejects values out of range, naming the field",
+        arguments: [
+            StreamConfig(sampleRate: 100), StreamConfig(bufferFrames: 8), StreamConfig(channels: 0),
+            StreamConfig(device: "")
+        ])
     func invalidConfig(_ config: StreamConfig) {
         #expect(throws: AudioError.self) { try config.validate() }
         let stream = AudioStream(config: config)
@@ -88,9 +92,12 @@ struct CaptureTests {
         #expect(throws: AudioError.self) { try PitchDetector(sampleRate: 16000, minFrequency: 900, maxFrequency: 100) }
     }
 
-    @Test("nearest note and cents",
-          arguments: [(440.0, "A4", 69, 0.0), (261.6255653, "C4", 60, 0.0), (445.0, "A4", 69, 19.56),
-                      (27.5, "A0", 21, 0.0), (466.1637615, "A#4", 70, 0.0), (430.0, "A4", 69, -39.80)])
+    @Test(
+        "nearest note and cents",
+        arguments: [
+            (440.0, "A4", 69, 0.0), (261.6255653, "C4", 60, 0.0), (445.0, "A4", 69, 19.56),
+            (27.5, "A0", 21, 0.0), (466.1637615, "A#4", 70, 0.0), (430.0, "A4", 69, -39.80)
+        ])
     func nearestNote(_ c: (Double, String, Int, Double)) {
         let n = PitchDetector.nearestNote(to: c.0)
         #expect(n.name == c.1)

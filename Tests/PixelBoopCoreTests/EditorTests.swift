@@ -12,7 +12,7 @@ struct EditorModelTests {
         m.move(rows: 1)
         #expect(m.cursorLabel == "C#4")
         m.move(steps: -1)
-        #expect(m.step == 15)  // wraps
+        #expect(m.step == 15)   // wraps
         m.move(steps: 4)
         #expect(m.step == 3)
         m.move(rows: 200)
@@ -31,13 +31,13 @@ struct EditorModelTests {
         #expect(m.toggle() == Note(step: 0, pitch: 60))
         m.setVelocity(.accent)
         m.changeLength(by: 1)
-        m.changeLength(by: 100)  // clamped to the pattern's end
+        m.changeLength(by: 100)   // clamped to the pattern's end
         #expect(m.pattern.notes(.melody) == [Note(step: 0, pitch: 60, velocity: .accent, length: 16)])
-        m.move(steps: 5)  // on the tail: toggling removes the note
+        m.move(steps: 5)   // on the tail: toggling removes the note
         #expect(m.noteUnderCursor != nil)
         #expect(m.toggle() == nil)
         #expect(m.pattern.notes(.melody).isEmpty)
-        #expect(m.toggle() == Note(step: 5, pitch: 60, velocity: .accent))  // new notes take the velocity
+        #expect(m.toggle() == Note(step: 5, pitch: 60, velocity: .accent))   // new notes take the velocity
         #expect(m.isModified)
     }
 
@@ -73,9 +73,12 @@ struct EditorModelTests {
 
     @Test("shortening asks when notes would go, and removes or trims them only when confirmed")
     func shorten() {
-        var m = EditorModel(pattern: Pattern(name: "t", length: 16, tracks: [
-            .melody: [Note(step: 2, pitch: 60, length: 10), Note(step: 12, pitch: 62)],
-        ]))
+        var m = EditorModel(
+            pattern: Pattern(
+                name: "t", length: 16,
+                tracks: [
+                    .melody: [Note(step: 2, pitch: 60, length: 10), Note(step: 12, pitch: 62)]
+                ]))
         m.changeLength(steps: -1)
         #expect(m.question == .shorten(to: 8, affected: 2))
         #expect(m.pattern.length == 16)
@@ -109,8 +112,9 @@ struct TerminalInputTests {
     func keys() {
         var p = TerminalInput()
         #expect(p.feed(Array("hj k".utf8)) == [.char("h"), .char("j"), .char(" "), .char("k")])
-        #expect(p.feed([0x1B, 0x5B, 0x41, 0x1B, 0x4F, 0x44, 0x1B, 0x5B, 0x5A, 0x09, 0x0D, 0x12, 0x03])
-            == [.arrow(.up), .arrow(.left), .shiftTab, .tab, .enter, .control("r"), .control("c")])
+        #expect(
+            p.feed([0x1B, 0x5B, 0x41, 0x1B, 0x4F, 0x44, 0x1B, 0x5B, 0x5A, 0x09, 0x0D, 0x12, 0x03])
+                == [.arrow(.up), .arrow(.left), .shiftTab, .tab, .enter, .control("r"), .control("c")])
     }
 
     @Test("every sequence split at every byte gives the same events")
@@ -118,13 +122,14 @@ struct TerminalInputTests {
         let bytes = Array("\u{1B}[<0;12;5M\u{1B}[<32;14;5M\u{1B}[<0;14;5m\u{1B}[Bq\u{1B}[<65;3;3M".utf8)
         var whole = TerminalInput()
         let expected = whole.feed(bytes)
-        #expect(expected == [
-            .mouse(button: .left, column: 12, row: 5, pressed: true, drag: false),
-            .mouse(button: .left, column: 14, row: 5, pressed: true, drag: true),
-            .mouse(button: .left, column: 14, row: 5, pressed: false, drag: false),
-            .arrow(.down), .char("q"),
-            .mouse(button: .wheelDown, column: 3, row: 3, pressed: true, drag: false),
-        ])
+        #expect(
+            expected == [
+                .mouse(button: .left, column: 12, row: 5, pressed: true, drag: false),
+                .mouse(button: .left, column: 14, row: 5, pressed: true, drag: true),
+                .mouse(button: .left, column: 14, row: 5, pressed: false, drag: false),
+                .arrow(.down), .char("q"),
+                .mouse(button: .wheelDown, column: 3, row: 3, pressed: true, drag: false)
+            ])
         for cut in 1..<bytes.count {
             var p = TerminalInput()
             let events = p.feed(bytes[..<cut]) + p.feed(bytes[cut...])
@@ -140,24 +145,28 @@ struct TerminalInputTests {
         var p = TerminalInput()
         #expect(p.feed([0x1B]).isEmpty && p.isWaiting)
         #expect(p.flush() == [.escape])
-        #expect(p.feed(Array("\u{1B}[15~é\u{1B}[<2;1;1M".utf8))
-            == [.mouse(button: .right, column: 1, row: 1, pressed: true, drag: false)])
+        #expect(
+            p.feed(Array("\u{1B}[15~é\u{1B}[<2;1;1M".utf8))
+                == [.mouse(button: .right, column: 1, row: 1, pressed: true, drag: false)])
     }
 }
 
 @Suite("Editor screen")
 struct EditorScreenTests {
-    static let pattern = Pattern(name: "snap", bpm: 120, length: 16, tracks: [
-        .melody: [Note(step: 0, pitch: 60), Note(step: 4, pitch: 64, velocity: .accent, length: 3)],
-        .bass: [Note(step: 8, pitch: 62, velocity: .sustain, length: 2)],
-    ])
+    static let pattern = Pattern(
+        name: "snap", bpm: 120, length: 16,
+        tracks: [
+            .melody: [Note(step: 0, pitch: 60), Note(step: 4, pitch: 64, velocity: .accent, length: 3)],
+            .bass: [Note(step: 8, pitch: 62, velocity: .sustain, length: 2)]
+        ])
 
     @Test("80x24: title, ruler, grid with note starts, tails and the other tracks faintly, status line")
     func snapshot() {
         var view = EditorView(colorMode: .truecolor)
         let model = EditorModel(pattern: EditorScreenTests.pattern)
-        let f = view.frame(model: model, width: 80, height: 24, playStep: 5, playing: true,
-                           sound: .device(name: "pulse", latencyMilliseconds: 8.7), fileName: "snap.json")
+        let f = view.frame(
+            model: model, width: 80, height: 24, playStep: 5, playing: true,
+            sound: .device(name: "pulse", latencyMilliseconds: 8.7), fileName: "snap.json")
         let lines = f.lines
         #expect(lines[0] == "PixelBoop  [melody]  chords   bass   rhythm                    new notes: normal")
         #expect(lines[1] == "           1       5       9       13")
@@ -180,17 +189,19 @@ struct EditorScreenTests {
         #expect(ColorMode.detect(["TERM": "xterm-256color"]) == .palette256)
         var view = EditorView(colorMode: .none)
         var model = EditorModel(pattern: EditorScreenTests.pattern)
-        model.cycleTrack(by: 2)  // bass
-        model.move(rows: 14)  // D4
-        let f = view.frame(model: model, width: 80, height: 24, playStep: nil, playing: false,
-                           sound: .silent("no sound device: editing silently"), fileName: "snap.json")
+        model.cycleTrack(by: 2)   // bass
+        model.move(rows: 14)   // D4
+        let f = view.frame(
+            model: model, width: 80, height: 24, playStep: nil, playing: false,
+            sound: .silent("no sound device: editing silently"), fileName: "snap.json")
         #expect(f.lines.first { $0.hasPrefix("D4 ") } == "D4         : . . . : . . . s== . . : . . .")
         #expect(f.lines.first { $0.hasPrefix("E4 ") } == "E4         : . . . + + + . : . . . : . . .")
         #expect(f.lines[23] == " snap.json|bass|step 1/16|D4|120 BPM|stopped|no sound device: editing silently")
         var writer = ScreenWriter(colorMode: .none)
         #expect(!writer.update(to: f).contains("38;"))
-        let small = view.frame(model: model, width: 79, height: 24, playStep: nil, playing: false,
-                               sound: .silent(""), fileName: "x")
+        let small = view.frame(
+            model: model, width: 79, height: 24, playStep: nil, playing: false,
+            sound: .silent(""), fileName: "x")
         #expect(small.lines.filter { !$0.isEmpty } == ["terminal too small (need 80×24)"])
     }
 
@@ -199,16 +210,22 @@ struct EditorScreenTests {
         var view = EditorView(colorMode: .palette256)
         var model = EditorModel(pattern: EditorScreenTests.pattern)
         var writer = ScreenWriter(colorMode: .palette256)
-        let first = writer.update(to: view.frame(model: model, width: 80, height: 24, playStep: nil, playing: false,
-                                                 sound: .silent("s"), fileName: "f"))
+        let first = writer.update(
+            to: view.frame(
+                model: model, width: 80, height: 24, playStep: nil, playing: false,
+                sound: .silent("s"), fileName: "f"))
         #expect(first.hasPrefix("\u{1B}[?2026h") && first.hasSuffix("\u{1B}[?2026l"))
         #expect(first.count > 2000)
-        let same = writer.update(to: view.frame(model: model, width: 80, height: 24, playStep: nil, playing: false,
-                                                sound: .silent("s"), fileName: "f"))
+        let same = writer.update(
+            to: view.frame(
+                model: model, width: 80, height: 24, playStep: nil, playing: false,
+                sound: .silent("s"), fileName: "f"))
         #expect(same.isEmpty)
         model.move(steps: 1)
-        let moved = writer.update(to: view.frame(model: model, width: 80, height: 24, playStep: nil,
-                                                 playing: false, sound: .silent("s"), fileName: "f"))
+        let moved = writer.update(
+            to: view.frame(
+                model: model, width: 80, height: 24, playStep: nil,
+                playing: false, sound: .silent("s"), fileName: "f"))
         #expect(!moved.isEmpty && moved.count < 400)
     }
 
@@ -216,8 +233,9 @@ struct EditorScreenTests {
     func mouseMapping() {
         var view = EditorView(colorMode: .none)
         let model = EditorModel(pattern: EditorScreenTests.pattern)
-        let f = view.frame(model: model, width: 80, height: 24, playStep: nil, playing: false, sound: .silent(""),
-                           fileName: "f")
+        let f = view.frame(
+            model: model, width: 80, height: 24, playStep: nil, playing: false, sound: .silent(""),
+            fileName: "f")
         let c4Row = f.lines.firstIndex { $0.hasPrefix("C4 ") }! + 1
         #expect(view.cell(column: 12, row: c4Row, model: model, width: 80, height: 24)! == (0, 60))
         #expect(view.cell(column: 12 + 2 * 7 + 1, row: c4Row - 2, model: model, width: 80, height: 24)! == (7, 62))

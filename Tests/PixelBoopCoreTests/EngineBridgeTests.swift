@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PixelBoopCore
 
 @Suite("AudioEngine bridge")
@@ -23,15 +24,17 @@ struct EngineBridgeTests {
         #expect(abs(SignalAnalysis.peak(x, 4410..<22050) / 0.3 - expected) < 0.005)
     }
 
-    @Test("invalid configurations throw AudioError.invalidConfiguration naming the field", arguments: [
-        (EngineConfiguration(sampleRate: 0), "sample rate 0.0 Hz: expected 8000...384000"),
-        (EngineConfiguration(sampleRate: .nan), "sample rate nan Hz"),
-        (EngineConfiguration(voices: 0), "voices 0: expected 1...256"),
-        (EngineConfiguration(voices: 1000), "voices 1000: expected 1...256"),
-        (EngineConfiguration(maxBlockFrames: 0), "block of 0 frames: expected 1...8192"),
-        (EngineConfiguration(queueCapacity: 8), "queue of 8 events"),
-        (EngineConfiguration(channels: 3), "channels 3: expected 1 or 2"),
-    ])
+    @Test(
+        "invalid configurations throw AudioError.invalidConfiguration naming the field",
+        arguments: [
+            (EngineConfiguration(sampleRate: 0), "sample rate 0.0 Hz: expected 8000...384000"),
+            (EngineConfiguration(sampleRate: .nan), "sample rate nan Hz"),
+            (EngineConfiguration(voices: 0), "voices 0: expected 1...256"),
+            (EngineConfiguration(voices: 1000), "voices 1000: expected 1...256"),
+            (EngineConfiguration(maxBlockFrames: 0), "block of 0 frames: expected 1...8192"),
+            (EngineConfiguration(queueCapacity: 8), "queue of 8 events"),
+            (EngineConfiguration(channels: 3), "channels 3: expected 1 or 2")
+        ])
     func invalidConfiguration(_ config: EngineConfiguration, _ expected: String) {
         #expect(throws: AudioError.self) { try AudioEngine(configuration: config) }
         do {

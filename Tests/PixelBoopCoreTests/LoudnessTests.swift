@@ -26,8 +26,9 @@ struct LoudnessTests {
         return meter
     }
 
-    @Test("every bundled preset, three seeds: within 1 LU of -18 LUFS, true peak at most -1 dBTP",
-          arguments: AmbientPreset.bundled.map(\.name))
+    @Test(
+        "every bundled preset, three seeds: within 1 LU of -18 LUFS, true peak at most -1 dBTP",
+        arguments: AmbientPreset.bundled.map(\.name))
     func presetLoudness(_ name: String) throws {
         let preset = try #require(AmbientPreset.bundled.first { $0.name == name })
         for seed: UInt64 in [2, 5, 9] {
@@ -63,10 +64,12 @@ struct LoudnessTests {
         let meter = try LoudnessMeter(sampleRate: 44100, channels: 2)
         samples.withUnsafeBufferPointer { meter.add($0, frames: $0.count / 2) }
         #expect(meter.truePeak <= -1.0)
-        #expect(meter.truePeak > -3.0)  // limited, not silenced
+        #expect(meter.truePeak > -3.0)   // limited, not silenced
 
-        var tones = ToneRenderer(sequence: try ToneSequence(frequencies: [440, 660], duration: 0.5, gap: 0,
-                                                            sampleRate: 44100))
+        var tones = ToneRenderer(
+            sequence: try ToneSequence(
+                frequencies: [440, 660], duration: 0.5, gap: 0,
+                sampleRate: 44100))
         tones.gainDB = 12
         let toneMeter = try LoudnessMeter(sampleRate: 44100, channels: 1)
         try tones.render { toneMeter.add($0, frames: $0.count) }
@@ -75,19 +78,22 @@ struct LoudnessTests {
 
     @Test("--gain -6 on a pattern under the ceiling: every sample 0.501 x the default, same length")
     func gainIsExact() throws {
-        let pattern = try Pattern.load(path: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().appendingPathComponent("../../examples/demo.json").standardized.path)
+        let pattern = try Pattern.load(
+            path: URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().appendingPathComponent("../../examples/demo.json").standardized.path)
         let plain = try LoudnessTests.render(pattern)
         let quieter = try LoudnessTests.render(pattern, gainDB: -6)
         #expect(plain.count == quieter.count)
-        let factor = Float(pow(10.0, -6.0 / 20.0))  // 0.501
+        let factor = Float(pow(10.0, -6.0 / 20.0))   // 0.501
         var worst = 0.0
         for (a, b) in zip(plain, quieter) where abs(a) > 1e-6 {
             worst = max(worst, abs(20 * log10(Double(b / a)) + 6.0))
         }
         #expect(worst <= 0.01, "\(worst) dB")
-        #expect(abs(quieter[plain.indices.max { abs(plain[$0]) < abs(plain[$1]) }!] / factor
-            - plain.max { abs($0) < abs($1) }!) < 1e-5)
+        #expect(
+            abs(
+                quieter[plain.indices.max { abs(plain[$0]) < abs(plain[$1]) }!] / factor
+                    - plain.max { abs($0) < abs($1) }!) < 1e-5)
     }
 
     @Test("out-of-range gains are refused, naming the range")

@@ -1,17 +1,22 @@
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 /// MPRIS against a real bus and real clients: each test starts its own private dbus-daemon (so it
 /// needs no session and cannot disturb the desktop's) and drives the player with `busctl` and
 /// `playerctl`, as a media key or panel widget would.
-@Suite(.serialized, .enabled(if: PrivateBus.toolsAvailable,
-                             "needs the CMpris target, dbus-daemon and busctl"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: PrivateBus.toolsAvailable,
+        "needs the CMpris target, dbus-daemon and busctl"))
 struct MediaControlsTests {
     @Test func withoutABusInitReturnsNilAndSaysWhy() {
         var reason: String?
-        let controls = MediaControls(identity: "PixelBoop", busAddress: "unix:path=/nonexistent-\(getpid())/bus",
-                                     onUnavailable: { reason = $0 })
+        let controls = MediaControls(
+            identity: "PixelBoop", busAddress: "unix:path=/nonexistent-\(getpid())/bus",
+            onUnavailable: { reason = $0 })
         #expect(controls == nil)
         #expect(reason?.contains("no D-Bus session bus") == true, "\(reason ?? "nil")")
     }
@@ -22,12 +27,15 @@ struct MediaControlsTests {
         #expect(controls.busName == "org.mpris.MediaPlayer2.boop.test1")
         controls.update(status: .playing, title: "Demo", length: 8)
         try bus.waitFor(property: "PlaybackStatus", of: controls.busName, equals: "s \"Playing\"")
-        #expect(try bus.property("Metadata", of: controls.busName)
+        #expect(
+            try bus.property("Metadata", of: controls.busName)
                 == "a{sv} 3 \"mpris:trackid\" o \"/org/pixelboop/track/1\" \"xesam:title\" s \"Demo\" \"mpris:length\" x 8000000")
         #expect(try bus.property("Identity", of: controls.busName, interface: "org.mpris.MediaPlayer2") == "s \"PixelBoop\"")
         #expect(try bus.property("CanQuit", of: controls.busName, interface: "org.mpris.MediaPlayer2") == "b true")
-        for (name, value) in [("CanPlay", "true"), ("CanPause", "true"), ("CanControl", "true"), ("CanSeek", "false"),
-                              ("CanGoNext", "false"), ("CanGoPrevious", "false")] {
+        for (name, value) in [
+            ("CanPlay", "true"), ("CanPause", "true"), ("CanControl", "true"), ("CanSeek", "false"),
+            ("CanGoNext", "false"), ("CanGoPrevious", "false")
+        ] {
             #expect(try bus.property(name, of: controls.busName) == "b \(value)", "\(name)")
         }
         controls.update(status: .paused)
@@ -45,8 +53,10 @@ struct MediaControlsTests {
             let name = controls.busName
             let caller = Thread {
                 // Calls that land after close() fail (the name is gone): expected, not checked.
-                let call = ["busctl", "--address=\(bus.address)", "call", name, "/org/mpris/MediaPlayer2",
-                            "org.mpris.MediaPlayer2.Player", "PlayPause"]
+                let call = [
+                    "busctl", "--address=\(bus.address)", "call", name, "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Player", "PlayPause"
+                ]
                 for _ in 0..<20 { _ = try? bus.run(call) }
             }
             caller.start()
@@ -60,7 +70,7 @@ struct MediaControlsTests {
             DispatchQueue.global().async(group: group) { controls.close() }
             controls.close()
             group.wait()
-            controls.update(status: .stopped)  // after close: a no-op, not a crash
+            controls.update(status: .stopped)   // after close: a no-op, not a crash
             while controls.poll() != nil {}
         }
     }
@@ -84,8 +94,10 @@ struct MediaControlsTests {
 
     @Test func nextAndPreviousWhenEnabledAndTheAsyncStream() async throws {
         let bus = try PrivateBus()
-        let controls = try #require(MediaControls(identity: "PixelBoop", nextPrevious: true, busAddress: bus.address,
-                                                  nameSuffix: "boop.test3"))
+        let controls = try #require(
+            MediaControls(
+                identity: "PixelBoop", nextPrevious: true, busAddress: bus.address,
+                nameSuffix: "boop.test3"))
         controls.update(status: .playing, title: "Deep Space")
         try bus.waitFor(property: "CanGoNext", of: controls.busName, equals: "b true")
         try bus.call("Next", on: controls.busName)
@@ -94,8 +106,9 @@ struct MediaControlsTests {
         #expect(await iterator.next() == .next)
         #expect(await iterator.next() == .previous)
         controls.update(status: .playing, title: "Glass Rain")
-        try bus.waitFor(property: "Metadata", of: controls.busName,
-                        equals: "a{sv} 2 \"mpris:trackid\" o \"/org/pixelboop/track/2\" \"xesam:title\" s \"Glass Rain\"")
+        try bus.waitFor(
+            property: "Metadata", of: controls.busName,
+            equals: "a{sv} 2 \"mpris:trackid\" o \"/org/pixelboop/track/2\" \"xesam:title\" s \"Glass Rain\"")
         controls.close()
         #expect(await iterator.next() == nil)
     }
@@ -103,8 +116,10 @@ struct MediaControlsTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl"), "needs playerctl"))
     func playerctlSeesAndControlsIt() async throws {
         let bus = try PrivateBus()
-        let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address,
-                                                  nameSuffix: "boop.instance\(getpid())"))
+        let controls = try #require(
+            MediaControls(
+                identity: "PixelBoop", busAddress: bus.address,
+                nameSuffix: "boop.instance\(getpid())"))
         controls.update(status: .playing, title: "Lullaby")
         try bus.waitFor(property: "PlaybackStatus", of: controls.busName, equals: "s \"Playing\"")
         #expect(try bus.playerctl(["status"]) == "Playing")

@@ -1,20 +1,38 @@
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 /// A minimal SMF reader, only for these tests: chunks, delta times, running status not needed
 /// (the writer never uses it, which is itself checked).
 private struct ParsedMidi {
-    struct Track { var events: [(tick: Int, bytes: [UInt8])] = []; var end: Int? }
+    struct Track {
+        var events: [(tick: Int, bytes: [UInt8])] = []
+        var end: Int?
+    }
     var format = 0, division = 0
     var tracks: [Track] = []
 
     init(_ data: Data) throws {
         let b = [UInt8](data)
         var i = 0
-        func u32() -> Int { defer { i += 4 }; return Int(b[i]) << 24 | Int(b[i+1]) << 16 | Int(b[i+2]) << 8 | Int(b[i+3]) }
-        func u16() -> Int { defer { i += 2 }; return Int(b[i]) << 8 | Int(b[i+1]) }
-        func vlq() -> Int { var v = 0; while true { let c = b[i]; i += 1; v = v << 7 | Int(c & 0x7F); if c & 0x80 == 0 { return v } } }
+        func u32() -> Int {
+            defer { i += 4 }
+            return Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+        }
+        func u16() -> Int {
+            defer { i += 2 }
+            return Int(b[i]) << 8 | Int(b[i + 1])
+        }
+        func vlq() -> Int {
+            var v = 0
+            while true {
+                let c = b[i]
+                i += 1
+                v = v << 7 | Int(c & 0x7F)
+                if c & 0x80 == 0 { return v }
+            }
+        }
         #expect(String(decoding: b[0..<4], as: UTF8.self) == "MThd")
         i = 4
         #expect(u32() == 6)
@@ -22,7 +40,7 @@ private struct ParsedMidi {
         let count = u16()
         division = u16()
         for _ in 0..<count {
-            #expect(String(decoding: b[i..<i+4], as: UTF8.self) == "MTrk")
+            #expect(String(decoding: b[i..<i + 4], as: UTF8.self) == "MTrk")
             i += 4
             let end = i + 4 + u32()
             var track = Track()
@@ -32,15 +50,15 @@ private struct ParsedMidi {
                 let status = b[i]
                 #expect(status & 0x80 != 0, "running status is never used")
                 if status == 0xFF {
-                    let type = b[i+1]
+                    let type = b[i + 1]
                     i += 2
                     let n = vlq()
-                    track.events.append((tick, [0xFF, type] + b[i..<i+n]))
+                    track.events.append((tick, [0xFF, type] + b[i..<i + n]))
                     i += n
                     if type == 0x2F { track.end = tick }
                 } else {
                     let n = (status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0) ? 2 : 3
-                    track.events.append((tick, Array(b[i..<i+n])))
+                    track.events.append((tick, Array(b[i..<i + n])))
                     i += n
                 }
             }
@@ -55,8 +73,11 @@ private struct ParsedMidi {
         var held: [Int: (Int, Int)] = [:]
         var out: [[Int]] = []
         for (tick, e) in tracks[t].events where e[0] & 0xE0 == 0x80 {
-            let ch = Int(e[0] & 0x0F), key = Int(e[1])
-            if e[0] & 0xF0 == 0x90 && e[2] > 0 { held[key] = (tick, Int(e[2])) } else if let (s, v) = held.removeValue(forKey: key) {
+            let ch = Int(e[0] & 0x0F)
+            let key = Int(e[1])
+            if e[0] & 0xF0 == 0x90 && e[2] > 0 {
+                held[key] = (tick, Int(e[2]))
+            } else if let (s, v) = held.removeValue(forKey: key) {
                 out.append([s, tick - s, key, v, ch])
             }
         }
@@ -68,24 +89,28 @@ private struct ParsedMidi {
     }
 }
 
-private let sample = Pattern(name: "Test Song", bpm: 120, length: 16, tracks: [
-    .melody: [Note(step: 0, pitch: 72, velocity: .accent, length: 2),
-              Note(step: 2, pitch: 76),
-              Note(step: 4, pitch: 79, velocity: .sustain, length: 4),
-              Note(step: 8, pitch: 79, velocity: .sustain, length: 8)],
-    .bass: [Note(step: 0, pitch: 36, length: 4), Note(step: 2, pitch: 36)],   // overlaps: retrigger
-    .rhythm: [Note(step: 0, pitch: 36, velocity: .accent), Note(step: 4, pitch: 38), Note(step: 15, pitch: 42)],
-])
+private let sample = Pattern(
+    name: "Test Song", bpm: 120, length: 16,
+    tracks: [
+        .melody: [
+            Note(step: 0, pitch: 72, velocity: .accent, length: 2),
+            Note(step: 2, pitch: 76),
+            Note(step: 4, pitch: 79, velocity: .sustain, length: 4),
+            Note(step: 8, pitch: 79, velocity: .sustain, length: 8)
+        ],
+        .bass: [Note(step: 0, pitch: 36, length: 4), Note(step: 2, pitch: 36)],   // overlaps: retrigger
+        .rhythm: [Note(step: 0, pitch: 36, velocity: .accent), Note(step: 4, pitch: 38), Note(step: 15, pitch: 42)]
+    ])
 
 @Suite struct MidiExportTests {
     @Test func headerAndConductor() throws {
         let midi = try ParsedMidi(MidiFileWriter.data(for: sample, loops: 1))
         #expect(midi.format == 1)
         #expect(midi.division == 480)
-        #expect(midi.tracks.count == 4)                                   // conductor + melody, bass, rhythm
+        #expect(midi.tracks.count == 4)   // conductor + melody, bass, rhythm
         #expect(midi.meta(0, 0x03) == Array("Test Song".utf8))
         #expect(midi.meta(0, 0x58) == [4, 2, 24, 8])
-        #expect(midi.meta(0, 0x51) == [0x07, 0xA1, 0x20])                 // 500 000 us per quarter = 120 bpm
+        #expect(midi.meta(0, 0x51) == [0x07, 0xA1, 0x20])   // 500 000 us per quarter = 120 bpm
         #expect(midi.tracks.allSatisfy { $0.end == 16 * 120 })
         #expect(midi.meta(1, 0x03) == Array("Melody".utf8))
         #expect(midi.meta(2, 0x03) == Array("Bass".utf8))
@@ -134,13 +159,13 @@ private let sample = Pattern(name: "Test Song", bpm: 120, length: 16, tracks: [
             0x00, 0xFF, 0x03, 1, 0x54,
             0x00, 0xFF, 0x58, 4, 4, 2, 24, 8,
             0x00, 0xFF, 0x51, 3, 0x07, 0xA1, 0x20,
-            0x87, 0x40, 0xFF, 0x2F, 0,                                   // end at 960 ticks (VLQ 0x87 0x40)
+            0x87, 0x40, 0xFF, 0x2F, 0,   // end at 960 ticks (VLQ 0x87 0x40)
             0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 26,
             0x00, 0xFF, 0x03, 6, 0x4D, 0x65, 0x6C, 0x6F, 0x64, 0x79,
             0x00, 0xC0, 73,
-            0x78, 0x90, 60, 96,                                          // step 1 = 120 ticks
-            0x60, 0x80, 60, 0x40,                                        // gate 96 ticks
-            0x85, 0x68, 0xFF, 0x2F, 0,                                   // 960 - 216 = 744
+            0x78, 0x90, 60, 96,   // step 1 = 120 ticks
+            0x60, 0x80, 60, 0x40,   // gate 96 ticks
+            0x85, 0x68, 0xFF, 0x2F, 0   // 960 - 216 = 744
         ]
         #expect([UInt8](MidiFileWriter.data(for: p)) == expected)
     }
@@ -172,8 +197,9 @@ private let sample = Pattern(name: "Test Song", bpm: 120, length: 16, tracks: [
 
     /// Round trip through Python's mido (python3-mido): every note time and length, the tempo and the
     /// ends of the tracks must match what the pattern says, computed by the script itself.
-    @Test(.enabled(if: MidoChecker.available, "needs /usr/bin/python3 with mido (python3-mido)"),
-          arguments: [1, 3])
+    @Test(
+        .enabled(if: MidoChecker.available, "needs /usr/bin/python3 with mido (python3-mido)"),
+        arguments: [1, 3])
     func midoReadsTheSameNotesAndTempo(loops: Int) throws {
         let root = MidoChecker.repoRoot
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("midi-mido-\(getpid())-\(UUID().uuidString)")
@@ -183,12 +209,16 @@ private let sample = Pattern(name: "Test Song", bpm: 120, length: 16, tracks: [
         var odd = sample
         odd.bpm = 133
         odd.length = 24
-        odd.tracks[.chords] = [Note(step: 0, pitch: 60, velocity: .sustain, length: 24), Note(step: 0, pitch: 64, velocity: .sustain, length: 24),
-                               Note(step: 20, pitch: 67, length: 4)]
+        odd.tracks[.chords] = [
+            Note(step: 0, pitch: 60, velocity: .sustain, length: 24), Note(step: 0, pitch: 64, velocity: .sustain, length: 24),
+            Note(step: 20, pitch: 67, length: 4)
+        ]
         patterns.append(("odd.json", odd))
         let examples = root.appendingPathComponent("examples")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: examples.path).sorted()) ?? [] where name.hasSuffix(".json") {
-            patterns.append((examples.appendingPathComponent(name).path, try Pattern.load(path: examples.appendingPathComponent(name).path)))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: examples.path).sorted()) ?? []
+        where name.hasSuffix(".json") {
+            patterns.append(
+                (examples.appendingPathComponent(name).path, try Pattern.load(path: examples.appendingPathComponent(name).path)))
         }
         for (name, pattern) in patterns {
             let json = name.hasPrefix("/") ? name : dir.appendingPathComponent(name).path
@@ -199,8 +229,10 @@ private let sample = Pattern(name: "Test Song", bpm: 120, length: 16, tracks: [
             }
             let mid = dir.appendingPathComponent((name as NSString).lastPathComponent + ".mid").path
             try MidiFileWriter.write(pattern, loops: loops, to: mid)
-            let (status, output) = try MidoChecker.run([root.appendingPathComponent("scripts/check-midi.py").path,
-                                                        json, mid, "--loops", String(loops)])
+            let (status, output) = try MidoChecker.run([
+                root.appendingPathComponent("scripts/check-midi.py").path,
+                json, mid, "--loops", String(loops)
+            ])
             #expect(status == 0, "\(name): \(output)")
         }
     }

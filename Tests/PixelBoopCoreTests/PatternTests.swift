@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -61,7 +62,7 @@ struct PatternTests {
         ("escaped-key", "unknown key (expected one of bpm, length, name, tracks)"),
         ("length-1e19", "length: expected 8, 16, 24 or 32 steps, got 1e+19"),
         ("length-negative-huge", "length: expected 8, 16, 24 or 32 steps, got -1e+300"),
-        ("pitch-2-63", "tracks.melody[0].pitch: expected an integer 0...127, got 9.22"),
+        ("pitch-2-63", "tracks.melody[0].pitch: expected an integer 0...127, got 9.22")
     ]
 
     @Test("bad pattern files: one line naming the file, the field and what was expected", arguments: badFiles)
@@ -88,10 +89,12 @@ struct PatternTests {
 
     @Test("Codable round trip keeps every field")
     func codableRoundTrip() throws {
-        let p = Pattern(name: "R", bpm: 133, length: 24, tracks: [
-            .melody: [Note(step: 1, pitch: 70, velocity: .accent, length: 3)],
-            .rhythm: [Note(step: 0, pitch: 36)],
-        ])
+        let p = Pattern(
+            name: "R", bpm: 133, length: 24,
+            tracks: [
+                .melody: [Note(step: 1, pitch: 70, velocity: .accent, length: 3)],
+                .rhythm: [Note(step: 0, pitch: 36)]
+            ])
         let data = try JSONEncoder().encode(p)
         #expect(try JSONDecoder().decode(Pattern.self, from: data) == p)
         #expect(try Pattern.parse(data, file: "r.json") == p)

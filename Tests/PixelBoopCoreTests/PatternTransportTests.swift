@@ -7,9 +7,11 @@ import Testing
 /// as fast as it is given, so a loop plays in a moment).
 @Suite("PatternTransport")
 struct PatternTransportTests {
-    static let pattern = Pattern(name: "T", bpm: 200, length: 8, tracks: [
-        .melody: (0..<8).map { Note(step: $0, pitch: 60 + $0) },
-    ])
+    static let pattern = Pattern(
+        name: "T", bpm: 200, length: 8,
+        tracks: [
+            .melody: (0..<8).map { Note(step: $0, pitch: 60 + $0) }
+        ])
 
     @Test("plays the requested loops, finishes, stops; pause and resume on the way")
     func lifecycle() throws {
@@ -19,10 +21,10 @@ struct PatternTransportTests {
         #expect(t.state == .playing)
         try t.setPaused(true)
         #expect(t.state == .paused)
-        try t.setPaused(true)  // idempotent
+        try t.setPaused(true)   // idempotent
         try t.setPaused(false)
         #expect(t.state == .playing)
-        t.setBPM(500)  // clamped to the pattern range
+        t.setBPM(500)   // clamped to the pattern range
         #expect(t.sequencer.pattern.bpm == Pattern.bpmRange.upperBound)
         let deadline = Date().addingTimeInterval(20)
         while t.state == .playing && Date() < deadline {
@@ -41,7 +43,7 @@ struct PatternTransportTests {
     func pauseAfterDrainingAhead() throws {
         let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 1)
         try t.start()
-        usleep(300_000)  // the null device runs far ahead of the queued steps
+        usleep(300_000)   // the null device runs far ahead of the queued steps
         try t.setPaused(true)
         try t.setPaused(false)
         t.setBPM(Pattern.bpmRange.upperBound)

@@ -7,12 +7,12 @@ import Testing
 /// the procedure fits, as a real ear is), with a known 75 % point, slope and lapse rate.
 struct SimulatedListener {
     let threshold: Double
-    let slope: Double  // Weibull shape
+    let slope: Double   // Weibull shape
     let lapse: Double
 
     /// Weibull scale so that P(threshold) = 0.75 exactly.
     var scale: Double {
-        let target = 0.25 / (0.5 - lapse)  // 1 - exp(-(t/a)^k)
+        let target = 0.25 / (0.5 - lapse)   // 1 - exp(-(t/a)^k)
         return threshold / pow(-log(1 - target), 1 / slope)
     }
 
@@ -35,8 +35,8 @@ struct SeededRandom {
 }
 
 struct SimulationResult {
-    var within13 = 0  // estimates within a factor of 1.3 of the true 75 % point
-    var covered = 0  // 68 % intervals holding it
+    var within13 = 0   // estimates within a factor of 1.3 of the true 75 % point
+    var covered = 0   // 68 % intervals holding it
     var logErrors: [Double] = []
     var sessions = 0
 
@@ -54,8 +54,9 @@ enum Simulation {
     static func listeners(_ n: Int, seed: UInt64) -> [SimulatedListener] {
         var rng = SeededRandom(state: seed)
         return (0..<n).map { _ in
-            SimulatedListener(threshold: 2 * pow(20, rng.nextUnit()), slope: 1.5 + 2.5 * rng.nextUnit(),
-                              lapse: 0.04 * rng.nextUnit())
+            SimulatedListener(
+                threshold: 2 * pow(20, rng.nextUnit()), slope: 1.5 + 2.5 * rng.nextUnit(),
+                lapse: 0.04 * rng.nextUnit())
         }
     }
 
@@ -119,7 +120,9 @@ struct PsiMethodTests {
         #expect(wrong.estimate.low < wrong.estimate.threshold && wrong.estimate.threshold < wrong.estimate.high)
     }
 
-    @Test("simulated listeners (2-40 cents, Weibull, lapses to 4 %): within 1.3x of the 75 % point in >= 70 % of 40-trial sessions, beating a 2-down-1-up staircase; the 68 % interval covers about as often as it claims")
+    @Test(
+        "simulated listeners (2-40 cents, Weibull, lapses to 4 %): within 1.3x of the 75 % point in >= 70 % of 40-trial sessions, beating a 2-down-1-up staircase; the 68 % interval covers about as often as it claims"
+    )
     func simulatedListeners() {
         // The README's figures come from scripts/train-sim.py (the release boop, 1000 sessions);
         // here 150 sessions of 40 trials keep the suite quick under the sanitizers.
@@ -128,9 +131,12 @@ struct PsiMethodTests {
         for trials in [40] {
             let psi = Simulation.psi(listeners, trials: trials, seed: 7)
             let stairs = Simulation.staircase(listeners, trials: trials, seed: 7)
-            lines.append(String(format: "%d trials: psi within 1.3x %.0f %%, median error x%.2f, 68%% interval covers %.0f %%; staircase within 1.3x %.0f %%, median error x%.2f",
-                                trials, psi.fractionWithin * 100, psi.medianFactor, psi.coverage * 100,
-                                stairs.fractionWithin * 100, stairs.medianFactor))
+            lines.append(
+                String(
+                    format:
+                        "%d trials: psi within 1.3x %.0f %%, median error x%.2f, 68%% interval covers %.0f %%; staircase within 1.3x %.0f %%, median error x%.2f",
+                    trials, psi.fractionWithin * 100, psi.medianFactor, psi.coverage * 100,
+                    stairs.fractionWithin * 100, stairs.medianFactor))
             if trials == 40 {
                 #expect(psi.fractionWithin >= 0.70)
                 #expect(psi.fractionWithin > stairs.fractionWithin)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 private func render(_ pattern: Pattern, loops: Int = 1, rate: Double = 44100, voices: Int = 8) throws -> [Float] {
@@ -33,10 +34,12 @@ struct SequencerTests {
         // A quarter-note pulse; the note and its release end long before the next onset, so each
         // onset is the first non-zero sample after silence. The engine's envelope starts at 0,
         // so the first audible sample of a note scheduled on frame F is F + 1.
-        let pattern = Pattern(name: "pulse", bpm: 133, length: 16, tracks: [
-            .melody: [0, 4, 8, 12].map { Note(step: $0, pitch: 69) },
-        ])
-        let loops = 5 * 60 * 133 * 4 / 16 / 4 * 1  // 5 min of 16-step loops
+        let pattern = Pattern(
+            name: "pulse", bpm: 133, length: 16,
+            tracks: [
+                .melody: [0, 4, 8, 12].map { Note(step: $0, pitch: 69) }
+            ])
+        let loops = 5 * 60 * 133 * 4 / 16 / 4 * 1   // 5 min of 16-step loops
         let x = try render(pattern, loops: loops)
         let onsets = SignalAnalysis.onsets(x, minSilence: 1000)
         #expect(onsets.count == loops * 4)
@@ -50,9 +53,11 @@ struct SequencerTests {
 
     @Test("the loop seam is just another step: step 15 -> step 16 spacing equals every other")
     func loopSeam() throws {
-        let pattern = Pattern(name: "seam", bpm: 133, length: 8, tracks: [
-            .melody: [Note(step: 0, pitch: 72), Note(step: 4, pitch: 72)],
-        ])
+        let pattern = Pattern(
+            name: "seam", bpm: 133, length: 8,
+            tracks: [
+                .melody: [Note(step: 0, pitch: 72), Note(step: 4, pitch: 72)]
+            ])
         let x = try render(pattern, loops: 3)
         let onsets = SignalAnalysis.onsets(x, minSilence: 500)
         #expect(onsets == (0..<6).map { expectedFrame($0 * 4, rate: 44100, bpm: 133) + 1 })
@@ -63,12 +68,14 @@ struct SequencerTests {
         let rate = 44100.0
         // 60 BPM: a step is 0.25 s. Normal note of 2 steps: gate 0.4 s, release 0.12 s.
         let normal = try render(Pattern(name: "g", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: 69, length: 2)]]))
-        let gate = Int(0.4 * rate), release = Int(0.12 * rate)
+        let gate = Int(0.4 * rate)
+        let release = Int(0.12 * rate)
         #expect(SignalAnalysis.peak(normal, gate - 500..<gate) > 0.29 * 0.6)
-        #expect(SignalAnalysis.peak(normal, gate + release + 100..<normal.count) < 1e-6)  // -110 dB below the note: the lowpass ringing out
+        #expect(SignalAnalysis.peak(normal, gate + release + 100..<normal.count) < 1e-6)   // -110 dB below the note: the lowpass ringing out
         #expect(SignalAnalysis.peak(normal, gate + release - 600..<gate + release - 100) > 0)
         // Sustain of 4 steps: holds 1 s, release capped at 0.15 s.
-        let sustain = try render(Pattern(name: "s", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: 69, velocity: .sustain, length: 4)]]))
+        let sustain = try render(
+            Pattern(name: "s", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: 69, velocity: .sustain, length: 4)]]))
         #expect(SignalAnalysis.peak(sustain, Int(rate) - 500..<Int(rate)) > 0.23)
         #expect(SignalAnalysis.peak(sustain, Int(1.15 * rate) + 100..<sustain.count) < 1e-6)
         #expect(SignalAnalysis.peak(sustain, Int(1.15 * rate) - 800..<Int(1.15 * rate) - 100) > 0)
@@ -76,14 +83,19 @@ struct SequencerTests {
 
     @Test("velocity ratios on rendered notes: 0.6 : 1.0 : 0.8")
     func velocities() throws {
-        let p = Pattern(name: "v", bpm: 60, length: 16, tracks: [.melody: [
-            Note(step: 0, pitch: 69, velocity: .normal, length: 2),
-            Note(step: 4, pitch: 69, velocity: .accent, length: 2),
-            Note(step: 8, pitch: 69, velocity: .sustain, length: 2),
-        ]])
+        let p = Pattern(
+            name: "v", bpm: 60, length: 16,
+            tracks: [
+                .melody: [
+                    Note(step: 0, pitch: 69, velocity: .normal, length: 2),
+                    Note(step: 4, pitch: 69, velocity: .accent, length: 2),
+                    Note(step: 8, pitch: 69, velocity: .sustain, length: 2)
+                ]
+            ])
         let x = try render(p)
         let step = 11025
-        let a = SignalAnalysis.peak(x, step / 2..<step), b = SignalAnalysis.peak(x, 4 * step + step / 2..<5 * step)
+        let a = SignalAnalysis.peak(x, step / 2..<step)
+        let b = SignalAnalysis.peak(x, 4 * step + step / 2..<5 * step)
         let c = SignalAnalysis.peak(x, 8 * step + step / 2..<9 * step)
         #expect(abs(b - 0.3) < 0.003)
         #expect(abs(a / b - 0.6) < 0.002)
@@ -92,7 +104,9 @@ struct SequencerTests {
 
     @Test("each melody note is in tune within 0.1 cent", arguments: [48, 60, 69, 72, 84, 96])
     func melodyTuning(_ pitch: Int) throws {
-        let x = try render(Pattern(name: "t", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: pitch, velocity: .sustain, length: 8)]]))
+        let x = try render(
+            Pattern(
+                name: "t", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: pitch, velocity: .sustain, length: 8)]]))
         let hz = SignalAnalysis.zeroCrossingFrequency(x, rate: 44100, range: 4410..<80000)
         #expect(abs(Pitch.cents(from: Pitch.frequency(midi: Double(pitch)), to: hz)) < 0.1)
     }
@@ -118,8 +132,9 @@ struct SequencerTests {
 
     @Test("the same pattern renders the same samples every time; no sample reaches 1.0")
     func deterministic() throws {
-        let demo = try Pattern.load(path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/demo.json").path)
+        let demo = try Pattern.load(
+            path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/demo.json").path)
         let a = try render(demo, loops: 2)
         let b = try render(demo, loops: 2)
         #expect(a == b)
@@ -140,9 +155,15 @@ struct SequencerTests {
 
     @Test("events are sorted, offs before ons on a shared frame, legato sustain ends on the next onset")
     func eventOrder() {
-        var seq = Sequencer(pattern: Pattern(name: "l", bpm: 120, length: 8, tracks: [.melody: [
-            Note(step: 0, pitch: 60, velocity: .sustain, length: 2), Note(step: 2, pitch: 60, velocity: .sustain, length: 2),
-        ]]), sampleRate: 44100)
+        var seq = Sequencer(
+            pattern: Pattern(
+                name: "l", bpm: 120, length: 8,
+                tracks: [
+                    .melody: [
+                        Note(step: 0, pitch: 60, velocity: .sustain, length: 2),
+                        Note(step: 2, pitch: 60, velocity: .sustain, length: 2)
+                    ]
+                ]), sampleRate: 44100)
         let events = seq.events(forSteps: 0..<8)
         #expect(events.map(\.frame) == events.map(\.frame).sorted())
         let at2 = events.filter { $0.frame == seq.frame(ofStep: 2) }
@@ -152,7 +173,8 @@ struct SequencerTests {
 
     @Test("swapping the pattern mid-run: the new pattern starts on the next step's frame; the old notes' offs still come")
     func patternSwap() throws {
-        let a = Pattern(name: "a", bpm: 120, length: 8, tracks: [.melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 8)]])
+        let a = Pattern(
+            name: "a", bpm: 120, length: 8, tracks: [.melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 8)]])
         let b = Pattern(name: "b", bpm: 100, length: 8, tracks: [.melody: [Note(step: 0, pitch: 67)]])
         var seq = Sequencer(pattern: a, sampleRate: 44100)
         let first = seq.events(forSteps: 0..<4)
@@ -161,8 +183,8 @@ struct SequencerTests {
         #expect(seq.frame(ofStep: 4) == swapFrame)
         let second = seq.events(forSteps: 4..<12)
         // Every note-on of the first part has its note-off among the events already produced.
-        let ons = first.compactMap { if case let .noteOn(_, _, _, id) = $0.action { return id } else { return nil } }
-        let offs = first.compactMap { if case let .noteOff(id) = $0.action { return id } else { return nil } }
+        let ons = first.compactMap { if case .noteOn(_, _, _, let id) = $0.action { return id } else { return nil } }
+        let offs = first.compactMap { if case .noteOff(let id) = $0.action { return id } else { return nil } }
         #expect(Set(ons) == Set(offs))
         #expect(second.first?.frame == seq.frame(ofStep: 8))
         #expect(seq.frame(ofStep: 9) - seq.frame(ofStep: 8) == UInt64((44100.0 * 60 / 400 + 0.5).rounded(.down)))
@@ -171,7 +193,11 @@ struct SequencerTests {
     @Test("cancelling (stop/pause) silences every sounding note within the fade")
     func stopReleasesEverything() throws {
         let engine = try AudioEngine()
-        var seq = Sequencer(pattern: try Pattern.parse(Data(#"{"tracks":{"melody":[{"step":0,"pitch":60,"velocity":"sustain","length":16}],"chords":[{"step":0,"pitch":64,"velocity":"sustain","length":16}],"bass":[{"step":0,"pitch":36,"velocity":"sustain","length":16}]}}"#.utf8), file: "s.json"), sampleRate: 44100)
+        var seq = Sequencer(
+            pattern: try Pattern.parse(
+                Data(
+                    #"{"tracks":{"melody":[{"step":0,"pitch":60,"velocity":"sustain","length":16}],"chords":[{"step":0,"pitch":64,"velocity":"sustain","length":16}],"bass":[{"step":0,"pitch":36,"velocity":"sustain","length":16}]}}"#
+                        .utf8), file: "s.json"), sampleRate: 44100)
         for e in seq.events(forSteps: 0..<16) { try engine.schedule(e) }
         _ = try engine.render(frames: 22050)
         #expect(engine.activeVoices == 3)

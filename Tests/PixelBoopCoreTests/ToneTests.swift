@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PixelBoopCore
 
 // MARK: - Analysis helpers (tone-specific; kept here so the suite stands alone)
@@ -9,13 +10,15 @@ import Testing
 private func fittedFrequency(_ x: [Float], rate: Double, range: Range<Int>, guess: Double) -> Double {
     let centre = Double(range.lowerBound + range.upperBound - 1) / 2
     var w = 2 * Double.pi * guess / rate
-    var a = 0.0, b = 0.0
+    var a = 0.0
+    var b = 0.0
     for pass in 0..<10 {
         var m = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 4)
         var v = [Double](repeating: 0, count: 4)
         for n in range {
             let t = Double(n) - centre
-            let c = cos(w * t), s = sin(w * t)
+            let c = cos(w * t)
+            let s = sin(w * t)
             let g = [c, s, 1, pass > 0 ? t * (-a * s + b * c) : 0]
             let y = Double(x[n])
             for i in 0..<4 {
@@ -23,7 +26,10 @@ private func fittedFrequency(_ x: [Float], rate: Double, range: Range<Int>, gues
                 for j in 0..<4 { m[i][j] += g[i] * g[j] }
             }
         }
-        if pass == 0 { m[3][3] = 1; v[3] = 0 }
+        if pass == 0 {
+            m[3][3] = 1
+            v[3] = 0
+        }
         // Gaussian elimination (4 x 4, well conditioned).
         for c in 0..<4 {
             let p = (c..<4).max { abs(m[$0][c]) < abs(m[$1][c]) }!
@@ -51,7 +57,9 @@ private func fittedFrequency(_ x: [Float], rate: Double, range: Range<Int>, gues
 private func energy(_ x: [Double], _ r: Range<Int>) -> Double { r.reduce(0) { $0 + x[$1] * x[$1] } }
 private func energy(_ x: [Float], _ r: Range<Int>) -> Double { r.reduce(0) { $0 + Double(x[$1]) * Double(x[$1]) } }
 
-private func render(_ frequencies: [Double], duration: Double = 0.5, gap: Double = 0.25, rate: Double = 44100) throws -> ([Float], ToneSequence) {
+private func render(_ frequencies: [Double], duration: Double = 0.5, gap: Double = 0.25, rate: Double = 44100) throws -> (
+    [Float], ToneSequence
+) {
     let sequence = try ToneSequence(frequencies: frequencies, duration: duration, gap: gap, sampleRate: rate)
     return (try ToneRenderer(sequence: sequence).renderSamples(), sequence)
 }
@@ -62,14 +70,19 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
 
 @Suite("Note names, cents and frequencies")
 struct NoteNameTests {
-    @Test("names parse to the right MIDI numbers", arguments: [
-        ("A4", 69), ("C4", 60), ("C#5", 73), ("Bb2", 46), ("E#3", 53), ("Fb4", 64), ("B#3", 60), ("Cb4", 59),
-        ("C-1", 0), ("G9", 127), ("a4", 69), ("bb2", 46), ("F##3", 55), ("Dbb4", 60), ("C♯4", 61), ("E♭4", 63),
-        ("A0", 21), ("C8", 108),
-    ])
+    @Test(
+        "names parse to the right MIDI numbers",
+        arguments: [
+            ("A4", 69), ("C4", 60), ("C#5", 73), ("Bb2", 46), ("E#3", 53), ("Fb4", 64), ("B#3", 60), ("Cb4", 59),
+            ("C-1", 0), ("G9", 127), ("a4", 69), ("bb2", 46), ("F##3", 55), ("Dbb4", 60), ("C♯4", 61), ("E♭4", 63),
+            ("A0", 21), ("C8", 108)
+        ])
     func midi(text: String, midi: Int) throws {
         #expect(NoteName(text)?.midi == midi)
-        guard case .note(let name, let c) = try NoteSpec.parse(text) else { Issue.record("\(text) not a note"); return }
+        guard case .note(let name, let c) = try NoteSpec.parse(text) else {
+            Issue.record("\(text) not a note")
+            return
+        }
         #expect(name.midi == midi)
         #expect(c == 0)
     }
@@ -88,9 +101,11 @@ struct NoteNameTests {
         #expect(NoteName(midi: 0).description == "C-1")
     }
 
-    @Test("cents suffixes and frequencies round-trip through their spelling", arguments: [
-        "A4", "C4+12.5c", "C4-3c", "Bb2+0.001c", "F#6-49.99c", "A4+100c", "440Hz", "440.5Hz", "27.5Hz", "19999.99Hz",
-    ])
+    @Test(
+        "cents suffixes and frequencies round-trip through their spelling",
+        arguments: [
+            "A4", "C4+12.5c", "C4-3c", "Bb2+0.001c", "F#6-49.99c", "A4+100c", "440Hz", "440.5Hz", "27.5Hz", "19999.99Hz"
+        ])
     func roundTripSpecs(text: String) throws {
         let spec = try NoteSpec.parse(text)
         #expect(spec.description == text)
@@ -107,25 +122,32 @@ struct NoteNameTests {
         #expect(try NoteSpec.parse("A4+0c") == .note(NoteName("A4")!, cents: 0))
     }
 
-    @Test("non-notes are rejected with a message that says what is accepted", arguments: [
-        "H9", "A4+x", "", "A", "4", "A44", "A10", "A4+3", "A4 +3c", "A4+3 c", "A4c", "A4+-3c", "A#b4", "Abbb4",
-        "C-2", "440", "Hz", "nanHz", "infHz", "1e3Hz", "-440Hz", "+440Hz", "440 Hz", "440Hz+3c", "A4+3cents", "A4+3C",
-        "X4", "A4.5", "A-4",
-    ])
+    @Test(
+        "non-notes are rejected with a message that says what is accepted",
+        arguments: [
+            "H9", "A4+x", "", "A", "4", "A44", "A10", "A4+3", "A4 +3c", "A4+3 c", "A4c", "A4+-3c", "A#b4", "Abbb4",
+            "C-2", "440", "Hz", "nanHz", "infHz", "1e3Hz", "-440Hz", "+440Hz", "440 Hz", "440Hz+3c", "A4+3cents", "A4+3C",
+            "X4", "A4.5", "A-4"
+        ])
     func rejections(text: String) {
         #expect(throws: NoteParseError.self) { try NoteSpec.parse(text) }
         #expect(NoteParseError(text: text).description.contains("expected a note name"))
     }
 
-    @Test("frequencies outside 20...20000 Hz are invalidFrequency with the value in the message", arguments: [
-        ("25000Hz", "25000"), ("5Hz", "5"), ("19.99Hz", "19.99"), ("20000.01Hz", "20000.01"), ("0Hz", "0"),
-    ])
+    @Test(
+        "frequencies outside 20...20000 Hz are invalidFrequency with the value in the message",
+        arguments: [
+            ("25000Hz", "25000"), ("5Hz", "5"), ("19.99Hz", "19.99"), ("20000.01Hz", "20000.01"), ("0Hz", "0")
+        ])
     func outOfRangeFrequencies(text: String, value: String) {
         do {
             _ = try NoteSpec.parse(text)
             Issue.record("\(text) accepted")
         } catch let error as AudioError {
-            guard case .invalidFrequency(let message) = error else { Issue.record("\(error)"); return }
+            guard case .invalidFrequency(let message) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(message.hasPrefix("\(value) Hz"))
             #expect(message.contains("20...20000 Hz"))
         } catch {
@@ -140,13 +162,18 @@ struct NoteNameTests {
         for bad in [19.999, 20000.001, 0, -440, .nan, .infinity, -.infinity] {
             #expect(throws: AudioError.self) { try Pitch.validated(bad) }
             do { try Pitch.validated(bad) } catch {
-                guard case .invalidFrequency(let message) = error else { Issue.record("\(error)"); continue }
+                guard case .invalidFrequency(let message) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
                 #expect(message.contains(Pitch.formatHz(bad)), "\(message)")
             }
         }
         // Names whose frequency is out of range: the note spelling and the value in the message.
-        #expect(throws: AudioError.invalidFrequency(
-            "8.175798916 Hz (C-1 at A4 = 440 Hz): expected a finite frequency within 20...20000 Hz")) {
+        #expect(
+            throws: AudioError.invalidFrequency(
+                "8.175798916 Hz (C-1 at A4 = 440 Hz): expected a finite frequency within 20...20000 Hz")
+        ) {
             try NoteSpec.parse("C-1").frequency()
         }
         #expect(throws: AudioError.self) { try NoteSpec.parse("B9").frequency(extraCents: 500) }
@@ -195,10 +222,12 @@ struct NoteNameTests {
 
 @Suite("Sine tones rendered by the engine")
 struct RenderedToneTests {
-    @Test("tuned within 0.01 cent on the rendered samples", arguments: [
-        ("A4", 440.0), ("C4+12.5c", 440.0), ("1000Hz", 440.0), ("A4", 442.0), ("C8", 440.0), ("A0", 440.0),
-        ("G#2-33.3c", 415.0), ("Eb7+49.99c", 466.0),
-    ])
+    @Test(
+        "tuned within 0.01 cent on the rendered samples",
+        arguments: [
+            ("A4", 440.0), ("C4+12.5c", 440.0), ("1000Hz", 440.0), ("A4", 442.0), ("C8", 440.0), ("A0", 440.0),
+            ("G#2-33.3c", 415.0), ("Eb7+49.99c", 466.0)
+        ])
     func tuning(text: String, reference: Double) throws {
         let expected = try NoteSpec.parse(text).frequency(reference: reference)
         let (x, _) = try render([expected], duration: 0.6)
@@ -208,12 +237,14 @@ struct RenderedToneTests {
 
     @Test("two tones 3 cents apart: right spacing, right interval, silence between")
     func sequence() throws {
-        let f0 = 440.0, f1 = Pitch.frequency(midi: 69, cents: 3)
+        let f0 = 440.0
+        let f1 = Pitch.frequency(midi: 69, cents: 3)
         let (x, seq) = try render([f0, f1], duration: 0.5, gap: 0.25)
-        #expect(seq.onsetFrame(1) == 33075)  // 0.75 s: onset-to-onset = duration + gap
+        #expect(seq.onsetFrame(1) == 33075)   // 0.75 s: onset-to-onset = duration + gap
         // The first sample of each tone is sin(0) x 0; the next is already non-zero.
         for k in 0..<2 {
-            let on = Int(seq.onsetFrame(k)), end = Int(seq.endFrame(k))
+            let on = Int(seq.onsetFrame(k))
+            let end = Int(seq.endFrame(k))
             #expect(x[on] == 0)
             #expect(x[on + 1] != 0)
             if on > 0 { #expect(x[(on - 100)..<on].allSatisfy { $0 == 0 }) }
@@ -229,8 +260,9 @@ struct RenderedToneTests {
     @Test("onsets stay on their absolute frames over a long sequence (no drift)")
     func noDrift() throws {
         // 0.1337 s is 5896.17 frames: rounding each step and adding would drift 34 frames by tone 199.
-        let seq = try ToneSequence(frequencies: Array(repeating: 523.25, count: 200), duration: 0.1,
-                                   gap: 0.0337, sampleRate: 44100)
+        let seq = try ToneSequence(
+            frequencies: Array(repeating: 523.25, count: 200), duration: 0.1,
+            gap: 0.0337, sampleRate: 44100)
         let x = try ToneRenderer(sequence: seq).renderSamples()
         for k in 0..<seq.count {
             let expected = Int((Double(k) * (0.1 + 0.0337) * 44100 + 0.5).rounded(.down))
@@ -263,7 +295,9 @@ struct RenderedToneTests {
     func smoothEdges() throws {
         let (x, seq) = try render([440], duration: 0.5, gap: 0)
         let hp = SignalAnalysis.highpass(x, rate: 44100, cutoff: 3000)
-        let on = Int(seq.onsetFrame(0)), end = Int(seq.endFrame(0)), w = 882
+        let on = Int(seq.onsetFrame(0))
+        let end = Int(seq.endFrame(0))
+        let w = 882
         let onsetRatio = energy(hp, on..<(on + w)) / energy(x, on..<(on + w))
         let endRatio = energy(hp, (end - w)..<min(x.count, end + w)) / energy(x, (end - w)..<end)
         #expect(onsetRatio < 1e-6, "onset HF ratio \(onsetRatio)")
@@ -291,12 +325,13 @@ struct RenderedToneTests {
         #expect(throws: AudioError.self) { try ToneSequence(frequencies: [5000], sampleRate: 8000) }
         #expect(throws: AudioError.self) { try ToneSequence(frequencies: [25000], sampleRate: 96000) }
         #expect(throws: AudioError.self) { try ToneSequence(frequencies: [.nan]) }
-        #expect((try? ToneSequence(frequencies: [440], duration: 1, gap: -0.5)) != nil)  // overlap, asked for
+        #expect((try? ToneSequence(frequencies: [440], duration: 1, gap: -0.5)) != nil)   // overlap, asked for
     }
 
     @Test("a render to a file leaves only the finished file")
     func file() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("t.wav").path
@@ -373,8 +408,9 @@ struct SineWaveNotePlayerTests {
 
 // MARK: - Live (needs the private PulseAudio null sink: eval "$(scripts/pulse-null-sink.sh start)")
 
-@Suite("SineWaveNotePlayer (live, PulseAudio null sink)",
-       .enabled(if: ProcessInfo.processInfo.environment["BOOP_PULSE_SINK"] != nil))
+@Suite(
+    "SineWaveNotePlayer (live, PulseAudio null sink)",
+    .enabled(if: ProcessInfo.processInfo.environment["BOOP_PULSE_SINK"] != nil))
 struct LiveSineWaveNotePlayerTests {
     @Test("play returns after the note; notes in turn do not overlap; stop makes a pending play return")
     func liveInTurn() async throws {
@@ -384,14 +420,14 @@ struct LiveSineWaveNotePlayerTests {
         let started = Date()
         try await player.play(frequency: 440, duration: 0.2)
         let first = try #require(player.lastNoteFrames)
-        #expect(player.engineFrameClock >= first.end)  // returned after the note, not before
+        #expect(player.engineFrameClock >= first.end)   // returned after the note, not before
         try await player.play(frequency: 660, duration: 0.2)
         let second = try #require(player.lastNoteFrames)
         let took = Date().timeIntervalSince(started)
         // Within one period (plus the control thread's reading) of the call: the next block.
         #expect(first.onset - before <= 1024)
         #expect(first.end - first.onset == 8820)
-        #expect(second.onset >= first.end)  // in turn: no overlap
+        #expect(second.onset >= first.end)   // in turn: no overlap
         // Wall time only from below: under parallel CPU-bound tests this task's wake-ups can be
         // late (which delays the return, never the sound: a scheduler thread queues the events).
         #expect(took >= 0.39, "two 0.2 s notes took \(took) s")
@@ -401,7 +437,7 @@ struct LiveSineWaveNotePlayerTests {
         let stopAt = Date()
         try await player.stop()
         try await long.value
-        #expect(Date().timeIntervalSince(stopAt) < 4)  // returned on stop, not after 5 s
+        #expect(Date().timeIntervalSince(stopAt) < 4)   // returned on stop, not after 5 s
 
         let cancelled = Task { try await player.play(frequency: 440, duration: 5) }
         try await Task.sleep(nanoseconds: 100_000_000)

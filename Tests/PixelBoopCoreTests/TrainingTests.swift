@@ -15,14 +15,16 @@ struct TrainingTests {
     func trials() {
         var settings = TrainingSettings()
         settings.seed = 9
-        var a = TrainingRun(settings: settings), b = TrainingRun(settings: settings)
+        var a = TrainingRun(settings: settings)
+        var b = TrainingRun(settings: settings)
         for _ in 0..<10 {
-            let pa = a.nextTrial(), pb = b.nextTrial()
+            let pa = a.nextTrial()
+            let pb = b.nextTrial()
             // The seed fixes the notes and the order; the differences follow each one's answers.
             #expect(pa.referenceHz == pb.referenceHz && pa.higherInterval == pb.higherInterval)
             if pa.number == 1 { #expect(pa == pb) }
             let replay = a.nextTrial()
-            #expect(replay == pa)  // the same trial until answered (a replay)
+            #expect(replay == pa)   // the same trial until answered (a replay)
             #expect((pa.higherInterval == 2) == (pa.secondHz > pa.firstHz))
             #expect(abs(1200 * log2(pa.highHz / pa.lowHz) - pa.cents) < 1e-9)
             #expect((60...84).contains(Int((69 + 12 * log2(pa.referenceHz / 440)).rounded())))
@@ -40,8 +42,10 @@ struct TrainingTests {
             let store = try TrainingStore(path: path)
             let id = try store.beginSession(settings: "{}")
             for k in 1...3 {
-                try store.add(TrainingTrial(session: id, trial: k, time: Date(), referenceHz: 440, differenceCents: 5,
-                                            higherInterval: 1, answer: "lower", correct: true, responseMilliseconds: 700))
+                try store.add(
+                    TrainingTrial(
+                        session: id, trial: k, time: Date(), referenceHz: 440, differenceCents: 5,
+                        higherInterval: 1, answer: "lower", correct: true, responseMilliseconds: 700))
             }
             try store.endSession(id, estimate: (4.5, 3, 6))
         }
@@ -55,8 +59,9 @@ struct TrainingTests {
     func refused() throws {
         #expect(throws: TrainingStoreError.self) { try TrainingStore(path: TrainingTests.tempPath("missing"), create: false) }
         let corrupt = TrainingTests.tempPath("corrupt")
-        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: corrupt).deletingLastPathComponent().path,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: corrupt).deletingLastPathComponent().path,
+            withIntermediateDirectories: true)
         let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: corrupt))
         do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PixelBoopCore
 import Testing
+
 @testable import boop_cli
 
 @Suite("boop ambient arguments")
@@ -27,8 +28,10 @@ struct AmbientCommandTests {
 
     @Test("every option parses")
     func full() throws {
-        let c = try parse(["--preset", "Dark_Textures", "--seed", "18446744073709551615", "--duration", "12.5",
-                           "-o", "a.wav", "-r", "48000", "--sample-format", "s16", "-v"])
+        let c = try parse([
+            "--preset", "Dark_Textures", "--seed", "18446744073709551615", "--duration", "12.5",
+            "-o", "a.wav", "-r", "48000", "--sample-format", "s16", "-v"
+        ])
         #expect(c.preset == "Dark_Textures")
         #expect(c.seed == UInt64.max)
         #expect(c.duration == 12.5)
@@ -37,7 +40,7 @@ struct AmbientCommandTests {
         #expect(c.sampleFormat == "s16")
         #expect(c.verbose && !c.quiet)
         #expect(try parse(["-q"]).quiet)
-        #expect(throws: (any Error).self) { try parse(["-q", "-v"]) }  // the shared DeviceOptions rule
+        #expect(throws: (any Error).self) { try parse(["-q", "-v"]) }   // the shared DeviceOptions rule
         let live = try parse(["-D", "hw:1,0", "--reconnect", "--list"])
         #expect(live.device == "hw:1,0")
         #expect(live.reconnect && live.list)
@@ -62,7 +65,7 @@ struct AmbientCommandTests {
         ["--preset"],
         ["--volume", "3"],
         ["-D", ""],
-        ["extra-argument"],
+        ["extra-argument"]
     ]
 
     @Test("bad arguments are refused (exit 64)", arguments: bad)
@@ -83,9 +86,10 @@ struct AmbientCommandTests {
 
     @Test("the terminal view shows preset, seed, key, chord, meters, level and state")
     func view() {
-        let s = AmbientStatus(frame: 44100 * 83, chords: 9, key: "F#", scale: "lydian", chord: "Bmaj7",
-                              peakLeft: 0.5, peakRight: 0.25, levelPad: 0.2, levelLead: 0, levelGrain: 0.01,
-                              levelOcean: 0.001, levelReverb: 0.1, paused: false, fading: false, finished: false)
+        let s = AmbientStatus(
+            frame: 44100 * 83, chords: 9, key: "F#", scale: "lydian", chord: "Bmaj7",
+            peakLeft: 0.5, peakRight: 0.25, levelPad: 0.2, levelLead: 0, levelGrain: 0.01,
+            levelOcean: 0.001, levelReverb: 0.1, paused: false, fading: false, finished: false)
         let line = AmbientCommand.view(preset: AmbientPreset(name: "Test"), seed: 7, status: s, rate: 44100, paused: true)
         #expect(line.hasPrefix("Test #7  F# lydian  Bmaj7"))
         #expect(line.contains("-6 dB"))

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import Testing
-@testable import boop_cli
 import PixelBoopCore
+import Testing
+
+@testable import boop_cli
 
 @Suite("boop listen and boop devices arguments")
 struct ListenDevicesParsingTests {
@@ -26,8 +27,10 @@ struct ListenDevicesParsingTests {
 
     @Test("listen flags, short and long")
     func listenFlags() throws {
-        let c = try parseListen(["-D", "pulse", "-r", "48000", "-c", "2", "--buffer-frames", "4096", "--duration", "2.5",
-                                 "-o", "out.wav", "--json", "-v"])
+        let c = try parseListen([
+            "-D", "pulse", "-r", "48000", "-c", "2", "--buffer-frames", "4096", "--duration", "2.5",
+            "-o", "out.wav", "--json", "-v"
+        ])
         #expect(c.deviceOptions.device == "pulse")
         #expect(c.deviceOptions.rate == 48000)
         #expect(c.channels == 2)
@@ -42,9 +45,12 @@ struct ListenDevicesParsingTests {
         #expect(l.output == "x.flac")
     }
 
-    @Test("listen rejects values out of range",
-          arguments: [["-c", "0"], ["-c", "33"], ["--buffer-frames", "10"], ["--duration", "0"], ["--duration", "-1"],
-                      ["-r", "100"], ["-r", "1000000"], ["-D", ""], ["-q", "-v"], ["--bogus"], ["-o", ""]])
+    @Test(
+        "listen rejects values out of range",
+        arguments: [
+            ["-c", "0"], ["-c", "33"], ["--buffer-frames", "10"], ["--duration", "0"], ["--duration", "-1"],
+            ["-r", "100"], ["-r", "1000000"], ["-D", ""], ["-q", "-v"], ["--bogus"], ["-o", ""]
+        ])
     func listenInvalid(_ args: [String]) {
         #expect(throws: (any Error).self) { try parseListen(args) }
     }
@@ -60,34 +66,43 @@ struct ListenDevicesParsingTests {
 
     @Test("the devices table marks the default and splits playback from capture")
     func devicesTable() {
-        let list = [AudioDevice(name: "default", description: "Default ALSA device", playback: true, capture: true, isDefault: true),
-                    AudioDevice(name: "hdmi", description: "HDMI out", playback: true, capture: false, isDefault: false),
-                    AudioDevice(name: "mic", description: "USB \"mic\"", playback: false, capture: true, isDefault: false)]
+        let list = [
+            AudioDevice(name: "default", description: "Default ALSA device", playback: true, capture: true, isDefault: true),
+            AudioDevice(name: "hdmi", description: "HDMI out", playback: true, capture: false, isDefault: false),
+            AudioDevice(name: "mic", description: "USB \"mic\"", playback: false, capture: true, isDefault: false)
+        ]
         let table = DevicesCommand.table(list)
-        #expect(table == """
-            Playback devices:
-            * default  Default ALSA device
-              hdmi     HDMI out
-            Capture devices:
-            * default  Default ALSA device
-              mic      USB "mic"
+        #expect(
+            table == """
+                Playback devices:
+                * default  Default ALSA device
+                  hdmi     HDMI out
+                Capture devices:
+                * default  Default ALSA device
+                  mic      USB "mic"
 
-            """)
+                """)
         let json = DevicesCommand.json(list)
-        #expect(json.hasPrefix("[{\"backend\":\"alsa\",\"name\":\"default\",\"description\":\"Default ALSA device\",\"playback\":true,\"capture\":true,\"default\":true}"))
+        #expect(
+            json.hasPrefix(
+                "[{\"backend\":\"alsa\",\"name\":\"default\",\"description\":\"Default ALSA device\",\"playback\":true,\"capture\":true,\"default\":true}"
+            ))
         #expect(json.contains("\"description\":\"USB \\\"mic\\\"\""))
     }
 
     @Test("with a JACK server, its ports follow the ALSA devices in their own sections")
     func devicesTableWithJack() {
-        var port = AudioDevice(name: "system:playback_1", description: "physical playback port (takes audio)",
-                               playback: true, capture: false, isDefault: false)
+        var port = AudioDevice(
+            name: "system:playback_1", description: "physical playback port (takes audio)",
+            playback: true, capture: false, isDefault: false)
         port.backend = .jack
         let table = DevicesCommand.table([
-            AudioDevice(name: "default", description: "Default", playback: true, capture: true, isDefault: true), port,
+            AudioDevice(name: "default", description: "Default", playback: true, capture: true, isDefault: true), port
         ])
-        #expect(table.contains("JACK ports that take audio (--backend jack plays into the physical ones):\n"
-                                   + "  system:playback_1  physical playback port (takes audio)\n"))
+        #expect(
+            table.contains(
+                "JACK ports that take audio (--backend jack plays into the physical ones):\n"
+                    + "  system:playback_1  physical playback port (takes audio)\n"))
         #expect(table.contains("JACK ports that give audio (--backend jack records from the physical ones):\n  (none)\n"))
         #expect(DevicesCommand.json([port]).hasPrefix("[{\"backend\":\"jack\",\"name\":\"system:playback_1\""))
     }
@@ -112,8 +127,9 @@ struct ListenDevicesParsingTests {
 
     @Test("--json lines carry time, rms, peak and the pitch or nulls")
     func jsonLines() throws {
-        let voiced = ListenCommand.jsonLine(time: 0.128, rms: 0.2121, peak: 0.3,
-                                            pitch: PitchReading(frequency: 440.01, confidence: 0.99, note: "A4", midi: 69, cents: 0.04))
+        let voiced = ListenCommand.jsonLine(
+            time: 0.128, rms: 0.2121, peak: 0.3,
+            pitch: PitchReading(frequency: 440.01, confidence: 0.99, note: "A4", midi: 69, cents: 0.04))
         #expect(voiced == #"{"time":0.128,"rms":0.212100,"peak":0.300000,"frequency":440.010,"note":"A4","cents":0.04}"#)
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(voiced.utf8)) as? [String: Any])
         #expect(Set(obj.keys) == ["time", "rms", "peak", "frequency", "note", "cents"])
@@ -123,8 +139,9 @@ struct ListenDevicesParsingTests {
 
     @Test("the live line shows dBFS, a meter, the note and cents")
     func liveLine() {
-        let line = ListenCommand.liveLine(time: 1.5, rms: 0.1, peak: 0.3,
-                                          pitch: PitchReading(frequency: 446, confidence: 1, note: "A4", midi: 69, cents: 23.45))
+        let line = ListenCommand.liveLine(
+            time: 1.5, rms: 0.1, peak: 0.3,
+            pitch: PitchReading(frequency: 446, confidence: 1, note: "A4", midi: 69, cents: 23.45))
         #expect(line.contains("-20.0 dBFS"))
         #expect(line.contains("[################........]"))
         #expect(line.contains("A4"))

@@ -1,16 +1,23 @@
 import ArgumentParser
 import Testing
+
 @testable import boop_cli
 
 @Suite("boop play / render argument parsing")
 struct PatternCommandParsingTests {
     static let accepted: [[String]] = [
         ["render", "p.json", "-o", "x.wav"],
-        ["render", "p.json", "--output", "x.flac", "--loops", "3", "-r", "48000", "--voices", "32", "--bpm", "133.5", "--sample-format", "s16"],
+        [
+            "render", "p.json", "--output", "x.flac", "--loops", "3", "-r", "48000", "--voices", "32", "--bpm", "133.5",
+            "--sample-format", "s16"
+        ],
         ["render", "p.json", "-o", "x.wav", "-q", "-v"],
         ["play", "p.json"],
         ["play", "p.json", "-D", "pulse", "--loops", "2", "--no-display", "-v"],
-        ["play", "p.json", "--device", "hw:0,0", "-r", "48000", "--period-frames", "256", "--periods", "4", "--voices", "16", "--bpm", "90"],
+        [
+            "play", "p.json", "--device", "hw:0,0", "-r", "48000", "--period-frames", "256", "--periods", "4", "--voices", "16",
+            "--bpm", "90"
+        ]
     ]
 
     @Test("valid argument lists parse", arguments: accepted)
@@ -21,7 +28,10 @@ struct PatternCommandParsingTests {
 
     @Test("render options land in the right fields")
     func renderFields() throws {
-        let c = try #require(try Boop.parseAsRoot(["render", "p.json", "-o", "x.wav", "--loops", "3", "-r", "48000", "--voices", "32", "--sample-format", "s16"]) as? RenderCommand)
+        let c = try #require(
+            try Boop.parseAsRoot([
+                "render", "p.json", "-o", "x.wav", "--loops", "3", "-r", "48000", "--voices", "32", "--sample-format", "s16"
+            ]) as? RenderCommand)
         #expect(c.patternOptions.pattern == "p.json")
         #expect(c.output == "x.wav")
         #expect(c.patternOptions.loops == 3)
@@ -50,8 +60,8 @@ struct PatternCommandParsingTests {
     }
 
     static let refused: [[String]] = [
-        ["render", "p.json"],                                  // -o is required
-        ["render", "-o", "x.wav"],                             // pattern is required
+        ["render", "p.json"],   // -o is required
+        ["render", "-o", "x.wav"],   // pattern is required
         ["render", "p.json", "-o", "x.wav", "--loops", "0"],
         ["render", "p.json", "-o", "x.wav", "--voices", "257"],
         ["render", "p.json", "-o", "x.wav", "--bpm", "59"],
@@ -62,7 +72,7 @@ struct PatternCommandParsingTests {
         ["render", "p.json", "-o", "x.wav", "--sample-format", "f64"],
         ["play", "p.json", "--periods", "1"],
         ["play", "p.json", "--period-frames", "8"],
-        ["play", "p.json", "--frobnicate"],
+        ["play", "p.json", "--frobnicate"]
     ]
 
     @Test("invalid argument lists are refused (exit 64)", arguments: refused)

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import Testing
-@testable import boop_cli
 import PixelBoopCore
+import Testing
+
+@testable import boop_cli
 
 @Suite("boop tone arguments")
 struct ToneCommandTests {
@@ -34,9 +35,11 @@ struct ToneCommandTests {
         let notes: [String], duration: Double, gap: Double, cents: Double, reference: Double
         let output: String?, device: String, rate: Int?, quiet: Bool, verbose: Bool
         var testDescription: String { args.joined(separator: " ") }
-        init(_ args: [String], notes: [String], duration: Double = 1, gap: Double = 0.25, cents: Double = 0,
-             reference: Double = 440, output: String? = nil, device: String = "default", rate: Int? = nil,
-             quiet: Bool = false, verbose: Bool = false) {
+        init(
+            _ args: [String], notes: [String], duration: Double = 1, gap: Double = 0.25, cents: Double = 0,
+            reference: Double = 440, output: String? = nil, device: String = "default", rate: Int? = nil,
+            quiet: Bool = false, verbose: Bool = false
+        ) {
             self.args = args
             self.notes = notes
             self.duration = duration
@@ -51,18 +54,20 @@ struct ToneCommandTests {
         }
     }
 
-    @Test("argument table", arguments: [
-        Row(["A4", "C4+12.5c", "1000Hz", "-o", "t.wav"], notes: ["A4", "C4+12.5c", "1000Hz"], output: "t.wav"),
-        Row(["A4", "--reference", "442"], notes: ["A4"], reference: 442),
-        Row(["--duration", "0.5", "--gap", "0", "C8", "A0"], notes: ["C8", "A0"], duration: 0.5, gap: 0),
-        Row(["A4", "--gap=-0.1"], notes: ["A4"], gap: -0.1),
-        Row(["A4", "--cents", "3"], notes: ["A4"], cents: 3),
-        Row(["A4", "--cents=-3.5"], notes: ["A4"], cents: -3.5),
-        Row(["A4", "C4-3c", "--output", "x.flac", "--rate", "48000"], notes: ["A4", "C4-3c"], output: "x.flac", rate: 48000),
-        Row(["A4", "-D", "hw:1,0", "-r", "96000", "-q"], notes: ["A4"], device: "hw:1,0", rate: 96000, quiet: true),
-        Row(["A4", "--device", "pulse", "-v"], notes: ["A4"], device: "pulse", verbose: true),
-        Row(["A4", "--", "C4-3c"], notes: ["A4", "C4-3c"]),
-    ])
+    @Test(
+        "argument table",
+        arguments: [
+            Row(["A4", "C4+12.5c", "1000Hz", "-o", "t.wav"], notes: ["A4", "C4+12.5c", "1000Hz"], output: "t.wav"),
+            Row(["A4", "--reference", "442"], notes: ["A4"], reference: 442),
+            Row(["--duration", "0.5", "--gap", "0", "C8", "A0"], notes: ["C8", "A0"], duration: 0.5, gap: 0),
+            Row(["A4", "--gap=-0.1"], notes: ["A4"], gap: -0.1),
+            Row(["A4", "--cents", "3"], notes: ["A4"], cents: 3),
+            Row(["A4", "--cents=-3.5"], notes: ["A4"], cents: -3.5),
+            Row(["A4", "C4-3c", "--output", "x.flac", "--rate", "48000"], notes: ["A4", "C4-3c"], output: "x.flac", rate: 48000),
+            Row(["A4", "-D", "hw:1,0", "-r", "96000", "-q"], notes: ["A4"], device: "hw:1,0", rate: 96000, quiet: true),
+            Row(["A4", "--device", "pulse", "-v"], notes: ["A4"], device: "pulse", verbose: true),
+            Row(["A4", "--", "C4-3c"], notes: ["A4", "C4-3c"])
+        ])
     func table(row: Row) throws {
         let c = try parse(row.args)
         #expect(c.notes == row.notes)
@@ -90,14 +95,16 @@ struct ToneCommandTests {
         #expect(plan.specs == [try NoteSpec.parse("A4"), try NoteSpec.parse("A4+3c")])
     }
 
-    @Test("bad notes and values are usage errors (64) with one line saying what is accepted", arguments: [
-        (["25000Hz"], "20...20000 Hz"), (["5Hz"], "20...20000 Hz"), (["H9"], "expected a note name"),
-        (["A4+x"], "expected a note name"), (["A4", "440"], "expected a note name"), (["C-1"], "20...20000 Hz"),
-        (["A4", "--reference", "1000"], "300...600"), (["A4", "--reference", "nan"], "300...600"),
-        (["A4", "--duration", "0"], "0.02...3600"), (["A4", "--duration", "inf"], "0.02...3600"),
-        (["A4", "--gap=-1"], "more than -duration"), (["A4", "--cents", "5000"], "-1200...1200"),
-        (["C8", "-r", "8000"], "half the sample rate"),
-    ])
+    @Test(
+        "bad notes and values are usage errors (64) with one line saying what is accepted",
+        arguments: [
+            (["25000Hz"], "20...20000 Hz"), (["5Hz"], "20...20000 Hz"), (["H9"], "expected a note name"),
+            (["A4+x"], "expected a note name"), (["A4", "440"], "expected a note name"), (["C-1"], "20...20000 Hz"),
+            (["A4", "--reference", "1000"], "300...600"), (["A4", "--reference", "nan"], "300...600"),
+            (["A4", "--duration", "0"], "0.02...3600"), (["A4", "--duration", "inf"], "0.02...3600"),
+            (["A4", "--gap=-1"], "more than -duration"), (["A4", "--cents", "5000"], "-1200...1200"),
+            (["C8", "-r", "8000"], "half the sample rate")
+        ])
     func usageErrors(args: [String], expected: String) throws {
         let c = try parse(args)
         do {
@@ -113,8 +120,10 @@ struct ToneCommandTests {
     @Test("parse errors: no note, unknown option, non-numeric values")
     func parseErrors() {
         // (The shared DeviceOptions check -D/-r/-q/-v while parsing.)
-        for args in [[], ["A4", "--bogus"], ["A4", "--duration", "abc"], ["A4", "-r", "x"], ["A4", "-r", "1000"],
-                     ["A4", "-q", "-v"], ["A4", "-D", ""]] {
+        for args in [
+            [], ["A4", "--bogus"], ["A4", "--duration", "abc"], ["A4", "-r", "x"], ["A4", "-r", "1000"],
+            ["A4", "-q", "-v"], ["A4", "-D", ""]
+        ] {
             #expect(throws: (any Error).self) { try Boop.parseAsRoot(["tone"] + args) }
         }
     }
@@ -162,10 +171,12 @@ struct ToneCommandProcessTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonecli-\(getpid())-ok")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.wav").path, b = dir.appendingPathComponent("b.wav").path
+        let a = dir.appendingPathComponent("a.wav").path
+        let b = dir.appendingPathComponent("b.wav").path
         #expect(try run(["tone", "A4", "A4+3c", "--duration", "0.2", "--gap", "0.1", "-o", a]).status == 0)
         #expect(try run(["tone", "A4", "A4+3c", "--duration", "0.2", "--gap", "0.1", "-o", b]).status == 0)
-        let da = try Data(contentsOf: URL(fileURLWithPath: a)), db = try Data(contentsOf: URL(fileURLWithPath: b))
+        let da = try Data(contentsOf: URL(fileURLWithPath: a))
+        let db = try Data(contentsOf: URL(fileURLWithPath: b))
         // DESIGN: the same arguments give the same bytes (no timestamps anywhere in the file).
         #expect(da.count > 22050 * 4)
         #expect(da == db)

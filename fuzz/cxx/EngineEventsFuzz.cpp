@@ -60,10 +60,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 boop_engine_note_on(engine, when, in.u32() % 64, static_cast<boop_timbre>(in.u8() % 6), in.f64(),
                                     static_cast<float>(in.f64()));
                 break;
-            case 1: boop_engine_note_off(engine, when, in.u32() % 64); break;
-            case 2: boop_engine_drum_hit(engine, when, in.u8(), static_cast<float>(in.f64())); break;
-            case 3: boop_engine_all_notes_off(engine, when, in.f64()); break;
-            case 4: boop_engine_cancel_pending(engine, in.f64()); break;
+            case 1:
+                boop_engine_note_off(engine, when, in.u32() % 64);
+                break;
+            case 2:
+                boop_engine_drum_hit(engine, when, in.u8(), static_cast<float>(in.f64()));
+                break;
+            case 3:
+                boop_engine_all_notes_off(engine, when, in.f64());
+                break;
+            case 4:
+                boop_engine_cancel_pending(engine, in.f64());
+                break;
             default: {
                 const uint32_t frames = 1 + in.u32() % config.max_block_frames;
                 if (boop_engine_render(engine, out.data(), frames) != BOOP_OK) abort();

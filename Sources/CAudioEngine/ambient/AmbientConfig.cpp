@@ -19,8 +19,12 @@ struct Field {
 // Every numeric field with its range, in the order checkConfig reports them. Cross-field rules
 // (filter_max_hz >= filter_min_hz, lead_pulses <= lead_steps, lead_rotation < lead_steps) follow.
 constexpr Field kFields[] = {
-    {{"sample_rate", BOOP_ENGINE_RATE_MIN, BOOP_ENGINE_RATE_MAX, 0}, offsetof(boop_ambient_config, sample_rate), Kind::f64},
-    {{"max_block_frames", 1, BOOP_ENGINE_BLOCK_FRAMES_MAX, 1}, offsetof(boop_ambient_config, max_block_frames), Kind::u32},
+    {{"sample_rate", BOOP_ENGINE_RATE_MIN, BOOP_ENGINE_RATE_MAX, 0},
+     offsetof(boop_ambient_config, sample_rate),
+     Kind::f64},
+    {{"max_block_frames", 1, BOOP_ENGINE_BLOCK_FRAMES_MAX, 1},
+     offsetof(boop_ambient_config, max_block_frames),
+     Kind::u32},
     {{"key", 0, 11, 1}, offsetof(boop_ambient_config, key), Kind::i32},
     {{"scale", 0, BOOP_AMBIENT_SCALE_COUNT - 1, 1}, offsetof(boop_ambient_config, scale), Kind::i32},
     {{"tempo_bpm", 20, 240, 0}, offsetof(boop_ambient_config, tempo_bpm), Kind::f64},

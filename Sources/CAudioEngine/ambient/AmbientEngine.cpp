@@ -65,7 +65,8 @@ AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), 
     ocean_.setSwell(cfg_.ocean_swell_seconds);
 
     harmony_.configure(cfg_.key, static_cast<Scale>(cfg_.scale), cfg_.seventh_chance, cfg_.modulation_chance, seed);
-    rhythm_.set(static_cast<int>(cfg_.lead_pulses), static_cast<int>(cfg_.lead_steps), static_cast<int>(cfg_.lead_rotation));
+    rhythm_.set(static_cast<int>(cfg_.lead_pulses), static_cast<int>(cfg_.lead_steps),
+                static_cast<int>(cfg_.lead_rotation));
     limiter_.prepare(sr_);
 
     leadRng_.seedWith(seed, kStreamLead);

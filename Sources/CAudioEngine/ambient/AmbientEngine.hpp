@@ -1,19 +1,19 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include "ambient/AmbientConfig.hpp"
 #include "ambient/EuclideanRhythm.hpp"
-#include "dsp/FdnReverb.hpp"
-#include "dsp/LoudnessFollower.hpp"
 #include "ambient/FmLead.hpp"
-#include "dsp/Granulator.hpp"
 #include "ambient/HarmonyManager.hpp"
 #include "ambient/OceanNoise.hpp"
-#include "dsp/PingPongDelay.hpp"
 #include "ambient/PolySynth.hpp"
-#include "dsp/Rng.hpp"
 #include "ambient/SlowDrift.hpp"
+#include "dsp/FdnReverb.hpp"
+#include "dsp/Granulator.hpp"
+#include "dsp/LoudnessFollower.hpp"
+#include "dsp/PingPongDelay.hpp"
+#include "dsp/Rng.hpp"
 #include "dsp/SoftLimiter.hpp"
-#include "ambient/AmbientConfig.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -25,7 +25,7 @@ namespace boop::ambient {
 // frames are split into render calls. Only pause/fade requests, which come from outside, are
 // applied at render-call boundaries.
 class AmbientEngine {
-public:
+  public:
     static constexpr int kChunk = 32;  // control-rate period in frames; also the scratch size
 
     // Allocates everything (delay lines, reverb, grain buffer). The config must be valid.
@@ -52,7 +52,7 @@ public:
     static double measureLoudness(const boop_ambient_config& config, double seconds);
     std::uint64_t frame() const noexcept { return frame_; }
 
-private:
+  private:
     void applyRequests() BOOP_RT;
     void controlTick() BOOP_RT;
     void chordChange() BOOP_RT;

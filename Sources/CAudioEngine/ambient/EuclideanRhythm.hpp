@@ -9,7 +9,7 @@ namespace boop::ambient {
 // x.xx.xx.), then rotated. Groups are bit strings in a fixed array, so set() is real-time safe
 // and the composer can change the pattern from the audio thread.
 class EuclideanRhythm {
-public:
+  public:
     static constexpr int kMaxSteps = 64;
 
     // pulses is clamped to 0 ... steps, steps to 1 ... 64; rotation shifts the pattern left
@@ -23,7 +23,10 @@ public:
         pulses_ = pulses;
         rotation_ = ((rotation % steps) + steps) % steps;
 
-        struct Group { std::uint64_t bits; int len; };
+        struct Group {
+            std::uint64_t bits;
+            int len;
+        };
         Group a[kMaxSteps], b[kMaxSteps];
         int na = pulses, nb = steps - pulses;
         for (int i = 0; i < na; ++i) a[i] = {1u, 1};
@@ -37,8 +40,10 @@ public:
             Group na_[kMaxSteps], nb_[kMaxSteps];
             for (int i = 0; i < m; ++i) na_[i] = {a[i].bits | (b[i].bits << a[i].len), a[i].len + b[i].len};
             int rest = 0;
-            if (na > nb) for (int i = m; i < na; ++i) nb_[rest++] = a[i];
-            else for (int i = m; i < nb; ++i) nb_[rest++] = b[i];
+            if (na > nb)
+                for (int i = m; i < na; ++i) nb_[rest++] = a[i];
+            else
+                for (int i = m; i < nb; ++i) nb_[rest++] = b[i];
             for (int i = 0; i < m; ++i) a[i] = na_[i];
             for (int i = 0; i < rest; ++i) b[i] = nb_[i];
             na = m;
@@ -46,20 +51,27 @@ public:
         }
         std::uint64_t bits = 0;
         int len = 0;
-        for (int i = 0; i < na; ++i) { bits |= a[i].bits << len; len += a[i].len; }
-        for (int i = 0; i < nb; ++i) { bits |= b[i].bits << len; len += b[i].len; }
+        for (int i = 0; i < na; ++i) {
+            bits |= a[i].bits << len;
+            len += a[i].len;
+        }
+        for (int i = 0; i < nb; ++i) {
+            bits |= b[i].bits << len;
+            len += b[i].len;
+        }
         pattern_ = bits;
     }
 
     bool onset(std::uint64_t step) const BOOP_RT {
-        const int i = static_cast<int>((step + static_cast<std::uint64_t>(rotation_)) % static_cast<std::uint64_t>(steps_));
+        const int i =
+            static_cast<int>((step + static_cast<std::uint64_t>(rotation_)) % static_cast<std::uint64_t>(steps_));
         return (pattern_ >> i) & 1u;
     }
     int steps() const BOOP_RT { return steps_; }
     int pulses() const BOOP_RT { return pulses_; }
     int rotation() const BOOP_RT { return rotation_; }
 
-private:
+  private:
     std::uint64_t pattern_ = 1;  // bit i = step i of the unrotated pattern
     int steps_ = 1, pulses_ = 1, rotation_ = 0;
 };

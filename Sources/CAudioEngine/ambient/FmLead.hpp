@@ -10,7 +10,7 @@ namespace boop::ambient {
 // modulation index, so notes start bright and mellow as they fade: the bell/pluck of the lead.
 // Monophonic; a new note starts from the current level so retriggers never click.
 class FmLead {
-public:
+  public:
     void prepare(double sampleRate) noexcept {
         sampleRate_ = sampleRate;
         // A gentle lowpass takes the glassy edge (and any fold-over) off the top sidebands.
@@ -27,7 +27,10 @@ public:
         tone_.reset();
     }
 
-    void setRatio(double ratio) BOOP_RT { ratio_ = ratio < 0.0 ? 0.0 : ratio; updateIncrements(); }
+    void setRatio(double ratio) BOOP_RT {
+        ratio_ = ratio < 0.0 ? 0.0 : ratio;
+        updateIncrements();
+    }
     void setIndex(float index) BOOP_RT {
         index_ = index < 0.0f ? 0.0f : (index > 20.0f ? 20.0f : index);
         updateIncrements();
@@ -72,7 +75,8 @@ public:
             }
             const float mod = static_cast<float>(std::sin(kTwoPi * modPhase_));
             const float idx = indexTracked_ * (0.25f + 0.75f * env_);
-            const float raw = env_ * static_cast<float>(std::sin(kTwoPi * carrierPhase_ + static_cast<double>(idx * mod)));
+            const float raw =
+                env_ * static_cast<float>(std::sin(kTwoPi * carrierPhase_ + static_cast<double>(idx * mod)));
             out[i] = tone_.lowpass(toneCoeffs_, raw);
             carrierPhase_ += carrierInc_;
             if (carrierPhase_ >= 1.0) carrierPhase_ -= 1.0;
@@ -88,7 +92,7 @@ public:
         }
     }
 
-private:
+  private:
     void updateIncrements() BOOP_RT {
         // Key tracking: high notes get a smaller index, as acoustic bells and pianos get duller
         // relative to their pitch; it also keeps the upper sidebands below Nyquist.

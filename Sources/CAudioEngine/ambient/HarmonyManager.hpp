@@ -9,7 +9,16 @@ namespace boop::ambient {
 enum class Scale : int { Major = 0, Minor = 1, Dorian = 2, Phrygian = 3, Lydian = 4, Mixolydian = 5 };
 constexpr int kScaleCount = 6;
 
-enum class ChordQuality : int { Major = 0, Minor = 1, Diminished = 2, Augmented = 3, Major7 = 4, Minor7 = 5, Dominant7 = 6, HalfDiminished7 = 7 };
+enum class ChordQuality : int {
+    Major = 0,
+    Minor = 1,
+    Diminished = 2,
+    Augmented = 3,
+    Major7 = 4,
+    Minor7 = 5,
+    Dominant7 = 6,
+    HalfDiminished7 = 7
+};
 
 inline constexpr int kScaleIntervals[kScaleCount][7] = {
     {0, 2, 4, 5, 7, 9, 11},  // major (ionian)
@@ -21,8 +30,8 @@ inline constexpr int kScaleIntervals[kScaleCount][7] = {
 };
 
 struct Chord {
-    int root = 0;       // pitch class 0 ... 11
-    int degree = 0;     // 0 ... 6 within the current key and scale
+    int root = 0;    // pitch class 0 ... 11
+    int degree = 0;  // 0 ... 6 within the current key and scale
     ChordQuality quality = ChordQuality::Major;
     int notes[4] = {0, 4, 7, 11};  // semitones above the key's tonic (may exceed 12)
     int noteCount = 3;
@@ -34,7 +43,7 @@ struct Chord {
 // chords are skipped. On arriving at the tonic the key may itself move one step round the
 // circle of fifths (+7 or +5 semitones), so long pieces travel through related keys.
 class HarmonyManager {
-public:
+  public:
     static const int* intervals(Scale s) BOOP_RT {
         int i = static_cast<int>(s);
         if (i < 0 || i >= kScaleCount) i = 0;
@@ -50,14 +59,22 @@ public:
     }
     static const char* qualitySuffix(ChordQuality q) noexcept {
         switch (q) {
-            case ChordQuality::Major: return "";
-            case ChordQuality::Minor: return "m";
-            case ChordQuality::Diminished: return "dim";
-            case ChordQuality::Augmented: return "aug";
-            case ChordQuality::Major7: return "maj7";
-            case ChordQuality::Minor7: return "m7";
-            case ChordQuality::Dominant7: return "7";
-            case ChordQuality::HalfDiminished7: return "m7b5";
+            case ChordQuality::Major:
+                return "";
+            case ChordQuality::Minor:
+                return "m";
+            case ChordQuality::Diminished:
+                return "dim";
+            case ChordQuality::Augmented:
+                return "aug";
+            case ChordQuality::Major7:
+                return "maj7";
+            case ChordQuality::Minor7:
+                return "m7";
+            case ChordQuality::Dominant7:
+                return "7";
+            case ChordQuality::HalfDiminished7:
+                return "m7b5";
         }
         return "";
     }
@@ -94,9 +111,12 @@ public:
             key_ = (key_ + (uDir < 0.6f ? 7 : 5)) % 12;
             ++modulations_;
         }
-        if (uMove < 0.62f) d = (d + 3) % 7;          // root down a fifth
-        else if (uMove < 0.84f) d = (d + 4) % 7;     // root up a fifth
-        else d = (d + 1 + static_cast<int>(uJump * 6.0f)) % 7;  // anywhere else
+        if (uMove < 0.62f)
+            d = (d + 3) % 7;  // root down a fifth
+        else if (uMove < 0.84f)
+            d = (d + 4) % 7;  // root up a fifth
+        else
+            d = (d + 1 + static_cast<int>(uJump * 6.0f)) % 7;  // anywhere else
         Chord c = build(d, uSeventh < seventhChance_);
         if (c.quality == ChordQuality::Diminished || c.quality == ChordQuality::HalfDiminished7) {
             c = build((d + 3) % 7, uSeventh < seventhChance_);
@@ -133,20 +153,27 @@ public:
         c.noteCount = count;
         c.root = (key_ + c.notes[0]) % 12;
         const int third = c.notes[1] - c.notes[0], fifth = c.notes[2] - c.notes[0];
-        if (third == 4 && fifth == 7) c.quality = ChordQuality::Major;
-        else if (third == 3 && fifth == 7) c.quality = ChordQuality::Minor;
-        else if (third == 3 && fifth == 6) c.quality = ChordQuality::Diminished;
-        else c.quality = ChordQuality::Augmented;
+        if (third == 4 && fifth == 7)
+            c.quality = ChordQuality::Major;
+        else if (third == 3 && fifth == 7)
+            c.quality = ChordQuality::Minor;
+        else if (third == 3 && fifth == 6)
+            c.quality = ChordQuality::Diminished;
+        else
+            c.quality = ChordQuality::Augmented;
         if (seventh) {
             const int sev = c.notes[3] - c.notes[0];
-            if (c.quality == ChordQuality::Major) c.quality = sev == 11 ? ChordQuality::Major7 : ChordQuality::Dominant7;
-            else if (c.quality == ChordQuality::Minor) c.quality = ChordQuality::Minor7;
-            else if (c.quality == ChordQuality::Diminished) c.quality = ChordQuality::HalfDiminished7;
+            if (c.quality == ChordQuality::Major)
+                c.quality = sev == 11 ? ChordQuality::Major7 : ChordQuality::Dominant7;
+            else if (c.quality == ChordQuality::Minor)
+                c.quality = ChordQuality::Minor7;
+            else if (c.quality == ChordQuality::Diminished)
+                c.quality = ChordQuality::HalfDiminished7;
         }
         return c;
     }
 
-private:
+  private:
     Rng rng_;
     std::uint64_t seed_ = 0;
     int initialKey_ = 0, key_ = 0;

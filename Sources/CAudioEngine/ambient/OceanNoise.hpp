@@ -11,7 +11,7 @@ namespace boop::ambient {
 // Each swell lasts swellSeconds x (0.7 ... 1.3) with its own height; left and right run their
 // own noise and are offset by part of a swell, so waves seem to wash across the stereo field.
 class OceanNoise {
-public:
+  public:
     static constexpr int kControlFrames = 32;
 
     void prepare(double sampleRate, std::uint64_t seed) noexcept {
@@ -51,7 +51,7 @@ public:
         }
     }
 
-private:
+  private:
     struct Channel {
         double phase = 0.0, inc = 0.0;
         float height = 0.5f, level = 0.0f;

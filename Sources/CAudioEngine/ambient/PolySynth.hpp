@@ -25,7 +25,7 @@ inline float polyBlep(float t, float dt) BOOP_RT {
 // left) into a stereo TPT state-variable lowpass whose cutoff the composer moves slowly.
 // Envelopes are linear attack / exponential release, slow by design (seconds).
 class PolySynth {
-public:
+  public:
     static constexpr int kVoices = 6;
     static constexpr int kOscs = 3;
 
@@ -145,7 +145,7 @@ public:
         }
     }
 
-private:
+  private:
     struct Voice {
         float phase[kOscs] = {0.0f, 0.0f, 0.0f};
         float inc[kOscs] = {0.0f, 0.0f, 0.0f};

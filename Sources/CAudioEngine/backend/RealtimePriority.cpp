@@ -34,7 +34,8 @@ bool askRtkit(int priority) noexcept {
     int64_t maxRttime = 0;
     sd_bus_error error = SD_BUS_ERROR_NULL;
     bool granted = false;
-    if (sd_bus_get_property_trivial(bus, service, path, service, "MaxRealtimePriority", &error, 'i', &maxPriority) >= 0 &&
+    if (sd_bus_get_property_trivial(bus, service, path, service, "MaxRealtimePriority", &error, 'i', &maxPriority) >=
+            0 &&
         sd_bus_get_property_trivial(bus, service, path, service, "RTTimeUSecMax", &error, 'x', &maxRttime) >= 0 &&
         maxPriority > 0) {
         rlimit limit{};
@@ -42,8 +43,8 @@ bool askRtkit(int priority) noexcept {
         if (setrlimit(RLIMIT_RTTIME, &limit) == 0) {
             const uint64_t tid = static_cast<uint64_t>(syscall(SYS_gettid));
             const uint32_t prio = static_cast<uint32_t>(std::clamp(priority, 1, static_cast<int>(maxPriority)));
-            granted = sd_bus_call_method(bus, service, path, service, "MakeThreadRealtime", &error, nullptr, "tu",
-                                         tid, prio) >= 0;
+            granted = sd_bus_call_method(bus, service, path, service, "MakeThreadRealtime", &error, nullptr, "tu", tid,
+                                         prio) >= 0;
         }
     }
     sd_bus_error_free(&error);
@@ -62,9 +63,12 @@ boop_priority makeCurrentThreadRealtime(int priority) noexcept {
 
 const char* priorityName(boop_priority priority) noexcept {
     switch (priority) {
-        case BOOP_PRIORITY_FIFO: return "SCHED_FIFO";
-        case BOOP_PRIORITY_RTKIT: return "rtkit";
-        default: return "normal";
+        case BOOP_PRIORITY_FIFO:
+            return "SCHED_FIFO";
+        case BOOP_PRIORITY_RTKIT:
+            return "rtkit";
+        default:
+            return "normal";
     }
 }
 

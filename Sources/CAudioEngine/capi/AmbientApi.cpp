@@ -2,8 +2,8 @@
 // C++ object behind the opaque handle, and keeps every exception on this side of the boundary.
 #include <cstring>
 #include <new>
-#include "include/CAudioEngine.h"
 #include "ambient/AmbientEngine.hpp"
+#include "include/CAudioEngine.h"
 
 struct boop_ambient {
     boop::ambient::AmbientEngine engine;
@@ -50,8 +50,10 @@ boop_status boop_ambient_create(const boop_ambient_config* config, boop_ambient*
     if (!out) return BOOP_ERROR_INVALID_ARGUMENT;
     *out = nullptr;
     boop_ambient_config c;
-    if (config) c = *config;
-    else boop::ambient::defaultConfig(c);
+    if (config)
+        c = *config;
+    else
+        boop::ambient::defaultConfig(c);
     if (boop::ambient::checkConfig(c)) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         auto* a = new boop_ambient(c);

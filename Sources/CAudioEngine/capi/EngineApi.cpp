@@ -1,8 +1,8 @@
 // The C boundary: checks every argument, maps C++ failures to boop_status, lets no exception out.
-#include "include/CAudioEngine.h"
 #include <cmath>
 #include <new>
 #include "engine/Engine.hpp"
+#include "include/CAudioEngine.h"
 
 struct boop_engine {
     explicit boop_engine(const boop_engine_config& c) : engine(c) {}
@@ -13,17 +13,28 @@ extern "C" {
 
 const char* boop_status_string(boop_status status) {
     switch (status) {
-        case BOOP_OK: return "ok";
-        case BOOP_ERROR_INVALID_ARGUMENT: return "invalid argument";
-        case BOOP_ERROR_OUT_OF_MEMORY: return "out of memory";
-        case BOOP_ERROR_QUEUE_FULL: return "event queue full";
-        case BOOP_ERROR_DEVICE_UNAVAILABLE: return "audio device unavailable";
-        case BOOP_ERROR_DEVICE_LOST: return "audio device lost";
-        case BOOP_ERROR_IO: return "input/output error";
-        case BOOP_ERROR_CANNOT_CREATE: return "cannot create output";
-        case BOOP_ERROR_ALREADY_RUNNING: return "already running";
-        case BOOP_ERROR_NOT_RUNNING: return "not running";
-        case BOOP_ERROR_INTERNAL: return "internal error";
+        case BOOP_OK:
+            return "ok";
+        case BOOP_ERROR_INVALID_ARGUMENT:
+            return "invalid argument";
+        case BOOP_ERROR_OUT_OF_MEMORY:
+            return "out of memory";
+        case BOOP_ERROR_QUEUE_FULL:
+            return "event queue full";
+        case BOOP_ERROR_DEVICE_UNAVAILABLE:
+            return "audio device unavailable";
+        case BOOP_ERROR_DEVICE_LOST:
+            return "audio device lost";
+        case BOOP_ERROR_IO:
+            return "input/output error";
+        case BOOP_ERROR_CANNOT_CREATE:
+            return "cannot create output";
+        case BOOP_ERROR_ALREADY_RUNNING:
+            return "already running";
+        case BOOP_ERROR_NOT_RUNNING:
+            return "not running";
+        case BOOP_ERROR_INTERNAL:
+            return "internal error";
     }
     return "unknown status";
 }
@@ -68,7 +79,8 @@ boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t no
     const double nyquist = engine->engine.config().sample_rate * 0.5;
     if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
     if (!(gain >= 0.0f && gain <= 4.0f)) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (static_cast<int>(timbre) < 0 || static_cast<int>(timbre) >= BOOP_TIMBRE_COUNT) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (static_cast<int>(timbre) < 0 || static_cast<int>(timbre) >= BOOP_TIMBRE_COUNT)
+        return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;
     c.type = boop::Command::Type::NoteOn;
     c.timbre = static_cast<uint8_t>(timbre);

@@ -5,9 +5,9 @@
 #include <new>
 
 #include "dsp/LoudnessMeter.hpp"
-#include "engine/SourceCrossfader.hpp"
 #include "dsp/TruePeak.hpp"
 #include "dsp/TruePeakLimiter.hpp"
+#include "engine/SourceCrossfader.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -65,8 +65,7 @@ extern "C" {
 boop_status boop_limiter_create(double sample_rate, uint32_t channels, boop_limiter** out_limiter) {
     if (out_limiter == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_limiter = nullptr;
-    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
-        channels > 2)
+    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 || channels > 2)
         return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         auto* l = new boop_limiter();
@@ -122,8 +121,7 @@ boop_source boop_limiter_source(boop_limiter* limiter, boop_source inner) {
 boop_status boop_loudness_create(double sample_rate, uint32_t channels, boop_loudness** out_meter) {
     if (out_meter == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_meter = nullptr;
-    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
-        channels > 2)
+    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 || channels > 2)
         return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         auto* m = new boop_loudness();

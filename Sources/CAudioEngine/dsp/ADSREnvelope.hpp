@@ -52,14 +52,20 @@ struct ADSREnvelope {
             case Stage::Attack:
                 ++heldSamples_;
                 level_ += step_;
-                if (level_ >= 1.0) { level_ = 1.0; stage_ = Stage::Sustain; }
+                if (level_ >= 1.0) {
+                    level_ = 1.0;
+                    stage_ = Stage::Sustain;
+                }
                 break;
             case Stage::Sustain:
                 ++heldSamples_;
                 break;
             case Stage::Release:
                 level_ += step_;
-                if (level_ <= 0.0) { level_ = 0.0; stage_ = Stage::Idle; }
+                if (level_ <= 0.0) {
+                    level_ = 0.0;
+                    stage_ = Stage::Idle;
+                }
                 break;
             case Stage::Idle:
                 break;
@@ -67,7 +73,7 @@ struct ADSREnvelope {
         return static_cast<float>(out);
     }
 
-private:
+  private:
     double sampleRate_ = 44100.0;
     double attackSeconds_ = 0.010;
     double releaseGateFraction_ = 0.3;

@@ -23,7 +23,7 @@ struct DrumVoice {
 
     float process() BOOP_RT;
 
-private:
+  private:
     float noise() BOOP_RT {
         rng_ ^= rng_ << 13;
         rng_ ^= rng_ >> 17;
@@ -37,7 +37,7 @@ private:
     Kind kind_ = Kind::Kick;
     uint64_t order_ = 0;
     uint32_t rng_ = 1;
-    double phase_ = 0.0;         // turns
+    double phase_ = 0.0;  // turns
     double baseHz_ = 50.0, sweepHz_ = 0.0, sweep_ = 0.0, sweepDecay_ = 0.0;
     float toneAmp_ = 0.0f, toneDecay_ = 0.0f;
     float noiseAmp_ = 0.0f, noiseDecay_ = 0.0f;

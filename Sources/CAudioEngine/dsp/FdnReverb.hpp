@@ -12,7 +12,7 @@ namespace boop::ambient {
 // loop (damping) shortens the high-frequency decay, as air and soft walls do.
 // Two short allpasses per input channel diffuse onsets before they enter the network.
 class FdnReverb {
-public:
+  public:
     static constexpr int kLines = 8;
 
     // Allocates every line for the largest size.
@@ -87,8 +87,10 @@ public:
                 damp_[i] += (o - damp_[i]) * dampCoef_;
                 y[i] = damp_[i] * gain_[i];
                 sum += y[i];
-                if (i & 1) oR += kOutSign[i] * o;
-                else oL += kOutSign[i] * o;
+                if (i & 1)
+                    oR += kOutSign[i] * o;
+                else
+                    oL += kOutSign[i] * o;
             }
             const float h = sum * (2.0f / kLines);
             for (int i = 0; i < kLines; ++i) {
@@ -101,7 +103,7 @@ public:
         }
     }
 
-private:
+  private:
     static constexpr int kAllpasses = 4;
     static constexpr double kMaxScale = 2.0;
     static constexpr double kBaseMs[kLines] = {31.7, 37.3, 41.9, 46.7, 53.1, 59.3, 67.1, 73.9};

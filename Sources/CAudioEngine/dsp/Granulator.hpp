@@ -12,7 +12,7 @@ namespace boop::ambient {
 // transposed by an octave or a fifth) are read back from it. All randomness comes from its own
 // seeded stream, so the cloud is identical for identical input and seed.
 class Granulator {
-public:
+  public:
     static constexpr int kMaxGrains = 24;
     static constexpr int kWindowSize = 1024;
 
@@ -87,7 +87,7 @@ public:
         }
     }
 
-private:
+  private:
     struct Grain {
         bool active = false;
         double pos = 0.0, ratio = 1.0;
@@ -100,13 +100,17 @@ private:
         int i = static_cast<int>(x);
         if (i >= kWindowSize) return 0.0f;
         const float f = x - static_cast<float>(i);
-        return window_[static_cast<size_t>(i)] + (window_[static_cast<size_t>(i) + 1] - window_[static_cast<size_t>(i)]) * f;
+        return window_[static_cast<size_t>(i)] +
+               (window_[static_cast<size_t>(i) + 1] - window_[static_cast<size_t>(i)]) * f;
     }
 
     void spawn() BOOP_RT {
         Grain* slot = nullptr;
         for (auto& g : grains_)
-            if (!g.active) { slot = &g; break; }
+            if (!g.active) {
+                slot = &g;
+                break;
+            }
         // Draw the same numbers whether or not a slot is free, so the stream never depends on
         // how many grains happen to be sounding.
         const float uLen = rng_.uniform(), uPitch = rng_.uniform(), uWhich = rng_.uniform();
@@ -126,8 +130,15 @@ private:
         double pos = static_cast<double>(write_) - back;
         if (pos < 0.0) pos += size_;
         const float pan = uPan;
-        *slot = Grain{true, pos, ratio, 0, len < 1 ? 1 : len, 1.0f / static_cast<float>(len < 1 ? 1 : len),
-                      0.6f + 0.4f * uAmp, std::sqrt(1.0f - pan), std::sqrt(pan)};
+        *slot = Grain{true,
+                      pos,
+                      ratio,
+                      0,
+                      len < 1 ? 1 : len,
+                      1.0f / static_cast<float>(len < 1 ? 1 : len),
+                      0.6f + 0.4f * uAmp,
+                      std::sqrt(1.0f - pan),
+                      std::sqrt(pan)};
     }
 
     double sampleRate_ = 48000.0;

@@ -14,8 +14,9 @@ namespace boop {
 // average sits at the target. Start it with an estimate measured ahead (`setEstimate`) so the
 // first minute is already right.
 class LoudnessFollower {
-public:
-    void prepare(double sampleRate, double targetLufs, double timeConstantSeconds = 10.0, double glideSeconds = 2.0) noexcept {
+  public:
+    void prepare(double sampleRate, double targetLufs, double timeConstantSeconds = 10.0,
+                 double glideSeconds = 2.0) noexcept {
         target_ = targetLufs;
         block_ = static_cast<unsigned>(std::lround(sampleRate * 0.1));
         alpha_ = 0.1 / timeConstantSeconds;
@@ -62,7 +63,7 @@ public:
     double estimate() const noexcept { return estimate_; }
     float gain() const noexcept { return gain_; }
 
-private:
+  private:
     float gainFor(double lufs) const BOOP_RT {
         // At most 24 dB down or 12 dB up: a near-silent passage is never blown up into noise.
         const double db = std::fmin(12.0, std::fmax(-24.0, target_ - lufs));

@@ -37,7 +37,7 @@ struct KWeighting {
 // value is exact except for the blocks that share the relative gate's bin.
 // prepare() allocates; add() is real-time safe.
 class LoudnessMeter {
-public:
+  public:
     static constexpr int kMaxChannels = 2;
 
     void prepare(double sampleRate, int channels);
@@ -54,14 +54,14 @@ public:
 
     static double loudnessOf(double energy) BOOP_RT;  // -0.691 + 10 log10(energy)
 
-private:
+  private:
     static constexpr double kMinLufs = -70.0, kMaxLufs = 10.0, kBinLu = 0.01;
     static constexpr int kShortTermSubblocks = 30;
 
     int channels_ = 1;
     std::uint32_t subblockFrames_ = 4800;  // 100 ms
     KWeighting filters_[kMaxChannels];
-    double subSum_ = 0;                     // energy of the 100 ms sub-block being filled
+    double subSum_ = 0;  // energy of the 100 ms sub-block being filled
     std::uint32_t subFilled_ = 0;
     double recent_[kShortTermSubblocks] = {};  // the last sub-block energies (mean squares), ring
     int recentAt_ = 0;

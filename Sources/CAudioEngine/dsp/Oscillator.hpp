@@ -25,7 +25,7 @@ struct Oscillator {
         return out;
     }
 
-private:
+  private:
     static constexpr double kTwoPi = 6.283185307179586476925286766559;
     double sampleRate_ = 44100.0;
     double frequency_ = 440.0;

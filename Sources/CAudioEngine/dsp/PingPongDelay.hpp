@@ -10,7 +10,7 @@ namespace boop::ambient {
 // The delay time glides (one-pole on the read offset) so changing it never jumps.
 // Lines are allocated in prepare only.
 class PingPongDelay {
-public:
+  public:
     // Allocates: lines long enough for maxSeconds.
     void prepare(double sampleRate, double maxSeconds) {
         sampleRate_ = sampleRate;
@@ -60,7 +60,7 @@ public:
         }
     }
 
-private:
+  private:
     float read(const float* line, float delayFrames) const BOOP_RT {
         float pos = static_cast<float>(write_) - delayFrames;
         if (pos < 0.0f) pos += static_cast<float>(size_);

@@ -20,7 +20,7 @@ namespace boop {
 //
 // prepare() allocates; process() is real-time safe.
 class TruePeakLimiter {
-public:
+  public:
     static constexpr int kMaxChannels = 2;
 
     void prepare(double sampleRate, int channels, double ceilingDbtp = -1.0, double lookaheadSeconds = 0.0015,
@@ -42,7 +42,7 @@ public:
     // The deepest gain reduction since the last call, in dB (0 or negative); for meters.
     float takeMaxReductionDb() BOOP_RT;
 
-private:
+  private:
     int channels_ = 1;
     float ceiling_ = 0.891f;
     float release_ = 0.999f;

@@ -30,7 +30,7 @@ inline Dip cosineDip(double a, double b, double c, double omega) noexcept {
         return {std::clamp(off, -1.0, 1.0), v < 0.0 ? 0.0 : v};
     }
     const double acos_ = curv / (2.0 * (1.0 - std::cos(omega)));  // A·cos φ
-    const double asin_ = (a - c) / (2.0 * std::sin(omega));        // A·sin φ
+    const double asin_ = (a - c) / (2.0 * std::sin(omega));       // A·sin φ
     const double phi = std::atan2(asin_, acos_);
     const double amp = std::sqrt(acos_ * acos_ + asin_ * asin_);
     const double off = phi / omega;

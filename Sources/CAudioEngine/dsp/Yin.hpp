@@ -32,7 +32,7 @@ struct YinResult {
 };
 
 class Yin {
-public:
+  public:
     // Allocates everything (FFT tables and work buffers) for windows of up to windowSize frames.
     // The lag range is windowSize/2, so the lowest detectable pitch is 2·sampleRate/windowSize.
     void prepare(double sampleRate, uint32_t windowSize);
@@ -55,7 +55,7 @@ public:
     double minFrequency() const noexcept { return minHz_; }
     double maxFrequency() const noexcept { return maxHz_; }
 
-private:
+  private:
     // The steps of process(), in order.
     bool loadWindow(const float* samples, uint32_t m) BOOP_RT;  // false when silent
     void differenceFunction(uint32_t m, uint32_t W, uint32_t tauMax) BOOP_RT;

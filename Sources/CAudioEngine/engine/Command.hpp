@@ -8,10 +8,10 @@ struct Command {
     enum class Type : uint8_t { NoteOn, NoteOff, DrumHit, AllNotesOff };
     Type type = Type::NoteOn;
     uint8_t timbre = 0;
-    uint32_t noteId = 0;   // NoteOn/NoteOff: the note; DrumHit: the GM key
+    uint32_t noteId = 0;  // NoteOn/NoteOff: the note; DrumHit: the GM key
     float gain = 0.0f;
-    uint64_t frame = 0;    // absolute frame on the engine clock
-    double value = 0.0;    // NoteOn: frequency in Hz; AllNotesOff: fade seconds
+    uint64_t frame = 0;  // absolute frame on the engine clock
+    double value = 0.0;  // NoteOn: frequency in Hz; AllNotesOff: fade seconds
 };
 
 }  // namespace boop

@@ -53,7 +53,8 @@ void Engine::stealOldest() BOOP_RT {
         if (bank.activeLanes() == 0) continue;
         for (int l = 0; l < bank.capacity(); ++l) {
             const auto s = bank.state(l);
-            if ((s == VoiceBank::LaneState::Held || s == VoiceBank::LaneState::Releasing) && bank.order(l) < bestOrder) {
+            if ((s == VoiceBank::LaneState::Held || s == VoiceBank::LaneState::Releasing) &&
+                bank.order(l) < bestOrder) {
                 bestOrder = bank.order(l);
                 bestBank = t;
                 bestLane = l;
@@ -95,11 +96,16 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             break;
         case Command::Type::DrumHit: {
             DrumVoice* slot = nullptr;
-            for (DrumVoice& d : drums_) if (!d.isActive()) { slot = &d; break; }
+            for (DrumVoice& d : drums_)
+                if (!d.isActive()) {
+                    slot = &d;
+                    break;
+                }
             if (!slot) {
                 // All eight ringing: reuse the oldest, which has decayed under seven newer hits.
                 slot = &drums_[0];
-                for (DrumVoice& d : drums_) if (d.order() < slot->order()) slot = &d;
+                for (DrumVoice& d : drums_)
+                    if (d.order() < slot->order()) slot = &d;
             }
             slot->trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_);
             break;

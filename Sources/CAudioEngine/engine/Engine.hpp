@@ -15,7 +15,7 @@ namespace boop {
 // The voice pool and its sample-accurate render. Construction allocates everything; after that
 // the control thread only pushes Commands and the audio thread only renders.
 class Engine {
-public:
+  public:
     static constexpr uint32_t kDrumVoices = 8;
     static constexpr float kMasterGain = 0.3f;
     static constexpr double kStealFadeSeconds = 0.005;  // >= 3 ms: a stolen voice is faded, never cut
@@ -41,7 +41,7 @@ public:
     float peak() const noexcept { return peak_.load(std::memory_order_relaxed); }
     const boop_engine_config& config() const noexcept { return config_; }
 
-private:
+  private:
     void apply(const Command& command, uint64_t frame) BOOP_RT;
     void noteOn(const Command& command, uint64_t frame) BOOP_RT;
     void stealOldest() BOOP_RT;

@@ -25,29 +25,42 @@ typedef int32_t i4 __attribute__((vector_size(16), aligned(16)));
 typedef uint32_t u4 __attribute__((vector_size(16), aligned(16)));
 
 // The signed-integer vector matching a float vector: what a lane comparison yields.
-template <class F> using IntOf = decltype(F{} < F{});
+template <class F>
+using IntOf = decltype(F{} < F{});
 
-template <class F> BOOP_SIMD_INLINE F splatT(float v) noexcept { return F{} + v; }
+template <class F>
+BOOP_SIMD_INLINE F splatT(float v) noexcept {
+    return F{} + v;
+}
 BOOP_SIMD_INLINE f8 splat(float v) noexcept { return splatT<f8>(v); }
 
 // Lane-wise choice. The vector ternary compiles to blend (SSE4.1/AVX) or and/andnot/or (SSE2).
-template <class F> BOOP_SIMD_INLINE F select(IntOf<F> mask, F ifTrue, F ifFalse) noexcept { return mask ? ifTrue : ifFalse; }
-template <class F> BOOP_SIMD_INLINE F min(F a, F b) noexcept { return a < b ? a : b; }  // minps
-template <class F> BOOP_SIMD_INLINE F max(F a, F b) noexcept { return a > b ? a : b; }  // maxps
-template <class F> BOOP_SIMD_INLINE F abs(F x) noexcept {
+template <class F>
+BOOP_SIMD_INLINE F select(IntOf<F> mask, F ifTrue, F ifFalse) noexcept {
+    return mask ? ifTrue : ifFalse;
+}
+template <class F>
+BOOP_SIMD_INLINE F min(F a, F b) noexcept {
+    return a < b ? a : b;
+}  // minps
+template <class F>
+BOOP_SIMD_INLINE F max(F a, F b) noexcept {
+    return a > b ? a : b;
+}  // maxps
+template <class F>
+BOOP_SIMD_INLINE F abs(F x) noexcept {
     const IntOf<F> r = reinterpret_cast<const IntOf<F>&>(x) & 0x7fffffff;
     return reinterpret_cast<const F&>(r);
 }
 
-BOOP_SIMD_INLINE float sum(f8 v) noexcept {
-    return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
-}
+BOOP_SIMD_INLINE float sum(f8 v) noexcept { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
 
 // sin(2*pi*x) for x in [-0.5, 0.5) turns. With a = |x| and b = a - 1/4, sin(2*pi*a) = cos(2*pi*b)
 // for b in [-1/4, 1/4], an even function: a degree-8 least-squares polynomial in b^2 (max error
 // 4.7e-8, below float resolution: > 140 dB SNR). The sign of x is put back with one xor. No
 // comparisons or blends: 14 vector operations per register of sines.
-template <class F> BOOP_SIMD_INLINE F sinTurns(F x) noexcept {
+template <class F>
+BOOP_SIMD_INLINE F sinTurns(F x) noexcept {
     using I = IntOf<F>;
     const I signBit = reinterpret_cast<const I&>(x) & static_cast<int32_t>(0x80000000u);
     const F b = abs(x) - 0.25f;

@@ -15,7 +15,7 @@ namespace boop {
 // picks it up at the start of a block and, when the fade is over, publishes that the old source
 // is no longer rendered so its owner may free it.
 class SourceCrossfader {
-public:
+  public:
     // Allocates the mixing buffers for `first`'s block size. Control thread.
     explicit SourceCrossfader(const boop_source& first)
         : current_(first),
@@ -77,7 +77,7 @@ public:
     std::uint32_t maxFrames() const noexcept { return maxFrames_; }
     double sampleRate() const noexcept { return current_.sample_rate; }
 
-private:
+  private:
     boop_source current_;
     boop_source incoming_{};
     boop_source pending_{};  // written by the control thread before requested_ is bumped

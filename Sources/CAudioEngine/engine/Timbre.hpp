@@ -8,10 +8,10 @@ enum class Waveform { Sine, Triangle, Saw };
 // where each is explained; the README documents them for users.
 struct TimbreSpec {
     Waveform waveform;
-    bool filtered;           // through a per-voice 2-pole lowpass
+    bool filtered;  // through a per-voice 2-pole lowpass
     double cutoffHz;
     double q;
-    double attackSeconds;    // linear
+    double attackSeconds;        // linear
     double releaseGateFraction;  // release = min(gate * fraction, releaseMaxSeconds)
     double releaseMaxSeconds;
     bool raisedCosineEdges;  // smoothstep the envelope: zero slope at both ends, no click

@@ -124,8 +124,8 @@ void VoiceBank::retire(int lane) BOOP_RT {
 // F/U are the lane vectors (eight lanes in one AVX register, or four in an SSE register with the
 // chunk done in two halves); `part` selects the half.
 template <Waveform W, bool Filtered, bool Shaped, class F, class U>
-__attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* acc, int begin, int end,
-                                                       float a1, float a2, int part) noexcept {
+__attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* acc, int begin, int end, float a1,
+                                                       float a2, int part) noexcept {
     using I = IntOf<F>;
     constexpr int parts = int(sizeof(f8) / sizeof(F));
     auto lanes = [part](auto& v) -> auto& {
@@ -185,8 +185,8 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
 }
 
 template <Waveform W, bool Filtered, bool Shaped, class F, class U>
-__attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8* acc, int begin, int end,
-                                                        float a1, float a2) noexcept {
+__attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8* acc, int begin, int end, float a1,
+                                                        float a2) noexcept {
     constexpr int parts = int(sizeof(f8) / sizeof(F));
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, a1, a2, part);
 }
@@ -194,15 +194,22 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
 // One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
 // target and, where the CPU has them, for AVX2 + FMA (one 256-bit register holds all eight
 // lanes). Chosen once in prepare(); the audio thread only follows a function pointer.
-#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                          \
-    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
-        BOOP_RT { renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, a1, a2); }                  \
-    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
-        BOOP_RT { renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, a1, a2); }                  \
-    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
-        BOOP_RT { renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, a1, a2); }              \
-    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) \
-        BOOP_RT { renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, a1, a2); }
+#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                                   \
+    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2)          \
+        BOOP_RT {                                                                                                      \
+        renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, a1, a2);                                         \
+    }                                                                                                                  \
+    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2)      \
+        BOOP_RT {                                                                                                      \
+        renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, a1, a2);                                         \
+    }                                                                                                                  \
+    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2)      \
+        BOOP_RT {                                                                                                      \
+        renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, a1, a2);                                     \
+    }                                                                                                                  \
+    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) BOOP_RT { \
+        renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, a1, a2);                                          \
+    }
 
 BOOP_VOICE_KERNELS(Baseline, , f4, u4)
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))

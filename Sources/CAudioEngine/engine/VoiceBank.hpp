@@ -11,7 +11,7 @@ namespace boop {
 // All voices of one timbre, stored structure-of-arrays in chunks of eight lanes and rendered
 // eight at a time. This is the one place where the engine's hot loop lives; see render().
 class VoiceBank {
-public:
+  public:
     enum class LaneState : uint8_t {
         Idle,
         Held,       // attack, then sustain, until note-off
@@ -54,7 +54,8 @@ public:
         simd::f8 invDt;      // 2^32 / increment, for the saw's polyBLEP
         simd::f8 z1, z2;     // lowpass state
     };
-private:
+
+  private:
     using Kernel = void (*)(Chunk&, simd::f8*, int, int, float, float) noexcept [[clang::nonblocking]];
     static Kernel chooseKernel(const TimbreSpec& spec) noexcept;
 

@@ -30,13 +30,13 @@ extern "C" {
 
 typedef enum boop_status {
     BOOP_OK = 0,
-    BOOP_ERROR_INVALID_ARGUMENT = -1,  /* a parameter is out of range or a pointer is NULL */
+    BOOP_ERROR_INVALID_ARGUMENT = -1, /* a parameter is out of range or a pointer is NULL */
     BOOP_ERROR_OUT_OF_MEMORY = -2,
-    BOOP_ERROR_QUEUE_FULL = -3,        /* event dropped: the queue is full (counted) */
-    BOOP_ERROR_DEVICE_UNAVAILABLE = -4,/* the PCM cannot be opened or configured */
-    BOOP_ERROR_DEVICE_LOST = -5,       /* the PCM disappeared or stopped recovering */
-    BOOP_ERROR_IO = -6,                /* read/write error on a file or device */
-    BOOP_ERROR_CANNOT_CREATE = -7,     /* an output file cannot be created */
+    BOOP_ERROR_QUEUE_FULL = -3,         /* event dropped: the queue is full (counted) */
+    BOOP_ERROR_DEVICE_UNAVAILABLE = -4, /* the PCM cannot be opened or configured */
+    BOOP_ERROR_DEVICE_LOST = -5,        /* the PCM disappeared or stopped recovering */
+    BOOP_ERROR_IO = -6,                 /* read/write error on a file or device */
+    BOOP_ERROR_CANNOT_CREATE = -7,      /* an output file cannot be created */
     BOOP_ERROR_ALREADY_RUNNING = -8,
     BOOP_ERROR_NOT_RUNNING = -9,
     BOOP_ERROR_INTERNAL = -10
@@ -84,11 +84,12 @@ typedef enum boop_timbre {
 #define BOOP_ENGINE_QUEUE_MAX 1048576
 
 typedef struct boop_engine_config {
-    double sample_rate;        /* Hz, BOOP_ENGINE_RATE_MIN ... BOOP_ENGINE_RATE_MAX */
-    uint32_t voices;           /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 8); drums have their own 8 */
-    uint32_t max_block_frames; /* the largest frames count render will be asked for, 1 ... BOOP_ENGINE_BLOCK_FRAMES_MAX */
-    uint32_t queue_capacity;   /* events, rounded up to a power of two, BOOP_ENGINE_QUEUE_MIN ... _MAX */
-    uint32_t channels;         /* interleaved output channels, 1 or 2 (voices are centred) */
+    double sample_rate; /* Hz, BOOP_ENGINE_RATE_MIN ... BOOP_ENGINE_RATE_MAX */
+    uint32_t voices;    /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 8); drums have their own 8 */
+    uint32_t
+        max_block_frames;    /* the largest frames count render will be asked for, 1 ... BOOP_ENGINE_BLOCK_FRAMES_MAX */
+    uint32_t queue_capacity; /* events, rounded up to a power of two, BOOP_ENGINE_QUEUE_MIN ... _MAX */
+    uint32_t channels;       /* interleaved output channels, 1 or 2 (voices are centred) */
 } boop_engine_config;
 
 /* Fills a config with the defaults: 44100 Hz, 8 voices, 4096 frames, 4096 events, 1 channel.
@@ -111,16 +112,14 @@ void boop_engine_destroy(boop_engine* engine);
 #define BOOP_FRAME_NOW UINT64_MAX
 
 /* Starts a note on the exact frame `frame` of the engine's frame clock (frames rendered since
- * creation), or at once with BOOP_FRAME_NOW. A frame already in the past applies at the start of the next render block. Events
- * are applied in the order they are queued: queue them in non-decreasing frame order (an event
- * waits until every event queued before it is due).
- * note_id identifies the note for boop_engine_note_off; gain is the velocity gain (normal 0.6,
- * accent 1.0, sustain 0.8), before the master gain of 0.3.
- * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (frequency not in (0, rate/2), gain not in
- * [0, 4], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped and counted).
+ * creation), or at once with BOOP_FRAME_NOW. A frame already in the past applies at the start of the next render block.
+ * Events are applied in the order they are queued: queue them in non-decreasing frame order (an event waits until every
+ * event queued before it is due). note_id identifies the note for boop_engine_note_off; gain is the velocity gain
+ * (normal 0.6, accent 1.0, sustain 0.8), before the master gain of 0.3. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT
+ * (frequency not in (0, rate/2), gain not in [0, 4], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped and counted).
  * Thread safety: control thread (the queue's single producer); lock-free. */
-boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id,
-                                boop_timbre timbre, double frequency_hz, float gain);
+boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, boop_timbre timbre,
+                                double frequency_hz, float gain);
 
 /* Releases the note note_id on frame `frame`. The release time follows the timbre (melody:
  * min(0.3 x held time, 0.15 s)). Unknown or already stolen notes are ignored.
@@ -151,12 +150,12 @@ boop_status boop_engine_cancel_pending(boop_engine* engine, double fade_seconds)
 boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames);
 
 /* Queries. Thread safety: any thread (atomics). */
-uint64_t boop_engine_frame_clock(const boop_engine* engine);   /* frames rendered so far */
-uint32_t boop_engine_active_voices(const boop_engine* engine); /* voices sounding after the last block */
-uint64_t boop_engine_dropped_events(const boop_engine* engine);/* events refused because the queue was full */
+uint64_t boop_engine_frame_clock(const boop_engine* engine);    /* frames rendered so far */
+uint32_t boop_engine_active_voices(const boop_engine* engine);  /* voices sounding after the last block */
+uint64_t boop_engine_dropped_events(const boop_engine* engine); /* events refused because the queue was full */
 double boop_engine_sample_rate(const boop_engine* engine);
 uint32_t boop_engine_channels(const boop_engine* engine);
-float boop_engine_peak(const boop_engine* engine);             /* peak |sample| of the last block */
+float boop_engine_peak(const boop_engine* engine); /* peak |sample| of the last block */
 
 /* ====================================================================================== */
 /* Render sources: anything the playback backend can pull audio from                      */
@@ -287,8 +286,8 @@ typedef enum boop_sample_format {
  * when the length is known.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (unknown extension or unsupported format),
  * BOOP_ERROR_CANNOT_CREATE. Thread safety: one thread per writer. */
-boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
-                                  boop_sample_format format, boop_file_writer** out_writer);
+boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels, boop_sample_format format,
+                                  boop_file_writer** out_writer);
 
 /* As boop_file_writer_open, for a file whose length is known: a .wav whose `expected_frames` do
  * not fit a RIFF WAV (4 GiB of data) is written as RF64 (64-bit sizes) instead; 0 means unknown.
@@ -340,51 +339,51 @@ typedef enum boop_backend {
 #define BOOP_PLAYBACK_MAX_LATENCY_MS 50
 
 typedef struct boop_playback_config {
-    const char* device;       /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
-    uint32_t period_frames;   /* requested period (default 128) */
-    uint32_t periods;         /* requested periods per buffer (default 3): the starting latency */
-    int realtime_priority;    /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
-    int adaptive;             /* 1 (default): when xruns come in a burst, keep more audio queued
-                                 (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
-    boop_backend backend;     /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
-                                 device, period_frames, periods, realtime_priority and adaptive
-                                 are the server's business and ignored */
-    const char* client_name;  /* JACK client name (default "boop"; the server adds a suffix when taken) */
-    int connect;              /* JACK: 1 (default) connects the ports out_1... to the server's
-                                 physical playback ports (a mono output to the first two); 0 leaves
-                                 the routing to the user */
+    const char* device;      /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
+    uint32_t period_frames;  /* requested period (default 128) */
+    uint32_t periods;        /* requested periods per buffer (default 3): the starting latency */
+    int realtime_priority;   /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
+    int adaptive;            /* 1 (default): when xruns come in a burst, keep more audio queued
+                                (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
+    boop_backend backend;    /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
+                                device, period_frames, periods, realtime_priority and adaptive
+                                are the server's business and ignored */
+    const char* client_name; /* JACK client name (default "boop"; the server adds a suffix when taken) */
+    int connect;             /* JACK: 1 (default) connects the ports out_1... to the server's
+                                physical playback ports (a mono output to the first two); 0 leaves
+                                the routing to the user */
 } boop_playback_config;
 
 /* Which scheduling the I/O thread got. */
 typedef enum boop_priority {
-    BOOP_PRIORITY_NORMAL = 0,  /* neither was permitted */
-    BOOP_PRIORITY_FIFO = 1,    /* SCHED_FIFO, set by the thread itself */
-    BOOP_PRIORITY_RTKIT = 2,   /* SCHED_RR granted by rtkit (org.freedesktop.RealtimeKit1) */
+    BOOP_PRIORITY_NORMAL = 0, /* neither was permitted */
+    BOOP_PRIORITY_FIFO = 1,   /* SCHED_FIFO, set by the thread itself */
+    BOOP_PRIORITY_RTKIT = 2,  /* SCHED_RR granted by rtkit (org.freedesktop.RealtimeKit1) */
     BOOP_PRIORITY_MAX_ENUM = 0x7FFFFFFF
 } boop_priority;
 
 typedef struct boop_playback_info {
-    double sample_rate;        /* the rate ALSA granted */
+    double sample_rate; /* the rate ALSA granted */
     uint32_t channels;
-    uint32_t period_frames;    /* granted */
-    uint32_t buffer_frames;    /* the starting latency: period_frames x periods (what is kept queued) */
-    const char* format;        /* "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
-    int realtime_scheduling;   /* 1 if the I/O thread runs at a real-time priority (FIFO or rtkit) */
-    boop_priority priority;    /* which one (known after boop_playback_start) */
+    uint32_t period_frames;        /* granted */
+    uint32_t buffer_frames;        /* the starting latency: period_frames x periods (what is kept queued) */
+    const char* format;            /* "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
+    int realtime_scheduling;       /* 1 if the I/O thread runs at a real-time priority (FIFO or rtkit) */
+    boop_priority priority;        /* which one (known after boop_playback_start) */
     uint32_t device_buffer_frames; /* what ALSA allocated: room for the adaptive ceiling */
 } boop_playback_info;
 
 typedef struct boop_playback_stats {
-    uint64_t frames_written;   /* frames handed to ALSA */
-    int64_t delay_frames;      /* last snd_pcm_delay: frames written but not yet heard */
-    uint64_t xruns;            /* recovered underruns */
-    uint64_t suspends;         /* recovered suspends */
-    int running;               /* 1 while the I/O thread runs */
-    boop_status error;         /* BOOP_OK, or why the I/O thread stopped */
-    uint64_t stalls;           /* times the device took nothing for longer than its buffer, then resumed */
+    uint64_t frames_written; /* frames handed to ALSA */
+    int64_t delay_frames;    /* last snd_pcm_delay: frames written but not yet heard */
+    uint64_t xruns;          /* recovered underruns */
+    uint64_t suspends;       /* recovered suspends */
+    int running;             /* 1 while the I/O thread runs */
+    boop_status error;       /* BOOP_OK, or why the I/O thread stopped */
+    uint64_t stalls;         /* times the device took nothing for longer than its buffer, then resumed */
     double longest_stall_seconds;
-    uint32_t latency_frames;   /* what is kept queued now (grows with adaptive buffering) */
-    uint32_t latency_growths;  /* times adaptive buffering grew it */
+    uint32_t latency_frames;  /* what is kept queued now (grows with adaptive buffering) */
+    uint32_t latency_growths; /* times adaptive buffering grew it */
 } boop_playback_stats;
 
 /* Fills a config with the defaults (device "default", 128-frame periods x 3, adaptive).
@@ -395,8 +394,8 @@ void boop_playback_config_default(boop_playback_config* config);
  * the device grants; see info). Nothing plays until boop_playback_start.
  * Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_INVALID_ARGUMENT.
  * Thread safety: control thread. */
-boop_status boop_playback_open(const boop_playback_config* config, double sample_rate,
-                               uint32_t channels, boop_playback** out_playback);
+boop_status boop_playback_open(const boop_playback_config* config, double sample_rate, uint32_t channels,
+                               boop_playback** out_playback);
 
 /* What was negotiated. Thread safety: control thread. */
 boop_playback_info boop_playback_get_info(const boop_playback* playback);
@@ -459,28 +458,28 @@ void boop_device_list_destroy(boop_device_list* list);
 typedef struct boop_capture boop_capture;
 
 typedef struct boop_capture_config {
-    const char* device;       /* ALSA PCM name (default "default") */
-    double sample_rate;       /* requested rate (default 16000); see info for the granted one */
-    uint32_t channels;        /* device channels to record, averaged to mono (default 1, max 32) */
-    uint32_t period_frames;   /* requested period (default 256) */
-    uint32_t periods;         /* requested periods per buffer (default 4) */
-    uint32_t ring_frames;     /* mono frames the ring holds, rounded up to a power of two
-                                 (default 65536: 4 s at 16 kHz); a reader too slow loses frames */
-    int realtime_priority;    /* SCHED_FIFO priority to try (0 = do not try; default 70) */
-    boop_backend backend;     /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK: input ports
-                                 in_1... at the server's rate (sample_rate, period_frames and
-                                 periods are ignored) */
-    const char* client_name;  /* JACK client name (default "boop") */
-    int connect;              /* JACK: 1 (default) connects the physical capture ports to in_1... */
+    const char* device;      /* ALSA PCM name (default "default") */
+    double sample_rate;      /* requested rate (default 16000); see info for the granted one */
+    uint32_t channels;       /* device channels to record, averaged to mono (default 1, max 32) */
+    uint32_t period_frames;  /* requested period (default 256) */
+    uint32_t periods;        /* requested periods per buffer (default 4) */
+    uint32_t ring_frames;    /* mono frames the ring holds, rounded up to a power of two
+                                (default 65536: 4 s at 16 kHz); a reader too slow loses frames */
+    int realtime_priority;   /* SCHED_FIFO priority to try (0 = do not try; default 70) */
+    boop_backend backend;    /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK: input ports
+                                in_1... at the server's rate (sample_rate, period_frames and
+                                periods are ignored) */
+    const char* client_name; /* JACK client name (default "boop") */
+    int connect;             /* JACK: 1 (default) connects the physical capture ports to in_1... */
 } boop_capture_config;
 
 typedef struct boop_capture_info {
-    double sample_rate;       /* granted */
-    uint32_t channels;        /* granted device channels (all averaged to mono) */
-    uint32_t period_frames;   /* granted */
-    uint32_t buffer_frames;   /* granted */
-    const char* format;       /* device format: "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
-    int realtime_scheduling;  /* 1 if the I/O thread runs SCHED_FIFO (after start) */
+    double sample_rate;      /* granted */
+    uint32_t channels;       /* granted device channels (all averaged to mono) */
+    uint32_t period_frames;  /* granted */
+    uint32_t buffer_frames;  /* granted */
+    const char* format;      /* device format: "FLOAT_LE", "S32_LE" or "S16_LE" (static string) */
+    int realtime_scheduling; /* 1 if the I/O thread runs SCHED_FIFO (after start) */
 } boop_capture_info;
 
 typedef struct boop_capture_stats {
@@ -514,8 +513,8 @@ boop_status boop_capture_start(boop_capture* capture);
  * frames dropped on a full ring are not counted).
  * Return: BOOP_OK (possibly 0 frames), BOOP_ERROR_INVALID_ARGUMENT.
  * Thread safety: one reader thread (the ring's single consumer). */
-boop_status boop_capture_read(boop_capture* capture, float* out, uint32_t max_frames,
-                              uint32_t* out_frames, uint64_t* out_first_frame);
+boop_status boop_capture_read(boop_capture* capture, float* out, uint32_t max_frames, uint32_t* out_frames,
+                              uint64_t* out_first_frame);
 
 /* Waits until at least min_frames can be read, the I/O thread stops, or timeout_ms passes
  * (sleeping in short steps on the reader's side; the I/O thread never signals).
@@ -537,8 +536,8 @@ void boop_capture_destroy(boop_capture* capture);
 typedef struct boop_pitch_detector boop_pitch_detector;
 
 typedef struct boop_pitch_result {
-    double frequency_hz;      /* the fundamental, or 0 when unvoiced (silence, noise, out of range) */
-    double confidence;        /* 1 - d'(T) of the chosen dip, 0 ... 1 */
+    double frequency_hz; /* the fundamental, or 0 when unvoiced (silence, noise, out of range) */
+    double confidence;   /* 1 - d'(T) of the chosen dip, 0 ... 1 */
 } boop_pitch_result;
 
 /* Creates a detector for windows of up to window_frames samples (64 ... 65536) at sample_rate.
@@ -546,8 +545,8 @@ typedef struct boop_pitch_result {
  * min_hz / max_hz bound the search (0 = defaults: 40 Hz and sample_rate / 4). Allocates.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
  * Thread safety: any thread; one thread per detector afterwards. */
-boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frames, double min_hz,
-                                       double max_hz, boop_pitch_detector** out_detector);
+boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frames, double min_hz, double max_hz,
+                                       boop_pitch_detector** out_detector);
 
 /* The YIN absolute threshold (default 0.12) and the silence gate in dBFS RMS (default -60).
  * Thread safety: the detector's thread. */
@@ -556,8 +555,7 @@ void boop_pitch_detector_set_silence_dbfs(boop_pitch_detector* detector, double 
 
 /* Estimates the pitch of the last min(frames, window_frames) samples. Never allocates;
  * real-time safe. Thread safety: the detector's thread. */
-boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, const float* samples,
-                                              uint32_t frames);
+boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, const float* samples, uint32_t frames);
 
 /* Frees a detector (NULL is ignored). Thread safety: the detector's thread. */
 void boop_pitch_detector_destroy(boop_pitch_detector* detector);
@@ -576,7 +574,7 @@ typedef struct boop_ambient boop_ambient;
 
 typedef enum boop_ambient_scale {
     BOOP_AMBIENT_SCALE_MAJOR = 0,
-    BOOP_AMBIENT_SCALE_MINOR = 1,       /* natural minor (aeolian) */
+    BOOP_AMBIENT_SCALE_MINOR = 1, /* natural minor (aeolian) */
     BOOP_AMBIENT_SCALE_DORIAN = 2,
     BOOP_AMBIENT_SCALE_PHRYGIAN = 3,
     BOOP_AMBIENT_SCALE_LYDIAN = 4,
@@ -588,70 +586,70 @@ typedef enum boop_ambient_scale {
 
 /* A preset in plain numbers. Ranges are checked by boop_ambient_create. */
 typedef struct boop_ambient_config {
-    double sample_rate;          /* Hz, 8000 ... 384000 */
-    uint64_t seed;               /* any value; the same seed gives the same music */
-    uint32_t max_block_frames;   /* the largest block a source user will ask for, 1 ... 8192 */
+    double sample_rate;        /* Hz, 8000 ... 384000 */
+    uint64_t seed;             /* any value; the same seed gives the same music */
+    uint32_t max_block_frames; /* the largest block a source user will ask for, 1 ... 8192 */
 
     /* harmony */
-    int32_t key;                 /* tonic pitch class 0 ... 11 (0 = C) */
-    int32_t scale;               /* boop_ambient_scale */
-    double tempo_bpm;            /* lead step clock in sixteenths at this tempo, 20 ... 240 */
-    double chord_seconds;        /* seconds per chord, 1 ... 120 */
-    float seventh_chance;        /* 0 ... 1: probability a chord is a seventh chord */
-    float modulation_chance;     /* 0 ... 1: probability of a key change round the circle of fifths on reaching the tonic */
+    int32_t key;             /* tonic pitch class 0 ... 11 (0 = C) */
+    int32_t scale;           /* boop_ambient_scale */
+    double tempo_bpm;        /* lead step clock in sixteenths at this tempo, 20 ... 240 */
+    double chord_seconds;    /* seconds per chord, 1 ... 120 */
+    float seventh_chance;    /* 0 ... 1: probability a chord is a seventh chord */
+    float modulation_chance; /* 0 ... 1: probability of a key change round the circle of fifths on reaching the tonic */
 
     /* mix */
-    float master_gain;           /* 0 ... 2, before the soft limiter */
-    float pad_level;             /* 0 ... 1 each */
+    float master_gain; /* 0 ... 2, before the soft limiter */
+    float pad_level;   /* 0 ... 1 each */
     float lead_level;
     float grain_level;
     float ocean_level;
 
     /* pad (PolySynth) */
-    int32_t pad_octave;          /* octave of the chord root, 1 ... 6 (4 = middle C) */
-    float pad_detune_cents;      /* 0 ... 50 */
-    float pad_attack_seconds;    /* 0.01 ... 20 */
-    float pad_release_seconds;   /* 0.05 ... 30 */
-    float filter_min_hz;         /* 40 ... 18000; the slow cutoff sweeps between min and max */
-    float filter_max_hz;         /* filter_min_hz ... 18000 */
-    float filter_resonance;      /* 0 ... 1 (0 = Q 0.5, 1 = Q 8) */
-    float filter_sweep_seconds;  /* 2 ... 600: mean period of the cutoff's drift */
+    int32_t pad_octave;         /* octave of the chord root, 1 ... 6 (4 = middle C) */
+    float pad_detune_cents;     /* 0 ... 50 */
+    float pad_attack_seconds;   /* 0.01 ... 20 */
+    float pad_release_seconds;  /* 0.05 ... 30 */
+    float filter_min_hz;        /* 40 ... 18000; the slow cutoff sweeps between min and max */
+    float filter_max_hz;        /* filter_min_hz ... 18000 */
+    float filter_resonance;     /* 0 ... 1 (0 = Q 0.5, 1 = Q 8) */
+    float filter_sweep_seconds; /* 2 ... 600: mean period of the cutoff's drift */
 
     /* lead (FmLead on a Euclidean rhythm) */
-    int32_t lead_octave;         /* 2 ... 7 */
-    uint32_t lead_pulses;        /* 0 ... lead_steps */
-    uint32_t lead_steps;         /* 1 ... 64 */
-    uint32_t lead_rotation;      /* 0 ... lead_steps - 1 */
-    float lead_probability;      /* 0 ... 1: chance that a pulse plays */
-    float fm_ratio;              /* 0.25 ... 16: modulator / carrier frequency */
-    float fm_index;              /* 0 ... 12: peak modulation index (radians) */
-    float lead_attack_seconds;   /* 0.001 ... 2 */
-    float lead_decay_seconds;    /* 0.02 ... 10: time to fall 60 dB */
+    int32_t lead_octave;       /* 2 ... 7 */
+    uint32_t lead_pulses;      /* 0 ... lead_steps */
+    uint32_t lead_steps;       /* 1 ... 64 */
+    uint32_t lead_rotation;    /* 0 ... lead_steps - 1 */
+    float lead_probability;    /* 0 ... 1: chance that a pulse plays */
+    float fm_ratio;            /* 0.25 ... 16: modulator / carrier frequency */
+    float fm_index;            /* 0 ... 12: peak modulation index (radians) */
+    float lead_attack_seconds; /* 0.001 ... 2 */
+    float lead_decay_seconds;  /* 0.02 ... 10: time to fall 60 dB */
 
     /* granulator */
-    float grain_seconds;         /* 0.01 ... 0.5 */
-    float grain_density;         /* grains per second, 0.2 ... 80 */
-    float grain_pitch_spread;    /* 0 ... 1: share of grains transposed by an octave or a fifth */
+    float grain_seconds;      /* 0.01 ... 0.5 */
+    float grain_density;      /* grains per second, 0.2 ... 80 */
+    float grain_pitch_spread; /* 0 ... 1: share of grains transposed by an octave or a fifth */
 
     /* ocean */
-    float ocean_swell_seconds;   /* 2 ... 60 */
+    float ocean_swell_seconds; /* 2 ... 60 */
 
     /* ping-pong delay (on the lead) */
-    float delay_seconds;         /* 0.01 ... 2 */
-    float delay_feedback;        /* 0 ... 0.95 */
-    float delay_mix;             /* 0 ... 1 */
-    float delay_damping;         /* 0 ... 1 */
+    float delay_seconds;  /* 0.01 ... 2 */
+    float delay_feedback; /* 0 ... 0.95 */
+    float delay_mix;      /* 0 ... 1 */
+    float delay_damping;  /* 0 ... 1 */
 
     /* FDN reverb */
-    float reverb_size;           /* 0 ... 1 */
-    float reverb_decay_seconds;  /* 0.1 ... 60 (RT60) */
-    float reverb_mix;            /* 0 ... 1 */
-    float reverb_damping;        /* 0 ... 1 */
+    float reverb_size;          /* 0 ... 1 */
+    float reverb_decay_seconds; /* 0.1 ... 60 (RT60) */
+    float reverb_mix;           /* 0 ... 1 */
+    float reverb_damping;       /* 0 ... 1 */
 
     /* slow drift of filter, detune, grain density and layer levels */
-    float drift_amount;          /* 0 ... 1 */
+    float drift_amount; /* 0 ... 1 */
 
-    float fade_in_seconds;       /* 0 ... 30: master fade-in from silence */
+    float fade_in_seconds; /* 0 ... 30: master fade-in from silence */
 } boop_ambient_config;
 
 /* Fills a config with a gentle default preset at 44100 Hz, seed 1.
@@ -665,7 +663,7 @@ typedef struct boop_ambient_range {
     const char* field; /* the config field's name, e.g. "reverb_mix" */
     double min;        /* inclusive bounds */
     double max;
-    int integer;       /* 1 when the field holds a whole number */
+    int integer; /* 1 when the field holds a whole number */
 } boop_ambient_range;
 
 /* The range of config field `field` (static storage), NULL for an unknown name.
@@ -721,24 +719,24 @@ boop_status boop_ambient_set_paused(boop_ambient* ambient, int paused, double fa
 
 /* What the terminal view shows. All values come from atomics published after each render. */
 typedef struct boop_ambient_status {
-    uint64_t frame;              /* composition frames rendered (stands still while paused) */
-    uint64_t chords;             /* chord changes so far */
-    int32_t key;                 /* current tonic pitch class 0 ... 11 */
-    int32_t scale;               /* boop_ambient_scale */
-    int32_t chord_root;          /* pitch class of the current chord's root */
-    int32_t chord_degree;        /* 0 ... 6 within the current key */
-    char chord_name[16];         /* e.g. "F#m7" (NUL-terminated) */
-    float peak_left;             /* peak |sample| of the last block, after the limiter */
+    uint64_t frame;       /* composition frames rendered (stands still while paused) */
+    uint64_t chords;      /* chord changes so far */
+    int32_t key;          /* current tonic pitch class 0 ... 11 */
+    int32_t scale;        /* boop_ambient_scale */
+    int32_t chord_root;   /* pitch class of the current chord's root */
+    int32_t chord_degree; /* 0 ... 6 within the current key */
+    char chord_name[16];  /* e.g. "F#m7" (NUL-terminated) */
+    float peak_left;      /* peak |sample| of the last block, after the limiter */
     float peak_right;
-    float level_pad;             /* RMS of each layer in the last block (before the mix) */
+    float level_pad; /* RMS of each layer in the last block (before the mix) */
     float level_lead;
     float level_grain;
     float level_ocean;
     float level_reverb;
-    int paused;                  /* 1 once a pause has faded to silence */
-    int fading;                  /* 1 while a pause/resume/fade-out ramp runs */
-    int finished;                /* 1 once a fade-out has reached silence */
-    uint64_t nonfinite_resets;   /* times a non-finite value was caught and the effects reset */
+    int paused;                /* 1 once a pause has faded to silence */
+    int fading;                /* 1 while a pause/resume/fade-out ramp runs */
+    int finished;              /* 1 once a fade-out has reached silence */
+    uint64_t nonfinite_resets; /* times a non-finite value was caught and the effects reset */
 } boop_ambient_status;
 
 /* Fills *status. Thread safety: any thread (atomics). */
@@ -749,9 +747,8 @@ void boop_ambient_get_status(const boop_ambient* ambient, boop_ambient_status* s
 const char* boop_ambient_key_name(int32_t key);
 const char* boop_ambient_scale_name(int32_t scale);
 
-
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* CAUDIOENGINE_H */

@@ -34,7 +34,8 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 int formatFor(const std::string& path, boop_sample_format format, bool rf64) {
     if (endsWith(path, ".wav"))
-        return (rf64 ? SF_FORMAT_RF64 : SF_FORMAT_WAV) | (format == BOOP_SAMPLE_INT16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
+        return (rf64 ? SF_FORMAT_RF64 : SF_FORMAT_WAV) |
+               (format == BOOP_SAMPLE_INT16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
     if (endsWith(path, ".flac")) return format == BOOP_SAMPLE_INT16 ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_16) : 0;
     if (endsWith(path, ".ogg")) return SF_FORMAT_OGG | SF_FORMAT_VORBIS;
     return 0;
@@ -45,8 +46,7 @@ int formatFor(const std::string& path, boop_sample_format format, bool rf64) {
 void setError(boop_file_writer* w, const char* message) noexcept {
     try {
         w->error = message;
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
 }  // namespace
@@ -63,8 +63,8 @@ static uint64_t wavFrameLimit(uint32_t channels, boop_sample_format format) {
 
 extern "C" {
 
-boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels,
-                                  boop_sample_format format, boop_file_writer** out_writer) {
+boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels, boop_sample_format format,
+                                  boop_file_writer** out_writer) {
     return boop_file_writer_open_sized(path, sample_rate, channels, format, 0, out_writer);
 }
 
@@ -91,8 +91,8 @@ boop_status boop_file_writer_open_sized(const char* path, double sample_rate, ui
         // is short and fixed-length (`.boop-XXXXXX`), never the target's name plus a suffix: an
         // output name near NAME_MAX (255) must not fail because its temporary name is longer.
         const size_t slash = w->finalPath.rfind('/');
-        std::string tmpl = (slash == std::string::npos ? std::string() : w->finalPath.substr(0, slash + 1)) +
-                           ".boop-XXXXXX";
+        std::string tmpl =
+            (slash == std::string::npos ? std::string() : w->finalPath.substr(0, slash + 1)) + ".boop-XXXXXX";
         int fd = mkstemp(&tmpl[0]);
         if (fd < 0) {
             delete w;

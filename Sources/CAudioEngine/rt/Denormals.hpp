@@ -1,8 +1,8 @@
 #pragma once
 #include "rt/Realtime.hpp"
 #if defined(__SSE__) || defined(__x86_64__)
-#include <xmmintrin.h>
 #include <pmmintrin.h>
+#include <xmmintrin.h>
 #endif
 
 namespace boop {
@@ -11,7 +11,7 @@ namespace boop {
 // per sample in denormal arithmetic. Flush-to-zero/denormals-are-zero for the scope of a render
 // call, restoring the caller's mode afterwards so embedding hosts are not surprised.
 class DenormalGuard {
-public:
+  public:
     DenormalGuard() BOOP_RT {
 #if defined(__SSE__) || defined(__x86_64__)
         saved_ = _mm_getcsr();
@@ -32,7 +32,7 @@ public:
     DenormalGuard(const DenormalGuard&) = delete;
     DenormalGuard& operator=(const DenormalGuard&) = delete;
 
-private:
+  private:
 #if defined(__aarch64__)
     unsigned long long saved_ = 0;
 #else

@@ -18,7 +18,7 @@ template <typename T>
 class LockFreeQueue {
     static_assert(std::is_trivially_copyable<T>::value, "queue items are copied with plain stores");
 
-public:
+  public:
     // Allocates. capacity is rounded up to a power of two (at least 2).
     explicit LockFreeQueue(std::size_t capacity) {
         std::size_t cap = 2;
@@ -63,7 +63,7 @@ public:
         return &slots_[head & mask_];
     }
 
-private:
+  private:
     std::unique_ptr<T[]> slots_;
     std::size_t mask_ = 0;
     alignas(64) std::atomic<std::size_t> head_{0};

@@ -59,7 +59,7 @@ typedef enum boop_mpris_command {
  * A static English description of a status. Never NULL.
  * Thread safety: any thread.
  */
-const char *boop_mpris_status_string(boop_mpris_status status);
+const char* boop_mpris_status_string(boop_mpris_status status);
 
 /**
  * Connects to a bus and publishes a player (status Stopped, no metadata, Next/Previous disabled).
@@ -77,27 +77,27 @@ const char *boop_mpris_status_string(boop_mpris_status status);
  *   the positive errno behind a failure (0 on success) for a detailed message.
  * Thread safety: any thread; the handle then belongs to the caller's thread until handed over.
  */
-boop_mpris_status boop_mpris_create(const char *bus_address, const char *name_suffix, const char *identity,
-                                    boop_mpris **out, int *errno_out);
+boop_mpris_status boop_mpris_create(const char* bus_address, const char* name_suffix, const char* identity,
+                                    boop_mpris** out, int* errno_out);
 
 /**
  * Releases the bus name, closes the connection and frees the handle. NULL is ignored.
  * Thread safety: the handle's thread.
  */
-void boop_mpris_destroy(boop_mpris *mpris);
+void boop_mpris_destroy(boop_mpris* mpris);
 
 /**
  * The full bus name, e.g. "org.mpris.MediaPlayer2.boop.instance1234". Valid until destroy.
  * Thread safety: any thread (the string never changes).
  */
-const char *boop_mpris_bus_name(const boop_mpris *mpris);
+const char* boop_mpris_bus_name(const boop_mpris* mpris);
 
 /**
  * Sets PlaybackStatus; emits PropertiesChanged when it differs from the previous value.
  * Return: BOOP_MPRIS_OK, _INVALID_ARGUMENT, or _BUS when the signal cannot be queued.
  * Thread safety: the handle's thread.
  */
-boop_mpris_status boop_mpris_set_playback(boop_mpris *mpris, boop_mpris_playback playback);
+boop_mpris_status boop_mpris_set_playback(boop_mpris* mpris, boop_mpris_playback playback);
 
 /**
  * Sets Metadata: xesam:title = `title`, mpris:trackid = a fresh object path under /org/pixelboop/track/
@@ -106,20 +106,20 @@ boop_mpris_status boop_mpris_set_playback(boop_mpris *mpris, boop_mpris_playback
  * Parameters: title  UTF-8, not NULL (an empty string is allowed).
  * Thread safety: the handle's thread.
  */
-boop_mpris_status boop_mpris_set_metadata(boop_mpris *mpris, const char *title, int64_t length_us);
+boop_mpris_status boop_mpris_set_metadata(boop_mpris* mpris, const char* title, int64_t length_us);
 
 /**
  * Sets CanGoNext and CanGoPrevious together (ambient presets use them; patterns do not). While
  * disabled, Next and Previous calls have no effect, as MPRIS requires. Emits PropertiesChanged.
  * Thread safety: the handle's thread.
  */
-boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris *mpris, int enabled);
+boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris* mpris, int enabled);
 
 /**
  * Sets the Position property in microseconds (clients poll it; MPRIS forbids a change signal for it).
  * Thread safety: the handle's thread.
  */
-boop_mpris_status boop_mpris_set_position(boop_mpris *mpris, int64_t position_us);
+boop_mpris_status boop_mpris_set_position(boop_mpris* mpris, int64_t position_us);
 
 /**
  * Waits up to `timeout_ms` (0: do not wait; negative: wait indefinitely) for bus traffic or a
@@ -129,28 +129,28 @@ boop_mpris_status boop_mpris_set_position(boop_mpris *mpris, int64_t position_us
  *   destroy the handle and carry on without media controls).
  * Thread safety: the handle's thread.
  */
-boop_mpris_status boop_mpris_process(boop_mpris *mpris, int timeout_ms);
+boop_mpris_status boop_mpris_process(boop_mpris* mpris, int timeout_ms);
 
 /**
  * Pops the oldest queued command, or BOOP_MPRIS_COMMAND_NONE when there is none. The queue holds
  * the 64 newest commands; older ones are dropped.
  * Thread safety: the handle's thread.
  */
-boop_mpris_command boop_mpris_next_command(boop_mpris *mpris);
+boop_mpris_command boop_mpris_next_command(boop_mpris* mpris);
 
 /**
  * The bus connection's file descriptor, for callers with their own poll loop: when it is readable
  * (or periodically), call boop_mpris_process(mpris, 0). -1 for NULL.
  * Thread safety: any thread (the descriptor never changes while the handle lives).
  */
-int boop_mpris_fd(const boop_mpris *mpris);
+int boop_mpris_fd(const boop_mpris* mpris);
 
 /**
  * Makes a boop_mpris_process wait on another thread return at once (e.g. new state to publish, or
  * shutdown). Async-signal-safe: it only writes to an eventfd.
  * Thread safety: any thread, at any time while the handle lives.
  */
-void boop_mpris_wake(boop_mpris *mpris);
+void boop_mpris_wake(boop_mpris* mpris);
 
 #ifdef __cplusplus
 }

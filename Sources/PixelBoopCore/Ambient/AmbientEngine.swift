@@ -18,9 +18,11 @@ public struct AmbientStatus: Sendable, Equatable {
     public var fading: Bool
     public var finished: Bool
 
-    public init(frame: UInt64, chords: UInt64, key: String, scale: String, chord: String, peakLeft: Float,
-                peakRight: Float, levelPad: Float, levelLead: Float, levelGrain: Float, levelOcean: Float,
-                levelReverb: Float, paused: Bool, fading: Bool, finished: Bool) {
+    public init(
+        frame: UInt64, chords: UInt64, key: String, scale: String, chord: String, peakLeft: Float,
+        peakRight: Float, levelPad: Float, levelLead: Float, levelGrain: Float, levelOcean: Float,
+        levelReverb: Float, paused: Bool, fading: Bool, finished: Bool
+    ) {
         self.frame = frame
         self.chords = chords
         self.key = key

@@ -184,7 +184,7 @@ extension AmbientPreset {
         .real("delay.mix", "delay_mix", \.delay.mix), .real("delay.damping", "delay_damping", \.delay.damping),
         .real("reverb.size", "reverb_size", \.reverb.size),
         .real("reverb.decay", "reverb_decay_seconds", \.reverb.decay),
-        .real("reverb.mix", "reverb_mix", \.reverb.mix), .real("reverb.damping", "reverb_damping", \.reverb.damping),
+        .real("reverb.mix", "reverb_mix", \.reverb.mix), .real("reverb.damping", "reverb_damping", \.reverb.damping)
     ]
 
     /// The sections of a preset file, in the order they are read.
@@ -221,7 +221,8 @@ extension AmbientPreset {
     /// The name (from the file, else the file name), description, key and scale.
     private static func named(_ top: [String: Any], _ json: StrictJSON) throws(PatternError) -> AmbientPreset {
         let fallbackName = URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
-        var p = AmbientPreset(name: try top["name"].map { v throws(PatternError) in try json.string(v, "name", maxLength: 64) } ?? fallbackName)
+        var p = AmbientPreset(
+            name: try top["name"].map { v throws(PatternError) in try json.string(v, "name", maxLength: 64) } ?? fallbackName)
         guard !p.name.isEmpty, !p.name.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             throw json.fail("name", "a name without spaces (e.g. \"My_Preset\")", got: p.name)
         }
@@ -242,8 +243,10 @@ extension AmbientPreset {
     }
 
     /// Reads the numeric fields of one object (the top level when `section` is nil).
-    private static func readNumbers(_ dict: [String: Any], section: String?, into p: inout AmbientPreset,
-                                    _ json: StrictJSON) throws(PatternError) {
+    private static func readNumbers(
+        _ dict: [String: Any], section: String?, into p: inout AmbientPreset,
+        _ json: StrictJSON
+    ) throws(PatternError) {
         let prefix = section.map { $0 + "." } ?? ""
         for field in numericFields where field.path.hasPrefix(prefix) && (section != nil || !field.path.contains(".")) {
             guard let v = dict[String(field.path.dropFirst(prefix.count))] else { continue }
@@ -264,7 +267,9 @@ extension AmbientPreset {
     /// The rules between fields (the engine's table states them too).
     private static func checkCrossFields(_ p: AmbientPreset, _ json: StrictJSON) throws(PatternError) {
         if p.pad.filterMax < p.pad.filterMin {
-            throw json.fail("pad.filterMax", "a frequency at least pad.filterMin (\(StrictJSON.format(p.pad.filterMin)))", got: p.pad.filterMax)
+            throw json.fail(
+                "pad.filterMax", "a frequency at least pad.filterMin (\(StrictJSON.format(p.pad.filterMin)))",
+                got: p.pad.filterMax)
         }
         if p.lead.pulses > p.lead.steps {
             throw json.fail("lead.pulses", "at most lead.steps (\(p.lead.steps)) pulses", got: p.lead.pulses)
@@ -294,7 +299,9 @@ extension AmbientPreset {
         if let preset = named(nameOrPath) { return preset }
         let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
         if !looksLikePath && !FileManager.default.fileExists(atPath: nameOrPath) {
-            throw PatternError(.missingFile, "\(nameOrPath): no bundled preset or file of that name (bundled: \(bundled.map(\.name).joined(separator: ", ")))")
+            throw PatternError(
+                .missingFile,
+                "\(nameOrPath): no bundled preset or file of that name (bundled: \(bundled.map(\.name).joined(separator: ", ")))")
         }
         return try load(path: nameOrPath)
     }

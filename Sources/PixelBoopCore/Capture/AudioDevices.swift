@@ -42,8 +42,9 @@ public enum AudioDevices {
         defer { boop_device_list_destroy(list) }
         return (0..<boop_device_list_count(list)).map { i in
             let d = boop_device_list_get(list, i)
-            var device = AudioDevice(name: String(cString: d.name), description: String(cString: d.description),
-                                     playback: d.playback != 0, capture: d.capture != 0, isDefault: d.is_default != 0)
+            var device = AudioDevice(
+                name: String(cString: d.name), description: String(cString: d.description),
+                playback: d.playback != 0, capture: d.capture != 0, isDefault: d.is_default != 0)
             device.backend = backend
             return device
         }

@@ -90,7 +90,7 @@ public final class AudioStream: @unchecked Sendable {
         if isStreaming {
             throw AudioError.alreadyStreaming("capture on \(config.route) is already running")
         }
-        reap()  // a stream that ended on its own (device lost)
+        reap()   // a stream that ended on its own (device lost)
 
         let handle = try openDevice()
         let info = boop_capture_get_info(handle)
@@ -165,7 +165,7 @@ public final class AudioStream: @unchecked Sendable {
             }
         }
         guard let session else { return }
-        boop_capture_stop(session.handle)  // the reader sees running == 0 and returns
+        boop_capture_stop(session.handle)   // the reader sees running == 0 and returns
         session.readerDone.wait()
         boop_capture_destroy(session.handle)
         withLock { state = .idle }
@@ -182,8 +182,10 @@ public final class AudioStream: @unchecked Sendable {
                     _ = boop_capture_read(handle, ptr.baseAddress, UInt32(frames), &got, &first)
                     count = Int(got)
                 }
-                continuation.yield(.samples(samples: buffer, sampleRate: rate, frameCount: buffer.count,
-                                            timestamp: Double(first) / rate))
+                continuation.yield(
+                    .samples(
+                        samples: buffer, sampleRate: rate, frameCount: buffer.count,
+                        timestamp: Double(first) / rate))
                 continue
             }
             let stats = boop_capture_get_stats(handle)
@@ -194,11 +196,12 @@ public final class AudioStream: @unchecked Sendable {
                     return true
                 }
                 if lost {
-                    let message = stats.error != BOOP_ERROR_DEVICE_LOST
+                    let message =
+                        stats.error != BOOP_ERROR_DEVICE_LOST
                         ? AudioError.from(stats.error, "capture on \(route)").description
                         : route.backend == .jack
-                        ? "audio device lost: the JACK server shut down or dropped \(route)"
-                        : "audio device lost: \(route) disappeared or stopped recovering"
+                            ? "audio device lost: the JACK server shut down or dropped \(route)"
+                            : "audio device lost: \(route) disappeared or stopped recovering"
                     continuation.yield(.error(code: Int(stats.error.rawValue), message: message))
                     continuation.yield(.status(.stopped))
                 }

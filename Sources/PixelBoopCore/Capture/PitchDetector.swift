@@ -31,11 +31,14 @@ public final class PitchDetector {
 
     /// `minFrequency`/`maxFrequency` of 0 mean 40 Hz and sampleRate / 4. The lowest pitch the window
     /// allows is 2 × sampleRate / windowFrames.
-    public init(sampleRate: Double, windowFrames: Int = 2048, minFrequency: Double = 0,
-                maxFrequency: Double = 0) throws(AudioError) {
+    public init(
+        sampleRate: Double, windowFrames: Int = 2048, minFrequency: Double = 0,
+        maxFrequency: Double = 0
+    ) throws(AudioError) {
         var out: OpaquePointer?
-        let status = boop_pitch_detector_create(sampleRate, UInt32(clamping: max(0, windowFrames)), minFrequency,
-                                                maxFrequency, &out)
+        let status = boop_pitch_detector_create(
+            sampleRate, UInt32(clamping: max(0, windowFrames)), minFrequency,
+            maxFrequency, &out)
         guard status == BOOP_OK, let out else {
             throw AudioError.invalidConfiguration(
                 "pitch detector at \(sampleRate) Hz with \(windowFrames)-frame windows, range \(minFrequency)...\(maxFrequency) Hz: "

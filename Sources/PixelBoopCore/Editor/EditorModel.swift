@@ -10,7 +10,7 @@ public struct DrumLane: Sendable, Equatable {
         DrumLane(key: 36, name: "kick"), DrumLane(key: 38, name: "snare"), DrumLane(key: 39, name: "clap"),
         DrumLane(key: 42, name: "closed hat"), DrumLane(key: 46, name: "open hat"),
         DrumLane(key: 45, name: "low tom"), DrumLane(key: 47, name: "mid tom"), DrumLane(key: 50, name: "high tom"),
-        DrumLane(key: 49, name: "crash"), DrumLane(key: 51, name: "ride"),
+        DrumLane(key: 49, name: "crash"), DrumLane(key: 51, name: "ride")
     ]
 
     public static func name(forKey key: Int) -> String? { all.first { $0.key == key }?.name }

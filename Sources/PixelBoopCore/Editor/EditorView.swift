@@ -24,8 +24,10 @@ public struct CellStyle: Sendable, Equatable, Hashable {
     public var reverse = false
     public var underline = false
 
-    public init(fg: Color = .none, bg: Color = .none, bold: Bool = false, reverse: Bool = false,
-                underline: Bool = false) {
+    public init(
+        fg: Color = .none, bg: Color = .none, bold: Bool = false, reverse: Bool = false,
+        underline: Bool = false
+    ) {
         self.fg = fg
         self.bg = bg
         self.bold = bold
@@ -144,9 +146,10 @@ public struct EditorView: Sendable {
     }
 
     /// The whole screen. `playStep` is the step being heard (nil when stopped).
-    public mutating func frame(model: EditorModel, width: Int, height: Int, playStep: Int?, playing: Bool,
-                               sound: SoundStatus, fileName: String) -> ScreenFrame
-    {
+    public mutating func frame(
+        model: EditorModel, width: Int, height: Int, playStep: Int?, playing: Bool,
+        sound: SoundStatus, fileName: String
+    ) -> ScreenFrame {
         var f = ScreenFrame(width: max(width, 1), height: max(height, 1))
         guard width >= EditorView.minWidth, height >= EditorView.minHeight else {
             f.put("terminal too small (need \(EditorView.minWidth)×\(EditorView.minHeight))", column: 0, row: 0)
@@ -156,8 +159,9 @@ public struct EditorView: Sendable {
         drawTitle(&f, model: model)
         // The step ruler: beat numbers every four steps.
         for s in stride(from: 0, to: pattern.length, by: 4) {
-            f.put(String(s + 1), column: EditorView.labelWidth + s * EditorView.cellWidth, row: 1,
-                  style: CellStyle(fg: .dim))
+            f.put(
+                String(s + 1), column: EditorView.labelWidth + s * EditorView.cellWidth, row: 1,
+                style: CellStyle(fg: .dim))
         }
         let rows = visibleRows(for: model, height: height)
         let play = playStep.map { (($0 % pattern.length) + pattern.length) % pattern.length }
@@ -174,8 +178,9 @@ public struct EditorView: Sendable {
         case .restore: prompt = "\(fileName).save holds unsaved changes: restore them? (y/n)"
         case nil: prompt = model.message ?? "? help   space toggle   p play   u undo   s save   q quit"
         }
-        f.put(prompt, column: 0, row: height - 2,
-              style: model.question != nil ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
+        f.put(
+            prompt, column: 0, row: height - 2,
+            style: model.question != nil ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
         drawStatus(&f, model: model, playing: playing, sound: sound, fileName: fileName, row: height - 1)
         return f
     }
@@ -200,12 +205,16 @@ public struct EditorView: Sendable {
         let isC = !rhythm && pitch % 12 == 0
         let cursorRow = value == model.row
         let label = rhythm ? DrumLane.all[value].name : NoteName(midi: pitch).description
-        f.put(label, column: 0, row: y,
-              style: CellStyle(fg: cursorRow ? .bright : isC ? .text : .dim, bold: isC || cursorRow))
+        f.put(
+            label, column: 0, row: y,
+            style: CellStyle(fg: cursorRow ? .bright : isC ? .text : .dim, bold: isC || cursorRow))
         let mine = pattern.notes(model.track).filter { $0.pitch == pitch }
         // The other tonal tracks, faintly behind the current one.
-        let others = rhythm ? [] : TrackKind.allCases.filter { $0 != model.track && $0 != .rhythm }
-            .flatMap { pattern.notes($0) }.filter { $0.pitch == pitch }
+        let others =
+            rhythm
+            ? []
+            : TrackKind.allCases.filter { $0 != model.track && $0 != .rhythm }
+                .flatMap { pattern.notes($0) }.filter { $0.pitch == pitch }
         for s in 0..<pattern.length {
             let x = EditorView.labelWidth + s * EditorView.cellWidth
             var glyph: Character = ascii ? (s % 4 == 0 ? ":" : ".") : (s % 4 == 0 ? "┆" : "·")
@@ -239,9 +248,10 @@ public struct EditorView: Sendable {
         }
     }
 
-    private func drawStatus(_ f: inout ScreenFrame, model: EditorModel, playing: Bool, sound: SoundStatus,
-                            fileName: String, row: Int)
-    {
+    private func drawStatus(
+        _ f: inout ScreenFrame, model: EditorModel, playing: Bool, sound: SoundStatus,
+        fileName: String, row: Int
+    ) {
         let soundText: String
         switch sound {
         case .silent(let why): soundText = why
@@ -249,7 +259,7 @@ public struct EditorView: Sendable {
         }
         let rest = [
             model.track.rawValue, "step \(model.step + 1)/\(model.pattern.length)", model.cursorLabel,
-            "\(Int(model.pattern.bpm)) BPM", playing ? "playing" : "stopped", soundText,
+            "\(Int(model.pattern.bpm)) BPM", playing ? "playing" : "stopped", soundText
         ]
         let bar = ascii ? "|" : "│"
         let name = fileName + (model.isModified ? "*" : "")
@@ -281,7 +291,7 @@ public struct EditorView: Sendable {
         "q, Ctrl-C         quit (asks to save)",
         "mouse             click toggles, drag paints,",
         "                  right click removes, wheel scrolls",
-        "? or Esc          close this help",
+        "? or Esc          close this help"
     ]
 
     private func drawHelp(_ f: inout ScreenFrame) {

@@ -54,7 +54,7 @@ public struct ScreenWriter: Sendable {
     }
 
     private func color(_ c: CellStyle.Color) -> String? {
-        let rgb: (Int, Int, Int, Int)  // 24-bit, and the nearest 256-palette index
+        let rgb: (Int, Int, Int, Int)   // 24-bit, and the nearest 256-palette index
         switch c {
         case .none: return nil
         case .faint: rgb = (88, 88, 88, 240)

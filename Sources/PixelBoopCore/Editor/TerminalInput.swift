@@ -34,7 +34,7 @@ public struct TerminalInput: Sendable {
         var events: [InputEvent] = []
         var i = 0
         while i < pending.count {
-            guard let (event, used) = decode(at: i) else { break }  // incomplete: wait for more
+            guard let (event, used) = decode(at: i) else { break }   // incomplete: wait for more
             if let event { events.append(event) }
             i += used
         }
@@ -69,7 +69,7 @@ public struct TerminalInput: Sendable {
     private func escape(at i: Int) -> (InputEvent?, Int)? {
         guard i + 1 < pending.count else { return nil }
         let second = pending[i + 1]
-        if second == UInt8(ascii: "O") {  // SS3: arrows in application cursor mode
+        if second == UInt8(ascii: "O") {   // SS3: arrows in application cursor mode
             guard i + 2 < pending.count else { return nil }
             return (arrow(pending[i + 2]).map { .arrow($0) }, 3)
         }
@@ -104,11 +104,14 @@ public struct TerminalInput: Sendable {
                 case 0: button = .left
                 case 1: button = .middle
                 case 2: button = .right
-                default: return (nil, used)  // motion with no button held
+                default: return (nil, used)   // motion with no button held
                 }
             }
-            return (.mouse(button: button, column: fields[1], row: fields[2], pressed: final == UInt8(ascii: "M"),
-                           drag: code & 32 != 0), used)
+            return (
+                .mouse(
+                    button: button, column: fields[1], row: fields[2], pressed: final == UInt8(ascii: "M"),
+                    drag: code & 32 != 0), used
+            )
         default: return (nil, used)
         }
     }

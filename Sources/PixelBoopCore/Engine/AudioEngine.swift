@@ -59,8 +59,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var queueCapacity: Int
     public var channels: Int
 
-    public init(sampleRate: Double = 44100, voices: Int = 8, maxBlockFrames: Int = 4096,
-                queueCapacity: Int = 4096, channels: Int = 1) {
+    public init(
+        sampleRate: Double = 44100, voices: Int = 8, maxBlockFrames: Int = 4096,
+        queueCapacity: Int = 4096, channels: Int = 1
+    ) {
         self.sampleRate = sampleRate
         self.voices = voices
         self.maxBlockFrames = maxBlockFrames
@@ -131,9 +133,11 @@ public final class AudioEngine {
     /// Starts a note of MIDI `pitch` (A4 = 69 = `reference` Hz) with `cents` of detune on frame
     /// `frame` (nil: as soon as possible).
     @discardableResult
-    public func triggerNote(pitch: Int, velocity: Velocity = .normal, at frame: UInt64? = nil,
-                            timbre: Timbre = .melody, cents: Double = 0,
-                            reference: Double = 440) throws(AudioError) -> NoteID {
+    public func triggerNote(
+        pitch: Int, velocity: Velocity = .normal, at frame: UInt64? = nil,
+        timbre: Timbre = .melody, cents: Double = 0,
+        reference: Double = 440
+    ) throws(AudioError) -> NoteID {
         guard (0...127).contains(pitch) else {
             throw AudioError.invalidConfiguration("MIDI pitch \(pitch): expected 0...127")
         }
@@ -153,8 +157,10 @@ public final class AudioEngine {
 
     /// Starts a note at an exact frequency in Hz.
     @discardableResult
-    public func play(frequency: Double, gain: Float, at frame: UInt64? = nil,
-                     timbre: Timbre = .melody) throws(AudioError) -> NoteID {
+    public func play(
+        frequency: Double, gain: Float, at frame: UInt64? = nil,
+        timbre: Timbre = .melody
+    ) throws(AudioError) -> NoteID {
         guard frequency.isFinite, frequency > 0, frequency < sampleRate / 2 else {
             throw AudioError.invalidFrequency("\(frequency) Hz: expected above 0 and below \(sampleRate / 2) Hz at this rate")
         }

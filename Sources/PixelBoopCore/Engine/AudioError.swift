@@ -40,8 +40,8 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     public var context: String {
         switch self {
         case .engineStartFailed(let c), .deviceUnavailable(let c), .deviceLost(let c),
-             .invalidFrequency(let c), .invalidConfiguration(let c),
-             .cannotCreateFile(let c), .ioError(let c), .queueFull(let c), .alreadyStreaming(let c):
+            .invalidFrequency(let c), .invalidConfiguration(let c),
+            .cannotCreateFile(let c), .ioError(let c), .queueFull(let c), .alreadyStreaming(let c):
             return c
         }
     }

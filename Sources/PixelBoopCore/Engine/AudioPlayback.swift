@@ -58,7 +58,8 @@ public struct PlaybackStats: Sendable, Equatable {
     /// One line for -v at the end of playback.
     public func summary(sampleRate: Double) -> String {
         String(
-            format: "played %llu frames, xruns %llu, suspends %llu, stalls %llu (longest %.2f s), latency %d frames (%.2f ms, grown %d times)",
+            format:
+                "played %llu frames, xruns %llu, suspends %llu, stalls %llu (longest %.2f s), latency %d frames (%.2f ms, grown %d times)",
             framesWritten, xruns, suspends, stalls, longestStallSeconds, latencyFrames,
             Double(latencyFrames) / sampleRate * 1000, latencyGrowths)
     }
@@ -82,16 +83,21 @@ public final class AudioPlayback {
     /// Opens `device` for `channels` interleaved channels at (or near) `sampleRate`.
     /// `periodFrames` x `periods` is the requested device buffer (default 128 x 3).
     /// `adaptive` keeps more audio queued when xruns come in a burst (up to 50 ms).
-    public convenience init(device: String = "default", sampleRate: Double, channels: Int, periodFrames: Int = 128,
-                            periods: Int = 3, adaptive: Bool = true) throws(AudioError) {
-        try self.init(route: AudioRoute(device: device), sampleRate: sampleRate, channels: channels,
-                      periodFrames: periodFrames, periods: periods, adaptive: adaptive)
+    public convenience init(
+        device: String = "default", sampleRate: Double, channels: Int, periodFrames: Int = 128,
+        periods: Int = 3, adaptive: Bool = true
+    ) throws(AudioError) {
+        try self.init(
+            route: AudioRoute(device: device), sampleRate: sampleRate, channels: channels,
+            periodFrames: periodFrames, periods: periods, adaptive: adaptive)
     }
 
     /// Opens `route`: an ALSA PCM as above, or a JACK client (the server's rate and buffer size
     /// win over `sampleRate` and the period settings; see `info`).
-    public init(route: AudioRoute, sampleRate: Double, channels: Int, periodFrames: Int = 128,
-                periods: Int = 3, adaptive: Bool = true) throws(AudioError) {
+    public init(
+        route: AudioRoute, sampleRate: Double, channels: Int, periodFrames: Int = 128,
+        periods: Int = 3, adaptive: Bool = true
+    ) throws(AudioError) {
         guard sampleRate >= 8000, sampleRate <= 384_000, sampleRate.isFinite else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
         }
@@ -137,12 +143,13 @@ public final class AudioPlayback {
     /// What was negotiated.
     public var info: PlaybackInfo {
         let i = boop_playback_get_info(handle)
-        return PlaybackInfo(format: i.format.map { String(cString: $0) } ?? "",
-                            sampleRate: i.sample_rate, channels: Int(i.channels),
-                            periodFrames: Int(i.period_frames), bufferFrames: Int(i.buffer_frames),
-                            realtime: i.realtime_scheduling != 0,
-                            priority: i.priority == BOOP_PRIORITY_FIFO ? "SCHED_FIFO" : i.priority == BOOP_PRIORITY_RTKIT ? "rtkit" : "normal",
-                            deviceBufferFrames: Int(i.device_buffer_frames))
+        return PlaybackInfo(
+            format: i.format.map { String(cString: $0) } ?? "",
+            sampleRate: i.sample_rate, channels: Int(i.channels),
+            periodFrames: Int(i.period_frames), bufferFrames: Int(i.buffer_frames),
+            realtime: i.realtime_scheduling != 0,
+            priority: i.priority == BOOP_PRIORITY_FIFO ? "SCHED_FIFO" : i.priority == BOOP_PRIORITY_RTKIT ? "rtkit" : "normal",
+            deviceBufferFrames: Int(i.device_buffer_frames))
     }
 
     /// The granted sample rate; render at this rate.
@@ -160,8 +167,9 @@ public final class AudioPlayback {
                 "\(route) is gone (ALSA reported it disconnected, or it took no audio for \(BOOP_PLAYBACK_WATCHDOG_SECONDS) s)")
         default: error = AudioError.from(s.error, "playback on \(route)")
         }
-        var stats = PlaybackStats(framesWritten: s.frames_written, delayFrames: s.delay_frames, xruns: s.xruns,
-                                  suspends: s.suspends, running: s.running != 0, error: error)
+        var stats = PlaybackStats(
+            framesWritten: s.frames_written, delayFrames: s.delay_frames, xruns: s.xruns,
+            suspends: s.suspends, running: s.running != 0, error: error)
         stats.stalls = s.stalls
         stats.longestStallSeconds = s.longest_stall_seconds
         stats.latencyFrames = Int(s.latency_frames)

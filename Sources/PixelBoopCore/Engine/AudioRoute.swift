@@ -22,8 +22,10 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     /// JACK: the client's name (the server adds a suffix when it is taken).
     public var clientName: String
 
-    public init(device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,
-                clientName: String = "boop") {
+    public init(
+        device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,
+        clientName: String = "boop"
+    ) {
         self.device = device
         self.backend = backend
         self.connect = connect
@@ -42,7 +44,8 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     func unavailable(_ purpose: String) -> String {
         switch backend {
         case .alsa: "\(description) cannot be opened for \(purpose)"
-        case .jack: "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)"
+        case .jack:
+            "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)"
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CMpris
+import Foundation
 
 /// What a desktop media control (keyboard media keys, `playerctl`, a panel widget) asked for.
 public enum MediaCommand: Sendable, Equatable, CaseIterable {
@@ -40,8 +40,10 @@ public final class MediaControls: @unchecked Sendable {
     ///   - onUnavailable: receives one line saying why there are no media controls, when there
     ///     are none (no session bus under ssh or CI, name taken ...). Commands print it only under `-v`.
     /// - Returns: nil when no bus could be used; the program carries on without media controls.
-    public init?(identity: String = "PixelBoop", nextPrevious: Bool = false, busAddress: String? = nil,
-                 nameSuffix: String? = nil, onUnavailable: ((String) -> Void)? = nil) {
+    public init?(
+        identity: String = "PixelBoop", nextPrevious: Bool = false, busAddress: String? = nil,
+        nameSuffix: String? = nil, onUnavailable: ((String) -> Void)? = nil
+    ) {
         var handle: OpaquePointer?
         var err: Int32 = 0
         let status = boop_mpris_create(busAddress, nameSuffix, identity, &handle, &err)
@@ -118,8 +120,10 @@ extension MediaControls {
         private var closeRequested = false
         private var closed = false
 
-        init(handle: OpaquePointer, nextPrevious: Bool, continuation: AsyncStream<MediaCommand>.Continuation,
-             onLost: ((String) -> Void)?) {
+        init(
+            handle: OpaquePointer, nextPrevious: Bool, continuation: AsyncStream<MediaCommand>.Continuation,
+            onLost: ((String) -> Void)?
+        ) {
             self.handle = handle
             self.continuation = continuation
             self.onLost = onLost
@@ -162,7 +166,7 @@ extension MediaControls {
             lock.unlock()
             guard first else { return }
             if started {
-                finished.wait()  // the control thread has ended: nobody else uses the handle
+                finished.wait()   // the control thread has ended: nobody else uses the handle
             } else {
                 continuation.finish()
             }

@@ -71,10 +71,11 @@ public struct Pattern: Codable, Sendable, Equatable {
             }
             tracks[kind] = v
         }
-        self.init(name: try c.decodeIfPresent(String.self, forKey: .name) ?? "Untitled",
-                  bpm: try c.decodeIfPresent(Double.self, forKey: .bpm) ?? 120,
-                  length: try c.decodeIfPresent(Int.self, forKey: .length) ?? 16,
-                  tracks: tracks)
+        self.init(
+            name: try c.decodeIfPresent(String.self, forKey: .name) ?? "Untitled",
+            bpm: try c.decodeIfPresent(Double.self, forKey: .bpm) ?? 120,
+            length: try c.decodeIfPresent(Int.self, forKey: .length) ?? 16,
+            tracks: tracks)
     }
 }
 
@@ -83,10 +84,11 @@ extension Note {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(step: try c.decode(Int.self, forKey: .step),
-                  pitch: try c.decode(Int.self, forKey: .pitch),
-                  velocity: try c.decodeIfPresent(Velocity.self, forKey: .velocity) ?? .normal,
-                  length: try c.decodeIfPresent(Int.self, forKey: .length) ?? 1)
+        self.init(
+            step: try c.decode(Int.self, forKey: .step),
+            pitch: try c.decode(Int.self, forKey: .pitch),
+            velocity: try c.decodeIfPresent(Velocity.self, forKey: .velocity) ?? .normal,
+            length: try c.decodeIfPresent(Int.self, forKey: .length) ?? 1)
     }
 }
 
@@ -94,7 +96,9 @@ extension Pattern {
     /// The pitched notes that cannot sound at `sampleRate` (at or above half of it): the engine
     /// skips them, so `render` and `play` warn with one line rather than drop them silently.
     /// Rhythm keys are drum sounds, not pitches, and are never above Nyquist.
-    public func notesAboveNyquist(sampleRate: Double, reference: Double = 440) -> [(track: TrackKind, index: Int, note: Note, hz: Double)] {
+    public func notesAboveNyquist(sampleRate: Double, reference: Double = 440) -> [(
+        track: TrackKind, index: Int, note: Note, hz: Double
+    )] {
         var found: [(track: TrackKind, index: Int, note: Note, hz: Double)] = []
         for kind in TrackKind.allCases where kind != .rhythm {
             for (i, note) in (tracks[kind] ?? []).enumerated() {

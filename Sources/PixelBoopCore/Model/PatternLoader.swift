@@ -5,7 +5,7 @@ import Foundation
 public struct PatternError: Error, Equatable, CustomStringConvertible, Sendable {
     public enum Kind: Sendable, Equatable {
         case missingFile   // exit 66
-        case invalid       // exit 65
+        case invalid   // exit 65
     }
     public let kind: Kind
     /// One line always: control characters from file names and keys are escaped (`OneLine`).
@@ -86,11 +86,14 @@ public struct StrictJSON {
     /// which would hide a user's mistake, so every object's keys are checked here (compared as
     /// written, escapes included). Malformed JSON is left for the parser to describe.
     func scanStructure(_ data: Data) throws(PatternError) {
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
         // One entry per open container: nil for an array, the keys seen so far for an object.
         var stack: [Set<[UInt8]>?] = []
-        var expectKey = false       // inside an object, after `{` or `,`
-        var inString = false, escaped = false, stringIsKey = false
+        var expectKey = false   // inside an object, after `{` or `,`
+        var inString = false
+        var escaped = false
+        var stringIsKey = false
         var current: [UInt8] = []
         for byte in data {
             if inString {
@@ -120,7 +123,8 @@ public struct StrictJSON {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 stack.append(byte == UInt8(ascii: "{") ? Set<[UInt8]>() : nil)
                 if stack.count > StrictJSON.maxDepth {
-                    throw PatternError(.invalid, "\(file): nesting deeper than \(StrictJSON.maxDepth) levels: expected a pattern object")
+                    throw PatternError(
+                        .invalid, "\(file): nesting deeper than \(StrictJSON.maxDepth) levels: expected a pattern object")
                 }
                 expectKey = byte == UInt8(ascii: "{")
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
@@ -137,7 +141,8 @@ public struct StrictJSON {
         guard let dict = value as? [String: Any] else { throw fail(path, "an object", got: value) }
         for key in dict.keys.sorted() where !allowed.contains(key) {
             let name = path.isEmpty ? key : "\(path).\(key)"
-            throw PatternError(.invalid, "\(file): \(name): unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
+            throw PatternError(
+                .invalid, "\(file): \(name): unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
         }
         return dict
     }
@@ -216,14 +221,16 @@ extension Pattern {
 
     static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
         let top = try json.object(root, "", allowed: ["name", "bpm", "length", "tracks"])
-        let name = try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
+        let name =
+            try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
             ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
         let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
         var length = 16
         if let v = top["length"] {
             // Range-check before Int(n): a double at or past 2^63 (1e19) would trap the conversion.
             guard let n = StrictJSON.number(v), n.isFinite, n == n.rounded(), abs(n) < 1e15,
-                  Pattern.allowedLengths.contains(Int(n)) else {
+                Pattern.allowedLengths.contains(Int(n))
+            else {
                 throw json.fail("length", "8, 16, 24 or 32 steps", got: v)
             }
             length = Int(n)
@@ -240,8 +247,12 @@ extension Pattern {
                 for (i, entry) in entries.enumerated() {
                     let p = "\(path)[\(i)]"
                     let fields = try json.object(entry, p, allowed: ["step", "pitch", "velocity", "length"])
-                    guard let stepValue = fields["step"] else { throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)") }
-                    guard let pitchValue = fields["pitch"] else { throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)") }
+                    guard let stepValue = fields["step"] else {
+                        throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)")
+                    }
+                    guard let pitchValue = fields["pitch"] else {
+                        throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)")
+                    }
                     let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
                     let pitch = try json.integer(pitchValue, "\(p).pitch", in: 0...127)
                     var velocity = Velocity.normal
@@ -252,11 +263,15 @@ extension Pattern {
                         velocity = parsed
                     }
                     let maxLength = length - step
-                    let noteLength = try fields["length"].map { v throws(PatternError) in
-                        try json.integer(v, "\(p).length", in: 1...maxLength)
-                    } ?? 1
+                    let noteLength =
+                        try fields["length"].map { v throws(PatternError) in
+                            try json.integer(v, "\(p).length", in: 1...maxLength)
+                        } ?? 1
                     guard seen.insert([step, pitch]).inserted else {
-                        throw PatternError(.invalid, "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track")
+                        throw PatternError(
+                            .invalid,
+                            "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track"
+                        )
                     }
                     notes.append(Note(step: step, pitch: pitch, velocity: velocity, length: noteLength))
                 }

@@ -1,5 +1,5 @@
-import Foundation
 import CAudioEngine
+import Foundation
 
 /// Sample format of a rendered file.
 public enum SampleFormat: String, Sendable, CaseIterable {
@@ -57,8 +57,10 @@ public final class AudioFileWriter {
     public let channels: Int
 
     /// `expectedFrames` (0: unknown) lets a WAV that would pass 4 GiB be written as RF64.
-    public init(path: String, sampleRate: Double, channels: Int, format: SampleFormat = .f32,
-                expectedFrames: UInt64 = 0) throws(AudioError) {
+    public init(
+        path: String, sampleRate: Double, channels: Int, format: SampleFormat = .f32,
+        expectedFrames: UInt64 = 0
+    ) throws(AudioError) {
         var writer: OpaquePointer?
         let status = boop_file_writer_open_sized(
             path, sampleRate, UInt32(clamping: channels), format.cValue, expectedFrames, &writer)
@@ -67,7 +69,8 @@ public final class AudioFileWriter {
         case BOOP_ERROR_INVALID_ARGUMENT:
             throw AudioError.cannotCreateFile("\(path): expected a .wav, .flac or .ogg name (float32 needs .wav)")
         default:
-            throw AudioError.cannotCreateFile("\(path): \(String(cString: boop_status_string(status))) (does the folder exist and is it writable?)")
+            throw AudioError.cannotCreateFile(
+                "\(path): \(String(cString: boop_status_string(status))) (does the folder exist and is it writable?)")
         }
         self.handle = writer
         self.path = path

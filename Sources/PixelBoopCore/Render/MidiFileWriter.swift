@@ -29,7 +29,7 @@ public struct MidiFileWriter {
         switch kind {
         case .melody: return 73   // Flute: the melody voice is a filtered sine
         case .chords: return 89   // Pad 2 (warm)
-        case .bass: return 38     // Synth Bass 1
+        case .bass: return 38   // Synth Bass 1
         case .rhythm: return nil
         }
     }
@@ -73,13 +73,13 @@ public struct MidiFileWriter {
 
         sink.append(Array("MThd".utf8))
         sink.appendUInt32(6)
-        sink.appendUInt16(1)                                  // type 1: simultaneous tracks
+        sink.appendUInt16(1)   // type 1: simultaneous tracks
         sink.appendUInt16(UInt16(1 + kinds.count))
         sink.appendUInt16(UInt16(ticksPerQuarter))
 
         var conductor = TrackBuilder(sink)
-        conductor.meta(0x03, Array(pattern.name.utf8))         // sequence/track name
-        conductor.meta(0x58, [4, 2, 24, 8])                   // 4/4, click every quarter, 8 32nds per quarter
+        conductor.meta(0x03, Array(pattern.name.utf8))   // sequence/track name
+        conductor.meta(0x58, [4, 2, 24, 8])   // 4/4, click every quarter, 8 32nds per quarter
         let tempo = microsecondsPerQuarter(bpm: pattern.bpm)
         conductor.meta(0x51, [UInt8(tempo >> 16 & 0xFF), UInt8(tempo >> 8 & 0xFF), UInt8(tempo & 0xFF)])
         conductor.finish(endTick: endTick)
@@ -128,8 +128,10 @@ public struct MidiFileWriter {
         var velocity: UInt8
     }
 
-    private static func trackChunk(_ kind: TrackKind, notes: [Note], length: Int, loops: Int, endTick: Int,
-                                   _ sink: MidiSink) {
+    private static func trackChunk(
+        _ kind: TrackKind, notes: [Note], length: Int, loops: Int, endTick: Int,
+        _ sink: MidiSink
+    ) {
         let ch = channel(kind)
         var track = TrackBuilder(sink)
         track.meta(0x03, Array(trackName(kind).utf8))
@@ -182,7 +184,7 @@ private final class MidiSink {
     let fd: Int32
     var memory = Data()
     private var buffer: [UInt8] = []
-    private(set) var written = 0       // bytes handed to the sink so far (file offset of the next byte)
+    private(set) var written = 0   // bytes handed to the sink so far (file offset of the next byte)
     private(set) var failure: String?
 
     init(fd: Int32) {
@@ -192,7 +194,10 @@ private final class MidiSink {
 
     func append(_ bytes: [UInt8]) {
         written += bytes.count
-        if fd < 0 { memory.append(contentsOf: bytes); return }
+        if fd < 0 {
+            memory.append(contentsOf: bytes)
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }

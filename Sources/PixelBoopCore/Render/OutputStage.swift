@@ -44,8 +44,10 @@ public final class OutputStage {
 
     /// Offline: limits `samples` and hands the aligned result to `sink` (the first latency frames
     /// of the stage's output, which are its silent pre-roll, are dropped).
-    public func process(_ samples: UnsafeBufferPointer<Float>,
-                        into sink: (UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+    public func process(
+        _ samples: UnsafeBufferPointer<Float>,
+        into sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) rethrows {
         if scratch.count < samples.count { scratch = [Float](repeating: 0, count: samples.count) }
         let frames = samples.count / channels
         try scratch.withUnsafeMutableBufferPointer { buf in

@@ -25,14 +25,17 @@ public struct PatternRenderer {
     /// Renders into `sink` block by block; `progress` gets the fraction done; `shouldStop` is
     /// polled between blocks (Ctrl-C). Returns the frames rendered.
     @discardableResult
-    public func render(progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false },
-                       sink: (UnsafeBufferPointer<Float>) throws -> Void) throws -> UInt64 {
+    public func render(
+        progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false },
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
         let totalSteps = pattern.length * loops
         // Room for the densest step: every note of every track on one step, on and off.
         let queue = max(4096, pattern.tracks.values.reduce(0) { $0 + $1.count } * 4)
-        let engine = try AudioEngine(configuration: EngineConfiguration(
-            sampleRate: sampleRate, voices: voices, maxBlockFrames: blockFrames,
-            queueCapacity: min(queue, 1 << 20), channels: channels))
+        let engine = try AudioEngine(
+            configuration: EngineConfiguration(
+                sampleRate: sampleRate, voices: voices, maxBlockFrames: blockFrames,
+                queueCapacity: min(queue, 1 << 20), channels: channels))
         let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
         var sequencer = Sequencer(pattern: pattern, sampleRate: sampleRate)
         let end = sequencer.frame(ofStep: totalSteps)
@@ -80,8 +83,10 @@ public struct PatternRenderer {
 
     /// Renders to a file (temporary name, renamed when complete).
     @discardableResult
-    public func render(to path: String, format: SampleFormat = .f32, progress: ((Double) -> Void)? = nil,
-                       shouldStop: () -> Bool = { false }) throws -> UInt64 {
+    public func render(
+        to path: String, format: SampleFormat = .f32, progress: ((Double) -> Void)? = nil,
+        shouldStop: () -> Bool = { false }
+    ) throws -> UInt64 {
         let writer = try AudioFileWriter(
             path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: maxFrames)
         do {

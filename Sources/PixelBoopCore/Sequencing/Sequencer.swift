@@ -102,7 +102,9 @@ public struct Sequencer: Sendable {
                     }
                     let id = nextNoteID
                     nextNoteID &+= 1
-                    out.append(SequencerEvent(frame: on, action: .noteOn(track: kind, pitch: note.pitch, velocity: note.velocity, id: id), step: k))
+                    out.append(
+                        SequencerEvent(
+                            frame: on, action: .noteOn(track: kind, pitch: note.pitch, velocity: note.velocity, id: id), step: k))
                     out.append(SequencerEvent(frame: offFrame(for: note, atStep: k), action: .noteOff(id: id), step: k))
                 }
             }
@@ -140,14 +142,14 @@ extension AudioEngine {
     /// Queues one sequencer event.
     public func schedule(_ event: SequencerEvent, referencePitch: Double = 440) throws(AudioError) {
         switch event.action {
-        case let .noteOn(track, pitch, velocity, id):
+        case .noteOn(let track, let pitch, let velocity, let id):
             let hz = Pitch.frequency(midi: Double(pitch), reference: referencePitch)
             // A pitch above Nyquist cannot exist at this rate (e.g. MIDI 127 at 16 kHz): skip it.
             guard hz < sampleRate / 2 else { return }
             try noteOn(id: id, frequency: hz, gain: velocity.gain, at: event.frame, timbre: track.timbre ?? .melody)
-        case let .noteOff(id):
+        case .noteOff(let id):
             try releaseNote(NoteID(rawValue: id), at: event.frame)
-        case let .drum(key, velocity):
+        case .drum(let key, let velocity):
             try drumHit(key: key, velocity: velocity, at: event.frame)
         }
     }

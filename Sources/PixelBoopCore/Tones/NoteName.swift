@@ -22,8 +22,9 @@ extension Pitch {
 
     /// MIDI + cents + reference -> Hz, validated (20...20000 Hz, finite).
     public static func validFrequency(midi: Int, cents: Double = 0, reference: Double = 440) throws(AudioError) -> Double {
-        try validated(frequency(midi: Double(midi), cents: cents, reference: reference),
-                      source: "MIDI \(midi)\(NoteSpec.centsSuffix(cents)) at A4 = \(formatHz(reference)) Hz")
+        try validated(
+            frequency(midi: Double(midi), cents: cents, reference: reference),
+            source: "MIDI \(midi)\(NoteSpec.centsSuffix(cents)) at A4 = \(formatHz(reference)) Hz")
     }
 
     /// The fractional MIDI number of a frequency (69 = `reference`).
@@ -33,8 +34,10 @@ extension Pitch {
 
     /// The nearest equal-tempered note to `frequency` and the distance from it in cents
     /// (-50 ..< +50; sharps spelled by default).
-    public static func nearestNote(to frequency: Double, reference: Double = 440,
-                                   preferFlats: Bool = false) throws(AudioError) -> (note: NoteName, cents: Double) {
+    public static func nearestNote(
+        to frequency: Double, reference: Double = 440,
+        preferFlats: Bool = false
+    ) throws(AudioError) -> (note: NoteName, cents: Double) {
         try validated(frequency)
         let m = midi(of: frequency, reference: reference)
         var nearest = m.rounded()
@@ -56,7 +59,13 @@ extension Pitch {
 /// MIDI 60, A4 = MIDI 69). The octave belongs to the letter, so `B#3` is MIDI 60 and `Cb4` is 59.
 public struct NoteName: Hashable, Sendable, CustomStringConvertible {
     public enum Letter: String, CaseIterable, Sendable {
-        case c = "C", d = "D", e = "E", f = "F", g = "G", a = "A", b = "B"
+        case c = "C"
+        case d = "D"
+        case e = "E"
+        case f = "F"
+        case g = "G"
+        case a = "A"
+        case b = "B"
 
         /// Semitones above C.
         public var semitone: Int {
@@ -165,8 +174,9 @@ public enum NoteSpec: Hashable, Sendable, CustomStringConvertible {
                 source: "\(name)\(NoteSpec.centsSuffix(total)) at A4 = \(Pitch.formatHz(reference)) Hz")
         case .frequency(let hz):
             if extraCents == 0 { return try Pitch.validated(hz) }
-            return try Pitch.validated(hz * pow(2.0, extraCents / 1200.0),
-                                       source: "\(Pitch.formatHz(hz))Hz\(NoteSpec.centsSuffix(extraCents))")
+            return try Pitch.validated(
+                hz * pow(2.0, extraCents / 1200.0),
+                source: "\(Pitch.formatHz(hz))Hz\(NoteSpec.centsSuffix(extraCents))")
         }
     }
 
@@ -246,12 +256,21 @@ private struct NoteScanner {
     private mutating func decimal() -> Double? {
         let start = i
         var sawDigit = false
-        while let ch = peek(), ch.isASCII, ch.isWholeNumber { i += 1; sawDigit = true }
+        while let ch = peek(), ch.isASCII, ch.isWholeNumber {
+            i += 1
+            sawDigit = true
+        }
         if peek() == "." {
             i += 1
-            while let ch = peek(), ch.isASCII, ch.isWholeNumber { i += 1; sawDigit = true }
+            while let ch = peek(), ch.isASCII, ch.isWholeNumber {
+                i += 1
+                sawDigit = true
+            }
         }
-        guard sawDigit, let value = Double(String(chars[start..<i])) else { i = start; return nil }
+        guard sawDigit, let value = Double(String(chars[start..<i])) else {
+            i = start
+            return nil
+        }
         return value
     }
 

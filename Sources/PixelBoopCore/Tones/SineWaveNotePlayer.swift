@@ -49,7 +49,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     private struct PendingEvent {
         let frame: UInt64
         let id: UInt32
-        let frequency: Double?  // nil: note-off
+        let frequency: Double?   // nil: note-off
     }
 
     /// A player that renders into memory (`renderedSamples`) instead of a device.
@@ -60,30 +60,39 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// A player on an ALSA device, started now so the first note sounds at once. Throws
     /// `AudioError.deviceUnavailable` when the device cannot be opened.
     /// `outputGainDB` is the gain before the output limiter (`OutputStage.gainRange`).
-    public static func live(device: String = "default", sampleRate: Double = 44100, gain: Float = 1.0,
-                            periodFrames: Int = 128, periods: Int = 3,
-                            outputGainDB: Double = 0) throws(AudioError) -> SineWaveNotePlayer {
-        try live(route: AudioRoute(device: device), sampleRate: sampleRate, gain: gain, periodFrames: periodFrames,
-                 periods: periods, outputGainDB: outputGainDB)
+    public static func live(
+        device: String = "default", sampleRate: Double = 44100, gain: Float = 1.0,
+        periodFrames: Int = 128, periods: Int = 3,
+        outputGainDB: Double = 0
+    ) throws(AudioError) -> SineWaveNotePlayer {
+        try live(
+            route: AudioRoute(device: device), sampleRate: sampleRate, gain: gain, periodFrames: periodFrames,
+            periods: periods, outputGainDB: outputGainDB)
     }
 
     /// As above, on any route (an ALSA PCM or a JACK client).
-    public static func live(route: AudioRoute, sampleRate: Double = 44100, gain: Float = 1.0,
-                            periodFrames: Int = 128, periods: Int = 3,
-                            outputGainDB: Double = 0) throws(AudioError) -> SineWaveNotePlayer {
-        try SineWaveNotePlayer(mode: .live(route: route), sampleRate: sampleRate, gain: gain,
-                               periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB)
+    public static func live(
+        route: AudioRoute, sampleRate: Double = 44100, gain: Float = 1.0,
+        periodFrames: Int = 128, periods: Int = 3,
+        outputGainDB: Double = 0
+    ) throws(AudioError) -> SineWaveNotePlayer {
+        try SineWaveNotePlayer(
+            mode: .live(route: route), sampleRate: sampleRate, gain: gain,
+            periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB)
     }
 
-    init(mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
-         outputGainDB: Double = 0) throws(AudioError) {
+    init(
+        mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
+        outputGainDB: Double = 0
+    ) throws(AudioError) {
         guard (0...4).contains(gain) else { throw AudioError.invalidConfiguration("gain \(gain): expected 0...4") }
         var playback: AudioPlayback?
         var rate = requested
         if case .live(let route) = mode {
             // Open the device first: the engine must run at the rate the device grants.
-            let opened = try AudioPlayback(route: route, sampleRate: requested, channels: 1,
-                                           periodFrames: periodFrames, periods: periods)
+            let opened = try AudioPlayback(
+                route: route, sampleRate: requested, channels: 1,
+                periodFrames: periodFrames, periods: periods)
             rate = opened.sampleRate
             opened.gainDB = outputGainDB
             playback = opened
@@ -91,8 +100,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         self.mode = mode
         self.sampleRate = rate
         self.gain = gain
-        self.engine = try AudioEngine(configuration: EngineConfiguration(
-            sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
+        self.engine = try AudioEngine(
+            configuration: EngineConfiguration(
+                sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
         if let playback {
             // Started now, rendering silence, so a note costs nothing but the next block.
             try playback.start(engine: engine)
@@ -235,8 +245,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         cursorSeconds += duration
         let id = nextNoteID()
         try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: .tone)
-        try engine.releaseNote(NoteID(rawValue: id),
-                               at: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate))
+        try engine.releaseNote(
+            NoteID(rawValue: id),
+            at: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate))
         try renderOfflineFrames(Int(end - engine.frameClock))
     }
 
@@ -273,8 +284,10 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             lastNoteFrames = (onset, end)
             let id = nextNoteID()
             pending.append(PendingEvent(frame: onset, id: id, frequency: frequency))
-            pending.append(PendingEvent(frame: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate),
-                                        id: id, frequency: nil))
+            pending.append(
+                PendingEvent(
+                    frame: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate),
+                    id: id, frequency: nil))
             try flushPending()
             return (end, generation)
         }
@@ -306,8 +319,10 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// `shouldStop` is polled every couple of milliseconds and, when true, fades out (stop())
     /// and returns false. `onTone(k)` is called around the time tone k is queued. Returns true
     /// when every tone has been heard.
-    public func play(_ sequence: ToneSequence, shouldStop: () -> Bool = { false },
-                     onTone: ((Int) -> Void)? = nil) throws -> Bool {
+    public func play(
+        _ sequence: ToneSequence, shouldStop: () -> Bool = { false },
+        onTone: ((Int) -> Void)? = nil
+    ) throws -> Bool {
         guard let live else { throw AudioError.invalidConfiguration("play(_:shouldStop:) needs a live player") }
         guard sequence.sampleRate == sampleRate else {
             throw AudioError.invalidConfiguration(
@@ -334,8 +349,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         while true {
             if shouldStop() {
                 try stopNow()
-                live.waitUntilAudible(engine.frameClock + lookaheadFrames
-                                      + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
+                live.waitUntilAudible(
+                    engine.frameClock + lookaheadFrames
+                        + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
                 return false
             }
             if let error = live.failure { throw error }
@@ -369,8 +385,10 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     }
 
     /// Sends one sequence event to an engine (tone k uses note id idBase + k).
-    static func send(_ event: ToneSequence.Event, to engine: AudioEngine, gain: Float,
-                     idBase: UInt32 = 1) throws(AudioError) {
+    static func send(
+        _ event: ToneSequence.Event, to engine: AudioEngine, gain: Float,
+        idBase: UInt32 = 1
+    ) throws(AudioError) {
         let id = idBase &+ UInt32(truncatingIfNeeded: event.tone)
         switch event.kind {
         case .on(let frequency):

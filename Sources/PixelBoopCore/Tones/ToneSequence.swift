@@ -20,8 +20,10 @@ public struct ToneSequence: Sendable, Equatable {
     public static let durationRange: ClosedRange<Double> = 0.02...3600
     public static let gapRange: ClosedRange<Double> = -3600...3600
 
-    public init(frequencies: [Double], duration: TimeInterval = 1, gap: TimeInterval = 0.25,
-                sampleRate: Double = 44100) throws(AudioError) {
+    public init(
+        frequencies: [Double], duration: TimeInterval = 1, gap: TimeInterval = 0.25,
+        sampleRate: Double = 44100
+    ) throws(AudioError) {
         guard sampleRate.isFinite, (8000...384000).contains(sampleRate) else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
         }
@@ -36,7 +38,8 @@ public struct ToneSequence: Sendable, Equatable {
             try Pitch.validated(f)
             guard f < sampleRate / 2 else {
                 throw AudioError.invalidFrequency(
-                    "\(Pitch.formatHz(f)) Hz: expected below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz); raise -r")
+                    "\(Pitch.formatHz(f)) Hz: expected below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz); raise -r"
+                )
             }
         }
         self.frequencies = frequencies
@@ -79,7 +82,10 @@ public struct ToneSequence: Sendable, Equatable {
 
     /// One engine event.
     public struct Event: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable { case on(frequency: Double), off }
+        public enum Kind: Sendable, Equatable {
+            case on(frequency: Double)
+            case off
+        }
         public let frame: UInt64
         public let kind: Kind
         /// The tone's index (also its note id in the engine).
@@ -130,11 +136,14 @@ public struct ToneRenderer {
     /// Renders block by block into `sink`; `shouldStop` is polled between blocks (Ctrl-C) and
     /// makes the render throw `CancellationError`. Returns the frames rendered.
     @discardableResult
-    public func render(shouldStop: () -> Bool = { false },
-                       sink: (UnsafeBufferPointer<Float>) throws -> Void) throws -> UInt64 {
-        let engine = try AudioEngine(configuration: EngineConfiguration(
-            sampleRate: sequence.sampleRate, voices: 8, maxBlockFrames: blockFrames,
-            queueCapacity: 4096, channels: channels))
+    public func render(
+        shouldStop: () -> Bool = { false },
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
+        let engine = try AudioEngine(
+            configuration: EngineConfiguration(
+                sampleRate: sequence.sampleRate, voices: 8, maxBlockFrames: blockFrames,
+                queueCapacity: 4096, channels: channels))
         let output = try OutputStage(sampleRate: sequence.sampleRate, channels: channels, gainDB: gainDB)
         let events = sequence.events
         var next = 0
@@ -170,8 +179,10 @@ public struct ToneRenderer {
 
     /// Renders to a file (temporary name, renamed when complete; nothing left on failure).
     @discardableResult
-    public func render(to path: String, format: SampleFormat = .f32,
-                       shouldStop: () -> Bool = { false }) throws -> UInt64 {
+    public func render(
+        to path: String, format: SampleFormat = .f32,
+        shouldStop: () -> Bool = { false }
+    ) throws -> UInt64 {
         let writer = try AudioFileWriter(
             path: path, sampleRate: sequence.sampleRate, channels: channels, format: format, expectedFrames: totalFrames)
         do {

@@ -22,7 +22,7 @@ public struct Psychometric: Sendable, Equatable {
 
     public func pCorrect(cents x: Double) -> Double {
         let g = Psychometric.guess
-        let target = (0.75 - g) / (1 - g - lapse)  // F(t) that makes P(t) = 0.75
+        let target = (0.75 - g) / (1 - g - lapse)   // F(t) that makes P(t) = 0.75
         let c = log(target / (1 - target))
         let f = 1 / (1 + exp(-slope * (log(max(x, 1e-9)) - log(threshold)) - c))
         return g + (1 - g - lapse) * f
@@ -53,10 +53,13 @@ public struct PsiMethod: Sendable {
     // P(correct | stimulus, parameters), precomputed: [stimulus][parameter].
     private let likelihood: [[Double]]
 
-    public init(thresholdCount: Int = 61, stimulusCount: Int = 41, slopes: [Double] = [1.0, 1.6, 2.5, 4.0, 6.3],
-                lapses: [Double] = [0.0, 0.02, 0.05]) {
+    public init(
+        thresholdCount: Int = 61, stimulusCount: Int = 41, slopes: [Double] = [1.0, 1.6, 2.5, 4.0, 6.3],
+        lapses: [Double] = [0.0, 0.02, 0.05]
+    ) {
         func logSpaced(_ n: Int) -> [Double] {
-            let lo = log10(PsiMethod.centsRange.lowerBound), hi = log10(PsiMethod.centsRange.upperBound)
+            let lo = log10(PsiMethod.centsRange.lowerBound)
+            let hi = log10(PsiMethod.centsRange.upperBound)
             return (0..<n).map { pow(10, lo + (hi - lo) * Double($0) / Double(n - 1)) }
         }
         thresholds = logSpaced(thresholdCount)
@@ -95,7 +98,8 @@ public struct PsiMethod: Sendable {
     func nextStimulusIndex() -> Int {
         var best = 0
         var bestEntropy = Double.infinity
-        let n = thresholds.count, per = perThreshold
+        let n = thresholds.count
+        let per = perThreshold
         var right = [Double](repeating: 0, count: n)
         var wrong = right
         posterior.withUnsafeBufferPointer { post in
@@ -106,7 +110,8 @@ public struct PsiMethod: Sendable {
                             // Marginal posterior over the threshold after each outcome, unnormalised.
                             var pRight = 0.0
                             for t in 0..<n {
-                                var r = 0.0, w = 0.0
+                                var r = 0.0
+                                var w = 0.0
                                 for k in (t * per)..<((t + 1) * per) {
                                     let a = post[k] * row[k]
                                     r += a
@@ -118,7 +123,8 @@ public struct PsiMethod: Sendable {
                             }
                             let pWrong = 1 - pRight
                             guard pRight > 1e-12, pWrong > 1e-12 else { return }
-                            let expected = pRight * PsiMethod.entropy(right, total: pRight)
+                            let expected =
+                                pRight * PsiMethod.entropy(right, total: pRight)
                                 + pWrong * PsiMethod.entropy(wrong, total: pWrong)
                             if expected < bestEntropy {
                                 bestEntropy = expected
@@ -210,8 +216,9 @@ public struct Staircase: Sendable {
         guard direction != 0 else { return }
         if lastDirection != 0 && direction != lastDirection { reversals.append(cents) }
         lastDirection = direction
-        cents = min(max(direction < 0 ? cents / factor : cents * factor, PsiMethod.centsRange.lowerBound),
-                    PsiMethod.centsRange.upperBound)
+        cents = min(
+            max(direction < 0 ? cents / factor : cents * factor, PsiMethod.centsRange.lowerBound),
+            PsiMethod.centsRange.upperBound)
     }
 
     public var estimate: Double {

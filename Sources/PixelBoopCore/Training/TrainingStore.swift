@@ -4,10 +4,10 @@ import Foundation
 /// Why the history cannot be used; each maps to one line and an exit status.
 public struct TrainingStoreError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        case busy  // locked by another program past the wait (74)
-        case unreadable  // cannot be opened, created or written: permissions, disk (74)
-        case corrupt  // not a database, or damaged (65)
-        case newer  // written by a newer boop (65)
+        case busy   // locked by another program past the wait (74)
+        case unreadable   // cannot be opened, created or written: permissions, disk (74)
+        case corrupt   // not a database, or damaged (65)
+        case newer   // written by a newer boop (65)
     }
 
     public let kind: Kind
@@ -29,8 +29,10 @@ public struct TrainingTrial: Sendable, Equatable {
     public var correct: Bool
     public var responseMilliseconds: Int
 
-    public init(session: Int64, trial: Int, time: Date, referenceHz: Double, differenceCents: Double,
-                higherInterval: Int, answer: String, correct: Bool, responseMilliseconds: Int) {
+    public init(
+        session: Int64, trial: Int, time: Date, referenceHz: Double, differenceCents: Double,
+        higherInterval: Int, answer: String, correct: Bool, responseMilliseconds: Int
+    ) {
         self.session = session
         self.trial = trial
         self.time = time
@@ -67,7 +69,8 @@ public final class TrainingStore {
 
     /// `$XDG_DATA_HOME/pixelboop/training.sqlite`, or `~/.local/share/pixelboop/training.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return base + "/pixelboop/training.sqlite"
     }
@@ -84,8 +87,9 @@ public final class TrainingStore {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw TrainingStoreError(kind: .unreadable,
-                                         message: "\(OneLine.escape(folder)): cannot create the folder for the training history")
+                throw TrainingStoreError(
+                    kind: .unreadable,
+                    message: "\(OneLine.escape(folder)): cannot create the folder for the training history")
             }
         }
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
@@ -99,8 +103,9 @@ public final class TrainingStore {
         if sqlite3_db_readonly(db, "main") == 1 {
             sqlite3_close(db)
             db = nil
-            throw TrainingStoreError(kind: .unreadable,
-                                     message: "\(OneLine.escape(path)): the training history is read-only (answers could not be kept)")
+            throw TrainingStoreError(
+                kind: .unreadable,
+                message: "\(OneLine.escape(path)): the training history is read-only (answers could not be kept)")
         }
         // Another session may be writing: wait for it rather than fail (two sessions at once).
         sqlite3_busy_timeout(db, 5000)
@@ -111,7 +116,7 @@ public final class TrainingStore {
             do {
                 try migrate()
                 break
-            } catch where error.kind == .busy && attempts < 100 {
+            } catch  where error.kind == .busy && attempts < 100 {
                 attempts += 1
                 usleep(50_000)
             }
@@ -148,13 +153,18 @@ public final class TrainingStore {
         var version: Int32 = 0
         try query("PRAGMA user_version", "reading the schema version") { version = sqlite3_column_int($0, 0) }
         if version > TrainingStore.schemaVersion {
-            throw TrainingStoreError(kind: .newer, message: "\(OneLine.escape(path)): written by a newer PixelBoop (schema \(version), this one knows \(TrainingStore.schemaVersion)); it is left as it is")
+            throw TrainingStoreError(
+                kind: .newer,
+                message:
+                    "\(OneLine.escape(path)): written by a newer PixelBoop (schema \(version), this one knows \(TrainingStore.schemaVersion)); it is left as it is"
+            )
         }
         try exec("PRAGMA journal_mode=WAL", "switching to WAL")
         try exec("PRAGMA synchronous=FULL", "setting durability")
         try exec("PRAGMA foreign_keys=ON", "enabling foreign keys")
         if version < 1 {
-            try exec("""
+            try exec(
+                """
                 BEGIN IMMEDIATE;
                 CREATE TABLE IF NOT EXISTS sessions (
                     id INTEGER PRIMARY KEY,
@@ -187,8 +197,9 @@ public final class TrainingStore {
 
     /// Starts a session; returns its id.
     public func beginSession(settings: String, at time: Date = Date()) throws(TrainingStoreError) -> Int64 {
-        try run("INSERT INTO sessions(started, settings) VALUES (?, ?)", "starting a session",
-                [.text(TrainingStore.iso(time)), .text(settings)])
+        try run(
+            "INSERT INTO sessions(started, settings) VALUES (?, ?)", "starting a session",
+            [.text(TrainingStore.iso(time)), .text(settings)])
         return sqlite3_last_insert_rowid(db)
     }
 
@@ -196,13 +207,16 @@ public final class TrainingStore {
     public func add(_ t: TrainingTrial) throws(TrainingStoreError) {
         try exec("BEGIN IMMEDIATE", "storing a trial")
         do {
-            try run("""
+            try run(
+                """
                 INSERT INTO trials(session_id, trial, time, reference_hz, difference_cents, higher_interval,
                                    answer, correct, response_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, "storing a trial",
-                    [.int(t.session), .int(Int64(t.trial)), .text(TrainingStore.iso(t.time)), .real(t.referenceHz),
-                     .real(t.differenceCents), .int(Int64(t.higherInterval)), .text(t.answer), .int(t.correct ? 1 : 0),
-                     .int(Int64(t.responseMilliseconds))])
+                [
+                    .int(t.session), .int(Int64(t.trial)), .text(TrainingStore.iso(t.time)), .real(t.referenceHz),
+                    .real(t.differenceCents), .int(Int64(t.higherInterval)), .text(t.answer), .int(t.correct ? 1 : 0),
+                    .int(Int64(t.responseMilliseconds))
+                ])
             try run("UPDATE sessions SET trials = trials + 1 WHERE id = ?", "storing a trial", [.int(t.session)])
             try exec("COMMIT", "storing a trial")
         } catch {
@@ -212,25 +226,33 @@ public final class TrainingStore {
     }
 
     /// Ends a session with its estimate (nil when no trial was answered).
-    public func endSession(_ id: Int64, estimate: (threshold: Double, low: Double, high: Double)?,
-                           at time: Date = Date()) throws(TrainingStoreError) {
-        try run("UPDATE sessions SET ended = ?, threshold_cents = ?, low_cents = ?, high_cents = ? WHERE id = ?",
-                "ending the session",
-                [.text(TrainingStore.iso(time)), estimate.map { .real($0.threshold) } ?? .null,
-                 estimate.map { .real($0.low) } ?? .null, estimate.map { .real($0.high) } ?? .null, .int(id)])
+    public func endSession(
+        _ id: Int64, estimate: (threshold: Double, low: Double, high: Double)?,
+        at time: Date = Date()
+    ) throws(TrainingStoreError) {
+        try run(
+            "UPDATE sessions SET ended = ?, threshold_cents = ?, low_cents = ?, high_cents = ? WHERE id = ?",
+            "ending the session",
+            [
+                .text(TrainingStore.iso(time)), estimate.map { .real($0.threshold) } ?? .null,
+                estimate.map { .real($0.low) } ?? .null, estimate.map { .real($0.high) } ?? .null, .int(id)
+            ])
     }
 
     // MARK: Reading
 
     public func sessions() throws(TrainingStoreError) -> [TrainingSession] {
         var out: [TrainingSession] = []
-        try query("SELECT id, started, ended, settings, trials, threshold_cents, low_cents, high_cents FROM sessions ORDER BY id",
-                  "reading sessions") { s in
-            out.append(TrainingSession(
-                id: sqlite3_column_int64(s, 0), started: TrainingStore.date(TrainingStore.text(s, 1)) ?? Date.distantPast,
-                ended: TrainingStore.date(TrainingStore.text(s, 2)), settings: TrainingStore.text(s, 3),
-                trials: Int(sqlite3_column_int(s, 4)), threshold: TrainingStore.real(s, 5), low: TrainingStore.real(s, 6),
-                high: TrainingStore.real(s, 7)))
+        try query(
+            "SELECT id, started, ended, settings, trials, threshold_cents, low_cents, high_cents FROM sessions ORDER BY id",
+            "reading sessions"
+        ) { s in
+            out.append(
+                TrainingSession(
+                    id: sqlite3_column_int64(s, 0), started: TrainingStore.date(TrainingStore.text(s, 1)) ?? Date.distantPast,
+                    ended: TrainingStore.date(TrainingStore.text(s, 2)), settings: TrainingStore.text(s, 3),
+                    trials: Int(sqlite3_column_int(s, 4)), threshold: TrainingStore.real(s, 5), low: TrainingStore.real(s, 6),
+                    high: TrainingStore.real(s, 7)))
         }
         return out
     }
@@ -242,12 +264,13 @@ public final class TrainingStore {
             FROM trials \(session == nil ? "" : "WHERE session_id = \(session!)") ORDER BY session_id, trial
             """
         try query(sql, "reading trials") { s in
-            out.append(TrainingTrial(
-                session: sqlite3_column_int64(s, 0), trial: Int(sqlite3_column_int(s, 1)),
-                time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast,
-                referenceHz: sqlite3_column_double(s, 3), differenceCents: sqlite3_column_double(s, 4),
-                higherInterval: Int(sqlite3_column_int(s, 5)), answer: TrainingStore.text(s, 6),
-                correct: sqlite3_column_int(s, 7) != 0, responseMilliseconds: Int(sqlite3_column_int(s, 8))))
+            out.append(
+                TrainingTrial(
+                    session: sqlite3_column_int64(s, 0), trial: Int(sqlite3_column_int(s, 1)),
+                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast,
+                    referenceHz: sqlite3_column_double(s, 3), differenceCents: sqlite3_column_double(s, 4),
+                    higherInterval: Int(sqlite3_column_int(s, 5)), answer: TrainingStore.text(s, 6),
+                    correct: sqlite3_column_int(s, 7) != 0, responseMilliseconds: Int(sqlite3_column_int(s, 8))))
         }
         return out
     }
@@ -255,7 +278,10 @@ public final class TrainingStore {
     // MARK: Statements
 
     private enum Value {
-        case int(Int64), real(Double), text(String), null
+        case int(Int64)
+        case real(Double)
+        case text(String)
+        case null
     }
 
     private func prepare(_ sql: String, _ what: String) throws(TrainingStoreError) -> OpaquePointer {

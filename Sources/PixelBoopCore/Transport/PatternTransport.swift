@@ -9,11 +9,11 @@ import Foundation
 /// Thread safety: one control thread; the audio runs on the engine's C++ I/O thread.
 public final class PatternTransport {
     public enum State: Equatable, Sendable {
-        case ready      // created, not started
+        case ready   // created, not started
         case playing
         case paused
         case finished   // the requested loops have been heard
-        case stopped    // faded out and closed
+        case stopped   // faded out and closed
     }
 
     public private(set) var state = State.ready
@@ -32,24 +32,31 @@ public final class PatternTransport {
 
     /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
     /// `loops` nil plays until stopped. Throws `deviceUnavailable` (69) when the device cannot open.
-    public convenience init(pattern: Pattern, device: String, sampleRate: Double = 44100, voices: Int = 8,
-                            periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-                            loops: Int? = nil) throws(AudioError) {
-        try self.init(pattern: pattern, route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
-                      periodFrames: periodFrames, periods: periods, adaptive: adaptive, gainDB: gainDB, loops: loops)
+    public convenience init(
+        pattern: Pattern, device: String, sampleRate: Double = 44100, voices: Int = 8,
+        periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
+        loops: Int? = nil
+    ) throws(AudioError) {
+        try self.init(
+            pattern: pattern, route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
+            periodFrames: periodFrames, periods: periods, adaptive: adaptive, gainDB: gainDB, loops: loops)
     }
 
     /// As above, on any route (an ALSA PCM or a JACK client, whose server sets the rate).
-    public init(pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
-                periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-                loops: Int? = nil) throws(AudioError) {
+    public init(
+        pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
+        periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
+        loops: Int? = nil
+    ) throws(AudioError) {
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
-        playback = try AudioPlayback(route: route, sampleRate: sampleRate, channels: 2,
-                                     periodFrames: periodFrames, periods: periods, adaptive: adaptive)
+        playback = try AudioPlayback(
+            route: route, sampleRate: sampleRate, channels: 2,
+            periodFrames: periodFrames, periods: periods, adaptive: adaptive)
         playback.gainDB = gainDB
         let info = playback.info
-        engine = try AudioEngine(configuration: EngineConfiguration(
-            sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
+        engine = try AudioEngine(
+            configuration: EngineConfiguration(
+                sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
         sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
         // 40 ms ahead of the render clock (plus one buffer): far more than a control thread's
         // wake-up jitter, short enough that tempo changes feel immediate.
@@ -109,8 +116,9 @@ public final class PatternTransport {
         }
         let id = nextAuditionID
         nextAuditionID = nextAuditionID == UInt32.max ? PatternTransport.auditionIDs : nextAuditionID + 1
-        try engine.noteOn(id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
-                          at: AudioEngine.now, timbre: track.timbre ?? .melody)
+        try engine.noteOn(
+            id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
+            at: AudioEngine.now, timbre: track.timbre ?? .melody)
         auditions.append((id, engine.frameClock + UInt64(gate * sampleRate)))
     }
 

@@ -91,8 +91,10 @@ struct AmbientCommand: ParsableCommand {
 
     func renderFile(_ preset: AmbientPreset, to path: String) throws {
         let seconds = duration ?? AmbientCommand.defaultRenderSeconds
-        try renderToFile(title: preset.name, output: path, sampleRate: sampleRate, quiet: quiet, verbose: verbose,
-                         detail: "\(preset.name) seed \(seed), \(fileFormat(for: path).rawValue)") { progress, shouldStop in
+        try renderToFile(
+            title: preset.name, output: path, sampleRate: sampleRate, quiet: quiet, verbose: verbose,
+            detail: "\(preset.name) seed \(seed), \(fileFormat(for: path).rawValue)"
+        ) { progress, shouldStop in
             try AmbientEngine.renderOffline(
                 preset: preset, seed: seed, sampleRate: sampleRate, duration: seconds, to: path,
                 format: fileFormat(for: path), gainDB: gainOption.gain, progress: progress, shouldStop: shouldStop)
@@ -113,11 +115,17 @@ struct AmbientCommand: ParsableCommand {
 
         // Media keys / playerctl (MPRIS). Next and Previous step through the bundled presets.
         // Without a session bus ambient carries on and says so only under -v.
-        let media = MediaControls(identity: "PixelBoop", nextPrevious: true, onUnavailable: verbose ? { line in
-            FileHandle.standardError.send(Data("\(line)\n".utf8))
-        } : nil)
+        let media = MediaControls(
+            identity: "PixelBoop", nextPrevious: true,
+            onUnavailable: verbose
+                ? { line in
+                    FileHandle.standardError.send(Data("\(line)\n".utf8))
+                } : nil)
         media?.update(status: .playing, title: preset.name, length: duration)
-        defer { media?.update(status: .stopped); media?.close() }
+        defer {
+            media?.update(status: .stopped)
+            media?.close()
+        }
 
         // Ctrl-C, SIGTERM and q ask for the fade-out (exit 0); a second Ctrl-C exits 130 at once.
         Signals.install()
@@ -182,7 +190,7 @@ struct AmbientCommand: ParsableCommand {
             }
             if !fadingOut { media?.update(status: paused ? .paused : .playing) }
             if stopRequested() && !fadingOut {
-                engine.fadeOut(seconds: 0.02)  // Ctrl-C, q, SIGTERM: the 20 ms fade
+                engine.fadeOut(seconds: 0.02)   // Ctrl-C, q, SIGTERM: the 20 ms fade
                 mixer.outgoing?.fadeOut(seconds: 0.02)
                 fadingOut = true
             }
@@ -193,7 +201,7 @@ struct AmbientCommand: ParsableCommand {
                 fadingOut = true
             }
             if fadingOut && status.finished && (mixer.outgoing?.status.finished ?? true) {
-                playback.stop(drain: true)  // the fade is already in the device buffer: let it play
+                playback.stop(drain: true)   // the fade is already in the device buffer: let it play
                 break
             }
             if let error = playback.stats.error {
@@ -203,10 +211,14 @@ struct AmbientCommand: ParsableCommand {
                     keys?.restore()
                     throw BoopExit(.ioError, "\(device): playback device lost (\(error.context)); use --reconnect to wait for it")
                 }
-                guard let resumed = waitForDevice(rate: rate, showView: showView, stopRequested: {
-                    if nextKey() == .quit { quitRequested = true }
-                    return stopRequested()
-                }) else { break }
+                guard
+                    let resumed = waitForDevice(
+                        rate: rate, showView: showView,
+                        stopRequested: {
+                            if nextKey() == .quit { quitRequested = true }
+                            return stopRequested()
+                        })
+                else { break }
                 playback = resumed
                 playback.gainDB = gainOption.gain
                 try playback.start(ambient: mixer)
@@ -231,7 +243,8 @@ struct AmbientCommand: ParsableCommand {
         FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
         while !stopRequested() {
             if let playback = try? AudioPlayback(route: deviceOptions.route, sampleRate: rate, channels: AmbientEngine.channels),
-               playback.sampleRate == rate {
+                playback.sampleRate == rate
+            {
                 FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
                 return playback
             }

@@ -30,12 +30,18 @@ struct DevicesCommand: ParsableCommand {
     static func table(_ devices: [AudioDevice]) -> String {
         var out = ""
         let jack = devices.contains { $0.backend == .jack }
-        for (title, keep) in [("Playback devices", { (d: AudioDevice) in d.playback && d.backend == .alsa }),
-                              ("Capture devices", { (d: AudioDevice) in d.capture && d.backend == .alsa }),
-                              ("JACK ports that take audio (--backend jack plays into the physical ones)",
-                               { (d: AudioDevice) in jack && d.playback && d.backend == .jack }),
-                              ("JACK ports that give audio (--backend jack records from the physical ones)",
-                               { (d: AudioDevice) in jack && d.capture && d.backend == .jack })] {
+        for (title, keep) in [
+            ("Playback devices", { (d: AudioDevice) in d.playback && d.backend == .alsa }),
+            ("Capture devices", { (d: AudioDevice) in d.capture && d.backend == .alsa }),
+            (
+                "JACK ports that take audio (--backend jack plays into the physical ones)",
+                { (d: AudioDevice) in jack && d.playback && d.backend == .jack }
+            ),
+            (
+                "JACK ports that give audio (--backend jack records from the physical ones)",
+                { (d: AudioDevice) in jack && d.capture && d.backend == .jack }
+            )
+        ] {
             let rows = devices.filter(keep)
             if !jack && title.hasPrefix("JACK") { continue }
             out += "\(title):\n"

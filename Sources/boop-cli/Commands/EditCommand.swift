@@ -124,8 +124,10 @@ final class EditSession {
         draw()
         let pipe = TerminalSession.signalPipe.read
         while true {
-            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
+            ]
             let wait = input.isWaiting ? 30 : Int32((transport?.secondsUntilDue(atMost: 1.0 / 60) ?? 1.0 / 30) * 1000)
             let ready = poll(&fds, 2, max(wait, 1))
             if fds[1].revents & Int16(POLLIN) != 0, let status = handleSignals() { return status }
@@ -176,8 +178,9 @@ final class EditSession {
         guard transport.frameClock > tap.frame else { return }
         let engineMs = (monotonicSeconds() - tap.read) * 1000
         let deviceMs = Double(max(0, transport.stats.delayFrames)) / transport.sampleRate * 1000
-        let line = String(format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
-                          engineMs, deviceMs, engineMs + deviceMs)
+        let line = String(
+            format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
+            engineMs, deviceMs, engineMs + deviceMs)
         model.message = line
         tapLog.append(line)
     }
@@ -283,9 +286,10 @@ final class EditSession {
         return nil
     }
 
-    private func mouse(_ button: InputEvent.MouseButton, column: Int, row: Int, pressed: Bool, drag: Bool,
-                       readAt: Double)
-    {
+    private func mouse(
+        _ button: InputEvent.MouseButton, column: Int, row: Int, pressed: Bool, drag: Bool,
+        readAt: Double
+    ) {
         switch button {
         case .wheelUp: view.scroll(model, by: 3, height: size.height)
         case .wheelDown: view.scroll(model, by: -3, height: size.height)
@@ -312,7 +316,7 @@ final class EditSession {
             }
         case .right:
             guard pressed, !drag,
-                  let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
+                let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
             else { return }
             model.moveTo(step: cell.step, row: cell.row)
             model.remove()
@@ -362,7 +366,7 @@ final class EditSession {
                 writer.invalidate()
             case SIGINT:
                 if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
-            default:  // SIGTERM, SIGHUP, SIGQUIT
+            default:   // SIGTERM, SIGHUP, SIGQUIT
                 return hangUp()
             }
         }
@@ -374,10 +378,14 @@ final class EditSession {
         guard model.isModified else { return 0 }
         do {
             try PatternFile.write(model.pattern, to: backupPath)
-            tapLog.append("boop: edit: unsaved changes written to \(OneLine.escape(backupPath)); `boop edit \(OneLine.escape(file))` offers them back")
+            tapLog.append(
+                "boop: edit: unsaved changes written to \(OneLine.escape(backupPath)); `boop edit \(OneLine.escape(file))` offers them back"
+            )
             return 0
         } catch {
-            tapLog.append("boop: edit: unsaved changes could not be written to \(OneLine.escape(backupPath)): \(OneLine.escape("\(error)"))")
+            tapLog.append(
+                "boop: edit: unsaved changes could not be written to \(OneLine.escape(backupPath)): \(OneLine.escape("\(error)"))"
+            )
             return ExitStatus.ioError.rawValue
         }
     }
@@ -387,8 +395,9 @@ final class EditSession {
     private func draw() {
         let playing = transport.map { $0.state == .playing } ?? false
         let playStep = playing ? transport?.audibleStep : nil
-        let frame = view.frame(model: model, width: size.width, height: size.height, playStep: playStep,
-                               playing: playing, sound: sound, fileName: fileName)
+        let frame = view.frame(
+            model: model, width: size.width, height: size.height, playStep: playStep,
+            playing: playing, sound: sound, fileName: fileName)
         let out = writer.update(to: frame)
         if !out.isEmpty { TerminalSession.write(out) }
     }
@@ -415,7 +424,9 @@ enum PatternFile {
         var template = Array((folder + "/.boop-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw BoopExit(.cannotCreate, "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(String(cString: strerror(errno)))")
+            throw BoopExit(
+                .cannotCreate,
+                "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(String(cString: strerror(errno)))")
         }
         let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var ok = data.withUnsafeBytes { raw -> Bool in

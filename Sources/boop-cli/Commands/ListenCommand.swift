@@ -61,8 +61,9 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     var streamConfig: StreamConfig {
-        var config = StreamConfig(sampleRate: deviceOptions.sampleRate(default: Self.defaultRate),
-                                  bufferFrames: bufferFrames, channels: channels, device: deviceOptions.device)
+        var config = StreamConfig(
+            sampleRate: deviceOptions.sampleRate(default: Self.defaultRate),
+            bufferFrames: bufferFrames, channels: channels, device: deviceOptions.device)
         config.backend = deviceOptions.backend
         config.connect = !deviceOptions.noConnect
         return config
@@ -99,7 +100,8 @@ struct ListenCommand: AsyncParsableCommand {
         }
         let format = stream.deviceFormat
         if deviceOptions.verbose {
-            let line = "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
+            let line =
+                "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
                 + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
                 + (output.map { ", recording to \($0)" } ?? "")
             FileHandle.standardError.send(Data((line + "\n").utf8))
@@ -117,7 +119,10 @@ struct ListenCommand: AsyncParsableCommand {
                 var samples = buffer
                 if let limitFrames {
                     let room = limitFrames - framesSeen
-                    if room <= 0 { stream.stop(); continue }
+                    if room <= 0 {
+                        stream.stop()
+                        continue
+                    }
                     if samples.count > room { samples.removeLast(samples.count - room) }
                 }
                 framesSeen += samples.count
@@ -132,8 +137,9 @@ struct ListenCommand: AsyncParsableCommand {
                     if self.samples { line = Self.withSamples(line, samples, rate: rate) }
                     delivered = FileHandle.standardOutput.send(Data((line + "\n").utf8))
                 } else if live {
-                    let line = Self.liveLine(time: timestamp + Double(samples.count) / rate, rms: level.rms,
-                                             peak: level.peak, pitch: pitch)
+                    let line = Self.liveLine(
+                        time: timestamp + Double(samples.count) / rate, rms: level.rms,
+                        peak: level.peak, pitch: pitch)
                     if tty {
                         FileHandle.standardOutput.send(Data(("\r" + line + "\u{1B}[K").utf8))
                     } else {

@@ -6,7 +6,9 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a pattern in a loop through ALSA, with a live playhead.",
-        discussion: "Space pauses and resumes, + and - change the tempo, q or Ctrl-C stops (the sound fades out within 20 ms). A device that cannot be opened exits 69; a device lost while playing exits 74.")
+        discussion:
+            "Space pauses and resumes, + and - change the tempo, q or Ctrl-C stops (the sound fades out within 20 ms). A device that cannot be opened exits 69; a device lost while playing exits 74."
+    )
 
     @OptionGroup var patternOptions: PatternOptions
 
@@ -20,8 +22,11 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: "ALSA periods per buffer (default 3). Fixes the buffer (no adaptation) unless --adaptive.")
     var periods: Int?
 
-    @Flag(inversion: .prefixedNo,
-          help: "Keep more audio queued when xruns come in a burst, up to 50 ms (default: on unless --period-frames or --periods is given).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Keep more audio queued when xruns come in a burst, up to 50 ms (default: on unless --period-frames or --periods is given)."
+    )
     var adaptive: Bool?
 
     @Flag(name: .long, help: "No terminal view (for scripts).")
@@ -43,8 +48,9 @@ struct PlayCommand: ParsableCommand {
                 adaptive: adaptive ?? (periodFrames == nil && periods == nil), gainDB: gainOption.gain,
                 loops: patternOptions.loops)
             if deviceOptions.verbose { StandardError.write(gainOption.description + "\n") }
-            let session = PlaySession(transport: transport, device: transport.device,
-                                      display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
+            let session = PlaySession(
+                transport: transport, device: transport.device,
+                display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
             try session.run()
         }
     }
@@ -83,12 +89,19 @@ final class PlaySession {
         // Media keys, desktop widgets and `playerctl -p boop` (MPRIS on the session bus). Its
         // commands take the keyboard's path below; without a bus (ssh, CI) play carries on and
         // says so only under -v.
-        let media = MediaControls(identity: "PixelBoop", onUnavailable: verbose ? { [weak self] line in
-            self?.log(line)
-        } : nil)
-        media?.update(status: .playing, title: pattern.name,
-                      length: transport.totalSteps.map { Double($0) * pattern.stepSeconds })
-        defer { media?.update(status: .stopped); media?.close() }
+        let media = MediaControls(
+            identity: "PixelBoop",
+            onUnavailable: verbose
+                ? { [weak self] line in
+                    self?.log(line)
+                } : nil)
+        media?.update(
+            status: .playing, title: pattern.name,
+            length: transport.totalSteps.map { Double($0) * pattern.stepSeconds })
+        defer {
+            media?.update(status: .stopped)
+            media?.close()
+        }
 
         var lastDraw = Date.distantPast
         while !Signals.interrupted {
@@ -105,7 +118,7 @@ final class PlaySession {
                 case .play: try transport.setPaused(false)
                 case .pause: try transport.setPaused(true)
                 case .stop, .quit: return try stop()
-                case .next, .previous: break  // a pattern has no next (CanGoNext is false)
+                case .next, .previous: break   // a pattern has no next (CanGoNext is false)
                 }
             }
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
@@ -116,14 +129,19 @@ final class PlaySession {
                 throw BoopExit(.ioError, error.description)
             }
             if verbose, let grown = transport.takeLatencyGrowth() {
-                log(String(format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)", grown.xruns,
-                           grown.latencyFrames, Double(grown.latencyFrames) / transport.sampleRate * 1000))
+                log(
+                    String(
+                        format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)", grown.xruns,
+                        grown.latencyFrames, Double(grown.latencyFrames) / transport.sampleRate * 1000))
             }
             if verbose, !latencyShown, let latency = transport.measuredLatency {
                 latencyShown = true
                 let lead = Double(transport.startFrame) / transport.sampleRate * 1000
-                log(String(format: "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)",
-                           latency * 1000 + lead, lead, latency * 1000))
+                log(
+                    String(
+                        format:
+                            "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)",
+                        latency * 1000 + lead, lead, latency * 1000))
             }
             if transport.state == .finished {
                 // The music is over: let the last releases ring briefly, then fade.
@@ -158,8 +176,11 @@ final class PlaySession {
         let pattern = transport.sequencer.pattern
         let length = pattern.length
         let current = audibleStep.map { (($0 % length) + length) % length }
-        var lines = [String(format: "%@  %.0f BPM  %d steps%@   [space] pause  [+/-] tempo  [q] quit",
-                            pattern.name, pattern.bpm, length, transport.state == .paused ? "  (paused)" : "")]
+        var lines = [
+            String(
+                format: "%@  %.0f BPM  %d steps%@   [space] pause  [+/-] tempo  [q] quit",
+                pattern.name, pattern.bpm, length, transport.state == .paused ? "  (paused)" : "")
+        ]
         for kind in TrackKind.allCases where !pattern.notes(kind).isEmpty {
             var cells = [String](repeating: "·", count: length)
             for note in pattern.notes(kind) {

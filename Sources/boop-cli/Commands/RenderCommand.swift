@@ -6,13 +6,17 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a pattern to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
-        discussion: "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file.")
+        discussion:
+            "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file."
+    )
 
     @OptionGroup var patternOptions: PatternOptions
 
     @OptionGroup var gainOption: GainOption
 
-    @Option(name: [.short, .customLong("output")], help: "The file to write (.wav, .flac, .ogg; .mid or .midi for a Standard MIDI File).")
+    @Option(
+        name: [.short, .customLong("output")],
+        help: "The file to write (.wav, .flac, .ogg; .mid or .midi for a Standard MIDI File).")
     var output: String
 
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
@@ -45,9 +49,10 @@ struct RenderCommand: ParsableCommand {
                 try checkOutput(output)
                 try MidiFileWriter.write(pattern, loops: loops, to: output)
                 if verbose {
-                    StandardError.write(String(
-                        format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm\n",
-                        output, pattern.tracks.count, loops, pattern.bpm))
+                    StandardError.write(
+                        String(
+                            format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm\n",
+                            output, pattern.tracks.count, loops, pattern.bpm))
                 }
                 return
             }
@@ -59,20 +64,27 @@ struct RenderCommand: ParsableCommand {
             // whole request and refusing it is exit 64).
             let silent = pattern.notesAboveNyquist(sampleRate: renderer.sampleRate)
             if let first = silent.first, !quiet {
-                StandardError.write("boop: warning: " + OneLine.escape(String(
-                    format: "%@: tracks.%@[%d] pitch %d (%@ Hz) is not below half the sample rate (%@ Hz) and is silent%@",
-                    patternOptions.pattern, first.track.rawValue, first.index, first.note.pitch,
-                    Pitch.formatHz(first.hz), Pitch.formatHz(renderer.sampleRate / 2),
-                    silent.count > 1 ? " (\(silent.count) such notes); raise -r" : "; raise -r")) + "\n")
+                StandardError.write(
+                    "boop: warning: "
+                        + OneLine.escape(
+                            String(
+                                format:
+                                    "%@: tracks.%@[%d] pitch %d (%@ Hz) is not below half the sample rate (%@ Hz) and is silent%@",
+                                patternOptions.pattern, first.track.rawValue, first.index, first.note.pitch,
+                                Pitch.formatHz(first.hz), Pitch.formatHz(renderer.sampleRate / 2),
+                                silent.count > 1 ? " (\(silent.count) such notes); raise -r" : "; raise -r")) + "\n")
             }
             renderer.voices = patternOptions.voices
             renderer.loops = patternOptions.loops ?? 1
             renderer.gainDB = gainOption.gain
             if verbose { StandardError.write(gainOption.description + "\n") }
-            try renderToFile(title: pattern.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
-                             verbose: verbose, detail: "\(pattern.name), \(format.rawValue)") { progress, shouldStop in
-                try renderer.render(to: output, format: format, progress: progress,
-                                    shouldStop: shouldStop)
+            try renderToFile(
+                title: pattern.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
+                verbose: verbose, detail: "\(pattern.name), \(format.rawValue)"
+            ) { progress, shouldStop in
+                try renderer.render(
+                    to: output, format: format, progress: progress,
+                    shouldStop: shouldStop)
             }
         }
     }

@@ -22,7 +22,9 @@ struct ToneCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds each tone sounds (0.02...3600).")
     var duration: Double = 1
 
-    @Option(name: .long, help: "Seconds of silence between tones (onset-to-onset = duration + gap; negative overlaps, e.g. --gap=-0.1).")
+    @Option(
+        name: .long,
+        help: "Seconds of silence between tones (onset-to-onset = duration + gap; negative overlaps, e.g. --gap=-0.1).")
     var gap: Double = 0.25
 
     @Option(name: .long, help: "Cents added to every tone (e.g. --cents 3 or --cents=-3).")
@@ -50,13 +52,17 @@ struct ToneCommand: ParsableCommand {
     /// one is left for the parser (so its checks and messages are unchanged) and the full list
     /// is put back after parsing.
     nonisolated(unsafe) static var liftedNotes: [String]?
-    static let valueOptions: Set<String> = ["--duration", "--gap", "--cents", "--reference", "-o", "--output",
-                                            "-D", "--device", "-r", "--rate"]
+    static let valueOptions: Set<String> = [
+        "--duration", "--gap", "--cents", "--reference", "-o", "--output",
+        "-D", "--device", "-r", "--rate"
+    ]
 
     static func liftNotes(from args: [String]) -> [String] {
         guard args.first == "tone", args.count > 65 else { return args }
-        var kept = ["tone"], notes: [String] = []
-        var i = 1, afterDashes = false
+        var kept = ["tone"]
+        var notes: [String] = []
+        var i = 1
+        var afterDashes = false
         while i < args.count {
             let a = args[i]
             if afterDashes || !a.hasPrefix("-") {
@@ -109,7 +115,10 @@ struct ToneCommand: ParsableCommand {
                 let spec = try NoteSpec.parse(text)
                 let hz = try spec.frequency(reference: reference, extraCents: cents)
                 guard hz < sampleRate / 2 else {
-                    throw BoopExit(.usage, "note \"\(text)\": \(Pitch.formatHz(hz)) Hz is not below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz); raise -r")
+                    throw BoopExit(
+                        .usage,
+                        "note \"\(text)\": \(Pitch.formatHz(hz)) Hz is not below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz); raise -r"
+                    )
                 }
                 specs.append(spec)
                 frequencies.append(hz)
@@ -120,8 +129,10 @@ struct ToneCommand: ParsableCommand {
             }
         }
         do {
-            return Plan(specs: specs, sequence: try ToneSequence(
-                frequencies: frequencies, duration: duration, gap: gap, sampleRate: sampleRate))
+            return Plan(
+                specs: specs,
+                sequence: try ToneSequence(
+                    frequencies: frequencies, duration: duration, gap: gap, sampleRate: sampleRate))
         } catch {
             throw BoopExit(.usage, error.context)
         }
@@ -161,8 +172,10 @@ struct ToneCommand: ParsableCommand {
         if verbose { log(gainOption.description) }
         let format = SampleFormat.natural(forPath: output)
         if verbose { for k in 0..<plan.sequence.count { log(describe(plan, k)) } }
-        try renderToFile(title: "tones", output: output, sampleRate: plan.sequence.sampleRate, quiet: true,
-                         verbose: verbose, detail: "\(plan.sequence.count) tone(s), \(format == .f32 ? "float32" : "16-bit") mono") { _, shouldStop in
+        try renderToFile(
+            title: "tones", output: output, sampleRate: plan.sequence.sampleRate, quiet: true,
+            verbose: verbose, detail: "\(plan.sequence.count) tone(s), \(format == .f32 ? "float32" : "16-bit") mono"
+        ) { _, shouldStop in
             try renderer.render(to: output, format: format, shouldStop: shouldStop)
         }
     }
@@ -170,30 +183,36 @@ struct ToneCommand: ParsableCommand {
     private func playLive(_ plan: Plan) throws {
         // Ctrl-C or SIGTERM: fade out and exit 0; a second one exits 130 at once.
         Signals.install()
-        let player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: plan.sequence.sampleRate,
-                                                 outputGainDB: gainOption.gain)
+        let player = try SineWaveNotePlayer.live(
+            route: deviceOptions.route, sampleRate: plan.sequence.sampleRate,
+            outputGainDB: gainOption.gain)
         if verbose { log(gainOption.description) }
         defer { player.close(drain: true) }
         var plan = plan
         if player.sampleRate != plan.sequence.sampleRate {
             // ALSA granted another rate: the same tones, scheduled on the device's clock.
             do {
-                plan.sequence = try ToneSequence(frequencies: plan.sequence.frequencies, duration: duration, gap: gap,
-                                                 sampleRate: player.sampleRate)
+                plan.sequence = try ToneSequence(
+                    frequencies: plan.sequence.frequencies, duration: duration, gap: gap,
+                    sampleRate: player.sampleRate)
             } catch {
                 throw BoopExit(.usage, "\(error.context) (the device runs at \(Int(player.sampleRate)) Hz)")
             }
         }
         if verbose, let info = player.playbackDescription { log(info) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
-        let finished = try player.play(plan.sequence, shouldStop: { Signals.interrupted }, onTone: { k in
-            if showTones { log(describe(plan, k)) }
-            if verbose && k == 0, let audible = player.audibleFrame {
-                let queued = player.engineFrameClock
-                log(String(format: "first tone queued %.1f ms before the listener hears it (engine clock - audible frame)",
-                           Double(queued > audible ? queued - audible : 0) / player.sampleRate * 1000))
-            }
-        })
+        let finished = try player.play(
+            plan.sequence, shouldStop: { Signals.interrupted },
+            onTone: { k in
+                if showTones { log(describe(plan, k)) }
+                if verbose && k == 0, let audible = player.audibleFrame {
+                    let queued = player.engineFrameClock
+                    log(
+                        String(
+                            format: "first tone queued %.1f ms before the listener hears it (engine clock - audible frame)",
+                            Double(queued > audible ? queued - audible : 0) / player.sampleRate * 1000))
+                }
+            })
         if !finished && !quiet { log("stopped") }
         if verbose, let stats = player.playbackStats {
             log(stats.summary(sampleRate: player.sampleRate))

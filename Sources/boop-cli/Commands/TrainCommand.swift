@@ -67,10 +67,14 @@ struct TrainRunCommand: ParsableCommand {
     @Flag(name: .long, help: "Say right or wrong after each answer.")
     var feedback = false
 
-    @Flag(name: .long, help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
+    @Flag(
+        name: .long,
+        help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
     var json = false
 
-    @Option(name: .shortAndLong, help: "Write every trial's two tones to this WAV file instead of a device (trials 1 s of silence apart).")
+    @Option(
+        name: .shortAndLong,
+        help: "Write every trial's two tones to this WAV file instead of a device (trials 1 s of silence apart).")
     var output: String?
 
     @Option(name: .long, help: "Seed for the trial sequence (the same seed and answers give the same trials).")
@@ -103,8 +107,11 @@ struct TrainRunCommand: ParsableCommand {
         if let note { return try parse(note, "--note")...parse(note, "--note") }
         guard let range else { return 60...84 }
         let parts = range.components(separatedBy: "..")
-        guard parts.count == 2 else { throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C6") }
-        let low = try parse(parts[0], "--range"), high = try parse(parts[1], "--range")
+        guard parts.count == 2 else {
+            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C6")
+        }
+        let low = try parse(parts[0], "--range")
+        let high = try parse(parts[1], "--range")
         guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
         return low...high
     }
@@ -200,8 +207,9 @@ final class TrainSessionRunner {
         while procedure.answered < command.trials && !Signals.interrupted {
             let plan = procedure.nextTrial()
             if command.json {
-                let line = String(format: "{\"trial\":%d,\"first_hz\":%.6f,\"second_hz\":%.6f}", plan.number,
-                                  plan.firstHz, plan.secondHz)
+                let line = String(
+                    format: "{\"trial\":%d,\"first_hz\":%.6f,\"second_hz\":%.6f}", plan.number,
+                    plan.firstHz, plan.secondHz)
                 FileHandle.standardOutput.send(Data((line + "\n").utf8))
             } else {
                 say("trial \(plan.number)/\(command.trials)")
@@ -226,8 +234,9 @@ final class TrainSessionRunner {
 
     /// The two tones: on the device (blocking until heard), or appended to the file.
     private func sound(_ plan: TrainingTrialPlan) throws {
-        let sequence = try ToneSequence(frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
-                                        gap: command.gap, sampleRate: rate)
+        let sequence = try ToneSequence(
+            frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
+            gap: command.gap, sampleRate: rate)
         if let writer {
             var renderer = ToneRenderer(sequence: sequence)
             renderer.tailSeconds = TrainRunCommand.interTrialSeconds
@@ -250,7 +259,10 @@ final class TrainSessionRunner {
             case "lower": return false
             case "quit": return nil
             default:
-                throw BoopExit(.dataError, "stdin, trial \(plan.number): expected higher, lower or quit, got \"\(OneLine.escape(String(line.prefix(40))))\"")
+                throw BoopExit(
+                    .dataError,
+                    "stdin, trial \(plan.number): expected higher, lower or quit, got \"\(OneLine.escape(String(line.prefix(40))))\""
+                )
             }
         }
         say("  second tone higher (up/k) or lower (down/j)? r replays, q ends")
@@ -283,8 +295,9 @@ final class TrainSessionRunner {
         if command.json {
             let line =
                 estimate.map {
-                    String(format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
-                           $0.threshold, $0.low, $0.high, procedure.answered)
+                    String(
+                        format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
+                        $0.threshold, $0.low, $0.high, procedure.answered)
                 } ?? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
             FileHandle.standardOutput.send(Data((line + "\n").utf8))
             return
@@ -293,10 +306,13 @@ final class TrainSessionRunner {
             say("No answers: nothing to estimate.")
             return
         }
-        say(String(format: "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %d trials: you hear a difference this size right 75 %% of the time.",
-                   estimate.threshold, estimate.low, estimate.high, procedure.answered))
+        say(
+            String(
+                format:
+                    "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %d trials: you hear a difference this size right 75 %% of the time.",
+                estimate.threshold, estimate.low, estimate.high, procedure.answered))
         if let earlier = try? store.sessions().filter({ $0.id != sessionID && $0.threshold != nil }).suffix(5),
-           !earlier.isEmpty
+            !earlier.isEmpty
         {
             let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
             let best = earlier.map { $0.threshold! }.min()!
@@ -324,9 +340,10 @@ struct TrainStatsCommand: ParsableCommand {
                     let iso = ISO8601DateFormatter()
                     iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
                     for t in try store.trials() {
-                        out += String(format: "%lld,%d,%@,%.6f,%.6f,%d,%@,%d,%d\n", t.session, t.trial,
-                                      iso.string(from: t.time), t.referenceHz, t.differenceCents, t.higherInterval,
-                                      t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
+                        out += String(
+                            format: "%lld,%d,%@,%.6f,%.6f,%d,%@,%d,%d\n", t.session, t.trial,
+                            iso.string(from: t.time), t.referenceHz, t.differenceCents, t.higherInterval,
+                            t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
                     }
                     FileHandle.standardOutput.send(Data(out.utf8))
                     return
@@ -347,9 +364,10 @@ struct TrainStatsCommand: ParsableCommand {
         day.dateFormat = "yyyy-MM-dd HH:mm"
         var out = "session  date              trials  threshold (cents)  68 % interval\n"
         for s in sessions {
-            let estimate = s.threshold.map { t in
-                String(format: "%17.1f  %.1f-%.1f", t, s.low ?? t, s.high ?? t)
-            } ?? String(format: "%17@  -", "-")
+            let estimate =
+                s.threshold.map { t in
+                    String(format: "%17.1f  %.1f-%.1f", t, s.low ?? t, s.high ?? t)
+                } ?? String(format: "%17@  -", "-")
             out += String(format: "%7lld  %@  %6d  ", s.id, day.string(from: s.started), s.trials) + estimate + "\n"
         }
         return out
@@ -363,7 +381,7 @@ struct TrainStatsCommand: ParsableCommand {
         let rows = 8
         let levels = [100.0, 30, 10, 3, 1, 0.3, 0.1]
         func row(_ cents: Double) -> Int {
-            let v = (log10(min(max(cents, 0.1), 100)) + 1) / 3  // 0 at 0.1 cent, 1 at 100
+            let v = (log10(min(max(cents, 0.1), 100)) + 1) / 3   // 0 at 0.1 cent, 1 at 100
             return min(rows - 1, Int((1 - v) * Double(rows - 1) + 0.5))
         }
         var grid = Array(repeating: Array(repeating: Character(" "), count: points.count), count: rows)

@@ -6,19 +6,24 @@ extension AudioBackend: ExpressibleByArgument {}
 /// The device flags every sound-making command shares. `rate` stays optional so each command
 /// applies its own default (44100 Hz for playback, 16000 Hz for capture).
 struct DeviceOptions: ParsableArguments {
-    @Option(name: [.customShort("D"), .customLong("device")],
-            help: "ALSA PCM name (e.g. default, pulse, hw:0,0, plughw:1,0); see `boop devices`.")
+    @Option(
+        name: [.customShort("D"), .customLong("device")],
+        help: "ALSA PCM name (e.g. default, pulse, hw:0,0, plughw:1,0); see `boop devices`.")
     var device: String = "default"
 
     @Option(name: [.customShort("r"), .customLong("rate")], help: "Sample rate in Hz (8000...384000).")
     var rate: Int?
 
-    @Option(name: .long,
-            help: "Sound system: alsa (default) or jack (a client 'boop' of the running JACK server, at its rate and buffer size).")
+    @Option(
+        name: .long,
+        help: "Sound system: alsa (default) or jack (a client 'boop' of the running JACK server, at its rate and buffer size).")
     var backend: AudioBackend = .alsa
 
-    @Flag(name: .customLong("no-connect"),
-          help: "With --backend jack: leave boop's ports unconnected (route them yourself) instead of linking them to the system ports.")
+    @Flag(
+        name: .customLong("no-connect"),
+        help:
+            "With --backend jack: leave boop's ports unconnected (route them yourself) instead of linking them to the system ports."
+    )
     var noConnect = false
 
     @Flag(name: .shortAndLong, help: "Print what was negotiated with the device (and recoveries).")

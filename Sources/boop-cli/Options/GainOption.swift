@@ -4,8 +4,9 @@ import PixelBoopCore
 /// `--gain DB`, shared by every command that makes sound: a plain gain before the output limiter
 /// (which holds true peaks at -1 dBTP whatever the gain).
 struct GainOption: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional,
-            help: "Gain in dB before the output limiter (-60...12, default 0; e.g. --gain -6).")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "Gain in dB before the output limiter (-60...12, default 0; e.g. --gain -6).")
     var gain: Double = 0
 
     mutating func validate() throws {

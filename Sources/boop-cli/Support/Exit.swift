@@ -5,12 +5,12 @@ import PixelBoopCore
 /// The exit statuses of DESIGN.md (sysexits).
 enum ExitStatus: Int32 {
     case ok = 0
-    case usage = 64          // bad command-line use, including a note or frequency out of range
-    case dataError = 65      // invalid pattern/preset content
-    case noInput = 66        // input file missing
-    case unavailable = 69    // audio device unavailable
+    case usage = 64   // bad command-line use, including a note or frequency out of range
+    case dataError = 65   // invalid pattern/preset content
+    case noInput = 66   // input file missing
+    case unavailable = 69   // audio device unavailable
     case cannotCreate = 73   // output cannot be created
-    case ioError = 74        // I/O error while running (device disappeared ...)
+    case ioError = 74   // I/O error while running (device disappeared ...)
     case interrupted = 130   // interrupted render
 }
 

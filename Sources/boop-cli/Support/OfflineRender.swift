@@ -6,21 +6,25 @@ import PixelBoopCore
 /// output that cannot be created is exit 73; `-v` reports the length and the speed.
 /// `body` gets the progress callback (nil when hidden) and the stop test, and returns the frames
 /// written.
-func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool, verbose: Bool,
-                  detail: @autoclosure () -> String = "",
-                  _ body: (_ progress: ((Double) -> Void)?, _ shouldStop: () -> Bool) throws -> UInt64) throws {
+func renderToFile(
+    title: String, output: String, sampleRate: Double, quiet: Bool, verbose: Bool,
+    detail: @autoclosure () -> String = "",
+    _ body: (_ progress: ((Double) -> Void)?, _ shouldStop: () -> Bool) throws -> UInt64
+) throws {
     Signals.install()
     try checkOutput(output)
     let showProgress = !quiet && isatty(STDERR_FILENO) == 1
     var lastPercent = -1
     let started = Date()
-    let progress: ((Double) -> Void)? = showProgress ? { fraction in
-        let percent = Int(fraction * 100)
-        if percent != lastPercent {
-            lastPercent = percent
-            StandardError.write("\rrendering \(title): \(percent)%")
-        }
-    } : nil
+    let progress: ((Double) -> Void)? =
+        showProgress
+        ? { fraction in
+            let percent = Int(fraction * 100)
+            if percent != lastPercent {
+                lastPercent = percent
+                StandardError.write("\rrendering \(title): \(percent)%")
+            }
+        } : nil
     let frames: UInt64
     do {
         frames = try body(progress, { Signals.interrupted })
@@ -40,9 +44,10 @@ func renderToFile(title: String, output: String, sampleRate: Double, quiet: Bool
         let seconds = Double(frames) / sampleRate
         let took = Date().timeIntervalSince(started)
         let extra = detail()
-        StandardError.write(String(
-            format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time\n",
-            output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
+        StandardError.write(
+            String(
+                format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time\n",
+                output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
     }
 }
 

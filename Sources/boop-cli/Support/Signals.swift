@@ -29,7 +29,7 @@ enum Signals {
             // SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\\) stop like SIGTERM: a render
             // removes its temporary file and no crash report is printed.
             for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-                signal(sig, SIG_IGN)  // delivery goes to the dispatch source instead
+                signal(sig, SIG_IGN)   // delivery goes to the dispatch source instead
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler {
                     let n = state.increment(signal: sig, by: Int(source.data))

@@ -42,7 +42,7 @@ inline std::string runAndCapture(const std::string& cmd, int* status = nullptr) 
 // pointed to by PULSE_SERVER for this process. Each instance is independent, so a test may kill
 // its own server without disturbing others.
 class PulseServer {
-public:
+  public:
     explicit PulseServer(const std::string& tag) {
         dir_ = "/tmp/boop-pulse-test-" + std::to_string(getpid()) + "-" + tag;
         const std::string script = std::string(BOOP_SOURCE_DIR) + "/scripts/pulse-null-sink.sh";
@@ -75,7 +75,7 @@ public:
         runAndCapture("'" + script + "' stop '" + dir_ + "' >/dev/null 2>&1; rm -rf '" + dir_ + "'");
     }
 
-private:
+  private:
     std::string dir_, socket_, log_;
     pid_t pid_ = 0;
     bool ok_ = false;
@@ -115,7 +115,8 @@ struct SineSource {
 
 inline std::vector<float> sine(double rate, double freq, double seconds, float amp = 0.5f, double phase = 0.0) {
     std::vector<float> v(static_cast<size_t>(rate * seconds));
-    for (size_t i = 0; i < v.size(); ++i) v[i] = amp * static_cast<float>(std::sin(phase + 2.0 * M_PI * freq * double(i) / rate));
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = amp * static_cast<float>(std::sin(phase + 2.0 * M_PI * freq * double(i) / rate));
     return v;
 }
 

@@ -9,9 +9,9 @@
 namespace tonefit {
 
 struct Fit {
-    double frequency = 0;   // Hz
+    double frequency = 0;  // Hz
     double amplitude = 0;
-    double residualRms = 0; // what the model leaves (harmonic distortion + rounding)
+    double residualRms = 0;  // what the model leaves (harmonic distortion + rounding)
     int iterations = 0;
 };
 

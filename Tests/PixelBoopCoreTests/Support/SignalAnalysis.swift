@@ -4,7 +4,8 @@ import Foundation
 enum SignalAnalysis {
     /// Frequency from interpolated upward zero crossings over [range].
     static func zeroCrossingFrequency(_ x: [Float], rate: Double, range: Range<Int>) -> Double {
-        var first = -1.0, last = -1.0
+        var first = -1.0
+        var last = -1.0
         var cycles = -1
         var i = max(range.lowerBound, 1)
         while i < range.upperBound {
@@ -42,7 +43,10 @@ enum SignalAnalysis {
         var result: [Int] = []
         var silent = minSilence
         for (i, v) in x.enumerated() {
-            if v == 0 { silent += 1; continue }
+            if v == 0 {
+                silent += 1
+                continue
+            }
             if silent >= minSilence { result.append(i) }
             silent = 0
         }
@@ -55,12 +59,20 @@ enum SignalAnalysis {
     static func highpass(_ x: [Float], rate: Double, cutoff: Double) -> [Double] {
         var y = x.map(Double.init)
         for _ in 0..<2 {
-            let w0 = 2 * Double.pi * cutoff / rate, cw = cos(w0), alpha = sin(w0) / (2 * 0.7071)
+            let w0 = 2 * Double.pi * cutoff / rate
+            let cw = cos(w0)
+            let alpha = sin(w0) / (2 * 0.7071)
             let a0 = 1 + alpha
-            let b0 = (1 + cw) / 2 / a0, b1 = -(1 + cw) / a0, b2 = b0, a1 = -2 * cw / a0, a2 = (1 - alpha) / a0
-            var z1 = 0.0, z2 = 0.0
+            let b0 = (1 + cw) / 2 / a0
+            let b1 = -(1 + cw) / a0
+            let b2 = b0
+            let a1 = -2 * cw / a0
+            let a2 = (1 - alpha) / a0
+            var z1 = 0.0
+            var z2 = 0.0
             for i in y.indices {
-                let input = y[i], out = b0 * input + z1
+                let input = y[i]
+                let out = b0 * input + z1
                 z1 = b1 * input - a1 * out + z2
                 z2 = b2 * input - a2 * out
                 y[i] = out

@@ -23,7 +23,7 @@ inline int64_t monotonicNs() noexcept {
 // a busy machine: past the budget the I/O thread waits a little instead of recovering at once,
 // and only errors that exhaust the budget in kEndlessSeconds consecutive seconds mean "lost".
 class RecoveryBudget {
-public:
+  public:
     static constexpr int kPerSecond = 16;
     static constexpr int kEndlessSeconds = 3;
 
@@ -46,7 +46,7 @@ public:
     // True when errors have come faster than the budget for kEndlessSeconds seconds running.
     bool endless() const noexcept { return exhaustedWindows_ >= kEndlessSeconds; }
 
-private:
+  private:
     int64_t windowStartNs_ = 0;
     int used_ = 0;
     int exhaustedWindows_ = 0;
@@ -59,9 +59,12 @@ inline bool isDeviceGone(long err) noexcept {
 
 inline const char* alsaFormatName(snd_pcm_format_t f) noexcept {
     switch (f) {
-        case SND_PCM_FORMAT_FLOAT_LE: return "FLOAT_LE";
-        case SND_PCM_FORMAT_S32_LE: return "S32_LE";
-        default: return "S16_LE";
+        case SND_PCM_FORMAT_FLOAT_LE:
+            return "FLOAT_LE";
+        case SND_PCM_FORMAT_S32_LE:
+            return "S32_LE";
+        default:
+            return "S16_LE";
     }
 }
 
@@ -73,8 +76,7 @@ inline void ignoreAlsaError(const char*, int, const char*, int, const char*, ...
 inline void silenceAlsaErrors() noexcept {
     static const bool once = [] {
         const char* debug = std::getenv("BOOP_ALSA_DEBUG");
-        if (debug == nullptr || debug[0] == '\0' || debug[0] == '0')
-            snd_lib_error_set_handler(&ignoreAlsaError);
+        if (debug == nullptr || debug[0] == '\0' || debug[0] == '0') snd_lib_error_set_handler(&ignoreAlsaError);
         return true;
     }();
     (void)once;
@@ -91,8 +93,8 @@ inline int openPcmInheritingPriority(snd_pcm_t** pcm, const char* device, snd_pc
     if (realtimePriority > 0 && pthread_getschedparam(pthread_self(), &oldPolicy, &oldParam) == 0 &&
         oldPolicy == SCHED_OTHER) {
         sched_param sp{};
-        sp.sched_priority = std::clamp(realtimePriority - 1, sched_get_priority_min(SCHED_FIFO),
-                                       sched_get_priority_max(SCHED_FIFO));
+        sp.sched_priority =
+            std::clamp(realtimePriority - 1, sched_get_priority_min(SCHED_FIFO), sched_get_priority_max(SCHED_FIFO));
         raised = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
     }
     silenceAlsaErrors();

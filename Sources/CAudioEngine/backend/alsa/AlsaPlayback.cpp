@@ -13,8 +13,8 @@
 #include <cstring>
 #include <mutex>
 
-#include "backend/alsa/AlsaCommon.hpp"
 #include "backend/RealtimePriority.hpp"
+#include "backend/alsa/AlsaCommon.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {
@@ -61,8 +61,8 @@ boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t
         config.periods < 2 || config.periods > 64)
         return BOOP_ERROR_INVALID_ARGUMENT;
 
-    const int openErr = openPcmInheritingPriority(&pcm_, config.device, SND_PCM_STREAM_PLAYBACK,
-                                                  config.realtimePriority);
+    const int openErr =
+        openPcmInheritingPriority(&pcm_, config.device, SND_PCM_STREAM_PLAYBACK, config.realtimePriority);
     if (openErr < 0) {
         pcm_ = nullptr;
         return BOOP_ERROR_DEVICE_UNAVAILABLE;
@@ -106,8 +106,7 @@ boop_status AlsaPlayback::configure(double sampleRate, uint32_t channels, snd_pc
 
     if (snd_pcm_hw_params_any(pcm_, hw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     snd_pcm_hw_params_set_rate_resample(pcm_, hw, 1);
-    if (snd_pcm_hw_params_set_access(pcm_, hw, SND_PCM_ACCESS_RW_INTERLEAVED) < 0)
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (snd_pcm_hw_params_set_access(pcm_, hw, SND_PCM_ACCESS_RW_INTERLEAVED) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
 
     if (rate_ == 0) {
         const snd_pcm_format_t candidates[] = {SND_PCM_FORMAT_FLOAT_LE, SND_PCM_FORMAT_S32_LE, SND_PCM_FORMAT_S16_LE};
@@ -331,7 +330,8 @@ bool AlsaPlayback::fillAndWrite(snd_pcm_uframes_t frames, bool& fatal) {
     snd_pcm_uframes_t off = 0;
     int spins = 0;
     while (off < frames) {
-        snd_pcm_sframes_t w = snd_pcm_writei(pcm_, static_cast<const uint8_t*>(data) + off * bytesPerFrame, frames - off);
+        snd_pcm_sframes_t w =
+            snd_pcm_writei(pcm_, static_cast<const uint8_t*>(data) + off * bytesPerFrame, frames - off);
         if (w > 0) {
             off += static_cast<snd_pcm_uframes_t>(w);
             framesWritten_.fetch_add(static_cast<uint64_t>(w), std::memory_order_release);

@@ -24,7 +24,7 @@ void convertFloatToS32(const float* in, int32_t* out, std::size_t count) BOOP_RT
 void convertFloatToS16(const float* in, int16_t* out, std::size_t count) BOOP_RT;
 
 class AlsaPlayback {
-public:
+  public:
     struct Config {
         const char* device = "default";
         uint32_t periodFrames = 128;
@@ -50,7 +50,7 @@ public:
     boop_playback_info info() const;
     boop_playback_stats stats() const;
 
-private:
+  private:
     enum class Format { Float, S32, S16 };
 
     enum class Step { progressed, idle, retry, lost };
