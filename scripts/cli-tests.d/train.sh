@@ -59,8 +59,14 @@ if [ "$(id -u)" != 0 ]; then
   [ "$rc" = 74 ] && [ "$(wc -l <"$work/ro.err")" = 1 ] && pass "a read-only history: 74, one line" ||
     fail "read-only: rc $rc $(cat "$work/ro.err")"
 else
-  # root writes through file modes: a read-only mount is what stops it; check the path instead
-  # through a folder that cannot be created.
+  # Root writes through file modes: a read-only mount is what stops it (a private mount namespace,
+  # so nothing outside sees it); and a folder that cannot be created.
+  mkdir -p "$work/romount" && cp "$db" "$work/romount/h.sqlite"
+  printf 'higher\n' | unshare --mount sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+    - "$work/romount" "$boop" train --json --trials 1 --db "$work/romount/h.sqlite" -o "$work/ro.wav" >/dev/null 2>"$work/ro.err"
+  rc=$?
+  [ "$rc" = 74 ] && [ "$(wc -l <"$work/ro.err")" = 1 ] && pass "a read-only history (read-only mount): 74, one line: $(cat "$work/ro.err")" ||
+    fail "read-only history: rc $rc $(cat "$work/ro.err")"
   printf 'higher\n' | "$boop" train --json --trials 1 --db /proc/boop/training.sqlite -o "$work/ro.wav" >/dev/null 2>"$work/ro.err"
   rc=$?
   [ "$rc" = 74 ] && [ "$(wc -l <"$work/ro.err")" = 1 ] && pass "a history that cannot be created: 74, one line: $(cat "$work/ro.err")" ||
