@@ -21,8 +21,6 @@ WORK=$(mktemp -d /tmp/boop-jack.XXXXXX)
 export JACK_DEFAULT_SERVER="boop-cli-tests"
 export JACK_NO_AUDIO_RESERVATION=1 # no D-Bus device reservation: the dummy driver has no card
 JACKD_PID=""
-FAILURES=0
-PASSES=0
 
 stop_jackd() {
   if [ -n "$JACKD_PID" ]; then
@@ -39,10 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { echo "PASS  $*"; PASSES=$((PASSES + 1)); }
-failed() { echo "FAIL  $*"; FAILURES=$((FAILURES + 1)); }
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+source scripts/live-lib.sh
 
 # Starts the dummy server (real-time scheduling when permitted, as jackd does by default; without
 # it when not) and waits until it takes clients.
@@ -59,23 +54,6 @@ start_jackd() {
   done
   cat "$WORK/jackd.log"
   return 1
-}
-
-# Waits up to $2 seconds for PID $1; kills it if it hangs. Sets WAIT_RC (a number, or "hang").
-wait_for() {
-  local pid=$1 limit=$2 start
-  start=$(now)
-  while kill -0 "$pid" 2>/dev/null; do
-    if awk -v a="$start" -v b="$(now)" -v l="$limit" 'BEGIN { exit !((b - a) > l) }'; then
-      kill -KILL "$pid" 2>/dev/null
-      wait "$pid" 2>/dev/null
-      WAIT_RC=hang
-      return
-    fi
-    sleep 0.05
-  done
-  wait "$pid"
-  WAIT_RC=$?
 }
 
 # The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the

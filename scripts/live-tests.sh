@@ -23,8 +23,6 @@ SWIFT_SCRATCH=${SWIFT_SCRATCH:-.build-live}
 WORK=$(mktemp -d /tmp/boop-live.XXXXXX)
 SERVER_DIR="$WORK/pulse"
 KILL_DIR="$WORK/pulse-kill"
-FAILURES=0
-PASSES=0
 
 cleanup() {
     "$ROOT/scripts/pulse-null-sink.sh" stop "$SERVER_DIR" >/dev/null 2>&1 || true
@@ -33,26 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { echo "PASS  $*"; PASSES=$((PASSES + 1)); }
-failed() { echo "FAIL  $*"; FAILURES=$((FAILURES + 1)); }
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-# Waits up to $2 seconds for PID $1 (our own child); kills it by PID if it hangs. Sets WAIT_RC.
-wait_for() {
-    local pid=$1 limit=$2 start
-    start=$(now)
-    while kill -0 "$pid" 2>/dev/null; do
-        if awk -v a="$start" -v b="$(now)" -v l="$limit" 'BEGIN { exit !((b - a) > l) }'; then
-            kill -KILL "$pid" 2>/dev/null
-            wait "$pid" 2>/dev/null
-            WAIT_RC=hang
-            return
-        fi
-        sleep 0.02
-    done
-    wait "$pid"
-    WAIT_RC=$?
-}
+source "$ROOT/scripts/live-lib.sh"
 
 # ---------------------------------------------------------------- build
 if [[ "${BOOP_SKIP_BUILD:-0}" != 1 ]]; then

@@ -3,8 +3,11 @@
 // single-consumer ring of floats with bulk copies. Written by hand because it must be wait-free
 // on the producer's side with a sequence index for the reader's timestamps; JACK's
 // jack_ringbuffer has neither the index nor a typed interface.
+#include <poll.h>
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -69,6 +72,21 @@ inline std::size_t SampleRing::read(float* data, std::size_t n, uint64_t* firstI
 inline std::size_t SampleRing::available() const noexcept {
     return static_cast<std::size_t>(writePos_.load(std::memory_order_acquire) -
                                     readPos_.load(std::memory_order_acquire));
+}
+
+// The reader's wait, for both capture backends: sleeps in steps of `stepMs` (the I/O thread never
+// signals, so it stays free of syscalls) until the ring holds `minFrames`, `stillRunning()` turns
+// false, or `timeoutMs` pass. Returns the frames available then.
+template <typename StillRunning>
+std::size_t waitForFrames(const SampleRing& ring, std::size_t minFrames, int timeoutMs, int stepMs,
+                          StillRunning stillRunning) {
+    using clock = std::chrono::steady_clock;
+    const auto deadline = clock::now() + std::chrono::milliseconds(std::max(0, timeoutMs));
+    for (;;) {
+        const std::size_t available = ring.available();
+        if (available >= minFrames || !stillRunning() || clock::now() >= deadline) return available;
+        poll(nullptr, 0, stepMs);
+    }
 }
 
 }  // namespace boop

@@ -211,16 +211,10 @@ std::size_t AlsaCapture::read(float* out, std::size_t maxFrames, uint64_t* first
 
 std::size_t AlsaCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
     if (!ring_) return 0;
-    const int64_t deadline = monotonicNs() + int64_t(std::max(0, timeoutMs)) * 1'000'000;
-    // Sleep about a period at a time: the reader is not real-time and the I/O thread stays free
-    // of any signalling syscall.
+    // About a period at a time: the reader is not real-time.
     const int stepMs = std::clamp(int(rate_ > 0 ? double(period_) / rate_ * 1000.0 : 5.0), 1, 20);
-    for (;;) {
-        const std::size_t avail = ring_->available();
-        if (avail >= minFrames || running_.load(std::memory_order_acquire) == 0) return avail;
-        if (monotonicNs() >= deadline) return avail;
-        poll(nullptr, 0, stepMs);
-    }
+    return waitForFrames(*ring_, minFrames, timeoutMs, stepMs,
+                         [this] { return running_.load(std::memory_order_acquire) != 0; });
 }
 
 boop_capture_info AlsaCapture::info() const {

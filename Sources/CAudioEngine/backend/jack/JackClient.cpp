@@ -108,6 +108,13 @@ boop_status JackClient::activate(bool connect) {
     return BOOP_OK;
 }
 
+boop_status JackClient::activateWith(std::atomic<bool>& running, bool connect) {
+    running.store(true, std::memory_order_release);
+    const boop_status s = activate(connect);
+    if (s != BOOP_OK) running.store(false, std::memory_order_release);
+    return s;
+}
+
 void JackClient::close() noexcept {
     if (client_ == nullptr) return;
     // After a shutdown the server is gone: closing only frees the client's side.
@@ -175,14 +182,9 @@ boop_status JackPlayback::start(boop_source source) {
     if (source.render == nullptr || source.channels != channels() || source.max_block_frames == 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
     source_ = source;
-    rendering_.store(true, std::memory_order_release);
-    const boop_status s = activate(config_.connect);
-    if (s != BOOP_OK) {
-        rendering_.store(false, std::memory_order_release);
-        return s;
-    }
-    started_ = true;
-    return BOOP_OK;
+    const boop_status s = activateWith(rendering_, config_.connect);
+    started_ = s == BOOP_OK;
+    return s;
 }
 
 void JackPlayback::stop(bool drain) {
@@ -272,14 +274,9 @@ boop_status JackCapture::start() {
     if (stopped_) return BOOP_ERROR_NOT_RUNNING;
     if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
     if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    capturing_.store(true, std::memory_order_release);
-    const boop_status s = activate(config_.connect);
-    if (s != BOOP_OK) {
-        capturing_.store(false, std::memory_order_release);
-        return s;
-    }
-    started_ = true;
-    return BOOP_OK;
+    const boop_status s = activateWith(capturing_, config_.connect);
+    started_ = s == BOOP_OK;
+    return s;
 }
 
 void JackCapture::stop() {
@@ -318,14 +315,9 @@ std::size_t JackCapture::read(float* out, std::size_t maxFrames, uint64_t* first
 
 std::size_t JackCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
     if (!ring_) return 0;
-    const int64_t deadline = nowNs() + int64_t(std::max(0, timeoutMs)) * 1'000'000;
     const int stepMs = std::clamp(int(sampleRate() > 0 ? double(bufferFrames()) / sampleRate() * 1000.0 : 5.0), 1, 20);
-    for (;;) {
-        const std::size_t avail = ring_->available();
-        if (avail >= minFrames || !capturing_.load(std::memory_order_acquire) || error() != BOOP_OK) return avail;
-        if (nowNs() >= deadline) return avail;
-        poll(nullptr, 0, stepMs);
-    }
+    return waitForFrames(*ring_, minFrames, timeoutMs, stepMs,
+                         [this] { return capturing_.load(std::memory_order_acquire) && error() == BOOP_OK; });
 }
 
 boop_capture_info JackCapture::info() const {

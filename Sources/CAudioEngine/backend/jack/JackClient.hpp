@@ -54,6 +54,10 @@ class JackClient {
     std::vector<jack_port_t*> ports_;
     std::vector<float*> buffers_;  // the ports' buffers of the current cycle
 
+    // Raises `running` (what the process callback checks) before activating, so the first cycle
+    // already works, and lowers it again when activation fails.
+    boop_status activateWith(std::atomic<bool>& running, bool connect);
+
     // Fetches every port's buffer for this cycle into buffers_ (the process thread).
     void fetchBuffers(jack_nframes_t frames) BOOP_RT;
 
