@@ -31,7 +31,8 @@ mapfile -t objects < <(find "$lib/PixelBoopCore.build" "$lib/CAudioEngine.build"
 swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/LoaderFuzz.swift \
   -I "$lib/Modules" -Xcc -fmodule-map-file="$lib/CAudioEngine.build/module.modulemap" \
   -Xcc -fmodule-map-file="$lib/CMpris.build/module.modulemap" \
-  "${objects[@]}" -lsndfile -lasound -lsystemd -lstdc++ -o "$out/LoaderFuzz"
+  -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
+  "${objects[@]}" -lsndfile -lasound -ljack -lsqlite3 -lsystemd -lstdc++ -o "$out/LoaderFuzz"
 
 mkdir -p "$out/artifacts"
 status=0
