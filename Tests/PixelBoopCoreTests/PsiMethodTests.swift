@@ -18,19 +18,11 @@ struct SimulatedListener {
 
     func pCorrect(_ cents: Double) -> Double { 0.5 + (0.5 - lapse) * (1 - exp(-pow(cents / scale, slope))) }
 
-    func answer(_ cents: Double, _ rng: inout SeededRandom) -> Bool { rng.nextUnit() < pCorrect(cents) }
+    func answer(_ cents: Double, _ rng: inout SeededGenerator) -> Bool { rng.nextUnit() < pCorrect(cents) }
 }
 
-/// SplitMix64: reproducible simulations.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededGenerator {
+    /// A uniform number in [0, 1).
     mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
@@ -52,7 +44,7 @@ enum Simulation {
     /// Listeners with thresholds log-uniform over 2 ... 40 cents, Weibull slopes 1.5 ... 4, lapses
     /// 0 ... 4 %.
     static func listeners(_ n: Int, seed: UInt64) -> [SimulatedListener] {
-        var rng = SeededRandom(state: seed)
+        var rng = SeededGenerator(seed: seed)
         return (0..<n).map { _ in
             SimulatedListener(
                 threshold: 2 * pow(20, rng.nextUnit()), slope: 1.5 + 2.5 * rng.nextUnit(),
@@ -61,7 +53,7 @@ enum Simulation {
     }
 
     static func psi(_ listeners: [SimulatedListener], trials: Int, seed: UInt64) -> SimulationResult {
-        var rng = SeededRandom(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var result = SimulationResult()
         for listener in listeners {
             var psi = PsiMethod()
@@ -76,7 +68,7 @@ enum Simulation {
     }
 
     static func staircase(_ listeners: [SimulatedListener], trials: Int, seed: UInt64) -> SimulationResult {
-        var rng = SeededRandom(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var result = SimulationResult()
         for listener in listeners {
             var stairs = Staircase()
