@@ -3,6 +3,8 @@
 // windowed sinc in double precision), never by the limiter's own detector.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -10,6 +12,7 @@
 
 #include "dsp/Lowpass.hpp"
 #include "dsp/TruePeakLimiter.hpp"
+#include "include/CAudioEngine.h"
 
 namespace {
 
@@ -112,5 +115,81 @@ TEST_CASE("bursts, loud bright noise, square waves, +12 dB of gain: true peak at
         CHECK(truePeakDb(y, 2, 0) <= -1.0);
         CHECK(truePeakDb(y, 2, 1) <= -1.0);
         for (float v : y) REQUIRE(std::isfinite(v));
+    }
+}
+
+namespace {
+
+// The limiter written plainly: the detector interpolates every sample, and the running minimum,
+// moving average and release run on every request. The limiter itself skips the detector in
+// quiet passages and the bookkeeping while nothing is limited; both must give the same bits.
+std::vector<float> plainLimited(std::vector<float> x, int channels, double rate, float gain) {
+    const double ceilingDbtp = BOOP_CEILING_DBTP;
+    const float ceiling = static_cast<float>(std::pow(10.0, (ceilingDbtp - 0.15) / 20.0));
+    const auto lookahead = static_cast<size_t>(std::lround(0.0015 * rate));
+    const size_t hold = lookahead + 4, latency = lookahead + 1 + boop::TruePeak::kDelay;
+    const auto release = static_cast<float>(std::exp(-1.0 / (0.08 * rate)));
+    boop::TruePeak detectors[2];
+    for (auto& d : detectors) d.prepare();
+    const size_t frames = x.size() / channels;
+    std::vector<float> requests(frames), out(x.size(), 0.0f);
+    for (size_t i = 0; i < frames; ++i) {
+        float peak = 0.0f;
+        for (int c = 0; c < channels; ++c) {
+            x[i * channels + c] *= gain;
+            peak = std::max(peak, detectors[c].process(x[i * channels + c]));
+        }
+        requests[i] = peak > ceiling ? ceiling / peak : 1.0f;
+    }
+    std::vector<float> held(frames);
+    for (size_t i = 0; i < frames; ++i) {
+        held[i] = 1.0f;
+        for (size_t k = i + 1 >= hold ? i + 1 - hold : 0; k <= i; ++k) held[i] = std::min(held[i], requests[k]);
+    }
+    float g = 1.0f;
+    for (size_t i = 0; i < frames; ++i) {
+        double sum = 0;
+        for (size_t k = 0; k < lookahead; ++k) sum += i >= k ? held[i - k] : 1.0f;
+        const float smooth = std::min(1.0f, static_cast<float>(sum * (1.0 / lookahead)));
+        g = smooth < g ? smooth : smooth - (smooth - g) * release;
+        for (int c = 0; c < channels; ++c) {
+            const float oldest = i >= latency ? x[(i - latency) * channels + c] : 0.0f;
+            out[i * channels + c] = g == 1.0f ? oldest : oldest * g;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("skipping quiet passages changes nothing: the same output as the plain algorithm") {
+    // Quiet stretches, loud bursts that need limiting, and level just around the quiet threshold.
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    boop::Lowpass lp;
+    lp.prepare(44100, 5000);
+    for (int channels : {1, 2}) {
+        std::vector<float> x;
+        for (int section = 0; section < 12; ++section) {
+            const float level = std::array<float, 4>{0.1f, 0.6f, 1.8f, 0.7f}[section % 4];
+            for (int i = 0; i < 1500 + 377 * section; ++i) {
+                const float s = level * lp.process(u(rng));
+                for (int c = 0; c < channels; ++c) x.push_back(c ? -s : s);
+            }
+        }
+        for (float gain : {1.0f, 1.3f}) {
+            CAPTURE(channels);
+            CAPTURE(gain);
+            const auto plain = plainLimited(x, channels, 44100, gain);
+            boop::TruePeakLimiter lim;
+            lim.prepare(44100, channels, BOOP_CEILING_DBTP);
+            lim.setGain(gain);
+            auto y = x;
+            for (size_t at = 0, block = 1; at < y.size(); at += block * channels, block = block % 700 + 61)
+                lim.process(y.data() + at, static_cast<std::uint32_t>(std::min(block, (y.size() - at) / channels)));
+            size_t differing = 0;
+            for (size_t i = 0; i < y.size(); ++i) differing += y[i] != plain[i];
+            CHECK(differing == 0);
+        }
     }
 }

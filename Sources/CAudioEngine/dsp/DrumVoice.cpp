@@ -4,7 +4,7 @@
 
 namespace boop {
 
-DrumVoice::Kind DrumVoice::kindForKey(uint32_t key) noexcept {
+DrumRecipe::Kind DrumRecipe::kindForKey(uint32_t key) BOOP_RT {
     switch (key) {
         case 35:
         case 36:
@@ -33,13 +33,85 @@ DrumVoice::Kind DrumVoice::kindForKey(uint32_t key) noexcept {
     }
 }
 
-double DrumVoice::decayFactor(double seconds) const noexcept {
+DrumRecipe DrumRecipe::forKey(uint32_t key, double rate) BOOP_RT {
     // Amplitude falls by 1/e every `seconds`.
-    return std::exp(-1.0 / (seconds * sampleRate_));
+    auto decay = [rate](double seconds) { return std::exp(-1.0 / (seconds * rate)); };
+    DrumRecipe r;
+    r.kind = kindForKey(key);
+    r.rampInFrames = static_cast<uint32_t>(0.001 * rate) + 1;
+    switch (r.kind) {
+        case Kind::Kick:
+            r.baseHz = 48.0;
+            r.sweepHz = 110.0;
+            r.sweepDecay = decay(0.030);
+            r.toneAmp = 1.0f;
+            r.toneDecay = float(decay(0.28));
+            r.noiseAmp = 0.08f;
+            r.noiseDecay = float(decay(0.004));
+            r.noiseCutoffHz = 3000.0;
+            break;
+        case Kind::Snare:
+            r.baseHz = 185.0;
+            r.sweepHz = 40.0;
+            r.sweepDecay = decay(0.020);
+            r.toneAmp = 0.45f;
+            r.toneDecay = float(decay(0.06));
+            r.noiseAmp = 0.6f;
+            r.noiseDecay = float(decay(0.11));
+            r.noiseCutoffHz = 1500.0;
+            r.noiseHighpass = true;
+            break;
+        case Kind::Rim:
+            r.baseHz = 820.0;
+            r.toneAmp = 0.5f;
+            r.toneDecay = float(decay(0.012));
+            r.noiseAmp = 0.3f;
+            r.noiseDecay = float(decay(0.008));
+            r.noiseCutoffHz = 2500.0;
+            r.noiseHighpass = true;
+            break;
+        case Kind::Clap:
+            r.noiseAmp = 0.7f;
+            r.noiseDecay = float(decay(0.09));
+            r.clapPeriod = static_cast<uint32_t>(0.011 * rate);
+            r.noiseCutoffHz = 1200.0;
+            r.noiseHighpass = true;
+            break;
+        case Kind::Tom: {
+            // Low tom 41 at ~80 Hz up to high tom 50 at ~190 Hz.
+            const double lowKey = 41.0;
+            r.baseHz = 80.0 * std::pow(2.0, (static_cast<double>(key) - lowKey) / 10.5);
+            r.sweepHz = r.baseHz * 0.6;
+            r.sweepDecay = decay(0.04);
+            r.toneAmp = 0.85f;
+            r.toneDecay = float(decay(0.22));
+            break;
+        }
+        case Kind::ClosedHat:
+            r.noiseAmp = 0.4f;
+            r.noiseDecay = float(decay(0.035));
+            r.noiseCutoffHz = std::min(7000.0, rate * 0.4);
+            r.noiseHighpass = true;
+            break;
+        case Kind::OpenHat:
+            r.noiseAmp = 0.35f;
+            r.noiseDecay = float(decay(0.22));
+            r.noiseCutoffHz = std::min(7000.0, rate * 0.4);
+            r.noiseHighpass = true;
+            break;
+        case Kind::Cymbal:
+            r.noiseAmp = 0.3f;
+            r.noiseDecay = float(decay(0.7));
+            r.noiseCutoffHz = std::min(5000.0, rate * 0.4);
+            r.noiseHighpass = true;
+            break;
+    }
+    return r;
 }
 
 void DrumVoice::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT {
-    kind_ = kindForKey(key);
+    const DrumRecipe r = DrumRecipe::forKey(key, sampleRate_);
+    kind_ = r.kind;
     active_ = true;
     order_ = order;
     rng_ = seed * 2654435761u + 0x9e3779b9u;
@@ -49,81 +121,18 @@ void DrumVoice::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order)
     fadeGain_ = 1.0f;
     fadeStep_ = 0.0f;
     age_ = 0;
+    rampIn_ = r.rampInFrames;
     clapSamples_ = 0;
-    clapPeriod_ = 0;
-    toneAmp_ = noiseAmp_ = 0.0f;
-    sweepHz_ = sweep_ = 0.0;
-    sweepDecay_ = 1.0;
-    noiseHighpass_ = false;
-    noiseFilter_.reset();
-    switch (kind_) {
-        case Kind::Kick:
-            baseHz_ = 48.0;
-            sweepHz_ = 110.0;
-            sweepDecay_ = decayFactor(0.030);
-            toneAmp_ = 1.0f;
-            toneDecay_ = float(decayFactor(0.28));
-            noiseAmp_ = 0.08f;
-            noiseDecay_ = float(decayFactor(0.004));
-            noiseFilter_.prepare(sampleRate_, 3000.0);
-            break;
-        case Kind::Snare:
-            baseHz_ = 185.0;
-            sweepHz_ = 40.0;
-            sweepDecay_ = decayFactor(0.020);
-            toneAmp_ = 0.45f;
-            toneDecay_ = float(decayFactor(0.06));
-            noiseAmp_ = 0.6f;
-            noiseDecay_ = float(decayFactor(0.11));
-            noiseFilter_.prepare(sampleRate_, 1500.0);
-            noiseHighpass_ = true;
-            break;
-        case Kind::Rim:
-            baseHz_ = 820.0;
-            toneAmp_ = 0.5f;
-            toneDecay_ = float(decayFactor(0.012));
-            noiseAmp_ = 0.3f;
-            noiseDecay_ = float(decayFactor(0.008));
-            noiseFilter_.prepare(sampleRate_, 2500.0);
-            noiseHighpass_ = true;
-            break;
-        case Kind::Clap:
-            noiseAmp_ = 0.7f;
-            noiseDecay_ = float(decayFactor(0.09));
-            clapPeriod_ = static_cast<uint32_t>(0.011 * sampleRate_);
-            noiseFilter_.prepare(sampleRate_, 1200.0);
-            noiseHighpass_ = true;
-            break;
-        case Kind::Tom: {
-            // Low tom 41 at ~80 Hz up to high tom 50 at ~190 Hz.
-            const double lowKey = 41.0;
-            baseHz_ = 80.0 * std::pow(2.0, (static_cast<double>(key) - lowKey) / 10.5);
-            sweepHz_ = baseHz_ * 0.6;
-            sweepDecay_ = decayFactor(0.04);
-            toneAmp_ = 0.85f;
-            toneDecay_ = float(decayFactor(0.22));
-            break;
-        }
-        case Kind::ClosedHat:
-            noiseAmp_ = 0.4f;
-            noiseDecay_ = float(decayFactor(0.035));
-            noiseFilter_.prepare(sampleRate_, std::min(7000.0, sampleRate_ * 0.4));
-            noiseHighpass_ = true;
-            break;
-        case Kind::OpenHat:
-            noiseAmp_ = 0.35f;
-            noiseDecay_ = float(decayFactor(0.22));
-            noiseFilter_.prepare(sampleRate_, std::min(7000.0, sampleRate_ * 0.4));
-            noiseHighpass_ = true;
-            break;
-        case Kind::Cymbal:
-            noiseAmp_ = 0.3f;
-            noiseDecay_ = float(decayFactor(0.7));
-            noiseFilter_.prepare(sampleRate_, std::min(5000.0, sampleRate_ * 0.4));
-            noiseHighpass_ = true;
-            break;
-    }
-    sweep_ = sweepHz_;
+    clapPeriod_ = r.clapPeriod;
+    baseHz_ = r.baseHz;
+    sweepHz_ = sweep_ = r.sweepHz;
+    sweepDecay_ = r.sweepDecay;
+    toneAmp_ = r.toneAmp;
+    toneDecay_ = r.toneDecay;
+    noiseAmp_ = r.noiseAmp;
+    noiseDecay_ = r.noiseDecay;
+    noiseHighpass_ = r.noiseHighpass;
+    noiseFilter_.prepare(sampleRate_, r.noiseCutoffHz);
 }
 
 void DrumVoice::fade(double seconds) BOOP_RT {
@@ -156,8 +165,7 @@ float DrumVoice::process() BOOP_RT {
         noiseAmp_ *= noiseDecay_;
     }
     // A 1 ms ramp-in keeps the very first sample from stepping (the hit still reads as a hit).
-    const uint32_t rampIn = static_cast<uint32_t>(0.001 * sampleRate_) + 1;
-    if (age_ < rampIn) out *= static_cast<float>(age_) / static_cast<float>(rampIn);
+    if (age_ < rampIn_) out *= static_cast<float>(age_) / static_cast<float>(rampIn_);
     ++age_;
     if (fadeStep_ > 0.0f) {
         fadeGain_ -= fadeStep_;

@@ -64,8 +64,23 @@ class TruePeakLimiter {
     std::vector<float> avgRing_;
     std::uint32_t avgAt_ = 0;
     double avgSum_ = 0;
+    double perLookahead_ = 1.0 / 64;
     float gain_ = 1.0f;  // after release
     float minGainSeen_ = 1.0f;
+    // Quiet passages skip the detector: when every input in its window is under quietLevel_, no
+    // interpolated point can reach the ceiling, so the request is exactly 1 without computing it.
+    float quietLevel_ = 0.0f;
+    std::uint32_t quietRun_ = 0;  // inputs in a row under quietLevel_ (saturates)
+
+    float detect(const float* frame) BOOP_RT;
+    std::uint32_t quietFrames(const float* io, std::uint32_t from, std::uint32_t frames) const BOOP_RT;
+    void passQuietRun(float* io, std::uint32_t frames) BOOP_RT;
+    float applyRequest(float request) BOOP_RT;
+    // Gain 1, nothing held below 1, nothing in the average below 1: a request of 1 changes nothing.
+    bool settled() const noexcept {
+        return gain_ == 1.0f && minSize_ == 1 && minValue_[minHead_] == 1.0f &&
+               avgSum_ == static_cast<double>(lookahead_);
+    }
 };
 
 }  // namespace boop

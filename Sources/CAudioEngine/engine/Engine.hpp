@@ -2,8 +2,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include "dsp/DrumVoice.hpp"
 #include "engine/Command.hpp"
+#include "engine/DrumBank.hpp"
 #include "engine/SimdTypes.hpp"
 #include "engine/VoiceBank.hpp"
 #include "include/CAudioEngine.h"
@@ -16,7 +16,7 @@ namespace boop {
 // the control thread only pushes Commands and the audio thread only renders.
 class Engine {
   public:
-    static constexpr uint32_t kDrumVoices = 8;
+    static constexpr uint32_t kDrumVoices = DrumBank::kVoices;
     static constexpr float kMasterGain = 0.3f;
     static constexpr double kStealFadeSeconds = 0.005;  // >= 3 ms: a stolen voice is faded, never cut
     // Events stamped BOOP_FRAME_NOW skip the time-ordered queue: an audition must not wait behind
@@ -46,14 +46,17 @@ class Engine {
     void noteOn(const Command& command, uint64_t frame) BOOP_RT;
     void stealOldest() BOOP_RT;
     void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
+    float renderSlice(float* out, uint32_t frames) BOOP_RT;  // returns the slice's peak
+    float mixDown(float* out, uint32_t frames) BOOP_RT;
+    static constexpr uint32_t kSliceFrames = 512;
 
     boop_engine_config config_;
     LockFreeQueue<Command> queue_;
     LockFreeQueue<Command> now_;
     VoiceBank banks_[BOOP_TIMBRE_COUNT];
-    DrumVoice drums_[kDrumVoices];
-    std::unique_ptr<simd::f8[]> partialSums_;
-    std::unique_ptr<float[]> mono_;
+    DrumBank drums_;
+    std::unique_ptr<simd::f8[]> partialSums_;  // one slice
+    std::unique_ptr<float[]> mono_;            // one slice, folded
     uint64_t clock_ = 0;
     uint64_t noteOrder_ = 0;
     uint32_t drumSeed_ = 0;
