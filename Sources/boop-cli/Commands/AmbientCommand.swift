@@ -43,8 +43,6 @@ struct AmbientCommand: ParsableCommand {
     var reconnect = false
 
     static let defaultRenderSeconds = 60.0
-    /// Preset changes (next/previous) crossfade over this long.
-    static let crossfadeSeconds = 2.0
 
     mutating func validate() throws {
         if let duration, !(duration.isFinite && duration >= 0.1 && duration <= 86400) {
@@ -101,160 +99,17 @@ struct AmbientCommand: ParsableCommand {
         }
     }
 
-    func playLive(_ startPreset: AmbientPreset) throws {
-        var preset = startPreset
-        var playback = try AudioPlayback(route: deviceOptions.route, sampleRate: sampleRate, channels: AmbientEngine.channels)
-        playback.gainDB = gainOption.gain
+    func playLive(_ preset: AmbientPreset) throws {
+        let transport = try AmbientTransport(
+            preset: preset, seed: seed, route: deviceOptions.route, sampleRate: sampleRate, gainDB: gainOption.gain,
+            duration: duration)
         if verbose { StandardError.write(gainOption.description + "\n") }
-        let rate = playback.sampleRate
-        var engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
-        // Preset changes crossfade inside one stream: no device reopen, no gap.
-        let mixer = try AmbientCrossfader(first: engine)
-        try playback.start(ambient: mixer)
-        if verbose { describe(playback) }
-
-        // Media keys / playerctl (MPRIS). Next and Previous step through the bundled presets.
-        // Without a session bus ambient carries on and says so only under -v.
-        let media = MediaControls(
-            identity: "PixelBoop", nextPrevious: true,
-            onUnavailable: verbose
-                ? { line in
-                    FileHandle.standardError.send(Data("\(line)\n".utf8))
-                } : nil)
-        media?.update(status: .playing, title: preset.name, length: duration)
-        defer {
-            media?.update(status: .stopped)
-            media?.close()
-        }
-
-        // Ctrl-C, SIGTERM and q ask for the fade-out (exit 0); a second Ctrl-C exits 130 at once.
-        Signals.install()
-        let keys = Keyboard.open()
-        defer { keys?.restore() }
-        var quitRequested = false
-        func stopRequested() -> Bool { quitRequested || Signals.interrupted }
-        /// Waits up to 50 ms for a key: the loop's pacing.
-        func nextKey() -> Keyboard.Key? {
-            if let keys { return keys.wait(timeoutMilliseconds: 50) }
-            usleep(50_000)
-            return nil
-        }
-        let showView = !quiet && isatty(STDERR_FILENO) == 1
-        let endFade = duration.map { AmbientEngine.endFadeSeconds(duration: $0) }
-        var paused = false
-        var fadingOut = false
-        var wantedPreset: AmbientPreset?
-        var lastView = ""
-
-        while true {
-            switch nextKey() {
-            case .space:
-                if !fadingOut {
-                    paused.toggle()
-                    engine.setPaused(paused, fadeSeconds: 0.25)
-                    mixer.outgoing?.setPaused(paused, fadeSeconds: 0.25)
-                }
-            case .quit:
-                quitRequested = true
-            default: break
-            }
-            while let command = media?.poll(), !fadingOut {
-                switch command {
-                case .playPause, .play, .pause:
-                    let wanted = command == .playPause ? !paused : command == .pause
-                    if wanted != paused {
-                        paused = wanted
-                        engine.setPaused(paused, fadeSeconds: 0.25)
-                        mixer.outgoing?.setPaused(paused, fadeSeconds: 0.25)
-                    }
-                case .stop, .quit:
-                    quitRequested = true
-                case .next, .previous:
-                    // The next preset crossfades in over 2 s at the same loudness (a press during
-                    // a crossfade waits for it to end).
-                    let all = AmbientPreset.bundled
-                    let index = all.firstIndex { $0.name == preset.name } ?? 0
-                    let step = command == .next ? 1 : all.count - 1
-                    preset = all[(index + step) % all.count]
-                    wantedPreset = preset
-                    media?.update(status: paused ? .paused : .playing, title: preset.name, length: duration)
-                }
-            }
-            mixer.collect()
-            if let wanted = wantedPreset, !mixer.isFading, !fadingOut {
-                wantedPreset = nil
-                let next = try AmbientEngine(preset: wanted, seed: seed, sampleRate: rate, maxBlockFrames: 4096)
-                if paused { next.setPaused(true, fadeSeconds: 0) }
-                try mixer.fade(to: next, seconds: AmbientCommand.crossfadeSeconds)
-                engine = next
-            }
-            if !fadingOut { media?.update(status: paused ? .paused : .playing) }
-            if stopRequested() && !fadingOut {
-                engine.fadeOut(seconds: 0.02)   // Ctrl-C, q, SIGTERM: the 20 ms fade
-                mixer.outgoing?.fadeOut(seconds: 0.02)
-                fadingOut = true
-            }
-            let status = engine.status
-            if let duration, let endFade, !fadingOut, Double(status.frame) / rate >= duration - endFade {
-                engine.fadeOut(seconds: endFade)
-                mixer.outgoing?.fadeOut(seconds: endFade)
-                fadingOut = true
-            }
-            if fadingOut && status.finished && (mixer.outgoing?.status.finished ?? true) {
-                playback.stop(drain: true)   // the fade is already in the device buffer: let it play
-                break
-            }
-            if let error = playback.stats.error {
-                playback.stop()
-                guard reconnect else {
-                    if showView { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
-                    keys?.restore()
-                    throw BoopExit(.ioError, "\(device): playback device lost (\(error.context)); use --reconnect to wait for it")
-                }
-                guard
-                    let resumed = waitForDevice(
-                        rate: rate, showView: showView,
-                        stopRequested: {
-                            if nextKey() == .quit { quitRequested = true }
-                            return stopRequested()
-                        })
-                else { break }
-                playback = resumed
-                playback.gainDB = gainOption.gain
-                try playback.start(ambient: mixer)
-                if verbose { describe(playback) }
-            }
-            if showView {
-                let view = AmbientCommand.view(preset: preset, seed: seed, status: status, rate: rate, paused: paused)
-                if view != lastView {
-                    FileHandle.standardError.send(Data("\r\u{1B}[K\(view)".utf8))
-                    lastView = view
-                }
-            }
-        }
-        if showView { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
-    }
-
-    /// With --reconnect: reopens the device once a second until it is back at the same rate (the
-    /// generator keeps its place, so the music resumes where it stopped). nil when stopped meanwhile.
-    /// `stopRequested` also paces the wait (it waits for a key for up to 50 ms).
-    func waitForDevice(rate: Double, showView: Bool, stopRequested: () -> Bool) -> AudioPlayback? {
-        let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
-        FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
-        while !stopRequested() {
-            if let playback = try? AudioPlayback(route: deviceOptions.route, sampleRate: rate, channels: AmbientEngine.channels),
-                playback.sampleRate == rate
-            {
-                FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
-                return playback
-            }
-            for _ in 0..<20 where !stopRequested() {}
-        }
-        return nil
-    }
-
-    func describe(_ playback: AudioPlayback) {
-        FileHandle.standardError.send(Data((playback.info.describe(device: device) + "\n").utf8))
+        try transport.start()
+        let session = AmbientSession(
+            transport: transport, device: device, reconnect: reconnect,
+            showView: !quiet && isatty(STDERR_FILENO) == 1, verbose: verbose)
+        if verbose { session.describe() }
+        try session.run()
     }
 
     /// One status line: preset, seed, key, chord, layer meters, output level, time.
@@ -271,5 +126,164 @@ struct AmbientCommand: ParsableCommand {
         return "\(preset.name) #\(seed)  \(s.key) \(s.scale)  \(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0))"
             + " pad \(bar(s.levelPad)) lead \(bar(s.levelLead)) grain \(bar(s.levelGrain)) ocean \(bar(s.levelOcean))"
             + "  \(peakDb)  \(String(format: "%d:%02d", seconds / 60, seconds % 60))  \(state)"
+    }
+}
+
+/// What `boop ambient` adds to the transport: keys, media keys, the status line and the
+/// --reconnect wait with its messages. The fades, crossfades and the device are the transport's
+/// (PixelBoopCore); this loop only waits for a key until the transport is due.
+final class AmbientSession {
+    private let transport: AmbientTransport
+    /// The device as the user named it, for messages.
+    private let device: String
+    private let reconnect: Bool
+    private let showView: Bool
+    private let verbose: Bool
+    private var keys: Keyboard?
+    private var media: MediaControls?
+    private var quitRequested = false
+    private var lastView = ""
+
+    /// Keys, media commands and the view are looked at least this often.
+    private static let pollSeconds = 0.05
+
+    init(transport: AmbientTransport, device: String, reconnect: Bool, showView: Bool, verbose: Bool) {
+        self.transport = transport
+        self.device = device
+        self.reconnect = reconnect
+        self.showView = showView
+        self.verbose = verbose
+    }
+
+    private var stopRequested: Bool { quitRequested || Signals.interrupted }
+
+    func run() throws {
+        // Media keys / playerctl (MPRIS). Next and Previous step through the bundled presets.
+        // Without a session bus ambient carries on and says so only under -v.
+        media = MediaControls(
+            identity: "PixelBoop", nextPrevious: true,
+            onUnavailable: verbose
+                ? { line in
+                    FileHandle.standardError.send(Data("\(line)\n".utf8))
+                } : nil)
+        media?.update(status: .playing, title: transport.preset.name, length: transport.duration)
+        defer {
+            media?.update(status: .stopped)
+            media?.close()
+        }
+
+        // Ctrl-C, SIGTERM and q ask for the fade-out (exit 0); a second Ctrl-C exits 130 at once.
+        Signals.install()
+        keys = Keyboard.open()
+        defer { keys?.restore() }
+
+        while try runOnce() {}
+        clearLine()
+    }
+
+    /// One turn of the loop: waits for a key (or until the transport is due), hands keys and
+    /// media commands to the transport, ticks it and draws the view. False when it is over.
+    private func runOnce() throws -> Bool {
+        if nextKey(seconds: transport.secondsUntilDue(atMost: AmbientSession.pollSeconds)) == .space {
+            transport.setPaused(!transport.isPaused)
+        }
+        handleMediaCommands()
+        if transport.state == .playing || transport.state == .paused {
+            media?.update(status: transport.isPaused ? .paused : .playing)
+        }
+        if stopRequested { transport.requestStop(fade: AmbientTransport.stopFadeSeconds) }
+        try transport.tick()
+        switch transport.state {
+        case .finished, .stopped: return false
+        case .waitingForDevice: guard try waitForDevice() else { return false }
+        default: break
+        }
+        drawView()
+        return true
+    }
+
+    /// Waits up to `seconds` for a key: the loop's pacing (a plain sleep without a terminal).
+    /// q asks for the fade-out.
+    private func nextKey(seconds: Double) -> Keyboard.Key? {
+        let milliseconds = Int32(max(1, (seconds * 1000).rounded(.up)))
+        guard let keys else {
+            usleep(useconds_t(milliseconds) * 1000)
+            return nil
+        }
+        let key = keys.wait(timeoutMilliseconds: milliseconds)
+        if key == .quit { quitRequested = true }
+        return key
+    }
+
+    /// Play, pause and stop as the keys do; Next and Previous crossfade to the neighbouring bundled
+    /// preset over 2 s at the same loudness (a press during a crossfade waits for it to end).
+    /// Once the music fades out, commands are dropped.
+    private func handleMediaCommands() {
+        while let command = media?.poll(), transport.state != .fadingOut {
+            switch command {
+            case .playPause: transport.setPaused(!transport.isPaused)
+            case .play: transport.setPaused(false)
+            case .pause: transport.setPaused(true)
+            case .stop, .quit: quitRequested = true
+            case .next, .previous:
+                let preset = command == .next ? transport.next() : transport.previous()
+                media?.update(
+                    status: transport.isPaused ? .paused : .playing, title: preset.name, length: transport.duration)
+            }
+        }
+    }
+
+    /// The device is gone. Without --reconnect: exit 74. With it: the transport tries to reopen it
+    /// once a second until it is back at the same rate (the generator keeps its place, so the music
+    /// resumes where it stopped); q or Ctrl-C ends the wait. False when stopped meanwhile.
+    private func waitForDevice() throws -> Bool {
+        guard reconnect else {
+            clearLine()
+            keys?.restore()
+            let context = transport.deviceError?.context ?? ""
+            throw BoopExit(.ioError, "\(device): playback device lost (\(context)); use --reconnect to wait for it")
+        }
+        let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
+        FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
+        while !waitForStop(seconds: AmbientSession.pollSeconds) {
+            if try transport.reopenDevice() {
+                FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
+                if verbose { describe() }
+                return true
+            }
+            _ = waitForStop(seconds: AmbientTransport.reopenInterval)
+        }
+        transport.requestStop()   // nothing to fade without a device: closes
+        return false
+    }
+
+    /// Waits up to `seconds` on the keyboard, returning early when a stop is requested.
+    private func waitForStop(seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while !stopRequested {
+            let left = end.timeIntervalSinceNow
+            if left <= 0 { return false }
+            _ = nextKey(seconds: min(left, AmbientSession.pollSeconds))
+        }
+        return true
+    }
+
+    func describe() {
+        FileHandle.standardError.send(Data((transport.info.describe(device: device) + "\n").utf8))
+    }
+
+    private func drawView() {
+        guard showView else { return }
+        let view = AmbientCommand.view(
+            preset: transport.preset, seed: transport.seed, status: transport.status, rate: transport.sampleRate,
+            paused: transport.isPaused)
+        if view != lastView {
+            FileHandle.standardError.send(Data("\r\u{1B}[K\(view)".utf8))
+            lastView = view
+        }
+    }
+
+    private func clearLine() {
+        if showView { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
     }
 }
