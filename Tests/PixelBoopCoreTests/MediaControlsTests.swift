@@ -92,6 +92,30 @@ struct MediaControlsTests {
         #expect(got == [.playPause, .pause, .play, .stop, .quit])
     }
 
+    @Test("the wake descriptor is readable exactly while a command waits, so a control loop can sleep on it")
+    func wakeDescriptorWakesASleepingLoop() throws {
+        let bus = try PrivateBus()
+        let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.test5"))
+        controls.update(status: .playing, title: "Demo")
+        func readable(waitingMilliseconds: Int32) -> Bool {
+            var fd = pollfd(fd: controls.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&fd, 1, waitingMilliseconds) == 1
+        }
+        #expect(controls.wakeDescriptor >= 0)
+        #expect(!readable(waitingMilliseconds: 0))
+        try bus.call("Pause", on: controls.busName)
+        try bus.call("Play", on: controls.busName)
+        // One sleep in poll(2), as `boop play` does; the command wakes it (5 s is only a limit).
+        #expect(readable(waitingMilliseconds: 5000))
+        var got: [MediaCommand] = []
+        while got.count < 2 {
+            while let c = controls.poll() { got.append(c) }
+            if got.count < 2 { #expect(readable(waitingMilliseconds: 5000)) }
+        }
+        #expect(got == [.pause, .play])
+        #expect(!readable(waitingMilliseconds: 0))
+    }
+
     @Test func nextAndPreviousWhenEnabledAndTheAsyncStream() async throws {
         let bus = try PrivateBus()
         let controls = try #require(

@@ -87,6 +87,10 @@ public final class MediaControls: @unchecked Sendable {
     /// The oldest remote command not yet taken, or nil. Never blocks; safe to call from a UI loop.
     public func poll() -> MediaCommand? { core.poll() }
 
+    /// A descriptor that is readable while a command waits to be taken with `poll()`, so a control
+    /// loop can sleep in `poll(2)` on it (with the keyboard) instead of waking up to look.
+    public var wakeDescriptor: Int32 { core.wakeFd }
+
     /// Withdraws the player from the bus (also done on deinit). Idempotent.
     public func close() { core.close() }
 }
@@ -108,6 +112,9 @@ extension MediaControls {
         }
 
         private let handle: OpaquePointer
+        /// A pipe: a byte is written when commands arrive; drained when the last one is taken.
+        let wakeFd: Int32
+        private let wakeWriteFd: Int32
         private let lock = NSLock()
         private var state = State()
         private var dirty = true
@@ -125,6 +132,17 @@ extension MediaControls {
             onLost: ((String) -> Void)?
         ) {
             self.handle = handle
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for fd in ends {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                }
+            } else {
+                ends = [-1, -1]
+            }
+            wakeFd = ends[0]
+            wakeWriteFd = ends[1]
             self.continuation = continuation
             self.onLost = onLost
             state.nextPrevious = nextPrevious
@@ -153,7 +171,13 @@ extension MediaControls {
         func poll() -> MediaCommand? {
             lock.lock()
             defer { lock.unlock() }
-            return pending.isEmpty ? nil : pending.removeFirst()
+            guard !pending.isEmpty else { return nil }
+            let command = pending.removeFirst()
+            if pending.isEmpty && wakeFd >= 0 {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                while read(wakeFd, &bytes, bytes.count) > 0 {}
+            }
+            return command
         }
 
         /// Idempotent; safe from any thread, also while commands arrive and updates are made.
@@ -174,6 +198,10 @@ extension MediaControls {
             closed = true
             lock.unlock()
             boop_mpris_destroy(handle)
+            if wakeFd >= 0 {
+                Glibc.close(wakeFd)
+                Glibc.close(wakeWriteFd)
+            }
         }
 
         private func run() {
@@ -207,6 +235,10 @@ extension MediaControls {
                     lock.lock()
                     pending.append(contentsOf: received)
                     if pending.count > 64 { pending.removeFirst(pending.count - 64) }
+                    if wakeWriteFd >= 0 {
+                        var one: UInt8 = 1
+                        _ = write(wakeWriteFd, &one, 1)
+                    }
                     lock.unlock()
                     for command in received { continuation.yield(command) }
                 }

@@ -162,6 +162,12 @@ public final class PatternTransport {
     /// `atMost`, for a view's refresh).
     public func secondsUntilDue(atMost: Double = 1.0 / 60) -> Double {
         guard state == .playing else { return atMost }
+        if let totalSteps, nextStep >= totalSteps {
+            // Everything is queued: the next thing due is hearing the end.
+            let end = sequencer.frame(ofStep: totalSteps)
+            let heard = audibleFrame
+            return min(max(end > heard ? Double(end - heard) / sampleRate : 0, 0.002), atMost)
+        }
         let due = sequencer.frame(ofStep: nextStep)
         let queueAt = due > lookahead ? due - lookahead : 0
         let clock = engine.frameClock

@@ -60,6 +60,16 @@ final class Keyboard {
 
     func restore() { Keyboard.restoreTerminal() }
 
+    /// Sleeps until a key arrives on `keyboard` (when there is one), one of `others` becomes
+    /// readable, a signal interrupts, or `seconds` pass: a control loop's only wait, so it wakes
+    /// for what is due and otherwise costs nothing.
+    static func waitForInput(_ keyboard: Keyboard?, or others: [Int32] = [], seconds: Double) {
+        var fds = others.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if keyboard != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+        let milliseconds = Int32(min(max(seconds, 0), 3600) * 1000 + 0.999)
+        _ = Glibc.poll(&fds, nfds_t(fds.count), max(milliseconds, 1))
+    }
+
     /// Puts the terminal back as it was (safe to call repeatedly, from any thread).
     static func restoreTerminal() {
         guard var original = saved else { return }

@@ -20,12 +20,25 @@ enum Signals {
     /// Which signal stopped us first, or 0.
     static var firstSignal: Int32 { state.first }
 
+    /// Readable once a stop signal has arrived (and from then on), so a control loop sleeping in
+    /// poll(2) wakes at once: the signals are taken by dispatch sources, which never interrupt it.
+    static var wakeDescriptor: Int32 { wakePipe.read }
+
+    private static let wakePipe: (read: Int32, write: Int32) = {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return (-1, -1) }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        return (ends[0], ends[1])
+    }()
+
     /// Installs the handlers (idempotent; a later call replaces the handler). `onStop` runs once,
     /// on the control queue, at the first signal.
     static func install(onStop: (@Sendable () -> Void)? = nil) {
         queue.sync {
             handler = onStop
             guard sources.isEmpty else { return }
+            let wake = wakePipe.write
             // SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\\) stop like SIGTERM: a render
             // removes its temporary file and no crash report is printed.
             for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
@@ -37,7 +50,11 @@ enum Signals {
                         Keyboard.restoreTerminal()
                         _exit(130)
                     }
-                    if n == 1 { handler?() }
+                    if n == 1 {
+                        var byte: UInt8 = 1
+                        if wake >= 0 { _ = write(wake, &byte, 1) }
+                        handler?()
+                    }
                 }
                 source.resume()
                 sources.append(source)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Whole-process render speed, side by side with FluidSynth on the same notes: for each pattern,
+# `boop render` to a WAV, and FluidSynth (TimGM6mb, reverb and chorus off) rendering the MIDI file
+# boop exports for the same loops. hyperfine alternates the two commands; the table gives the
+# medians, boop's real-time factor and the ratio boop / FluidSynth.
+#
+# Usage: bench/render-vs-fluidsynth.sh [--boop PATH] [--loops N] [--runs N] [PATTERN ...]
+# Default: the shipped boop built by `make` (static Swift runtime), 100 loops, the four examples
+# and bench/dense-four.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+boop="" loops=100 runs=5
+patterns=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --boop) boop="$2"; shift 2 ;;
+    --loops) loops="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    *) patterns+=("$1"); shift ;;
+  esac
+done
+[ ${#patterns[@]} -gt 0 ] || patterns=(examples/demo.json examples/arpeggio-133.json examples/minor-groove.json
+  examples/lullaby.json bench/dense-four.json)
+for tool in hyperfine fluidsynth; do
+  command -v "$tool" >/dev/null || { echo "render-vs-fluidsynth: needs $tool (apt-get install $tool)" >&2; exit 69; }
+done
+soundfont=/usr/share/sounds/sf2/TimGM6mb.sf2
+[ -f "$soundfont" ] || { echo "render-vs-fluidsynth: needs $soundfont (apt-get install timgm6mb-soundfont)" >&2; exit 69; }
+if [ -z "$boop" ]; then
+  command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+  make -s build >/dev/null
+  boop=.build-install/release/boop
+fi
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+printf '| pattern | audio | boop | real time | FluidSynth | boop / FluidSynth |\n|---|---|---|---|---|---|\n'
+for pattern in "${patterns[@]}"; do
+  "$boop" render "$pattern" --loops "$loops" -o "$out/notes.mid"
+  "$boop" render "$pattern" --loops "$loops" -o "$out/probe.wav"
+  seconds="$(python3 -c 'import sys, wave; w = wave.open(sys.argv[1]); print(w.getnframes() / w.getframerate())' "$out/probe.wav" 2>/dev/null ||
+    soxi -D "$out/probe.wav")"
+  hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/h.json" \
+    "$boop render $pattern --loops $loops -o $out/boop.wav" \
+    "fluidsynth -ni -R 0 -C 0 -F $out/fluidsynth.wav $soundfont $out/notes.mid" >/dev/null
+  python3 - "$out/h.json" "$pattern" "$seconds" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+b, f = r[0]["median"], r[1]["median"]
+audio = float(sys.argv[3])
+print(f"| {sys.argv[2]} | {audio:.0f} s | {b * 1000:.0f} ms | {audio / b:.0f}x | {f * 1000:.0f} ms | **{b / f:.3f}** |")
+PY
+done
