@@ -24,6 +24,7 @@ Engine::Engine(const boop_engine_config& config)
     drums_.prepare(config.sample_rate);
     partialSums_.reset(new simd::f8[kSliceFrames]);
     mono_.reset(new float[kSliceFrames]);
+    direct_.reset(new float[kSliceFrames]);
 }
 
 bool Engine::push(const Command& command) noexcept {
@@ -107,7 +108,8 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
 }
 
 void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
-    for (VoiceBank& bank : banks_) bank.render(partialSums_.get(), static_cast<int>(begin), static_cast<int>(end));
+    for (VoiceBank& bank : banks_)
+        bank.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
     drums_.render(partialSums_.get(), static_cast<int>(begin), static_cast<int>(end));
 }
 
@@ -130,7 +132,10 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
 }
 
 float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
-    for (uint32_t n = 0; n < frames; ++n) partialSums_[n] = simd::splat(0.0f);
+    for (uint32_t n = 0; n < frames; ++n) {
+        partialSums_[n] = simd::splat(0.0f);
+        direct_[n] = 0.0f;
+    }
     const uint64_t cancelUpTo = cancelUpTo_.load(std::memory_order_acquire);
     if (cancelUpTo > popped_) {
         Command discarded;
@@ -184,8 +189,9 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
         const f8* p = sums + n;
         const f8 q0 = pairs(pairs(p[0], p[1]), pairs(p[2], p[3]));
         const f8 q1 = pairs(pairs(p[4], p[5]), pairs(p[6], p[7]));
-        const f8 y = (__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 8, 9, 10, 11) +
-                      __builtin_shufflevector(q0, q1, 4, 5, 6, 7, 12, 13, 14, 15)) *
+        const f8 y = ((__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 8, 9, 10, 11) +
+                       __builtin_shufflevector(q0, q1, 4, 5, 6, 7, 12, 13, 14, 15)) +
+                      *reinterpret_cast<const simd::f8u*>(direct_.get() + n)) *
                      kMasterGain;
         loudest = simd::max(loudest, simd::abs(y));
         for (int k = 0; k < 8; ++k) mono[n + k] = y[k];
@@ -193,7 +199,7 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
     float peak = 0.0f;
     for (int k = 0; k < 8; ++k) peak = std::max(peak, loudest[k]);
     for (; n < frames; ++n) {
-        mono[n] = simd::sum(sums[n]) * kMasterGain;
+        mono[n] = (simd::sum(sums[n]) + direct_[n]) * kMasterGain;
         peak = std::max(peak, std::fabs(mono[n]));
     }
     if (peak > SoftClipper::kKnee) {

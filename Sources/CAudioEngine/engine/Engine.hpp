@@ -57,6 +57,7 @@ class Engine {
     DrumBank drums_;
     std::unique_ptr<simd::f8[]> partialSums_;  // one slice
     std::unique_ptr<float[]> mono_;            // one slice, folded
+    std::unique_ptr<float[]> direct_;          // one slice: voices rendered along time add here
     uint64_t clock_ = 0;
     uint64_t noteOrder_ = 0;
     uint32_t drumSeed_ = 0;

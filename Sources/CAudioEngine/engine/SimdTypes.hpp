@@ -17,6 +17,7 @@ namespace boop::simd {
 
 constexpr int kLanes = 8;
 typedef float f8 __attribute__((vector_size(32), aligned(32)));
+typedef float f8u __attribute__((vector_size(32), aligned(4)));  // for unaligned loads
 typedef int32_t i8 __attribute__((vector_size(32), aligned(32)));
 typedef uint32_t u8 __attribute__((vector_size(32), aligned(32)));
 // Half-width lanes for the SSE baseline: eight lanes of state would not fit in 16 xmm registers.

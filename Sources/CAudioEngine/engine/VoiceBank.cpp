@@ -12,7 +12,7 @@ void VoiceBank::prepare(double sampleRate, int capacity, const TimbreSpec& spec)
     spec_ = spec;
     sampleRate_ = sampleRate;
     if (spec.filtered) coefficients_ = BiquadCoefficients::lowpass(sampleRate, spec.cutoffHz, spec.q);
-    kernel_ = chooseKernel(spec);
+    kernels_ = chooseKernels(spec);
     chunkCount_ = (std::max(capacity, 1) + kLanes - 1) / kLanes;
     laneCount_ = chunkCount_ * kLanes;
     chunks_.reset(new Chunk[chunkCount_]);
@@ -191,6 +191,75 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, a1, a2, part);
 }
 
+// The same voice for one lane, eight consecutive frames per vector: what a chunk with only a few
+// sounding lanes renders with, since the lane-major loop above would spend most of its work on
+// silent lanes. The waveform (the costly part) is computed for eight frames at once from the
+// exact 32-bit phase; the envelope ramp and the lowpass recursion run frame by frame with the
+// same operations as above, so a voice gives the same bits whichever loop renders it and
+// however the block is cut.
+template <Waveform W, bool Filtered, bool Shaped>
+__attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, int i, float* mono, int begin, int end,
+                                                          float a1, float a2) noexcept {
+    using F = f8;
+    using U = u8;
+    using I = IntOf<F>;
+    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
+    const U steps = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint32_t phase = c.phase[i];
+    const uint32_t increment = c.increment[i];
+    float level = c.level[i], z1 = c.z1[i], z2 = c.z2[i];
+    const float slope = c.slope[i], gain = c.gain[i], invDt = c.invDt[i];
+    for (int n = begin; n < end; n += 8) {
+        const int m = end - n < 8 ? end - n : 8;
+        const U ph = phase + steps * increment;
+        F wave;
+        if constexpr (W == Waveform::Saw) {
+            const F t = __builtin_convertvector(ph, F) * kTurnsPerStep;
+            const F dt = splat(static_cast<float>(increment)) * kTurnsPerStep;
+            const F u0 = t * invDt;
+            const F u1 = (t - 1.0f) * invDt;
+            const F afterWrap = u0 + u0 - u0 * u0 - 1.0f;
+            const F beforeWrap = u1 * u1 + u1 + u1 + 1.0f;
+            const F zero = splat(0.0f);
+            const F blep = select<F>(t < dt, afterWrap, select<F>(t > 1.0f - dt, beforeWrap, zero));
+            wave = (t + t - 1.0f) - blep;
+        } else {
+            const F x = __builtin_convertvector(reinterpret_cast<const I&>(ph), F) * kTurnsPerStep;
+            if constexpr (W == Waveform::Sine) {
+                wave = sinTurns(x);
+            } else {
+                wave = abs(x) * 4.0f - 1.0f;
+            }
+        }
+        F env;
+        for (int k = 0; k < 8; ++k) {
+            env[k] = level;
+            if (k < m) {
+                const float next = level + slope;
+                level = next > 0.0f ? next : 0.0f;
+                level = level < 1.0f ? level : 1.0f;
+            }
+        }
+        if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
+        const F x = wave * env * gain;
+        for (int k = 0; k < m; ++k) {
+            float y = x[k];
+            if constexpr (Filtered) {
+                const float in = y;  // already scaled by b0
+                y = in + z1;
+                z1 = (in + in) - y * a1 + z2;
+                z2 = in - y * a2;
+            }
+            mono[n + k] += y;
+        }
+        phase += static_cast<uint32_t>(m) * increment;
+    }
+    c.phase[i] = phase;
+    c.level[i] = level;
+    c.z1[i] = z1;
+    c.z2[i] = z2;
+}
+
 // One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
 // target and, where the CPU has them, for AVX2 + FMA (one 256-bit register holds all eight
 // lanes). Chosen once in prepare(); the audio thread only follows a function pointer.
@@ -209,6 +278,22 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     }                                                                                                                  \
     ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) BOOP_RT { \
         renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, a1, a2);                                          \
+    }                                                                                                                  \
+    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1, float a2)    \
+        BOOP_RT {                                                                                                      \
+        renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, a1, a2);                                            \
+    }                                                                                                                  \
+    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1,          \
+                                                float a2) BOOP_RT {                                                    \
+        renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, a1, a2);                                            \
+    }                                                                                                                  \
+    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1,          \
+                                                float a2) BOOP_RT {                                                    \
+        renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, a1, a2);                                        \
+    }                                                                                                                  \
+    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1, float a2)     \
+        BOOP_RT {                                                                                                      \
+        renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, a1, a2);                                             \
     }
 
 BOOP_VOICE_KERNELS(Baseline, , f4, u4)
@@ -217,45 +302,46 @@ BOOP_VOICE_KERNELS(Baseline, , f4, u4)
 BOOP_VOICE_KERNELS(Avx2, __attribute__((target("avx2,fma"))), f8, u8)
 #endif
 
-VoiceBank::Kernel VoiceBank::chooseKernel(const TimbreSpec& spec) noexcept {
+VoiceBank::Kernels VoiceBank::chooseKernels(const TimbreSpec& spec) noexcept {
     bool wide = false;
 #if defined(BOOP_HAVE_AVX2_KERNELS)
     __builtin_cpu_init();
     wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2");
+#else
+    (void)wide;
+#endif
+#if defined(BOOP_HAVE_AVX2_KERNELS)
+#define BOOP_PICK(NAME) (wide ? NAME##Avx2 : NAME##Baseline)
+#else
+#define BOOP_PICK(NAME) NAME##Baseline
 #endif
     switch (spec.waveform) {
         case Waveform::Sine:
-            // The unfiltered, raised-cosine sine (TONE) has a kernel of its own.
-            if (!spec.filtered && spec.raisedCosineEdges) {
-#if defined(BOOP_HAVE_AVX2_KERNELS)
-                if (wide) return renderPureSineAvx2;
-#endif
-                return renderPureSineBaseline;
-            }
-#if defined(BOOP_HAVE_AVX2_KERNELS)
-            if (wide) return renderSineAvx2;
-#endif
-            return renderSineBaseline;
+            // The unfiltered, raised-cosine sine (TONE) has kernels of its own.
+            if (!spec.filtered && spec.raisedCosineEdges) return {BOOP_PICK(renderPureSine), BOOP_PICK(lanePureSine)};
+            return {BOOP_PICK(renderSine), BOOP_PICK(laneSine)};
         case Waveform::Triangle:
-#if defined(BOOP_HAVE_AVX2_KERNELS)
-            if (wide) return renderTriangleAvx2;
-#endif
-            return renderTriangleBaseline;
+            return {BOOP_PICK(renderTriangle), BOOP_PICK(laneTriangle)};
         case Waveform::Saw:
-#if defined(BOOP_HAVE_AVX2_KERNELS)
-            if (wide) return renderSawAvx2;
-#endif
-            return renderSawBaseline;
+            return {BOOP_PICK(renderSaw), BOOP_PICK(laneSaw)};
     }
-    return renderSineBaseline;
+#undef BOOP_PICK
+    return {renderSineBaseline, laneSineBaseline};
 }
 
-void VoiceBank::render(f8* acc, int begin, int end) BOOP_RT {
+void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
     if (activeCount_ == 0 || end <= begin) return;
     for (int ci = 0; ci < chunkCount_; ++ci) {
-        if (!chunkActive_[ci]) continue;
+        const uint8_t active = chunkActive_[ci];
+        if (!active) continue;
         Chunk& c = chunks_[ci];
-        kernel_(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
+        // Up to kMaxTimeMajorLanes sounding lanes: each on its own, eight frames at a time.
+        if (__builtin_popcount(active) <= kMaxTimeMajorLanes) {
+            for (int i = 0; i < kLanes; ++i)
+                if (active & (1u << i)) kernels_.lane(c, i, mono, begin, end, coefficients_.a1, coefficients_.a2);
+        } else {
+            kernels_.chunk(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
+        }
         // Retire lanes whose release or fade has reached silence and whose filter has rung
         // down (a few tenths of a millisecond later), so nothing is ever cut off mid-ring.
         for (int i = 0; i < kLanes; ++i) {

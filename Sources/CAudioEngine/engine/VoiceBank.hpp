@@ -40,10 +40,12 @@ class VoiceBank {
     void release(int lane, uint64_t frame) BOOP_RT;
     void fade(int lane, double seconds) BOOP_RT;
 
-    // Adds frames [begin, end) of every sounding lane into acc (one 8-lane partial sum per
-    // frame; the caller folds the lanes together once at the end of the block), then retires
-    // lanes whose release or fade has reached zero.
-    void render(simd::f8* acc, int begin, int end) BOOP_RT;
+    // Adds frames [begin, end) of every sounding lane, then retires lanes whose release or fade
+    // has reached zero. A busy chunk adds into acc (one 8-lane partial sum per frame; the caller
+    // folds the lanes together once at the end of the block); a chunk with few sounding lanes
+    // renders each of them along time and adds straight into mono.
+    void render(simd::f8* acc, float* mono, int begin, int end) BOOP_RT;
+    static constexpr int kMaxTimeMajorLanes = 3;
 
     struct alignas(32) Chunk {
         simd::u8 phase;      // 32-bit phase accumulator: wraps by itself, exact frequency grid
@@ -57,7 +59,12 @@ class VoiceBank {
 
   private:
     using Kernel = void (*)(Chunk&, simd::f8*, int, int, float, float) noexcept [[clang::nonblocking]];
-    static Kernel chooseKernel(const TimbreSpec& spec) noexcept;
+    using LaneKernel = void (*)(Chunk&, int, float*, int, int, float, float) noexcept [[clang::nonblocking]];
+    struct Kernels {
+        Kernel chunk = nullptr;
+        LaneKernel lane = nullptr;
+    };
+    static Kernels chooseKernels(const TimbreSpec& spec) noexcept;
 
     struct Lane {
         LaneState state = LaneState::Idle;
@@ -71,7 +78,7 @@ class VoiceBank {
     void retire(int lane) BOOP_RT;
 
     TimbreSpec spec_{};
-    Kernel kernel_ = nullptr;
+    Kernels kernels_;
     double sampleRate_ = 44100.0;
     BiquadCoefficients coefficients_;
     std::unique_ptr<Chunk[]> chunks_;
