@@ -1,6 +1,7 @@
 #pragma once
 #include <cmath>
 #include "dsp/Svf.hpp"
+#include "engine/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
@@ -73,10 +74,9 @@ class FmLead {
             } else {
                 env_ *= decayCoef_;
             }
-            const float mod = static_cast<float>(std::sin(kTwoPi * modPhase_));
+            const float mod = sine(modPhase_);
             const float idx = indexTracked_ * (0.25f + 0.75f * env_);
-            const float raw =
-                env_ * static_cast<float>(std::sin(kTwoPi * carrierPhase_ + static_cast<double>(idx * mod)));
+            const float raw = env_ * sine(carrierPhase_ + static_cast<double>(idx * mod) * (1.0 / kTwoPi));
             out[i] = tone_.lowpass(toneCoeffs_, raw);
             carrierPhase_ += carrierInc_;
             if (carrierPhase_ >= 1.0) carrierPhase_ -= 1.0;
@@ -93,6 +93,14 @@ class FmLead {
     }
 
   private:
+    // sin(2 pi turns) through the engine's polynomial (error 5e-8): two std::sin calls a sample
+    // were a seventh of an ambient render. The phase is reduced in double, where it lives.
+    static float sine(double turns) BOOP_RT {
+        const double reduced = turns - std::floor(turns + 0.5);  // [-0.5, 0.5)
+        simd::f4 x = {static_cast<float>(reduced), 0.0f, 0.0f, 0.0f};
+        return simd::sinTurns(x)[0];
+    }
+
     void updateIncrements() BOOP_RT {
         // Key tracking: high notes get a smaller index, as acoustic bells and pianos get duller
         // relative to their pitch; it also keeps the upper sidebands below Nyquist.
