@@ -34,6 +34,12 @@ float midiToHz(int midi) BOOP_RT { return static_cast<float>(440.0 * std::exp2((
 }  // namespace
 
 AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), sr_(config.sample_rate) {
+    prepareVoices();
+    prepareEffects();
+    prepareComposition();
+}
+
+void AmbientEngine::prepareVoices() {
     const std::uint64_t seed = cfg_.seed;
     pad_.prepare(sr_, seed);
     pad_.setDetuneCents(cfg_.pad_detune_cents);
@@ -46,6 +52,15 @@ AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), 
     lead_.setIndex(cfg_.fm_index);
     lead_.setEnvelope(cfg_.lead_attack_seconds, cfg_.lead_decay_seconds);
 
+    grains_.prepare(sr_, seed, 3.0);
+    grains_.setGrain(cfg_.grain_seconds, cfg_.grain_density);
+    grains_.setPitchSpread(cfg_.grain_pitch_spread);
+
+    ocean_.prepare(sr_, seed);
+    ocean_.setSwell(cfg_.ocean_swell_seconds);
+}
+
+void AmbientEngine::prepareEffects() {
     delay_.prepare(sr_, 2.1);
     delay_.setTime(cfg_.delay_seconds);
     delay_.setFeedback(cfg_.delay_feedback);
@@ -56,18 +71,14 @@ AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), 
     reverb_.setSize(cfg_.reverb_size);
     reverb_.setDecay(cfg_.reverb_decay_seconds);
     reverb_.setDamping(cfg_.reverb_damping);
+    limiter_.prepare(sr_);
+}
 
-    grains_.prepare(sr_, seed, 3.0);
-    grains_.setGrain(cfg_.grain_seconds, cfg_.grain_density);
-    grains_.setPitchSpread(cfg_.grain_pitch_spread);
-
-    ocean_.prepare(sr_, seed);
-    ocean_.setSwell(cfg_.ocean_swell_seconds);
-
+void AmbientEngine::prepareComposition() {
+    const std::uint64_t seed = cfg_.seed;
     harmony_.configure(cfg_.key, static_cast<Scale>(cfg_.scale), cfg_.seventh_chance, cfg_.modulation_chance, seed);
     rhythm_.set(static_cast<int>(cfg_.lead_pulses), static_cast<int>(cfg_.lead_steps),
                 static_cast<int>(cfg_.lead_rotation));
-    limiter_.prepare(sr_);
 
     leadRng_.seedWith(seed, kStreamLead);
     driftRng_.seedWith(seed, kStreamDrift);
@@ -220,7 +231,14 @@ void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
     grains_.process(grainIn_, grL_, grR_, n);
     ocean_.process(ocL_, ocR_, n);
     delay_.process(dlIn_, dlL_, dlR_, n);
+    mixDry(n);
+    reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
+    master(out, n);
+}
 
+// The layers at their levels into the dry bus (the reverb's input), and each layer's energy for
+// the meters.
+void AmbientEngine::mixDry(int n) BOOP_RT {
     const float dmix = cfg_.delay_mix;
     for (int i = 0; i < n; ++i) {
         const float lead = leadMono_[i] * leadLevel_;
@@ -234,11 +252,13 @@ void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
         sums_[2] += 0.5 * (grL_[i] * grL_[i] + grR_[i] * grR_[i]);
         sums_[3] += 0.5 * (ocL_[i] * ocL_[i] + ocR_[i] * ocR_[i]);
     }
-    reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
+}
 
+// Dry and reverberated sound together, the fades, the loudness normalisation and the limiter.
+void AmbientEngine::master(float* out, int n) BOOP_RT {
     const float mix = cfg_.reverb_mix;
     const float dryGain = 1.0f - 0.6f * mix, wetGain = 1.2f * mix;
-    const float master = cfg_.master_gain;
+    const float masterGain = cfg_.master_gain;
     bool bad = false;
     for (int i = 0; i < n; ++i) {
         sums_[4] += 0.5 * (rvL_[i] * rvL_[i] + rvR_[i] * rvR_[i]);
@@ -255,8 +275,8 @@ void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
                 if (fade_ < fadeTarget_) fade_ = fadeTarget_;
             }
         }
-        float l = (dryL_[i] * dryGain + rvL_[i] * wetGain) * master;
-        float r = (dryR_[i] * dryGain + rvR_[i] * wetGain) * master;
+        float l = (dryL_[i] * dryGain + rvL_[i] * wetGain) * masterGain;
+        float r = (dryR_[i] * dryGain + rvR_[i] * wetGain) * masterGain;
         // The level is measured in steady state only: fades are the listener's, not the music's.
         const bool steady = fade_ == 1.0f && fadeTarget_ == 1.0f && fadeIn_ >= 1.0;
         if (probe_ != nullptr && steady) {

@@ -58,6 +58,11 @@ class AmbientEngine {
     void chordChange() BOOP_RT;
     void leadStep() BOOP_RT;
     void processChunk(float* out, int n) BOOP_RT;
+    void mixDry(int n) BOOP_RT;
+    void master(float* out, int n) BOOP_RT;
+    void prepareVoices();
+    void prepareEffects();
+    void prepareComposition();
     void publish(float peakL, float peakR, const double* sums, std::uint32_t n) BOOP_RT;
     std::uint64_t stepFrame(std::uint64_t k) const BOOP_RT;
 

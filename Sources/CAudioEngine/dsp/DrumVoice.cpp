@@ -33,79 +33,55 @@ DrumRecipe::Kind DrumRecipe::kindForKey(uint32_t key) BOOP_RT {
     }
 }
 
+namespace {
+
+// Each kind's recipe, in seconds and hertz: decay times are 1/e times; 0 means "no such part".
+struct KindRecipe {
+    double baseHz, sweepHz, sweepSeconds;
+    float toneAmp;
+    double toneSeconds;
+    float noiseAmp;
+    double noiseSeconds, cutoffHz;
+    bool highpass;
+    double clapSeconds;  // between a clap's re-strikes
+};
+
+constexpr KindRecipe kKinds[] = {
+    /* Kick      */ {48.0, 110.0, 0.030, 1.0f, 0.28, 0.08f, 0.004, 3000.0, false, 0.0},
+    /* Snare     */ {185.0, 40.0, 0.020, 0.45f, 0.06, 0.6f, 0.11, 1500.0, true, 0.0},
+    /* Rim       */ {820.0, 0.0, 0.0, 0.5f, 0.012, 0.3f, 0.008, 2500.0, true, 0.0},
+    /* Clap      */ {50.0, 0.0, 0.0, 0.0f, 0.0, 0.7f, 0.09, 1200.0, true, 0.011},
+    /* Tom       */ {80.0, 0.0, 0.04, 0.85f, 0.22, 0.0f, 0.0, 2000.0, false, 0.0},  // pitch set per key
+    /* ClosedHat */ {50.0, 0.0, 0.0, 0.0f, 0.0, 0.4f, 0.035, 7000.0, true, 0.0},
+    /* OpenHat   */ {50.0, 0.0, 0.0, 0.0f, 0.0, 0.35f, 0.22, 7000.0, true, 0.0},
+    /* Cymbal    */ {50.0, 0.0, 0.0, 0.0f, 0.0, 0.3f, 0.7, 5000.0, true, 0.0},
+};
+
+}  // namespace
+
 DrumRecipe DrumRecipe::forKey(uint32_t key, double rate) BOOP_RT {
     // Amplitude falls by 1/e every `seconds`.
-    auto decay = [rate](double seconds) { return std::exp(-1.0 / (seconds * rate)); };
+    auto decay = [rate](double seconds) { return seconds > 0.0 ? std::exp(-1.0 / (seconds * rate)) : 1.0; };
     DrumRecipe r;
     r.kind = kindForKey(key);
+    const KindRecipe& k = kKinds[static_cast<int>(r.kind)];
     r.rampInFrames = static_cast<uint32_t>(0.001 * rate) + 1;
-    switch (r.kind) {
-        case Kind::Kick:
-            r.baseHz = 48.0;
-            r.sweepHz = 110.0;
-            r.sweepDecay = decay(0.030);
-            r.toneAmp = 1.0f;
-            r.toneDecay = float(decay(0.28));
-            r.noiseAmp = 0.08f;
-            r.noiseDecay = float(decay(0.004));
-            r.noiseCutoffHz = 3000.0;
-            break;
-        case Kind::Snare:
-            r.baseHz = 185.0;
-            r.sweepHz = 40.0;
-            r.sweepDecay = decay(0.020);
-            r.toneAmp = 0.45f;
-            r.toneDecay = float(decay(0.06));
-            r.noiseAmp = 0.6f;
-            r.noiseDecay = float(decay(0.11));
-            r.noiseCutoffHz = 1500.0;
-            r.noiseHighpass = true;
-            break;
-        case Kind::Rim:
-            r.baseHz = 820.0;
-            r.toneAmp = 0.5f;
-            r.toneDecay = float(decay(0.012));
-            r.noiseAmp = 0.3f;
-            r.noiseDecay = float(decay(0.008));
-            r.noiseCutoffHz = 2500.0;
-            r.noiseHighpass = true;
-            break;
-        case Kind::Clap:
-            r.noiseAmp = 0.7f;
-            r.noiseDecay = float(decay(0.09));
-            r.clapPeriod = static_cast<uint32_t>(0.011 * rate);
-            r.noiseCutoffHz = 1200.0;
-            r.noiseHighpass = true;
-            break;
-        case Kind::Tom: {
-            // Low tom 41 at ~80 Hz up to high tom 50 at ~190 Hz.
-            const double lowKey = 41.0;
-            r.baseHz = 80.0 * std::pow(2.0, (static_cast<double>(key) - lowKey) / 10.5);
-            r.sweepHz = r.baseHz * 0.6;
-            r.sweepDecay = decay(0.04);
-            r.toneAmp = 0.85f;
-            r.toneDecay = float(decay(0.22));
-            break;
-        }
-        case Kind::ClosedHat:
-            r.noiseAmp = 0.4f;
-            r.noiseDecay = float(decay(0.035));
-            r.noiseCutoffHz = std::min(7000.0, rate * 0.4);
-            r.noiseHighpass = true;
-            break;
-        case Kind::OpenHat:
-            r.noiseAmp = 0.35f;
-            r.noiseDecay = float(decay(0.22));
-            r.noiseCutoffHz = std::min(7000.0, rate * 0.4);
-            r.noiseHighpass = true;
-            break;
-        case Kind::Cymbal:
-            r.noiseAmp = 0.3f;
-            r.noiseDecay = float(decay(0.7));
-            r.noiseCutoffHz = std::min(5000.0, rate * 0.4);
-            r.noiseHighpass = true;
-            break;
+    r.baseHz = k.baseHz;
+    r.sweepHz = k.sweepHz;
+    if (r.kind == Kind::Tom) {
+        // Low tom 41 at ~80 Hz up to high tom 50 at ~190 Hz, each swept down from 1.6 times its pitch.
+        r.baseHz = k.baseHz * std::pow(2.0, (static_cast<double>(key) - 41.0) / 10.5);
+        r.sweepHz = r.baseHz * 0.6;
     }
+    r.sweepDecay = decay(k.sweepSeconds);
+    r.toneAmp = k.toneAmp;
+    r.toneDecay = k.toneAmp > 0.0f ? float(decay(k.toneSeconds)) : 0.0f;
+    r.noiseAmp = k.noiseAmp;
+    r.noiseDecay = k.noiseAmp > 0.0f ? float(decay(k.noiseSeconds)) : 0.0f;
+    // Kept under 0.4 of the rate, so the filter stays well-conditioned at low rates.
+    r.noiseCutoffHz = std::min(k.cutoffHz, rate * 0.4);
+    r.noiseHighpass = k.highpass;
+    r.clapPeriod = static_cast<uint32_t>(k.clapSeconds * rate);
     return r;
 }
 

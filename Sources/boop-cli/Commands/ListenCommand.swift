@@ -98,14 +98,7 @@ struct ListenCommand: AsyncParsableCommand {
                 throw error
             }
         }
-        let format = stream.deviceFormat
-        if deviceOptions.verbose {
-            let line =
-                "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
-                + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
-                + (output.map { ", recording to \($0)" } ?? "")
-            FileHandle.standardError.send(Data((line + "\n").utf8))
-        }
+        if deviceOptions.verbose { describe(stream) }
 
         let limitFrames = duration.map { Int(($0 * rate).rounded()) }
         let live = !json && !raw && !deviceOptions.quiet
@@ -127,25 +120,8 @@ struct ListenCommand: AsyncParsableCommand {
                 }
                 framesSeen += samples.count
                 try writer?.write(samples)
-                let level = SignalLevel.measure(samples)
                 let pitch = samples.count >= min(bufferFrames, 256) ? detector.detect(samples) : nil
-                var delivered = true
-                if raw {
-                    delivered = samples.withUnsafeBytes { FileHandle.standardOutput.send(Data($0)) }
-                } else if json {
-                    var line = Self.jsonLine(time: timestamp, rms: level.rms, peak: level.peak, pitch: pitch)
-                    if self.samples { line = Self.withSamples(line, samples, rate: rate) }
-                    delivered = FileHandle.standardOutput.send(Data((line + "\n").utf8))
-                } else if live {
-                    let line = Self.liveLine(
-                        time: timestamp + Double(samples.count) / rate, rms: level.rms,
-                        peak: level.peak, pitch: pitch)
-                    if tty {
-                        FileHandle.standardOutput.send(Data(("\r" + line + "\u{1B}[K").utf8))
-                    } else {
-                        printLine(line)
-                    }
-                }
+                let delivered = report(samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty)
                 // The reader closed the pipe: the samples have nowhere to go, which is the reader's
                 // way of saying "enough" (`| head`), not an error.
                 if !delivered { stream.stop() }
@@ -165,6 +141,40 @@ struct ListenCommand: AsyncParsableCommand {
             }
         }
         if let lostError { throw BoopExit(.ioError, lostError) }
+    }
+
+    private func describe(_ stream: AudioStream) {
+        let format = stream.deviceFormat
+        let rate = stream.sampleRate
+        let line =
+            "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
+            + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
+            + (output.map { ", recording to \($0)" } ?? "")
+        FileHandle.standardError.send(Data((line + "\n").utf8))
+    }
+
+    /// One buffer's output: raw samples, a JSON line, or the live line. False when stdout's reader
+    /// has gone away.
+    private func report(_ samples: [Float], pitch: PitchReading?, time: Double, rate: Double, live: Bool, tty: Bool)
+        -> Bool
+    {
+        let level = SignalLevel.measure(samples)
+        if raw {
+            return samples.withUnsafeBytes { FileHandle.standardOutput.send(Data($0)) }
+        } else if json {
+            var line = Self.jsonLine(time: time, rms: level.rms, peak: level.peak, pitch: pitch)
+            if self.samples { line = Self.withSamples(line, samples, rate: rate) }
+            return FileHandle.standardOutput.send(Data((line + "\n").utf8))
+        } else if live {
+            let line = Self.liveLine(
+                time: time + Double(samples.count) / rate, rms: level.rms, peak: level.peak, pitch: pitch)
+            if tty {
+                FileHandle.standardOutput.send(Data(("\r" + line + "\u{1B}[K").utf8))
+            } else {
+                printLine(line)
+            }
+        }
+        return true
     }
 
     private func printLine(_ line: String) {

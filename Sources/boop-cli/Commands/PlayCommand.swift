@@ -92,21 +92,7 @@ final class PlaySession {
 
         try transport.start()
         if verbose { log(transport.info.describe(device: device)) }
-        var latencyShown = false
-        let pattern = transport.sequencer.pattern
-
-        // Media keys, desktop widgets and `playerctl -p boop` (MPRIS on the session bus). Its
-        // commands take the keyboard's path below; without a bus (ssh, CI) play carries on and
-        // says so only under -v.
-        let media = MediaControls(
-            identity: "PixelBoop",
-            onUnavailable: verbose
-                ? { [weak self] line in
-                    self?.log(line)
-                } : nil)
-        media?.update(
-            status: .playing, title: pattern.name,
-            length: transport.totalSteps.map { Double($0) * pattern.stepSeconds })
+        let media = openMediaControls()
         defer {
             media?.update(status: .stopped)
             media?.close()
@@ -114,22 +100,7 @@ final class PlaySession {
 
         var lastDraw = Date.distantPast
         while !Signals.interrupted {
-            switch keys?.poll() {
-            case .space: try transport.setPaused(transport.state == .playing)
-            case .quit: return try stop()
-            case .other(UInt8(ascii: "+")), .other(UInt8(ascii: "=")): transport.setBPM(transport.sequencer.pattern.bpm + 5)
-            case .other(UInt8(ascii: "-")), .other(UInt8(ascii: "_")): transport.setBPM(transport.sequencer.pattern.bpm - 5)
-            default: break
-            }
-            while let command = media?.poll() {
-                switch command {
-                case .playPause: try transport.setPaused(transport.state == .playing)
-                case .play: try transport.setPaused(false)
-                case .pause: try transport.setPaused(true)
-                case .stop, .quit: return try stop()
-                case .next, .previous: break   // a pattern has no next (CanGoNext is false)
-                }
-            }
+            if try handleKey(keys?.poll()) == .stop || handleMediaCommands(media) == .stop { return try stop() }
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
             media?.update(status: transport.state == .paused ? .paused : .playing)
             do {
@@ -137,21 +108,7 @@ final class PlaySession {
             } catch {
                 throw BoopExit(.ioError, error.description)
             }
-            if verbose, let grown = transport.takeLatencyGrowth() {
-                log(
-                    String(
-                        format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)", grown.xruns,
-                        grown.latencyFrames, Double(grown.latencyFrames) / transport.sampleRate * 1000))
-            }
-            if verbose, !latencyShown, let latency = transport.measuredLatency {
-                latencyShown = true
-                let lead = Double(transport.startFrame) / transport.sampleRate * 1000
-                log(
-                    String(
-                        format:
-                            "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)",
-                        latency * 1000 + lead, lead, latency * 1000))
-            }
+            if verbose { reportLatency() }
             if transport.state == .finished {
                 // The music is over: let the last releases ring briefly, then fade.
                 return try stop(tail: 0.3)
@@ -167,6 +124,69 @@ final class PlaySession {
                 seconds: transport.secondsUntilDue(atMost: showView ? 1.0 / 60 : 0.5))
         }
         try stop()
+    }
+
+    private enum Next { case carryOn, stop }
+
+    /// Media keys, desktop widgets and `playerctl -p boop` (MPRIS on the session bus). Its
+    /// commands take the keyboard's path; without a bus (ssh, CI) play carries on and says so
+    /// only under -v.
+    private func openMediaControls() -> MediaControls? {
+        let pattern = transport.sequencer.pattern
+        let media = MediaControls(
+            identity: "PixelBoop",
+            onUnavailable: verbose
+                ? { [weak self] line in
+                    self?.log(line)
+                } : nil)
+        media?.update(
+            status: .playing, title: pattern.name,
+            length: transport.totalSteps.map { Double($0) * pattern.stepSeconds })
+        return media
+    }
+
+    private func handleKey(_ key: Keyboard.Key?) throws -> Next {
+        switch key {
+        case .space: try transport.setPaused(transport.state == .playing)
+        case .quit: return .stop
+        case .other(UInt8(ascii: "+")), .other(UInt8(ascii: "=")): transport.setBPM(transport.sequencer.pattern.bpm + 5)
+        case .other(UInt8(ascii: "-")), .other(UInt8(ascii: "_")): transport.setBPM(transport.sequencer.pattern.bpm - 5)
+        default: break
+        }
+        return .carryOn
+    }
+
+    private func handleMediaCommands(_ media: MediaControls?) throws -> Next {
+        while let command = media?.poll() {
+            switch command {
+            case .playPause: try transport.setPaused(transport.state == .playing)
+            case .play: try transport.setPaused(false)
+            case .pause: try transport.setPaused(true)
+            case .stop, .quit: return .stop
+            case .next, .previous: break   // a pattern has no next (CanGoNext is false)
+            }
+        }
+        return .carryOn
+    }
+
+    /// Under -v: adaptive latency growth, and once the first note was heard, how long it took.
+    private var latencyShown = false
+    private func reportLatency() {
+        if let grown = transport.takeLatencyGrowth() {
+            log(
+                String(
+                    format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)", grown.xruns,
+                    grown.latencyFrames, Double(grown.latencyFrames) / transport.sampleRate * 1000))
+        }
+        if !latencyShown, let latency = transport.measuredLatency {
+            latencyShown = true
+            let lead = Double(transport.startFrame) / transport.sampleRate * 1000
+            log(
+                String(
+                    format:
+                        "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)",
+                    latency * 1000 + lead, lead, latency * 1000))
+        }
     }
 
     private func stop(tail: Double = 0) throws {
