@@ -1,29 +1,78 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include "dsp/Rng.hpp"
 #include "dsp/Svf.hpp"
+#include "engine/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
 
-// polyBLEP residual for a unit-height step at phase t (0..1) with increment dt: subtracting it
-// from a naive saw rounds off the discontinuity, removing most of the aliasing for a few flops.
-inline float polyBlep(float t, float dt) BOOP_RT {
-    if (t < dt) {
-        t /= dt;
-        return t + t - t * t - 1.0f;
+// One pass over m frames of the pad's lanes (PolySynth::Lanes is its state); compiled for the
+// baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
+// register and the whole state stays in registers.
+template <class Lanes>
+__attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const SvfCoeffs& c, float attackStep,
+                                                          float releaseCoef, simd::f8* outL, simd::f8* outR,
+                                                          int m) noexcept {
+    using f8 = simd::f8;
+    using i8 = simd::i8;
+    constexpr int kOscs = 3;
+    auto saw = [](f8 t, f8 dt, f8 perDt) {
+        // The naive ramp minus the polyBLEP residual of a unit step at the wrap, which rounds off
+        // the discontinuity and removes most of the aliasing for a few flops.
+        const f8 zero = simd::splat(0.0f);
+        const f8 u0 = t * perDt, u1 = (t - 1.0f) * perDt;
+        const f8 blep = simd::select<f8>(t < dt, u0 + u0 - u0 * u0 - 1.0f,
+                                         simd::select<f8>(t > 1.0f - dt, u1 * u1 + u1 + u1 + 1.0f, zero));
+        return 2.0f * t - 1.0f - blep;
+    };
+    auto lowpass = [&c](f8 x, f8& ic1, f8& ic2) {
+        // The TPT state-variable lowpass, lane by lane (SvfState::process).
+        const f8 v3 = x - ic2;
+        const f8 v1 = c.a1 * ic1 + c.a2 * v3;
+        const f8 v2 = ic2 + c.a2 * ic1 + c.a3 * v3;
+        ic1 = 2.0f * v1 - ic1;
+        ic2 = 2.0f * v2 - ic2;
+        return v2;
+    };
+    Lanes s = lanes;
+    const f8 zero = simd::splat(0.0f), one = simd::splat(1.0f);
+    for (int i = 0; i < m; ++i) {
+        s.env = simd::select<f8>(s.gate, simd::min(s.env + attackStep, one), s.env * releaseCoef);
+        f8 o[kOscs];
+        for (int k = 0; k < kOscs; ++k) {
+            o[k] = saw(s.phase[k], s.inc[k], s.perInc[k]);
+            const f8 t = s.phase[k] + s.inc[k];
+            // Silent voices keep their phases, so a voice reused later starts where it stopped.
+            s.phase[k] = simd::select<f8>(s.active, simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
+        }
+        const f8 a = s.env * s.gain;
+        const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
+        const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
+        const f8 yl = lowpass(l, s.lIc1, s.lIc2), yr = lowpass(r, s.rIc1, s.rIc2);
+        outL[i] = simd::select<f8>(s.active, yl, zero);
+        outR[i] = simd::select<f8>(s.active, yr, zero);
+        // A released voice under -100 dB ends after this frame: it and its filters go quiet.
+        const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
+        s.active &= ~ended;
+        s.env = simd::select<f8>(ended, zero, s.env);
+        s.lIc1 = simd::select<f8>(s.active, s.lIc1, zero);
+        s.lIc2 = simd::select<f8>(s.active, s.lIc2, zero);
+        s.rIc1 = simd::select<f8>(s.active, s.rIc1, zero);
+        s.rIc2 = simd::select<f8>(s.active, s.rIc2, zero);
     }
-    if (t > 1.0f - dt) {
-        t = (t - 1.0f) / dt;
-        return t * t + t + t + 1.0f;
-    }
-    return 0.0f;
+    lanes = s;
 }
 
 // The pad: six voices, each three polyBLEP saws (centre, +detune panned right, -detune panned
 // left) into a stereo TPT state-variable lowpass whose cutoff the composer moves slowly.
 // Envelopes are linear attack / exponential release, slow by design (seconds).
+//
+// The six voices are lanes of eight-wide vectors (two lanes stay silent), so one pass of
+// straight-line vector code renders all of them per frame; each lane does exactly what one voice
+// did when they were rendered one after another.
 class PolySynth {
   public:
     static constexpr int kVoices = 6;
@@ -40,9 +89,10 @@ class PolySynth {
 
     void reset() BOOP_RT {
         Rng rng(seed_, kStreamPad);
-        for (auto& v : voices_) {
-            v = Voice{};
-            for (auto& p : v.phase) p = rng.uniform();
+        lanes_ = Lanes{};
+        for (int i = 0; i < kVoices; ++i) {
+            voices_[i] = Voice{};
+            for (auto& p : lanes_.phase) p[i] = rng.uniform();
         }
         ageCounter_ = 0;
     }
@@ -72,7 +122,7 @@ class PolySynth {
         for (int i = 0; i < kVoices; ++i) {
             const Voice& v = voices_[i];
             // Prefer released voices, then the quietest, then the oldest.
-            const float score = (v.gate ? 10.0f : 0.0f) + v.env + static_cast<float>(v.age) * 1e-9f;
+            const float score = (lanes_.gate[i] ? 10.0f : 0.0f) + lanes_.env[i] + static_cast<float>(v.age) * 1e-9f;
             if (score < bestScore) {
                 bestScore = score;
                 best = i;
@@ -83,85 +133,82 @@ class PolySynth {
         if (frequencyHz > nyq) frequencyHz = nyq;
         if (frequencyHz < 1.0) frequencyHz = 1.0;
         v.frequency = frequencyHz;
-        v.gate = true;
-        v.active = true;
-        v.gain = gain;
+        lanes_.gate[best] = -1;
+        lanes_.active[best] = -1;
+        lanes_.gain[best] = gain;
         v.age = ageCounter_++;
-        updateIncrements(v);
+        updateIncrements(best);
         return best;
     }
 
-    void releaseAll() BOOP_RT {
-        for (auto& v : voices_) v.gate = false;
-    }
+    void releaseAll() BOOP_RT { lanes_.gate = simd::i8{}; }
 
     // Recomputes increments after a detune change (control rate).
     void refreshTuning() BOOP_RT {
-        for (auto& v : voices_)
-            if (v.active) updateIncrements(v);
+        for (int i = 0; i < kVoices; ++i)
+            if (lanes_.active[i]) updateIncrements(i);
     }
 
     int activeVoices() const BOOP_RT {
         int n = 0;
-        for (const auto& v : voices_) n += v.active ? 1 : 0;
+        for (int i = 0; i < kVoices; ++i) n += lanes_.active[i] ? 1 : 0;
         return n;
     }
 
     // Writes n stereo samples (overwrites outL/outR).
     void process(float* outL, float* outR, int n) BOOP_RT {
-        for (int i = 0; i < n; ++i) outL[i] = outR[i] = 0.0f;
-        for (auto& v : voices_) {
-            if (!v.active) continue;
-            for (int i = 0; i < n; ++i) {
-                if (v.gate) {
-                    v.env += attackStep_;
-                    if (v.env > 1.0f) v.env = 1.0f;
-                } else {
-                    v.env *= releaseCoef_;
-                }
-                float s[kOscs];
-                for (int o = 0; o < kOscs; ++o) {
-                    const float dt = v.inc[o];
-                    float t = v.phase[o];
-                    s[o] = 2.0f * t - 1.0f - polyBlep(t, dt);
-                    t += dt;
-                    if (t >= 1.0f) t -= 1.0f;
-                    v.phase[o] = t;
-                }
-                const float a = v.env * v.gain;
-                const float l = (0.6f * s[0] + 0.9f * s[2] + 0.3f * s[1]) * a;
-                const float r = (0.6f * s[0] + 0.9f * s[1] + 0.3f * s[2]) * a;
-                outL[i] += v.fl.lowpass(coeffs_, l);
-                outR[i] += v.fr.lowpass(coeffs_, r);
-                // Checked per sample, not per call, so the output never depends on block sizes.
-                if (!v.gate && v.env < 1e-5f) {
-                    v.active = false;
-                    v.env = 0.0f;
-                    v.fl.reset();
-                    v.fr.reset();
-                    break;
-                }
-            }
+        if (activeVoices() == 0) {
+            for (int i = 0; i < n; ++i) outL[i] = outR[i] = 0.0f;
+            return;
+        }
+        for (int done = 0; done < n; done += kFold) {
+            const int m = n - done < kFold ? n - done : kFold;
+            renderLanes(m);
+            fold(perFrameL_, outL + done, m);
+            fold(perFrameR_, outR + done, m);
         }
     }
 
-  private:
-    struct Voice {
-        float phase[kOscs] = {0.0f, 0.0f, 0.0f};
-        float inc[kOscs] = {0.0f, 0.0f, 0.0f};
-        double frequency = 0.0;
-        float env = 0.0f;
-        float gain = 0.0f;
-        bool gate = false;
-        bool active = false;
-        std::uint64_t age = 0;
-        SvfState fl, fr;
+    // Per-lane state (lanes kVoices ... 7 stay inactive); public for the render kernels below.
+    struct alignas(32) Lanes {
+        simd::f8 phase[kOscs] = {};
+        simd::f8 inc[kOscs] = {};
+        simd::f8 perInc[kOscs] = {};  // 1 / inc, for the polyBLEP
+        simd::f8 env = {}, gain = {};
+        simd::i8 gate = {}, active = {};  // -1 where true
+        simd::f8 lIc1 = {}, lIc2 = {}, rIc1 = {}, rIc2 = {};
     };
 
-    void updateIncrements(Voice& v) BOOP_RT {
+  private:
+    using f8 = simd::f8;
+    using i8 = simd::i8;
+    static constexpr int kFold = 32;
+    using Kernel = void (*)(Lanes&, const SvfCoeffs&, float, float, simd::f8*, simd::f8*, int) noexcept
+        [[clang::nonblocking]];
+    static Kernel chooseKernel() noexcept;
+
+    struct Voice {
+        double frequency = 0.0;
+        std::uint64_t age = 0;
+    };
+
+    // m frames of every lane into perFrameL_/perFrameR_ (one vector of lanes per frame), with the
+    // kernel chosen for this CPU in prepare().
+    void renderLanes(int m) BOOP_RT { kernel_(lanes_, coeffs_, attackStep_, releaseCoef_, perFrameL_, perFrameR_, m); }
+
+    // out[i] = the sum of frame i's lanes.
+    static void fold(const f8* frames, float* out, int m) BOOP_RT {
+        for (int i = 0; i < m; ++i) out[i] = simd::sum(frames[i]);
+    }
+
+    void updateIncrements(int lane) BOOP_RT {
         const double ratio = std::exp2(static_cast<double>(detuneCents_) / 1200.0);
-        const double f[kOscs] = {v.frequency, v.frequency * ratio, v.frequency / ratio};
-        for (int o = 0; o < kOscs; ++o) v.inc[o] = static_cast<float>(f[o] / sampleRate_);
+        const double frequency = voices_[lane].frequency;
+        const double f[kOscs] = {frequency, frequency * ratio, frequency / ratio};
+        for (int o = 0; o < kOscs; ++o) {
+            lanes_.inc[o][lane] = static_cast<float>(f[o] / sampleRate_);
+            lanes_.perInc[o][lane] = 1.0f / lanes_.inc[o][lane];
+        }
     }
 
     double sampleRate_ = 48000.0;
@@ -171,8 +218,32 @@ class PolySynth {
     float detuneCents_ = 8.0f;
     double cutoffHz_ = 1200.0, q_ = 0.707;
     SvfCoeffs coeffs_;
+    Lanes lanes_;
+    Kernel kernel_ = chooseKernel();
     Voice voices_[kVoices];
+    f8 perFrameL_[kFold], perFrameR_[kFold];
     std::uint64_t ageCounter_ = 0;
 };
+
+inline void renderPadBaseline(PolySynth::Lanes& lanes, const SvfCoeffs& c, float attackStep, float releaseCoef,
+                              simd::f8* outL, simd::f8* outR, int m) BOOP_RT {
+    renderPadLanes(lanes, c, attackStep, releaseCoef, outL, outR, m);
+}
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& lanes, const SvfCoeffs& c,
+                                                              float attackStep, float releaseCoef, simd::f8* outL,
+                                                              simd::f8* outR, int m) BOOP_RT {
+    renderPadLanes(lanes, c, attackStep, releaseCoef, outL, outR, m);
+}
+#endif
+
+inline PolySynth::Kernel PolySynth::chooseKernel() noexcept {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
+        return renderPadAvx2;
+#endif
+    return renderPadBaseline;
+}
 
 }  // namespace boop::ambient
