@@ -1,6 +1,7 @@
 // C shim for capture and pitch detection (CAudioEngine.h, "ALSA capture, device listing and
 // pitch detection"): argument checks, handle <-> object, no exception across the boundary.
 #include <cmath>
+#include <memory>
 #include <new>
 
 #include "backend/alsa/AlsaCapture.hpp"
@@ -8,12 +9,43 @@
 #include "dsp/Yin.hpp"
 #include "include/CAudioEngine.h"
 
-// One handle, one backend: the functions below dispatch on which one was opened.
+// One handle, one backend: whichever the config named, behind the backend interface.
 struct boop_capture {
-    boop::AlsaCapture alsa;
-    boop::JackCapture jack;
-    bool usesJack = false;
+    std::unique_ptr<boop::CaptureBackend> backend;
 };
+
+namespace {
+
+// Opens the backend the config names, or returns its status.
+boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::CaptureBackend>& out) {
+    const uint32_t channels = c.channels != 0 ? c.channels : 1;
+    const uint32_t ringFrames = c.ring_frames != 0 ? c.ring_frames : 65536;
+    if (c.backend == BOOP_BACKEND_JACK) {
+        boop::JackCapture::Config cfg;
+        cfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
+        cfg.connect = c.connect != 0;
+        cfg.channels = channels;
+        cfg.ringFrames = ringFrames;
+        auto jack = std::make_unique<boop::JackCapture>();
+        const boop_status s = jack->open(cfg);
+        if (s == BOOP_OK) out = std::move(jack);
+        return s;
+    }
+    boop::AlsaCapture::Config cfg;
+    cfg.device = c.device != nullptr ? c.device : "default";
+    cfg.sampleRate = c.sample_rate != 0 ? c.sample_rate : 16000;
+    cfg.channels = channels;
+    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 256;
+    cfg.periods = c.periods != 0 ? c.periods : 4;
+    cfg.ringFrames = ringFrames;
+    cfg.realtimePriority = c.realtime_priority;
+    auto alsa = std::make_unique<boop::AlsaCapture>();
+    const boop_status s = alsa->open(cfg);
+    if (s == BOOP_OK) out = std::move(alsa);
+    return s;
+}
+
+}  // namespace
 
 struct boop_pitch_detector {
     boop::Yin yin;
@@ -41,31 +73,17 @@ boop_status boop_capture_open(const boop_capture_config* config, boop_capture** 
     boop_capture_config defaults;
     boop_capture_config_default(&defaults);
     const boop_capture_config& c = config != nullptr ? *config : defaults;
-    boop::AlsaCapture::Config cfg;
-    cfg.device = c.device != nullptr ? c.device : "default";
-    cfg.sampleRate = c.sample_rate != 0 ? c.sample_rate : 16000;
-    cfg.channels = c.channels != 0 ? c.channels : 1;
-    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 256;
-    cfg.periods = c.periods != 0 ? c.periods : 4;
-    cfg.ringFrames = c.ring_frames != 0 ? c.ring_frames : 65536;
-    cfg.realtimePriority = c.realtime_priority;
+    if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
-        auto* cap = new (std::nothrow) boop_capture();
-        if (cap == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
-        cap->usesJack = c.backend == BOOP_BACKEND_JACK;
-        boop::JackCapture::Config jcfg;
-        jcfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
-        jcfg.connect = c.connect != 0;
-        jcfg.channels = cfg.channels;
-        jcfg.ringFrames = cfg.ringFrames;
-        const boop_status s = cap->usesJack ? cap->jack.open(jcfg) : cap->alsa.open(cfg);
-        if (s != BOOP_OK) {
-            delete cap;
-            return s;
-        }
+        std::unique_ptr<boop::CaptureBackend> backend;
+        const boop_status s = openBackend(c, backend);
+        if (s != BOOP_OK) return s;
+        auto* cap = new boop_capture();
+        cap->backend = std::move(backend);
         *out_capture = cap;
         return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
@@ -77,13 +95,13 @@ boop_capture_info boop_capture_get_info(const boop_capture* capture) {
         none.format = "";
         return none;
     }
-    return capture->usesJack ? capture->jack.info() : capture->alsa.info();
+    return capture->backend->info();
 }
 
 boop_status boop_capture_start(boop_capture* capture) {
     if (capture == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        return capture->usesJack ? capture->jack.start() : capture->alsa.start();
+        return capture->backend->start();
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
@@ -94,15 +112,13 @@ boop_status boop_capture_read(boop_capture* capture, float* out, uint32_t max_fr
     if (out_frames != nullptr) *out_frames = 0;
     if (capture == nullptr || out_frames == nullptr || (out == nullptr && max_frames > 0))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    *out_frames = static_cast<uint32_t>(capture->usesJack ? capture->jack.read(out, max_frames, out_first_frame)
-                                                          : capture->alsa.read(out, max_frames, out_first_frame));
+    *out_frames = static_cast<uint32_t>(capture->backend->read(out, max_frames, out_first_frame));
     return BOOP_OK;
 }
 
 uint32_t boop_capture_wait(boop_capture* capture, uint32_t min_frames, int timeout_ms) {
     if (capture == nullptr) return 0;
-    return static_cast<uint32_t>(capture->usesJack ? capture->jack.wait(min_frames, timeout_ms)
-                                                   : capture->alsa.wait(min_frames, timeout_ms));
+    return static_cast<uint32_t>(capture->backend->wait(min_frames, timeout_ms));
 }
 
 boop_capture_stats boop_capture_get_stats(const boop_capture* capture) {
@@ -111,26 +127,20 @@ boop_capture_stats boop_capture_get_stats(const boop_capture* capture) {
         none.error = BOOP_ERROR_INVALID_ARGUMENT;
         return none;
     }
-    return capture->usesJack ? capture->jack.stats() : capture->alsa.stats();
+    return capture->backend->stats();
 }
 
 void boop_capture_stop(boop_capture* capture) {
     if (capture == nullptr) return;
     try {
-        if (capture->usesJack)
-            capture->jack.stop();
-        else
-            capture->alsa.stop();
+        capture->backend->stop();
     } catch (...) {}
 }
 
 void boop_capture_destroy(boop_capture* capture) {
     if (capture == nullptr) return;
     try {
-        if (capture->usesJack)
-            capture->jack.stop();
-        else
-            capture->alsa.stop();
+        capture->backend->stop();
     } catch (...) {}
     delete capture;
 }

@@ -1,17 +1,45 @@
-// C shim for the ALSA playback section of CAudioEngine.h: argument checks, handle <-> object,
-// and no exception crossing the boundary.
+// C shim for the playback section of CAudioEngine.h: argument checks, handle <-> object, and no
+// exception crossing the boundary. Thread rules are the header's: open/start/stop/destroy from
+// one control thread; info and stats from any thread.
+#include <memory>
 #include <new>
 
 #include "backend/alsa/AlsaPlayback.hpp"
 #include "backend/jack/JackClient.hpp"
 #include "include/CAudioEngine.h"
 
-// One handle, one backend: the functions below dispatch on which one was opened.
+// One handle, one backend: whichever the config named, behind the backend interface.
 struct boop_playback {
-    boop::AlsaPlayback alsa;
-    boop::JackPlayback jack;
-    bool usesJack = false;
+    std::unique_ptr<boop::PlaybackBackend> backend;
 };
+
+namespace {
+
+// Opens the backend the config names, or returns its status.
+boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32_t channels,
+                        std::unique_ptr<boop::PlaybackBackend>& out) {
+    if (c.backend == BOOP_BACKEND_JACK) {
+        boop::JackPlayback::Config cfg;
+        cfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
+        cfg.connect = c.connect != 0;
+        auto jack = std::make_unique<boop::JackPlayback>();
+        const boop_status s = jack->open(cfg, sampleRate, channels);
+        if (s == BOOP_OK) out = std::move(jack);
+        return s;
+    }
+    boop::AlsaPlayback::Config cfg;
+    cfg.device = c.device != nullptr ? c.device : "default";
+    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 128;
+    cfg.periods = c.periods != 0 ? c.periods : 3;
+    cfg.realtimePriority = c.realtime_priority;
+    cfg.adaptive = c.adaptive != 0;
+    auto alsa = std::make_unique<boop::AlsaPlayback>();
+    const boop_status s = alsa->open(cfg, sampleRate, channels);
+    if (s == BOOP_OK) out = std::move(alsa);
+    return s;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -34,28 +62,17 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
     boop_playback_config defaults;
     boop_playback_config_default(&defaults);
     const boop_playback_config& c = config != nullptr ? *config : defaults;
-    boop::AlsaPlayback::Config cfg;
-    cfg.device = c.device != nullptr ? c.device : "default";
-    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 128;
-    cfg.periods = c.periods != 0 ? c.periods : 3;
-    cfg.realtimePriority = c.realtime_priority;
-    cfg.adaptive = c.adaptive != 0;
+    if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
-        auto* p = new (std::nothrow) boop_playback();
-        if (p == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
-        p->usesJack = c.backend == BOOP_BACKEND_JACK;
-        boop::JackPlayback::Config jcfg;
-        jcfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
-        jcfg.connect = c.connect != 0;
-        const boop_status s =
-            p->usesJack ? p->jack.open(jcfg, sample_rate, channels) : p->alsa.open(cfg, sample_rate, channels);
-        if (s != BOOP_OK) {
-            delete p;
-            return s;
-        }
+        std::unique_ptr<boop::PlaybackBackend> backend;
+        const boop_status s = openBackend(c, sample_rate, channels, backend);
+        if (s != BOOP_OK) return s;
+        auto* p = new boop_playback();
+        p->backend = std::move(backend);
         *out_playback = p;
         return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
@@ -67,13 +84,13 @@ boop_playback_info boop_playback_get_info(const boop_playback* playback) {
         none.format = "";
         return none;
     }
-    return playback->usesJack ? playback->jack.info() : playback->alsa.info();
+    return playback->backend->info();
 }
 
 boop_status boop_playback_start(boop_playback* playback, boop_source source) {
     if (playback == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        return playback->usesJack ? playback->jack.start(source) : playback->alsa.start(source);
+        return playback->backend->start(source);
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
@@ -85,26 +102,20 @@ boop_playback_stats boop_playback_get_stats(const boop_playback* playback) {
         none.error = BOOP_ERROR_INVALID_ARGUMENT;
         return none;
     }
-    return playback->usesJack ? playback->jack.stats() : playback->alsa.stats();
+    return playback->backend->stats();
 }
 
 void boop_playback_stop(boop_playback* playback, int drain) {
     if (playback == nullptr) return;
     try {
-        if (playback->usesJack)
-            playback->jack.stop(drain != 0);
-        else
-            playback->alsa.stop(drain != 0);
+        playback->backend->stop(drain != 0);
     } catch (...) {}
 }
 
 void boop_playback_destroy(boop_playback* playback) {
     if (playback == nullptr) return;
     try {
-        if (playback->usesJack)
-            playback->jack.stop(false);
-        else
-            playback->alsa.stop(false);
+        playback->backend->stop(false);
     } catch (...) {}
     delete playback;
 }

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/Backend.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
@@ -25,7 +26,7 @@ enum class SampleFormat { Float, S32, S16 };
 // exactly -1 and never beyond +1.
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT;
 
-class AlsaCapture {
+class AlsaCapture final : public CaptureBackend {
   public:
     struct Config {
         const char* device = "default";
@@ -38,19 +39,19 @@ class AlsaCapture {
     };
 
     AlsaCapture() = default;
-    ~AlsaCapture();
+    ~AlsaCapture() override;
     AlsaCapture(const AlsaCapture&) = delete;
     AlsaCapture& operator=(const AlsaCapture&) = delete;
 
     boop_status open(const Config& config);
-    boop_status start();
-    void stop();
+    boop_status start() override;
+    void stop() override;
 
-    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept;
-    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept;
+    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept override;
+    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept override;
 
-    boop_capture_info info() const;
-    boop_capture_stats stats() const;
+    boop_capture_info info() const override;
+    boop_capture_stats stats() const override;
 
   private:
     void run();

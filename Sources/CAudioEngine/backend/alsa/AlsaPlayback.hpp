@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/Backend.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
@@ -23,7 +24,7 @@ namespace boop {
 void convertFloatToS32(const float* in, int32_t* out, std::size_t count) BOOP_RT;
 void convertFloatToS16(const float* in, int16_t* out, std::size_t count) BOOP_RT;
 
-class AlsaPlayback {
+class AlsaPlayback final : public PlaybackBackend {
   public:
     struct Config {
         const char* device = "default";
@@ -34,7 +35,7 @@ class AlsaPlayback {
     };
 
     AlsaPlayback() = default;
-    ~AlsaPlayback();
+    ~AlsaPlayback() override;
     AlsaPlayback(const AlsaPlayback&) = delete;
     AlsaPlayback& operator=(const AlsaPlayback&) = delete;
 
@@ -42,13 +43,13 @@ class AlsaPlayback {
     boop_status open(const Config& config, double sampleRate, uint32_t channels);
 
     // Starts the I/O thread; returns once the thread has set its scheduling policy.
-    boop_status start(boop_source source);
+    boop_status start(boop_source source) override;
 
     // Stops the I/O thread (optionally letting the device play out what it holds) and closes the PCM.
-    void stop(bool drain);
+    void stop(bool drain) override;
 
-    boop_playback_info info() const;
-    boop_playback_stats stats() const;
+    boop_playback_info info() const override;
+    boop_playback_stats stats() const override;
 
   private:
     enum class Format { Float, S32, S16 };

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/Backend.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 #include "rt/SampleRing.hpp"
@@ -78,22 +79,22 @@ class JackClient {
     std::atomic<int> error_{BOOP_OK};
 };
 
-class JackPlayback : public JackClient {
+class JackPlayback final : public JackClient, public PlaybackBackend {
   public:
     struct Config {
         const char* clientName = "boop";
         bool connect = true;
     };
 
-    ~JackPlayback();
+    ~JackPlayback() override;
 
     // The server's rate wins over `sampleRate` (see info); the source must be made at that rate.
     boop_status open(const Config& config, double sampleRate, uint32_t channels);
-    boop_status start(boop_source source);
-    void stop(bool drain);
+    boop_status start(boop_source source) override;
+    void stop(bool drain) override;
 
-    boop_playback_info info() const;
-    boop_playback_stats stats() const;
+    boop_playback_info info() const override;
+    boop_playback_stats stats() const override;
 
   private:
     static int onProcess(jack_nframes_t frames, void* self) noexcept;
@@ -111,7 +112,7 @@ class JackPlayback : public JackClient {
     bool started_ = false;
 };
 
-class JackCapture : public JackClient {
+class JackCapture final : public JackClient, public CaptureBackend {
   public:
     struct Config {
         const char* clientName = "boop";
@@ -120,17 +121,17 @@ class JackCapture : public JackClient {
         uint32_t ringFrames = 65536;
     };
 
-    ~JackCapture();
+    ~JackCapture() override;
 
     boop_status open(const Config& config);
-    boop_status start();
-    void stop();
+    boop_status start() override;
+    void stop() override;
 
-    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept;
-    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept;
+    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept override;
+    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept override;
 
-    boop_capture_info info() const;
-    boop_capture_stats stats() const;
+    boop_capture_info info() const override;
+    boop_capture_stats stats() const override;
 
   private:
     static int onProcess(jack_nframes_t frames, void* self) noexcept;

@@ -1,0 +1,37 @@
+#pragma once
+// What the C API asks of a sound system, so a backend is one class per direction: ALSA
+// (backend/alsa) and JACK (backend/jack) implement these, and capi/ holds whichever was opened.
+// Opening differs per backend (each has its own Config, translated from the C config in capi/);
+// everything after it is the same. These calls come from control threads only: the audio thread
+// (an ALSA I/O thread, a JACK process callback) never goes through a virtual call.
+#include <cstddef>
+#include <cstdint>
+
+#include "include/CAudioEngine.h"
+
+namespace boop {
+
+class PlaybackBackend {
+  public:
+    virtual ~PlaybackBackend() = default;
+    // Starts pulling `source` on the backend's audio thread.
+    virtual boop_status start(boop_source source) = 0;
+    // Stops (optionally letting the device play what it holds) and closes.
+    virtual void stop(bool drain) = 0;
+    virtual boop_playback_info info() const = 0;
+    virtual boop_playback_stats stats() const = 0;
+};
+
+class CaptureBackend {
+  public:
+    virtual ~CaptureBackend() = default;
+    virtual boop_status start() = 0;
+    virtual void stop() = 0;
+    // The reader's side of the capture ring (one reader thread).
+    virtual std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept = 0;
+    virtual std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept = 0;
+    virtual boop_capture_info info() const = 0;
+    virtual boop_capture_stats stats() const = 0;
+};
+
+}  // namespace boop
