@@ -12,14 +12,12 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
-#include "backend/alsa/AlsaCommon.hpp"
+#include "backend/alsa/AlsaPcm.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 #include "rt/SampleRing.hpp"
 
 namespace boop {
-
-enum class SampleFormat { Float, S32, S16 };
 
 // Converts `frames` interleaved frames of `channels` channels in `format` to mono float in
 // [-1, 1] (the mean of the channels). Integer scaling is by 2^15 / 2^31, so full scale maps to
@@ -55,23 +53,17 @@ class AlsaCapture final : public CaptureBackend {
 
   private:
     void run();
+    // Reads what the device holds into the ring; false when the device is lost.
+    bool drain(snd_pcm_sframes_t avail);
     bool recover(int err);
     void finish(boop_status error);
-    void closePcm();
 
-    snd_pcm_t* pcm_ = nullptr;
-    SampleFormat format_ = SampleFormat::Float;
-    double rate_ = 0;
-    uint32_t channels_ = 0;
-    snd_pcm_uframes_t period_ = 0;
-    snd_pcm_uframes_t buffer_ = 0;
+    AlsaPcm pcm_;
     int realtimePriority_ = 0;
 
     std::unique_ptr<SampleRing> ring_;
     std::vector<uint8_t> raw_;  // one period in the device format
     std::vector<float> mono_;   // one period, mono
-    std::vector<struct pollfd> pfds_;
-    int wakeFd_ = -1;
 
     std::thread thread_;
     bool started_ = false;
@@ -81,12 +73,9 @@ class AlsaCapture final : public CaptureBackend {
     std::atomic<uint64_t> captured_{0};
     std::atomic<uint64_t> dropped_{0};
     std::atomic<uint64_t> overruns_{0};
-    std::atomic<uint64_t> suspends_{0};
     std::atomic<int> running_{0};
     std::atomic<int> error_{BOOP_OK};
     std::atomic<int> realtime_{0};
-
-    RecoveryBudget recoveries_;
 };
 
 }  // namespace boop

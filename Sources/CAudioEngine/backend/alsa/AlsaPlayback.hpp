@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
-#include "backend/alsa/AlsaCommon.hpp"
+#include "backend/alsa/AlsaPcm.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -52,32 +52,21 @@ class AlsaPlayback final : public PlaybackBackend {
     boop_playback_stats stats() const override;
 
   private:
-    enum class Format { Float, S32, S16 };
-
     enum class Step { progressed, idle, retry, lost };
-    enum class Recovery { done, later, lost };
 
     void run();
     Step serviceDevice();
-    bool waitForDevice(int timeoutMs);
     bool fillAndWrite(snd_pcm_uframes_t frames, bool& fatal);
-    Recovery recover(int err);
+    AlsaPcm::Recovery recover(int err);
     bool noteXrun();
-    boop_status configure(double sampleRate, uint32_t channels, snd_pcm_uframes_t periodFrames, uint32_t periods);
-    bool fetchPollDescriptors();
+    boop_status configure(snd_pcm_uframes_t periodFrames, uint32_t periods);
     snd_pcm_uframes_t ceilingFrames() const;
-
-    static constexpr int kMaxPollFds = 16;
     void drainOut();
     void finish(boop_status error);
-    void closePcm();
 
-    snd_pcm_t* pcm_ = nullptr;
-    Format format_ = Format::Float;
-    double rate_ = 0;
-    uint32_t channels_ = 0;
-    snd_pcm_uframes_t period_ = 0;
-    snd_pcm_uframes_t buffer_ = 0;
+    AlsaPcm pcm_;
+    double requestedRate_ = 0;
+    uint32_t requestedChannels_ = 0;
     snd_pcm_uframes_t startPeriod_ = 0;  // as negotiated at open (adaptive buffering may grow them)
     snd_pcm_uframes_t startBuffer_ = 0;
     bool adaptive_ = true;
@@ -85,10 +74,8 @@ class AlsaPlayback final : public PlaybackBackend {
     int realtimePriority_ = 0;
 
     boop_source source_{};
-    std::vector<float> floatBuf_;      // one period, interleaved
-    std::vector<uint8_t> convBuf_;     // one period in the device format when it is not float
-    std::vector<struct pollfd> pfds_;  // PCM descriptors + the wake eventfd (last)
-    int wakeFd_ = -1;
+    std::vector<float> floatBuf_;   // one period, interleaved
+    std::vector<uint8_t> convBuf_;  // one period in the device format when it is not float
 
     std::thread thread_;
     bool started_ = false;
@@ -99,7 +86,6 @@ class AlsaPlayback final : public PlaybackBackend {
     std::atomic<uint64_t> framesWritten_{0};
     std::atomic<int64_t> delay_{0};
     std::atomic<uint64_t> xruns_{0};
-    std::atomic<uint64_t> suspends_{0};
     std::atomic<int> running_{0};
     std::atomic<int> error_{BOOP_OK};
     std::atomic<int> realtime_{BOOP_PRIORITY_NORMAL};
@@ -107,9 +93,6 @@ class AlsaPlayback final : public PlaybackBackend {
     std::atomic<int64_t> longestStallNs_{0};
     std::atomic<uint32_t> latency_{0};
     std::atomic<uint32_t> growths_{0};
-
-    // Recovery cap: some layers report a vanished device as a recoverable xrun, forever.
-    RecoveryBudget recoveries_;
 };
 
 }  // namespace boop

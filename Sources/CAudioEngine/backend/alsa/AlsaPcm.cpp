@@ -1,0 +1,142 @@
+#include "backend/alsa/AlsaPcm.hpp"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace boop {
+
+namespace {
+
+snd_pcm_format_t alsaFormat(SampleFormat f) noexcept {
+    switch (f) {
+        case SampleFormat::Float:
+            return SND_PCM_FORMAT_FLOAT_LE;
+        case SampleFormat::S32:
+            return SND_PCM_FORMAT_S32_LE;
+        case SampleFormat::S16:
+            break;
+    }
+    return SND_PCM_FORMAT_S16_LE;
+}
+
+}  // namespace
+
+const char* sampleFormatName(SampleFormat f) noexcept { return alsaFormatName(alsaFormat(f)); }
+
+boop_status AlsaPcm::open(const char* device, snd_pcm_stream_t stream, int realtimePriority) {
+    if (pcm_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
+    if (openPcmInheritingPriority(&pcm_, device, stream, realtimePriority) < 0) {
+        pcm_ = nullptr;
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
+    negotiated_ = false;
+    rate_ = 0;
+    return BOOP_OK;
+}
+
+boop_status AlsaPcm::negotiate(const Params& p) {
+    snd_pcm_hw_params_t* hw = nullptr;
+    snd_pcm_hw_params_alloca(&hw);
+    if (snd_pcm_hw_params_any(pcm_, hw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    snd_pcm_hw_params_set_rate_resample(pcm_, hw, 1);
+    if (snd_pcm_hw_params_set_access(pcm_, hw, SND_PCM_ACCESS_RW_INTERLEAVED) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (!negotiated_) {
+        bool found = false;
+        for (SampleFormat f : {SampleFormat::Float, SampleFormat::S32, SampleFormat::S16}) {
+            if (snd_pcm_hw_params_test_format(pcm_, hw, alsaFormat(f)) == 0) {
+                format_ = f;
+                found = true;
+                break;
+            }
+        }
+        if (!found) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
+    if (snd_pcm_hw_params_set_format(pcm_, hw, alsaFormat(format_)) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    unsigned int channels = p.channels;
+    const int channelsErr = p.exactChannels ? snd_pcm_hw_params_set_channels(pcm_, hw, channels)
+                                            : snd_pcm_hw_params_set_channels_near(pcm_, hw, &channels);
+    if (channelsErr < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    unsigned int rate = static_cast<unsigned int>(p.rate + 0.5);
+    if (snd_pcm_hw_params_set_rate_near(pcm_, hw, &rate, nullptr) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    snd_pcm_uframes_t period = p.period;
+    if (snd_pcm_hw_params_set_period_size_near(pcm_, hw, &period, nullptr) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    snd_pcm_uframes_t buffer = period * p.periods;
+    if (snd_pcm_hw_params_set_buffer_size_near(pcm_, hw, &buffer) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (snd_pcm_hw_params(pcm_, hw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+
+    snd_pcm_hw_params_get_channels(hw, &channels);
+    snd_pcm_hw_params_get_rate(hw, &rate, nullptr);
+    snd_pcm_hw_params_get_period_size(hw, &period, nullptr);
+    snd_pcm_hw_params_get_buffer_size(hw, &buffer);
+    if (period == 0 || buffer < period || channels == 0 || channels > 64) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    negotiated_ = true;
+    rate_ = rate;
+    channels_ = channels;
+    period_ = period;
+    buffer_ = buffer;
+    return BOOP_OK;
+}
+
+boop_status AlsaPcm::setSoftware(snd_pcm_uframes_t startThreshold, snd_pcm_uframes_t availMin) {
+    snd_pcm_sw_params_t* sw = nullptr;
+    snd_pcm_sw_params_alloca(&sw);
+    if (snd_pcm_sw_params_current(pcm_, sw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    snd_pcm_sw_params_set_start_threshold(pcm_, sw, startThreshold);
+    snd_pcm_sw_params_set_avail_min(pcm_, sw, availMin);
+    if (snd_pcm_sw_params(pcm_, sw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    return BOOP_OK;
+}
+
+bool AlsaPcm::fetchPollDescriptors() {
+    const int nfds = snd_pcm_poll_descriptors_count(pcm_);
+    if (nfds <= 0 || nfds > kMaxPollFds) return false;
+    if (wakeFd_ < 0) wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wakeFd_ < 0) return false;
+    if (pfds_.capacity() < kMaxPollFds + 1) pfds_.reserve(kMaxPollFds + 1);
+    pfds_.resize(static_cast<std::size_t>(nfds) + 1);
+    if (snd_pcm_poll_descriptors(pcm_, pfds_.data(), static_cast<unsigned>(nfds)) != nfds) return false;
+    pfds_.back() = pollfd{wakeFd_, POLLIN, 0};
+    return true;
+}
+
+void AlsaPcm::wake() noexcept {
+    if (wakeFd_ < 0) return;
+    uint64_t one = 1;
+    ssize_t ignored = write(wakeFd_, &one, sizeof one);
+    (void)ignored;
+}
+
+bool AlsaPcm::waitForDevice(int timeoutMs) {
+    const int nPcm = static_cast<int>(pfds_.size()) - 1;
+    const int r = poll(pfds_.data(), pfds_.size(), timeoutMs);
+    if (r < 0) return errno == EINTR;
+    if (pfds_.back().revents & POLLIN) {
+        uint64_t v = 0;
+        ssize_t ignored = read(wakeFd_, &v, sizeof v);
+        (void)ignored;
+    }
+    if (r == 0) return true;
+    unsigned short revents = 0;
+    if (snd_pcm_poll_descriptors_revents(pcm_, pfds_.data(), static_cast<unsigned>(nPcm), &revents) < 0)
+        return snd_pcm_state(pcm_) != SND_PCM_STATE_DISCONNECTED;
+    if (revents & (POLLHUP | POLLNVAL)) return false;
+    // POLLERR with an xrun/suspend state is recovered on the next service; anything else that
+    // repeats ends with the caller's watchdog.
+    return snd_pcm_state(pcm_) != SND_PCM_STATE_DISCONNECTED;
+}
+
+void AlsaPcm::close() noexcept {
+    if (pcm_ != nullptr) {
+        snd_pcm_drop(pcm_);
+        snd_pcm_close(pcm_);
+        pcm_ = nullptr;
+    }
+    if (wakeFd_ >= 0) {
+        ::close(wakeFd_);
+        wakeFd_ = -1;
+    }
+}
+
+}  // namespace boop

@@ -1,0 +1,102 @@
+#pragma once
+// One ALSA PCM as playback and capture both use it: opened non-blocking (with the plugin's helper
+// thread at real-time priority), its hardware and software parameters negotiated, its poll
+// descriptors plus a wake eventfd so stop() is prompt, the wait that tells a ready device from a
+// vanished one, and the recovery from xruns and suspends within a budget.
+#include <alsa/asoundlib.h>
+#include <poll.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "backend/alsa/AlsaCommon.hpp"
+#include "include/CAudioEngine.h"
+
+namespace boop {
+
+enum class SampleFormat { Float, S32, S16 };
+
+inline std::size_t bytesPerSample(SampleFormat f) noexcept { return f == SampleFormat::S16 ? 2 : 4; }
+const char* sampleFormatName(SampleFormat f) noexcept;
+
+class AlsaPcm {
+  public:
+    struct Params {
+        double rate = 44100;
+        uint32_t channels = 2;
+        bool exactChannels = true;  // playback renders exactly this many; capture takes the nearest
+        snd_pcm_uframes_t period = 128;
+        uint32_t periods = 3;
+    };
+    enum class Recovery { done, later, lost };
+
+    AlsaPcm() = default;
+    ~AlsaPcm() { close(); }
+    AlsaPcm(const AlsaPcm&) = delete;
+    AlsaPcm& operator=(const AlsaPcm&) = delete;
+
+    // DEVICE_UNAVAILABLE when the device cannot be opened.
+    boop_status open(const char* device, snd_pcm_stream_t stream, int realtimePriority);
+    // Interleaved access; FLOAT_LE, else S32_LE, else S16_LE (chosen at the first negotiation and
+    // kept when the buffer is renegotiated); channels; the nearest rate, period and buffer.
+    boop_status negotiate(const Params& params);
+    boop_status setSoftware(snd_pcm_uframes_t startThreshold, snd_pcm_uframes_t availMin);
+    // The PCM's descriptors (a renegotiation may change them) plus the wake eventfd, last. The
+    // first call allocates; later ones stay within the capacity it reserved.
+    bool fetchPollDescriptors();
+    // Any thread: ends the I/O thread's current wait.
+    void wake() noexcept;
+    // The I/O thread: waits for the device (or a wake); false when the device reports it is gone.
+    bool waitForDevice(int timeoutMs);
+    // The I/O thread: recovers from an xrun (-EPIPE; `onXrun` runs first, it may renegotiate) or a
+    // suspend (-ESTRPIPE), restarting the stream when `restart` (capture). Past this second's
+    // budget: `later`, and `lost` once errors have come without end.
+    template <class OnXrun>
+    Recovery recover(int err, bool restart, OnXrun onXrun) {
+        if (!budget_.spend()) return budget_.endless() ? Recovery::lost : Recovery::later;
+        if (err == -EPIPE) {
+            onXrun();
+        } else if (err == -ESTRPIPE) {
+            suspends_.fetch_add(1, std::memory_order_relaxed);
+            // snd_pcm_recover would sleep(1) in a loop while the device resumes; try once and fall
+            // back to prepare so the I/O thread never parks for seconds.
+            if (snd_pcm_resume(pcm_) == 0) return Recovery::done;
+        } else {
+            return Recovery::lost;
+        }
+        if (snd_pcm_prepare(pcm_) < 0) return Recovery::lost;
+        if (restart && snd_pcm_start(pcm_) < 0) return Recovery::lost;
+        return Recovery::done;
+    }
+    void resetRecoveryBudget() noexcept { budget_.reset(); }
+    void close() noexcept;
+
+    snd_pcm_t* handle() const noexcept { return pcm_; }
+    bool isOpen() const noexcept { return pcm_ != nullptr; }
+    SampleFormat format() const noexcept { return format_; }
+    double rate() const noexcept { return rate_; }
+    uint32_t channels() const noexcept { return channels_; }
+    snd_pcm_uframes_t period() const noexcept { return period_; }
+    snd_pcm_uframes_t buffer() const noexcept { return buffer_; }
+    uint64_t suspends() const noexcept { return suspends_.load(std::memory_order_relaxed); }
+
+  private:
+    static constexpr int kMaxPollFds = 16;
+
+    snd_pcm_t* pcm_ = nullptr;
+    bool negotiated_ = false;
+    SampleFormat format_ = SampleFormat::Float;
+    double rate_ = 0;
+    uint32_t channels_ = 0;
+    snd_pcm_uframes_t period_ = 0;
+    snd_pcm_uframes_t buffer_ = 0;
+    std::vector<struct pollfd> pfds_;
+    int wakeFd_ = -1;
+    std::atomic<uint64_t> suspends_{0};
+    // Some layers report a vanished device as a recoverable xrun, forever.
+    RecoveryBudget budget_;
+};
+
+}  // namespace boop
