@@ -6,6 +6,7 @@
 // (an ALSA I/O thread, a JACK process callback) never goes through a virtual call.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "include/CAudioEngine.h"
 
@@ -32,6 +33,14 @@ class CaptureBackend {
     virtual std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept = 0;
     virtual boop_capture_info info() const = 0;
     virtual boop_capture_stats stats() const = 0;
+};
+
+// One entry of `boop devices`: an ALSA PCM, or a JACK port.
+struct DeviceEntry {
+    std::string name;
+    std::string description;  // one line
+    bool playback = false;
+    bool capture = false;
 };
 
 }  // namespace boop

@@ -1,0 +1,67 @@
+// C shim for the file writer (CAudioEngine.h, "Audio files"): argument checks, handle <-> object,
+// no exception across the boundary. One writer is used from one thread at a time.
+#include <memory>
+#include <new>
+
+#include "include/CAudioEngine.h"
+#include "io/AudioFileWriter.hpp"
+
+struct boop_file_writer {
+    std::unique_ptr<boop::AudioFileWriter> impl;
+};
+
+extern "C" {
+
+boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels, boop_sample_format format,
+                                  boop_file_writer** out_writer) {
+    return boop_file_writer_open_sized(path, sample_rate, channels, format, 0, out_writer);
+}
+
+boop_status boop_file_writer_open_sized(const char* path, double sample_rate, uint32_t channels,
+                                        boop_sample_format format, uint64_t expected_frames,
+                                        boop_file_writer** out_writer) {
+    if (!path || !out_writer || channels < 1 || channels > 8 || !(sample_rate >= 1000 && sample_rate <= 768000))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_writer = nullptr;
+    try {
+        auto* w = new boop_file_writer;
+        const boop_status s =
+            boop::AudioFileWriter::open(path, sample_rate, channels, format, expected_frames, w->impl);
+        if (s != BOOP_OK) {
+            delete w;
+            return s;
+        }
+        *out_writer = w;
+        return BOOP_OK;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+}
+
+boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {
+    if (!w || !w->impl) return BOOP_ERROR_INVALID_ARGUMENT;
+    return w->impl->write(interleaved, frames);
+}
+
+boop_status boop_file_writer_commit(boop_file_writer* w) {
+    if (!w || !w->impl) return BOOP_ERROR_INVALID_ARGUMENT;
+    const boop_status s = w->impl->commit();
+    if (s == BOOP_OK) {
+        delete w;
+        return BOOP_OK;
+    }
+    // The writer stays, so its error can be read; boop_file_writer_abort frees it.
+    return s;
+}
+
+void boop_file_writer_abort(boop_file_writer* w) {
+    if (!w) return;
+    if (w->impl) w->impl->abort();
+    delete w;
+}
+
+const char* boop_file_writer_error(const boop_file_writer* w) { return w && w->impl ? w->impl->error().c_str() : ""; }
+
+}  // extern "C"
