@@ -42,6 +42,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     // horizon before its frame, so a note's length never depends on when a task wakes up.
     private var pending: [PendingEvent] = []
     private var schedulerStarted = false
+    private let schedulerWake = DispatchSemaphore(value: 0)
     /// Live: onset and end frame of the last note played (for tests and diagnostics).
     private(set) var lastNoteFrames: (onset: UInt64, end: UInt64)?
     private var closed = false
@@ -113,24 +114,35 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     deinit { live?.shutdown(drain: false) }
 
     /// Starts the scheduler thread on first use. It holds the player weakly and ends when the
-    /// player is closed or gone.
+    /// player is closed or gone. It sleeps until the next event is due (or new events arrive:
+    /// `schedulerWake`), never on a fixed short interval.
     private func startSchedulerIfNeeded() {
         guard !schedulerStarted else { return }
         schedulerStarted = true
         let thread = Thread { [weak self] in
-            while let player = self, player.schedulerTick() { usleep(1000) }
+            // The player is held only while it is asked, never during the wait.
+            func next() -> (DispatchSemaphore, Double)? {
+                guard let player = self, let wait = player.schedulerTick() else { return nil }
+                return (player.schedulerWake, wait)
+            }
+            while let (wake, seconds) = next() { _ = wake.wait(timeout: .now() + seconds) }
         }
         thread.name = "boop tone scheduler"
         thread.qualityOfService = .userInteractive
         thread.start()
     }
 
-    /// Queues the pending events that fall within the horizon. False once closed.
-    private func schedulerTick() -> Bool {
-        locked { () -> Bool in
-            if closed { return false }
+    /// Queues the pending events that fall within the horizon; returns how long the scheduler may
+    /// sleep before the next one is due (at most 0.25 s, a safety net), nil once closed.
+    private func schedulerTick() -> Double? {
+        locked { () -> Double? in
+            if closed { return nil }
             do { try flushPending() } catch { pending.removeAll() }
-            return true
+            guard let next = pending.map(\.frame).min() else { return 0.25 }
+            let due = next > lookaheadFrames ? next - lookaheadFrames : 0
+            let clock = engine.frameClock
+            let seconds = due > clock ? Double(due - clock) / sampleRate : 0
+            return min(max(seconds, 0.001), 0.25)
         }
     }
 
@@ -170,6 +182,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             pending.removeAll()
             live?.shutdown(drain: drain)
         }
+        schedulerWake.signal()
     }
 
     // MARK: NotePlayer
@@ -289,6 +302,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
                     frame: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate),
                     id: id, frequency: nil))
             try flushPending()
+            schedulerWake.signal()   // the scheduler recomputes its sleep for the new events
             return (end, generation)
         }
         do {
@@ -343,6 +357,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             }
             lastEnd = base + sequence.endFrame
             try flushPending()
+            schedulerWake.signal()   // the scheduler recomputes its sleep for the new events
             return (base, lastEnd, generation)
         }
         var announced = 0
