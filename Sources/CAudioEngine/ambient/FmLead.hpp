@@ -1,7 +1,7 @@
 #pragma once
 #include <cmath>
+#include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
-#include "engine/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

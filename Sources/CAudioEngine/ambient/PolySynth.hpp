@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include "dsp/Rng.hpp"
+#include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
-#include "engine/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {

@@ -2,8 +2,66 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "dsp/SimdTypes.hpp"
 
 namespace boop {
+
+namespace {
+
+// The four interpolated points of eight consecutive frames, each phase summed in the same four
+// partial sums (taps j = q mod 4) as TruePeak::peak, so the baseline build gives its bits.
+template <class Line>
+__attribute__((always_inline)) inline void peaksOfEight(const Line* lin, int channels, std::uint32_t at,
+                                                        const TruePeak::Phases* taps, float* peaks) noexcept {
+    using simd::f8;
+    using simd::f8u;
+    constexpr int kTaps = TruePeak::kTaps;
+    f8 peak = simd::splat(0.0f);
+    for (int c = 0; c < channels; ++c) {
+        // Frame at + k's window ends at line position at + k + kTaps - 1 (the newest input).
+        const float* newest = lin[c] + at + kTaps - 1;
+        for (int p = 0; p < TruePeak::kPhases; ++p) {
+            f8 y0 = simd::splat(0.0f), y1 = y0, y2 = y0, y3 = y0;
+            for (int j = 0; j < kTaps; j += 4) {
+                y0 += taps[j][p] * *reinterpret_cast<const f8u*>(newest - j);
+                y1 += taps[j + 1][p] * *reinterpret_cast<const f8u*>(newest - j - 1);
+                y2 += taps[j + 2][p] * *reinterpret_cast<const f8u*>(newest - j - 2);
+                y3 += taps[j + 3][p] * *reinterpret_cast<const f8u*>(newest - j - 3);
+            }
+            peak = simd::max(peak, simd::abs((y0 + y1) + (y2 + y3)));
+        }
+    }
+    for (int k = 0; k < 8; ++k) peaks[k] = peak[k];
+}
+
+template <class Line>
+void peaksBaseline(const Line* lin, int channels, std::uint32_t at, const TruePeak::Phases* taps,
+                   float* peaks) BOOP_RT {
+    peaksOfEight(lin, channels, at, taps, peaks);
+}
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define BOOP_HAVE_AVX2_PEAKS 1
+template <class Line>
+__attribute__((target("avx2,fma"))) void peaksAvx2(const Line* lin, int channels, std::uint32_t at,
+                                                   const TruePeak::Phases* taps, float* peaks) BOOP_RT {
+    peaksOfEight(lin, channels, at, taps, peaks);
+}
+#endif
+
+}  // namespace
+
+TruePeakLimiter::PeakKernel TruePeakLimiter::choosePeakKernel() noexcept {
+    using Line = float[kLine];
+#if defined(BOOP_HAVE_AVX2_PEAKS)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
+        return peaksAvx2<Line>;
+#endif
+    return peaksBaseline<Line>;
+}
 
 void TruePeakLimiter::prepare(double sampleRate, int channels, double ceilingDbtp, double lookaheadSeconds,
                               double releaseSeconds) {
@@ -20,9 +78,10 @@ void TruePeakLimiter::prepare(double sampleRate, int channels, double ceilingDbt
     latency_ = lookahead_ + 1 + TruePeak::kDelay;
     release_ = static_cast<float>(std::exp(-1.0 / (releaseSeconds * sampleRate)));
     gainStep_ = static_cast<float>(1.0 / (0.02 * sampleRate));
-    for (auto& d : detectors_) d.prepare();
+    detector_.prepare();
+    peakKernel_ = choosePeakKernel();
     // 0.1 % below the exact bound covers the rounding of the detector's float sums.
-    quietLevel_ = ceiling_ / (detectors_[0].maxGain * 1.001f);
+    quietLevel_ = ceiling_ / (detector_.maxGain * 1.001f);
     delay_.assign(static_cast<size_t>(latency_) * channels_, 0.0f);
     minValue_.assign(hold_, 1.0f);
     minIndex_.assign(hold_, 0);
@@ -31,7 +90,7 @@ void TruePeakLimiter::prepare(double sampleRate, int channels, double ceilingDbt
 }
 
 void TruePeakLimiter::reset() noexcept {
-    for (auto& d : detectors_) d.reset();
+    for (auto& line : lin_) std::fill(std::begin(line), std::end(line), 0.0f);
     std::fill(delay_.begin(), delay_.end(), 0.0f);
     delayAt_ = 0;
     minHead_ = minSize_ = 0;
@@ -49,22 +108,6 @@ float TruePeakLimiter::takeMaxReductionDb() BOOP_RT {
     const float g = minGainSeen_;
     minGainSeen_ = 1.0f;
     return g < 1.0f ? 20.0f * std::log10(g) : 0.0f;
-}
-
-float TruePeakLimiter::detect(const float* frame) BOOP_RT {
-    bool loud = false;
-    for (int c = 0; c < channels_; ++c) {
-        detectors_[c].push(frame[c]);
-        loud |= !(std::fabs(frame[c]) < quietLevel_);  // NaN counts as loud
-    }
-    quietRun_ = loud ? 0 : (quietRun_ < TruePeak::kTaps ? quietRun_ + 1 : quietRun_);
-    if (quietRun_ >= TruePeak::kTaps) return 1.0f;
-    float peak = 0.0f;
-    for (int c = 0; c < channels_; ++c) {
-        const float p = detectors_[c].peak();
-        peak = p > peak ? p : peak;
-    }
-    return peak > ceiling_ ? ceiling_ / peak : 1.0f;
 }
 
 // Running minimum, moving average and release for one request; returns the gain to apply.
@@ -106,15 +149,11 @@ float TruePeakLimiter::applyRequest(float request) BOOP_RT {
     return gain_;
 }
 
-// A run of frames that asks for nothing: settled, quiet for a whole detector window already, and
-// every frame of the run quiet too. The limiter then only delays: the gained frames are swapped
-// through the delay line and the last window's worth fed to the detectors. What applyRequest
-// would have done is a no-op apart from the positions, which are advanced here.
-void TruePeakLimiter::passQuietRun(float* io, std::uint32_t frames) BOOP_RT {
+// A run of frames that asks for nothing while the limiter is settled: the limiter only delays.
+// The frames are swapped through the delay line; what applyRequest would have done is a no-op
+// apart from the positions, which are advanced here.
+void TruePeakLimiter::passRun(float* io, std::uint32_t frames) BOOP_RT {
     const int channels = channels_;
-    const std::uint32_t first = frames > TruePeak::kTaps ? frames - TruePeak::kTaps : 0;
-    for (std::uint32_t i = first; i < frames; ++i)
-        for (int c = 0; c < channels; ++c) detectors_[c].push(io[static_cast<size_t>(i) * channels + c]);
     std::uint32_t done = 0;
     while (done < frames) {
         const std::uint32_t run = std::min(frames - done, latency_ - delayAt_);
@@ -128,60 +167,67 @@ void TruePeakLimiter::passQuietRun(float* io, std::uint32_t frames) BOOP_RT {
     avgAt_ = static_cast<std::uint32_t>((avgAt_ + frames) % lookahead_);
 }
 
-// Frames from `from` on whose every sample is under quietLevel_ (at most `frames`). Eight
-// frames' worth of samples at a time, branch-free inside, so the scan costs little per sample.
-std::uint32_t TruePeakLimiter::quietFrames(const float* io, std::uint32_t from, std::uint32_t frames) const BOOP_RT {
+// The plain gain: a steady one scales the block in one pass; a change glides per frame, so a
+// change made while playing does not click.
+void TruePeakLimiter::applyInputGain(float* io, std::uint32_t frames) BOOP_RT {
     const size_t channels = static_cast<size_t>(channels_);
-    size_t at = from * channels;
-    const size_t end = static_cast<size_t>(frames) * channels;
-    constexpr size_t kGroup = 8;
-    while (at + kGroup <= end) {
-        float loudest = 0.0f;
-        for (size_t k = 0; k < kGroup; ++k) loudest = std::fmax(loudest, std::fabs(io[at + k]));
-        if (!(loudest < quietLevel_)) break;
-        at += kGroup;
+    if (inputGain_ == targetGain_) {
+        if (inputGain_ != 1.0f)
+            for (size_t k = 0; k < frames * channels; ++k) io[k] *= inputGain_;
+        return;
     }
-    while (at < end && std::fabs(io[at]) < quietLevel_) ++at;
-    return static_cast<std::uint32_t>(at / channels) - from;
+    for (std::uint32_t i = 0; i < frames; ++i) {
+        const float d = targetGain_ - inputGain_;
+        const float step = gainStep_ * std::fmax(std::fabs(targetGain_), 1e-3f);
+        inputGain_ = std::fabs(d) <= step ? targetGain_ : inputGain_ + (d > 0 ? step : -step);
+        for (size_t c = 0; c < channels; ++c) io[i * channels + c] *= inputGain_;
+    }
 }
 
-void TruePeakLimiter::process(float* io, std::uint32_t frames) BOOP_RT {
-    const std::uint32_t slots = latency_;
-    // A steady plain gain scales the block in one pass; a gliding one is stepped per frame below.
-    const bool steady = inputGain_ == targetGain_;
-    if (steady && inputGain_ != 1.0f)
-        for (size_t k = 0; k < static_cast<size_t>(frames) * channels_; ++k) io[k] *= inputGain_;
+// Each frame's request (ceiling / true peak, or 1). A frame whose whole detector window is under
+// quietLevel_ cannot reach the ceiling; groups of eight frames with any other frame get the
+// interpolation, eight frames per vector.
+void TruePeakLimiter::computeRequests(const float* io, std::uint32_t frames) BOOP_RT {
+    constexpr std::uint32_t kHistory = TruePeak::kTaps - 1;
+    const int channels = channels_;
+    for (int c = 0; c < channels; ++c)
+        for (std::uint32_t i = 0; i < frames; ++i) lin_[c][kHistory + i] = io[static_cast<size_t>(i) * channels + c];
     for (std::uint32_t i = 0; i < frames; ++i) {
-        if (steady && quietRun_ >= TruePeak::kTaps && settled()) {
-            const std::uint32_t run = quietFrames(io, i, frames);
-            if (run > 0) {
-                passQuietRun(io + static_cast<size_t>(i) * channels_, run);
-                i += run - 1;
-                continue;
-            }
+        bool loud = false;
+        for (int c = 0; c < channels; ++c) loud |= !(std::fabs(lin_[c][kHistory + i]) < quietLevel_);  // NaN: loud
+        quietRun_ = loud ? 0 : (quietRun_ < TruePeak::kTaps ? quietRun_ + 1 : quietRun_);
+        needed_[i] = quietRun_ < TruePeak::kTaps;
+    }
+    for (std::uint32_t g = 0; g < frames; g += 8) {
+        const std::uint32_t m = std::min<std::uint32_t>(8, frames - g);
+        bool any = false;
+        for (std::uint32_t k = 0; k < m; ++k) any |= needed_[g + k];
+        if (!any) {
+            for (std::uint32_t k = 0; k < m; ++k) requests_[g + k] = 1.0f;
+            continue;
         }
-        float* frame = io + static_cast<size_t>(i) * channels_;
-        if (!steady) {
-            // The plain gain glides to its target, so a change made while playing does not click.
-            const float d = targetGain_ - inputGain_;
-            const float step = gainStep_ * std::fmax(std::fabs(targetGain_), 1e-3f);
-            inputGain_ = std::fabs(d) <= step ? targetGain_ : inputGain_ + (d > 0 ? step : -step);
-            for (int c = 0; c < channels_; ++c) frame[c] *= inputGain_;
-        }
-        const float request = detect(frame);
+        float peaks[8];
+        peakKernel_(lin_, channels, g, detector_.taps, peaks);
+        for (std::uint32_t k = 0; k < m; ++k) requests_[g + k] = peaks[k] > ceiling_ ? ceiling_ / peaks[k] : 1.0f;
+    }
+    for (int c = 0; c < channels; ++c) std::memmove(lin_[c], lin_[c] + frames, kHistory * sizeof(float));
+}
 
-        float gain = 1.0f;
-        if (request == 1.0f && settled()) {
-            // What applyRequest would do with nothing to limit, without the arithmetic: the
-            // queue holds this one request, the average stays a sum of ones.
-            minValue_[minHead_] = 1.0f;
-            minIndex_[minHead_] = index_++;
-            avgAt_ = avgAt_ + 1 == lookahead_ ? 0 : avgAt_ + 1;
-        } else {
-            gain = applyRequest(request);
+void TruePeakLimiter::processBlock(float* io, std::uint32_t frames) BOOP_RT {
+    applyInputGain(io, frames);
+    computeRequests(io, frames);
+    const std::uint32_t slots = latency_;
+    for (std::uint32_t i = 0; i < frames;) {
+        if (requests_[i] == 1.0f && settled()) {
+            std::uint32_t j = i + 1;
+            while (j < frames && requests_[j] == 1.0f) ++j;
+            passRun(io + static_cast<size_t>(i) * channels_, j - i);
+            i = j;
+            continue;
         }
-
+        const float gain = applyRequest(requests_[i]);
         // Swap the new input into the delay line and emit the oldest frame, gained.
+        float* frame = io + static_cast<size_t>(i) * channels_;
         float* line = delay_.data() + static_cast<size_t>(delayAt_) * channels_;
         for (int c = 0; c < channels_; ++c) {
             const float oldest = line[c];
@@ -190,6 +236,15 @@ void TruePeakLimiter::process(float* io, std::uint32_t frames) BOOP_RT {
             frame[c] = gain == 1.0f ? oldest : oldest * gain;
         }
         delayAt_ = delayAt_ + 1 == slots ? 0 : delayAt_ + 1;
+        ++i;
+    }
+}
+
+void TruePeakLimiter::process(float* io, std::uint32_t frames) BOOP_RT {
+    for (std::uint32_t done = 0; done < frames;) {
+        const std::uint32_t n = std::min(frames - done, kBlock);
+        processBlock(io + static_cast<size_t>(done) * channels_, n);
+        done += n;
     }
 }
 

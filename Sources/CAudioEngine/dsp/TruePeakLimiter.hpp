@@ -50,7 +50,20 @@ class TruePeakLimiter {
     float inputGain_ = 1.0f;
     float targetGain_ = 1.0f;
     std::uint32_t lookahead_ = 64, hold_ = 68, latency_ = 78;
-    TruePeak detectors_[kMaxChannels];
+    TruePeak detector_;  // its taps; the history is lin_ below
+
+    // The detector works a block at a time: each channel's last kTaps - 1 inputs followed by the
+    // block, in a line (plus room for a partial last group of eight), and a request per frame.
+    static constexpr std::uint32_t kBlock = 256;
+    static constexpr std::uint32_t kLine = TruePeak::kTaps - 1 + kBlock + 8;
+    float lin_[kMaxChannels][kLine] = {};
+    float requests_[kBlock] = {};
+    bool needed_[kBlock] = {};
+    // The true peaks of eight frames starting at line position `at` (all channels).
+    using PeakKernel = void (*)(const float (*lin)[kLine], int channels, std::uint32_t at, const TruePeak::Phases* taps,
+                                float* peaks) noexcept [[clang::nonblocking]];
+    PeakKernel peakKernel_ = nullptr;
+    static PeakKernel choosePeakKernel() noexcept;
 
     // The delay line: latency_ frames per channel, ring.
     std::vector<float> delay_;
@@ -72,9 +85,10 @@ class TruePeakLimiter {
     float quietLevel_ = 0.0f;
     std::uint32_t quietRun_ = 0;  // inputs in a row under quietLevel_ (saturates)
 
-    float detect(const float* frame) BOOP_RT;
-    std::uint32_t quietFrames(const float* io, std::uint32_t from, std::uint32_t frames) const BOOP_RT;
-    void passQuietRun(float* io, std::uint32_t frames) BOOP_RT;
+    void applyInputGain(float* io, std::uint32_t frames) BOOP_RT;
+    void computeRequests(const float* io, std::uint32_t frames) BOOP_RT;
+    void processBlock(float* io, std::uint32_t frames) BOOP_RT;
+    void passRun(float* io, std::uint32_t frames) BOOP_RT;
     float applyRequest(float request) BOOP_RT;
     // Gain 1, nothing held below 1, nothing in the average below 1: a request of 1 changes nothing.
     bool settled() const noexcept {

@@ -2,7 +2,7 @@
 #include <cstdint>
 
 #include "dsp/DrumVoice.hpp"
-#include "engine/SimdTypes.hpp"
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {

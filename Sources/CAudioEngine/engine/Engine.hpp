@@ -2,9 +2,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include "dsp/SimdTypes.hpp"
 #include "engine/Command.hpp"
 #include "engine/DrumBank.hpp"
-#include "engine/SimdTypes.hpp"
 #include "engine/VoiceBank.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/LockFreeQueue.hpp"

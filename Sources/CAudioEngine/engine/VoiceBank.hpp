@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include "dsp/Lowpass.hpp"
-#include "engine/SimdTypes.hpp"
+#include "dsp/SimdTypes.hpp"
 #include "engine/Timbre.hpp"
 #include "rt/Realtime.hpp"
 
