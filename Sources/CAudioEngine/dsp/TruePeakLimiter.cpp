@@ -190,18 +190,42 @@ void TruePeakLimiter::applyInputGain(float* io, std::uint32_t frames) BOOP_RT {
 void TruePeakLimiter::computeRequests(const float* io, std::uint32_t frames) BOOP_RT {
     constexpr std::uint32_t kHistory = TruePeak::kTaps - 1;
     const int channels = channels_;
-    for (int c = 0; c < channels; ++c)
-        for (std::uint32_t i = 0; i < frames; ++i) lin_[c][kHistory + i] = io[static_cast<size_t>(i) * channels + c];
-    for (std::uint32_t i = 0; i < frames; ++i) {
-        bool loud = false;
-        for (int c = 0; c < channels; ++c) loud |= !(std::fabs(lin_[c][kHistory + i]) < quietLevel_);  // NaN: loud
-        quietRun_ = loud ? 0 : (quietRun_ < TruePeak::kTaps ? quietRun_ + 1 : quietRun_);
-        needed_[i] = quietRun_ < TruePeak::kTaps;
+    if (channels == 1) {
+        std::memcpy(lin_[0] + kHistory, io, frames * sizeof(float));
+    } else {
+        for (int c = 0; c < channels; ++c)
+            for (std::uint32_t i = 0; i < frames; ++i)
+                lin_[c][kHistory + i] = io[static_cast<size_t>(i) * channels + c];
+    }
+    // Most blocks of most music: every sample quiet after a quiet window. One pass decides it.
+    blockQuiet_ = false;
+    if (quietRun_ >= TruePeak::kTaps) {
+        int loud = 0;
+        for (int c = 0; c < channels; ++c)
+            for (std::uint32_t i = 0; i < frames; ++i) loud |= !(std::fabs(lin_[c][kHistory + i]) < quietLevel_);
+        blockQuiet_ = loud == 0;
+    }
+    if (blockQuiet_) {
+        for (int c = 0; c < channels; ++c) std::memmove(lin_[c], lin_[c] + frames, kHistory * sizeof(float));
+        return;
     }
     for (std::uint32_t g = 0; g < frames; g += 8) {
         const std::uint32_t m = std::min<std::uint32_t>(8, frames - g);
+        // The common case first: a quiet window stays quiet through a quiet group (a NaN is loud).
+        bool quiet = true;
+        for (int c = 0; c < channels; ++c)
+            for (std::uint32_t k = 0; k < m; ++k) quiet &= std::fabs(lin_[c][kHistory + g + k]) < quietLevel_;
+        if (quiet && quietRun_ >= TruePeak::kTaps) {
+            for (std::uint32_t k = 0; k < m; ++k) requests_[g + k] = 1.0f;
+            continue;
+        }
         bool any = false;
-        for (std::uint32_t k = 0; k < m; ++k) any |= needed_[g + k];
+        for (std::uint32_t k = 0; k < m; ++k) {
+            bool loud = false;
+            for (int c = 0; c < channels; ++c) loud |= !(std::fabs(lin_[c][kHistory + g + k]) < quietLevel_);
+            quietRun_ = loud ? 0 : (quietRun_ < TruePeak::kTaps ? quietRun_ + 1 : quietRun_);
+            any |= quietRun_ < TruePeak::kTaps;
+        }
         if (!any) {
             for (std::uint32_t k = 0; k < m; ++k) requests_[g + k] = 1.0f;
             continue;
@@ -216,6 +240,8 @@ void TruePeakLimiter::computeRequests(const float* io, std::uint32_t frames) BOO
 void TruePeakLimiter::processBlock(float* io, std::uint32_t frames) BOOP_RT {
     applyInputGain(io, frames);
     computeRequests(io, frames);
+    if (blockQuiet_ && settled()) return passRun(io, frames);
+    if (blockQuiet_) std::fill(requests_, requests_ + frames, 1.0f);
     const std::uint32_t slots = latency_;
     for (std::uint32_t i = 0; i < frames;) {
         if (requests_[i] == 1.0f && settled()) {

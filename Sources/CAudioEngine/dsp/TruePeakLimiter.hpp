@@ -58,7 +58,7 @@ class TruePeakLimiter {
     static constexpr std::uint32_t kLine = TruePeak::kTaps - 1 + kBlock + 8;
     float lin_[kMaxChannels][kLine] = {};
     float requests_[kBlock] = {};
-    bool needed_[kBlock] = {};
+    bool blockQuiet_ = false;  // every request of the block is 1 (requests_ not filled)
     // The true peaks of eight frames starting at line position `at` (all channels).
     using PeakKernel = void (*)(const float (*lin)[kLine], int channels, std::uint32_t at, const TruePeak::Phases* taps,
                                 float* peaks) noexcept [[clang::nonblocking]];
