@@ -207,6 +207,8 @@ public final class AmbientTransport {
     /// How long the control loop may wait before `tick` is due (capped by `atMost`, for keys and
     /// a view): the end fade of `duration` starts on time even when nothing else wakes the loop.
     public func secondsUntilDue(atMost: Double = 0.05) -> Double {
+        // A fade-out ends within moments: look again soon, so the device closes when it is over.
+        if state == .fadingOut { return min(0.01, atMost) }
         guard state == .playing, let endFade else { return atMost }
         let wait = endFade.start - Double(engine.status.frame) / sampleRate
         return min(max(wait, 0.001), atMost)

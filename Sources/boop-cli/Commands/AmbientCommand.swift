@@ -184,7 +184,10 @@ final class AmbientSession {
     /// One turn of the loop: waits for a key (or until the transport is due), hands keys and
     /// media commands to the transport, ticks it and draws the view. False when it is over.
     private func runOnce() throws -> Bool {
-        if nextKey(seconds: transport.secondsUntilDue(atMost: AmbientSession.pollSeconds)) == .space {
+        // The status line's meters and clock want a redraw 20 times a second; without it the loop
+        // sleeps until the transport is due (the end fade) or something arrives.
+        let wait = transport.secondsUntilDue(atMost: showView ? AmbientSession.pollSeconds : 0.5)
+        if nextKey(seconds: wait) == .space {
             transport.setPaused(!transport.isPaused)
         }
         handleMediaCommands()
@@ -202,15 +205,13 @@ final class AmbientSession {
         return true
     }
 
-    /// Waits up to `seconds` for a key: the loop's pacing (a plain sleep without a terminal).
-    /// q asks for the fade-out.
+    /// Waits up to `seconds` for a key, a media-key command or a stop signal, whichever comes
+    /// first: the loop's pacing. q asks for the fade-out.
     private func nextKey(seconds: Double) -> Keyboard.Key? {
-        let milliseconds = Int32(max(1, (seconds * 1000).rounded(.up)))
-        guard let keys else {
-            usleep(useconds_t(milliseconds) * 1000)
-            return nil
-        }
-        let key = keys.wait(timeoutMilliseconds: milliseconds)
+        // The signal descriptor stays readable once a stop has arrived: it wakes the first wait only.
+        let signal = Signals.interrupted ? [] : [Signals.wakeDescriptor]
+        Keyboard.waitForInput(keys, or: signal + (media.map { [$0.wakeDescriptor] } ?? []), seconds: seconds)
+        let key = keys?.poll()
         if key == .quit { quitRequested = true }
         return key
     }
