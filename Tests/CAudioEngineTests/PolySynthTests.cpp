@@ -1,4 +1,7 @@
 #include <doctest/doctest.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <vector>
 #include "AmbientTestSupport.hpp"
 #include "TestSignals.hpp"
@@ -125,4 +128,35 @@ TEST_CASE("PolySynth: release tails never leave denormals (no slowdown)") {
     auto tail = run(p, 44100 * 5);
     CHECK(ambtest::subnormals(tail.l) == 0);
     CHECK(ambtest::subnormals(tail.r) == 0);
+}
+
+// The pad's kernel is compiled twice (baseline, and AVX2 + FMA chosen at run time); both must
+// play the same music: only the rounding of fused multiply-adds may differ.
+TEST_CASE("PolySynth: the baseline and the run-time selected kernels agree") {
+    auto render = [](bool baseline) {
+        if (baseline)
+            setenv("BOOP_NO_AVX2", "1", 1);
+        else
+            unsetenv("BOOP_NO_AVX2");
+        PolySynth p;
+        p.prepare(48000.0, 7);
+        p.setAttack(0.05);
+        p.setRelease(0.2);
+        p.setFilter(1500.0, 2.0);
+        for (double f : {110.0, 164.8, 220.0, 277.2, 329.6, 440.0}) p.noteOn(f, 0.15f);
+        auto a = run(p, 24000, 333);
+        p.releaseAll();
+        auto b = run(p, 24000, 333);
+        a.l.insert(a.l.end(), b.l.begin(), b.l.end());
+        a.r.insert(a.r.end(), b.r.begin(), b.r.end());
+        return a;
+    };
+    const Stereo base = render(true), wide = render(false);
+    unsetenv("BOOP_NO_AVX2");
+    float worst = 0.0f;
+    for (size_t i = 0; i < base.l.size(); ++i)
+        worst = std::max({worst, std::fabs(base.l[i] - wide.l[i]), std::fabs(base.r[i] - wide.r[i])});
+    INFO("worst difference " << worst);
+    CHECK(ambtest::rms(base.l) > 0.01);
+    CHECK(worst < 1e-4f);
 }

@@ -9,6 +9,29 @@
 
 namespace boop::ambient {
 
+// The naive ramp minus the polyBLEP residual of a unit step at the wrap, which rounds off the
+// discontinuity and removes most of the aliasing for a few flops. Always inlined, like every
+// helper the vector kernels call: a 32-byte vector passed to a function compiled without AVX
+// would not arrive intact (the calling conventions differ), which unoptimised builds would show.
+BOOP_SIMD_INLINE simd::f8 padSaw(simd::f8 t, simd::f8 dt, simd::f8 perDt) noexcept {
+    using simd::f8;
+    const f8 zero = simd::splat(0.0f);
+    const f8 u0 = t * perDt, u1 = (t - 1.0f) * perDt;
+    const f8 blep = simd::select<f8>(t < dt, u0 + u0 - u0 * u0 - 1.0f,
+                                     simd::select<f8>(t > 1.0f - dt, u1 * u1 + u1 + u1 + 1.0f, zero));
+    return 2.0f * t - 1.0f - blep;
+}
+
+// The TPT state-variable lowpass, lane by lane (SvfState::process).
+BOOP_SIMD_INLINE simd::f8 padLowpass(const SvfCoeffs& c, simd::f8 x, simd::f8& ic1, simd::f8& ic2) noexcept {
+    const simd::f8 v3 = x - ic2;
+    const simd::f8 v1 = c.a1 * ic1 + c.a2 * v3;
+    const simd::f8 v2 = ic2 + c.a2 * ic1 + c.a3 * v3;
+    ic1 = 2.0f * v1 - ic1;
+    ic2 = 2.0f * v2 - ic2;
+    return v2;
+}
+
 // One pass over m frames of the pad's lanes (PolySynth::Lanes is its state); compiled for the
 // baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
 // register and the whole state stays in registers.
@@ -19,31 +42,13 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const Sv
     using f8 = simd::f8;
     using i8 = simd::i8;
     constexpr int kOscs = 3;
-    auto saw = [](f8 t, f8 dt, f8 perDt) {
-        // The naive ramp minus the polyBLEP residual of a unit step at the wrap, which rounds off
-        // the discontinuity and removes most of the aliasing for a few flops.
-        const f8 zero = simd::splat(0.0f);
-        const f8 u0 = t * perDt, u1 = (t - 1.0f) * perDt;
-        const f8 blep = simd::select<f8>(t < dt, u0 + u0 - u0 * u0 - 1.0f,
-                                         simd::select<f8>(t > 1.0f - dt, u1 * u1 + u1 + u1 + 1.0f, zero));
-        return 2.0f * t - 1.0f - blep;
-    };
-    auto lowpass = [&c](f8 x, f8& ic1, f8& ic2) {
-        // The TPT state-variable lowpass, lane by lane (SvfState::process).
-        const f8 v3 = x - ic2;
-        const f8 v1 = c.a1 * ic1 + c.a2 * v3;
-        const f8 v2 = ic2 + c.a2 * ic1 + c.a3 * v3;
-        ic1 = 2.0f * v1 - ic1;
-        ic2 = 2.0f * v2 - ic2;
-        return v2;
-    };
     Lanes s = lanes;
     const f8 zero = simd::splat(0.0f), one = simd::splat(1.0f);
     for (int i = 0; i < m; ++i) {
         s.env = simd::select<f8>(s.gate, simd::min(s.env + attackStep, one), s.env * releaseCoef);
         f8 o[kOscs];
         for (int k = 0; k < kOscs; ++k) {
-            o[k] = saw(s.phase[k], s.inc[k], s.perInc[k]);
+            o[k] = padSaw(s.phase[k], s.inc[k], s.perInc[k]);
             const f8 t = s.phase[k] + s.inc[k];
             // Silent voices keep their phases, so a voice reused later starts where it stopped.
             s.phase[k] = simd::select<f8>(s.active, simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
@@ -51,7 +56,7 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const Sv
         const f8 a = s.env * s.gain;
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
-        const f8 yl = lowpass(l, s.lIc1, s.lIc2), yr = lowpass(r, s.rIc1, s.rIc2);
+        const f8 yl = padLowpass(c, l, s.lIc1, s.lIc2), yr = padLowpass(c, r, s.rIc1, s.rIc2);
         outL[i] = simd::select<f8>(s.active, yl, zero);
         outR[i] = simd::select<f8>(s.active, yr, zero);
         // A released voice under -100 dB ends after this frame: it and its filters go quiet.
