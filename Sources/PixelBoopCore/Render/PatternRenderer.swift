@@ -8,7 +8,9 @@ public struct PatternRenderer {
     public var voices: Int = 8
     public var loops: Int = 1
     public var channels: Int = 1
-    public var blockFrames: Int = 4096
+    /// The engine's largest block: each one is one write to the file, and fewer, larger writes
+    /// cost less (the engine itself works in small slices, so the sound does not depend on it).
+    public var blockFrames: Int = 8192
     /// The longest tail rendered after the last step while voices still ring (the kick's decay).
     public var maxTailSeconds: Double = 4
     /// The user's gain before the output limiter, in dB (`OutputStage.gainRange`).
