@@ -9,7 +9,7 @@ public struct PatternRenderer {
     public var loops: Int = 1
     public var channels: Int = 1
     /// The engine's largest block: each one is one write to the file, and fewer, larger writes
-    /// cost less (the engine itself works in small slices, so the sound does not depend on it).
+    /// cost less (the engine works in small slices inside it; the block size changes nothing audible).
     public var blockFrames: Int = 8192
     /// The longest tail rendered after the last step while voices still ring (the kick's decay).
     public var maxTailSeconds: Double = 4
