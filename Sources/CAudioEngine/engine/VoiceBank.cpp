@@ -113,6 +113,29 @@ void VoiceBank::retire(int lane) BOOP_RT {
     chunkActive_[lane / kLanes] &= static_cast<uint8_t>(~(1u << i));
 }
 
+// The waveform at a 32-bit phase (2^32 per turn), per lane; dt is the increment in turns.
+template <Waveform W, class F, class U>
+BOOP_SIMD_INLINE F waveform(U phase, F dt, F invDt) noexcept {
+    using I = IntOf<F>;
+    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
+    if constexpr (W == Waveform::Saw) {
+        // Unsigned phase in [0, 1): a rising ramp, with polyBLEP residuals subtracted on either
+        // side of the wrap so the step does not alias.
+        const F t = __builtin_convertvector(phase, F) * kTurnsPerStep;
+        const F u0 = t * invDt;
+        const F u1 = (t - 1.0f) * invDt;
+        const F afterWrap = u0 + u0 - u0 * u0 - 1.0f;
+        const F beforeWrap = u1 * u1 + u1 + u1 + 1.0f;
+        const F blep = select<F>(t < dt, afterWrap, select<F>(t > 1.0f - dt, beforeWrap, splatT<F>(0.0f)));
+        return (t + t - 1.0f) - blep;
+    } else {
+        // Signed phase in [-0.5, 0.5) turns.
+        const F x = __builtin_convertvector(reinterpret_cast<const I&>(phase), F) * kTurnsPerStep;
+        if constexpr (W == Waveform::Sine) return sinTurns(x);
+        return abs(x) * 4.0f - 1.0f;
+    }
+}
+
 // The hot loop. Each iteration renders one frame of eight voices with straight-line vector code:
 // phase step, polynomial sine (or band-limited triangle/saw), envelope as a clamped ramp (attack
 // and release are the same add-and-clamp; no per-sample branch on the envelope stage), optional
@@ -142,27 +165,7 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
     const F zero = splatT<F>(0.0f), one = splatT<F>(1.0f);
 
     for (int n = begin; n < end; ++n) {
-        F wave;
-        if constexpr (W == Waveform::Saw) {
-            // Unsigned phase in [0, 1): a rising ramp, with polyBLEP residuals subtracted on
-            // either side of the wrap so the step does not alias.
-            const F t = __builtin_convertvector(phase, F) * kTurnsPerStep;
-            const F dt = __builtin_convertvector(increment, F) * kTurnsPerStep;
-            const F u0 = t * invDt;
-            const F u1 = (t - 1.0f) * invDt;
-            const F afterWrap = u0 + u0 - u0 * u0 - 1.0f;
-            const F beforeWrap = u1 * u1 + u1 + u1 + 1.0f;
-            const F blep = select<F>(t < dt, afterWrap, select<F>(t > 1.0f - dt, beforeWrap, zero));
-            wave = (t + t - 1.0f) - blep;
-        } else {
-            // Signed phase in [-0.5, 0.5) turns.
-            const F x = __builtin_convertvector(reinterpret_cast<const I&>(phase), F) * kTurnsPerStep;
-            if constexpr (W == Waveform::Sine) {
-                wave = sinTurns(x);
-            } else {
-                wave = abs(x) * 4.0f - 1.0f;
-            }
-        }
+        const F wave = waveform<W, F>(phase, __builtin_convertvector(increment, F) * kTurnsPerStep, invDt);
         phase += increment;
 
         F env = level;
@@ -212,25 +215,7 @@ __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, i
     for (int n = begin; n < end; n += 8) {
         const int m = end - n < 8 ? end - n : 8;
         const U ph = phase + steps * increment;
-        F wave;
-        if constexpr (W == Waveform::Saw) {
-            const F t = __builtin_convertvector(ph, F) * kTurnsPerStep;
-            const F dt = splat(static_cast<float>(increment)) * kTurnsPerStep;
-            const F u0 = t * invDt;
-            const F u1 = (t - 1.0f) * invDt;
-            const F afterWrap = u0 + u0 - u0 * u0 - 1.0f;
-            const F beforeWrap = u1 * u1 + u1 + u1 + 1.0f;
-            const F zero = splat(0.0f);
-            const F blep = select<F>(t < dt, afterWrap, select<F>(t > 1.0f - dt, beforeWrap, zero));
-            wave = (t + t - 1.0f) - blep;
-        } else {
-            const F x = __builtin_convertvector(reinterpret_cast<const I&>(ph), F) * kTurnsPerStep;
-            if constexpr (W == Waveform::Sine) {
-                wave = sinTurns(x);
-            } else {
-                wave = abs(x) * 4.0f - 1.0f;
-            }
-        }
+        const F wave = waveform<W, F>(ph, splat(static_cast<float>(increment)) * kTurnsPerStep, splat(invDt));
         F env;
         for (int k = 0; k < 8; ++k) {
             env[k] = level;
