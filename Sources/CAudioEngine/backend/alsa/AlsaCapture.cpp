@@ -1,5 +1,7 @@
 #include "backend/alsa/AlsaCapture.hpp"
 
+#include <poll.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
@@ -78,7 +80,6 @@ boop_status AlsaCapture::open(const Config& config) {
     params.period = config.periodFrames;
     params.periods = config.periods;
     s = pcm_.negotiate(params);
-    if (s == BOOP_OK) s = pcm_.setSoftware(1, pcm_.period());
     if (s != BOOP_OK) return fail(s);
     realtimePriority_ = config.realtimePriority;
     try {
@@ -88,7 +89,8 @@ boop_status AlsaCapture::open(const Config& config) {
     } catch (...) {
         return fail(BOOP_ERROR_OUT_OF_MEMORY);
     }
-    if (!pcm_.fetchPollDescriptors()) return fail(BOOP_ERROR_DEVICE_UNAVAILABLE);
+    s = pcm_.fetchPollDescriptors(false);
+    if (s != BOOP_OK) return fail(s);
     return BOOP_OK;
 }
 
@@ -184,6 +186,24 @@ bool AlsaCapture::recover(int err) {
     return r != AlsaPcm::Recovery::lost;
 }
 
+// Waits for the device (or stop()); false when it is gone: it hung up, its events could not be
+// read, or it reports an error while disconnected. A disconnection without an error is found by
+// the state check at the top of the loop.
+bool AlsaCapture::waitForDevice() {
+    unsigned short revents = 0;
+    switch (pcm_.waitForDevice(kPollTimeoutMs, revents)) {
+        case AlsaPcm::Wait::quiet:
+            return true;
+        case AlsaPcm::Wait::failed:
+        case AlsaPcm::Wait::unreadable:
+            return false;
+        case AlsaPcm::Wait::events:
+            break;
+    }
+    if (revents & (POLLHUP | POLLNVAL)) return false;
+    return !((revents & POLLERR) && snd_pcm_state(pcm_.handle()) == SND_PCM_STATE_DISCONNECTED);
+}
+
 bool AlsaCapture::drain(snd_pcm_sframes_t avail) {
     snd_pcm_t* pcm = pcm_.handle();
     while (avail > 0 && !stopRequested_.load(std::memory_order_relaxed)) {
@@ -236,7 +256,7 @@ void AlsaCapture::run() {
             lastProgress = monotonicNs();
 
         if (monotonicNs() - lastProgress > kWatchdogNs) return finish(BOOP_ERROR_DEVICE_LOST);
-        if (!pcm_.waitForDevice(kPollTimeoutMs)) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (!waitForDevice()) return finish(BOOP_ERROR_DEVICE_LOST);
     }
     snd_pcm_drop(pcm);
     finish(BOOP_OK);

@@ -55,6 +55,7 @@ class AlsaCapture final : public CaptureBackend {
     void run();
     // Reads what the device holds into the ring; false when the device is lost.
     bool drain(snd_pcm_sframes_t avail);
+    bool waitForDevice();
     bool recover(int err);
     void finish(boop_status error);
 

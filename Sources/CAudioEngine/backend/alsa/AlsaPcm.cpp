@@ -37,23 +37,43 @@ boop_status AlsaPcm::open(const char* device, snd_pcm_stream_t stream, int realt
 }
 
 boop_status AlsaPcm::negotiate(const Params& p) {
+    Granted g;
+    boop_status s = setHardware(p, g);
+    if (s != BOOP_OK) return s;
+    if (negotiated_ && (g.rate != rate_ || (p.maxPeriod != 0 && g.period > p.maxPeriod)))
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    s = setSoftware(p.startWhenPrimed ? (g.buffer / g.period) * g.period : 1, g.period);
+    if (s != BOOP_OK) return s;
+    negotiated_ = true;
+    format_ = g.format;
+    rate_ = g.rate;
+    channels_ = g.channels;
+    period_ = g.period;
+    buffer_ = g.buffer;
+    return BOOP_OK;
+}
+
+// The first format of FLOAT_LE, S32_LE, S16_LE the device takes: float needs no conversion, and
+// S32 keeps more of it than S16.
+bool AlsaPcm::chooseFormat(snd_pcm_hw_params_t* hw, SampleFormat& format) {
+    for (SampleFormat f : {SampleFormat::Float, SampleFormat::S32, SampleFormat::S16}) {
+        if (snd_pcm_hw_params_test_format(pcm_, hw, alsaFormat(f)) == 0) {
+            format = f;
+            return true;
+        }
+    }
+    return false;
+}
+
+boop_status AlsaPcm::setHardware(const Params& p, Granted& g) {
     snd_pcm_hw_params_t* hw = nullptr;
     snd_pcm_hw_params_alloca(&hw);
     if (snd_pcm_hw_params_any(pcm_, hw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     snd_pcm_hw_params_set_rate_resample(pcm_, hw, 1);
     if (snd_pcm_hw_params_set_access(pcm_, hw, SND_PCM_ACCESS_RW_INTERLEAVED) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    if (!negotiated_) {
-        bool found = false;
-        for (SampleFormat f : {SampleFormat::Float, SampleFormat::S32, SampleFormat::S16}) {
-            if (snd_pcm_hw_params_test_format(pcm_, hw, alsaFormat(f)) == 0) {
-                format_ = f;
-                found = true;
-                break;
-            }
-        }
-        if (!found) return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    }
-    if (snd_pcm_hw_params_set_format(pcm_, hw, alsaFormat(format_)) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    g.format = format_;
+    if (!negotiated_ && !chooseFormat(hw, g.format)) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (snd_pcm_hw_params_set_format(pcm_, hw, alsaFormat(g.format)) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     unsigned int channels = p.channels;
     const int channelsErr = p.exactChannels ? snd_pcm_hw_params_set_channels(pcm_, hw, channels)
                                             : snd_pcm_hw_params_set_channels_near(pcm_, hw, &channels);
@@ -66,16 +86,12 @@ boop_status AlsaPcm::negotiate(const Params& p) {
     if (snd_pcm_hw_params_set_buffer_size_near(pcm_, hw, &buffer) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     if (snd_pcm_hw_params(pcm_, hw) < 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
 
-    snd_pcm_hw_params_get_channels(hw, &channels);
-    snd_pcm_hw_params_get_rate(hw, &rate, nullptr);
-    snd_pcm_hw_params_get_period_size(hw, &period, nullptr);
-    snd_pcm_hw_params_get_buffer_size(hw, &buffer);
-    if (period == 0 || buffer < period || channels == 0 || channels > 64) return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    negotiated_ = true;
-    rate_ = rate;
-    channels_ = channels;
-    period_ = period;
-    buffer_ = buffer;
+    snd_pcm_hw_params_get_channels(hw, &g.channels);
+    snd_pcm_hw_params_get_rate(hw, &g.rate, nullptr);
+    snd_pcm_hw_params_get_period_size(hw, &g.period, nullptr);
+    snd_pcm_hw_params_get_buffer_size(hw, &g.buffer);
+    if (g.period == 0 || g.buffer < g.period || g.channels == 0 || g.channels > 64)
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
     return BOOP_OK;
 }
 
@@ -89,16 +105,25 @@ boop_status AlsaPcm::setSoftware(snd_pcm_uframes_t startThreshold, snd_pcm_ufram
     return BOOP_OK;
 }
 
-bool AlsaPcm::fetchPollDescriptors() {
+boop_status AlsaPcm::fetchPollDescriptors(bool renegotiable) {
     const int nfds = snd_pcm_poll_descriptors_count(pcm_);
-    if (nfds <= 0 || nfds > kMaxPollFds) return false;
-    if (wakeFd_ < 0) wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (wakeFd_ < 0) return false;
-    if (pfds_.capacity() < kMaxPollFds + 1) pfds_.reserve(kMaxPollFds + 1);
+    if (nfds <= 0 || (renegotiable && nfds > kMaxPollFds)) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    const std::size_t needed = static_cast<std::size_t>(renegotiable ? kMaxPollFds : nfds) + 1;
+    if (pfds_.capacity() < needed) {
+        // Only at open: a renegotiation on the I/O thread finds the room reserved then.
+        try {
+            pfds_.reserve(needed);
+        } catch (...) {
+            return BOOP_ERROR_OUT_OF_MEMORY;
+        }
+    }
     pfds_.resize(static_cast<std::size_t>(nfds) + 1);
-    if (snd_pcm_poll_descriptors(pcm_, pfds_.data(), static_cast<unsigned>(nfds)) != nfds) return false;
+    if (snd_pcm_poll_descriptors(pcm_, pfds_.data(), static_cast<unsigned>(nfds)) != nfds)
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (wakeFd_ < 0) wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wakeFd_ < 0) return BOOP_ERROR_INTERNAL;
     pfds_.back() = pollfd{wakeFd_, POLLIN, 0};
-    return true;
+    return BOOP_OK;
 }
 
 void AlsaPcm::wake() noexcept {
@@ -108,23 +133,20 @@ void AlsaPcm::wake() noexcept {
     (void)ignored;
 }
 
-bool AlsaPcm::waitForDevice(int timeoutMs) {
+AlsaPcm::Wait AlsaPcm::waitForDevice(int timeoutMs, unsigned short& revents) {
+    revents = 0;
     const int nPcm = static_cast<int>(pfds_.size()) - 1;
     const int r = poll(pfds_.data(), pfds_.size(), timeoutMs);
-    if (r < 0) return errno == EINTR;
+    if (r < 0) return errno == EINTR ? Wait::quiet : Wait::failed;
     if (pfds_.back().revents & POLLIN) {
         uint64_t v = 0;
         ssize_t ignored = read(wakeFd_, &v, sizeof v);
         (void)ignored;
     }
-    if (r == 0) return true;
-    unsigned short revents = 0;
+    if (r == 0) return Wait::quiet;
     if (snd_pcm_poll_descriptors_revents(pcm_, pfds_.data(), static_cast<unsigned>(nPcm), &revents) < 0)
-        return snd_pcm_state(pcm_) != SND_PCM_STATE_DISCONNECTED;
-    if (revents & (POLLHUP | POLLNVAL)) return false;
-    // POLLERR with an xrun/suspend state is recovered on the next service; anything else that
-    // repeats ends with the caller's watchdog.
-    return snd_pcm_state(pcm_) != SND_PCM_STATE_DISCONNECTED;
+        return Wait::unreadable;
+    return Wait::events;
 }
 
 void AlsaPcm::close() noexcept {

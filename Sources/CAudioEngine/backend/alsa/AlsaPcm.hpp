@@ -1,8 +1,8 @@
 #pragma once
 // One ALSA PCM as playback and capture both use it: opened non-blocking (with the plugin's helper
 // thread at real-time priority), its hardware and software parameters negotiated, its poll
-// descriptors plus a wake eventfd so stop() is prompt, the wait that tells a ready device from a
-// vanished one, and the recovery from xruns and suspends within a budget.
+// descriptors plus a wake eventfd so stop() is prompt, the wait on them, and the recovery from
+// xruns and suspends within a budget.
 #include <alsa/asoundlib.h>
 #include <poll.h>
 
@@ -29,8 +29,17 @@ class AlsaPcm {
         bool exactChannels = true;  // playback renders exactly this many; capture takes the nearest
         snd_pcm_uframes_t period = 128;
         uint32_t periods = 3;
+        // Playback starts the stream once the buffer is primed (in whole periods), so the first
+        // period is not an underrun; capture starts at once.
+        bool startWhenPrimed = false;
+        // A renegotiation (a larger buffer) must fit the I/O buffers sized at open: a larger
+        // granted period is refused, as is a different rate. 0: no limit.
+        snd_pcm_uframes_t maxPeriod = 0;
     };
     enum class Recovery { done, later, lost };
+    // What a wait saw: nothing (a timeout, a wake, a signal), the PCM's events, events the PCM
+    // could not translate, or a failed poll().
+    enum class Wait { quiet, events, unreadable, failed };
 
     AlsaPcm() = default;
     ~AlsaPcm() { close(); }
@@ -40,16 +49,20 @@ class AlsaPcm {
     // DEVICE_UNAVAILABLE when the device cannot be opened.
     boop_status open(const char* device, snd_pcm_stream_t stream, int realtimePriority);
     // Interleaved access; FLOAT_LE, else S32_LE, else S16_LE (chosen at the first negotiation and
-    // kept when the buffer is renegotiated); channels; the nearest rate, period and buffer.
+    // kept when the buffer is renegotiated); channels; the nearest rate, period and buffer; then
+    // the software parameters (wake-ups a period apart). The granted values are taken only when
+    // everything succeeded, so a failed renegotiation leaves the old ones in place.
     boop_status negotiate(const Params& params);
-    boop_status setSoftware(snd_pcm_uframes_t startThreshold, snd_pcm_uframes_t availMin);
-    // The PCM's descriptors (a renegotiation may change them) plus the wake eventfd, last. The
-    // first call allocates; later ones stay within the capacity it reserved.
-    bool fetchPollDescriptors();
+    // The PCM's descriptors (a renegotiation may change them) plus the wake eventfd, last.
+    // `renegotiable`: the first call reserves room for kMaxPollFds descriptors (refusing a PCM
+    // that needs more), so a later call on the I/O thread never allocates. DEVICE_UNAVAILABLE,
+    // OUT_OF_MEMORY, or INTERNAL when no eventfd can be made.
+    boop_status fetchPollDescriptors(bool renegotiable);
     // Any thread: ends the I/O thread's current wait.
     void wake() noexcept;
-    // The I/O thread: waits for the device (or a wake); false when the device reports it is gone.
-    bool waitForDevice(int timeoutMs);
+    // The I/O thread: waits for the device (or a wake); on `events`, the PCM's poll events are in
+    // `revents`. What counts as "gone" is the caller's.
+    Wait waitForDevice(int timeoutMs, unsigned short& revents);
     // The I/O thread: recovers from an xrun (-EPIPE; `onXrun` runs first, it may renegotiate) or a
     // suspend (-ESTRPIPE), restarting the stream when `restart` (capture). Past this second's
     // budget: `later`, and `lost` once errors have come without end.
@@ -84,6 +97,17 @@ class AlsaPcm {
 
   private:
     static constexpr int kMaxPollFds = 16;
+
+    struct Granted {
+        SampleFormat format = SampleFormat::Float;
+        unsigned int rate = 0;
+        unsigned int channels = 0;
+        snd_pcm_uframes_t period = 0;
+        snd_pcm_uframes_t buffer = 0;
+    };
+    boop_status setHardware(const Params& params, Granted& granted);
+    bool chooseFormat(snd_pcm_hw_params_t* hw, SampleFormat& format);
+    boop_status setSoftware(snd_pcm_uframes_t startThreshold, snd_pcm_uframes_t availMin);
 
     snd_pcm_t* pcm_ = nullptr;
     bool negotiated_ = false;

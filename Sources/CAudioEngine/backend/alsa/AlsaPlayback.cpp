@@ -76,7 +76,10 @@ boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t
     } catch (...) {
         return fail(BOOP_ERROR_OUT_OF_MEMORY);
     }
-    if (!pcm_.fetchPollDescriptors()) return fail(BOOP_ERROR_DEVICE_UNAVAILABLE);
+    const boop_status polled = pcm_.fetchPollDescriptors(true);
+    // Playback reports any failure to set up its wait, the wake eventfd's included, as an
+    // unavailable device.
+    if (polled != BOOP_OK) return fail(polled == BOOP_ERROR_OUT_OF_MEMORY ? polled : BOOP_ERROR_DEVICE_UNAVAILABLE);
     return BOOP_OK;
 }
 
@@ -85,23 +88,20 @@ snd_pcm_uframes_t AlsaPlayback::ceilingFrames() const {
 }
 
 // Negotiates the PCM (the rate and format of the first negotiation are kept when the buffer is
-// grown later), then starts it only once the whole buffer is primed; the loop also starts it
-// explicitly when the buffer is not a whole number of periods.
+// grown later, and a grown period must fit the render buffer), to start only once the whole
+// buffer is primed; the loop also starts it explicitly when the buffer is not a whole number of
+// periods.
 boop_status AlsaPlayback::configure(snd_pcm_uframes_t periodFrames, uint32_t periods) {
-    const double grantedRate = pcm_.rate();
     AlsaPcm::Params params;
-    params.rate = grantedRate != 0 ? grantedRate : requestedRate_;
+    params.rate = pcm_.rate() != 0 ? pcm_.rate() : requestedRate_;
     params.channels = requestedChannels_;
     params.period = periodFrames;
     params.periods = periods;
-    boop_status s = pcm_.negotiate(params);
+    params.startWhenPrimed = true;
+    params.maxPeriod = floatBuf_.size() / requestedChannels_;
+    const boop_status s = pcm_.negotiate(params);
     if (s != BOOP_OK) return s;
-    const snd_pcm_uframes_t period = pcm_.period(), buffer = pcm_.buffer();
-    if (grantedRate != 0 && (pcm_.rate() != grantedRate || period > floatBuf_.size() / requestedChannels_))
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    s = pcm_.setSoftware((buffer / period) * period, period);
-    if (s != BOOP_OK) return s;
-    latency_.store(static_cast<uint32_t>(buffer), std::memory_order_relaxed);
+    latency_.store(static_cast<uint32_t>(pcm_.buffer()), std::memory_order_relaxed);
     return BOOP_OK;
 }
 
@@ -198,7 +198,7 @@ bool AlsaPlayback::noteXrun() {
     if (period * periods > std::max(ceilingFrames(), startBuffer_)) return false;
     snd_pcm_drop(pcm_.handle());
     snd_pcm_hw_free(pcm_.handle());
-    if (configure(period, periods) != BOOP_OK || !pcm_.fetchPollDescriptors()) return false;
+    if (configure(period, periods) != BOOP_OK || pcm_.fetchPollDescriptors(true) != BOOP_OK) return false;
     growths_.fetch_add(1, std::memory_order_relaxed);
     lastXrunNs_ = 0;  // the next growth needs a new burst
     return true;
@@ -209,9 +209,8 @@ AlsaPcm::Recovery AlsaPlayback::recover(int err) {
     return pcm_.recover(err, false, [this] { noteXrun(); });
 }
 
-// Renders `frames` (≤ one period), converts, writes. False with fatal=false means "try later".
-bool AlsaPlayback::fillAndWrite(snd_pcm_uframes_t frames, bool& fatal) {
-    fatal = false;
+// Renders `frames` (≤ one period) and converts them to the device's format: what to write.
+const uint8_t* AlsaPlayback::render(snd_pcm_uframes_t frames) {
     const uint32_t ch = pcm_.channels();
     uint32_t done = 0;
     while (done < frames) {
@@ -220,22 +219,27 @@ bool AlsaPlayback::fillAndWrite(snd_pcm_uframes_t frames, bool& fatal) {
         if (source_.render(source_.context, dst, n) != BOOP_OK) std::fill(dst, dst + std::size_t(n) * ch, 0.0f);
         done += n;
     }
-    const void* data = floatBuf_.data();
     const std::size_t samples = std::size_t(frames) * ch;
     if (pcm_.format() == SampleFormat::S32) {
         convertFloatToS32(floatBuf_.data(), reinterpret_cast<int32_t*>(convBuf_.data()), samples);
-        data = convBuf_.data();
-    } else if (pcm_.format() == SampleFormat::S16) {
-        convertFloatToS16(floatBuf_.data(), reinterpret_cast<int16_t*>(convBuf_.data()), samples);
-        data = convBuf_.data();
+        return convBuf_.data();
     }
-    const std::size_t bytesPerFrame = ch * bytesPerSample(pcm_.format());
+    if (pcm_.format() == SampleFormat::S16) {
+        convertFloatToS16(floatBuf_.data(), reinterpret_cast<int16_t*>(convBuf_.data()), samples);
+        return convBuf_.data();
+    }
+    return reinterpret_cast<const uint8_t*>(floatBuf_.data());
+}
 
+// Renders `frames` (≤ one period), converts, writes. False with fatal=false means "try later".
+bool AlsaPlayback::fillAndWrite(snd_pcm_uframes_t frames, bool& fatal) {
+    fatal = false;
+    const uint8_t* data = render(frames);
+    const std::size_t bytesPerFrame = pcm_.channels() * bytesPerSample(pcm_.format());
     snd_pcm_uframes_t off = 0;
     int spins = 0;
     while (off < frames) {
-        snd_pcm_sframes_t w =
-            snd_pcm_writei(pcm_.handle(), static_cast<const uint8_t*>(data) + off * bytesPerFrame, frames - off);
+        snd_pcm_sframes_t w = snd_pcm_writei(pcm_.handle(), data + off * bytesPerFrame, frames - off);
         if (w > 0) {
             off += static_cast<snd_pcm_uframes_t>(w);
             framesWritten_.fetch_add(static_cast<uint64_t>(w), std::memory_order_release);
@@ -306,7 +310,7 @@ void AlsaPlayback::run() {
         } else if (now - lastProgress > kWatchdogNs) {
             return finish(BOOP_ERROR_DEVICE_LOST);
         }
-        if (!pcm_.waitForDevice(step == Step::retry ? 10 : kPollTimeoutMs)) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (!waitForDevice(step == Step::retry ? 10 : kPollTimeoutMs)) return finish(BOOP_ERROR_DEVICE_LOST);
     }
 
     if (drainRequested_.load()) drainOut();
@@ -352,6 +356,25 @@ AlsaPlayback::Step AlsaPlayback::serviceDevice() {
     snd_pcm_sframes_t d = 0;
     if (snd_pcm_delay(pcm, &d) == 0) delay_.store(d, std::memory_order_release);
     return wrote ? Step::progressed : Step::idle;
+}
+
+// Waits for the device (or stop()); false when it reports that it is gone. POLLERR with an xrun or
+// suspend state is recovered on the next service; anything else that repeats ends with the
+// watchdog.
+bool AlsaPlayback::waitForDevice(int timeoutMs) {
+    unsigned short revents = 0;
+    switch (pcm_.waitForDevice(timeoutMs, revents)) {
+        case AlsaPcm::Wait::quiet:
+            return true;
+        case AlsaPcm::Wait::failed:
+            return false;
+        case AlsaPcm::Wait::events:
+            if (revents & (POLLHUP | POLLNVAL)) return false;
+            break;
+        case AlsaPcm::Wait::unreadable:
+            break;
+    }
+    return snd_pcm_state(pcm_.handle()) != SND_PCM_STATE_DISCONNECTED;
 }
 
 }  // namespace boop

@@ -56,12 +56,14 @@ class AlsaPlayback final : public PlaybackBackend {
 
     void run();
     Step serviceDevice();
+    const uint8_t* render(snd_pcm_uframes_t frames);
     bool fillAndWrite(snd_pcm_uframes_t frames, bool& fatal);
     AlsaPcm::Recovery recover(int err);
     bool noteXrun();
     boop_status configure(snd_pcm_uframes_t periodFrames, uint32_t periods);
     snd_pcm_uframes_t ceilingFrames() const;
     void drainOut();
+    bool waitForDevice(int timeoutMs);
     void finish(boop_status error);
 
     AlsaPcm pcm_;
