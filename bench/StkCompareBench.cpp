@@ -1,6 +1,6 @@
 // Our engine against STK (libstk-dev) on the same workload, alternating in one run:
 // sine -> linear ADSR (10 ms attack) -> 2 kHz lowpass, 48 kHz, every voice busy, a new note every
-// 125 ms. Also the seed's plain design (std::sin on a double phase; boop::Voice), the voice count
+// 125 ms. Also the original plain design (std::sin on a double phase; boop::Voice), the voice count
 // one core sustains in real time at 50 % load, and the allocations made by the engine's render.
 #include <stk/ADSR.h>
 #include <stk/BiQuad.h>
@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
         "workload: melody voice (sine -> ADSR -> 2 kHz lowpass), %.0f Hz, %d-frame blocks, a note every %.0f ms, %.0f "
         "s per run, %d alternating rounds\n",
         bench::kRate, bench::kBlock, bench::kNoteEverySeconds * 1000, kSeconds, rounds);
-    std::printf("%8s %14s %14s %14s %10s %12s\n", "voices", "boop ns/vs", "STK ns/vs", "seed ns/vs", "STK/boop",
-                "seed/boop");
+    std::printf("%8s %14s %14s %14s %10s %12s\n", "voices", "boop ns/vs", "STK ns/vs", "plain ns/vs", "STK/boop",
+                "plain/boop");
     double ns64 = 0;
     uint64_t allocations = 0;
     for (int voices : {8, 64, 256}) {

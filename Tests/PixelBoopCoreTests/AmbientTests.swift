@@ -10,7 +10,7 @@ private let presetFolder = URL(fileURLWithPath: #filePath).deletingLastPathCompo
 
 @Suite("Ambient presets")
 struct AmbientPresetTests {
-    @Test("at least six bundled presets, including the seed's Bright_Bells and Dark_Textures")
+    @Test("at least six bundled presets, including the original Bright_Bells and Dark_Textures")
     func bundled() throws {
         let names = AmbientPreset.bundled.map(\.name)
         #expect(names.count >= 6)

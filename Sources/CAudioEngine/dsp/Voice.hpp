@@ -1,13 +1,13 @@
 #pragma once
-#include "dsp/ADSREnvelope.hpp"
+#include "dsp/AttackReleaseEnvelope.hpp"
 #include "dsp/Lowpass.hpp"
 #include "dsp/Oscillator.hpp"
 
 namespace boop {
 
-// The seed's melody voice written plainly: sine -> linear envelope -> 2 kHz lowpass, times the
-// velocity gain. This scalar form is the reference the vectorised VoiceBank is tested against;
-// the engine itself renders through VoiceBank.
+// The original design's melody voice written plainly: sine -> linear envelope -> 2 kHz lowpass,
+// times the velocity gain. This scalar form is the reference the vectorised VoiceBank is tested
+// against; the engine itself renders through VoiceBank.
 struct Voice {
     void prepare(double sampleRate) noexcept {
         oscillator.prepare(sampleRate);
@@ -35,7 +35,7 @@ struct Voice {
     }
 
     Oscillator oscillator;
-    ADSREnvelope envelope;
+    AttackReleaseEnvelope envelope;
     Lowpass lowpass;
     float gain = 0.6f;
 };

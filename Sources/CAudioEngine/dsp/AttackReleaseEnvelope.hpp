@@ -5,9 +5,9 @@
 namespace boop {
 
 // Linear attack to full level, hold while the note is down, then a linear release from the
-// level reached. Seed 000 fixes the melody numbers: attack 10 ms, release min(gate x 0.3, 0.15 s)
+// level reached. The melody voice uses attack 10 ms and release min(gate x 0.3, 0.15 s),
 // where gate is how long the note was held — so the release is only known at note-off.
-struct ADSREnvelope {
+struct AttackReleaseEnvelope {
     enum class Stage { Idle, Attack, Sustain, Release };
 
     void prepare(double sampleRate) noexcept { sampleRate_ = sampleRate; }
