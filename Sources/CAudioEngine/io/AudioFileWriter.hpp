@@ -35,8 +35,12 @@ class AudioFileWriter {
   private:
     AudioFileWriter() = default;
     void setError(const char* message) noexcept;
+    void startWriteback() noexcept;
 
     SNDFILE* file_ = nullptr;
+    int fd_ = -1;
+    // Bytes handed to the kernel for writing back so far (see startWriteback).
+    off_t writebackStart_ = 0;
     std::string finalPath_;
     std::string tempPath_;
     uint64_t frames_ = 0;
