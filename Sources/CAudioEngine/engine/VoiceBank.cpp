@@ -67,8 +67,8 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     c.slope[i] = static_cast<float>(1.0 / std::max(1.0, spec_.attackSeconds * sampleRate_));
     c.gain[i] = gain * spec_.level * (spec_.filtered ? coefficients_.b0 : 1.0f);
     c.invDt[i] = static_cast<float>(4294967296.0 / std::max(increment, 1.0));
-    c.z1[i] = 0.0f;
-    c.z2[i] = 0.0f;
+    c.x1[i] = c.x2[i] = 0.0f;
+    c.y1[i] = c.y2[i] = 0.0f;
     Lane& l = lanes_[lane];
     if (l.state == LaneState::Idle) ++activeCount_;
     l.state = LaneState::Held;
@@ -106,8 +106,8 @@ void VoiceBank::retire(int lane) BOOP_RT {
     c.level[i] = 0.0f;
     c.slope[i] = 0.0f;
     c.gain[i] = 0.0f;
-    c.z1[i] = 0.0f;
-    c.z2[i] = 0.0f;
+    c.x1[i] = c.x2[i] = 0.0f;
+    c.y1[i] = c.y2[i] = 0.0f;
     lanes_[lane].state = LaneState::Idle;
     --activeCount_;
     chunkActive_[lane / kLanes] &= static_cast<uint8_t>(~(1u << i));
@@ -142,7 +142,10 @@ BOOP_SIMD_INLINE F waveform(U phase, F dt, F invDt) noexcept {
 // raised-cosine shaping, gain, then the lowpass. State stays in registers across the frame loop.
 //
 // The lowpass is the RBJ design, whose numerator is b0 * (1, 2, 1): b0 is folded into each
-// voice's gain when the note starts, leaving two multiplies for the recursion.
+// voice's gain when the note starts, leaving two multiplies for the recursion. It runs in direct
+// form I: the feed-forward sum and the older output's term do not wait on the previous output,
+// so the chain from one output to the next is a single multiply-add (the transposed form had
+// three dependent operations there, and that chain is what bounds a voice rendered on its own).
 //
 // F/U are the lane vectors (eight lanes in one AVX register, or four in an SSE register with the
 // chunk done in two halves); `part` selects the half.
@@ -160,7 +163,7 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
     const U increment = lanes(c.increment);
     F level = lanes(c.level);
     const F slope = lanes(c.slope), gain = lanes(c.gain), invDt = lanes(c.invDt);
-    F z1 = lanes(c.z1), z2 = lanes(c.z2);
+    F x1 = lanes(c.x1), x2 = lanes(c.x2), y1 = lanes(c.y1), y2 = lanes(c.y2);
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
     const F zero = splatT<F>(0.0f), one = splatT<F>(1.0f);
 
@@ -175,16 +178,21 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
         F y = wave * env * gain;
         if constexpr (Filtered) {
             const F in = y;  // already scaled by b0
-            y = in + z1;
-            z1 = (in + in) - y * a1 + z2;
-            z2 = in - y * a2;
+            const F early = ((in + x1 + x1) + x2) - y2 * a2;
+            x2 = x1;
+            x1 = in;
+            y2 = y1;
+            y = early - y1 * a1;
+            y1 = y;
         }
         out[n * parts] += y;
     }
     lanes(c.phase) = phase;
     lanes(c.level) = level;
-    lanes(c.z1) = z1;
-    lanes(c.z2) = z2;
+    lanes(c.x1) = x1;
+    lanes(c.x2) = x2;
+    lanes(c.y1) = y1;
+    lanes(c.y2) = y2;
 }
 
 template <Waveform W, bool Filtered, bool Shaped, class F, class U>
@@ -194,55 +202,97 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, a1, a2, part);
 }
 
-// The same voice for one lane, eight consecutive frames per vector: what a chunk with only a few
-// sounding lanes renders with, since the lane-major loop above would spend most of its work on
-// silent lanes. The waveform (the costly part) is computed for eight frames at once from the
+// The same voice for a few lanes, eight consecutive frames per vector: what a chunk with only a
+// few sounding lanes renders with, since the lane-major loop above would spend most of its work
+// on silent lanes. The waveform (the costly part) is computed for eight frames at once from the
 // exact 32-bit phase; the envelope ramp and the lowpass recursion run frame by frame with the
 // same operations as above, so a voice gives the same bits whichever loop renders it and
-// however the block is cut.
-template <Waveform W, bool Filtered, bool Shaped>
-__attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, int i, float* mono, int begin, int end,
-                                                          float a1, float a2) noexcept {
+// however the block is cut. The N lanes' recursions are interleaved frame by frame: each is a
+// chain of dependent multiply-adds, and N independent chains keep the core busy where one
+// would leave it waiting. Their outputs are added into mono in lane order, as one lane after
+// another would.
+template <Waveform W, bool Filtered, bool Shaped, int N>
+__attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, const int* which, float* mono,
+                                                           int begin, int end, float a1, float a2) noexcept {
     using F = f8;
     using U = u8;
-    using I = IntOf<F>;
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
     const U steps = {0, 1, 2, 3, 4, 5, 6, 7};
-    uint32_t phase = c.phase[i];
-    const uint32_t increment = c.increment[i];
-    float level = c.level[i], z1 = c.z1[i], z2 = c.z2[i];
-    const float slope = c.slope[i], gain = c.gain[i], invDt = c.invDt[i];
+    uint32_t phase[N], increment[N];
+    float level[N], x1[N], x2[N], y1[N], y2[N], slope[N], gain[N], invDt[N];
+    for (int j = 0; j < N; ++j) {
+        const int i = which[j];
+        phase[j] = c.phase[i];
+        increment[j] = c.increment[i];
+        level[j] = c.level[i];
+        x1[j] = c.x1[i];
+        x2[j] = c.x2[i];
+        y1[j] = c.y1[i];
+        y2[j] = c.y2[i];
+        slope[j] = c.slope[i];
+        gain[j] = c.gain[i];
+        invDt[j] = c.invDt[i];
+    }
     for (int n = begin; n < end; n += 8) {
         const int m = end - n < 8 ? end - n : 8;
-        const U ph = phase + steps * increment;
-        const F wave = waveform<W, F>(ph, splat(static_cast<float>(increment)) * kTurnsPerStep, splat(invDt));
-        F env;
-        for (int k = 0; k < 8; ++k) {
-            env[k] = level;
-            if (k < m) {
-                const float next = level + slope;
-                level = next > 0.0f ? next : 0.0f;
-                level = level < 1.0f ? level : 1.0f;
+        F x[N];
+        for (int j = 0; j < N; ++j) {
+            const U ph = phase[j] + steps * increment[j];
+            const F wave = waveform<W, F>(ph, splat(static_cast<float>(increment[j])) * kTurnsPerStep, splat(invDt[j]));
+            F env;
+            for (int k = 0; k < 8; ++k) {
+                env[k] = level[j];
+                if (k < m) {
+                    const float next = level[j] + slope[j];
+                    level[j] = next > 0.0f ? next : 0.0f;
+                    level[j] = level[j] < 1.0f ? level[j] : 1.0f;
+                }
             }
+            if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
+            x[j] = wave * env * gain[j];
+            phase[j] += static_cast<uint32_t>(m) * increment[j];
         }
-        if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
-        const F x = wave * env * gain;
         for (int k = 0; k < m; ++k) {
-            float y = x[k];
-            if constexpr (Filtered) {
-                const float in = y;  // already scaled by b0
-                y = in + z1;
-                z1 = (in + in) - y * a1 + z2;
-                z2 = in - y * a2;
+            float sum = mono[n + k];
+            for (int j = 0; j < N; ++j) {
+                float y = x[j][k];
+                if constexpr (Filtered) {
+                    const float in = y;  // already scaled by b0
+                    const float early = ((in + x1[j] + x1[j]) + x2[j]) - y2[j] * a2;
+                    x2[j] = x1[j];
+                    x1[j] = in;
+                    y2[j] = y1[j];
+                    y = early - y1[j] * a1;
+                    y1[j] = y;
+                }
+                sum += y;
             }
-            mono[n + k] += y;
+            mono[n + k] = sum;
         }
-        phase += static_cast<uint32_t>(m) * increment;
     }
-    c.phase[i] = phase;
-    c.level[i] = level;
-    c.z1[i] = z1;
-    c.z2[i] = z2;
+    for (int j = 0; j < N; ++j) {
+        const int i = which[j];
+        c.phase[i] = phase[j];
+        c.level[i] = level[j];
+        c.x1[i] = x1[j];
+        c.x2[i] = x2[j];
+        c.y1[i] = y1[j];
+        c.y2[i] = y2[j];
+    }
+}
+
+// The sounding lanes of a chunk (at most kMaxTimeMajorLanes), rendered together along time.
+template <Waveform W, bool Filtered, bool Shaped>
+__attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, unsigned active, float* mono, int begin,
+                                                          int end, float a1, float a2) noexcept {
+    int which[VoiceBank::kMaxTimeMajorLanes];
+    int n = 0;
+    for (int i = 0; i < kLanes && n < VoiceBank::kMaxTimeMajorLanes; ++i)
+        if (active & (1u << i)) which[n++] = i;
+    if (n == 1) renderLanesTime<W, Filtered, Shaped, 1>(c, which, mono, begin, end, a1, a2);
+    if (n == 2) renderLanesTime<W, Filtered, Shaped, 2>(c, which, mono, begin, end, a1, a2);
+    if (n == 3) renderLanesTime<W, Filtered, Shaped, 3>(c, which, mono, begin, end, a1, a2);
+    static_assert(VoiceBank::kMaxTimeMajorLanes == 3, "one instance per lane count");
 }
 
 // One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
@@ -264,20 +314,20 @@ __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, i
     ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) BOOP_RT { \
         renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, a1, a2);                                          \
     }                                                                                                                  \
-    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1, float a2)    \
-        BOOP_RT {                                                                                                      \
+    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,         \
+                                            float a2) BOOP_RT {                                                        \
         renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, a1, a2);                                            \
     }                                                                                                                  \
-    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1,          \
+    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,     \
                                                 float a2) BOOP_RT {                                                    \
         renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, a1, a2);                                            \
     }                                                                                                                  \
-    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1,          \
+    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,     \
                                                 float a2) BOOP_RT {                                                    \
         renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, a1, a2);                                        \
     }                                                                                                                  \
-    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, int i, float* m, int b, int e, float a1, float a2)     \
-        BOOP_RT {                                                                                                      \
+    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,          \
+                                           float a2) BOOP_RT {                                                         \
         renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, a1, a2);                                             \
     }
 
@@ -322,8 +372,7 @@ void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
         Chunk& c = chunks_[ci];
         // Up to kMaxTimeMajorLanes sounding lanes: each on its own, eight frames at a time.
         if (__builtin_popcount(active) <= kMaxTimeMajorLanes) {
-            for (int i = 0; i < kLanes; ++i)
-                if (active & (1u << i)) kernels_.lane(c, i, mono, begin, end, coefficients_.a1, coefficients_.a2);
+            kernels_.lane(c, active, mono, begin, end, coefficients_.a1, coefficients_.a2);
         } else {
             kernels_.chunk(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
         }
@@ -333,7 +382,7 @@ void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
             const int lane = ci * kLanes + i;
             const LaneState s = lanes_[lane].state;
             if ((s == LaneState::Releasing || s == LaneState::Fading) && c.level[i] <= 0.0f &&
-                std::fabs(c.z1[i]) < 1e-7f && std::fabs(c.z2[i]) < 1e-7f)
+                std::fabs(c.y1[i]) < 1e-7f && std::fabs(c.y2[i]) < 1e-7f && c.x1[i] == 0.0f && c.x2[i] == 0.0f)
                 retire(lane);
         }
     }

@@ -54,12 +54,13 @@ class VoiceBank {
         simd::f8 slope;      // envelope change per sample (+attack, -release, 0 idle)
         simd::f8 gain;       // velocity x timbre level (x lowpass b0 when filtered)
         simd::f8 invDt;      // 2^32 / increment, for the saw's polyBLEP
-        simd::f8 z1, z2;     // lowpass state
+        simd::f8 x1, x2;     // lowpass state (direct form I): the last two inputs
+        simd::f8 y1, y2;     // and outputs
     };
 
   private:
     using Kernel = void (*)(Chunk&, simd::f8*, int, int, float, float) noexcept [[clang::nonblocking]];
-    using LaneKernel = void (*)(Chunk&, int, float*, int, int, float, float) noexcept [[clang::nonblocking]];
+    using LaneKernel = void (*)(Chunk&, unsigned, float*, int, int, float, float) noexcept [[clang::nonblocking]];
     struct Kernels {
         Kernel chunk = nullptr;
         LaneKernel lane = nullptr;
