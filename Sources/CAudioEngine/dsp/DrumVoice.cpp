@@ -1,6 +1,7 @@
 #include "dsp/DrumVoice.hpp"
 #include <algorithm>
 #include <cmath>
+#include "dsp/DrumNoise.hpp"
 
 namespace boop {
 
@@ -109,6 +110,11 @@ void DrumVoice::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order)
     noiseDecay_ = r.noiseDecay;
     noiseHighpass_ = r.noiseHighpass;
     noiseFilter_.prepare(sampleRate_, r.noiseCutoffHz);
+    noiseTable_ = tables_ != nullptr ? tables_->table(kind_) : nullptr;
+    if (noiseTable_ != nullptr) {
+        noiseStart_ = tables_->start(seed);
+        noiseMask_ = tables_->mask();
+    }
 }
 
 void DrumVoice::fade(double seconds) BOOP_RT {
@@ -128,9 +134,14 @@ float DrumVoice::process() BOOP_RT {
         toneAmp_ *= toneDecay_;
     }
     if (noiseAmp_ > 0.0f) {
-        float n = noise();
-        const float low = noiseFilter_.process(n);
-        n = noiseHighpass_ ? n - low : low;  // complement of a lowpass: a gentle highpass
+        float n;
+        if (noiseTable_ != nullptr) {
+            n = noiseTable_[(noiseStart_ + age_) & noiseMask_];
+        } else {
+            n = noise();
+            const float low = noiseFilter_.process(n);
+            n = noiseHighpass_ ? n - low : low;  // complement of a lowpass: a gentle highpass
+        }
         float amp = noiseAmp_;
         if (clapPeriod_ != 0 && clapSamples_ < 3 * clapPeriod_) {
             // Three quick re-strikes before the tail: the smeared attack of several hands.

@@ -30,12 +30,18 @@ struct DrumRecipe {
 // One drum hit rendered plainly, one sample at a time, in double-precision phase: the reference
 // definition of the drum sounds. The engine plays them through DrumBank, eight at a time in
 // vector form, and the tests hold the two together.
+class DrumNoiseTables;
+
 struct DrumVoice {
     using Kind = DrumRecipe::Kind;
     static Kind kindForKey(uint32_t key) noexcept { return DrumRecipe::kindForKey(key); }
 
     void prepare(double sampleRate) noexcept { sampleRate_ = sampleRate; }
     void reset() noexcept { active_ = false; }
+    // Noise read from the engine's prepared tables (see DrumNoiseTables) instead of generated and
+    // filtered per hit: the same definition, with what the engine's DrumBank hears. nullptr
+    // (the default) generates it.
+    void useNoiseTables(const DrumNoiseTables* tables) noexcept { tables_ = tables; }
     // seed makes the noise of each hit repeatable (same pattern, same bytes).
     void trigger(uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
     void fade(double seconds) BOOP_RT;
@@ -65,6 +71,9 @@ struct DrumVoice {
     uint32_t clapSamples_ = 0, clapPeriod_ = 0, age_ = 0, rampIn_ = 1;
     Lowpass noiseFilter_;  // coefficients chosen per kind (band/high-pass through lowpass complement)
     bool noiseHighpass_ = false;
+    const DrumNoiseTables* tables_ = nullptr;
+    const float* noiseTable_ = nullptr;
+    uint32_t noiseStart_ = 0, noiseMask_ = 0;
 };
 
 }  // namespace boop

@@ -110,7 +110,7 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
 void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
     for (VoiceBank& bank : banks_)
         bank.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
-    drums_.render(partialSums_.get(), static_cast<int>(begin), static_cast<int>(end));
+    drums_.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
 }
 
 void Engine::render(float* out, uint32_t frames) BOOP_RT {
