@@ -1,6 +1,7 @@
 #include "engine/DrumBank.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -8,59 +9,333 @@ namespace boop {
 
 using namespace simd;
 
+namespace {
+
+constexpr float kSilence = 1e-4f;  // -80 dB: a part under it is inaudible, and done
+// A sweep with less than this many turns left to add is over: the ringing tone's phase then
+// differs from the swept one's by less than that (a 6e-6 error at full level).
+constexpr double kSweepLeftTurns = 1e-6;
+constexpr float kSweepLeftUnits = static_cast<float>(kSweepLeftTurns * 4294967296.0);
+
+template <class T>
+BOOP_SIMD_INLINE T load8(const void* p) noexcept {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+void resetEnvelope(DrumBank::Envelope& e, const DrumRecipe& r, float gain) noexcept {
+    e.age = 0;
+    e.rampIn = r.rampInFrames;
+    e.perRamp = 1.0f / static_cast<float>(r.rampInFrames);
+    e.fadeGain = 1.0f;
+    e.fadeStep = 0.0f;
+    e.gain = gain;
+}
+
+// The ramp-in, a fade and the velocity on `count` frames of y starting at the envelope's age;
+// adds them into out. False when a fade has reached silence (the part is done).
+BOOP_SIMD_INLINE bool finish(DrumBank::Envelope& e, f8 y, float* out, int count) noexcept {
+    if (e.age < e.rampIn) {
+        const f8 ages = static_cast<float>(e.age) + f8{0, 1, 2, 3, 4, 5, 6, 7};
+        y *= select<f8>(ages < static_cast<float>(e.rampIn), ages * e.perRamp, splat(1.0f));
+    }
+    bool sounding = true;
+    if (e.fadeStep > 0.0f) {
+        for (int k = 0; k < count; ++k) {
+            e.fadeGain = std::max(e.fadeGain - e.fadeStep, 0.0f);
+            y[k] *= sounding ? e.fadeGain : 0.0f;
+            sounding = sounding && e.fadeGain > 0.0f;
+        }
+    }
+    y *= e.gain;
+    if (count == 8) {
+        f8 m = load8<f8>(out);
+        m += y;
+        std::memcpy(out, &m, sizeof m);
+    } else {
+        for (int k = 0; k < count; ++k) out[k] += y[k];
+    }
+    return sounding;
+}
+
+BOOP_SIMD_INLINE bool anyLane(i8 m) noexcept {
+    typedef int32_t v4 __attribute__((vector_size(16)));
+    v4 x = __builtin_shufflevector(m, m, 0, 1, 2, 3) | __builtin_shufflevector(m, m, 4, 5, 6, 7);
+    x |= __builtin_shufflevector(x, x, 2, 3, 0, 1);
+    x |= __builtin_shufflevector(x, x, 1, 0, 3, 2);
+    return x[0] != 0;
+}
+
+// Every ringing lane, frame by frame: Im(level * turn[k]) for the frame's place k in its group,
+// faded when a fade runs; at each group's end the levels turn by their eighth power (in double:
+// a kick's tail turns 14,000 times) and lanes that have ended are cleared.
+template <bool Fade>
+BOOP_SIMD_INLINE uint32_t ringFrames(DrumBank::Ring& r, f8* acc, uint64_t clock, int begin, int end) noexcept {
+    using d8 = DrumBank::d8;
+    f8 re = r.re, im = r.im, level = r.level, fadeGain = r.fadeGain;
+    const f8 fadeStep = r.fadeStep, decay8 = r.decay8, silence = splat(kSilence), zero = splat(0.0f);
+    d8 levelRe = r.levelRe, levelIm = r.levelIm;
+    const d8 stepRe = r.stepRe, stepIm = r.stepIm;
+    i8 ringing = r.ringing;
+    uint32_t ended = 0;
+    for (int n = begin; n < end;) {
+        uint32_t k = static_cast<uint32_t>((clock + static_cast<uint64_t>(n)) & 7u);
+        const int stop = std::min(end, n + static_cast<int>(8 - k));
+        for (; n < stop; ++n, ++k) {
+            f8 y = re * r.turnIm[k] + im * r.turnRe[k];
+            if constexpr (Fade) {
+                fadeGain = max(fadeGain - fadeStep, zero);
+                y *= fadeGain;
+            }
+            acc[n] += y;
+        }
+        if (k < 8) break;  // the block ends inside the group
+        const d8 turnedRe = levelRe * stepRe - levelIm * stepIm;
+        levelIm = levelRe * stepIm + levelIm * stepRe;
+        levelRe = turnedRe;
+        level *= decay8;
+        i8 done = (level < silence) & ringing;
+        if constexpr (Fade) done |= (fadeGain <= zero) & ringing;
+        if (anyLane(done)) {
+            for (int l = 0; l < 8; ++l) {
+                if (!done[l]) continue;
+                levelRe[l] = levelIm[l] = 0.0;
+                level[l] = 0.0f;
+                ringing[l] = 0;
+                ended |= 1u << l;
+            }
+        }
+        re = __builtin_convertvector(levelRe, f8);
+        im = __builtin_convertvector(levelIm, f8);
+    }
+    r.re = re;
+    r.im = im;
+    r.level = level;
+    r.fadeGain = fadeGain;
+    r.levelRe = levelRe;
+    r.levelIm = levelIm;
+    r.ringing = ringing;
+    return ended;
+}
+
+// A sweeping tone along time, from `begin` to the first group boundary where it is ready to
+// ring (then `ready`), or to `end`; returns where it stopped. Groups past the ramp-in and not
+// fading take the inner loop, state in registers; the others the general path. Both compute
+// ((level * sine) * ramp-in * fade) * velocity, so a sample's value does not depend on the path.
+// Frames k0 ... of a sweeping tone's group: level times the polynomial sine.
+BOOP_SIMD_INLINE f8 sweepGroup(const DrumBank::Sweep& v, uint32_t k0) noexcept {
+    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
+    const i8 sweepSteps = __builtin_convertvector(v.sweep * load8<f8>(v.sweepSums + k0), i8);
+    const u8 phase = v.phase + load8<u8>(v.baseSteps + k0) + reinterpret_cast<const u8&>(sweepSteps);
+    const f8 turns = __builtin_convertvector(reinterpret_cast<const i8&>(phase), f8) * kTurnsPerStep;
+    return (v.amp * load8<f8>(v.powers + k0)) * sinTurns(turns);
+}
+
+// A sweeping tone's group end: false when the tone has ended; sets ready when it can ring from
+// here (the sweep is spent, the ramp-in done, no fade running).
+BOOP_SIMD_INLINE bool sweepAdvance(DrumBank::Sweep& v, bool& ready) noexcept {
+    v.phase += v.base8 + static_cast<uint32_t>(static_cast<int32_t>(v.sweep * v.sweepSum8));
+    v.sweep *= v.sweepDecay8;
+    v.amp *= v.decay8;
+    if (v.amp < kSilence) return v.alive = false;
+    ready = v.sweep * v.sweepLeftPerSweep < kSweepLeftUnits && v.env.age >= v.env.rampIn && v.env.fadeStep == 0.0f;
+    return true;
+}
+
+// A sweeping tone along time, from `begin` to the first group boundary where it is ready to
+// ring (then `ready`), or to `end`; returns where it stopped. Groups past the ramp-in and not
+// fading take the inner loop; the others the general path. Both compute
+// ((level * sine) * ramp-in * fade) * velocity, so a sample's value does not depend on the path.
+BOOP_SIMD_INLINE int sweepRun(DrumBank::Sweep& v, float* mono, int begin, int end, bool& ready) noexcept {
+    for (int n = begin; n < end;) {
+        const uint32_t k0 = (v.env.age + v.offset) & 7u;
+        if (k0 == 0 && v.env.age >= v.env.rampIn && v.env.fadeStep == 0.0f) {
+            const float gain = v.env.gain;
+            for (; n + 8 <= end; n += 8) {
+                // Separate statements, as in finish(): no multiply-add may fuse the two.
+                f8 y = sweepGroup(v, 0);
+                y *= gain;
+                f8 m = load8<f8>(mono + n);
+                m += y;
+                std::memcpy(mono + n, &m, sizeof m);
+                v.env.age += 8;
+                if (!sweepAdvance(v, ready)) return end;
+                if (ready) return n + 8;
+            }
+            if (n >= end) break;
+        }
+        const int count = std::min(static_cast<int>(8 - k0), end - n);
+        if (!finish(v.env, sweepGroup(v, k0), mono + n, count)) {
+            v.alive = false;
+            return end;
+        }
+        v.env.age += static_cast<uint32_t>(count);
+        n += count;
+        if (((v.env.age + v.offset) & 7u) != 0) continue;
+        if (!sweepAdvance(v, ready)) return end;
+        if (ready) return n;
+    }
+    return end;
+}
+
+// One hit's noise along time. Groups past the ramp-in and the clap's re-strikes (its first 33 ms)
+// and not fading take the inner loop; the others the general path, the re-strikes shaped frame
+// by frame. Both compute ((table * level) * ramp-in * fade) * velocity.
+BOOP_SIMD_INLINE void noiseRun(DrumBank::Noise& v, float* mono, int begin, int end, uint32_t mask) noexcept {
+    for (int n = begin; n < end;) {
+        const uint32_t k0 = v.env.age & 7u;
+        if (k0 == 0 && v.env.age >= v.env.rampIn && v.env.age >= 3 * v.clapPeriod && v.env.fadeStep == 0.0f) {
+            uint32_t age = v.env.age;
+            float amp = v.groupAmp;
+            const float gain = v.env.gain, decay8 = v.decay8;
+            const f8 powers = load8<f8>(v.powers);
+            bool alive = true;
+            for (; n + 8 <= end && alive; n += 8) {
+                const float* t = v.table + ((v.start + age) & mask);
+                // The loop is read straight on, but in short runs between the other parts' work,
+                // too short for the hardware prefetcher to follow.
+                __builtin_prefetch(t + 64);
+                f8 y = load8<f8>(t) * (amp * powers);
+                y *= gain;
+                f8 m = load8<f8>(mono + n);
+                m += y;
+                std::memcpy(mono + n, &m, sizeof m);
+                age += 8;
+                amp *= decay8;
+                alive = amp >= kSilence;
+            }
+            v.env.age = age;
+            v.groupAmp = amp;
+            if (!alive) {
+                v.alive = false;
+                return;
+            }
+            if (n >= end) return;
+        }
+        const uint32_t age = v.env.age;
+        const int count = std::min(static_cast<int>(8 - k0), end - n);
+        const float* t = v.table + ((v.start + age) & mask);
+        f8 level = v.groupAmp * load8<f8>(v.powers + k0);
+        if (age < 3 * v.clapPeriod)
+            for (int k = 0; k < 8; ++k)
+                level[k] *= 1.0f - static_cast<float>((age + static_cast<uint32_t>(k)) % v.clapPeriod) * v.perPeriod;
+        if (!finish(v.env, load8<f8>(t) * level, mono + n, count)) {
+            v.alive = false;
+            return;
+        }
+        v.env.age += static_cast<uint32_t>(count);
+        n += count;
+        if ((v.env.age & 7u) == 0) {
+            v.groupAmp *= v.decay8;
+            if (v.groupAmp < kSilence) {
+                v.alive = false;
+                return;
+            }
+        }
+    }
+}
+
+#define BOOP_DRUM_KERNELS(SUFFIX, ATTRIBUTES)                                                                  \
+    ATTRIBUTES uint32_t ringFrames##SUFFIX(DrumBank::Ring& r, f8* acc, uint64_t c, int b, int e) BOOP_RT {     \
+        return ringFrames<false>(r, acc, c, b, e);                                                             \
+    }                                                                                                          \
+    ATTRIBUTES uint32_t ringFadeFrames##SUFFIX(DrumBank::Ring& r, f8* acc, uint64_t c, int b, int e) BOOP_RT { \
+        return ringFrames<true>(r, acc, c, b, e);                                                              \
+    }                                                                                                          \
+    ATTRIBUTES int sweep##SUFFIX(DrumBank::Sweep& v, float* mono, int b, int e, bool& ready) BOOP_RT {         \
+        return sweepRun(v, mono, b, e, ready);                                                                 \
+    }                                                                                                          \
+    ATTRIBUTES void noise##SUFFIX(DrumBank::Noise& v, float* mono, int b, int e, uint32_t mask) BOOP_RT {      \
+        noiseRun(v, mono, b, e, mask);                                                                         \
+    }                                                                                                          \
+    const DrumBank::Kernels k##SUFFIX = {{ringFrames##SUFFIX, ringFadeFrames##SUFFIX}, sweep##SUFFIX, noise##SUFFIX};
+BOOP_DRUM_KERNELS(Baseline, )
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define BOOP_HAVE_AVX2_RING 1
+BOOP_DRUM_KERNELS(Avx2, __attribute__((target("avx2,fma"))))
+#endif
+
+}  // namespace
+
 void DrumBank::prepare(double sampleRate) {
     sampleRate_ = sampleRate;
-    kernels_ = chooseKernels();
+    kernels_ = &kBaseline;
+#if defined(BOOP_HAVE_AVX2_RING)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
+        kernels_ = &kAvx2;
+#endif
     tables_.prepare(sampleRate);
     reset();
 }
 
 void DrumBank::reset() noexcept {
-    chunk_ = Chunk{};
-    chunk_.rampIn = splat(1.0f);
-    chunk_.fadeGain = splat(1.0f);
+    for (Sweep& v : sweep_) v = Sweep{};
+    ring_ = Ring{};
+    ringing_ = 0;
     for (Noise& v : noise_) v = Noise{};
     for (uint64_t& o : order_) o = 0;
 }
 
 int DrumBank::activeCount() const BOOP_RT {
     int n = 0;
-    for (int l = 0; l < kVoices; ++l) n += chunk_.alive[l] != 0 || noise_[l].alive;
+    for (int l = 0; l < kVoices; ++l) n += sweep_[l].alive || ring_.ringing[l] || noise_[l].alive;
     return n;
 }
 
-void DrumBank::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT {
+void DrumBank::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order, uint64_t frame) BOOP_RT {
     int lane = -1;
     for (int l = 0; l < kVoices && lane < 0; ++l)
-        if (!chunk_.alive[l] && !noise_[l].alive) lane = l;
+        if (!sweep_[l].alive && !ring_.ringing[l] && !noise_[l].alive) lane = l;
     if (lane < 0) {
         lane = 0;
         for (int l = 1; l < kVoices; ++l)
             if (order_[l] < order_[lane]) lane = l;
     }
     order_[lane] = order;
-
+    if (ring_.ringing[lane]) stopRinging(lane);
     const DrumRecipe r = DrumRecipe::forKey(key, sampleRate_);
+
+    Sweep& t = sweep_[lane];
+    t.alive = r.toneAmp > 0.0f;
+    resetEnvelope(t.env, r, gain);
     const double unitsPerHz = 4294967296.0 / sampleRate_;
-    Chunk& c = chunk_;
-    c.phase[lane] = 0;
-    c.baseInc[lane] = static_cast<float>(r.baseHz * unitsPerHz);
-    c.sweepInc[lane] = static_cast<float>(r.sweepHz * unitsPerHz);
-    c.sweepDecay[lane] = static_cast<float>(r.sweepDecay);
-    c.toneAmp[lane] = r.toneAmp;
-    c.toneDecay[lane] = r.toneDecay;
-    c.age[lane] = 0.0f;
-    c.rampIn[lane] = static_cast<float>(r.rampInFrames);
-    c.fadeGain[lane] = 1.0f;
-    c.fadeStep[lane] = 0.0f;
-    c.gain[lane] = gain;
-    c.alive[lane] = r.toneAmp > 0.0f ? -1 : 0;
+    const double baseInc = static_cast<float>(r.baseHz * unitsPerHz);
+    t.decay = r.toneDecay;
+    t.omega = 6.283185307179586 * baseInc / 4294967296.0;
+    // The sweep's increment at frame m is sweep * d^m: k frames of it add sweep * sum(d^m, m < k).
+    const double d = r.sweepDecay;
+    const double sweep = r.sweepHz * unitsPerHz;
+    t.sweepLeftPerSweep = sweep == 0.0 ? 0.0f : d < 1.0 ? static_cast<float>(1.0 / (1.0 - d)) : 1e30f;
+    double sum = 0.0, dk = 1.0, level = 1.0;
+    for (int k = 0; k < 8; ++k) {
+        t.baseSteps[k] = static_cast<uint32_t>(static_cast<uint64_t>(std::llround(k * baseInc)));
+        t.sweepSums[k] = static_cast<float>(sum);
+        t.powers[k] = static_cast<float>(level);
+        sum += dk;
+        dk *= d;
+        level *= r.toneDecay;
+    }
+    t.base8 = static_cast<uint32_t>(static_cast<uint64_t>(std::llround(8 * baseInc)));
+    t.sweepSum8 = static_cast<float>(sum);
+    t.sweepDecay8 = static_cast<float>(dk);
+    t.decay8 = static_cast<float>(level);
+    // The group the hit falls in began `offset` frames earlier: the state there is the hit's,
+    // taken back that many frames, so that the hit's own first frame has phase 0 and its level.
+    const uint32_t h = static_cast<uint32_t>(frame & 7u);
+    t.offset = h;
+    if (t.alive) {
+        t.sweep = static_cast<float>(sweep / std::pow(d, static_cast<double>(h)));
+        t.amp = r.toneAmp / t.powers[h];
+        t.phase = 0u - (t.baseSteps[h] + static_cast<uint32_t>(static_cast<int32_t>(t.sweep * t.sweepSums[h])));
+    }
 
     Noise& v = noise_[lane];
     v.table = tables_.table(r.kind);
     v.alive = v.table != nullptr && r.noiseAmp > 0.0f;
+    resetEnvelope(v.env, r, gain);
     v.start = tables_.start(seed);
-    v.age = 0;
     v.groupAmp = r.noiseAmp;
     float power = 1.0f;
     for (int k = 0; k < 8; ++k) {
@@ -70,209 +345,90 @@ void DrumBank::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order) 
     v.decay8 = power;
     v.clapPeriod = r.clapPeriod;
     v.perPeriod = r.clapPeriod > 0 ? 1.0f / static_cast<float>(r.clapPeriod) : 0.0f;
-    v.rampIn = r.rampInFrames;
-    v.perRamp = 1.0f / static_cast<float>(r.rampInFrames);
-    v.fadeGain = 1.0f;
-    v.fadeStep = 0.0f;
-    v.gain = gain;
 }
 
 void DrumBank::fadeAll(double seconds) BOOP_RT {
     const float step = 1.0f / static_cast<float>(std::max(1.0, seconds * sampleRate_));
     for (int l = 0; l < kVoices; ++l) {
-        if (chunk_.alive[l] && step > chunk_.fadeStep[l]) chunk_.fadeStep[l] = step;
-        if (noise_[l].alive && step > noise_[l].fadeStep) noise_[l].fadeStep = step;
+        if (sweep_[l].alive && step > sweep_[l].env.fadeStep) sweep_[l].env.fadeStep = step;
+        if (ring_.ringing[l] && step > ring_.fadeStep[l]) ring_.fadeStep[l] = step;
+        if (noise_[l].alive && step > noise_[l].env.fadeStep) noise_[l].env.fadeStep = step;
     }
 }
 
-// One frame of every lane's tone per iteration, state in registers: the swept sine (polynomial,
-// on a 32-bit phase), its decay, the 1 ms ramp-in, a fade, and the tone's end once it is under
-// -80 dB. Each step mirrors DrumVoice::process, in the same order. The ramp-in and the fade are
-// compiled in only when some lane needs them (renderTones() picks the variant and splits the
-// block where a stage ends), so a kit costs what it uses.
-template <class F, class U, bool Ramp, bool Fade>
-__attribute__((always_inline)) inline void renderToneLanes(DrumBank::Chunk& c, f8* acc, int begin, int end,
-                                                           int part) noexcept {
-    using I = IntOf<F>;
-    constexpr int parts = int(sizeof(f8) / sizeof(F));
-    auto f = [part](f8& v) -> F& { return reinterpret_cast<F*>(&v)[part]; };
-    auto u = [part](u8& v) -> U& { return reinterpret_cast<U*>(&v)[part]; };
-    auto i = [part](i8& v) -> I& { return reinterpret_cast<I*>(&v)[part]; };
-    F* out = reinterpret_cast<F*>(acc) + part;
-    const F zero = splatT<F>(0.0f), one = splatT<F>(1.0f), silence = splatT<F>(1e-4f);
-
-    U phase = u(c.phase);
-    F sweepInc = f(c.sweepInc), toneAmp = f(c.toneAmp), age = f(c.age), fadeGain = f(c.fadeGain);
-    const F baseInc = f(c.baseInc), sweepDecay = f(c.sweepDecay), toneDecay = f(c.toneDecay);
-    const F rampIn = f(c.rampIn), fadeStep = f(c.fadeStep), gain = f(c.gain);
-    // The reciprocal once per block: a per-sample division was a fifth of the kernel's time.
-    const F perRamp = one / rampIn;
-    I alive = i(c.alive);
-    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
-
-    for (int n = begin; n < end; ++n) {
-        const F turns = __builtin_convertvector(reinterpret_cast<const I&>(phase), F) * kTurnsPerStep;
-        F y = toneAmp * sinTurns(turns);
-        const F increment = baseInc + sweepInc;  // < 2^31: the pitch stays under half the rate
-        const I step = __builtin_convertvector(increment, I);
-        phase += reinterpret_cast<const U&>(step);
-        sweepInc *= sweepDecay;
-        toneAmp *= toneDecay;
-
-        if constexpr (Ramp) {
-            y *= select<F>(age < rampIn, age * perRamp, one);
-            age = min(age + 1.0f, rampIn);
+void DrumBank::render(f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT {
+    // Sweeping tones first: those that begin to ring within the block join the ringing lanes at
+    // their group boundary, so the ringing lanes are rendered in runs between those boundaries.
+    int lanes[kVoices], at[kVoices], count = 0;
+    for (int l = 0; l < kVoices; ++l) {
+        if (!sweep_[l].alive) continue;
+        bool ready = false;
+        const int stop = kernels_->sweep(sweep_[l], mono, begin, end, ready);
+        if (ready) {
+            lanes[count] = l;
+            at[count++] = stop;
         }
-        if constexpr (Fade) {
-            fadeGain = max(fadeGain - fadeStep, zero);
-            y *= fadeGain;
-            alive &= fadeGain > zero;
-        }
-        out[n * parts] += select<F>(alive, y * gain, zero);
-        alive &= ~(toneAmp < silence);
     }
-    u(c.phase) = phase;
-    f(c.sweepInc) = sweepInc;
-    f(c.toneAmp) = toneAmp;
-    f(c.age) = age;
-    f(c.fadeGain) = fadeGain;
-    i(c.alive) = alive;
-}
-
-template <class F, class U, bool Ramp, bool Fade>
-__attribute__((always_inline)) inline void renderTones(DrumBank::Chunk& c, f8* acc, int begin, int end) noexcept {
-    constexpr int parts = int(sizeof(f8) / sizeof(F));
-    for (int part = 0; part < parts; ++part) renderToneLanes<F, U, Ramp, Fade>(c, acc, begin, end, part);
-}
-
-// Compiled for the baseline target (two halves of four lanes) and, where the CPU has them, for
-// AVX2 + FMA (all eight lanes in one register); the table is chosen once in prepare().
-template <bool Ramp, bool Fade>
-static void renderDrumsBaseline(DrumBank::Chunk& c, f8* acc, int b, int e) BOOP_RT {
-    renderTones<f4, u4, Ramp, Fade>(c, acc, b, e);
-}
-#define BOOP_DRUM_KERNEL_TABLE(NAME) \
-    { NAME<false, false>, NAME<false, true>, NAME<true, false>, NAME<true, true> }
-static const DrumBank::Kernels kBaselineKernels = BOOP_DRUM_KERNEL_TABLE(renderDrumsBaseline);
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define BOOP_HAVE_AVX2_DRUMS 1
-template <bool Ramp, bool Fade>
-__attribute__((target("avx2,fma"))) static void renderDrumsAvx2(DrumBank::Chunk& c, f8* acc, int b, int e) BOOP_RT {
-    renderTones<f8, u8, Ramp, Fade>(c, acc, b, e);
-}
-static const DrumBank::Kernels kAvx2Kernels = BOOP_DRUM_KERNEL_TABLE(renderDrumsAvx2);
-// The same eight-lane code with AVX-512VL's 32 vector registers instead of 16: the kernel's
-// two dozen state and coefficient vectors then stay in registers instead of spilling every frame.
-template <bool Ramp, bool Fade>
-__attribute__((target("avx512f,avx512vl,avx2,fma"))) static void renderDrumsAvx512(DrumBank::Chunk& c, f8* acc, int b,
-                                                                                   int e) BOOP_RT {
-    renderTones<f8, u8, Ramp, Fade>(c, acc, b, e);
-}
-static const DrumBank::Kernels kAvx512Kernels = BOOP_DRUM_KERNEL_TABLE(renderDrumsAvx512);
-#endif
-
-const DrumBank::Kernels* DrumBank::chooseKernels() noexcept {
-#if defined(BOOP_HAVE_AVX2_DRUMS)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2")) {
-        if (__builtin_cpu_supports("avx512vl") && !std::getenv("BOOP_NO_AVX512")) return &kAvx512Kernels;
-        return &kAvx2Kernels;
+    int pos = begin;
+    for (int done = 0; done < count; ++done) {
+        int next = done;
+        for (int j = done + 1; j < count; ++j)
+            if (at[j] < at[next]) next = j;
+        std::swap(at[done], at[next]);
+        std::swap(lanes[done], lanes[next]);
+        renderRing(acc, clock, pos, at[done]);
+        pos = at[done];
+        startRinging(lanes[done]);
     }
-#endif
-    return &kBaselineKernels;
-}
-
-void DrumBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
-    renderTones(acc, begin, end);
+    renderRing(acc, clock, pos, end);
     for (Noise& v : noise_)
-        if (v.alive) renderNoise(v, mono, begin, end);
+        if (v.alive) kernels_->noise(v, mono, begin, end, tables_.mask());
 }
 
-void DrumBank::renderTones(f8* acc, int begin, int end) BOOP_RT {
-    while (begin < end) {
-        // Which stages some sounding lane is in, and for how many more frames.
-        bool any = false, fade = false;
-        uint32_t rampFrames = 0;
-        for (int l = 0; l < kVoices; ++l) {
-            if (!chunk_.alive[l]) continue;
-            any = true;
-            fade |= chunk_.fadeStep[l] > 0.0f;
-            rampFrames = std::max(rampFrames, static_cast<uint32_t>(chunk_.rampIn[l] - chunk_.age[l]));
-        }
-        if (!any) return;
-        int run = end - begin;
-        if (rampFrames > 0) run = std::min(run, static_cast<int>(rampFrames));
-        (*kernels_)[(rampFrames > 0) * 2 + fade](chunk_, acc, begin, begin + run);
-        begin += run;
+// From the sweeping state at a group's first frame to the rotating complex level it stands for.
+void DrumBank::startRinging(int lane) BOOP_RT {
+    Sweep& v = sweep_[lane];
+    Ring& r = ring_;
+    const double theta = 6.283185307179586 * static_cast<int32_t>(v.phase) / 4294967296.0;
+    const double level = static_cast<double>(v.amp) * v.env.gain;
+    r.levelRe[lane] = level * std::cos(theta);
+    r.levelIm[lane] = level * std::sin(theta);
+    r.re[lane] = static_cast<float>(r.levelRe[lane]);
+    r.im[lane] = static_cast<float>(r.levelIm[lane]);
+    double re = 1.0, im = 0.0;
+    const double stepRe = v.decay * std::cos(v.omega), stepIm = v.decay * std::sin(v.omega);
+    for (int k = 0; k < 8; ++k) {
+        r.turnRe[k][lane] = static_cast<float>(re);
+        r.turnIm[k][lane] = static_cast<float>(im);
+        const double nextRe = re * stepRe - im * stepIm;
+        im = re * stepIm + im * stepRe;
+        re = nextRe;
     }
+    r.stepRe[lane] = re;
+    r.stepIm[lane] = im;
+    r.level[lane] = v.amp;
+    r.decay8[lane] = v.decay8;
+    r.fadeGain[lane] = 1.0f;
+    r.fadeStep[lane] = 0.0f;
+    r.ringing[lane] = -1;
+    ++ringing_;
+    v.alive = false;
 }
 
-// One hit's noise along time, eight frames per vector where the hit is past its clap and not
-// fading (both rare and short, done frame by frame with the same arithmetic). Every sample is
-// ((table * level) * ramp-in) * fade * gain, whichever path renders it.
-void DrumBank::renderNoise(Noise& v, float* mono, int begin, int end) BOOP_RT {
-    const uint32_t mask = tables_.mask();
-    // The lane's state in locals for the loop: stored to v each group and read back whole, it
-    // stalled every group on a failed store-to-load forward.
-    uint32_t age = v.age;
-    float groupAmp = v.groupAmp;
-    const float decay8 = v.decay8, gain = v.gain;
-    for (int n = begin; n < end;) {
-        const uint32_t k0 = age & 7u;
-        const int count = std::min(static_cast<int>(8 - k0), end - n);
-        const float* t = v.table + ((v.start + age) & mask);
-        // The loop is read straight on, but in short runs between the other parts' work, too
-        // short for the hardware prefetcher to follow.
-        __builtin_prefetch(t + 64);
-        if (v.fadeStep > 0.0f || age < 3 * v.clapPeriod) {
-            for (int k = 0; k < count; ++k) {
-                const uint32_t a = age + static_cast<uint32_t>(k);
-                float level = groupAmp * v.powers[k0 + k];
-                if (a < 3 * v.clapPeriod)
-                    level *= 1.0f - static_cast<float>(a % v.clapPeriod) * v.perPeriod;  // a re-strike
-                float y = t[k] * level;
-                if (a < v.rampIn) y *= static_cast<float>(a) * v.perRamp;
-                if (v.fadeStep > 0.0f) {
-                    v.fadeGain = std::max(v.fadeGain - v.fadeStep, 0.0f);
-                    y *= v.fadeGain;
-                }
-                mono[n + k] += y * gain;
-                if (v.fadeGain <= 0.0f) {
-                    v.alive = false;
-                    return;
-                }
-            }
-        } else {
-            f8 table, powers;
-            std::memcpy(&table, t, sizeof table);
-            std::memcpy(&powers, v.powers + k0, sizeof powers);
-            f8 y = table * (groupAmp * powers);
-            if (age < v.rampIn) {
-                const f8 ages = static_cast<float>(age) + f8{0, 1, 2, 3, 4, 5, 6, 7};
-                y *= select<f8>(ages < static_cast<float>(v.rampIn), ages * v.perRamp, splat(1.0f));
-            }
-            y *= gain;
-            if (count == 8) {
-                f8 m;
-                std::memcpy(&m, mono + n, sizeof m);
-                m += y;
-                std::memcpy(mono + n, &m, sizeof m);
-            } else {
-                for (int k = 0; k < count; ++k) mono[n + k] += y[k];
-            }
-        }
-        age += static_cast<uint32_t>(count);
-        n += count;
-        if ((age & 7u) == 0) {
-            groupAmp *= decay8;
-            if (groupAmp < 1e-4f) {  // -80 dB: inaudible, done
-                v.alive = false;
-                break;
-            }
-        }
-    }
-    v.age = age;
-    v.groupAmp = groupAmp;
+void DrumBank::stopRinging(int lane) BOOP_RT {
+    Ring& r = ring_;
+    r.levelRe[lane] = r.levelIm[lane] = 0.0;
+    r.re[lane] = r.im[lane] = r.level[lane] = 0.0f;
+    r.ringing[lane] = 0;
+    --ringing_;
+}
+
+void DrumBank::renderRing(f8* acc, uint64_t clock, int begin, int end) BOOP_RT {
+    if (ringing_ == 0 || begin >= end) return;
+    bool fading = false;
+    for (int l = 0; l < kVoices; ++l) fading |= ring_.ringing[l] && ring_.fadeStep[l] > 0.0f;
+    const uint32_t ended = kernels_->ring[fading](ring_, acc, clock, begin, end);
+    ringing_ -= __builtin_popcount(ended);
 }
 
 }  // namespace boop

@@ -8,13 +8,25 @@
 
 namespace boop {
 
-// The engine's eight drum voices, rendered together. Each hit plays a DrumRecipe as the scalar
-// DrumVoice defines it, in two parts. The tones (swept sines) are the lanes of eight-wide
-// vectors, in the same structure-of-arrays form as the tonal VoiceBank, on a 32-bit phase with
-// the polynomial sine instead of double-precision std::sin. The noise is read from tables
-// filtered once when the engine is prepared (DrumNoiseTables) and rendered per hit along time,
-// eight frames per vector: most of a kit's sounding hits are kick tails with no noise left, and
-// the hats have no tone, so each part costs only while it sounds.
+// The engine's eight drum voices. Each hit plays a DrumRecipe as the scalar DrumVoice defines
+// it, in two parts, each rendered only while it sounds: most of a kit's sounding hits are kick
+// tails with no noise left, and the hats have no tone.
+//
+// The tone is a sine swept down to its resting pitch, decaying exponentially. While it sweeps,
+// it is rendered along time, eight frames per vector: its phase is a 32-bit accumulator, and
+// each group of eight frames is the polynomial sine at offsets precomputed for the sweep's
+// decay. Once the sweep has less than a millionth of a turn left to add, the tone is a plain
+// damped sinusoid, A r^n sin(theta + w n), the imaginary part of a complex number that turns by
+// r e^(iw) per frame. Ringing tones are the lanes of eight-wide vectors: a frame of all of them
+// is two multiply-adds from each lane's complex level and its rotations for the frame's place
+// in its group of eight, and the levels turn once per group. (A kick rings for 2.6 s above
+// -80 dB and sweeps for the first 0.45 s of it.)
+//
+// The noise is read from tables filtered once when the engine is prepared (DrumNoiseTables),
+// along time, eight frames per vector.
+//
+// Groups of eight frames are counted on the engine's clock, and everything that advances does so
+// once per group, so a sample's value never depends on where a block was cut.
 class DrumBank {
   public:
     static constexpr int kVoices = simd::kLanes;
@@ -24,57 +36,93 @@ class DrumBank {
     void reset() noexcept;
 
     // A free lane, or the oldest hit when all eight ring (it has decayed under seven newer ones).
-    void trigger(uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
+    // frame: the engine's clock at the hit.
+    void trigger(uint32_t key, float gain, uint32_t seed, uint64_t order, uint64_t frame) BOOP_RT;
     // Fades every sounding hit to silence over `seconds` (never slower than a fade already running).
     void fadeAll(double seconds) BOOP_RT;
 
-    // Adds frames [begin, end): the tones into acc, lane by lane (the caller folds the lanes once
-    // per block), the noise into mono.
-    void render(simd::f8* acc, float* mono, int begin, int end) BOOP_RT;
+    // Adds frames [begin, end) of the block whose first frame is the engine's clock `clock`:
+    // ringing tones into acc, lane by lane (the caller folds the lanes once per block), the rest
+    // into mono.
+    void render(simd::f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT;
 
     int activeCount() const BOOP_RT;
     const DrumNoiseTables& noiseTables() const noexcept { return tables_; }
 
-    struct alignas(32) Chunk {
-        simd::u8 phase;       // the tone's phase, 2^32 per turn
-        simd::f8 baseInc;     // resting pitch, in phase units per sample
-        simd::f8 sweepInc;    // pitch sweep above it, decaying
-        simd::f8 sweepDecay;  //
-        simd::f8 toneAmp, toneDecay;
-        simd::f8 age, rampIn;  // the 1 ms ramp-in
-        simd::f8 fadeGain, fadeStep, gain;
-        simd::i8 alive;  // -1 while the lane's tone sounds
+    // What every part of a hit has: its age, the ramp-in, the fade, the velocity.
+    struct Envelope {
+        uint32_t age = 0;
+        uint32_t rampIn = 1;  // the 1 ms ramp-in
+        float perRamp = 1.0f;
+        float fadeGain = 1.0f, fadeStep = 0.0f, gain = 0.0f;
     };
 
-    // One hit's noise. Its level at age a is groupAmp * powers[a % 8], groupAmp being the level
-    // at the start of a's group of eight frames (multiplied by decay^8 from group to group), so
-    // each sample's value depends on its age only, never on where a block was cut.
+    // A tone while it sweeps. Group offsets are the place in the engine's group of eight frames:
+    // the state is that of the group's first frame, extrapolated back when the hit began later.
+    struct Sweep {
+        bool alive = false;
+        Envelope env;
+        uint32_t offset = 0;  // the engine's clock at the hit, modulo eight
+        uint32_t phase = 0;   // 2^32 per turn
+        float sweep = 0.0f, amp = 0.0f;
+        float sweepLeftPerSweep = 0.0f;  // the sweep still to come, per unit of sweep increment
+        uint32_t base8 = 0;              // eight frames of the resting pitch, in phase units
+        float sweepSum8 = 0.0f, sweepDecay8 = 0.0f, decay8 = 0.0f;
+        double decay = 0.0, omega = 0.0;          // per frame: the level's decay, the pitch (radians)
+        alignas(32) uint32_t baseSteps[16] = {};  // k frames of the resting pitch
+        alignas(32) float sweepSums[16] = {};     // the sweep's decay summed over k frames
+        alignas(32) float powers[16] = {};        // the level's decay over k frames
+    };
+
+    // The ringing tones, lane by lane: each lane's complex level at the group's first frame
+    // (velocity included; kept in double, used in float), its turn over a group, its turn
+    // r^k e^(i k w) to each frame k of a group, and its level without the velocity (for its end).
+    typedef double d8 __attribute__((vector_size(64), aligned(64)));
+    struct alignas(64) Ring {
+        d8 levelRe, levelIm, stepRe, stepIm;
+        simd::f8 re, im, level, decay8;
+        simd::f8 turnRe[8], turnIm[8];
+        simd::f8 fadeGain, fadeStep;
+        simd::i8 ringing;  // -1 on a ringing lane
+    };
+
     struct Noise {
+        bool alive = false;
+        Envelope env;
         const float* table = nullptr;
-        uint32_t start = 0, age = 0;
+        uint32_t start = 0;
         float groupAmp = 0.0f, decay8 = 0.0f;
         alignas(32) float powers[16] = {};  // decay^k for k < 8; the rest read past a group's end
         uint32_t clapPeriod = 0;            // re-strikes while age < 3 * clapPeriod
         float perPeriod = 0.0f;
-        uint32_t rampIn = 1;
-        float perRamp = 1.0f;
-        float fadeGain = 1.0f, fadeStep = 0.0f, gain = 0.0f;
-        bool alive = false;
     };
 
-    using Kernel = void (*)(Chunk&, simd::f8*, int, int) noexcept [[clang::nonblocking]];
-    // Indexed by ramp-in * 2 + fade: the stages compiled into each variant.
-    using Kernels = Kernel[4];
+    // Frames [begin, end) of the ringing lanes; clock is the engine's at frame 0. Returns the
+    // lanes (a bit each) that ended: under -80 dB or faded out. Without and with the fade.
+    using RingKernel = uint32_t (*)(Ring&, simd::f8*, uint64_t, int, int) noexcept [[clang::nonblocking]];
+    // A sweeping tone from begin to the first group boundary where it is ready to ring (then sets
+    // ready), or to end; returns where it stopped.
+    using SweepKernel = int (*)(Sweep&, float*, int, int, bool&) noexcept [[clang::nonblocking]];
+    // A hit's noise; the last argument is the tables' mask.
+    using NoiseKernel = void (*)(Noise&, float*, int, int, uint32_t) noexcept [[clang::nonblocking]];
+    // Compiled for the baseline target and, where the CPU has them, for AVX2 + FMA.
+    struct Kernels {
+        RingKernel ring[2];  // without and with the fade
+        SweepKernel sweep;
+        NoiseKernel noise;
+    };
 
   private:
-    static const Kernels* chooseKernels() noexcept;
-    void renderTones(simd::f8* acc, int begin, int end) BOOP_RT;
-    void renderNoise(Noise& v, float* mono, int begin, int end) BOOP_RT;
+    void renderRing(simd::f8* acc, uint64_t clock, int begin, int end) BOOP_RT;
+    void startRinging(int lane) BOOP_RT;
+    void stopRinging(int lane) BOOP_RT;
 
     double sampleRate_ = 44100.0;
     const Kernels* kernels_ = nullptr;
     DrumNoiseTables tables_;
-    Chunk chunk_{};
+    Sweep sweep_[kVoices];
+    Ring ring_{};
+    int ringing_ = 0;  // lanes ringing
     Noise noise_[kVoices];
     uint64_t order_[kVoices] = {};
 };

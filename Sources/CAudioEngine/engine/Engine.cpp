@@ -96,7 +96,7 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             }
             break;
         case Command::Type::DrumHit:
-            drums_.trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_);
+            drums_.trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_, frame);
             break;
         case Command::Type::AllNotesOff:
             for (VoiceBank& bank : banks_)
@@ -110,7 +110,7 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
 void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
     for (VoiceBank& bank : banks_)
         bank.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
-    drums_.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
+    drums_.render(partialSums_.get(), direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
 }
 
 void Engine::render(float* out, uint32_t frames) BOOP_RT {
@@ -198,8 +198,11 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
     }
     float peak = 0.0f;
     for (int k = 0; k < 8; ++k) peak = std::max(peak, loudest[k]);
+    // The frames after the last whole eight, lanes added in the same tree as above: a frame's
+    // bits must not depend on whether a block's end left it in the tail.
     for (; n < frames; ++n) {
-        mono[n] = (simd::sum(sums[n]) + direct_[n]) * kMasterGain;
+        const f8 v = sums[n];
+        mono[n] = ((((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))) + direct_[n]) * kMasterGain;
         peak = std::max(peak, std::fabs(mono[n]));
     }
     if (peak > SoftClipper::kKnee) {
