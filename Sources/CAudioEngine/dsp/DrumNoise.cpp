@@ -1,6 +1,7 @@
 #include "dsp/DrumNoise.hpp"
 
 #include "dsp/Lowpass.hpp"
+#include "dsp/SimdTypes.hpp"
 
 namespace boop {
 
@@ -25,30 +26,42 @@ void DrumNoiseTables::prepare(double sampleRate) {
         if (slotOf[k] < 0) slotOf[k] = slots++;
     }
     storage_.reset(new float[stride * static_cast<size_t>(slots)]);
-    bool filled[kKinds] = {};
+    // Every table at once, one per vector lane: the filter is a recursion, and eight of them side
+    // by side cost what one does (this runs each time an engine is made, before a render starts).
+    simd::u8 rng{};
+    simd::f8 b0{}, b1{}, b2{}, a1{}, a2{}, z1{}, z2{};
+    simd::i8 highpass{};
+    float* tableOf[simd::kLanes] = {};
     for (int k = 0; k < kKinds; ++k) {
-        tables_[k] = nullptr;
-        if (slotOf[k] < 0) continue;
-        float* table = storage_.get() + stride * static_cast<size_t>(slotOf[k]);
-        tables_[k] = table;
-        if (filled[slotOf[k]]) continue;
-        filled[slotOf[k]] = true;
-        Lowpass filter;
-        filter.prepare(sampleRate, recipes[k].noiseCutoffHz);
-        uint32_t rng = 0x2545f491u + static_cast<uint32_t>(k);
-        auto next = [&] {
-            rng ^= rng << 13;
-            rng ^= rng >> 17;
-            rng ^= rng << 5;
-            const float n = static_cast<float>(static_cast<int32_t>(rng)) * (1.0f / 2147483648.0f);
-            const float low = filter.process(n);
-            return recipes[k].noiseHighpass ? n - low : low;
-        };
-        // Past the filter's start-up, so every part of the loop is steady-state noise.
-        for (int i = 0; i < 4096; ++i) next();
-        for (uint32_t i = 0; i < length; ++i) table[i] = next();
-        for (uint32_t i = 0; i < 8; ++i) table[length + i] = table[i];
+        tables_[k] = slotOf[k] < 0 ? nullptr : storage_.get() + stride * static_cast<size_t>(slotOf[k]);
+        const int lane = slotOf[k];
+        if (lane < 0 || tableOf[lane] != nullptr) continue;
+        tableOf[lane] = storage_.get() + stride * static_cast<size_t>(lane);
+        const BiquadCoefficients c = BiquadCoefficients::lowpass(sampleRate, recipes[k].noiseCutoffHz);
+        rng[lane] = 0x2545f491u + static_cast<uint32_t>(k);
+        b0[lane] = c.b0;
+        b1[lane] = c.b1;
+        b2[lane] = c.b2;
+        a1[lane] = c.a1;
+        a2[lane] = c.a2;
+        highpass[lane] = recipes[k].noiseHighpass ? -1 : 0;
     }
+    constexpr int kWarmUp = 4096;  // past the filter's start-up: every part of the loop is steady
+    for (int i = -kWarmUp; i < static_cast<int>(length); ++i) {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        const simd::f8 n =
+            __builtin_convertvector(reinterpret_cast<const simd::i8&>(rng), simd::f8) * (1.0f / 2147483648.0f);
+        const simd::f8 low = b0 * n + z1;
+        z1 = b1 * n - a1 * low + z2;
+        z2 = b2 * n - a2 * low;
+        const simd::f8 shaped = simd::select<simd::f8>(highpass, n - low, low);
+        if (i < 0) continue;
+        for (int lane = 0; lane < slots; ++lane) tableOf[lane][i] = shaped[lane];
+    }
+    for (int lane = 0; lane < slots; ++lane)
+        for (uint32_t i = 0; i < 8; ++i) tableOf[lane][length + i] = tableOf[lane][i];
 }
 
 }  // namespace boop
