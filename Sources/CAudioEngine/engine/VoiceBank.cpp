@@ -63,7 +63,8 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     const double increment = std::nearbyint(frequencyHz / sampleRate_ * 4294967296.0);
     c.phase[i] = 0;
     c.increment[i] = static_cast<uint32_t>(increment);
-    c.level[i] = 0.0f;
+    c.start[i] = 0.0f;
+    c.t[i] = 0.0f;
     c.slope[i] = static_cast<float>(1.0 / std::max(1.0, spec_.attackSeconds * sampleRate_));
     c.gain[i] = gain * spec_.level * (spec_.filtered ? coefficients_.b0 : 1.0f);
     c.invDt[i] = static_cast<float>(4294967296.0 / std::max(increment, 1.0));
@@ -85,7 +86,10 @@ void VoiceBank::release(int lane, uint64_t frame) BOOP_RT {
     const double seconds = std::min(gateSeconds * spec_.releaseGateFraction, spec_.releaseMaxSeconds);
     Chunk& c = chunk(lane);
     const int i = lane % kLanes;
-    c.slope[i] = -c.level[i] / static_cast<float>(std::max(1.0, seconds * sampleRate_));
+    const float from = level(lane);
+    c.start[i] = from;
+    c.t[i] = 0.0f;
+    c.slope[i] = -from / static_cast<float>(std::max(1.0, seconds * sampleRate_));
     l.state = LaneState::Releasing;
 }
 
@@ -94,16 +98,22 @@ void VoiceBank::fade(int lane, double seconds) BOOP_RT {
     if (l.state == LaneState::Idle) return;
     Chunk& c = chunk(lane);
     const int i = lane % kLanes;
-    const float fadeSlope = -c.level[i] / static_cast<float>(std::max(1.0, seconds * sampleRate_));
+    const float from = level(lane);
+    const float fadeSlope = -from / static_cast<float>(std::max(1.0, seconds * sampleRate_));
     // A release already falling faster keeps its own slope: fading must never slow a voice down.
-    if (l.state != LaneState::Fading || fadeSlope < c.slope[i]) c.slope[i] = std::min(fadeSlope, c.slope[i]);
+    if ((l.state != LaneState::Fading || fadeSlope < c.slope[i]) && fadeSlope < c.slope[i]) {
+        c.start[i] = from;
+        c.t[i] = 0.0f;
+        c.slope[i] = fadeSlope;
+    }
     l.state = LaneState::Fading;
 }
 
 void VoiceBank::retire(int lane) BOOP_RT {
     Chunk& c = chunk(lane);
     const int i = lane % kLanes;
-    c.level[i] = 0.0f;
+    c.start[i] = 0.0f;
+    c.t[i] = 0.0f;
     c.slope[i] = 0.0f;
     c.gain[i] = 0.0f;
     c.x1[i] = c.x2[i] = 0.0f;
@@ -161,8 +171,8 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
     F* out = reinterpret_cast<F*>(acc) + part;
     U phase = lanes(c.phase);
     const U increment = lanes(c.increment);
-    F level = lanes(c.level);
-    const F slope = lanes(c.slope), gain = lanes(c.gain), invDt = lanes(c.invDt);
+    F t = lanes(c.t);
+    const F start = lanes(c.start), slope = lanes(c.slope), gain = lanes(c.gain), invDt = lanes(c.invDt);
     F x1 = lanes(c.x1), x2 = lanes(c.x2), y1 = lanes(c.y1), y2 = lanes(c.y2);
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
     const F zero = splatT<F>(0.0f), one = splatT<F>(1.0f);
@@ -171,8 +181,9 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
         const F wave = waveform<W, F>(phase, __builtin_convertvector(increment, F) * kTurnsPerStep, invDt);
         phase += increment;
 
-        F env = level;
-        level = min(max(level + slope, zero), one);
+        const F ramp = slope * t;  // its own statement: never fused into the add below
+        F env = min(max(start + ramp, zero), one);
+        t += 1.0f;
         if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
 
         F y = wave * env * gain;
@@ -188,7 +199,7 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
         out[n * parts] += y;
     }
     lanes(c.phase) = phase;
-    lanes(c.level) = level;
+    lanes(c.t) = t;
     lanes(c.x1) = x1;
     lanes(c.x2) = x2;
     lanes(c.y1) = y1;
@@ -218,13 +229,15 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
     using U = u8;
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
     const U steps = {0, 1, 2, 3, 4, 5, 6, 7};
+    const F frames = {0, 1, 2, 3, 4, 5, 6, 7};
     uint32_t phase[N], increment[N];
-    float level[N], x1[N], x2[N], y1[N], y2[N], slope[N], gain[N], invDt[N];
+    float start[N], t[N], x1[N], x2[N], y1[N], y2[N], slope[N], gain[N], invDt[N];
     for (int j = 0; j < N; ++j) {
         const int i = which[j];
         phase[j] = c.phase[i];
         increment[j] = c.increment[i];
-        level[j] = c.level[i];
+        start[j] = c.start[i];
+        t[j] = c.t[i];
         x1[j] = c.x1[i];
         x2[j] = c.x2[i];
         y1[j] = c.y1[i];
@@ -239,15 +252,9 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
         for (int j = 0; j < N; ++j) {
             const U ph = phase[j] + steps * increment[j];
             const F wave = waveform<W, F>(ph, splat(static_cast<float>(increment[j])) * kTurnsPerStep, splat(invDt[j]));
-            F env;
-            for (int k = 0; k < 8; ++k) {
-                env[k] = level[j];
-                if (k < m) {
-                    const float next = level[j] + slope[j];
-                    level[j] = next > 0.0f ? next : 0.0f;
-                    level[j] = level[j] < 1.0f ? level[j] : 1.0f;
-                }
-            }
+            const F ramp = slope[j] * (t[j] + frames);  // whole frames: t + k is exact
+            F env = min(max(start[j] + ramp, splat(0.0f)), splat(1.0f));
+            t[j] += static_cast<float>(m);
             if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
             x[j] = wave * env * gain[j];
             phase[j] += static_cast<uint32_t>(m) * increment[j];
@@ -273,7 +280,7 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
     for (int j = 0; j < N; ++j) {
         const int i = which[j];
         c.phase[i] = phase[j];
-        c.level[i] = level[j];
+        c.t[i] = t[j];
         c.x1[i] = x1[j];
         c.x2[i] = x2[j];
         c.y1[i] = y1[j];
@@ -377,12 +384,14 @@ void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
             kernels_.chunk(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
         }
         // Retire lanes whose release or fade has reached silence and whose filter has rung
-        // down (a few tenths of a millisecond later), so nothing is ever cut off mid-ring.
+        // down to exactly zero (the render path flushes denormals, so that comes some hundreds
+        // of frames later): nothing is cut off mid-ring, and since a lane adds only zeros by
+        // then, the block boundary at which it is retired changes no bit of the output.
         for (int i = 0; i < kLanes; ++i) {
             const int lane = ci * kLanes + i;
             const LaneState s = lanes_[lane].state;
-            if ((s == LaneState::Releasing || s == LaneState::Fading) && c.level[i] <= 0.0f &&
-                std::fabs(c.y1[i]) < 1e-7f && std::fabs(c.y2[i]) < 1e-7f && c.x1[i] == 0.0f && c.x2[i] == 0.0f)
+            if ((s == LaneState::Releasing || s == LaneState::Fading) && level(lane) <= 0.0f && c.y1[i] == 0.0f &&
+                c.y2[i] == 0.0f && c.x1[i] == 0.0f && c.x2[i] == 0.0f)
                 retire(lane);
         }
     }

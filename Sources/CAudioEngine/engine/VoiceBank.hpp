@@ -26,7 +26,14 @@ class VoiceBank {
     int capacity() const noexcept { return laneCount_; }
     LaneState state(int lane) const noexcept { return lanes_[lane].state; }
     uint64_t order(int lane) const noexcept { return lanes_[lane].order; }
-    float level(int lane) const noexcept { return chunk(lane).level[lane % simd::kLanes]; }
+    // The envelope's level at the next frame (before shaping).
+    float level(int lane) const noexcept {
+        const Chunk& c = chunk(lane);
+        const int i = lane % simd::kLanes;
+        const float ramp = c.slope[i] * c.t[i];
+        const float level = c.start[i] + ramp;
+        return level < 0.0f ? 0.0f : level > 1.0f ? 1.0f : level;
+    }
     int activeLanes() const noexcept { return activeCount_; }
 
     // -1 when every lane is busy.
@@ -50,12 +57,15 @@ class VoiceBank {
     struct alignas(32) Chunk {
         simd::u8 phase;      // 32-bit phase accumulator: wraps by itself, exact frequency grid
         simd::u8 increment;  // round(f / rate * 2^32)
-        simd::f8 level;      // envelope level before shaping
-        simd::f8 slope;      // envelope change per sample (+attack, -release, 0 idle)
-        simd::f8 gain;       // velocity x timbre level (x lowpass b0 when filtered)
-        simd::f8 invDt;      // 2^32 / increment, for the saw's polyBLEP
-        simd::f8 x1, x2;     // lowpass state (direct form I): the last two inputs
-        simd::f8 y1, y2;     // and outputs
+        // The envelope before shaping, clamp(start + slope * t) at the segment's frame t: attack,
+        // sustain and release are one formula, computed alike frame by frame or eight at once.
+        simd::f8 start;
+        simd::f8 slope;   // change per sample (+attack, -release, 0 idle)
+        simd::f8 t;       // frames into the segment (a float counting whole frames)
+        simd::f8 gain;    // velocity x timbre level (x lowpass b0 when filtered)
+        simd::f8 invDt;   // 2^32 / increment, for the saw's polyBLEP
+        simd::f8 x1, x2;  // lowpass state (direct form I): the last two inputs
+        simd::f8 y1, y2;  // and outputs
     };
 
   private:
