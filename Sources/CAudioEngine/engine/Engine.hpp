@@ -48,6 +48,10 @@ class Engine {
     void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
     float renderSlice(float* out, uint32_t frames) BOOP_RT;  // returns the slice's peak
     float mixDown(float* out, uint32_t frames) BOOP_RT;
+    using FoldKernel = uint32_t (*)(const simd::f8*, const float*, float*, uint32_t, simd::f8&) noexcept
+        [[clang::nonblocking]];
+    static FoldKernel chooseFold() noexcept;
+    FoldKernel foldEights_ = chooseFold();
     static constexpr uint32_t kSliceFrames = 512;
 
     boop_engine_config config_;
