@@ -162,7 +162,6 @@ BOOP_SIMD_INLINE F waveform(U phase, F dt, F invDt) noexcept {
 template <Waveform W, bool Filtered, bool Shaped, class F, class U>
 __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* acc, int begin, int end, float a1,
                                                        float a2, int part) noexcept {
-    using I = IntOf<F>;
     constexpr int parts = int(sizeof(f8) / sizeof(F));
     auto lanes = [part](auto& v) -> auto& {
         using V = std::conditional_t<std::is_same_v<std::decay_t<decltype(v)>, u8>, U, F>;
@@ -213,6 +212,22 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, a1, a2, part);
 }
 
+// Frame k of N lanes' lowpass, in place in x (direct form I, as in renderLanes).
+template <int N>
+__attribute__((always_inline)) inline void lowpassFrame(f8 (&x)[N], int k, float (&x1)[N], float (&x2)[N],
+                                                        float (&y1)[N], float (&y2)[N], float a1, float a2) noexcept {
+    for (int j = 0; j < N; ++j) {
+        const float in = x[j][k];  // already scaled by b0
+        const float early = ((in + x1[j] + x1[j]) + x2[j]) - y2[j] * a2;
+        x2[j] = x1[j];
+        x1[j] = in;
+        y2[j] = y1[j];
+        const float y = early - y1[j] * a1;
+        y1[j] = y;
+        x[j][k] = y;
+    }
+}
+
 // The same voice for a few lanes, eight consecutive frames per vector: what a chunk with only a
 // few sounding lanes renders with, since the lane-major loop above would spend most of its work
 // on silent lanes. The waveform (the costly part) is computed for eight frames at once from the
@@ -259,22 +274,28 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
             x[j] = wave * env * gain[j];
             phase[j] += static_cast<uint32_t>(m) * increment[j];
         }
-        for (int k = 0; k < m; ++k) {
-            float sum = mono[n + k];
-            for (int j = 0; j < N; ++j) {
-                float y = x[j][k];
-                if constexpr (Filtered) {
-                    const float in = y;  // already scaled by b0
-                    const float early = ((in + x1[j] + x1[j]) + x2[j]) - y2[j] * a2;
-                    x2[j] = x1[j];
-                    x1[j] = in;
-                    y2[j] = y1[j];
-                    y = early - y1[j] * a1;
-                    y1[j] = y;
-                }
-                sum += y;
+        if constexpr (Filtered) {
+            // The recursion frame by frame, its outputs gathered into vectors (a full group is
+            // unrolled, without a test per frame).
+            if (m == 8) {
+#pragma clang loop unroll(full)
+                for (int k = 0; k < 8; ++k) lowpassFrame<N>(x, k, x1, x2, y1, y2, a1, a2);
+            } else {
+                for (int k = 0; k < m; ++k) lowpassFrame<N>(x, k, x1, x2, y1, y2, a1, a2);
             }
-            mono[n + k] = sum;
+        }
+        // Into mono lane after lane, as separate lanes would add.
+        if (m == 8) {
+            f8u& out = *reinterpret_cast<f8u*>(mono + n);
+            F sum = out;
+            for (int j = 0; j < N; ++j) sum += x[j];
+            out = sum;
+        } else {
+            for (int k = 0; k < m; ++k) {
+                float sum = mono[n + k];
+                for (int j = 0; j < N; ++j) sum += x[j][k];
+                mono[n + k] = sum;
+            }
         }
     }
     for (int j = 0; j < N; ++j) {
