@@ -54,6 +54,23 @@ BOOP_SIMD_INLINE F abs(F x) noexcept {
     return reinterpret_cast<const F&>(r);
 }
 
+// The eight lanes of p[0] ... p[7] summed, one frame per result lane: a tree of pairwise sums
+// (the horizontal adds of AVX, written as shuffles), each frame's lanes added as
+// ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)), exactly as laneTree adds one frame's.
+BOOP_SIMD_INLINE f8 pairSums(f8 a, f8 b) noexcept {
+    return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14) +
+           __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
+}
+BOOP_SIMD_INLINE f8 laneTrees(const f8* p) noexcept {
+    const f8 q0 = pairSums(pairSums(p[0], p[1]), pairSums(p[2], p[3]));
+    const f8 q1 = pairSums(pairSums(p[4], p[5]), pairSums(p[6], p[7]));
+    return __builtin_shufflevector(q0, q1, 0, 1, 2, 3, 8, 9, 10, 11) +
+           __builtin_shufflevector(q0, q1, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+BOOP_SIMD_INLINE float laneTree(f8 v) noexcept {
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
 BOOP_SIMD_INLINE float sum(f8 v) noexcept { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
 
 // sin(2*pi*x) for x in [-0.5, 0.5) turns. With a = |x| and b = a - 1/4, sin(2*pi*a) = cos(2*pi*b)

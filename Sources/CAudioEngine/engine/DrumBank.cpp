@@ -68,10 +68,21 @@ BOOP_SIMD_INLINE bool anyLane(i8 m) noexcept {
 }
 
 // Every ringing lane, frame by frame: Im(level * turn[k]) for the frame's place k in its group,
-// faded when a fade runs; at each group's end the levels turn by their eighth power (in double:
-// a kick's tail turns 14,000 times) and lanes that have ended are cleared.
+// faded when a fade runs, the lanes summed into mono (a whole group's eight frames at once, in
+// the same order as a lone frame's); at each group's end the levels turn by their eighth power
+// (in double: a kick's tail turns 14,000 times) and lanes that have ended are cleared.
 template <bool Fade>
-BOOP_SIMD_INLINE uint32_t ringFrames(DrumBank::Ring& r, f8* acc, uint64_t clock, int begin, int end) noexcept {
+BOOP_SIMD_INLINE f8 ringFrame(const DrumBank::Ring& r, f8 re, f8 im, uint32_t k, f8& fadeGain, f8 fadeStep) noexcept {
+    f8 y = re * r.turnIm[k] + im * r.turnRe[k];
+    if constexpr (Fade) {
+        fadeGain = max(fadeGain - fadeStep, splat(0.0f));
+        y *= fadeGain;
+    }
+    return y;
+}
+
+template <bool Fade>
+BOOP_SIMD_INLINE uint32_t ringFrames(DrumBank::Ring& r, float* mono, uint64_t clock, int begin, int end) noexcept {
     using d8 = DrumBank::d8;
     f8 re = r.re, im = r.im, level = r.level, fadeGain = r.fadeGain;
     const f8 fadeStep = r.fadeStep, decay8 = r.decay8, silence = splat(kSilence), zero = splat(0.0f);
@@ -81,14 +92,16 @@ BOOP_SIMD_INLINE uint32_t ringFrames(DrumBank::Ring& r, f8* acc, uint64_t clock,
     uint32_t ended = 0;
     for (int n = begin; n < end;) {
         uint32_t k = static_cast<uint32_t>((clock + static_cast<uint64_t>(n)) & 7u);
-        const int stop = std::min(end, n + static_cast<int>(8 - k));
-        for (; n < stop; ++n, ++k) {
-            f8 y = re * r.turnIm[k] + im * r.turnRe[k];
-            if constexpr (Fade) {
-                fadeGain = max(fadeGain - fadeStep, zero);
-                y *= fadeGain;
-            }
-            acc[n] += y;
+        if (k == 0 && n + 8 <= end) {
+            f8 y[8];
+            for (uint32_t j = 0; j < 8; ++j) y[j] = ringFrame<Fade>(r, re, im, j, fadeGain, fadeStep);
+            f8u& out = *reinterpret_cast<f8u*>(mono + n);
+            out += laneTrees(y);
+            n += 8;
+            k = 8;
+        } else {
+            const int stop = std::min(end, n + static_cast<int>(8 - k));
+            for (; n < stop; ++n, ++k) mono[n] += laneTree(ringFrame<Fade>(r, re, im, k, fadeGain, fadeStep));
         }
         if (k < 8) break;  // the block ends inside the group
         const d8 turnedRe = levelRe * stepRe - levelIm * stepIm;
@@ -236,19 +249,19 @@ BOOP_SIMD_INLINE void noiseRun(DrumBank::Noise& v, float* mono, int begin, int e
     }
 }
 
-#define BOOP_DRUM_KERNELS(SUFFIX, ATTRIBUTES)                                                                  \
-    ATTRIBUTES uint32_t ringFrames##SUFFIX(DrumBank::Ring& r, f8* acc, uint64_t c, int b, int e) BOOP_RT {     \
-        return ringFrames<false>(r, acc, c, b, e);                                                             \
-    }                                                                                                          \
-    ATTRIBUTES uint32_t ringFadeFrames##SUFFIX(DrumBank::Ring& r, f8* acc, uint64_t c, int b, int e) BOOP_RT { \
-        return ringFrames<true>(r, acc, c, b, e);                                                              \
-    }                                                                                                          \
-    ATTRIBUTES int sweep##SUFFIX(DrumBank::Sweep& v, float* mono, int b, int e, bool& ready) BOOP_RT {         \
-        return sweepRun(v, mono, b, e, ready);                                                                 \
-    }                                                                                                          \
-    ATTRIBUTES void noise##SUFFIX(DrumBank::Noise& v, float* mono, int b, int e, uint32_t mask) BOOP_RT {      \
-        noiseRun(v, mono, b, e, mask);                                                                         \
-    }                                                                                                          \
+#define BOOP_DRUM_KERNELS(SUFFIX, ATTRIBUTES)                                                                   \
+    ATTRIBUTES uint32_t ringFrames##SUFFIX(DrumBank::Ring& r, float* m, uint64_t c, int b, int e) BOOP_RT {     \
+        return ringFrames<false>(r, m, c, b, e);                                                                \
+    }                                                                                                           \
+    ATTRIBUTES uint32_t ringFadeFrames##SUFFIX(DrumBank::Ring& r, float* m, uint64_t c, int b, int e) BOOP_RT { \
+        return ringFrames<true>(r, m, c, b, e);                                                                 \
+    }                                                                                                           \
+    ATTRIBUTES int sweep##SUFFIX(DrumBank::Sweep& v, float* mono, int b, int e, bool& ready) BOOP_RT {          \
+        return sweepRun(v, mono, b, e, ready);                                                                  \
+    }                                                                                                           \
+    ATTRIBUTES void noise##SUFFIX(DrumBank::Noise& v, float* mono, int b, int e, uint32_t mask) BOOP_RT {       \
+        noiseRun(v, mono, b, e, mask);                                                                          \
+    }                                                                                                           \
     const DrumBank::Kernels k##SUFFIX = {{ringFrames##SUFFIX, ringFadeFrames##SUFFIX}, sweep##SUFFIX, noise##SUFFIX};
 BOOP_DRUM_KERNELS(Baseline, )
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -356,7 +369,7 @@ void DrumBank::fadeAll(double seconds) BOOP_RT {
     }
 }
 
-void DrumBank::render(f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT {
+void DrumBank::render(float* mono, uint64_t clock, int begin, int end) BOOP_RT {
     // Sweeping tones first: those that begin to ring within the block join the ringing lanes at
     // their group boundary, so the ringing lanes are rendered in runs between those boundaries.
     int lanes[kVoices], at[kVoices], count = 0;
@@ -376,11 +389,11 @@ void DrumBank::render(f8* acc, float* mono, uint64_t clock, int begin, int end) 
             if (at[j] < at[next]) next = j;
         std::swap(at[done], at[next]);
         std::swap(lanes[done], lanes[next]);
-        renderRing(acc, clock, pos, at[done]);
+        renderRing(mono, clock, pos, at[done]);
         pos = at[done];
         startRinging(lanes[done]);
     }
-    renderRing(acc, clock, pos, end);
+    renderRing(mono, clock, pos, end);
     for (Noise& v : noise_)
         if (v.alive) kernels_->noise(v, mono, begin, end, tables_.mask());
 }
@@ -423,11 +436,11 @@ void DrumBank::stopRinging(int lane) BOOP_RT {
     --ringing_;
 }
 
-void DrumBank::renderRing(f8* acc, uint64_t clock, int begin, int end) BOOP_RT {
+void DrumBank::renderRing(float* mono, uint64_t clock, int begin, int end) BOOP_RT {
     if (ringing_ == 0 || begin >= end) return;
     bool fading = false;
     for (int l = 0; l < kVoices; ++l) fading |= ring_.ringing[l] && ring_.fadeStep[l] > 0.0f;
-    const uint32_t ended = kernels_->ring[fading](ring_, acc, clock, begin, end);
+    const uint32_t ended = kernels_->ring[fading](ring_, mono, clock, begin, end);
     ringing_ -= __builtin_popcount(ended);
 }
 

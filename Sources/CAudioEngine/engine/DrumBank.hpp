@@ -41,10 +41,9 @@ class DrumBank {
     // Fades every sounding hit to silence over `seconds` (never slower than a fade already running).
     void fadeAll(double seconds) BOOP_RT;
 
-    // Adds frames [begin, end) of the block whose first frame is the engine's clock `clock`:
-    // ringing tones into acc, lane by lane (the caller folds the lanes once per block), the rest
+    // Adds frames [begin, end) of the block whose first frame is the engine's clock `clock`
     // into mono.
-    void render(simd::f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT;
+    void render(float* mono, uint64_t clock, int begin, int end) BOOP_RT;
 
     int activeCount() const BOOP_RT;
     const DrumNoiseTables& noiseTables() const noexcept { return tables_; }
@@ -99,7 +98,7 @@ class DrumBank {
 
     // Frames [begin, end) of the ringing lanes; clock is the engine's at frame 0. Returns the
     // lanes (a bit each) that ended: under -80 dB or faded out. Without and with the fade.
-    using RingKernel = uint32_t (*)(Ring&, simd::f8*, uint64_t, int, int) noexcept [[clang::nonblocking]];
+    using RingKernel = uint32_t (*)(Ring&, float*, uint64_t, int, int) noexcept [[clang::nonblocking]];
     // A sweeping tone from begin to the first group boundary where it is ready to ring (then sets
     // ready), or to end; returns where it stopped.
     using SweepKernel = int (*)(Sweep&, float*, int, int, bool&) noexcept [[clang::nonblocking]];
@@ -113,7 +112,7 @@ class DrumBank {
     };
 
   private:
-    void renderRing(simd::f8* acc, uint64_t clock, int begin, int end) BOOP_RT;
+    void renderRing(float* mono, uint64_t clock, int begin, int end) BOOP_RT;
     void startRinging(int lane) BOOP_RT;
     void stopRinging(int lane) BOOP_RT;
 

@@ -111,8 +111,8 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
 
 void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
     for (VoiceBank& bank : banks_)
-        bank.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
-    drums_.render(partialSums_.get(), direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
+        sumsUsed_ |= bank.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
+    drums_.render(direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
 }
 
 void Engine::render(float* out, uint32_t frames) BOOP_RT {
@@ -134,7 +134,9 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
 }
 
 float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
-    std::memset(partialSums_.get(), 0, sizeof(simd::f8) * frames);
+    // The partial sums only when the last slice wrote any (a chord of four or more voices).
+    if (sumsUsed_) std::memset(partialSums_.get(), 0, sizeof(simd::f8) * kSliceFrames);
+    sumsUsed_ = false;
     std::memset(direct_.get(), 0, sizeof(float) * frames);
     const uint64_t cancelUpTo = cancelUpTo_.load(std::memory_order_acquire);
     if (cancelUpTo > popped_) {
@@ -173,26 +175,16 @@ float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
 
 namespace {
 
-// Eight frames at a time: a tree of pairwise lane sums (the horizontal adds of AVX, written as
-// shuffles) turns eight vectors of partial sums into one vector of eight samples, plus the
-// direct sums, times the master gain. Returns how many frames it folded (a multiple of eight).
-BOOP_SIMD_INLINE simd::f8 pairs(simd::f8 a, simd::f8 b) noexcept {
-    return __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14) +
-           __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
-}
-
+// Eight frames at a time: eight vectors of partial sums become one vector of eight samples
+// (simd::laneTrees), plus the direct sums, times the master gain. Returns how many frames it
+// folded (a multiple of eight).
 BOOP_SIMD_INLINE uint32_t foldEights(const simd::f8* sums, const float* direct, float* mono, uint32_t frames,
                                      simd::f8& loudest) noexcept {
     using simd::f8;
     uint32_t n = 0;
     for (; n + 8 <= frames; n += 8) {
-        const f8* p = sums + n;
-        const f8 q0 = pairs(pairs(p[0], p[1]), pairs(p[2], p[3]));
-        const f8 q1 = pairs(pairs(p[4], p[5]), pairs(p[6], p[7]));
-        const f8 y = ((__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 8, 9, 10, 11) +
-                       __builtin_shufflevector(q0, q1, 4, 5, 6, 7, 12, 13, 14, 15)) +
-                      *reinterpret_cast<const simd::f8u*>(direct + n)) *
-                     Engine::kMasterGain;
+        const f8 y =
+            (simd::laneTrees(sums + n) + *reinterpret_cast<const simd::f8u*>(direct + n)) * Engine::kMasterGain;
         loudest = simd::max(loudest, simd::abs(y));
         std::memcpy(mono + n, &y, sizeof y);
     }
@@ -229,14 +221,24 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
     float* mono = mono_.get();
     const f8* sums = partialSums_.get();
     f8 loudest = simd::splat(0.0f);
-    uint32_t n = foldEights_(sums, direct_.get(), mono, frames, loudest);
+    uint32_t n = 0;
+    if (sumsUsed_) {
+        n = foldEights_(sums, direct_.get(), mono, frames, loudest);
+    } else {
+        // Nothing in the partial sums: they add exactly +0 (the fold's result, to the bit).
+        const float* direct = direct_.get();
+        for (; n + 8 <= frames; n += 8) {
+            const f8 y = *reinterpret_cast<const simd::f8u*>(direct + n) * kMasterGain;
+            loudest = simd::max(loudest, simd::abs(y));
+            std::memcpy(mono + n, &y, sizeof y);
+        }
+    }
     float peak = 0.0f;
     for (int k = 0; k < 8; ++k) peak = std::max(peak, loudest[k]);
     // The frames after the last whole eight, lanes added in the same tree as above: a frame's
     // bits must not depend on whether a block's end left it in the tail.
     for (; n < frames; ++n) {
-        const f8 v = sums[n];
-        mono[n] = ((((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))) + direct_[n]) * kMasterGain;
+        mono[n] = (simd::laneTree(sums[n]) + direct_[n]) * kMasterGain;
         peak = std::max(peak, std::fabs(mono[n]));
     }
     if (peak > SoftClipper::kKnee) {

@@ -52,6 +52,7 @@ class Engine {
         [[clang::nonblocking]];
     static FoldKernel chooseFold() noexcept;
     FoldKernel foldEights_ = chooseFold();
+    bool sumsUsed_ = true;  // the slice's partial sums hold something (they start uncleared)
     static constexpr uint32_t kSliceFrames = 512;
 
     boop_engine_config config_;

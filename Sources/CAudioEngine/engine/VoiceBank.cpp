@@ -392,8 +392,9 @@ VoiceBank::Kernels VoiceBank::chooseKernels(const TimbreSpec& spec) noexcept {
     return {renderSineBaseline, laneSineBaseline};
 }
 
-void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
-    if (activeCount_ == 0 || end <= begin) return;
+bool VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
+    if (activeCount_ == 0 || end <= begin) return false;
+    bool usedAcc = false;
     for (int ci = 0; ci < chunkCount_; ++ci) {
         const uint8_t active = chunkActive_[ci];
         if (!active) continue;
@@ -403,6 +404,7 @@ void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
             kernels_.lane(c, active, mono, begin, end, coefficients_.a1, coefficients_.a2);
         } else {
             kernels_.chunk(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
+            usedAcc = true;
         }
         // Retire lanes whose release or fade has reached silence and whose filter has rung
         // down to exactly zero (the render path flushes denormals, so that comes some hundreds
@@ -416,6 +418,7 @@ void VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
                 retire(lane);
         }
     }
+    return usedAcc;
 }
 
 }  // namespace boop

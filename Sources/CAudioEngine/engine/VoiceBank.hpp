@@ -50,8 +50,8 @@ class VoiceBank {
     // Adds frames [begin, end) of every sounding lane, then retires lanes whose release or fade
     // has reached zero. A busy chunk adds into acc (one 8-lane partial sum per frame; the caller
     // folds the lanes together once at the end of the block); a chunk with few sounding lanes
-    // renders each of them along time and adds straight into mono.
-    void render(simd::f8* acc, float* mono, int begin, int end) BOOP_RT;
+    // renders each of them along time and adds straight into mono. True when it added into acc.
+    bool render(simd::f8* acc, float* mono, int begin, int end) BOOP_RT;
     static constexpr int kMaxTimeMajorLanes = 3;
 
     struct alignas(32) Chunk {
