@@ -38,8 +38,8 @@ printf '| pattern | audio | boop | real time | FluidSynth | boop / FluidSynth |\
 for pattern in "${patterns[@]}"; do
   "$boop" render "$pattern" --loops "$loops" -o "$out/notes.mid"
   "$boop" render "$pattern" --loops "$loops" -o "$out/probe.wav"
-  seconds="$(python3 -c 'import sys, wave; w = wave.open(sys.argv[1]); print(w.getnframes() / w.getframerate())' "$out/probe.wav" 2>/dev/null ||
-    soxi -D "$out/probe.wav")"
+  # scipy reads the float WAV that boop writes (Python's wave module reads integer PCM only).
+  seconds="$(python3 -c 'import sys, scipy.io.wavfile as w; r, x = w.read(sys.argv[1], mmap=True); print(len(x) / r)' "$out/probe.wav" 2>/dev/null)"
   hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/h.json" \
     "$boop render $pattern --loops $loops -o $out/boop.wav" \
     "fluidsynth -ni -R 0 -C 0 -F $out/fluidsynth.wav $soundfont $out/notes.mid" >/dev/null

@@ -1,8 +1,10 @@
 #include <dirent.h>
 #include <doctest/doctest.h>
 #include <sndfile.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -107,4 +109,66 @@ TEST_CASE("file writer: a commit that fails keeps the writer so the error can be
     CHECK(std::string(boop_file_writer_error(w)).size() > 0);
     boop_file_writer_abort(w);
     CHECK(entries(dir) == 1);  // only the directory: no temporary file left
+}
+
+// Written on the writer's own thread: every frame arrives, in order, whatever sizes the calls
+// have (here crossing the writer's slabs at odd places), and two runs give the same bytes.
+TEST_CASE("file writer: calls of any size arrive whole and in order") {
+    const std::string dir = tempDir();
+    const int channels = 2, total = 300001;
+    std::vector<float> samples(static_cast<size_t>(total) * channels);
+    for (size_t i = 0; i < samples.size(); ++i) samples[i] = static_cast<float>((i * 7919) % 2001) / 1000.0f - 1.0f;
+    std::string bytes[2];
+    for (int run = 0; run < 2; ++run) {
+        const std::string path = dir + "/odd" + std::to_string(run) + ".wav";
+        boop_file_writer* w = nullptr;
+        REQUIRE(boop_file_writer_open(path.c_str(), 48000, channels, BOOP_SAMPLE_FLOAT32, &w) == BOOP_OK);
+        int done = 0, size = 1;
+        while (done < total) {
+            const int n = size < total - done ? size : total - done;
+            REQUIRE(boop_file_writer_write(w, samples.data() + static_cast<size_t>(done) * channels, n) == BOOP_OK);
+            done += n;
+            size = size * 3 + 1;  // 1, 4, 13, ... 88573: smaller and larger than a slab
+        }
+        REQUIRE(boop_file_writer_commit(w) == BOOP_OK);
+        SF_INFO info{};
+        SNDFILE* f = sf_open(path.c_str(), SFM_READ, &info);
+        REQUIRE(f != nullptr);
+        REQUIRE(info.frames == total);
+        std::vector<float> back(samples.size());
+        CHECK(sf_readf_float(f, back.data(), total) == total);
+        sf_close(f);
+        CHECK(back == samples);
+        bytes[run] = slurp(path);
+    }
+    CHECK(bytes[0] == bytes[1]);
+}
+
+// A write the writing thread cannot finish (here the file-size limit, as `ulimit -f` sets it) is
+// reported by a later write or by commit, and no file is left behind, not even the temporary one.
+TEST_CASE("file writer: an error met on the writing thread fails the file and leaves nothing") {
+    const std::string dir = tempDir();
+    struct rlimit old {};
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 1 << 20;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    boop_file_writer* w = nullptr;
+    REQUIRE(boop_file_writer_open((dir + "/big.wav").c_str(), 48000, 2, BOOP_SAMPLE_FLOAT32, &w) == BOOP_OK);
+    std::vector<float> block(2 * 4096, 0.25f);
+    boop_status status = BOOP_OK;
+    for (int i = 0; i < 200 && status == BOOP_OK; ++i) status = boop_file_writer_write(w, block.data(), 4096);
+    if (status == BOOP_OK) status = boop_file_writer_commit(w);
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    CHECK(status == BOOP_ERROR_IO);
+    CHECK(std::string(boop_file_writer_error(w)).size() > 0);
+    boop_file_writer_abort(w);
+    int all = 0;
+    DIR* d = opendir(dir.c_str());
+    while (dirent* e = readdir(d))
+        if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") ++all;
+    closedir(d);
+    CHECK(all == 0);
 }

@@ -42,12 +42,21 @@ boop_status boop_file_writer_open_sized(const char* path, double sample_rate, ui
 
 boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {
     if (!w || !w->impl) return BOOP_ERROR_INVALID_ARGUMENT;
-    return w->impl->write(interleaved, frames);
+    try {
+        return w->impl->write(interleaved, frames);
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;  // the hand-off to the writing thread failed (never expected)
+    }
 }
 
 boop_status boop_file_writer_commit(boop_file_writer* w) {
     if (!w || !w->impl) return BOOP_ERROR_INVALID_ARGUMENT;
-    const boop_status s = w->impl->commit();
+    boop_status s = BOOP_ERROR_INTERNAL;
+    try {
+        s = w->impl->commit();
+    } catch (...) {
+        w->impl->abort();
+    }
     if (s == BOOP_OK) {
         delete w;
         return BOOP_OK;

@@ -296,7 +296,9 @@ boop_status boop_file_writer_open_sized(const char* path, double sample_rate, ui
                                         boop_sample_format format, uint64_t expected_frames,
                                         boop_file_writer** out_writer);
 
-/* Appends interleaved frames. Return: BOOP_OK or BOOP_ERROR_IO.
+/* Appends interleaved frames. The writer copies them and writes them to the file on a thread of
+ * its own, so an error of the file (a full disk) may be returned by a later call or by
+ * boop_file_writer_commit. Return: BOOP_OK, BOOP_ERROR_IO, BOOP_ERROR_INTERNAL.
  * Thread safety: the writer's thread. */
 boop_status boop_file_writer_write(boop_file_writer* writer, const float* interleaved, uint64_t frames);
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <system_error>
 
 namespace boop {
 
@@ -88,6 +89,13 @@ boop_status AudioFileWriter::open(const std::string& path, double sampleRate, ui
     // libsndfile's PEAK chunk (float WAV) carries a timestamp: without it, the same samples give
     // the same bytes whenever they are rendered.
     sf_command(w->file_, SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
+    w->channels_ = channels;
+    for (auto& slab : w->slabs_) slab.reset(new float[kSlabFrames * channels]);
+    try {
+        w->io_ = std::thread([raw = w.get()] { raw->ioLoop(); });
+    } catch (const std::system_error&) {
+        // No thread to be had: write() does the writing itself.
+    }
     out = std::move(w);
     return BOOP_OK;
 }
@@ -108,6 +116,24 @@ boop_status AudioFileWriter::write(const float* interleaved, uint64_t frames) {
         return BOOP_ERROR_IO;
     }
     frames_ += frames;
+    if (!io_.joinable()) return writeNow(interleaved, frames);
+    while (frames > 0) {
+        const uint64_t room = kSlabFrames - slabFrames_[filling_];
+        const uint64_t take = frames < room ? frames : room;
+        std::memcpy(slabs_[filling_].get() + slabFrames_[filling_] * channels_, interleaved,
+                    static_cast<size_t>(take * channels_) * sizeof(float));
+        slabFrames_[filling_] += take;
+        interleaved += take * channels_;
+        frames -= take;
+        if (slabFrames_[filling_] == kSlabFrames) {
+            const boop_status s = handOff();
+            if (s != BOOP_OK) return s;
+        }
+    }
+    return ioStatus();
+}
+
+boop_status AudioFileWriter::writeNow(const float* interleaved, uint64_t frames) noexcept {
     const sf_count_t written = sf_writef_float(file_, interleaved, static_cast<sf_count_t>(frames));
     if (written != static_cast<sf_count_t>(frames)) {
         setError(sf_strerror(file_));
@@ -115,6 +141,65 @@ boop_status AudioFileWriter::write(const float* interleaved, uint64_t frames) {
     }
     startWriteback();
     return BOOP_OK;
+}
+
+boop_status AudioFileWriter::handOff() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [this] { return queued_ < 0; });
+    queued_ = filling_;
+    wake_.notify_all();
+    filling_ = 1 - filling_;
+    // The other slab is free once the thread has finished writing it.
+    wake_.wait(lock, [this] { return writing_ != filling_; });
+    slabFrames_[filling_] = 0;
+    lock.unlock();
+    return ioStatus();
+}
+
+void AudioFileWriter::ioLoop() noexcept {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [this] { return queued_ >= 0 || stopping_; });
+        if (queued_ < 0) return;  // stopping, and nothing left to write
+        writing_ = queued_;
+        queued_ = -1;
+        const bool failed = ioStatus_ != BOOP_OK;
+        wake_.notify_all();
+        lock.unlock();
+        // After a failure the rest is dropped: commit will fail and remove the file anyway.
+        std::string failure;
+        if (!failed) {
+            const sf_count_t frames = static_cast<sf_count_t>(slabFrames_[writing_]);
+            if (sf_writef_float(file_, slabs_[writing_].get(), frames) != frames)
+                failure = sf_strerror(file_);
+            else
+                startWriteback();
+        }
+        lock.lock();
+        if (!failure.empty() && ioStatus_ == BOOP_OK) {
+            ioStatus_ = BOOP_ERROR_IO;
+            ioError_ = std::move(failure);
+        }
+        writing_ = -1;
+        wake_.notify_all();
+    }
+}
+
+boop_status AudioFileWriter::ioStatus() noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ioStatus_ != BOOP_OK) setError(ioError_.c_str());
+    return ioStatus_;
+}
+
+void AudioFileWriter::stopIo(bool drain) noexcept {
+    if (!io_.joinable()) return;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!drain) queued_ = -1;
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    io_.join();
 }
 
 // commit() syncs the file before renaming it (a crash must not leave an empty file under the
@@ -135,6 +220,24 @@ void AudioFileWriter::startWriteback() noexcept {
 
 boop_status AudioFileWriter::commit() {
     const char* failure = nullptr;
+    if (file_ != nullptr && io_.joinable()) {
+        // The partly filled slab, then whatever the thread has not written yet.
+        boop_status s = BOOP_OK;
+        if (slabFrames_[filling_] > 0) {
+            try {
+                s = handOff();
+            } catch (const std::system_error&) {
+                s = BOOP_ERROR_INTERNAL;
+                setError("the writing thread could not be reached");
+            }
+        }
+        stopIo(true);
+        if (s == BOOP_OK) s = ioStatus();
+        if (s != BOOP_OK) {
+            abort();
+            return BOOP_ERROR_IO;
+        }
+    }
     if (file_ != nullptr) {
         if (sf_close(file_) != 0) failure = "closing the file failed (the disk may be full)";
         file_ = nullptr;
@@ -155,6 +258,7 @@ boop_status AudioFileWriter::commit() {
 }
 
 void AudioFileWriter::abort() noexcept {
+    stopIo(false);
     if (file_ != nullptr) sf_close(file_);
     file_ = nullptr;
     if (fd_ >= 0) ::close(fd_);

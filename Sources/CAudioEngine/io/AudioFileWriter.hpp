@@ -2,11 +2,20 @@
 // Audio files through libsndfile (LGPL, the field's standard): WAV float/16-bit, FLAC and OGG by
 // extension. Samples go to a temporary file beside the target, renamed into place on commit, so
 // an interrupted or failed run never leaves a half-written file under the user's name.
+//
+// The writing itself (libsndfile's conversion, the kernel's copy into the page cache, the
+// filesystem's allocation) runs on a thread of the writer's own: write() copies the frames into
+// one of two slabs and returns, so a render is not held up by the disk. For a pattern render that
+// work was two fifths of the run. An error the thread meets is returned by the next write() or by
+// commit(), which fails and removes the temporary file as before.
 #include <sndfile.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "include/CAudioEngine.h"
 
@@ -36,6 +45,31 @@ class AudioFileWriter {
     AudioFileWriter() = default;
     void setError(const char* message) noexcept;
     void startWriteback() noexcept;
+    // The I/O thread's side.
+    void ioLoop() noexcept;
+    boop_status writeNow(const float* interleaved, uint64_t frames) noexcept;
+    // The caller's side: hands the filling slab to the I/O thread and waits for the other one.
+    boop_status handOff();
+    // Stops the I/O thread after it has written what was handed to it (drain) or at once.
+    void stopIo(bool drain) noexcept;
+    boop_status ioStatus() noexcept;
+
+    // Frames per slab: 1.5 s of stereo at 44.1 kHz (512 KiB), so the hand-offs are few and a slab
+    // still sits in a core's cache while it is copied.
+    static constexpr uint64_t kSlabFrames = 65536;
+    std::unique_ptr<float[]> slabs_[2];
+    uint64_t slabFrames_[2] = {0, 0};
+    int filling_ = 0;  // the slab the caller copies into
+    uint32_t channels_ = 0;
+    std::thread io_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    // Guarded by mutex_.
+    int queued_ = -1;   // a slab handed off and not yet taken by the I/O thread
+    int writing_ = -1;  // the slab the I/O thread is writing
+    bool stopping_ = false;
+    boop_status ioStatus_ = BOOP_OK;
+    std::string ioError_;
 
     SNDFILE* file_ = nullptr;
     int fd_ = -1;
