@@ -1,10 +1,145 @@
 #pragma once
 #include <cmath>
+#include <cstdlib>
 #include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
+
+// The lead's render state: what one pass of its kernel reads and advances (FmLead below).
+// Frames are computed in groups of eight, counted from the start of the current envelope segment
+// (a note-on, the attack's end, a parameter change), never from where a render call began: every
+// value of a frame is a function of its segment and its place in the group, so the output does not
+// depend on how the frames are split into calls, and the whole group is one vector of frames.
+struct FmLeadState {
+    static constexpr int kSilent = 0, kAttack = 1, kDecay = 2;
+    int segment = kSilent;
+    int used = 0;                             // frames of the current group already rendered (a call ended inside it)
+    double carrierBase = 0.0, modBase = 0.0;  // phases (turns, [0, 1)) at the group's first frame
+    double carrierInc = 0.0, modInc = 0.0;
+    alignas(32) double carrierSteps[8] = {}, modSteps[8] = {};  // k * increment
+    // Attack: env = min(attackStart + (attackT + k + 1) * attackStep, peak) at the group's frame k.
+    float attackStart = 0.0f, attackStep = 0.0f, peak = 0.0f;
+    int attackT = 0;
+    // Decay: env = decayBase * decayPow[k] = decayBase * c^(k + 1).
+    float decayBase = 0.0f;
+    alignas(32) float decayPow[8] = {};
+    float indexTracked = 2.0f;
+    float env = 0.0f;  // the last rendered frame's level
+    SvfCoeffs toneCoeffs;
+    SvfState tone;
+};
+
+namespace fmlead {
+
+typedef double d4 __attribute__((vector_size(32), aligned(32)));
+
+// x - round(x) for |x| < 2^51: the phase in [-0.5, 0.5] turns, without floor (a libm call on
+// the SSE2 baseline) — adding and removing 1.5 * 2^52 rounds to the nearest integer.
+BOOP_SIMD_INLINE d4 reduceTurns(d4 x) noexcept {
+    const d4 magic = d4{} + 6755399441055744.0;
+    return x - ((x + magic) - magic);
+}
+BOOP_SIMD_INLINE simd::f8 reduceTurns(simd::f8 x) noexcept {
+    const simd::f8 magic = simd::splat(12582912.0f);  // 1.5 * 2^23
+    return x - ((x + magic) - magic);
+}
+// The eight frames' phases base + k * inc, reduced in double and then rounded to float.
+BOOP_SIMD_INLINE simd::f8 groupPhases(double base, const double* steps) noexcept {
+    const d4 lo = reduceTurns(base + *reinterpret_cast<const d4*>(steps));
+    const d4 hi = reduceTurns(base + *reinterpret_cast<const d4*>(steps + 4));
+    typedef float f4 __attribute__((vector_size(16)));
+    const f4 l = __builtin_convertvector(lo, f4), h = __builtin_convertvector(hi, f4);
+    return __builtin_shufflevector(l, h, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+// Phases stay in [0, 1): truncation is floor for the non-negative sums here.
+BOOP_SIMD_INLINE double wrapTurns(double x) noexcept { return x - static_cast<double>(static_cast<long long>(x)); }
+
+BOOP_SIMD_INLINE int firstLane(simd::i8 m) noexcept {
+    int bits = 0;
+    for (int k = 0; k < 8; ++k) bits |= (m[k] & 1) << k;
+    return bits == 0 ? 8 : __builtin_ctz(static_cast<unsigned>(bits));
+}
+
+// n frames of the lead into out (overwrites). The carrier, modulator and envelope of a group of
+// eight frames are computed as vectors; only the tone lowpass runs frame by frame.
+BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
+    using simd::f8;
+    constexpr float kInvTwoPi = 0.15915494309189533577f;
+    const f8 lane = {0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f};
+    float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
+    const SvfCoeffs c = s.toneCoeffs;
+    int i = 0;
+    while (i < n && s.segment != FmLeadState::kSilent) {
+        f8 env;
+        int end = 8;  // frames of this group before the segment changes
+        bool dies = false;
+        if (s.segment == FmLeadState::kAttack) {
+            const f8 t = lane + static_cast<float>(s.attackT + 1);
+            const f8 e = s.attackStart + t * s.attackStep;
+            const simd::i8 reached = e >= s.peak;
+            env = simd::select<f8>(reached, simd::splat(s.peak), e);
+            end = firstLane(reached) + 1;
+            if (end > 8) end = 8;
+            // An attack to (almost) nothing ends as the decay would.
+            dies = firstLane(reached) < 8 && s.peak < 1e-5f;
+        } else {
+            env = s.decayBase * *reinterpret_cast<const f8*>(s.decayPow);
+            const int low = firstLane(env < 1e-5f);
+            if (low < 8) {
+                end = low + 1;
+                dies = true;
+            }
+        }
+        const f8 mod = simd::sinTurns(groupPhases(s.modBase, s.modSteps));
+        const f8 idx = s.indexTracked * (0.25f + 0.75f * env);
+        const f8 arg = groupPhases(s.carrierBase, s.carrierSteps) + idx * mod * kInvTwoPi;
+        const f8 raw = env * simd::sinTurns(reduceTurns(arg));
+
+        const int stop = end - s.used < n - i ? end : s.used + (n - i);
+        for (int k = s.used; k < stop; ++k) {
+            const float v3 = raw[k] - ic2;
+            const float v1 = c.a1 * ic1 + c.a2 * v3;
+            const float v2 = ic2 + c.a2 * ic1 + c.a3 * v3;
+            ic1 = 2.0f * v1 - ic1;
+            ic2 = 2.0f * v2 - ic2;
+            out[i++] = v2;
+        }
+        s.env = env[stop - 1];
+        if (stop < end) {
+            s.used = stop;
+            break;
+        }
+        // The group (or the segment) is done: the next group starts at frame `end`.
+        s.used = 0;
+        s.carrierBase = wrapTurns(s.carrierBase + end * s.carrierInc);
+        s.modBase = wrapTurns(s.modBase + end * s.modInc);
+        if (dies) {
+            s.segment = FmLeadState::kSilent;
+            s.env = 0.0f;
+        } else if (s.segment == FmLeadState::kAttack && end < 8) {
+            s.segment = FmLeadState::kDecay;
+            s.decayBase = s.peak;
+        } else if (s.segment == FmLeadState::kAttack) {
+            s.attackT += 8;
+        } else {
+            s.decayBase = env[7];
+        }
+    }
+    for (; i < n; ++i) out[i] = 0.0f;
+    s.tone.ic1 = ic1;
+    s.tone.ic2 = ic2;
+}
+
+}  // namespace fmlead
+
+inline void renderFmLeadBaseline(FmLeadState& s, float* out, int n) BOOP_RT { fmlead::render(s, out, n); }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2,fma"))) inline void renderFmLeadAvx2(FmLeadState& s, float* out, int n) BOOP_RT {
+    fmlead::render(s, out, n);
+}
+#endif
 
 // A two-operator FM (phase-modulation) voice: a sine modulator at ratio x f drives a sine carrier
 // at f. One percussive envelope (linear attack, exponential decay) shapes both the level and the
@@ -15,17 +150,17 @@ class FmLead {
     void prepare(double sampleRate) noexcept {
         sampleRate_ = sampleRate;
         // A gentle lowpass takes the glassy edge (and any fold-over) off the top sidebands.
-        toneCoeffs_.set(sampleRate, 7000.0, 0.6);
+        s_.toneCoeffs.set(sampleRate, 7000.0, 0.6);
         setEnvelope(attackSeconds_, decaySeconds_);
         reset();
     }
     void reset() BOOP_RT {
-        carrierPhase_ = modPhase_ = 0.0;
-        env_ = 0.0f;
-        peak_ = 0.0f;
-        attacking_ = false;
-        active_ = false;
-        tone_.reset();
+        s_.carrierBase = s_.modBase = 0.0;
+        s_.used = 0;
+        s_.env = 0.0f;
+        s_.peak = 0.0f;
+        s_.segment = FmLeadState::kSilent;
+        s_.tone.reset();
     }
 
     void setRatio(double ratio) BOOP_RT {
@@ -38,92 +173,84 @@ class FmLead {
     }
     // decaySeconds: time to fall 60 dB after the attack.
     void setEnvelope(double attackSeconds, double decaySeconds) BOOP_RT {
+        rebase();
         attackSeconds_ = attackSeconds < 0.0005 ? 0.0005 : attackSeconds;
         decaySeconds_ = decaySeconds < 0.01 ? 0.01 : decaySeconds;
         attackFrames_ = static_cast<float>(attackSeconds_ * sampleRate_);
-        decayCoef_ = static_cast<float>(std::exp(std::log(0.001) / (decaySeconds_ * sampleRate_)));
+        const double coef = std::exp(std::log(0.001) / (decaySeconds_ * sampleRate_));
+        for (int k = 0; k < 8; ++k) s_.decayPow[k] = static_cast<float>(std::pow(coef, k + 1));
     }
 
     void noteOn(double frequencyHz, float velocity) BOOP_RT {
         const double nyq = 0.45 * sampleRate_;
         frequency_ = frequencyHz < 1.0 ? 1.0 : (frequencyHz > nyq ? nyq : frequencyHz);
         updateIncrements();
-        peak_ = velocity < 0.0f ? 0.0f : (velocity > 1.0f ? 1.0f : velocity);
-        attackStep_ = (peak_ - env_) / attackFrames_;
-        if (attackStep_ < 0.0f) attackStep_ = 0.0f;
-        attacking_ = attackStep_ > 0.0f;
-        active_ = true;
-    }
-
-    bool active() const BOOP_RT { return active_; }
-    float level() const BOOP_RT { return env_; }
-
-    void process(float* out, int n) BOOP_RT {
-        if (!active_) {
-            for (int i = 0; i < n; ++i) out[i] = 0.0f;
-            return;
-        }
-        constexpr double kTwoPi = 6.283185307179586476925;
-        for (int i = 0; i < n; ++i) {
-            if (attacking_) {
-                env_ += attackStep_;
-                if (env_ >= peak_) {
-                    env_ = peak_;
-                    attacking_ = false;
-                }
-            } else {
-                env_ *= decayCoef_;
-            }
-            const float mod = sine(modPhase_);
-            const float idx = indexTracked_ * (0.25f + 0.75f * env_);
-            const float raw = env_ * sine(carrierPhase_ + static_cast<double>(idx * mod) * (1.0 / kTwoPi));
-            out[i] = tone_.lowpass(toneCoeffs_, raw);
-            carrierPhase_ += carrierInc_;
-            if (carrierPhase_ >= 1.0) carrierPhase_ -= 1.0;
-            modPhase_ += modInc_;
-            if (modPhase_ >= 1.0) modPhase_ -= static_cast<double>(static_cast<long>(modPhase_));
-            // Per sample, not per call, so the output never depends on block sizes.
-            if (!attacking_ && env_ < 1e-5f) {
-                env_ = 0.0f;
-                active_ = false;
-                for (int j = i + 1; j < n; ++j) out[j] = 0.0f;
-                break;
-            }
+        s_.peak = velocity < 0.0f ? 0.0f : (velocity > 1.0f ? 1.0f : velocity);
+        float step = (s_.peak - s_.env) / attackFrames_;
+        if (step < 0.0f) step = 0.0f;
+        if (step > 0.0f) {
+            s_.segment = FmLeadState::kAttack;
+            s_.attackStart = s_.env;
+            s_.attackStep = step;
+            s_.attackT = 0;
+        } else {
+            s_.segment = FmLeadState::kDecay;
+            s_.decayBase = s_.env;
         }
     }
+
+    bool active() const BOOP_RT { return s_.segment != FmLeadState::kSilent; }
+    float level() const BOOP_RT { return s_.env; }
+
+    void process(float* out, int n) BOOP_RT { kernel_(s_, out, n); }
 
   private:
-    // sin(2 pi turns) through the engine's polynomial (error 5e-8): two std::sin calls a sample
-    // were a seventh of an ambient render. The phase is reduced in double, where it lives.
-    static float sine(double turns) BOOP_RT {
-        const double reduced = turns - std::floor(turns + 0.5);  // [-0.5, 0.5)
-        simd::f4 x = {static_cast<float>(reduced), 0.0f, 0.0f, 0.0f};
-        return simd::sinTurns(x)[0];
+    using Kernel = void (*)(FmLeadState&, float*, int) noexcept [[clang::nonblocking]];
+    static Kernel chooseKernel() noexcept {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
+            return renderFmLeadAvx2;
+#endif
+        return renderFmLeadBaseline;
+    }
+
+    // Starts a new group at the next frame, folding the frames already rendered of the current
+    // one into its bases, so a change takes effect from the next frame on.
+    void rebase() BOOP_RT {
+        if (s_.used == 0) return;
+        s_.carrierBase = fmlead::wrapTurns(s_.carrierBase + s_.used * s_.carrierInc);
+        s_.modBase = fmlead::wrapTurns(s_.modBase + s_.used * s_.modInc);
+        if (s_.segment == FmLeadState::kAttack) s_.attackT += s_.used;
+        if (s_.segment == FmLeadState::kDecay) s_.decayBase = s_.env;
+        s_.used = 0;
     }
 
     void updateIncrements() BOOP_RT {
+        rebase();
         // Key tracking: high notes get a smaller index, as acoustic bells and pianos get duller
         // relative to their pitch; it also keeps the upper sidebands below Nyquist.
         double track = std::sqrt(400.0 / (frequency_ > 1.0 ? frequency_ : 1.0));
         if (track > 1.0) track = 1.0;
         if (track < 0.2) track = 0.2;
-        indexTracked_ = index_ * static_cast<float>(track);
-        carrierInc_ = frequency_ / sampleRate_;
+        s_.indexTracked = index_ * static_cast<float>(track);
+        s_.carrierInc = frequency_ / sampleRate_;
         double m = frequency_ * ratio_ / sampleRate_;
         if (m > 0.45) m = 0.45;  // keep the modulator below Nyquist at any ratio
-        modInc_ = m;
+        s_.modInc = m;
+        for (int k = 0; k < 8; ++k) {
+            s_.carrierSteps[k] = k * s_.carrierInc;
+            s_.modSteps[k] = k * s_.modInc;
+        }
     }
 
     double sampleRate_ = 48000.0;
     double frequency_ = 440.0, ratio_ = 2.0;
-    double carrierPhase_ = 0.0, modPhase_ = 0.0, carrierInc_ = 0.0, modInc_ = 0.0;
-    float index_ = 2.0f, indexTracked_ = 2.0f;
+    float index_ = 2.0f;
     double attackSeconds_ = 0.005, decaySeconds_ = 1.5;
-    float attackFrames_ = 240.0f, attackStep_ = 0.0f, decayCoef_ = 0.999f;
-    float env_ = 0.0f, peak_ = 0.0f;
-    bool attacking_ = false, active_ = false;
-    SvfCoeffs toneCoeffs_;
-    SvfState tone_;
+    float attackFrames_ = 240.0f;
+    FmLeadState s_;
+    Kernel kernel_ = chooseKernel();
 };
 
 }  // namespace boop::ambient
