@@ -46,32 +46,41 @@ class PingPongDelay {
 
     // Mono in (already summed by the caller), stereo wet out (overwrites).
     void process(const float* in, float* outL, float* outR, int n) BOOP_RT {
+        // The state lives in locals: written through members, every store to a line would make
+        // the compiler reload it (the lines could alias the object), a round trip through memory
+        // on the loop's critical path.
+        float* const left = left_.data();
+        float* const right = right_.data();
+        const int size = size_;
+        const float sizeF = static_cast<float>(size);
+        const float target = target_, glide = glideCoef_, fb = feedback_, damp = dampCoef_;
+        float current = current_, dl = dampL_, dr = dampR_;
+        int write = write_;
         for (int i = 0; i < n; ++i) {
-            current_ += (target_ - current_) * glideCoef_;
-            const float yl = read(left_.data(), current_);
-            const float yr = read(right_.data(), current_);
-            dampL_ += (yl - dampL_) * dampCoef_;
-            dampR_ += (yr - dampR_) * dampCoef_;
-            left_[static_cast<size_t>(write_)] = in[i] + feedback_ * dampR_;
-            right_[static_cast<size_t>(write_)] = feedback_ * dampL_;
-            if (++write_ >= size_) write_ = 0;
+            current += (target - current) * glide;
+            float pos = static_cast<float>(write) - current;
+            pos = pos < 0.0f ? pos + sizeF : pos;
+            int i0 = static_cast<int>(pos);
+            const float frac = pos - static_cast<float>(i0);
+            i0 = i0 >= size ? i0 - size : i0;
+            const int i1 = i0 + 1 >= size ? 0 : i0 + 1;
+            const float yl = left[i0] + (left[i1] - left[i0]) * frac;
+            const float yr = right[i0] + (right[i1] - right[i0]) * frac;
+            dl += (yl - dl) * damp;
+            dr += (yr - dr) * damp;
+            left[write] = in[i] + fb * dr;
+            right[write] = fb * dl;
+            write = write + 1 >= size ? 0 : write + 1;
             outL[i] = yl;
             outR[i] = yr;
         }
+        current_ = current;
+        dampL_ = dl;
+        dampR_ = dr;
+        write_ = write;
     }
 
   private:
-    float read(const float* line, float delayFrames) const BOOP_RT {
-        float pos = static_cast<float>(write_) - delayFrames;
-        if (pos < 0.0f) pos += static_cast<float>(size_);
-        int i0 = static_cast<int>(pos);
-        const float frac = pos - static_cast<float>(i0);
-        if (i0 >= size_) i0 -= size_;
-        int i1 = i0 + 1;
-        if (i1 >= size_) i1 = 0;
-        return line[i0] + (line[i1] - line[i0]) * frac;
-    }
-
     double sampleRate_ = 48000.0;
     double timeSeconds_ = 0.375;
     std::vector<float> left_, right_;
