@@ -236,67 +236,131 @@ void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
     master(out, n);
 }
 
+namespace {
+
+// sum of a[i]^2 + b[i]^2, four partial sums wide so the loop is not one long chain of adds (the
+// meters' energies; their rounding is the meters' business alone).
+float energy(const float* a, const float* b, int n) BOOP_RT {
+    typedef float f4 __attribute__((vector_size(16)));
+    typedef float f4u __attribute__((vector_size(16), aligned(4)));
+    f4 acc = {};
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const f4 x = *reinterpret_cast<const f4u*>(a + i), y = *reinterpret_cast<const f4u*>(b + i);
+        acc += x * x + y * y;
+    }
+    float s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (; i < n; ++i) s += a[i] * a[i] + b[i] * b[i];
+    return s;
+}
+
+}  // namespace
+
 // The layers at their levels into the dry bus (the reverb's input), and each layer's energy for
 // the meters.
 void AmbientEngine::mixDry(int n) BOOP_RT {
     const float dmix = cfg_.delay_mix;
+    const float padLevel = padLevel_, leadLevel = leadLevel_, grainLevel = grainLevel_, oceanLevel = oceanLevel_;
+    // Pan glides (~5 ms) so a retrigger under a ringing note never steps a channel's gain.
+    float panL[kChunk], panR[kChunk];
+    float pl = panL_, pr = panR_;
     for (int i = 0; i < n; ++i) {
-        const float lead = leadMono_[i] * leadLevel_;
-        // Pan glides (~5 ms) so a retrigger under a ringing note never steps a channel's gain.
-        panL_ += (leadPanL_ - panL_) * panGlide_;
-        panR_ += (leadPanR_ - panR_) * panGlide_;
-        dryL_[i] = padL_[i] * padLevel_ + lead * panL_ + grL_[i] * grainLevel_ + ocL_[i] * oceanLevel_ + dlL_[i] * dmix;
-        dryR_[i] = padR_[i] * padLevel_ + lead * panR_ + grR_[i] * grainLevel_ + ocR_[i] * oceanLevel_ + dlR_[i] * dmix;
-        sums_[0] += 0.5 * (padL_[i] * padL_[i] + padR_[i] * padR_[i]);
-        sums_[1] += leadMono_[i] * leadMono_[i];
-        sums_[2] += 0.5 * (grL_[i] * grL_[i] + grR_[i] * grR_[i]);
-        sums_[3] += 0.5 * (ocL_[i] * ocL_[i] + ocR_[i] * ocR_[i]);
+        pl += (leadPanL_ - pl) * panGlide_;
+        pr += (leadPanR_ - pr) * panGlide_;
+        panL[i] = pl;
+        panR[i] = pr;
     }
+    panL_ = pl;
+    panR_ = pr;
+    for (int i = 0; i < n; ++i) {
+        const float lead = leadMono_[i] * leadLevel;
+        dryL_[i] = padL_[i] * padLevel + lead * panL[i] + grL_[i] * grainLevel + ocL_[i] * oceanLevel + dlL_[i] * dmix;
+        dryR_[i] = padR_[i] * padLevel + lead * panR[i] + grR_[i] * grainLevel + ocR_[i] * oceanLevel + dlR_[i] * dmix;
+    }
+    sums_[0] += 0.5 * energy(padL_, padR_, n);
+    sums_[1] += 0.5 * energy(leadMono_, leadMono_, n);
+    sums_[2] += 0.5 * energy(grL_, grR_, n);
+    sums_[3] += 0.5 * energy(ocL_, ocR_, n);
 }
 
-// Dry and reverberated sound together, the fades, the loudness normalisation and the limiter.
+// Dry and reverberated sound together, the fades, the loudness normalisation and the limiter, in
+// passes over the block: the gains (frame by frame only while a fade moves), then the levels,
+// then the limiter's envelope (the one recursion), then its gain and the clipper.
 void AmbientEngine::master(float* out, int n) BOOP_RT {
     const float mix = cfg_.reverb_mix;
     const float dryGain = 1.0f - 0.6f * mix, wetGain = 1.2f * mix;
     const float masterGain = cfg_.master_gain;
-    bool bad = false;
+    float l[kChunk], r[kChunk], gain[kChunk];
+    sums_[4] += 0.5 * energy(rvL_, rvR_, n);
     for (int i = 0; i < n; ++i) {
-        sums_[4] += 0.5 * (rvL_[i] * rvL_[i] + rvR_[i] * rvR_[i]);
-        if (fadeIn_ < 1.0) {
-            fadeIn_ += fadeInStep_;
-            if (fadeIn_ > 1.0) fadeIn_ = 1.0;
-        }
-        if (fade_ != fadeTarget_) {
-            if (fade_ < fadeTarget_) {
-                fade_ += fadeStep_;
-                if (fade_ > fadeTarget_) fade_ = fadeTarget_;
-            } else {
-                fade_ -= fadeStep_;
-                if (fade_ < fadeTarget_) fade_ = fadeTarget_;
-            }
-        }
-        float l = (dryL_[i] * dryGain + rvL_[i] * wetGain) * masterGain;
-        float r = (dryR_[i] * dryGain + rvR_[i] * wetGain) * masterGain;
+        l[i] = (dryL_[i] * dryGain + rvL_[i] * wetGain) * masterGain;
+        r[i] = (dryR_[i] * dryGain + rvR_[i] * wetGain) * masterGain;
+    }
+    if (fadeIn_ >= 1.0 && fade_ == fadeTarget_) {
+        // No fade moving: one gain for the block, times the normaliser's.
         // The level is measured in steady state only: fades are the listener's, not the music's.
-        const bool steady = fade_ == 1.0f && fadeTarget_ == 1.0f && fadeIn_ >= 1.0;
+        const bool steady = fade_ == 1.0f;
         if (probe_ != nullptr && steady) {
-            const float frame[2] = {l, r};
-            probe_->add(frame, 1);
+            float frames[2 * kChunk];
+            for (int i = 0; i < n; ++i) {
+                frames[2 * i] = l[i];
+                frames[2 * i + 1] = r[i];
+            }
+            probe_->add(frames, static_cast<std::uint64_t>(n));
         }
-        float gain = fade_ * static_cast<float>(fadeIn_);
+        const float fade = fade_ * static_cast<float>(fadeIn_);
         if (normalizing_) {
-            if (steady) level_.measure(l, r);
-            gain *= level_.next();
+            level_.run(l, r, gain, n, steady);
+            for (int i = 0; i < n; ++i) gain[i] = fade * gain[i];
+        } else {
+            for (int i = 0; i < n; ++i) gain[i] = fade;
         }
-        l *= gain;
-        r *= gain;
-        if (!std::isfinite(l) || !std::isfinite(r)) {
-            bad = true;
-            l = r = 0.0f;
+    } else {
+        for (int i = 0; i < n; ++i) {
+            if (fadeIn_ < 1.0) {
+                fadeIn_ += fadeInStep_;
+                if (fadeIn_ > 1.0) fadeIn_ = 1.0;
+            }
+            if (fade_ != fadeTarget_) {
+                if (fade_ < fadeTarget_) {
+                    fade_ += fadeStep_;
+                    if (fade_ > fadeTarget_) fade_ = fadeTarget_;
+                } else {
+                    fade_ -= fadeStep_;
+                    if (fade_ < fadeTarget_) fade_ = fadeTarget_;
+                }
+            }
+            const bool steady = fade_ == 1.0f && fadeTarget_ == 1.0f && fadeIn_ >= 1.0;
+            if (probe_ != nullptr && steady) {
+                const float frame[2] = {l[i], r[i]};
+                probe_->add(frame, 1);
+            }
+            float g = fade_ * static_cast<float>(fadeIn_);
+            if (normalizing_) {
+                if (steady) level_.measure(l[i], r[i]);
+                g *= level_.next();
+            }
+            gain[i] = g;
         }
-        limiter_.process(l, r);
-        out[2 * i] = l;
-        out[2 * i + 1] = r;
+    }
+
+    // Gains applied; anything not finite becomes silence (and is reported below).
+    float peak[kChunk];
+    int bad = 0;
+    for (int i = 0; i < n; ++i) {
+        float a = l[i] * gain[i], b = r[i] * gain[i];
+        const float aa = std::fabs(a), ab = std::fabs(b);
+        const bool finite = aa <= 3.4028235e38f && ab <= 3.4028235e38f;  // false for inf and NaN
+        bad |= finite ? 0 : 1;
+        l[i] = finite ? a : 0.0f;
+        r[i] = finite ? b : 0.0f;
+        peak[i] = finite ? (aa > ab ? aa : ab) : 0.0f;
+    }
+    limiter_.follow(peak, n);
+    for (int i = 0; i < n; ++i) {
+        const float g = limiter_.gainFor(peak[i]);
+        out[2 * i] = SoftLimiter::clip(l[i] * g);
+        out[2 * i + 1] = SoftLimiter::clip(r[i] * g);
     }
     if (bad) {
         // Never expected; if it happens the feedback paths must not keep recirculating it.

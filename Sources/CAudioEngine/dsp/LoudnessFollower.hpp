@@ -38,7 +38,67 @@ class LoudnessFollower {
     void measure(float l, float r) BOOP_RT {
         const double a = weighting_[0].process(l), b = weighting_[1].process(r);
         sum_ += a * a + b * b;
-        if (++filled_ < block_) return;
+        if (++filled_ >= block_) endBlock();
+    }
+
+    // n frames at once: for each frame, measure it (when `measuring`) and then take next() into
+    // gain[i] — the same values, in the same order, as the calls frame by frame. Both channels'
+    // filters run side by side as the two lanes of one vector; the state stays in registers.
+    void run(const float* l, const float* r, float* gain, int n, bool measuring) BOOP_RT {
+        if (!measuring) {
+            for (int i = 0; i < n; ++i) gain[i] = next();
+            return;
+        }
+        typedef double d2 __attribute__((vector_size(16)));
+        // Both channels' filters have the same coefficients.
+        const KWeighting::Biquad &s = weighting_[0].shelf, &h = weighting_[0].highpass;
+        d2 s1 = {weighting_[0].shelf.z1, weighting_[1].shelf.z1};
+        d2 s2 = {weighting_[0].shelf.z2, weighting_[1].shelf.z2};
+        d2 h1 = {weighting_[0].highpass.z1, weighting_[1].highpass.z1};
+        d2 h2 = {weighting_[0].highpass.z2, weighting_[1].highpass.z2};
+        const double sb0 = s.b0, sb1 = s.b1, sb2 = s.b2, sa1 = s.a1, sa2 = s.a2;
+        const double hb0 = h.b0, hb1 = h.b1, hb2 = h.b2, ha1 = h.a1, ha2 = h.a2;
+        float g = gain_, wanted = wanted_;
+        const float glide = glide_;
+        for (int i = 0; i < n; ++i) {
+            const d2 x = {static_cast<double>(l[i]), static_cast<double>(r[i])};
+            const d2 u = sb0 * x + s1;
+            s1 = sb1 * x - sa1 * u + s2;
+            s2 = sb2 * x - sa2 * u;
+            const d2 y = hb0 * u + h1;
+            h1 = hb1 * u - ha1 * y + h2;
+            h2 = hb2 * u - ha2 * y;
+            sum_ += y[0] * y[0] + y[1] * y[1];
+            if (++filled_ >= block_) {
+                endBlock();
+                wanted = wanted_;
+            }
+            g += (wanted - g) * glide;
+            gain[i] = g;
+        }
+        gain_ = g;
+        weighting_[0].shelf.z1 = s1[0];
+        weighting_[1].shelf.z1 = s1[1];
+        weighting_[0].shelf.z2 = s2[0];
+        weighting_[1].shelf.z2 = s2[1];
+        weighting_[0].highpass.z1 = h1[0];
+        weighting_[1].highpass.z1 = h1[1];
+        weighting_[0].highpass.z2 = h2[0];
+        weighting_[1].highpass.z2 = h2[1];
+    }
+
+    // The gain for the next frame.
+    float next() BOOP_RT {
+        gain_ += (wanted_ - gain_) * glide_;
+        return gain_;
+    }
+
+    double estimate() const noexcept { return estimate_; }
+    float gain() const noexcept { return gain_; }
+
+  private:
+    // A 100 ms block is complete: fold its loudness into the estimate.
+    void endBlock() BOOP_RT {
         const double lufs = LoudnessMeter::loudnessOf(sum_ / block_);
         sum_ = 0;
         filled_ = 0;
@@ -54,16 +114,6 @@ class LoudnessFollower {
         wanted_ = gainFor(estimate_);
     }
 
-    // The gain for the next frame.
-    float next() BOOP_RT {
-        gain_ += (wanted_ - gain_) * glide_;
-        return gain_;
-    }
-
-    double estimate() const noexcept { return estimate_; }
-    float gain() const noexcept { return gain_; }
-
-  private:
     float gainFor(double lufs) const BOOP_RT {
         // At most 24 dB down or 12 dB up: a near-silent passage is never blown up into noise.
         const double db = std::fmin(12.0, std::fmax(-24.0, target_ - lufs));
