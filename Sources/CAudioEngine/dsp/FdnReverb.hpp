@@ -1,6 +1,7 @@
 #pragma once
 #include <cmath>
 #include <vector>
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
@@ -24,7 +25,8 @@ class FdnReverb {
             offset_[i] = total;
             total += maxLen_[i];
         }
-        lines_.assign(static_cast<size_t>(total), 0.0f);
+        // Padding: the last line's final group of eight may read up to 7 samples past its end.
+        lines_.assign(static_cast<size_t>(total) + 8, 0.0f);
         int apTotal = 0;
         for (int i = 0; i < kAllpasses; ++i) {
             apLen_[i] = static_cast<int>(std::lround(kAllpassMs[i] * 0.001 * sampleRate));
@@ -74,33 +76,85 @@ class FdnReverb {
     int lineLength(int i) const BOOP_RT { return len_[i]; }
 
     // Stereo in, stereo wet out (overwrites outL/outR; in and out may not alias).
+    //
+    // Rendered in stretches where no line and no allpass wraps (at most kBlock frames). Every
+    // delay is longer than such a stretch, so everything a stretch reads was written before it:
+    // the allpasses run as plain loops along time, each line's samples are copied into a tile of
+    // one vector per frame (the eight lines as lanes), and only the damping one-poles are a
+    // recursion — one vector per frame. The sums across lines (the Householder feedback and the two
+    // outputs) are taken for eight frames at once, each frame's the same tree whatever the split.
     void process(const float* inL, const float* inR, float* outL, float* outR, int n) BOOP_RT {
-        float* lines = lines_.data();
-        for (int s = 0; s < n; ++s) {
-            const float dl = diffuse(diffuse(inL[s], 0), 1);
-            const float dr = diffuse(diffuse(inR[s], 2), 3);
-            float y[kLines];
-            float sum = 0.0f;
-            float oL = 0.0f, oR = 0.0f;
-            for (int i = 0; i < kLines; ++i) {
-                const float o = lines[offset_[i] + pos_[i]];
-                damp_[i] += (o - damp_[i]) * dampCoef_;
-                y[i] = damp_[i] * gain_[i];
-                sum += y[i];
-                if (i & 1)
-                    oR += kOutSign[i] * o;
-                else
-                    oL += kOutSign[i] * o;
+        using simd::f8;
+        float* const lines = lines_.data();
+        float* const ap = allpass_.data();
+        f8 damp = *reinterpret_cast<const f8*>(damp_);
+        const f8 gain = *reinterpret_cast<const f8*>(gain_);
+        const float coef = dampCoef_;
+        const f8 inSignL = {kInSign[0], 0, kInSign[2], 0, kInSign[4], 0, kInSign[6], 0};
+        const f8 inSignR = {0, kInSign[1], 0, kInSign[3], 0, kInSign[5], 0, kInSign[7]};
+        // The outputs' 0.5 is folded into the signs (a power of two: the same bits).
+        const f8 outSignL = {0.5f * kOutSign[0], 0, 0.5f * kOutSign[2], 0,
+                             0.5f * kOutSign[4], 0, 0.5f * kOutSign[6], 0};
+        const f8 outSignR = {0, 0.5f * kOutSign[1], 0, 0.5f * kOutSign[3],
+                             0, 0.5f * kOutSign[5], 0, 0.5f * kOutSign[7]};
+        float dl[kBlock + 8], dr[kBlock + 8];
+        for (int done = 0; done < n;) {
+            int m = n - done < kBlock ? n - done : kBlock;
+            for (int i = 0; i < kLines; ++i) m = len_[i] - pos_[i] < m ? len_[i] - pos_[i] : m;
+            for (int k = 0; k < kAllpasses; ++k) m = apLen_[k] - apPos_[k] < m ? apLen_[k] - apPos_[k] : m;
+
+            diffuse(ap + apOffset_[0] + apPos_[0], inL + done, dl, m);
+            diffuse(ap + apOffset_[1] + apPos_[1], dl, dl, m);
+            diffuse(ap + apOffset_[2] + apPos_[2], inR + done, dr, m);
+            diffuse(ap + apOffset_[3] + apPos_[3], dr, dr, m);
+            for (int k = 0; k < kAllpasses; ++k) {
+                apPos_[k] += m;
+                if (apPos_[k] >= apLen_[k]) apPos_[k] = 0;
             }
-            const float h = sum * (2.0f / kLines);
-            for (int i = 0; i < kLines; ++i) {
-                const float in = (i & 1) ? dr : dl;
-                lines[offset_[i] + pos_[i]] = y[i] - h + kInSign[i] * in;
-                if (++pos_[i] >= len_[i]) pos_[i] = 0;
+
+            float* at[kLines];
+            for (int i = 0; i < kLines; ++i) at[i] = lines + offset_[i] + pos_[i];
+            for (int g = 0; g < m; g += 8) {
+                // Eight frames of each line (past the stretch's end only into the lines' padding
+                // or the next samples, which are read and never written), turned into one vector
+                // of the eight lines per frame. Lanes of frames beyond the stretch are not used.
+                const int k = m - g < 8 ? m - g : 8;
+                f8 o[8], y[8], l[8], r[8];
+                for (int i = 0; i < kLines; ++i) o[i] = *reinterpret_cast<const simd::f8u*>(at[i] + g);
+                transpose(o);
+                for (int f = 0; f < k; ++f) {
+                    damp += (o[f] - damp) * coef;
+                    y[f] = damp * gain;
+                }
+                for (int f = k; f < 8; ++f) y[f] = f8{};
+                for (int f = 0; f < 8; ++f) {
+                    l[f] = o[f] * outSignL;
+                    r[f] = o[f] * outSignR;
+                }
+                const f8 h = simd::laneTrees(y) * (2.0f / kLines);
+                const f8 oL = simd::laneTrees(l), oR = simd::laneTrees(r);
+                for (int f = 0; f < 8; ++f) y[f] = (y[f] - h[f]) + inSignL * dl[g + f] + inSignR * dr[g + f];
+                transpose(y);
+                if (k == 8) {
+                    *reinterpret_cast<simd::f8u*>(outL + done + g) = oL;
+                    *reinterpret_cast<simd::f8u*>(outR + done + g) = oR;
+                    for (int i = 0; i < kLines; ++i) *reinterpret_cast<simd::f8u*>(at[i] + g) = y[i];
+                } else {
+                    for (int f = 0; f < k; ++f) {
+                        outL[done + g + f] = oL[f];
+                        outR[done + g + f] = oR[f];
+                    }
+                    for (int i = 0; i < kLines; ++i)
+                        for (int f = 0; f < k; ++f) at[i][g + f] = y[i][f];
+                }
             }
-            outL[s] = oL * 0.5f;
-            outR[s] = oR * 0.5f;
+            for (int i = 0; i < kLines; ++i) {
+                pos_[i] += m;
+                if (pos_[i] >= len_[i]) pos_[i] = 0;
+            }
+            done += m;
         }
+        *reinterpret_cast<f8*>(damp_) = damp;
     }
 
   private:
@@ -111,14 +165,40 @@ class FdnReverb {
     static constexpr float kInSign[kLines] = {1, 1, -1, 1, 1, -1, -1, -1};
     static constexpr float kOutSign[kLines] = {1, -1, 1, 1, -1, 1, 1, -1};
 
-    float diffuse(float x, int k) BOOP_RT {
+    static constexpr int kBlock = 32;
+
+    // 8 x 8 transpose in place: v[i][f] becomes v[f][i]. Shuffles within 128-bit halves, then of
+    // whole halves, so both the SSE and the AVX build do it in registers.
+    BOOP_SIMD_INLINE static void transpose(simd::f8* v) noexcept {
+        using simd::f8;
+        f8 t[8], u[8];
+        for (int p = 0; p < 4; ++p) {
+            t[2 * p] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+            t[2 * p + 1] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+        }
+        for (int q = 0; q < 2; ++q) {
+            const f8 a = t[4 * q], b = t[4 * q + 1], c = t[4 * q + 2], d = t[4 * q + 3];
+            u[4 * q] = __builtin_shufflevector(a, c, 0, 1, 8, 9, 4, 5, 12, 13);
+            u[4 * q + 1] = __builtin_shufflevector(a, c, 2, 3, 10, 11, 6, 7, 14, 15);
+            u[4 * q + 2] = __builtin_shufflevector(b, d, 0, 1, 8, 9, 4, 5, 12, 13);
+            u[4 * q + 3] = __builtin_shufflevector(b, d, 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+        for (int f = 0; f < 4; ++f) {
+            v[f] = __builtin_shufflevector(u[f], u[f + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+            v[f + 4] = __builtin_shufflevector(u[f], u[f + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+        }
+    }
+
+    // An allpass over m frames that do not wrap its line (m <= its length: each slot is read
+    // before it is written). x and y may be the same array.
+    static void diffuse(float* line, const float* x, float* y, int m) BOOP_RT {
         constexpr float g = 0.6f;
-        float& slot = allpass_[static_cast<size_t>(apOffset_[k] + apPos_[k])];
-        const float d = slot;
-        const float v = x + g * d;
-        slot = v;
-        if (++apPos_[k] >= apLen_[k]) apPos_[k] = 0;
-        return d - g * v;
+        for (int s = 0; s < m; ++s) {
+            const float d = line[s];
+            const float v = x[s] + g * d;
+            line[s] = v;
+            y[s] = d - g * v;
+        }
     }
 
     void updateGains() BOOP_RT {
@@ -132,7 +212,8 @@ class FdnReverb {
     float dampCoef_ = 0.7f;
     std::vector<float> lines_, allpass_;
     int offset_[kLines] = {}, maxLen_[kLines] = {}, len_[kLines] = {}, pos_[kLines] = {};
-    float gain_[kLines] = {}, damp_[kLines] = {};
+    alignas(32) float gain_[kLines] = {};
+    alignas(32) float damp_[kLines] = {};
     int apOffset_[kAllpasses] = {}, apLen_[kAllpasses] = {}, apPos_[kAllpasses] = {};
 };
 
