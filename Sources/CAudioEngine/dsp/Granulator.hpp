@@ -55,35 +55,39 @@ class Granulator {
         return n;
     }
 
+    // Rendered grain by grain over stretches of frames that start where a grain may be spawned
+    // (or where the call starts) and hold no other spawn: the stretch's input is written first,
+    // then each sounding grain adds its frames into the outputs, grains in slot order, so every
+    // frame's sum is added in the order a frame-by-frame loop adds it.
     void process(const float* in, float* outL, float* outR, int n) BOOP_RT {
-        const float* buf = buffer_.data();
-        for (int i = 0; i < n; ++i) {
-            buffer_[static_cast<size_t>(write_)] = in[i];
-            if (++write_ >= size_) write_ = 0;
-            if (written_ < size_) ++written_;
+        for (int i = 0; i < n; ++i) outL[i] = outR[i] = 0.0f;
+        int a = 0;
+        while (a < n) {
+            const int w0 = write_;
+            // The stretch's first frame, which may spawn a grain once its input is in.
+            const float old0 = write(in[a]);
             untilNext_ -= 1.0;
             if (untilNext_ <= 0.0) {
                 spawn();
                 untilNext_ += sampleRate_ / density_ * (0.5 + rng_.uniform());
             }
-            float l = 0.0f, r = 0.0f;
-            for (auto& g : grains_) {
-                if (!g.active) continue;
-                const float w = windowAt(static_cast<float>(g.age) * g.invLen);
-                int i0 = static_cast<int>(g.pos);
-                const float frac = static_cast<float>(g.pos - i0);
-                if (i0 >= size_) i0 -= size_;
-                int i1 = i0 + 1;
-                if (i1 >= size_) i1 = 0;
-                const float s = (buf[i0] + (buf[i1] - buf[i0]) * frac) * w * g.amp;
-                l += s * g.panL;
-                r += s * g.panR;
-                g.pos += g.ratio;
-                if (g.pos >= size_) g.pos -= size_;
-                if (++g.age >= g.len) g.active = false;
-            }
-            outL[i] = l * norm_;
-            outR[i] = r * norm_;
+            // The next spawn is at the first later frame where untilNext_ has fallen to 0 or below:
+            // j frames on, j >= untilNext_ (subtracting whole frames from it is exact).
+            int j = static_cast<int>(untilNext_);
+            if (static_cast<double>(j) < untilNext_) ++j;
+            const int b = j < n - a ? a + j : n;
+            float old[kMaxStretch];
+            old[0] = old0;
+            int m = 1;
+            for (; a + m < b && m < kMaxStretch; ++m) old[m] = write(in[a + m]);
+            untilNext_ -= static_cast<double>(m - 1);
+            for (auto& g : grains_)
+                if (g.active) render(g, w0, old, m, outL + a, outR + a);
+            a += m;
+        }
+        for (int i = 0; i < n; ++i) {
+            outL[i] *= norm_;
+            outR[i] *= norm_;
         }
     }
 
@@ -95,6 +99,18 @@ class Granulator {
         float invLen = 1.0f, amp = 0.0f, panL = 0.0f, panR = 0.0f;
     };
 
+    static constexpr int kMaxStretch = 64;
+
+    // Writes one input frame; returns the sample it replaced.
+    float write(float x) BOOP_RT {
+        float& slot = buffer_[static_cast<size_t>(write_)];
+        const float replaced = slot;
+        slot = x;
+        if (++write_ >= size_) write_ = 0;
+        if (written_ < size_) ++written_;
+        return replaced;
+    }
+
     float windowAt(float t) const BOOP_RT {
         const float x = t * kWindowSize;
         int i = static_cast<int>(x);
@@ -102,6 +118,54 @@ class Granulator {
         const float f = x - static_cast<float>(i);
         return window_[static_cast<size_t>(i)] +
                (window_[static_cast<size_t>(i) + 1] - window_[static_cast<size_t>(i)]) * f;
+    }
+
+    // One grain over the m frames of a stretch whose input (written from slot w0 on, old[] the
+    // samples it replaced) is already in the buffer, added into l and r.
+    void render(Grain& g, int w0, const float* old, int m, float* l, float* r) BOOP_RT {
+        const float* buf = buffer_.data();
+        const int size = size_;
+        // A grain reads at least two frames behind the write head; it could only see a sample the
+        // stretch wrote too early if it read within the stretch's length of the oldest one. Then
+        // (rarely, in a buffer read to its end) each read asks which sample was there at its frame.
+        double back = static_cast<double>(w0) - g.pos;
+        if (back < 0.0) back += size;
+        const bool near = back + 2.0 * m + 4.0 >= static_cast<double>(size);
+        double pos = g.pos;
+        int age = g.age;
+        const int len = g.len;
+        const float invLen = g.invLen, amp = g.amp, panL = g.panL, panR = g.panR;
+        const double ratio = g.ratio;
+        for (int t = 0; t < m; ++t) {
+            const float w = windowAt(static_cast<float>(age) * invLen);
+            int i0 = static_cast<int>(pos);
+            const float frac = static_cast<float>(pos - i0);
+            if (i0 >= size) i0 -= size;
+            int i1 = i0 + 1;
+            if (i1 >= size) i1 = 0;
+            float s0 = buf[i0], s1 = buf[i1];
+            if (near) {
+                s0 = before(s0, i0, w0, old, t, m);
+                s1 = before(s1, i1, w0, old, t, m);
+            }
+            const float s = (s0 + (s1 - s0) * frac) * w * amp;
+            l[t] += s * panL;
+            r[t] += s * panR;
+            pos += ratio;
+            if (pos >= size) pos -= size;
+            if (++age >= len) {
+                g.active = false;
+                break;
+            }
+        }
+        g.pos = pos;
+        g.age = age;
+    }
+    // The sample of slot p as a frame-by-frame loop would read it at frame t of the stretch.
+    float before(float now, int p, int w0, const float* old, int t, int m) const BOOP_RT {
+        int k = p - w0;
+        if (k < 0) k += size_;
+        return k < m && k > t ? old[k] : now;
     }
 
     void spawn() BOOP_RT {
