@@ -111,7 +111,8 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
 
 void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
     for (VoiceBank& bank : banks_)
-        sumsUsed_ |= bank.render(partialSums_.get(), direct_.get(), static_cast<int>(begin), static_cast<int>(end));
+        sumsUsed_ |=
+            bank.render(partialSums_.get(), direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
     drums_.render(direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 namespace boop {
@@ -12,6 +13,7 @@ void VoiceBank::prepare(double sampleRate, int capacity, const TimbreSpec& spec)
     spec_ = spec;
     sampleRate_ = sampleRate;
     if (spec.filtered) coefficients_ = BiquadCoefficients::lowpass(sampleRate, spec.cutoffHz, spec.q);
+    group_ = GroupFilter::of(coefficients_.a1, coefficients_.a2);
     kernels_ = chooseKernels(spec);
     chunkCount_ = (std::max(capacity, 1) + kLanes - 1) / kLanes;
     laneCount_ = chunkCount_ * kLanes;
@@ -29,6 +31,38 @@ void VoiceBank::reset() noexcept {
     }
     for (int l = 0; l < laneCount_; ++l) lanes_[l] = Lane{};
     activeCount_ = 0;
+}
+
+VoiceBank::GroupFilter VoiceBank::GroupFilter::of(float a1, float a2) noexcept {
+    // y[n] = x[n] + 2 x[n-1] + x[n-2] - a1 y[n-1] - a2 y[n-2] + u[n], run in double: the
+    // response to a unit input x at frame 0 (the impulse response), and to a unit u added to the
+    // sum at frame 0 and at frame 1 (how the state enters).
+    auto response = [a1, a2](int input, int added, double(&out)[8]) {
+        double xm2 = 0, xm1 = 0, ym2 = 0, ym1 = 0;
+        for (int k = 0; k < 8; ++k) {
+            const double x = k == input ? 1.0 : 0.0;
+            const double u = k == added ? 1.0 : 0.0;
+            const double y = x + 2.0 * xm1 + xm2 - static_cast<double>(a1) * ym1 - static_cast<double>(a2) * ym2 + u;
+            out[k] = y;
+            xm2 = xm1;
+            xm1 = x;
+            ym2 = ym1;
+            ym1 = y;
+        }
+    };
+    GroupFilter g;
+    g.a1 = a1;
+    g.a2 = a2;
+    double h[8], r[8];
+    response(0, -1, h);
+    for (int k = 0; k < 8; ++k) g.h[k] = static_cast<float>(h[k]);
+    for (int j = 0; j < 8; ++j)
+        for (int k = 0; k < 8; ++k) g.column[j][k] = k >= j ? g.h[k - j] : 0.0f;
+    response(-1, 0, r);
+    for (int k = 0; k < 8; ++k) g.s1[k] = static_cast<float>(r[k]);
+    response(-1, 1, r);
+    for (int k = 0; k < 8; ++k) g.s2[k] = static_cast<float>(r[k]);
+    return g;
 }
 
 int VoiceBank::findFreeLane() const BOOP_RT {
@@ -68,8 +102,8 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     c.slope[i] = static_cast<float>(1.0 / std::max(1.0, spec_.attackSeconds * sampleRate_));
     c.gain[i] = gain * spec_.level * (spec_.filtered ? coefficients_.b0 : 1.0f);
     c.invDt[i] = static_cast<float>(4294967296.0 / std::max(increment, 1.0));
-    c.x1[i] = c.x2[i] = 0.0f;
-    c.y1[i] = c.y2[i] = 0.0f;
+    c.s1[i] = c.s2[i] = 0.0f;
+    for (f8& x : c.gx) x[i] = 0.0f;
     Lane& l = lanes_[lane];
     if (l.state == LaneState::Idle) ++activeCount_;
     l.state = LaneState::Held;
@@ -116,8 +150,8 @@ void VoiceBank::retire(int lane) BOOP_RT {
     c.t[i] = 0.0f;
     c.slope[i] = 0.0f;
     c.gain[i] = 0.0f;
-    c.x1[i] = c.x2[i] = 0.0f;
-    c.y1[i] = c.y2[i] = 0.0f;
+    c.s1[i] = c.s2[i] = 0.0f;
+    for (f8& x : c.gx) x[i] = 0.0f;
     lanes_[lane].state = LaneState::Idle;
     --activeCount_;
     chunkActive_[lane / kLanes] &= static_cast<uint8_t>(~(1u << i));
@@ -146,22 +180,59 @@ BOOP_SIMD_INLINE F waveform(U phase, F dt, F invDt) noexcept {
     }
 }
 
-// The hot loop. Each iteration renders one frame of eight voices with straight-line vector code:
-// phase step, polynomial sine (or band-limited triangle/saw), envelope as a clamped ramp (attack
-// and release are the same add-and-clamp; no per-sample branch on the envelope stage), optional
-// raised-cosine shaping, gain, then the lowpass. State stays in registers across the frame loop.
-//
-// The lowpass is the RBJ design, whose numerator is b0 * (1, 2, 1): b0 is folded into each
-// voice's gain when the note starts, leaving two multiplies for the recursion. It runs in direct
-// form I: the feed-forward sum and the older output's term do not wait on the previous output,
-// so the chain from one output to the next is a single multiply-add (the transposed form had
-// three dependent operations there, and that chain is what bounds a voice rendered on its own).
+// The input of the lowpass at one frame of the lanes of F: waveform x envelope x gain. The
+// envelope is clamp(start + slope * t) at the frame's count t, and the phase the frame's exact
+// 32-bit one, so a frame's input has the same bits however frames are grouped.
+template <Waveform W, bool Shaped, class F, class U>
+BOOP_SIMD_INLINE F voiceInput(U phase, U increment, F t, F start, F slope, F gain, F invDt) noexcept {
+    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
+    const F wave = waveform<W, F>(phase, __builtin_convertvector(increment, F) * kTurnsPerStep, invDt);
+    const F ramp = slope * t;  // its own statement: never fused into the add below
+    F env = min(max(start + ramp, splatT<F>(0.0f)), splatT<F>(1.0f));
+    if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
+    return wave * env * gain;
+}
+
+// Output k of a group, for the lanes of F: x[0 ... k] are the group's inputs, s1 and s2 the
+// filter's state before the group. The one order of operations every path uses (see
+// VoiceBank::GroupFilter): three chains of multiply-adds, the inputs 0-3, the inputs 4-7 and the
+// state (s2's term, then s1's), summed as (first + second) + state. A term of a later input than k would have a zero
+// coefficient, and an empty chain adds only zero: both are left out here.
+template <class F>
+BOOP_SIMD_INLINE F groupOutput(const F* x, int k, F s1, F s2, const VoiceBank::GroupFilter& g) noexcept {
+    F early = x[0] * g.h[k];
+    for (int j = 1; j <= k && j < 4; ++j) early = early + x[j] * g.h[k - j];
+    F state = s2 * g.s2[k];
+    state = state + s1 * g.s1[k];
+    if (k < 4) return early + state;
+    F late = x[4] * g.h[k - 4];
+    for (int j = 5; j <= k; ++j) late = late + x[j] * g.h[k - j];
+    return (early + late) + state;
+}
+
+// The state after a group, from its last two inputs and outputs: what they add to the next
+// group's first output (s1) and second (s2). For a lane vector or one lane, the same operations.
+template <class F>
+BOOP_SIMD_INLINE void groupState(F x6, F x7, F y6, F y7, const VoiceBank::GroupFilter& g, F& s1, F& s2) noexcept {
+    // The last output's terms last: the chain from one group's end to the next group's outputs
+    // is what bounds a lone voice.
+    const F feedForward = x7 + x7 + x6;
+    const F older = feedForward - y6 * g.a2;
+    s1 = older - y7 * g.a1;
+    s2 = x7 - y7 * g.a2;
+}
+
+// The hot loop for a chunk with many sounding lanes: each step renders a frame of eight voices
+// with straight-line vector code (phase step, polynomial sine or band-limited triangle/saw,
+// envelope as a clamped ramp, optional raised-cosine shaping, gain, then the lowpass). A whole
+// group of eight frames is unrolled with the filter state in registers; a group that a block
+// boundary or an event cuts keeps its inputs so far in the chunk.
 //
 // F/U are the lane vectors (eight lanes in one AVX register, or four in an SSE register with the
-// chunk done in two halves); `part` selects the half.
+// chunk done in two halves); `part` selects the half. k is the group position of frame `begin`.
 template <Waveform W, bool Filtered, bool Shaped, class F, class U>
-__attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* acc, int begin, int end, float a1,
-                                                       float a2, int part) noexcept {
+__attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* acc, int begin, int end, uint32_t k,
+                                                       const VoiceBank::GroupFilter& g, int part) noexcept {
     constexpr int parts = int(sizeof(f8) / sizeof(F));
     auto lanes = [part](auto& v) -> auto& {
         using V = std::conditional_t<std::is_same_v<std::decay_t<decltype(v)>, u8>, U, F>;
@@ -172,191 +243,213 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
     const U increment = lanes(c.increment);
     F t = lanes(c.t);
     const F start = lanes(c.start), slope = lanes(c.slope), gain = lanes(c.gain), invDt = lanes(c.invDt);
-    F x1 = lanes(c.x1), x2 = lanes(c.x2), y1 = lanes(c.y1), y2 = lanes(c.y2);
-    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
-    const F zero = splatT<F>(0.0f), one = splatT<F>(1.0f);
+    F s1 = lanes(c.s1), s2 = lanes(c.s2);
 
-    for (int n = begin; n < end; ++n) {
-        const F wave = waveform<W, F>(phase, __builtin_convertvector(increment, F) * kTurnsPerStep, invDt);
-        phase += increment;
-
-        const F ramp = slope * t;  // its own statement: never fused into the add below
-        F env = min(max(start + ramp, zero), one);
-        t += 1.0f;
-        if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
-
-        F y = wave * env * gain;
-        if constexpr (Filtered) {
-            const F in = y;  // already scaled by b0
-            const F early = ((in + x1 + x1) + x2) - y2 * a2;
-            x2 = x1;
-            x1 = in;
-            y2 = y1;
-            y = early - y1 * a1;
-            y1 = y;
+    for (int n = begin; n < end;) {
+        if (!Filtered || (k == 0 && n + 8 <= end)) {
+            F x[8];
+#pragma clang loop unroll(full)
+            for (int f = 0; f < 8; ++f) {
+                x[f] = voiceInput<W, Shaped, F, U>(phase, increment, t, start, slope, gain, invDt);
+                phase += increment;
+                t += 1.0f;
+            }
+            if constexpr (Filtered) {
+                F y6 = x[0];
+#pragma clang loop unroll(full)
+                for (int f = 0; f < 8; ++f) {
+                    const F y = groupOutput<F>(x, f, s1, s2, g);
+                    out[(n + f) * parts] += y;
+                    if (f == 6) y6 = y;
+                    if (f == 7) groupState<F>(x[6], x[7], y6, y, g, s1, s2);
+                }
+                n += 8;
+            } else {
+                const int m = end - n < 8 ? end - n : 8;
+                for (int f = 0; f < m; ++f) out[(n + f) * parts] += x[f];
+                // The frames past the end were computed ahead: take their steps back.
+                phase -= static_cast<uint32_t>(8 - m) * increment;
+                t -= static_cast<float>(8 - m);
+                n += m;
+            }
+            continue;
         }
+        // A frame of a group cut short: its input joins the group's inputs so far.
+        F x[8];
+        lanes(c.gx[k]) = voiceInput<W, Shaped, F, U>(phase, increment, t, start, slope, gain, invDt);
+        for (uint32_t j = 0; j <= k; ++j) x[j] = lanes(c.gx[j]);
+        phase += increment;
+        t += 1.0f;
+        const F y = groupOutput<F>(x, static_cast<int>(k), s1, s2, g);
         out[n * parts] += y;
+        if (k == 7) {
+            const F y6 = groupOutput<F>(x, 6, s1, s2, g);  // the same bits as when it was output
+            groupState<F>(x[6], x[7], y6, y, g, s1, s2);
+        }
+        k = (k + 1) & 7u;
+        ++n;
     }
     lanes(c.phase) = phase;
     lanes(c.t) = t;
-    lanes(c.x1) = x1;
-    lanes(c.x2) = x2;
-    lanes(c.y1) = y1;
-    lanes(c.y2) = y2;
+    lanes(c.s1) = s1;
+    lanes(c.s2) = s2;
 }
 
 template <Waveform W, bool Filtered, bool Shaped, class F, class U>
-__attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8* acc, int begin, int end, float a1,
-                                                        float a2) noexcept {
+__attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8* acc, int begin, int end, uint32_t k,
+                                                        const VoiceBank::GroupFilter& g) noexcept {
     constexpr int parts = int(sizeof(f8) / sizeof(F));
-    for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, a1, a2, part);
+    for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, k, g, part);
 }
 
-// Frame k of N lanes' lowpass, in place in x (direct form I, as in renderLanes).
-template <int N>
-__attribute__((always_inline)) inline void lowpassFrame(f8 (&x)[N], int k, float (&x1)[N], float (&x2)[N],
-                                                        float (&y1)[N], float (&y2)[N], float a1, float a2) noexcept {
-    for (int j = 0; j < N; ++j) {
-        const float in = x[j][k];  // already scaled by b0
-        const float early = ((in + x1[j] + x1[j]) + x2[j]) - y2[j] * a2;
-        x2[j] = x1[j];
-        x1[j] = in;
-        y2[j] = y1[j];
-        const float y = early - y1[j] * a1;
-        y1[j] = y;
-        x[j][k] = y;
-    }
-}
-
-// The same voice for a few lanes, eight consecutive frames per vector: what a chunk with only a
+// The same voice for a few lanes, a group of eight frames per vector: what a chunk with only a
 // few sounding lanes renders with, since the lane-major loop above would spend most of its work
-// on silent lanes. The waveform (the costly part) is computed for eight frames at once from the
-// exact 32-bit phase; the envelope ramp and the lowpass recursion run frame by frame with the
-// same operations as above, so a voice gives the same bits whichever loop renders it and
-// however the block is cut. The N lanes' recursions are interleaved frame by frame: each is a
-// chain of dependent multiply-adds, and N independent chains keep the core busy where one
-// would leave it waiting. Their outputs are added into mono in lane order, as one lane after
-// another would.
+// on silent lanes. The waveform and envelope are computed for the group's frames at once, and the
+// lowpass for the whole group from its state before the group: output k is the same sum of
+// products, in the same order, as above, so a voice gives the same values whichever loop renders
+// it and however the block is cut. (Here the inputs after frame k are added too, times a zero
+// coefficient: adding a zero changes no value, only, where the sum itself is zero, its sign,
+// and a zero's sign never reaches the mix, whose sums start from +0.) The only recursion left
+// is from one group's last two outputs to the next group's: two multiply-adds and an add per
+// eight frames.
+// Lanes are added into mono one after another.
 template <Waveform W, bool Filtered, bool Shaped, int N>
 __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, const int* which, float* mono,
-                                                           int begin, int end, float a1, float a2) noexcept {
+                                                           int begin, int end, uint32_t k0,
+                                                           const VoiceBank::GroupFilter& g) noexcept {
     using F = f8;
     using U = u8;
-    constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
-    const U steps = {0, 1, 2, 3, 4, 5, 6, 7};
-    const F frames = {0, 1, 2, 3, 4, 5, 6, 7};
+    const U frameSteps = {0, 1, 2, 3, 4, 5, 6, 7};
+    const F frameIndex = {0, 1, 2, 3, 4, 5, 6, 7};
     uint32_t phase[N], increment[N];
-    float start[N], t[N], x1[N], x2[N], y1[N], y2[N], slope[N], gain[N], invDt[N];
+    float start[N], t[N], s1[N], s2[N], slope[N], gain[N], invDt[N];
     for (int j = 0; j < N; ++j) {
         const int i = which[j];
         phase[j] = c.phase[i];
         increment[j] = c.increment[i];
         start[j] = c.start[i];
         t[j] = c.t[i];
-        x1[j] = c.x1[i];
-        x2[j] = c.x2[i];
-        y1[j] = c.y1[i];
-        y2[j] = c.y2[i];
+        s1[j] = c.s1[i];
+        s2[j] = c.s2[i];
         slope[j] = c.slope[i];
         gain[j] = c.gain[i];
         invDt[j] = c.invDt[i];
     }
-    for (int n = begin; n < end; n += 8) {
-        const int m = end - n < 8 ? end - n : 8;
-        F x[N];
+    for (int n = begin; n < end;) {
+        // This call's frames of the group: [k0, k1) of its eight.
+        const uint32_t k1 = static_cast<uint32_t>(end - n) < 8 - k0 ? k0 + static_cast<uint32_t>(end - n) : 8;
+        const int m = static_cast<int>(k1 - k0);
+        F y[N];
         for (int j = 0; j < N; ++j) {
-            const U ph = phase[j] + steps * increment[j];
-            const F wave = waveform<W, F>(ph, splat(static_cast<float>(increment[j])) * kTurnsPerStep, splat(invDt[j]));
-            const F ramp = slope[j] * (t[j] + frames);  // whole frames: t + k is exact
-            F env = min(max(start[j] + ramp, splat(0.0f)), splat(1.0f));
-            t[j] += static_cast<float>(m);
-            if constexpr (Shaped) env = env * env * (3.0f - 2.0f * env);
-            x[j] = wave * env * gain[j];
+            // Frame k of the group is k - k0 frames from now.
+            const U ph = phase[j] + (frameSteps - k0) * increment[j];
+            const F tk = t[j] + (frameIndex - static_cast<float>(k0));  // whole frames: exact
+            F x = voiceInput<W, Shaped, F, U>(ph, splatT<U>(0) + increment[j], tk, splat(start[j]), splat(slope[j]),
+                                              splat(gain[j]), splat(invDt[j]));
             phase[j] += static_cast<uint32_t>(m) * increment[j];
-        }
-        if constexpr (Filtered) {
-            // The recursion frame by frame, its outputs gathered into vectors (a full group is
-            // unrolled, without a test per frame).
-            if (m == 8) {
-#pragma clang loop unroll(full)
-                for (int k = 0; k < 8; ++k) lowpassFrame<N>(x, k, x1, x2, y1, y2, a1, a2);
+            t[j] += static_cast<float>(m);
+            if constexpr (Filtered) {
+                const int i = which[j];
+                if (k0 > 0)
+                    for (uint32_t k = 0; k < k0; ++k) x[k] = c.gx[k][i];  // the group's earlier inputs
+                // Each input is multiplied by a whole column: broadcast from memory (a load),
+                // where the compiler would otherwise pick each out of the register with two
+                // shuffles, and shuffles were what this loop waited on.
+                alignas(32) float xs[8];
+                std::memcpy(xs, &x, sizeof x);
+                asm("" : "+m"(xs));
+                F early = xs[0] * g.column[0];
+                for (int q = 1; q < 4; ++q) early = early + xs[q] * g.column[q];
+                F late = xs[4] * g.column[4];
+                for (int q = 5; q < 8; ++q) late = late + xs[q] * g.column[q];
+                F state = s2[j] * g.s2;
+                state = state + s1[j] * g.s1;
+                const F a = (early + late) + state;
+                y[j] = a;
+                if (k1 == 8) {
+                    groupState<float>(xs[6], xs[7], a[6], a[7], g, s1[j], s2[j]);
+                } else {
+                    for (uint32_t k = k0; k < k1; ++k) c.gx[k][i] = xs[k];
+                }
             } else {
-                for (int k = 0; k < m; ++k) lowpassFrame<N>(x, k, x1, x2, y1, y2, a1, a2);
+                y[j] = x;
             }
         }
         // Into mono lane after lane, as separate lanes would add.
-        if (m == 8) {
+        if (k0 == 0 && k1 == 8) {
             f8u& out = *reinterpret_cast<f8u*>(mono + n);
             F sum = out;
-            for (int j = 0; j < N; ++j) sum += x[j];
+            for (int j = 0; j < N; ++j) sum += y[j];
             out = sum;
         } else {
-            for (int k = 0; k < m; ++k) {
-                float sum = mono[n + k];
-                for (int j = 0; j < N; ++j) sum += x[j][k];
-                mono[n + k] = sum;
+            for (uint32_t k = k0; k < k1; ++k) {
+                float sum = mono[n + static_cast<int>(k - k0)];
+                for (int j = 0; j < N; ++j) sum += y[j][k];
+                mono[n + static_cast<int>(k - k0)] = sum;
             }
         }
+        n += m;
+        k0 = k1 & 7u;
     }
     for (int j = 0; j < N; ++j) {
         const int i = which[j];
         c.phase[i] = phase[j];
         c.t[i] = t[j];
-        c.x1[i] = x1[j];
-        c.x2[i] = x2[j];
-        c.y1[i] = y1[j];
-        c.y2[i] = y2[j];
+        c.s1[i] = s1[j];
+        c.s2[i] = s2[j];
     }
 }
 
 // The sounding lanes of a chunk (at most kMaxTimeMajorLanes), rendered together along time.
 template <Waveform W, bool Filtered, bool Shaped>
 __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, unsigned active, float* mono, int begin,
-                                                          int end, float a1, float a2) noexcept {
+                                                          int end, uint32_t k,
+                                                          const VoiceBank::GroupFilter& g) noexcept {
     int which[VoiceBank::kMaxTimeMajorLanes];
     int n = 0;
     for (int i = 0; i < kLanes && n < VoiceBank::kMaxTimeMajorLanes; ++i)
         if (active & (1u << i)) which[n++] = i;
-    if (n == 1) renderLanesTime<W, Filtered, Shaped, 1>(c, which, mono, begin, end, a1, a2);
-    if (n == 2) renderLanesTime<W, Filtered, Shaped, 2>(c, which, mono, begin, end, a1, a2);
-    if (n == 3) renderLanesTime<W, Filtered, Shaped, 3>(c, which, mono, begin, end, a1, a2);
+    if (n == 1) renderLanesTime<W, Filtered, Shaped, 1>(c, which, mono, begin, end, k, g);
+    if (n == 2) renderLanesTime<W, Filtered, Shaped, 2>(c, which, mono, begin, end, k, g);
+    if (n == 3) renderLanesTime<W, Filtered, Shaped, 3>(c, which, mono, begin, end, k, g);
     static_assert(VoiceBank::kMaxTimeMajorLanes == 3, "one instance per lane count");
 }
 
 // One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
 // target and, where the CPU has them, for AVX2 + FMA (one 256-bit register holds all eight
 // lanes). Chosen once in prepare(); the audio thread only follows a function pointer.
-#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                                   \
-    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2)          \
-        BOOP_RT {                                                                                                      \
-        renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, a1, a2);                                         \
-    }                                                                                                                  \
-    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2)      \
-        BOOP_RT {                                                                                                      \
-        renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, a1, a2);                                         \
-    }                                                                                                                  \
-    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2)      \
-        BOOP_RT {                                                                                                      \
-        renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, a1, a2);                                     \
-    }                                                                                                                  \
-    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, float a1, float a2) BOOP_RT { \
-        renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, a1, a2);                                          \
-    }                                                                                                                  \
-    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,         \
-                                            float a2) BOOP_RT {                                                        \
-        renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, a1, a2);                                            \
-    }                                                                                                                  \
-    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,     \
-                                                float a2) BOOP_RT {                                                    \
-        renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, a1, a2);                                            \
-    }                                                                                                                  \
-    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,     \
-                                                float a2) BOOP_RT {                                                    \
-        renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, a1, a2);                                        \
-    }                                                                                                                  \
-    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, float a1,          \
-                                           float a2) BOOP_RT {                                                         \
-        renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, a1, a2);                                             \
+#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                                 \
+    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,                \
+                                              const VoiceBank::GroupFilter& g) BOOP_RT {                             \
+        renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, k, g);                                         \
+    }                                                                                                                \
+    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
+                                                  const VoiceBank::GroupFilter& g) BOOP_RT {                         \
+        renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, k, g);                                         \
+    }                                                                                                                \
+    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
+                                                  const VoiceBank::GroupFilter& g) BOOP_RT {                         \
+        renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, k, g);                                     \
+    }                                                                                                                \
+    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,                 \
+                                             const VoiceBank::GroupFilter& g) BOOP_RT {                              \
+        renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, k, g);                                          \
+    }                                                                                                                \
+    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,     \
+                                            const VoiceBank::GroupFilter& g) BOOP_RT {                               \
+        renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, k, g);                                            \
+    }                                                                                                                \
+    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
+                                                const VoiceBank::GroupFilter& g) BOOP_RT {                           \
+        renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, k, g);                                            \
+    }                                                                                                                \
+    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
+                                                const VoiceBank::GroupFilter& g) BOOP_RT {                           \
+        renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, k, g);                                        \
+    }                                                                                                                \
+    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,      \
+                                           const VoiceBank::GroupFilter& g) BOOP_RT {                                \
+        renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, k, g);                                             \
     }
 
 BOOP_VOICE_KERNELS(Baseline, , f4, u4)
@@ -392,29 +485,39 @@ VoiceBank::Kernels VoiceBank::chooseKernels(const TimbreSpec& spec) noexcept {
     return {renderSineBaseline, laneSineBaseline};
 }
 
-bool VoiceBank::render(f8* acc, float* mono, int begin, int end) BOOP_RT {
+// The first k inputs of lane i's current group are all zero.
+static bool groupSilent(const VoiceBank::Chunk& c, int i, uint32_t k) noexcept {
+    for (uint32_t j = 0; j < k; ++j)
+        if (c.gx[j][i] != 0.0f) return false;
+    return true;
+}
+
+bool VoiceBank::render(f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT {
     if (activeCount_ == 0 || end <= begin) return false;
     bool usedAcc = false;
+    const uint32_t k = static_cast<uint32_t>((clock + static_cast<uint64_t>(begin)) & 7u);
+    // Frames of a group the block ends inside: a lane retires only when they, too, are silent.
+    const uint32_t kEnd = static_cast<uint32_t>((clock + static_cast<uint64_t>(end)) & 7u);
     for (int ci = 0; ci < chunkCount_; ++ci) {
         const uint8_t active = chunkActive_[ci];
         if (!active) continue;
         Chunk& c = chunks_[ci];
         // Up to kMaxTimeMajorLanes sounding lanes: each on its own, eight frames at a time.
         if (__builtin_popcount(active) <= kMaxTimeMajorLanes) {
-            kernels_.lane(c, active, mono, begin, end, coefficients_.a1, coefficients_.a2);
+            kernels_.lane(c, active, mono, begin, end, k, group_);
         } else {
-            kernels_.chunk(c, acc, begin, end, coefficients_.a1, coefficients_.a2);
+            kernels_.chunk(c, acc, begin, end, k, group_);
             usedAcc = true;
         }
         // Retire lanes whose release or fade has reached silence and whose filter has rung
         // down to exactly zero (the render path flushes denormals, so that comes some hundreds
         // of frames later): nothing is cut off mid-ring, and since a lane adds only zeros by
-        // then, the block boundary at which it is retired changes no bit of the output.
+        // then, the block boundary at which it is retired changes no bit of its output.
         for (int i = 0; i < kLanes; ++i) {
             const int lane = ci * kLanes + i;
             const LaneState s = lanes_[lane].state;
-            if ((s == LaneState::Releasing || s == LaneState::Fading) && level(lane) <= 0.0f && c.y1[i] == 0.0f &&
-                c.y2[i] == 0.0f && c.x1[i] == 0.0f && c.x2[i] == 0.0f)
+            if ((s == LaneState::Releasing || s == LaneState::Fading) && level(lane) <= 0.0f && c.s1[i] == 0.0f &&
+                c.s2[i] == 0.0f && groupSilent(c, i, kEnd))
                 retire(lane);
         }
     }

@@ -50,8 +50,10 @@ class VoiceBank {
     // Adds frames [begin, end) of every sounding lane, then retires lanes whose release or fade
     // has reached zero. A busy chunk adds into acc (one 8-lane partial sum per frame; the caller
     // folds the lanes together once at the end of the block); a chunk with few sounding lanes
-    // renders each of them along time and adds straight into mono. True when it added into acc.
-    bool render(simd::f8* acc, float* mono, int begin, int end) BOOP_RT;
+    // renders each of them along time and adds straight into mono. clock is the engine's frame
+    // at index 0: the lowpass works in groups of eight frames counted on it. True when it added
+    // into acc.
+    bool render(simd::f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT;
     static constexpr int kMaxTimeMajorLanes = 3;
 
     struct alignas(32) Chunk {
@@ -64,13 +66,35 @@ class VoiceBank {
         simd::f8 t;       // frames into the segment (a float counting whole frames)
         simd::f8 gain;    // velocity x timbre level (x lowpass b0 when filtered)
         simd::f8 invDt;   // 2^32 / increment, for the saw's polyBLEP
-        simd::f8 x1, x2;  // lowpass state (direct form I): the last two inputs
-        simd::f8 y1, y2;  // and outputs
+        simd::f8 s1, s2;  // lowpass state before the current group of eight frames (GroupFilter)
+        simd::f8 gx[8];   // the current group's inputs so far, when a block ended inside it
+    };
+
+    // The lowpass (the RBJ design, whose numerator is b0 * (1, 2, 1); b0 is folded into each
+    // voice's gain) over a group of eight frames at once. Frame by frame the recursion
+    //   y[n] = x[n] + 2 x[n-1] + x[n-2] - a1 y[n-1] - a2 y[n-2]
+    // is a chain of dependent multiply-adds, which bounds how fast a lone voice can go. A group's
+    // outputs instead are sums of products of its inputs x[0 ... 7] and two numbers carried over
+    // from the group before: s1 = 2 x[-1] + x[-2] - a1 y[-1] - a2 y[-2], what the past adds to
+    // output 0, and s2 = x[-1] - a2 y[-1], what it adds to output 1. Output k is
+    //   x[0] h[k] + ... + x[k] h[0] + s1 S1[k] + s2 S2[k]
+    // with h the impulse response and S1, S2 the responses to s1 and s2, always added in the
+    // same order (groupOutput). The outputs of a group do not depend on each other, so eight are
+    // one vector's work, and the chain is left only from one group to the next. The
+    // coefficients are computed in double and rounded once: the same filter to within float
+    // rounding (tested against the scalar voice).
+    struct alignas(32) GroupFilter {
+        simd::f8 column[8];  // column[j][k] = h[k - j], or 0 where k < j
+        simd::f8 s1, s2;     // S1 and S2 for each k
+        float h[8];          // the impulse response
+        float a1 = 0.0f, a2 = 0.0f;
+        static GroupFilter of(float a1, float a2) noexcept;
     };
 
   private:
-    using Kernel = void (*)(Chunk&, simd::f8*, int, int, float, float) noexcept [[clang::nonblocking]];
-    using LaneKernel = void (*)(Chunk&, unsigned, float*, int, int, float, float) noexcept [[clang::nonblocking]];
+    using Kernel = void (*)(Chunk&, simd::f8*, int, int, uint32_t, const GroupFilter&) noexcept [[clang::nonblocking]];
+    using LaneKernel = void (*)(Chunk&, unsigned, float*, int, int, uint32_t, const GroupFilter&) noexcept
+        [[clang::nonblocking]];
     struct Kernels {
         Kernel chunk = nullptr;
         LaneKernel lane = nullptr;
@@ -92,6 +116,7 @@ class VoiceBank {
     Kernels kernels_;
     double sampleRate_ = 44100.0;
     BiquadCoefficients coefficients_;
+    GroupFilter group_{};
     std::unique_ptr<Chunk[]> chunks_;
     std::unique_ptr<Lane[]> lanes_;
     std::unique_ptr<uint8_t[]> chunkActive_;  // bit per lane: skip silent chunks cheaply
