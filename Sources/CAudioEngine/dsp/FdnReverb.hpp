@@ -1,5 +1,6 @@
 #pragma once
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 #include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
@@ -83,7 +84,35 @@ class FdnReverb {
     // one vector per frame (the eight lines as lanes), and only the damping one-poles are a
     // recursion — one vector per frame. The sums across lines (the Householder feedback and the two
     // outputs) are taken for eight frames at once, each frame's the same tree whatever the split.
+    // Compiled for the baseline and, where the CPU has them, for AVX2 + FMA (one register per
+    // vector of lines), chosen at construction.
     void process(const float* inL, const float* inR, float* outL, float* outR, int n) BOOP_RT {
+        kernel_(*this, inL, inR, outL, outR, n);
+    }
+
+  private:
+    using Kernel = void (*)(FdnReverb&, const float*, const float*, float*, float*, int) noexcept
+        [[clang::nonblocking]];
+    static void renderBaseline(FdnReverb& rv, const float* inL, const float* inR, float* outL, float* outR,
+                               int n) BOOP_RT {
+        rv.render(inL, inR, outL, outR, n);
+    }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    __attribute__((target("avx2,fma"))) static void renderAvx2(FdnReverb& rv, const float* inL, const float* inR,
+                                                               float* outL, float* outR, int n) BOOP_RT {
+        rv.render(inL, inR, outL, outR, n);
+    }
+#endif
+    static Kernel chooseKernel() noexcept {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
+            return renderAvx2;
+#endif
+        return renderBaseline;
+    }
+
+    BOOP_SIMD_INLINE void render(const float* inL, const float* inR, float* outL, float* outR, int n) noexcept {
         using simd::f8;
         float* const lines = lines_.data();
         float* const ap = allpass_.data();
@@ -157,7 +186,6 @@ class FdnReverb {
         *reinterpret_cast<f8*>(damp_) = damp;
     }
 
-  private:
     static constexpr int kAllpasses = 4;
     static constexpr double kMaxScale = 2.0;
     static constexpr double kBaseMs[kLines] = {31.7, 37.3, 41.9, 46.7, 53.1, 59.3, 67.1, 73.9};
@@ -191,7 +219,7 @@ class FdnReverb {
 
     // An allpass over m frames that do not wrap its line (m <= its length: each slot is read
     // before it is written). x and y may be the same array.
-    static void diffuse(float* line, const float* x, float* y, int m) BOOP_RT {
+    BOOP_SIMD_INLINE static void diffuse(float* line, const float* x, float* y, int m) noexcept {
         constexpr float g = 0.6f;
         for (int s = 0; s < m; ++s) {
             const float d = line[s];
@@ -215,6 +243,7 @@ class FdnReverb {
     alignas(32) float gain_[kLines] = {};
     alignas(32) float damp_[kLines] = {};
     int apOffset_[kAllpasses] = {}, apLen_[kAllpasses] = {}, apPos_[kAllpasses] = {};
+    Kernel kernel_ = chooseKernel();
 };
 
 }  // namespace boop::ambient
