@@ -63,13 +63,18 @@ BOOP_SIMD_INLINE int firstLane(simd::i8 m) noexcept {
 }
 
 // n frames of the lead into out (overwrites). The carrier, modulator and envelope of a group of
-// eight frames are computed as vectors; only the tone lowpass runs frame by frame.
+// eight frames are computed as vectors; only the tone lowpass's recursion runs frame by frame.
 BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
     using simd::f8;
     constexpr float kInvTwoPi = 0.15915494309189533577f;
     const f8 lane = {0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f};
     float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
-    const SvfCoeffs c = s.toneCoeffs;
+    // The tone lowpass (SvfState::lowpass) in state-space form, x' = A x + B in, out = C x + D in:
+    // the same filter, but each frame's recursion is one multiply-add deep, not a chain of four.
+    const SvfCoeffs& c = s.toneCoeffs;
+    const float a11 = 2.0f * c.a1 - 1.0f, a12 = -2.0f * c.a2, b1 = 2.0f * c.a2;
+    const float a21 = 2.0f * c.a2, a22 = 1.0f - 2.0f * c.a3, b2 = 2.0f * c.a3;
+    const float c1 = c.a2, c2 = 1.0f - c.a3, d = c.a3;
     int i = 0;
     while (i < n && s.segment != FmLeadState::kSilent) {
         f8 env;
@@ -98,13 +103,12 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
         const f8 raw = env * simd::sinTurns(reduceTurns(arg));
 
         const int stop = end - s.used < n - i ? end : s.used + (n - i);
+        const f8 in1 = b1 * raw, in2 = b2 * raw, inOut = d * raw;
         for (int k = s.used; k < stop; ++k) {
-            const float v3 = raw[k] - ic2;
-            const float v1 = c.a1 * ic1 + c.a2 * v3;
-            const float v2 = ic2 + c.a2 * ic1 + c.a3 * v3;
-            ic1 = 2.0f * v1 - ic1;
-            ic2 = 2.0f * v2 - ic2;
-            out[i++] = v2;
+            out[i++] = c1 * ic1 + c2 * ic2 + inOut[k];
+            const float n1 = a11 * ic1 + a12 * ic2 + in1[k];
+            ic2 = a21 * ic1 + a22 * ic2 + in2[k];
+            ic1 = n1;
         }
         s.env = env[stop - 1];
         if (stop < end) {
