@@ -36,12 +36,16 @@ measure() {  # $1: label; the boop process must be running as the newest `boop`
   pid="$(pgrep -n -x boop)"
   a="$(cpu_of "$pid")"
   sleep "$seconds"
+  if [ ! -e "/proc/$pid" ]; then
+    echo "$1: boop play ended early: $(cat "$work/play.err" 2>/dev/null)" >&2
+    return 1
+  fi
   b="$(cpu_of "$pid")"
   kill -INT "$pid"
   awk -v a="$a" -v b="$b" -v s="$seconds" -v l="$1" 'BEGIN { printf "%s: %.2f %% of a core over %d s\n", l, (b - a) / s * 100, s }'
 }
 
-"$boop" play "$pattern" --device pulse --loops 10000 --no-display </dev/null >/dev/null 2>&1 &
+"$boop" play "$pattern" --device pulse --loops 10000 --no-display </dev/null >/dev/null 2>"$work/play.err" &
 measure "boop play, view off"
 wait || true
 script -qfc "$boop play $pattern --device pulse --loops 10000" /dev/null </dev/null >/dev/null 2>&1 &

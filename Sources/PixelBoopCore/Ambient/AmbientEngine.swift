@@ -157,8 +157,10 @@ public final class AmbientEngine {
             var n = min(UInt64(4096), total - done)
             if !fading { n = min(n, fadeStart - done) }
             engine.render(into: &buffer, frames: Int(n))
-            try buffer.withUnsafeBufferPointer { p in
-                try output.process(UnsafeBufferPointer(rebasing: p[0..<Int(n) * channels])) { try writer.write($0) }
+            try buffer.withUnsafeMutableBufferPointer { p in
+                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: p[0..<Int(n) * channels])) {
+                    try writer.write($0)
+                }
             }
             done += n
             progress?(Double(done) / Double(max(total, 1)))

@@ -49,15 +49,24 @@ public final class OutputStage {
         into sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) rethrows {
         if scratch.count < samples.count { scratch = [Float](repeating: 0, count: samples.count) }
-        let frames = samples.count / channels
         try scratch.withUnsafeMutableBufferPointer { buf in
             _ = buf.initialize(from: samples)
-            boop_limiter_process(handle, buf.baseAddress, UInt32(frames))
-            let skip = min(toSkip, frames)
-            toSkip -= skip
-            if skip < frames {
-                try sink(UnsafeBufferPointer(rebasing: buf[(skip * channels)..<(frames * channels)]))
-            }
+            try processInPlace(UnsafeMutableBufferPointer(rebasing: buf[0..<samples.count]), into: sink)
+        }
+    }
+
+    /// As `process`, limiting the caller's own buffer in place (a render's block buffer, which
+    /// it refills next): one copy of every sample fewer.
+    public func processInPlace(
+        _ samples: UnsafeMutableBufferPointer<Float>,
+        into sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) rethrows {
+        let frames = samples.count / channels
+        boop_limiter_process(handle, samples.baseAddress, UInt32(frames))
+        let skip = min(toSkip, frames)
+        toSkip -= skip
+        if skip < frames {
+            try sink(UnsafeBufferPointer(rebasing: samples[(skip * channels)..<(frames * channels)]))
         }
     }
 

@@ -73,8 +73,8 @@ public struct PatternRenderer {
                 frames = Int(min(UInt64(blockFrames), tailLimit - frame))
             }
             try engine.render(into: &buffer, frames: frames)
-            try buffer.withUnsafeBufferPointer {
-                try output.process(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+            try buffer.withUnsafeMutableBufferPointer {
+                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
             }
             frame += UInt64(frames)
             progress?(min(1.0, Double(frame) / Double(max(end, 1))))

@@ -160,8 +160,8 @@ public struct ToneRenderer {
                 next += 1
             }
             try engine.render(into: &buffer, frames: frames)
-            try buffer.withUnsafeBufferPointer {
-                try output.process(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+            try buffer.withUnsafeMutableBufferPointer {
+                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
             }
             frame = blockEnd
         }
