@@ -62,6 +62,11 @@ VoiceBank::GroupFilter VoiceBank::GroupFilter::of(float a1, float a2) noexcept {
     for (int k = 0; k < 8; ++k) g.s1[k] = static_cast<float>(r[k]);
     response(-1, 1, r);
     for (int k = 0; k < 8; ++k) g.s2[k] = static_cast<float>(r[k]);
+    for (int k = 0; k < 8; ++k) {
+        g.hLanes[k] = splat(g.h[k]);
+        g.s1Lanes[k] = splat(g.s1[k]);
+        g.s2Lanes[k] = splat(g.s2[k]);
+    }
     return g;
 }
 
@@ -200,13 +205,15 @@ BOOP_SIMD_INLINE F voiceInput(U phase, U increment, F t, F start, F slope, F gai
 // coefficient, and an empty chain adds only zero: both are left out here.
 template <class F>
 BOOP_SIMD_INLINE F groupOutput(const F* x, int k, F s1, F s2, const VoiceBank::GroupFilter& g) noexcept {
-    F early = x[0] * g.h[k];
-    for (int j = 1; j <= k && j < 4; ++j) early = early + x[j] * g.h[k - j];
-    F state = s2 * g.s2[k];
-    state = state + s1 * g.s1[k];
+    // A coefficient in every lane of F (the first lanes of its eight-lane copy).
+    auto c = [](const f8& v) -> const F& { return *reinterpret_cast<const F*>(&v); };
+    F early = x[0] * c(g.hLanes[k]);
+    for (int j = 1; j <= k && j < 4; ++j) early = early + x[j] * c(g.hLanes[k - j]);
+    F state = s2 * c(g.s2Lanes[k]);
+    state = state + s1 * c(g.s1Lanes[k]);
     if (k < 4) return early + state;
-    F late = x[4] * g.h[k - 4];
-    for (int j = 5; j <= k; ++j) late = late + x[j] * g.h[k - j];
+    F late = x[4] * c(g.hLanes[k - 4]);
+    for (int j = 5; j <= k; ++j) late = late + x[j] * c(g.hLanes[k - j]);
     return (early + late) + state;
 }
 
