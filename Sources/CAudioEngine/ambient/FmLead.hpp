@@ -8,25 +8,23 @@
 namespace boop::ambient {
 
 // The lead's render state: what one pass of its kernel reads and advances (FmLead below).
-// Frames are computed in groups of eight, counted from the start of the current envelope segment
-// (a note-on, the attack's end, a parameter change), never from where a render call began: every
-// value of a frame is a function of its segment and its place in the group, so the output does not
-// depend on how the frames are split into calls, and the whole group is one vector of frames.
+// Frames are computed in groups of eight, counted from the last event (a note-on, a parameter
+// change), never from where a render call began, so the output does not depend on how the frames
+// are split into calls, and the carrier and modulator of a group are one vector of frames. The
+// envelope stays the frame-by-frame recursion (eight scalar steps a group): where a note ends
+// decides the phase the next one starts at, so it must not move with rounding.
 struct FmLeadState {
-    static constexpr int kSilent = 0, kAttack = 1, kDecay = 2;
-    int segment = kSilent;
+    bool active = false;
     int used = 0;                             // frames of the current group already rendered (a call ended inside it)
     double carrierBase = 0.0, modBase = 0.0;  // phases (turns, [0, 1)) at the group's first frame
     double carrierInc = 0.0, modInc = 0.0;
     alignas(32) double carrierSteps[8] = {}, modSteps[8] = {};  // k * increment
-    // Attack: env = min(attackStart + (attackT + k + 1) * attackStep, peak) at the group's frame k.
-    float attackStart = 0.0f, attackStep = 0.0f, peak = 0.0f;
-    int attackT = 0;
-    // Decay: env = decayBase * decayPow[k] = decayBase * c^(k + 1).
-    float decayBase = 0.0f;
-    alignas(32) float decayPow[8] = {};
+    float groupEnv = 0.0f;                                      // the level before the group's first frame
+    bool groupAttacking = false;
+    float env = 0.0f;  // the last rendered frame's level, and whether it was still rising
+    bool attacking = false;
+    float peak = 0.0f, attackStep = 0.0f, decayCoef = 0.999f;
     float indexTracked = 2.0f;
-    float env = 0.0f;  // the last rendered frame's level
     SvfCoeffs toneCoeffs;
     SvfState tone;
 };
@@ -56,18 +54,11 @@ BOOP_SIMD_INLINE simd::f8 groupPhases(double base, const double* steps) noexcept
 // Phases stay in [0, 1): truncation is floor for the non-negative sums here.
 BOOP_SIMD_INLINE double wrapTurns(double x) noexcept { return x - static_cast<double>(static_cast<long long>(x)); }
 
-BOOP_SIMD_INLINE int firstLane(simd::i8 m) noexcept {
-    int bits = 0;
-    for (int k = 0; k < 8; ++k) bits |= (m[k] & 1) << k;
-    return bits == 0 ? 8 : __builtin_ctz(static_cast<unsigned>(bits));
-}
-
-// n frames of the lead into out (overwrites). The carrier, modulator and envelope of a group of
-// eight frames are computed as vectors; only the tone lowpass's recursion runs frame by frame.
+// n frames of the lead into out (overwrites). The carrier and modulator of a group of eight frames
+// are computed as vectors; the envelope and the tone lowpass's recursion frame by frame.
 BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
     using simd::f8;
     constexpr float kInvTwoPi = 0.15915494309189533577f;
-    const f8 lane = {0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f};
     float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
     // The tone lowpass (SvfState::lowpass) in state-space form, x' = A x + B in, out = C x + D in:
     // the same filter, but each frame's recursion is one multiply-add deep, not a chain of four.
@@ -76,27 +67,37 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
     const float a21 = 2.0f * c.a2, a22 = 1.0f - 2.0f * c.a3, b2 = 2.0f * c.a3;
     const float c1 = c.a2, c2 = 1.0f - c.a3, d = c.a3;
     int i = 0;
-    while (i < n && s.segment != FmLeadState::kSilent) {
-        f8 env;
-        int end = 8;  // frames of this group before the segment changes
+    while (i < n && s.active) {
+        // The envelope, frame by frame as defined: linear attack to the peak, then exponential
+        // decay; the note ends on the frame it falls under -100 dB.
+        alignas(32) float levels[8];
+        bool rising[8];
+        int end = 8;
         bool dies = false;
-        if (s.segment == FmLeadState::kAttack) {
-            const f8 t = lane + static_cast<float>(s.attackT + 1);
-            const f8 e = s.attackStart + t * s.attackStep;
-            const simd::i8 reached = e >= s.peak;
-            env = simd::select<f8>(reached, simd::splat(s.peak), e);
-            end = firstLane(reached) + 1;
-            if (end > 8) end = 8;
-            // An attack to (almost) nothing ends as the decay would.
-            dies = firstLane(reached) < 8 && s.peak < 1e-5f;
-        } else {
-            env = s.decayBase * *reinterpret_cast<const f8*>(s.decayPow);
-            const int low = firstLane(env < 1e-5f);
-            if (low < 8) {
-                end = low + 1;
-                dies = true;
+        {
+            float e = s.groupEnv;
+            bool up = s.groupAttacking;
+            for (int k = 0; k < 8; ++k) {
+                if (up) {
+                    e += s.attackStep;
+                    if (e >= s.peak) {
+                        e = s.peak;
+                        up = false;
+                    }
+                } else {
+                    e *= s.decayCoef;
+                }
+                levels[k] = e;
+                rising[k] = up;
+                if (!up && e < 1e-5f) {
+                    end = k + 1;
+                    dies = true;
+                    for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
+                    break;
+                }
             }
         }
+        const f8 env = *reinterpret_cast<const f8*>(levels);
         const f8 mod = simd::sinTurns(groupPhases(s.modBase, s.modSteps));
         const f8 idx = s.indexTracked * (0.25f + 0.75f * env);
         const f8 arg = groupPhases(s.carrierBase, s.carrierSteps) + idx * mod * kInvTwoPi;
@@ -110,26 +111,22 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
             ic2 = a21 * ic1 + a22 * ic2 + in2[k];
             ic1 = n1;
         }
-        s.env = env[stop - 1];
+        s.env = levels[stop - 1];
+        s.attacking = rising[stop - 1];
         if (stop < end) {
             s.used = stop;
             break;
         }
-        // The group (or the segment) is done: the next group starts at frame `end`.
+        // The group is done (or the note): the next group starts at frame `end`.
         s.used = 0;
         s.carrierBase = wrapTurns(s.carrierBase + end * s.carrierInc);
         s.modBase = wrapTurns(s.modBase + end * s.modInc);
         if (dies) {
-            s.segment = FmLeadState::kSilent;
+            s.active = false;
             s.env = 0.0f;
-        } else if (s.segment == FmLeadState::kAttack && end < 8) {
-            s.segment = FmLeadState::kDecay;
-            s.decayBase = s.peak;
-        } else if (s.segment == FmLeadState::kAttack) {
-            s.attackT += 8;
-        } else {
-            s.decayBase = env[7];
         }
+        s.groupEnv = s.env;
+        s.groupAttacking = s.attacking;
     }
     for (; i < n; ++i) out[i] = 0.0f;
     s.tone.ic1 = ic1;
@@ -161,9 +158,10 @@ class FmLead {
     void reset() BOOP_RT {
         s_.carrierBase = s_.modBase = 0.0;
         s_.used = 0;
-        s_.env = 0.0f;
+        s_.env = s_.groupEnv = 0.0f;
+        s_.attacking = s_.groupAttacking = false;
         s_.peak = 0.0f;
-        s_.segment = FmLeadState::kSilent;
+        s_.active = false;
         s_.tone.reset();
     }
 
@@ -181,8 +179,7 @@ class FmLead {
         attackSeconds_ = attackSeconds < 0.0005 ? 0.0005 : attackSeconds;
         decaySeconds_ = decaySeconds < 0.01 ? 0.01 : decaySeconds;
         attackFrames_ = static_cast<float>(attackSeconds_ * sampleRate_);
-        const double coef = std::exp(std::log(0.001) / (decaySeconds_ * sampleRate_));
-        for (int k = 0; k < 8; ++k) s_.decayPow[k] = static_cast<float>(std::pow(coef, k + 1));
+        s_.decayCoef = static_cast<float>(std::exp(std::log(0.001) / (decaySeconds_ * sampleRate_)));
     }
 
     void noteOn(double frequencyHz, float velocity) BOOP_RT {
@@ -190,20 +187,14 @@ class FmLead {
         frequency_ = frequencyHz < 1.0 ? 1.0 : (frequencyHz > nyq ? nyq : frequencyHz);
         updateIncrements();
         s_.peak = velocity < 0.0f ? 0.0f : (velocity > 1.0f ? 1.0f : velocity);
-        float step = (s_.peak - s_.env) / attackFrames_;
-        if (step < 0.0f) step = 0.0f;
-        if (step > 0.0f) {
-            s_.segment = FmLeadState::kAttack;
-            s_.attackStart = s_.env;
-            s_.attackStep = step;
-            s_.attackT = 0;
-        } else {
-            s_.segment = FmLeadState::kDecay;
-            s_.decayBase = s_.env;
-        }
+        s_.attackStep = (s_.peak - s_.env) / attackFrames_;
+        if (s_.attackStep < 0.0f) s_.attackStep = 0.0f;
+        s_.attacking = s_.groupAttacking = s_.attackStep > 0.0f;
+        s_.groupEnv = s_.env;
+        s_.active = true;
     }
 
-    bool active() const BOOP_RT { return s_.segment != FmLeadState::kSilent; }
+    bool active() const BOOP_RT { return s_.active; }
     float level() const BOOP_RT { return s_.env; }
 
     void process(float* out, int n) BOOP_RT { kernel_(s_, out, n); }
@@ -225,8 +216,8 @@ class FmLead {
         if (s_.used == 0) return;
         s_.carrierBase = fmlead::wrapTurns(s_.carrierBase + s_.used * s_.carrierInc);
         s_.modBase = fmlead::wrapTurns(s_.modBase + s_.used * s_.modInc);
-        if (s_.segment == FmLeadState::kAttack) s_.attackT += s_.used;
-        if (s_.segment == FmLeadState::kDecay) s_.decayBase = s_.env;
+        s_.groupEnv = s_.env;
+        s_.groupAttacking = s_.attacking;
         s_.used = 0;
     }
 
