@@ -351,7 +351,7 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
             // Frame k of the group is k - k0 frames from now.
             const U ph = phase[j] + (frameSteps - k0) * increment[j];
             const F tk = t[j] + (frameIndex - static_cast<float>(k0));  // whole frames: exact
-            F x = voiceInput<W, Shaped, F, U>(ph, splatT<U>(0) + increment[j], tk, splat(start[j]), splat(slope[j]),
+            F x = voiceInput<W, Shaped, F, U>(ph, U{} + increment[j], tk, splat(start[j]), splat(slope[j]),
                                               splat(gain[j]), splat(invDt[j]));
             phase[j] += static_cast<uint32_t>(m) * increment[j];
             t[j] += static_cast<float>(m);
