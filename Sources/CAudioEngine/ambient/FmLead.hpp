@@ -71,24 +71,31 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
         // The envelope, frame by frame as defined: linear attack to the peak, then exponential
         // decay; the note ends on the frame it falls under -100 dB.
         alignas(32) float levels[8];
-        bool rising[8];
         int end = 8;
         bool dies = false;
-        {
-            float e = s.groupEnv;
-            bool up = s.groupAttacking;
+        bool up = s.groupAttacking;
+        int peakLane = -1;  // the frame the attack reached the peak on, if it did in this group
+        float e = s.groupEnv;
+        if (!up) {
+            // Decaying (the common case): eight multiplies; the level only falls, so the note
+            // ends in this group only if its last frame is under the threshold.
+            for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
+        }
+        if (up || !(levels[7] >= 1e-5f)) {
+            e = s.groupEnv;
+            up = s.groupAttacking;
             for (int k = 0; k < 8; ++k) {
                 if (up) {
                     e += s.attackStep;
                     if (e >= s.peak) {
                         e = s.peak;
                         up = false;
+                        peakLane = k;
                     }
                 } else {
                     e *= s.decayCoef;
                 }
                 levels[k] = e;
-                rising[k] = up;
                 if (!up && e < 1e-5f) {
                     end = k + 1;
                     dies = true;
@@ -112,7 +119,7 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
             ic1 = n1;
         }
         s.env = levels[stop - 1];
-        s.attacking = rising[stop - 1];
+        s.attacking = s.groupAttacking && (peakLane < 0 || stop - 1 < peakLane);
         if (stop < end) {
             s.used = stop;
             break;
