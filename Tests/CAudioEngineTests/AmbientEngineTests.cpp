@@ -216,3 +216,62 @@ TEST_CASE("ambient as a boop_source renders the same samples") {
     auto y = renderAmbient(b, 48000, {256});
     CHECK(sameBytes(x, y));
 }
+
+// The worker renders the sources ahead on a second thread: the samples must be those of a render
+// without it, whatever the blocks, through a pause and the end fade, and the published frame
+// count must follow what was mixed, not what the worker made ahead.
+TEST_CASE("ambient with the worker: the samples of a render without it, through a pause and the end fade") {
+    boop_ambient_config c = config(21);
+    const size_t frames = 44100 * 12;
+    auto run = [&](bool worker, const std::vector<uint32_t>& blocks) {
+        Ambient a(c);
+        if (worker) REQUIRE(boop_ambient_start_worker(a) == BOOP_OK);
+        std::vector<float> out = renderAmbient(a, 44100 * 4, blocks);
+        boop_ambient_set_paused(a, 1, 0.25);
+        auto more = renderAmbient(a, 44100 * 1, blocks);  // fades out, then silence
+        out.insert(out.end(), more.begin(), more.end());
+        boop_ambient_set_paused(a, 0, 0.25);
+        more = renderAmbient(a, 44100 * 4, blocks);
+        out.insert(out.end(), more.begin(), more.end());
+        boop_ambient_fade_out(a, 1.5);
+        more = renderAmbient(a, frames - out.size() / 2, blocks);
+        out.insert(out.end(), more.begin(), more.end());
+        boop_ambient_status s;
+        boop_ambient_get_status(a, &s);
+        CHECK(s.finished == 1);
+        return std::make_pair(out, s.frame);
+    };
+    const auto plain = run(false, {4096});
+    for (const auto& blocks : std::vector<std::vector<uint32_t>>{{4096}, {1, 7, 64, 333, 2048, 13}, {100000}}) {
+        const auto threaded = run(true, blocks);
+        INFO("blocks starting " << blocks[0]);
+        CHECK(sameBytes(plain.first, threaded.first));
+        CHECK(plain.second == threaded.second);
+    }
+    CHECK(rms(plain.first, 0, 44100 * 8) > 0.01);
+}
+
+TEST_CASE("ambient worker: started once, before rendering; its generator is silent as a live source") {
+    boop_ambient_config c = config(22);
+    CHECK(boop_ambient_start_worker(nullptr) == BOOP_ERROR_INVALID_ARGUMENT);
+    {
+        Ambient a(c);  // destroyed with a worker that never had to wait for a render
+        REQUIRE(boop_ambient_start_worker(a) == BOOP_OK);
+        CHECK(boop_ambient_start_worker(a) == BOOP_ERROR_ALREADY_RUNNING);
+        boop_source src = boop_ambient_source(a);
+        std::vector<float> x(2 * 256, 1.0f);
+        REQUIRE(src.render(src.context, x.data(), 256) == BOOP_OK);
+        CHECK(peak(x) == 0.0);
+    }
+    {
+        Ambient a(c);
+        auto x = renderAmbient(a, 100, {100});
+        CHECK(boop_ambient_start_worker(a) == BOOP_ERROR_ALREADY_RUNNING);
+    }
+    {
+        Ambient a(c);  // destroyed while the worker waits with a full ring
+        REQUIRE(boop_ambient_start_worker(a) == BOOP_OK);
+        auto x = renderAmbient(a, 1000, {1000});
+        CHECK(rms(x) >= 0.0);
+    }
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <system_error>
 #include "rt/Denormals.hpp"
 
 namespace boop::ambient {
@@ -18,11 +19,15 @@ double AmbientEngine::measureLoudness(const boop_ambient_config& config, double 
     LoudnessMeter meter;
     meter.prepare(config.sample_rate, 2);
     probe.probe_ = &meter;
+    const bool twoCores = probe.startWorker();
     const auto total = static_cast<std::uint64_t>((config.fade_in_seconds + seconds) * config.sample_rate);
     float block[2 * 1024];
     for (std::uint64_t done = 0; done < total; done += 1024) {
         const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(1024, total - done));
-        probe.render(block, n);
+        if (twoCores)
+            probe.renderWithWorker(block, n);
+        else
+            probe.render(block, n);
     }
     return meter.integrated();
 }
@@ -37,6 +42,54 @@ AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), 
     prepareVoices();
     prepareEffects();
     prepareComposition();
+}
+
+AmbientEngine::~AmbientEngine() { stopWorker(); }
+
+bool AmbientEngine::startWorker() {
+    if (worker_.joinable() || frame_ != 0) return false;
+    ring_.reset(new Sources[kRing]);
+    try {
+        worker_ = std::thread([this] { workerLoop(); });
+    } catch (const std::system_error&) {
+        ring_.reset();
+        return false;
+    }
+    return true;
+}
+
+void AmbientEngine::stopWorker() noexcept {
+    if (!worker_.joinable()) return;
+    stopping_.store(true);
+    {
+        std::lock_guard<std::mutex> lock(wakeMutex_);
+        wake_.notify_all();
+    }
+    worker_.join();
+}
+
+// The worker: stretch after stretch of the sources into the ring, waiting only while it is full.
+// It owns the composition and the source units; render() touches only the mix's side.
+void AmbientEngine::workerLoop() noexcept {
+    DenormalGuard guard;  // the same arithmetic as the render thread's
+    std::uint32_t head = head_.load(std::memory_order_relaxed);
+    while (!stopping_.load(std::memory_order_relaxed)) {
+        if (head - tail_.load(std::memory_order_acquire) == kRing) {
+            std::unique_lock<std::mutex> lock(wakeMutex_);
+            workerWaits_.store(true);
+            wake_.wait(lock, [&] { return stopping_.load() || head - tail_.load() < kRing; });
+            workerWaits_.store(false);
+            continue;
+        }
+        renderSources(ring_[head % kRing], kChunk);
+        head_.store(++head);  // sequentially consistent, like the waits' flags: no wake-up is lost
+        // A waiting render() is woken once a batch is ready, not for every stretch: each
+        // wake-up is a system call on both sides.
+        if (renderWaits_.load() && head - tail_.load() >= kWakeBatch) {
+            std::lock_guard<std::mutex> lock(wakeMutex_);
+            wake_.notify_all();
+        }
+    }
 }
 
 void AmbientEngine::prepareVoices() {
@@ -157,7 +210,7 @@ void AmbientEngine::controlTick() BOOP_RT {
 
     const float g = grainDrift_.advance(driftRng_, kChunk);
     grainLevel_ = cfg_.grain_level * (1.0f + 0.5f * amount * g);
-    grains_.setGrain(cfg_.grain_seconds, cfg_.grain_density * (1.0f + 0.5f * amount * g));
+    grainDensity_ = cfg_.grain_density * (1.0f + 0.5f * amount * g);
 
     const float o = oceanDrift_.advance(driftRng_, kChunk);
     oceanLevel_ = cfg_.ocean_level * (1.0f + 0.6f * amount * o);
@@ -221,17 +274,44 @@ void AmbientEngine::leadStep() BOOP_RT {
     leadPanR_ = std::sqrt(pan);
 }
 
-void AmbientEngine::processChunk(float* out, int n) BOOP_RT {
-    pad_.process(padL_, padR_, n);
-    lead_.process(leadMono_, n);
+void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
+    if (frame_ == nextControl_) {
+        controlTick();
+        nextControl_ += kChunk;
+    }
+    if (frame_ == nextChordFrame_) chordChange();
+    while (frame_ == nextStepFrame_) leadStep();
+    std::uint64_t n = limit;
+    if (nextControl_ - frame_ < n) n = nextControl_ - frame_;
+    if (nextChordFrame_ - frame_ < n) n = nextChordFrame_ - frame_;
+    if (nextStepFrame_ - frame_ < n) n = nextStepFrame_ - frame_;
+    const int m = static_cast<int>(n);
+    s.n = m;
+    s.padLevel = padLevel_;
+    s.leadLevel = leadLevel_;
+    s.grainLevel = grainLevel_;
+    s.oceanLevel = oceanLevel_;
+    s.leadPanL = leadPanL_;
+    s.leadPanR = leadPanR_;
+    s.grainDensity = grainDensity_;
+    pad_.process(s.padL, s.padR, m);
+    lead_.process(s.lead, m);
+    ocean_.process(s.ocL, s.ocR, m);
+    frame_ += n;
+}
+
+// The effects the sources feed (grains, echo), the dry mix, the reverb and the master stage,
+// for frames [at, at + n) of a stretch.
+void AmbientEngine::mix(const Sources& s, int at, float* out, int n) BOOP_RT {
+    if (at == 0) grains_.setGrain(cfg_.grain_seconds, s.grainDensity);
+    const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at;
     for (int i = 0; i < n; ++i) {
-        grainIn_[i] = 0.35f * (padL_[i] + padR_[i]) + 0.5f * leadMono_[i];
-        dlIn_[i] = leadMono_[i] * leadLevel_;
+        grainIn_[i] = 0.35f * (padL[i] + padR[i]) + 0.5f * lead[i];
+        dlIn_[i] = lead[i] * s.leadLevel;
     }
     grains_.process(grainIn_, grL_, grR_, n);
-    ocean_.process(ocL_, ocR_, n);
     delay_.process(dlIn_, dlL_, dlR_, n);
-    mixDry(n);
+    mixDry(s, at, n);
     reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
     master(out, n);
 }
@@ -258,29 +338,31 @@ float energy(const float* a, const float* b, int n) BOOP_RT {
 
 // The layers at their levels into the dry bus (the reverb's input), and each layer's energy for
 // the meters.
-void AmbientEngine::mixDry(int n) BOOP_RT {
+void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     const float dmix = cfg_.delay_mix;
-    const float padLevel = padLevel_, leadLevel = leadLevel_, grainLevel = grainLevel_, oceanLevel = oceanLevel_;
+    const float padLevel = s.padLevel, leadLevel = s.leadLevel, grainLevel = s.grainLevel, oceanLevel = s.oceanLevel;
+    const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at, *grL = grL_, *grR = grR_;
+    const float *ocL = s.ocL + at, *ocR = s.ocR + at, *dlL = dlL_, *dlR = dlR_;
     // Pan glides (~5 ms) so a retrigger under a ringing note never steps a channel's gain.
     float panL[kChunk], panR[kChunk];
     float pl = panL_, pr = panR_;
     for (int i = 0; i < n; ++i) {
-        pl += (leadPanL_ - pl) * panGlide_;
-        pr += (leadPanR_ - pr) * panGlide_;
+        pl += (s.leadPanL - pl) * panGlide_;
+        pr += (s.leadPanR - pr) * panGlide_;
         panL[i] = pl;
         panR[i] = pr;
     }
     panL_ = pl;
     panR_ = pr;
     for (int i = 0; i < n; ++i) {
-        const float lead = leadMono_[i] * leadLevel;
-        dryL_[i] = padL_[i] * padLevel + lead * panL[i] + grL_[i] * grainLevel + ocL_[i] * oceanLevel + dlL_[i] * dmix;
-        dryR_[i] = padR_[i] * padLevel + lead * panR[i] + grR_[i] * grainLevel + ocR_[i] * oceanLevel + dlR_[i] * dmix;
+        const float l = lead[i] * leadLevel;
+        dryL_[i] = padL[i] * padLevel + l * panL[i] + grL[i] * grainLevel + ocL[i] * oceanLevel + dlL[i] * dmix;
+        dryR_[i] = padR[i] * padLevel + l * panR[i] + grR[i] * grainLevel + ocR[i] * oceanLevel + dlR[i] * dmix;
     }
-    sums_[0] += 0.5 * energy(padL_, padR_, n);
-    sums_[1] += 0.5 * energy(leadMono_, leadMono_, n);
-    sums_[2] += 0.5 * energy(grL_, grR_, n);
-    sums_[3] += 0.5 * energy(ocL_, ocR_, n);
+    sums_[0] += 0.5 * energy(padL, padR, n);
+    sums_[1] += 0.5 * energy(lead, lead, n);
+    sums_[2] += 0.5 * energy(grL, grR, n);
+    sums_[3] += 0.5 * energy(ocL, ocR, n);
 }
 
 // Dry and reverberated sound together, the fades, the loudness normalisation and the limiter, in
@@ -373,6 +455,11 @@ void AmbientEngine::master(float* out, int n) BOOP_RT {
 }
 
 void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
+    if (worker_.joinable()) {
+        // Not for a real-time thread (see startWorker): silence rather than a race.
+        for (std::uint32_t i = 0; i < 2 * frames; ++i) out[i] = 0.0f;
+        return;
+    }
     DenormalGuard guard;
     applyRequests();
     for (auto& s : sums_) s = 0.0;
@@ -384,29 +471,70 @@ void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
             for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
             break;
         }
-        if (frame_ == nextControl_) {
-            controlTick();
-            nextControl_ += kChunk;
-        }
-        if (frame_ == nextChordFrame_) chordChange();
-        while (frame_ == nextStepFrame_) leadStep();
-
-        std::uint64_t n = frames - done;
-        if (nextControl_ - frame_ < n) n = nextControl_ - frame_;
-        if (nextChordFrame_ - frame_ < n) n = nextChordFrame_ - frame_;
-        if (nextStepFrame_ - frame_ < n) n = nextStepFrame_ - frame_;
+        std::uint64_t limit = frames - done;
         // A fade must stop the clock on the exact sample it reaches silence.
         if (fade_ != fadeTarget_ && fadeTarget_ == 0.0f) {
             const std::uint64_t left = static_cast<std::uint64_t>(std::ceil(fade_ / fadeStep_));
-            if (left >= 1 && left < n) n = left;
+            if (left >= 1 && left < limit) limit = left;
         }
-        processChunk(out + 2 * done, static_cast<int>(n));
-        frame_ += n;
+        renderSources(chunk_, limit);
+        const int n = chunk_.n;
+        mix(chunk_, 0, out + 2 * done, n);
+        mixFrame_ += static_cast<std::uint64_t>(n);
         done += static_cast<std::uint32_t>(n);
         counted += static_cast<std::uint32_t>(n);
         if (finishing_ && fade_ == 0.0f) finished_ = true;
     }
+    finishRender(out, frames, counted);
+}
 
+// The same as render(), the sources coming from the worker's ring. A stretch is mixed in as
+// many pieces as the blocks and the end of a fade cut it into: every unit's samples are the same
+// however it is cut, so the output is render()'s, sample for sample.
+void AmbientEngine::renderWithWorker(float* out, std::uint32_t frames) {
+    DenormalGuard guard;
+    applyRequests();
+    for (auto& s : sums_) s = 0.0;
+    std::uint32_t done = 0;
+    std::uint32_t counted = 0;
+    std::uint32_t tail = tail_.load(std::memory_order_relaxed);
+    while (done < frames) {
+        if (finished_ || (pausing_ && fade_ == 0.0f)) {
+            for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
+            break;
+        }
+        if (head_.load(std::memory_order_acquire) == tail) {
+            std::unique_lock<std::mutex> lock(wakeMutex_);
+            renderWaits_.store(true);
+            wake_.wait(lock, [&] { return head_.load() != tail; });
+            renderWaits_.store(false);
+        }
+        const Sources& s = ring_[tail % kRing];
+        std::uint64_t n = static_cast<std::uint64_t>(s.n - tailAt_);
+        if (frames - done < n) n = frames - done;
+        if (fade_ != fadeTarget_ && fadeTarget_ == 0.0f) {
+            const std::uint64_t left = static_cast<std::uint64_t>(std::ceil(fade_ / fadeStep_));
+            if (left >= 1 && left < n) n = left;
+        }
+        mix(s, tailAt_, out + 2 * done, static_cast<int>(n));
+        tailAt_ += static_cast<int>(n);
+        if (tailAt_ == s.n) {
+            tailAt_ = 0;
+            tail_.store(++tail);
+            if (workerWaits_.load() && head_.load() - tail <= kRing - kWakeBatch) {
+                std::lock_guard<std::mutex> lock(wakeMutex_);
+                wake_.notify_all();
+            }
+        }
+        mixFrame_ += n;
+        done += static_cast<std::uint32_t>(n);
+        counted += static_cast<std::uint32_t>(n);
+        if (finishing_ && fade_ == 0.0f) finished_ = true;
+    }
+    finishRender(out, frames, counted);
+}
+
+void AmbientEngine::finishRender(const float* out, std::uint32_t frames, std::uint32_t counted) BOOP_RT {
     float pl = 0.0f, pr = 0.0f;
     for (std::uint32_t i = 0; i < frames; ++i) {
         const float l = std::fabs(out[2 * i]), r = std::fabs(out[2 * i + 1]);
@@ -418,7 +546,7 @@ void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
 
 void AmbientEngine::publish(float peakL, float peakR, const double* sums, std::uint32_t n) BOOP_RT {
     constexpr auto relaxed = std::memory_order_relaxed;
-    pubFrame_.store(frame_, relaxed);
+    pubFrame_.store(mixFrame_, relaxed);
     pubPeakL_.store(peakL, relaxed);
     pubPeakR_.store(peakR, relaxed);
     if (n > 0) {

@@ -1,6 +1,10 @@
 #pragma once
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include "ambient/AmbientConfig.hpp"
 #include "ambient/EuclideanRhythm.hpp"
 #include "ambient/FmLead.hpp"
@@ -31,8 +35,22 @@ class AmbientEngine {
     // Allocates everything (delay lines, reverb, grain buffer). The config must be valid.
     explicit AmbientEngine(const boop_ambient_config& config);
 
-    // Stereo interleaved. Real-time safe.
+    // Stereo interleaved. Real-time safe (unless the worker was started).
     void render(float* out, std::uint32_t frames) BOOP_RT;
+
+    // Offline rendering on two cores: from now on the sources (the composition, pad, lead,
+    // grains, ocean and delay) are rendered up to a few thousand frames ahead on a thread of the
+    // engine's own, while render() mixes, reverberates and masters what they made. The samples
+    // are exactly those of a render without it. Call before the first render; render() then
+    // waits on that thread, so a real-time thread must never render this engine. False when no
+    // thread could be had (the engine renders alone, as before). Allocates; control thread.
+    bool startWorker();
+    bool hasWorker() const noexcept { return worker_.joinable(); }
+    // render() for an engine whose worker runs: waits on it, so never on a real-time thread.
+    void renderWithWorker(float* out, std::uint32_t frames);
+    ~AmbientEngine();
+    AmbientEngine(const AmbientEngine&) = delete;
+    AmbientEngine& operator=(const AmbientEngine&) = delete;
 
     // Control thread; lock-free.
     void requestFadeOut(double seconds) noexcept;
@@ -50,19 +68,36 @@ class AmbientEngine {
     // own, and returns its integrated loudness (BS.1770, LUFS) before any normalisation.
     // Allocates; control thread.
     static double measureLoudness(const boop_ambient_config& config, double seconds);
-    std::uint64_t frame() const noexcept { return frame_; }
+    std::uint64_t frame() const noexcept { return mixFrame_; }
 
   private:
+    // One stretch of the sources (pad, lead, ocean), between two composition events (at most
+    // kChunk frames), and the control values the rest takes at its start.
+    struct Sources {
+        int n = 0;
+        float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0, leadPanL = 0, leadPanR = 0;
+        float grainDensity = 0;
+        float padL[kChunk], padR[kChunk], lead[kChunk], ocL[kChunk], ocR[kChunk];
+    };
+    static constexpr std::uint32_t kRing = 256;      // stretches the worker may run ahead
+    static constexpr std::uint32_t kWakeBatch = 32;  // stretches made or freed before a wake-up
+
+    // The composition up to the next event (at most `limit` frames), rendered into s.
+    void renderSources(Sources& s, std::uint64_t limit) BOOP_RT;
+    // Frames [at, at + n) of s mixed, reverberated and mastered into out.
+    void mix(const Sources& s, int at, float* out, int n) BOOP_RT;
+    void workerLoop() noexcept;
+    void stopWorker() noexcept;
     void applyRequests() BOOP_RT;
     void controlTick() BOOP_RT;
     void chordChange() BOOP_RT;
     void leadStep() BOOP_RT;
-    void processChunk(float* out, int n) BOOP_RT;
-    void mixDry(int n) BOOP_RT;
+    void mixDry(const Sources& s, int at, int n) BOOP_RT;
     void master(float* out, int n) BOOP_RT;
     void prepareVoices();
     void prepareEffects();
     void prepareComposition();
+    void finishRender(const float* out, std::uint32_t frames, std::uint32_t counted) BOOP_RT;
     void publish(float peakL, float peakR, const double* sums, std::uint32_t n) BOOP_RT;
     std::uint64_t stepFrame(std::uint64_t k) const BOOP_RT;
 
@@ -95,7 +130,7 @@ class AmbientEngine {
     float leadPanL_ = 0.7071f, leadPanR_ = 0.7071f, panL_ = 0.7071f, panR_ = 0.7071f, panGlide_ = 0.01f;
 
     // control-rate values
-    float padLevel_ = 0, leadLevel_ = 0, grainLevel_ = 0, oceanLevel_ = 0;
+    float padLevel_ = 0, leadLevel_ = 0, grainLevel_ = 0, oceanLevel_ = 0, grainDensity_ = 0;
 
     // master gain ramps
     double fadeInStep_ = 1.0, fadeIn_ = 1.0;
@@ -118,10 +153,23 @@ class AmbientEngine {
     std::uint64_t nonfinite_ = 0;
 
     // scratch, one control period long
-    float padL_[kChunk], padR_[kChunk], leadMono_[kChunk], grainIn_[kChunk], grL_[kChunk], grR_[kChunk];
-    float ocL_[kChunk], ocR_[kChunk], dlIn_[kChunk], dlL_[kChunk], dlR_[kChunk];
+    Sources chunk_;
+    float grainIn_[kChunk], dlIn_[kChunk], grL_[kChunk], grR_[kChunk], dlL_[kChunk], dlR_[kChunk];
     float dryL_[kChunk], dryR_[kChunk], rvL_[kChunk], rvR_[kChunk];
     double sums_[5] = {0, 0, 0, 0, 0};
+
+    // The worker (offline only): it fills ring_[head_ % kRing], render() empties
+    // ring_[tail_ % kRing]; each waits on wake_ only when the ring is full or empty.
+    std::unique_ptr<Sources[]> ring_;
+    std::thread worker_;
+    std::atomic<std::uint32_t> head_{0}, tail_{0};
+    std::atomic<bool> stopping_{false};
+    std::atomic<bool> workerWaits_{false};  // for room in the ring
+    std::atomic<bool> renderWaits_{false};  // for a stretch
+    std::mutex wakeMutex_;
+    std::condition_variable wake_;
+    int tailAt_ = 0;              // frames of ring_[tail_] already mixed
+    std::uint64_t mixFrame_ = 0;  // the frames mixed so far (frame_ is the worker's clock)
 };
 
 }  // namespace boop::ambient

@@ -73,7 +73,22 @@ boop_status boop_ambient_create(const boop_ambient_config* config, boop_ambient*
 void boop_ambient_destroy(boop_ambient* ambient) { delete ambient; }
 
 boop_status boop_ambient_render(boop_ambient* ambient, float* out, uint32_t frames) {
+    if (ambient && ambient->engine.hasWorker()) {
+        if (!out && frames > 0) return BOOP_ERROR_INVALID_ARGUMENT;
+        ambient->engine.renderWithWorker(out, frames);
+        return BOOP_OK;
+    }
     return renderChecked(ambient, out, frames);
+}
+
+boop_status boop_ambient_start_worker(boop_ambient* ambient) {
+    if (!ambient) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (ambient->engine.hasWorker() || ambient->engine.frame() != 0) return BOOP_ERROR_ALREADY_RUNNING;
+    try {
+        return ambient->engine.startWorker() ? BOOP_OK : BOOP_ERROR_INTERNAL;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
 }
 
 boop_source boop_ambient_source(boop_ambient* ambient) {

@@ -700,8 +700,21 @@ void boop_ambient_destroy(boop_ambient* ambient);
  * frames, so splitting a render into different blocks gives identical samples. Pause and fade
  * requests take effect at the start of the next call.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL).
- * Thread safety: audio thread only (one at a time); real-time safe. */
+ * Thread safety: audio thread only (one at a time); real-time safe, unless
+ * boop_ambient_start_worker was called (then it may wait for the worker). */
 boop_status boop_ambient_render(boop_ambient* ambient, float* out, uint32_t frames);
+
+/* Offline rendering on two cores: the composition and the sources (pad, lead, grains, ocean,
+ * delay) are rendered up to a few thousand frames ahead on a thread of the generator's own,
+ * while boop_ambient_render mixes, reverberates and masters them. The samples are exactly those
+ * of a generator without the worker. For files only: boop_ambient_render then waits on the
+ * worker, so it is no longer real-time safe, and the generator must not be played through
+ * boop_ambient_source (which renders silence for it).
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL), BOOP_ERROR_ALREADY_RUNNING (started
+ * before, or the generator has rendered already), BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_INTERNAL
+ * (no thread could be had: the generator renders on one core, as without this call).
+ * Thread safety: control thread, before the first render. */
+boop_status boop_ambient_start_worker(boop_ambient* ambient);
 
 /* The generator as a source for boop_playback_start (2 channels, the config's rate and
  * max_block_frames). The generator must outlive every user of the source.

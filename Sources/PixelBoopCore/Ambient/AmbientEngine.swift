@@ -76,6 +76,12 @@ public final class AmbientEngine {
 
     deinit { boop_ambient_destroy(handle) }
 
+    /// For rendering to a file: the composition and the sources are rendered ahead on a second
+    /// core (the samples are the same). Afterwards the engine must not be played live. Call before
+    /// the first render; false when it could not be done (it renders on one core then).
+    @discardableResult
+    public func useSecondCore() -> Bool { boop_ambient_start_worker(handle) == BOOP_OK }
+
     /// Renders `frames` stereo frames into the start of `buffer` (interleaved; grown if needed).
     public func render(into buffer: inout [Float], frames: Int) {
         let needed = frames * AmbientEngine.channels
@@ -135,6 +141,7 @@ public final class AmbientEngine {
         shouldStop: () -> Bool = { false }
     ) throws -> UInt64 {
         let engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: sampleRate, maxBlockFrames: 4096)
+        engine.useSecondCore()
         let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
         let total = UInt64((duration * sampleRate).rounded())
         let fadeFrames = UInt64((endFadeSeconds(duration: duration) * sampleRate).rounded())
