@@ -210,9 +210,7 @@ class FmLead {
     using Kernel = void (*)(FmLeadState&, float*, int) noexcept [[clang::nonblocking]];
     static Kernel chooseKernel() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
-            return renderFmLeadAvx2;
+        if (simd::useAvx2()) return renderFmLeadAvx2;
 #endif
         return renderFmLeadBaseline;
     }

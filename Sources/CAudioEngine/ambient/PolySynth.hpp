@@ -244,9 +244,7 @@ __attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& 
 
 inline PolySynth::Kernel PolySynth::chooseKernel() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
-        return renderPadAvx2;
+    if (simd::useAvx2()) return renderPadAvx2;
 #endif
     return renderPadBaseline;
 }

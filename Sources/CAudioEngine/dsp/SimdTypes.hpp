@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 
 // GCC/Clang vector extensions: explicit 8-lane values the compiler maps to two SSE registers on
 // the x86-64-v2 baseline, one AVX register with -march=native, two NEON registers on arm64 —
@@ -14,6 +15,17 @@
 #define BOOP_SIMD_INLINE inline __attribute__((always_inline))
 
 namespace boop::simd {
+
+// Whether to take the AVX2 + FMA build of a kernel: where the CPU has both, unless BOOP_NO_AVX2
+// is set (to test or measure the baseline). For choosing a kernel, never on the audio thread.
+inline bool useAvx2() noexcept {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2");
+#else
+    return false;
+#endif
+}
 
 constexpr int kLanes = 8;
 typedef float f8 __attribute__((vector_size(32), aligned(32)));

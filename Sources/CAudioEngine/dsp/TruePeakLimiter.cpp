@@ -56,9 +56,7 @@ __attribute__((target("avx2,fma"))) void peaksAvx2(const Line* lin, int channels
 TruePeakLimiter::PeakKernel TruePeakLimiter::choosePeakKernel() noexcept {
     using Line = float[kLine];
 #if defined(BOOP_HAVE_AVX2_PEAKS)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
-        return peaksAvx2<Line>;
+    if (simd::useAvx2()) return peaksAvx2<Line>;
 #endif
     return peaksBaseline<Line>;
 }

@@ -275,9 +275,7 @@ void DrumBank::prepare(double sampleRate) {
     sampleRate_ = sampleRate;
     kernels_ = &kBaseline;
 #if defined(BOOP_HAVE_AVX2_RING)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
-        kernels_ = &kAvx2;
+    if (simd::useAvx2()) kernels_ = &kAvx2;
 #endif
     tables_.prepare(sampleRate);
     reset();

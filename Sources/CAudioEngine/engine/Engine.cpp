@@ -208,9 +208,7 @@ __attribute__((target("avx2,fma"))) uint32_t foldEightsAvx2(const simd::f8* s, c
 
 Engine::FoldKernel Engine::chooseFold() noexcept {
 #if defined(BOOP_HAVE_AVX2_FOLD)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2"))
-        return foldEightsAvx2;
+    if (simd::useAvx2()) return foldEightsAvx2;
 #endif
     return foldEightsBaseline;
 }

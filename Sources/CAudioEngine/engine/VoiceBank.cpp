@@ -468,8 +468,7 @@ BOOP_VOICE_KERNELS(Avx2, __attribute__((target("avx2,fma"))), f8, u8)
 VoiceBank::Kernels VoiceBank::chooseKernels(const TimbreSpec& spec) noexcept {
     bool wide = false;
 #if defined(BOOP_HAVE_AVX2_KERNELS)
-    __builtin_cpu_init();
-    wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && !std::getenv("BOOP_NO_AVX2");
+    wide = useAvx2();
 #else
     (void)wide;
 #endif
