@@ -454,6 +454,16 @@ void AmbientEngine::master(float* out, int n) BOOP_RT {
     }
 }
 
+// At most n frames, fewer when a fade to silence ends sooner: it must stop the clock on the
+// exact sample it reaches silence.
+std::uint64_t AmbientEngine::untilSilence(std::uint64_t n) const BOOP_RT {
+    if (fade_ != fadeTarget_ && fadeTarget_ == 0.0f) {
+        const std::uint64_t left = static_cast<std::uint64_t>(std::ceil(fade_ / fadeStep_));
+        if (left >= 1 && left < n) return left;
+    }
+    return n;
+}
+
 void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
     if (worker_.joinable()) {
         // Not for a real-time thread (see startWorker): silence rather than a race.
@@ -471,13 +481,7 @@ void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
             for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
             break;
         }
-        std::uint64_t limit = frames - done;
-        // A fade must stop the clock on the exact sample it reaches silence.
-        if (fade_ != fadeTarget_ && fadeTarget_ == 0.0f) {
-            const std::uint64_t left = static_cast<std::uint64_t>(std::ceil(fade_ / fadeStep_));
-            if (left >= 1 && left < limit) limit = left;
-        }
-        renderSources(chunk_, limit);
+        renderSources(chunk_, untilSilence(frames - done));
         const int n = chunk_.n;
         mix(chunk_, 0, out + 2 * done, n);
         mixFrame_ += static_cast<std::uint64_t>(n);
@@ -511,11 +515,7 @@ void AmbientEngine::renderWithWorker(float* out, std::uint32_t frames) {
         }
         const Sources& s = ring_[tail % kRing];
         std::uint64_t n = static_cast<std::uint64_t>(s.n - tailAt_);
-        if (frames - done < n) n = frames - done;
-        if (fade_ != fadeTarget_ && fadeTarget_ == 0.0f) {
-            const std::uint64_t left = static_cast<std::uint64_t>(std::ceil(fade_ / fadeStep_));
-            if (left >= 1 && left < n) n = left;
-        }
+        n = untilSilence(frames - done < n ? frames - done : n);
         mix(s, tailAt_, out + 2 * done, static_cast<int>(n));
         tailAt_ += static_cast<int>(n);
         if (tailAt_ == s.n) {

@@ -93,6 +93,7 @@ class AmbientEngine {
     void chordChange() BOOP_RT;
     void leadStep() BOOP_RT;
     void mixDry(const Sources& s, int at, int n) BOOP_RT;
+    std::uint64_t untilSilence(std::uint64_t n) const BOOP_RT;
     void master(float* out, int n) BOOP_RT;
     void prepareVoices();
     void prepareEffects();

@@ -53,17 +53,18 @@ VoiceBank::GroupFilter VoiceBank::GroupFilter::of(float a1, float a2) noexcept {
     GroupFilter g;
     g.a1 = a1;
     g.a2 = a2;
-    double h[8], r[8];
-    response(0, -1, h);
-    for (int k = 0; k < 8; ++k) g.h[k] = static_cast<float>(h[k]);
+    double r[8];
+    response(0, -1, r);
+    float h[8];
+    for (int k = 0; k < 8; ++k) h[k] = static_cast<float>(r[k]);
     for (int j = 0; j < 8; ++j)
-        for (int k = 0; k < 8; ++k) g.column[j][k] = k >= j ? g.h[k - j] : 0.0f;
+        for (int k = 0; k < 8; ++k) g.column[j][k] = k >= j ? h[k - j] : 0.0f;
     response(-1, 0, r);
     for (int k = 0; k < 8; ++k) g.s1[k] = static_cast<float>(r[k]);
     response(-1, 1, r);
     for (int k = 0; k < 8; ++k) g.s2[k] = static_cast<float>(r[k]);
     for (int k = 0; k < 8; ++k) {
-        g.hLanes[k] = splat(g.h[k]);
+        g.hLanes[k] = splat(h[k]);
         g.s1Lanes[k] = splat(g.s1[k]);
         g.s2Lanes[k] = splat(g.s2[k]);
     }

@@ -84,12 +84,11 @@ class VoiceBank {
     // coefficients are computed in double and rounded once: the same filter to within float
     // rounding (tested against the scalar voice).
     struct alignas(32) GroupFilter {
-        simd::f8 column[8];  // column[j][k] = h[k - j], or 0 where k < j
+        simd::f8 column[8];  // column[j][k] = h[k - j] (the impulse response), or 0 where k < j
         simd::f8 s1, s2;     // S1 and S2 for each k
         // The same numbers in every lane, for the lane-major loop: a multiply-add reads them
         // from memory as they are, where a scalar would first be broadcast.
         simd::f8 hLanes[8], s1Lanes[8], s2Lanes[8];
-        float h[8];  // the impulse response
         float a1 = 0.0f, a2 = 0.0f;
         static GroupFilter of(float a1, float a2) noexcept;
     };
