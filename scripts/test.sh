@@ -3,44 +3,91 @@
 # TSan and under ASan), the fuzz targets, the command-line checks, the live tests against a private
 # PulseAudio null sink (through ALSA) and a private JACK server, and the install: staged, as a C
 # library and as a Debian package.
-set -euo pipefail
+#
+# Every stage runs even when an earlier one failed (a failure in one says nothing about the
+# others, and a 30-minute run should report everything it can); only a failed setup stops it,
+# since nothing else can run without the tools. Each stage's output streams as it runs; the end
+# is a table of stages with PASS/FAIL and seconds, and a last line `N passed, N failed` (stages),
+# which CI reads. The exit status is 0 only when every stage passed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+if ! scripts/setup.sh; then
+  echo "test.sh: setup failed (above); no test can run without it" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 jobs="${BOOP_JOBS:-$(nproc)}"
+boop_bin() { echo "$(swift build -c release --show-bin-path)/boop"; }
 
-echo "=== formatting (clang-format, swift format) ==="
-scripts/check-format.sh
+names=() results=() times=()
+# Runs one stage: its commands in a subshell under `set -e` (so the first failing command ends
+# the stage, as in a plain script), never in a conditional context (which would switch `set -e`
+# off inside it). Records PASS/FAIL and the wall time.
+stage() {
+  local name=$1 start rc
+  shift
+  echo
+  echo "=== $name ==="
+  start=$(date +%s.%N)
+  (
+    set -euo pipefail
+    "$@"
+  )
+  rc=$?
+  local took
+  took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+  names+=("$name")
+  times+=("$took")
+  if [ "$rc" = 0 ]; then
+    results+=(PASS)
+    echo "=== $name: PASS in ${took} s ==="
+  else
+    results+=(FAIL)
+    echo "=== $name: FAIL (exit $rc) after ${took} s ==="
+  fi
+}
 
+cxx_tests() { # mode
+  cmake -S . -B "build-test-$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$1" >/dev/null
+  cmake --build "build-test-$1" -j "$jobs"
+  ctest --test-dir "build-test-$1" -LE live --output-on-failure -j "$jobs"
+}
+swift_release() { swift build -c release --product boop; }
+swift_tests() { swift test; }
+swift_tsan() { swift test --sanitize=thread --scratch-path .build-tsan; }
+swift_asan() {
+  LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan
+}
+cli_tests() { scripts/cli-tests.sh "$(boop_bin)"; }
+live_tests() { BUILD_DIR=build-test-none SWIFT_SCRATCH=.build BOOP_SKIP_BUILD=1 scripts/live-tests.sh; }
+jack_tests() { scripts/jack-tests.sh "$(boop_bin)"; }
+
+t0=$(date +%s.%N)
+stage "formatting (clang-format, swift format)" scripts/check-format.sh
 for mode in none realtime thread address; do
-  echo "=== C++ tests, sanitizer: $mode ==="
-  cmake -S . -B "build-test-$mode" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$mode" >/dev/null
-  cmake --build "build-test-$mode" -j "$jobs"
-  ctest --test-dir "build-test-$mode" -LE live --output-on-failure -j "$jobs"
+  stage "C++ tests, sanitizer: $mode" cxx_tests "$mode"
 done
+stage "Swift release build (boop)" swift_release
+stage "Swift tests" swift_tests
+stage "Swift tests under ThreadSanitizer (.build-tsan)" swift_tsan
+stage "Swift tests under AddressSanitizer (.build-asan)" swift_asan
+stage "fuzzing: ${FUZZ_SECONDS:-30} s per target" scripts/fuzz.sh
+stage "command-line checks" cli_tests
+stage "live tests (PulseAudio null sink through ALSA's pulse PCM)" live_tests
+stage "JACK: jackd2's dummy driver at 48 kHz, 64-frame periods" jack_tests
+stage "install: staged make install, the C library, the Debian package" scripts/install-tests.sh
+total=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 
-echo "=== Swift build and tests ==="
-swift build -c release --product boop
-swift test
-
-echo "=== Swift tests under ThreadSanitizer and AddressSanitizer (own build folders) ==="
-swift test --sanitize=thread --scratch-path .build-tsan
-LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan
-
-echo "=== fuzzing: ${FUZZ_SECONDS:-30} s per target ==="
-scripts/fuzz.sh
-
-echo "=== command-line checks ==="
-scripts/cli-tests.sh "$(swift build -c release --show-bin-path)/boop"
-
-echo "=== live tests (PulseAudio null sink through ALSA's pulse PCM) ==="
-BUILD_DIR=build-test-none SWIFT_SCRATCH=.build BOOP_SKIP_BUILD=1 scripts/live-tests.sh
-
-echo "=== JACK: jackd2's dummy driver at 48 kHz, 64-frame periods ==="
-scripts/jack-tests.sh "$(swift build -c release --show-bin-path)/boop"
-
-echo "=== install: staged make install, the C library and its example, the Debian package ==="
-scripts/install-tests.sh
-
-echo "all tests passed"
+passed=0 failed=0
+echo
+echo "=== summary ==="
+printf '%-66s %-6s %8s\n' "stage" "result" "seconds"
+for i in "${!names[@]}"; do
+  printf '%-66s %-6s %8s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}"
+  if [ "${results[$i]}" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+printf '%-66s %-6s %8s\n' "total" "" "$total"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
