@@ -21,6 +21,26 @@ struct MediaControlsTests {
         #expect(reason?.contains("no D-Bus session bus") == true, "\(reason ?? "nil")")
     }
 
+    @Test("a bus slow to start (3 s, as under TSan on a loaded machine) is waited for, not used before it listens")
+    func slowBusIsWaitedFor() throws {
+        let bus = try PrivateBus(launchDelay: 3)
+        let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.slow"))
+        controls.update(status: .playing, title: "Demo")
+        try bus.waitFor(property: "PlaybackStatus", of: controls.busName, equals: "s \"Playing\"")
+    }
+
+    @Test("a bus that never comes up within the limit fails saying so, and leaves no daemon behind")
+    func busThatNeverComesFailsClearly() throws {
+        let started = Date()
+        #expect {
+            _ = try PrivateBus(launchDelay: 30, limit: 0.5)
+        } throws: { error in
+            "\(error)".contains("private dbus-daemon not ready: no address printed within 0.5 s")
+        }
+        // The shell was told (lifeline closed) and ended at once: no waiting out its 30 s delay.
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
     @Test func publishesStatusTitleAndCapabilities() throws {
         let bus = try PrivateBus()
         let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.test1"))
@@ -85,9 +105,10 @@ struct MediaControlsTests {
         try bus.call("Quit", on: controls.busName, interface: "org.mpris.MediaPlayer2")
         // Next and Previous are disabled for patterns: MPRIS says they then do nothing.
         var got: [MediaCommand] = []
-        for _ in 0..<200 where got.count < 5 {
+        let deadline = Date().addingTimeInterval(PrivateBus.startLimit)
+        while got.count < 5 && Date() < deadline {
             while let c = controls.poll() { got.append(c) }
-            try await Task.sleep(nanoseconds: 5_000_000)
+            if got.count < 5 { try await Task.sleep(nanoseconds: 5_000_000) }
         }
         #expect(got == [.playPause, .pause, .play, .stop, .quit])
     }
@@ -105,12 +126,12 @@ struct MediaControlsTests {
         #expect(!readable(waitingMilliseconds: 0))
         try bus.call("Pause", on: controls.busName)
         try bus.call("Play", on: controls.busName)
-        // One sleep in poll(2), as `boop play` does; the command wakes it (5 s is only a limit).
-        #expect(readable(waitingMilliseconds: 5000))
+        // One sleep in poll(2), as `boop play` does; the command wakes it (60 s is only a limit).
+        #expect(readable(waitingMilliseconds: 60_000))
         var got: [MediaCommand] = []
         while got.count < 2 {
             while let c = controls.poll() { got.append(c) }
-            if got.count < 2 { #expect(readable(waitingMilliseconds: 5000)) }
+            if got.count < 2 { #expect(readable(waitingMilliseconds: 60_000)) }
         }
         #expect(got == [.pause, .play])
         #expect(!readable(waitingMilliseconds: 0))
@@ -150,9 +171,10 @@ struct MediaControlsTests {
         #expect(try bus.playerctl(["metadata", "title"]) == "Lullaby")
         _ = try bus.playerctl(["play-pause"])
         var got: MediaCommand?
-        for _ in 0..<200 where got == nil {
+        let deadline = Date().addingTimeInterval(PrivateBus.startLimit)
+        while got == nil && Date() < deadline {
             got = controls.poll()
-            try await Task.sleep(nanoseconds: 5_000_000)
+            if got == nil { try await Task.sleep(nanoseconds: 5_000_000) }
         }
         #expect(got == .playPause)
         controls.update(status: .paused)
@@ -162,20 +184,38 @@ struct MediaControlsTests {
 }
 
 /// A dbus-daemon of our own, on a socket in a temporary folder, stopped when the value goes away.
+///
+/// Ready means dbus-daemon has printed its address (`--print-address`), which it does only once it
+/// listens on the socket: the tests wait for that, up to `startLimit` (a TSan build on a loaded
+/// two-core machine takes seconds to start anything), and fail saying so if it never comes.
+/// dbus-daemon runs under a small `sh` that holds a lifeline pipe from this process: when the pipe
+/// closes (deinit, or this test runner dying in any way, even SIGKILL) the shell kills the daemon,
+/// so no bus outlives its test.
 final class PrivateBus {
     static var toolsAvailable: Bool {
         ["/usr/bin/dbus-daemon", "/usr/bin/busctl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// How long to wait for the daemon to listen, or for a property or command to arrive.
+    static let startLimit: TimeInterval = 60
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     let address: String
-    private let daemon: Process
+    private let keeper: Process
+    private let lifeline: Pipe
     private let folder: URL
 
-    init() throws {
+    /// `launchDelay` holds dbus-daemon back that long, as a loaded machine would (for the tests of
+    /// the wait itself); `limit` is how long to wait for it.
+    init(launchDelay: Double = 0, limit: TimeInterval = PrivateBus.startLimit) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("boop-bus-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let config = folder.appendingPathComponent("bus.conf")
         let socket = folder.appendingPathComponent("bus").path
+        let log = folder.appendingPathComponent("dbus-daemon.log").path
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
           "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -190,23 +230,71 @@ final class PrivateBus {
           </policy>
         </busconfig>
         """.write(to: config, atomically: true, encoding: .utf8)
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile"]
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        // SIGKILL from the shell, not SIGTERM from here: Foundation spawns children with the test
+        // runner's signal mask, in which SIGTERM is blocked, so dbus-daemon would never see it.
+        keeper = Process()
+        keeper.executableURL = URL(fileURLWithPath: "/bin/sh")
+        keeper.arguments = [
+            "-c",
+            """
+            (sleep "$3" && exec /usr/bin/dbus-daemon --config-file="$1" --nofork --nopidfile --print-address=1) \
+                </dev/null 2>"$2" &
+            daemon=$!
+            cat >/dev/null
+            kill -KILL "$daemon" 2>/dev/null
+            wait "$daemon" 2>/dev/null
+            exit 0
+            """,
+            "private-bus", config.path, log, String(launchDelay)
+        ]
+        lifeline = Pipe()
+        // Only the shell may hold the lifeline's write end open: not inherited by any other child.
+        _ = fcntl(lifeline.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let printed = Pipe()
+        keeper.standardInput = lifeline
+        keeper.standardOutput = printed
+        keeper.standardError = FileHandle.nullDevice
+        try keeper.run()
         address = "unix:path=\(socket)"
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: socket) { usleep(5_000) }
+        do {
+            let line = try Self.readLine(from: printed.fileHandleForReading.fileDescriptor, within: limit)
+            guard line.contains(socket) else { throw Failure(description: "dbus-daemon printed \(line), not \(socket)") }
+        } catch let failure as Failure {
+            stop()
+            let stderr = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "private dbus-daemon not ready: \(failure.description); its stderr: \(stderr)")
+        }
     }
 
-    deinit {
-        // Not terminate(): Foundation spawns children with the test runner's signal mask, in which
-        // SIGTERM is blocked, so dbus-daemon would never see it.
-        kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
+    /// The first line written to `fd`, waiting at most `limit` seconds for it.
+    private static func readLine(from fd: Int32, within limit: TimeInterval) throws -> String {
+        let deadline = Date().addingTimeInterval(limit)
+        var bytes: [UInt8] = []
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw Failure(description: "no address printed within \(String(format: "%g", limit)) s") }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, Int32(min(left, 1) * 1000))
+            if r <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 512)
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw Failure(description: "it exited before printing its address") }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private var stopped = false
+    private func stop() {
+        guard !stopped else { return }
+        stopped = true
+        try? lifeline.fileHandleForWriting.close()
+        keeper.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
     }
+
+    deinit { stop() }
 
     @discardableResult
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -231,12 +319,13 @@ final class PrivateBus {
 
     func waitFor(property name: String, of service: String, equals expected: String) throws {
         var last = ""
-        for _ in 0..<200 {
+        let deadline = Date().addingTimeInterval(Self.startLimit)
+        repeat {
             last = try property(name, of: service)
             if last == expected { return }
             usleep(10_000)
-        }
-        Issue.record("\(name): expected \(expected), got \(last)")
+        } while Date() < deadline
+        Issue.record("\(name): expected \(expected), got \(last) after \(Int(Self.startLimit)) s")
     }
 
     func call(_ method: String, on service: String, interface: String = "org.mpris.MediaPlayer2.Player") throws {
