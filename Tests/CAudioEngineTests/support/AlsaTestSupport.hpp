@@ -40,14 +40,17 @@ inline std::string runAndCapture(const std::string& cmd, int* status = nullptr) 
 
 // A private PulseAudio server with a null sink (scripts/pulse-null-sink.sh) in its own directory,
 // pointed to by PULSE_SERVER for this process. Each instance is independent, so a test may kill
-// its own server without disturbing others.
+// its own server without disturbing others. It never outlives the test: the destructor stops it
+// (a failed REQUIRE throws through it), and BOOP_PULSE_OWNER has the script kill it once this
+// process is gone, whatever ended it. The script waits for the server to answer (up to 60 s).
 class PulseServer {
   public:
     explicit PulseServer(const std::string& tag) {
         dir_ = "/tmp/boop-pulse-test-" + std::to_string(getpid()) + "-" + tag;
         const std::string script = std::string(BOOP_SOURCE_DIR) + "/scripts/pulse-null-sink.sh";
         int st = 0;
-        std::string env = runAndCapture("'" + script + "' start '" + dir_ + "' 2>&1", &st);
+        std::string env = runAndCapture(
+            "BOOP_PULSE_OWNER=" + std::to_string(getpid()) + " '" + script + "' start '" + dir_ + "' 2>&1", &st);
         ok_ = (st == 0);
         log_ = env;
         std::ifstream pidFile(dir_ + "/pid");
