@@ -61,7 +61,12 @@ no_file "bad arguments" "$work/v.wav"
 # Ctrl-C during a long render: exit 130 and no file.
 "$boop" render "$root/examples/demo.json" --loops 5000 -o "$work/long.wav" 2>/dev/null &
 pid=$!
-sleep 1
+# Once the render is under way (its temporary file exists), at most 60 s.
+for _ in $(seq 1200); do
+  compgen -G "$work/.boop-*" >/dev/null && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
 kill -INT "$pid"
 wait "$pid"
 status=$?

@@ -32,7 +32,17 @@ raw = os.path.join(WORK, "monitor.f32")
 rate = 16000
 recorder = subprocess.Popen([BOOP, "listen", "-D", "pulse", "--raw", "--duration", "10"],
                             stdout=open(raw, "wb"), stderr=subprocess.DEVNULL)
-time.sleep(0.3)
+# Until the recording stream runs on the server (the monitor is RUNNING), at most 60 s.
+deadline = time.time() + 60
+while recorder.poll() is None and time.time() < deadline:
+    sources = subprocess.run(["pactl", "list", "short", "sources"], capture_output=True, text=True).stdout
+    if "RUNNING" in sources:
+        break
+    time.sleep(0.05)
+else:
+    print("FAIL  the recorder (boop listen) did not start recording within 60 s")
+    recorder.kill()
+    sys.exit(1)
 taps = []
 with Editor(BOOP, path, args=["-D", "pulse", "-v"]) as ed:
     if not ed.wait_for("pulse"):

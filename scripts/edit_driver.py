@@ -85,7 +85,9 @@ class Editor:
                 self.stream.feed(data)
         return True
 
-    def wait_for(self, text, timeout=5.0):
+    # Limits, not delays: each wait ends as soon as its text (or the exit) is seen; generous for a
+    # loaded two-core machine.
+    def wait_for(self, text, timeout=30.0):
         end = time.time() + timeout
         while time.time() < end:
             if text in self.text():
@@ -125,7 +127,7 @@ class Editor:
     def status_line(self):
         return self.screen.display[self.rows - 1]
 
-    def wait_exit(self, timeout=5.0):
+    def wait_exit(self, timeout=30.0):
         end = time.time() + timeout
         while time.time() < end:
             self.pump(0.05)

@@ -10,7 +10,10 @@
 # --no-connect leaves them unconnected · tone, ambient and listen run and exit 0 · the server
 # killed during play and during listen -> 74 within 5 s.
 # The server runs under its own name (JACK_DEFAULT_SERVER), so a user's JACK is never touched,
-# and is stopped by its PID on exit.
+# and is stopped by its PID on exit; it is also started with a parent-death signal (setpriv
+# --pdeathsig), so it dies with this script even if the script is killed outright.
+# Every wait is for the thing itself (the server taking clients, boop's ports appearing or being
+# connected), with generous limits: a loaded two-core machine can be slow to start anything.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -39,22 +42,30 @@ trap cleanup EXIT
 
 source scripts/live-lib.sh
 
+# jackd dies with this script (SIGKILL when its parent, this shell, goes), where setpriv exists.
+deathsig=()
+setpriv --pdeathsig KILL true 2>/dev/null && deathsig=(setpriv --pdeathsig KILL)
+
+jack_up() { jack_lsp -s "$JACK_DEFAULT_SERVER" 2>/dev/null | grep -q "system:playback_1"; }
+
 # Starts the dummy server (real-time scheduling when permitted, as jackd does by default; without
-# it when not) and waits until it takes clients.
+# it when not) and waits until it takes clients (60 s at most, and no longer than it lives).
 start_jackd() {
   for rt in -R -r; do
-    jackd "$rt" -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p 64 -w 1333 >"$WORK/jackd.log" 2>&1 &
+    "${deathsig[@]}" jackd "$rt" -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p 64 -w 1333 >"$WORK/jackd.log" 2>&1 &
     JACKD_PID=$!
-    for _ in $(seq 50); do
-      if jack_lsp -s "$JACK_DEFAULT_SERVER" >/dev/null 2>&1; then return 0; fi
-      kill -0 "$JACKD_PID" 2>/dev/null || break
-      sleep 0.1
-    done
+    if wait_until 60 "$JACKD_PID" jack_up; then return 0; fi
+    echo "jackd $rt: $WAIT_WHY" >&2
     stop_jackd
   done
   cat "$WORK/jackd.log"
   return 1
 }
+
+# jack_lsp -c as it stands; boop's port PORT connected to system port TARGET in it.
+connections() { jack_lsp -c 2>&1; }
+connected() { connections | grep -A1 -x "$1" | grep -q "$2"; }
+has_port() { jack_lsp 2>/dev/null | grep -q "^$1"; }
 
 # The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the
 # server's real-time thread) and the AddressSanitizer build, when scripts/test.sh built them.
@@ -97,8 +108,10 @@ music=$(python3 -c "import json; d=json.load(open('examples/demo.json')); print(
 start=$(now)
 "$BOOP" play examples/demo.json --backend jack --loops 2 --no-display -v >"$WORK/play.out" 2>"$WORK/play.err" &
 pid=$!
-sleep 1.5
-jack_lsp -c >"$WORK/connections" 2>&1
+# While it plays, both outputs get connected: wait for that (or for boop to end without it).
+both() { connected boop:out_1 system:playback_1 && connected boop:out_2 system:playback_2; }
+wait_until 60 "$pid" both
+connections >"$WORK/connections"
 wait_for "$pid" 30
 took=$(elapsed "$start" "$(now)")
 if [ "$WAIT_RC" = 0 ] && awk -v t="$took" -v m="$music" 'BEGIN { exit !(t >= m && t <= m + 1.5) }'; then
@@ -117,11 +130,21 @@ grep "played" "$WORK/play.err" | sed 's/^/      /'
 
 "$BOOP" play examples/demo.json --backend jack --loops 1 --no-connect --no-display 2>"$WORK/err" &
 pid=$!
-sleep 1
-jack_lsp -c >"$WORK/connections" 2>&1
+# The port appears, then stays unconnected as long as boop plays: watched until it exits.
+wait_until 60 "$pid" has_port boop:out_1
+seen=0 ever_connected=0
+: >"$WORK/connections"
+while kill -0 "$pid" 2>/dev/null; do
+  connections >"$WORK/now"
+  if grep -qx "boop:out_1" "$WORK/now"; then
+    seen=1
+    cp "$WORK/now" "$WORK/connections"
+    grep -A1 -x "boop:out_1" "$WORK/now" | grep -q "system:" && ever_connected=1
+  fi
+  sleep 0.1
+done
 wait_for "$pid" 20
-if [ "$WAIT_RC" = 0 ] && grep -qx "boop:out_1" "$WORK/connections" &&
-  ! grep -A1 -x "boop:out_1" "$WORK/connections" | grep -q "system:"; then
+if [ "$WAIT_RC" = 0 ] && [ "$seen" = 1 ] && [ "$ever_connected" = 0 ]; then
   pass "--no-connect: the ports exist and are left unconnected"
 else
   failed "--no-connect: exit $WAIT_RC, connections: $(cat "$WORK/connections") $(cat "$WORK/err")"
@@ -143,7 +166,8 @@ for cmd in "play examples/demo.json --backend jack --no-display" "listen --backe
   # shellcheck disable=SC2086
   "$BOOP" $cmd >/dev/null 2>"$WORK/err" &
   pid=$!
-  sleep 1.5
+  # Killed while boop is its client: once boop's ports are there.
+  wait_until 60 "$pid" has_port boop: || echo "  $WAIT_WHY"
   kill -KILL "$JACKD_PID"
   wait "$JACKD_PID" 2>/dev/null
   JACKD_PID=""

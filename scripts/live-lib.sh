@@ -24,3 +24,32 @@ wait_for() {
     wait "$pid"
     WAIT_RC=$?
 }
+
+# Waits for a condition rather than a guessed time: runs COMMAND... every 0.05 s until it
+# succeeds (return 0), LIMIT seconds pass, or PID (when not empty) exits (return 1; WAIT_WHY says
+# which). Limits are generous: on a loaded two-core machine a sanitizer build or a first start can
+# take many seconds, and a condition that holds is seen within 0.05 s anyway.
+wait_until() { # LIMIT PID COMMAND...
+    local limit=$1 pid=$2 start
+    shift 2
+    start=$(now)
+    WAIT_WHY=""
+    until "$@"; do
+        if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then
+            WAIT_WHY="process $pid exited before: $*"
+            return 1
+        fi
+        if awk -v a="$start" -v b="$(now)" -v l="$limit" 'BEGIN { exit !((b - a) > l) }'; then
+            WAIT_WHY="not within ${limit} s: $*"
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
+# What the PulseAudio server that PULSE_SERVER names is doing: a sink plays an uncorked stream
+# (state RUNNING), a source (the null sink's monitor) feeds a recording stream, or any client
+# stream at all is open on it.
+pulse_playing() { pactl list short sinks 2>/dev/null | grep -q RUNNING; }
+pulse_recording() { pactl list short sources 2>/dev/null | grep -q RUNNING; }
+pulse_has_stream() { [[ -n "$(pactl list short sink-inputs 2>/dev/null; pactl list short source-outputs 2>/dev/null)" ]]; }

@@ -30,6 +30,8 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+# The servers die with this script even when it is killed outright (see pulse-null-sink.sh).
+export BOOP_PULSE_OWNER=$$
 
 source "$ROOT/scripts/live-lib.sh"
 
@@ -100,7 +102,7 @@ print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
 
     # The server stopped for 1.5 s mid-play (SIGSTOP, then SIGCONT): a stall, survived.
     "$BOOP" play examples/demo.json -D pulse --loops 3 --no-display -v >"$WORK/stop.out" 2>&1 &
-    pid=$!; sleep 3.5
+    pid=$!; wait_until 60 "$pid" pulse_playing || echo "  $WAIT_WHY"; sleep 1
     kill -STOP "$BOOP_PULSE_PID"; sleep 1.5; kill -CONT "$BOOP_PULSE_PID"
     wait_for "$pid" 20
     if [[ $WAIT_RC == 0 ]] && grep -q "stalls [1-9]" "$WORK/stop.out"; then
@@ -134,7 +136,7 @@ print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
         failed "boop ambient --duration 20: rc $WAIT_RC in ${wall}s: $(head -c 300 "$WORK/ambient.out")"
     fi
     "$BOOP" play examples/demo.json -D pulse --no-display >/dev/null 2>&1 &
-    pid=$!; sleep 1.5; t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
+    pid=$!; wait_until 60 "$pid" pulse_playing || echo "  $WAIT_WHY"; t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
     if [[ $WAIT_RC == 0 ]] && awk -v t="$took" 'BEGIN { exit !(t <= 1.0) }'; then
         pass "boop play: Ctrl-C -> exit 0 in ${took}s"
     else
@@ -154,7 +156,7 @@ fi
 # listen hears tone A4
 "$BOOP" listen -D pulse --json --duration 3 >"$WORK/listen.json" 2>"$WORK/listen.err" &
 lpid=$!
-sleep 0.3
+wait_until 60 "$lpid" pulse_recording || echo "  $WAIT_WHY"
 "$BOOP" tone A4 -D pulse --duration 2 >"$WORK/tone.out" 2>&1; trc=$?
 wait_for "$lpid" 6
 verdict=$(python3 - "$WORK/listen.json" <<'EOF'
@@ -196,7 +198,7 @@ sys.exit(0 if abs(cents) < 2 else 1)
 EOF
 }
 "$BOOP" listen -D pulse --raw --duration 4.5 >"$WORK/raw.f32" 2>"$WORK/raw.err" &
-lpid=$!; sleep 0.3
+lpid=$!; wait_until 60 "$lpid" pulse_recording || echo "  $WAIT_WHY"
 "$BOOP" tone A4 -D pulse --duration 2 >/dev/null 2>&1
 wait_for "$lpid" 10
 verdict=$(tune_check "$WORK/raw.f32" 16000 2>&1); vrc=$?
@@ -206,7 +208,7 @@ else
     failed "boop listen --raw: rc $WAIT_RC: $verdict $(head -c 200 "$WORK/raw.err")"
 fi
 "$BOOP" listen -D pulse --json --samples --duration 4.5 >"$WORK/samples.json" 2>"$WORK/samples.err" &
-lpid=$!; sleep 0.3
+lpid=$!; wait_until 60 "$lpid" pulse_recording || echo "  $WAIT_WHY"
 "$BOOP" tone A4 -D pulse --duration 2 >/dev/null 2>&1
 wait_for "$lpid" 10
 python3 -c "
@@ -246,10 +248,12 @@ for cmd in "listen -D hw:9,0" "tone A4 -D hw:9,0" "play examples/demo.json -D hw
 done
 
 # Ctrl-C on listen -o: exit 0 within a second, the WAV complete
-# (3.5 s: an idle null sink's monitor delivers its first audio about 2 s after the stream opens.)
+# (2.5 s after the recording stream runs: an idle null sink's monitor delivers its first audio
+# about 2 s after the stream opens.)
 "$BOOP" listen -D pulse -q -o "$WORK/rec.wav" &
 pid=$!
-sleep 3.5
+wait_until 60 "$pid" pulse_recording || echo "  $WAIT_WHY"
+sleep 2.5
 t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
 wavcheck=$(python3 - "$WORK/rec.wav" <<'EOF'
 import struct, sys, os
@@ -285,7 +289,7 @@ for cmd in "listen -D pulse -q" "tone A4 -D pulse --duration 20" "play examples/
     kpid=$(cat "$KILL_DIR/pid")
     PULSE_SERVER="unix:$KILL_DIR/run/pulse/native" "$BOOP" $cmd >/dev/null 2>"$WORK/kill.err" </dev/null &
     pid=$!
-    sleep 1.5
+    PULSE_SERVER="unix:$KILL_DIR/run/pulse/native" wait_until 60 "$pid" pulse_has_stream || echo "  $WAIT_WHY"
     t0=$(now); kill -KILL "$kpid"; wait_for "$pid" 5; took=$(elapsed "$t0" "$(now)")
     rm -f "$KILL_DIR/pid"
     if [[ $WAIT_RC == 74 || $WAIT_RC == 69 ]] && [[ $(wc -l <"$WORK/kill.err") == 1 ]]; then

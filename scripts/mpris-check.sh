@@ -14,7 +14,9 @@ set -u
 
 title=""
 next=0
-timeout=10
+# How long to wait for each change to show (boop on the bus, a status, a title, its exit): each
+# wait ends as soon as the change is seen, so the limit can be generous for a loaded machine.
+timeout=60
 while [ $# -gt 0 ]; do
     case "$1" in
         --title) title="$2"; shift 2 ;;
@@ -45,7 +47,12 @@ log=$(mktemp)
 boop=$!
 player="boop.instance$boop"
 cleanup() {
-    if kill -0 "$boop" 2>/dev/null; then kill -INT "$boop" 2>/dev/null; sleep 0.5; kill -KILL "$boop" 2>/dev/null; fi
+    if kill -0 "$boop" 2>/dev/null; then
+        kill -INT "$boop" 2>/dev/null
+        local deadline=$((SECONDS + 10))
+        while kill -0 "$boop" 2>/dev/null && [ $SECONDS -le $deadline ]; do sleep 0.1; done
+        kill -KILL "$boop" 2>/dev/null
+    fi
     rm -f "$log"
 }
 trap cleanup EXIT

@@ -7,6 +7,11 @@
 #
 # Use it as:  eval "$(scripts/pulse-null-sink.sh start)"; ...; scripts/pulse-null-sink.sh stop
 #
+# BOOP_PULSE_OWNER=PID ties the server to that process: a watcher kills the server once PID is
+# gone, so a test that dies without stopping it (a crash, SIGKILL, ctest's timeout) leaves no
+# server behind. `start` waits up to BOOP_PULSE_START_LIMIT seconds (default 60: a loaded two-core
+# machine can be that slow) for the server to answer, and fails with its log if it does not.
+#
 # What the server offers (reached through ALSA's `pulse` PCM from libasound2-plugins):
 #   sink   boop_null            the default sink: `-D pulse` (or `-D default`) plays into it
 #   source boop_null.monitor    the default source, a loopback of the sink: `-D pulse` for capture hears
@@ -55,7 +60,18 @@ start)
         --load="module-suspend-on-idle timeout=1" \
         </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/pid"
-    for _ in $(seq 1 100); do
+    if [[ -n "${BOOP_PULSE_OWNER:-}" ]]; then
+        # Checked once a second; its output goes nowhere, so a caller reading ours sees EOF.
+        owner=$BOOP_PULSE_OWNER server=$(cat "$dir/pid")
+        (
+            while kill -0 "$owner" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
+            [[ "$(cat "/proc/$server/comm" 2>/dev/null)" == pulseaudio ]] && kill -KILL "$server"
+        ) </dev/null >/dev/null 2>&1 &
+        echo $! >"$dir/watch.pid"
+    fi
+    limit=${BOOP_PULSE_START_LIMIT:-60}
+    deadline=$((SECONDS + limit))
+    while ((SECONDS <= deadline)); do
         if [[ -S "$socket" ]] && PULSE_SERVER="unix:$socket" pactl info >/dev/null 2>&1; then
             # The server's main thread relays every client's data to the sink; PulseAudio leaves it
             # SCHED_OTHER (only the sink thread gets SCHED_RR). On a small (2-core) VM its jitter
@@ -72,7 +88,12 @@ start)
         if ! kill -0 "$(cat "$dir/pid")" 2>/dev/null; then break; fi
         sleep 0.1
     done
-    echo "pulse-null-sink: the server did not start; log: $dir/pulse.log" >&2
+    if kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+        echo "pulse-null-sink: the server did not answer within $limit s; stopping it; log: $dir/pulse.log" >&2
+        "$0" stop "$dir"
+    else
+        echo "pulse-null-sink: the server exited at start; log: $dir/pulse.log" >&2
+    fi
     tail -n 20 "$dir/pulse.log" >&2 || true
     exit 1
     ;;
@@ -85,6 +106,10 @@ stop)
             kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
         fi
         rm -f "$dir/pid"
+    fi
+    if [[ -f "$dir/watch.pid" ]]; then
+        kill "$(cat "$dir/watch.pid")" 2>/dev/null || true
+        rm -f "$dir/watch.pid"
     fi
     ;;
 env)

@@ -105,7 +105,12 @@ leftovers "long names" "$work"
 for sig in HUP TERM QUIT; do
   "$boop" render "$demo" --loops 5000 -o "$work/sig-$sig.wav" 2>"$work/sig.err" &
   pid=$!
-  sleep 1
+  # Once the render is under way (its temporary file exists), at most 60 s.
+  for _ in $(seq 1200); do
+    compgen -G "$work/.boop-*" >/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
   kill -"$sig" "$pid"
   wait "$pid"; s=$?
   want=130; [ "$sig" = HUP ] && want=74
