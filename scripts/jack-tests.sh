@@ -46,7 +46,7 @@ source scripts/live-lib.sh
 deathsig=()
 setpriv --pdeathsig KILL true 2>/dev/null && deathsig=(setpriv --pdeathsig KILL)
 
-jack_up() { jack_lsp -s "$JACK_DEFAULT_SERVER" 2>/dev/null | grep -q "system:playback_1"; }
+jack_up() { jack_lsp -s "$JACK_DEFAULT_SERVER" 2>/dev/null | grep "system:playback_1" >/dev/null; }
 
 # Starts the dummy server (real-time scheduling when permitted, as jackd does by default; without
 # it when not) and waits until it takes clients (60 s at most, and no longer than it lives).
@@ -64,8 +64,8 @@ start_jackd() {
 
 # jack_lsp -c as it stands; boop's port PORT connected to system port TARGET in it.
 connections() { jack_lsp -c 2>&1; }
-connected() { connections | grep -A1 -x "$1" | grep -q "$2"; }
-has_port() { jack_lsp 2>/dev/null | grep -q "^$1"; }
+connected() { connections | grep -A1 -x "$1" | grep "$2" >/dev/null; }
+has_port() { jack_lsp 2>/dev/null | grep "^$1" >/dev/null; }
 
 # The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the
 # server's real-time thread) and the AddressSanitizer build, when scripts/test.sh built them.
@@ -139,7 +139,7 @@ while kill -0 "$pid" 2>/dev/null; do
   if grep -qx "boop:out_1" "$WORK/now"; then
     seen=1
     cp "$WORK/now" "$WORK/connections"
-    grep -A1 -x "boop:out_1" "$WORK/now" | grep -q "system:" && ever_connected=1
+    grep -A1 -x "boop:out_1" "$WORK/now" | grep "system:" >/dev/null && ever_connected=1
   fi
   sleep 0.1
 done

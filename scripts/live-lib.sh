@@ -50,6 +50,6 @@ wait_until() { # LIMIT PID COMMAND...
 # What the PulseAudio server that PULSE_SERVER names is doing: a sink plays an uncorked stream
 # (state RUNNING), a source (the null sink's monitor) feeds a recording stream, or any client
 # stream at all is open on it.
-pulse_playing() { pactl list short sinks 2>/dev/null | grep -q RUNNING; }
-pulse_recording() { pactl list short sources 2>/dev/null | grep -q RUNNING; }
+pulse_playing() { pactl list short sinks 2>/dev/null | grep RUNNING >/dev/null; }
+pulse_recording() { pactl list short sources 2>/dev/null | grep RUNNING >/dev/null; }
 pulse_has_stream() { [[ -n "$(pactl list short sink-inputs 2>/dev/null; pactl list short source-outputs 2>/dev/null)" ]]; }

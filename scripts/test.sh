@@ -48,9 +48,13 @@ stage() {
   fi
 }
 
+# The benchmarks are built (compile-checked) in the plain mode only: they are no part of ctest,
+# and building them three more times under sanitizers would only cost minutes.
 cxx_tests() { # mode
+  local bench=ON
+  [ "$1" = none ] || bench=OFF
   cmake -S . -B "build-test-$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$1" >/dev/null
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$1" -DBOOP_BUILD_BENCH="$bench" >/dev/null
   cmake --build "build-test-$1" -j "$jobs"
   ctest --test-dir "build-test-$1" -LE live --output-on-failure -j "$jobs"
 }

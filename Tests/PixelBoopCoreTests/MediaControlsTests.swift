@@ -188,9 +188,10 @@ struct MediaControlsTests {
 /// Ready means dbus-daemon has printed its address (`--print-address`), which it does only once it
 /// listens on the socket: the tests wait for that, up to `startLimit` (a TSan build on a loaded
 /// two-core machine takes seconds to start anything), and fail saying so if it never comes.
-/// dbus-daemon runs under a small `sh` that holds a lifeline pipe from this process: when the pipe
+/// dbus-daemon runs under a small shell that holds a lifeline pipe from this process: when the pipe
 /// closes (deinit, or this test runner dying in any way, even SIGKILL) the shell kills the daemon,
-/// so no bus outlives its test.
+/// so no bus outlives its test. The daemon runs in a process group of its own (`set -m`), killed
+/// whole: a process left over from it would keep Foundation from seeing the shell end.
 final class PrivateBus {
     static var toolsAvailable: Bool {
         ["/usr/bin/dbus-daemon", "/usr/bin/busctl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
@@ -233,15 +234,16 @@ final class PrivateBus {
         // SIGKILL from the shell, not SIGTERM from here: Foundation spawns children with the test
         // runner's signal mask, in which SIGTERM is blocked, so dbus-daemon would never see it.
         keeper = Process()
-        keeper.executableURL = URL(fileURLWithPath: "/bin/sh")
+        keeper.executableURL = URL(fileURLWithPath: "/bin/bash")
         keeper.arguments = [
             "-c",
             """
+            set -m
             (sleep "$3" && exec /usr/bin/dbus-daemon --config-file="$1" --nofork --nopidfile --print-address=1) \
                 </dev/null 2>"$2" &
             daemon=$!
             cat >/dev/null
-            kill -KILL "$daemon" 2>/dev/null
+            kill -KILL -- "-$daemon" 2>/dev/null
             wait "$daemon" 2>/dev/null
             exit 0
             """,
