@@ -81,6 +81,13 @@ for mode in realtime address; do
   fi
 done
 
+# Pass or fail, the C++ test stops its jackd (and the kernel kills it if the test dies first).
+if left=$(pgrep -a -f -- "-n boop-live-tests"); then
+  failed "LiveJackTests left its server running: $left"
+else
+  pass "LiveJackTests left no server running"
+fi
+
 echo "--- no server ---"
 "$BOOP" play examples/demo.json --backend jack --no-display 2>"$WORK/err"
 rc=$?
