@@ -334,8 +334,10 @@ typedef enum boop_backend {
 } boop_backend;
 
 /* How long the device may take no data at all before it counts as lost (the watchdog). A live
- * server that is merely slow (an idle PulseAudio sink waking up takes up to 2 s; a stalled or
- * stopped server) stays well under it and is survived. */
+ * server that is merely slow (an idle PulseAudio sink waking up takes up to 2 s; a stalled
+ * server) stays well under it and is survived. Only time during which the process itself runs
+ * counts: a process stopped for any time (SIGSTOP, SIGTSTP, a debugger, a suspended machine) and
+ * continued recovers its stream instead of calling the device lost. */
 #define BOOP_PLAYBACK_WATCHDOG_SECONDS 10
 /* The ceiling of adaptive buffering: the fill level never grows past this. */
 #define BOOP_PLAYBACK_MAX_LATENCY_MS 50
@@ -386,6 +388,8 @@ typedef struct boop_playback_stats {
     double longest_stall_seconds;
     uint32_t latency_frames;  /* what is kept queued now (grows with adaptive buffering) */
     uint32_t latency_growths; /* times adaptive buffering grew it */
+    uint64_t resumes;         /* times the process was found to have been stopped (SIGSTOP, a
+                                 debugger) and the stream was picked up again */
 } boop_playback_stats;
 
 /* Fills a config with the defaults (device "default", 128-frame periods x 3, adaptive).

@@ -54,6 +54,9 @@ public struct PlaybackStats: Sendable, Equatable {
     /// What is kept queued now, and how often adaptive buffering grew it.
     public var latencyFrames: Int = 0
     public var latencyGrowths: Int = 0
+    /// Times the process was found to have been stopped (SIGSTOP, a debugger) and the stream was
+    /// picked up again: time not running never counts against the device.
+    public var resumes: UInt64 = 0
 
     /// One line for -v at the end of playback.
     public func summary(sampleRate: Double) -> String {
@@ -62,6 +65,7 @@ public struct PlaybackStats: Sendable, Equatable {
                 "played %llu frames, xruns %llu, suspends %llu, stalls %llu (longest %.2f s), latency %d frames (%.2f ms, grown %d times)",
             framesWritten, xruns, suspends, stalls, longestStallSeconds, latencyFrames,
             Double(latencyFrames) / sampleRate * 1000, latencyGrowths)
+            + (resumes > 0 ? ", resumed after a stop \(resumes) times" : "")
     }
 }
 
@@ -164,7 +168,8 @@ public final class AudioPlayback {
             error = .deviceLost("the JACK server shut down or dropped \(route)")
         case BOOP_ERROR_DEVICE_LOST:
             error = .deviceLost(
-                "\(route) is gone (ALSA reported it disconnected, or it took no audio for \(BOOP_PLAYBACK_WATCHDOG_SECONDS) s)")
+                "\(route) is gone (ALSA reported it disconnected, or it took no audio for \(BOOP_PLAYBACK_WATCHDOG_SECONDS) s of running time)"
+            )
         default: error = AudioError.from(s.error, "playback on \(route)")
         }
         var stats = PlaybackStats(
@@ -174,6 +179,7 @@ public final class AudioPlayback {
         stats.longestStallSeconds = s.longest_stall_seconds
         stats.latencyFrames = Int(s.latency_frames)
         stats.latencyGrowths = Int(s.latency_growths)
+        stats.resumes = s.resumes
         return stats
     }
 

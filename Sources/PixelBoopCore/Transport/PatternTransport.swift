@@ -19,7 +19,9 @@ public final class PatternTransport {
     public private(set) var state = State.ready
     public private(set) var sequencer: Sequencer
     private let engine: AudioEngine
-    private let playback: AudioPlayback
+    private var playback: AudioPlayback
+    /// What `reopenDevice` opens again: the same route and buffer at the same rate.
+    private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
     private let lookahead: UInt64
     private var pending: [SequencerEvent] = []
     private var nextStep = 0
@@ -53,6 +55,7 @@ public final class PatternTransport {
             route: route, sampleRate: sampleRate, channels: 2,
             periodFrames: periodFrames, periods: periods, adaptive: adaptive)
         playback.gainDB = gainDB
+        reopenSettings = (route, periodFrames, periods, adaptive, gainDB)
         let info = playback.info
         engine = try AudioEngine(
             configuration: EngineConfiguration(
@@ -94,6 +97,29 @@ public final class PatternTransport {
         guard !soundOpen else { return }
         try playback.start(engine: engine)
         soundOpen = true
+    }
+
+    /// How often a lost device is worth trying again.
+    public static let reopenInterval = 1.0
+
+    /// After `tick` threw `deviceLost`: tries once to open the device again at the same rate and,
+    /// when it is back, plays on where the engine stopped (the music's clock is the engine's,
+    /// which stood still meanwhile). False while it is still missing or offers another rate;
+    /// throws when it opens but cannot start.
+    public func reopenDevice() throws(AudioError) -> Bool {
+        guard soundOpen, playback.stats.error != nil else { return false }
+        let s = reopenSettings
+        guard
+            let reopened = try? AudioPlayback(
+                route: s.route, sampleRate: sampleRate, channels: 2, periodFrames: s.periodFrames,
+                periods: s.periods, adaptive: s.adaptive),
+            reopened.sampleRate == sampleRate
+        else { return false }
+        reopened.gainDB = s.gainDB
+        playback.stop()
+        try reopened.start(engine: engine)
+        playback = reopened
+        return true
     }
 
     /// Stops the loop but keeps the device open (an editor's stop): what was queued is discarded

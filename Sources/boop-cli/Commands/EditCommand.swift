@@ -156,17 +156,32 @@ final class EditSession {
     // MARK: Sound
 
     private func tickSound() {
+        if let lost = lostTransport { return reconnect(lost) }
         guard let transport else { return }
         do {
             try transport.tick()
         } catch {
-            // A lost device never ends the editing: the work goes on silently.
-            _ = try? transport.stop()
+            // A lost device never ends the editing: the work goes on silently (as without a
+            // device) while the device is tried again once a second.
+            lostTransport = transport
             self.transport = nil
-            sound = .silent("sound device lost: editing silently")
-            return
+            nextReopen = monotonicSeconds() + PatternTransport.reopenInterval
+            sound = .silent("sound device lost: reconnecting…")
         }
     }
+
+    /// The device came back: the loop plays on (with the pattern as edited meanwhile).
+    private func reconnect(_ lost: PatternTransport) {
+        guard monotonicSeconds() >= nextReopen else { return }
+        nextReopen = monotonicSeconds() + PatternTransport.reopenInterval
+        guard (try? lost.reopenDevice()) == true else { return }
+        lostTransport = nil
+        transport = lost
+        lost.replacePattern(model.pattern)
+        sound = .device(name: lost.device, latencyMilliseconds: Double(lost.info.bufferFrames) / lost.sampleRate * 1000)
+    }
+    private var lostTransport: PatternTransport?
+    private var nextReopen = 0.0
 
     /// Under -v: waits (at most 100 ms, in 0.2 ms steps) until the engine has rendered the block
     /// that holds the auditioned note's first sample, and reports key read -> engine, plus what

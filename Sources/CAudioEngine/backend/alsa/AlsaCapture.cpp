@@ -17,7 +17,8 @@ namespace boop {
 namespace {
 constexpr int kPollTimeoutMs = 100;
 // As for playback: only a long silence of the device (no data at all) means it is gone; a slow
-// server (an idle null sink's monitor delivering late, a stopped server) is waited for.
+// server (an idle null sink's monitor delivering late) is waited for, and time during which the
+// process was stopped does not count (RunningClock).
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
 }  // namespace
 
@@ -230,7 +231,9 @@ void AlsaCapture::run() {
     snd_pcm_t* pcm = pcm_.handle();
     pcm_.resetRecoveryBudget();
     if (snd_pcm_start(pcm) < 0) return finish(BOOP_ERROR_DEVICE_LOST);
-    int64_t lastProgress = monotonicNs();
+    RunningClock clock;
+    clock.reset();
+    int64_t lastProgress = clock.now();
 
     while (!stopRequested_.load(std::memory_order_acquire)) {
         snd_pcm_state_t st = snd_pcm_state(pcm);
@@ -252,10 +255,13 @@ void AlsaCapture::run() {
         }
         const uint64_t before = captured_.load(std::memory_order_relaxed) + dropped_.load(std::memory_order_relaxed);
         if (!drain(avail)) return finish(BOOP_ERROR_DEVICE_LOST);
+        const int64_t now = clock.now();
+        // A stopped process finds its stream overrun: one recovery, not errors without end.
+        if (clock.skippedNs() > 0) pcm_.resetRecoveryBudget();
         if (captured_.load(std::memory_order_relaxed) + dropped_.load(std::memory_order_relaxed) != before)
-            lastProgress = monotonicNs();
+            lastProgress = now;
 
-        if (monotonicNs() - lastProgress > kWatchdogNs) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (now - lastProgress > kWatchdogNs) return finish(BOOP_ERROR_DEVICE_LOST);
         if (!waitForDevice()) return finish(BOOP_ERROR_DEVICE_LOST);
     }
     snd_pcm_drop(pcm);

@@ -18,6 +18,52 @@ inline int64_t monotonicNs() noexcept {
     return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+// The time the I/O thread itself has been running, for the watchdogs: a device that takes no
+// data for that long is gone, but time during which the process did not run is no evidence
+// against the device. CLOCK_MONOTONIC already leaves out a system suspend (CLOCK_BOOTTIME would
+// count it, so it is the wrong clock here), but it keeps going while the process is stopped
+// (SIGSTOP or SIGTSTP, a debugger, a frozen cgroup), and a watchdog counting that time would call
+// the device lost the moment the process continues. SIGCONT cannot tell when a stop began (SIGSTOP
+// cannot be caught) and not every stop ends with one, so the loop reads this clock once per turn
+// and counts at most `maxStepNs` of any one turn: a turn waits at most its poll timeout (100 ms)
+// plus a little work, so anything much longer is time the thread was not running (stopped, or
+// starved of CPU) and is left out. A device call that blocks for long is counted up to the cap
+// per turn, so a device that keeps hanging still ends with the watchdog.
+class RunningClock {
+  public:
+    static constexpr int64_t kMaxStepNs = 1'000'000'000;
+
+    void reset() noexcept { resetAt(monotonicNs()); }
+    // The running time now. Call once per loop turn, from the I/O thread only.
+    int64_t now() noexcept { return advanceTo(monotonicNs()); }
+
+    // The same at a given CLOCK_MONOTONIC reading (tests replay a stop with these).
+    void resetAt(int64_t t) noexcept {
+        last_ = t;
+        running_ = 0;
+        skippedNs_ = 0;
+    }
+    int64_t advanceTo(int64_t t) noexcept {
+        const int64_t step = t - last_;
+        last_ = t;
+        if (step > kMaxStepNs) {
+            skippedNs_ = step - kMaxStepNs;
+            running_ += kMaxStepNs;
+        } else {
+            skippedNs_ = 0;
+            running_ += step;
+        }
+        return running_;
+    }
+    // How much of the last turn was left out (0 when the process ran throughout).
+    int64_t skippedNs() const noexcept { return skippedNs_; }
+
+  private:
+    int64_t last_ = 0;
+    int64_t running_ = 0;
+    int64_t skippedNs_ = 0;
+};
+
 // The xrun/suspend recoveries a PCM gets per second. Some layers report a vanished device as an
 // endless series of recoverable errors, which must neither become a busy loop nor be mistaken for
 // a busy machine: past the budget the I/O thread waits a little instead of recovering at once,

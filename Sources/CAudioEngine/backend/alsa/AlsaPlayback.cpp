@@ -19,8 +19,9 @@ namespace {
 constexpr int kPollTimeoutMs = 100;
 // No progress from the device for this long means it is gone: a dead server can keep the PCM
 // "running" without ever taking data. A slow one is survived: an idle PulseAudio sink takes up
-// to 2 s to start a stream (and again after each underrun), a stopped server as long as it is
-// stopped.
+// to 2 s to start a stream (and again after each underrun). Counted in the I/O thread's own
+// running time (RunningClock): a process stopped for any time (SIGSTOP, a debugger) and continued
+// finds its stream in an xrun, recovers it and plays on.
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
 // Adaptive buffering grows the fill level when a second xrun follows the first within this time.
 constexpr int64_t kXrunBurstNs = 10'000'000'000;
@@ -176,6 +177,7 @@ boop_playback_stats AlsaPlayback::stats() const {
     s.longest_stall_seconds = double(longestStallNs_.load(std::memory_order_relaxed)) * 1e-9;
     s.latency_frames = latency_.load(std::memory_order_relaxed);
     s.latency_growths = growths_.load(std::memory_order_relaxed);
+    s.resumes = resumes_.load(std::memory_order_relaxed);
     return s;
 }
 
@@ -290,13 +292,21 @@ void AlsaPlayback::drainOut() {
 
 void AlsaPlayback::run() {
     DenormalGuard denormals;
-    int64_t lastProgress = monotonicNs();
+    RunningClock clock;
+    clock.reset();
+    int64_t lastProgress = clock.now();
     pcm_.resetRecoveryBudget();
 
     while (!stopRequested_.load(std::memory_order_acquire)) {
         const Step step = serviceDevice();
         if (step == Step::lost) return finish(BOOP_ERROR_DEVICE_LOST);
-        const int64_t now = monotonicNs();
+        const int64_t now = clock.now();
+        if (clock.skippedNs() > 0) {
+            // The process was stopped: the recoveries its stream needs now are one event, not a
+            // device failing without end.
+            pcm_.resetRecoveryBudget();
+            resumes_.fetch_add(1, std::memory_order_relaxed);
+        }
         if (step == Step::progressed) {
             const int64_t quiet = now - lastProgress;
             // Quiet for longer than the fill level lasts: the device stalled (a slow or stopped

@@ -95,6 +95,7 @@ class AlsaPlayback final : public PlaybackBackend {
     std::atomic<int64_t> longestStallNs_{0};
     std::atomic<uint32_t> latency_{0};
     std::atomic<uint32_t> growths_{0};
+    std::atomic<uint64_t> resumes_{0};
 };
 
 }  // namespace boop
