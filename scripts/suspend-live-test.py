@@ -179,7 +179,7 @@ def wait_exit(proc, limit):
         return "hang"
 
 
-def run_command(argv, min_loud_fraction):
+def run_command(argv, min_loud_fraction, expect_in_stderr=None):
     mon = Monitor()
     err = open(os.path.join(WORK, f"{CASE}.err"), "w+")
     proc = subprocess.Popen([BOOP, *argv], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
@@ -192,10 +192,13 @@ def run_command(argv, min_loud_fraction):
     rc = wait_exit(proc, 10)
     mon.close()
     err.seek(0)
-    tail = err.read()[-300:].replace("\n", " | ")
-    ok = alive and rc == 0 and delay <= RESUME_LIMIT and frac >= min_loud_fraction
+    text = err.read()
+    tail = text[-300:].replace("\n", " | ")
+    said = expect_in_stderr is None or expect_in_stderr in text
+    ok = alive and rc == 0 and delay <= RESUME_LIMIT and frac >= min_loud_fraction and said
     verdict = (f"boop {' '.join(argv)}: stopped {STOP_SECONDS:.0f} s, heard again {delay:.2f} s after SIGCONT"
-               f" (limit {RESUME_LIMIT} s), loud {frac:.0%} of the next 2 s, still running {alive}, Ctrl-C -> {rc}")
+               f" (limit {RESUME_LIMIT} s), loud {frac:.0%} of the next 2 s, still running {alive}, Ctrl-C -> {rc}"
+               + (f", -v says '{expect_in_stderr}': {said}" if expect_in_stderr else ""))
     if not ok:
         fail(verdict + (f"; stderr: {tail}" if tail else ""))
     print("PASS  " + verdict)
@@ -379,7 +382,8 @@ def run_reconnect(editor):
 
 
 if CASE == "play":
-    run_command(["play", os.path.join(ROOT, "examples", "demo.json"), "-D", "pulse", "--no-display"], 0.5)
+    run_command(["play", os.path.join(ROOT, "examples", "demo.json"), "-D", "pulse", "--no-display", "-v"], 0.5,
+                "resumed after stops: 1")
 elif CASE == "ambient":
     run_command(["ambient", "-D", "pulse", "-q"], 0.9)
 elif CASE == "tone":

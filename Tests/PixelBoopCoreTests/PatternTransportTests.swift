@@ -62,4 +62,19 @@ struct PatternTransportTests {
             try PatternTransport(pattern: PatternTransportTests.pattern, device: "hw:97,0")
         }
     }
+
+    @Test("reopenDevice leaves a device that still plays alone (only a lost one is reopened)")
+    func reopenOnlyWhenLost() throws {
+        let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 1)
+        #expect(try t.reopenDevice() == false)   // sound not open yet
+        try t.start()
+        #expect(try t.reopenDevice() == false)   // playing: nothing to reconnect
+        let deadline = Date().addingTimeInterval(20)
+        while t.state == .playing && Date() < deadline {
+            try t.tick()
+            usleep(UInt32(t.secondsUntilDue() * 1_000_000))
+        }
+        #expect(t.state == .finished)
+        #expect(try t.stop().error == nil)
+    }
 }

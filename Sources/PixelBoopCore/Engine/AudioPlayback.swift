@@ -65,7 +65,7 @@ public struct PlaybackStats: Sendable, Equatable {
                 "played %llu frames, xruns %llu, suspends %llu, stalls %llu (longest %.2f s), latency %d frames (%.2f ms, grown %d times)",
             framesWritten, xruns, suspends, stalls, longestStallSeconds, latencyFrames,
             Double(latencyFrames) / sampleRate * 1000, latencyGrowths)
-            + (resumes > 0 ? ", resumed after a stop \(resumes) times" : "")
+            + (resumes > 0 ? ", resumed after stops: \(resumes)" : "")
     }
 }
 

@@ -21,7 +21,7 @@ constexpr int kPollTimeoutMs = 100;
 // "running" without ever taking data. A slow one is survived: an idle PulseAudio sink takes up
 // to 2 s to start a stream (and again after each underrun). Counted in the I/O thread's own
 // running time (RunningClock): a process stopped for any time (SIGSTOP, a debugger) and continued
-// finds its stream in an xrun, recovers it and plays on.
+// recovers its stream (from an xrun, when the layer reports one) and plays on.
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
 // Adaptive buffering grows the fill level when a second xrun follows the first within this time.
 constexpr int64_t kXrunBurstNs = 10'000'000'000;
