@@ -139,4 +139,15 @@ for shell in bash zsh fish; do
   [ -z "$missing" ] && pass "$shell completion offers the preset names" || fail "$shell completion lacks:$missing"
 done
 
+# The README states the --voices range the binary takes.
+root="$ROOT"
+range=$(grep -o '`--voices`, default 8, 1…[0-9]* on the command line' "$root/README.md" | grep -o '1…[0-9]*')
+top=${range#1…}
+if [ -n "$top" ] && "$boop" render "$root/examples/demo.json" -o "$WORK/voices.wav" --voices "$top" 2>/dev/null &&
+  ! "$boop" render "$root/examples/demo.json" -o "$WORK/voices.wav" --voices "$((top + 1))" 2>/dev/null; then
+  pass "README's --voices range ($range) is what render takes"
+else
+  fail "README's --voices range '$range' is not what render takes"
+fi
+
 exit $((failures > 0))
