@@ -176,6 +176,42 @@ TEST_CASE("yin: unvoiced in silence, noise, and outside the range") {
     CHECK(yin.process(nanBuf.data(), 2048).frequency == 0.0);
 }
 
+TEST_CASE("yin: silence then an A4, buffer by buffer as `boop listen` sees it — no reading far from A4") {
+    // The onset falls at every position in a buffer: the buffers before it are silent, the one
+    // holding it is partly silent, the ones after are full of tone. A partly filled buffer once
+    // read as a confident C7 (+33 cents).
+    const double rate = 16000;
+    const uint32_t window = 2048;
+    boop::Yin yin;
+    yin.prepare(rate, window);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> hiss(-1.0f, 1.0f);
+    for (const float noiseFloor : {0.0f, 0.0003f}) {  // digital silence, and a −73 dBFS hiss
+        for (const auto& tone :
+             {sine(rate, 440, 1.0, 0.5f, 0.3), harmonicTone(rate, 440, 1.0, [](int k) { return 1.0 / k; })}) {
+            int voiced = 0, far = 0;
+            for (uint32_t onset = 0; onset < 3 * window; onset += 16) {
+                // Two silent buffers, then the tone from `onset` on; the buffers around the onset.
+                std::vector<float> signal(4 * window, 0.0f);
+                for (float& x : signal) x = noiseFloor * hiss(rng);
+                for (uint32_t i = onset; i < signal.size(); ++i) signal[i] += tone[i - onset];
+                const uint32_t first = (onset / window) * window;
+                for (uint32_t at = first; at + window <= signal.size() && at <= first + window; at += window) {
+                    const auto r = yin.process(signal.data() + at, window);
+                    if (r.frequency <= 0) continue;
+                    ++voiced;
+                    if (std::fabs(cents(r.frequency, 440)) > 5.0) {
+                        ++far;
+                        MESSAGE("onset " << onset << ", buffer at " << at << ": " << r.frequency << " Hz");
+                    }
+                }
+            }
+            CHECK(far == 0);
+            CHECK(voiced > 300);  // the full buffers after the onset are all read
+        }
+    }
+}
+
 TEST_CASE("yin: a shorter buffer than the window and the C API agree with the class") {
     boop_pitch_detector* d = nullptr;
     REQUIRE(boop_pitch_detector_create(16000, 2048, 0, 0, &d) == BOOP_OK);

@@ -123,6 +123,44 @@ struct CaptureTests {
         #expect(first.isDefault)
         #expect(list.filter(\.isDefault).count == 1)
     }
+
+    @Test("devices: ALSA's converter plugins are not devices; servers, cards and the user's own PCMs are")
+    func converterPlugins() throws {
+        for name in [
+            "lavrate", "lavrate_higher", "samplerate", "samplerate_best", "speexrate", "speexrate_medium", "speex",
+            "upmix", "vdownmix", "a52", "dca", "usbstream", "usbstream:CARD=US122L"
+        ] {
+            #expect(!AudioDevices.isDevice(name), "\(name)")
+        }
+        for name in [
+            "default", "pulse", "jack", "pipewire", "hw:CARD=PCH,DEV=0", "plughw:CARD=PCH,DEV=0",
+            "sysdefault:CARD=PCH", "front:CARD=PCH,DEV=0", "dmix:CARD=PCH,DEV=0", "mymic"
+        ] {
+            #expect(AudioDevices.isDevice(name), "\(name)")
+        }
+        #expect(AudioDevices.isDevice("oss", ossPresent: true) && !AudioDevices.isDevice("oss", ossPresent: false))
+        let all = try AudioDevices.list(all: true)
+        let shown = try AudioDevices.list()
+        #expect(shown == all.filter { AudioDevices.isDevice($0.name) })
+        #expect(shown.first?.name == "default")
+    }
+
+    @Test("YIN: silence, then an A4 starting anywhere in a buffer: no reading far from A4 (not a C7 at the onset)")
+    func onset() throws {
+        let d = try PitchDetector(sampleRate: 16000, windowFrames: 2048)
+        let tone = sineWave(440, frames: 3 * 2048)
+        var readings = 0
+        for onset in stride(from: 0, to: 2048, by: 32) {
+            // The buffer holding the onset, then the first full one.
+            let signal = [Float](repeating: 0, count: onset) + tone
+            for start in [0, 2048] {
+                guard let r = d.detect(Array(signal[start..<start + 2048])) else { continue }
+                readings += 1
+                #expect(abs(Pitch.cents(from: 440, to: r.frequency)) < 5, "onset \(onset): \(r.note) \(r.cents)")
+            }
+        }
+        #expect(readings >= 64)   // every full buffer is read
+    }
 }
 
 @Suite("Capture live (PulseAudio null sink)", .enabled(if: pulseAvailable), .serialized)

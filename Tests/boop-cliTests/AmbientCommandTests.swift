@@ -91,10 +91,50 @@ struct AmbientCommandTests {
             peakLeft: 0.5, peakRight: 0.25, levelPad: 0.2, levelLead: 0, levelGrain: 0.01,
             levelOcean: 0.001, levelReverb: 0.1, paused: false, fading: false, finished: false)
         let line = AmbientCommand.view(preset: AmbientPreset(name: "Test"), seed: 7, status: s, rate: 44100, paused: true)
-        #expect(line.hasPrefix("Test #7  F# lydian  Bmaj7"))
+        #expect(line.hasPrefix("Test  #7  F# lydian  Bmaj7"))
         #expect(line.contains("-6 dB"))
         #expect(line.contains("1:23"))
         #expect(line.hasSuffix("paused "))
         #expect(!line.contains("\n"))
+    }
+
+    @Test("the status line fits the terminal: meters go first, then seed and level, never wrapped", arguments: [40, 80, 100])
+    func viewFitsWidth(columns: Int) {
+        let s = AmbientStatus(
+            frame: 44100 * 83, chords: 9, key: "F#", scale: "lydian", chord: "Bmaj7",
+            peakLeft: 0.5, peakRight: 0.25, levelPad: 0.2, levelLead: 0, levelGrain: 0.01,
+            levelOcean: 0.001, levelReverb: 0.1, paused: false, fading: false, finished: false)
+        let preset = AmbientPreset(name: "Dark_Textures")
+        let full = AmbientCommand.view(preset: preset, seed: 12345, status: s, rate: 44100, paused: false)
+        #expect(full.count > 100)
+        let line = AmbientCommand.view(
+            preset: preset, seed: 12345, status: s, rate: 44100, paused: false, columns: columns)
+        #expect(line.count < columns)
+        #expect(line.hasPrefix("Dark_Textures"))
+        #expect(line.hasSuffix("playing"))
+        #expect(line.contains("1:23"))
+        if columns >= 80 {
+            #expect(line.contains("F# lydian") && line.contains("pad "))
+            #expect(!line.contains("ocean"))
+        }
+    }
+
+    @Test("shell completion offers the bundled preset names after --preset")
+    func presetCompletion() {
+        #expect(AmbientPreset.bundled.count >= 6)
+        for shell in [CompletionShell.bash, .zsh, .fish] {
+            let script = Boop.completionScript(for: shell)
+            for preset in AmbientPreset.bundled {
+                #expect(script.contains(preset.name), "\(shell): \(preset.name)")
+            }
+        }
+    }
+
+    @Test("fitting: a lone field too long is cut; no limit leaves the line whole")
+    func fitCuts() {
+        #expect(StatusLine.fit([StatusField(String(repeating: "x", count: 50), priority: 0)], columns: 20).count == 19)
+        let fields = [StatusField("a", priority: 0), StatusField("bb", priority: 2), StatusField("c", priority: 1)]
+        #expect(StatusLine.fit(fields, columns: nil) == "a  bb  c")
+        #expect(StatusLine.fit(fields, columns: 6) == "a  c")
     }
 }

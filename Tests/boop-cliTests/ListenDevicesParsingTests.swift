@@ -151,6 +151,15 @@ struct ListenDevicesParsingTests {
         #expect(ListenCommand.liveLine(time: 0, rms: 0.7, peak: 1.0, pitch: nil).contains("CLIP"))
     }
 
+    @Test("the live line fits the terminal: the meter goes first, the level and pitch stay", arguments: [40, 80, 100])
+    func liveLineFits(columns: Int) {
+        let pitch = PitchReading(frequency: 446, confidence: 1, note: "A4", midi: 69, cents: 23.45)
+        let line = ListenCommand.liveLine(time: 12345.5, rms: 0.1, peak: 1.0, pitch: pitch, columns: columns)
+        #expect(line.count < columns)
+        #expect(line.contains("-20.0 dBFS") && line.contains("CLIP") && line.contains("A4"))
+        #expect(line.contains("[") == (columns >= 80))
+    }
+
     @Test("DeviceOptions: rate stays optional so each command applies its own default")
     func deviceOptions() throws {
         let o = try DeviceOptions.parse([])

@@ -85,6 +85,76 @@ rc=$?
 [ "$rc" = 65 ] && grep -q "newer PixelBoop" "$work/n.err" && [ "$(md5sum <"$work/newer.sqlite")" = "$sum" ] &&
   pass "a newer history: 65, one line, left as it was" || fail "newer: rc $rc $(cat "$work/n.err")"
 
+# Someone else's SQLite database: refused (65, one line) before anything is written to it, by the
+# session and by stats, and left byte-identical with no journal beside it.
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE notes(x)'); c.execute(\"INSERT INTO notes VALUES ('mine')\"); c.commit()" "$work/foreign.sqlite"
+sum=$(md5sum <"$work/foreign.sqlite")
+printf 'higher\n' | "$boop" train --json --trials 1 --db "$work/foreign.sqlite" -o "$work/f.wav" >/dev/null 2>"$work/f.err"
+rc=$?
+"$boop" train stats --db "$work/foreign.sqlite" >/dev/null 2>"$work/f2.err"
+rc2=$?
+[ "$rc" = 65 ] && [ "$rc2" = 65 ] && [ "$(wc -l <"$work/f.err")" = 1 ] && [ "$(wc -l <"$work/f2.err")" = 1 ] &&
+  [ "$(md5sum <"$work/foreign.sqlite")" = "$sum" ] && ! ls "$work"/foreign.sqlite-* >/dev/null 2>&1 &&
+  pass "a foreign SQLite file: 65 from train and stats, byte-identical, no journal: $(cat "$work/f.err")" ||
+  fail "foreign file: rc $rc/$rc2, $(cat "$work/f.err" "$work/f2.err"), $(ls "$work"/foreign.sqlite*)"
+
+# Not a regular file: refused before SQLite opens it (no /dev/null-journal, even as root).
+rm -f /dev/null-journal /dev/zero-journal 2>/dev/null
+for dev in /dev/null /dev/zero "$work"; do
+  printf 'higher\n' | "$boop" train --json --trials 1 --db "$dev" -o "$work/d.wav" >/dev/null 2>"$work/d.err"
+  rc=$?
+  "$boop" train stats --db "$dev" >/dev/null 2>"$work/d2.err"
+  rc2=$?
+  [ "$rc" = 73 ] && [ "$rc2" = 66 ] && [ "$(wc -l <"$work/d.err")" = 1 ] && [ "$(wc -l <"$work/d2.err")" = 1 ] &&
+    [ ! -e "$dev-journal" ] && [ ! -e "$dev-wal" ] && pass "--db $dev: train 73, stats 66, nothing created beside it" ||
+    fail "--db $dev: rc $rc/$rc2 $(cat "$work/d.err" "$work/d2.err")"
+done
+
+# stats reads without writing: a missing history is 66; it works under ulimit -f 0 and on a
+# read-only mount, and leaves the file byte-identical. (Its output goes through a pipe: the limit
+# would stop a write to a file.)
+"$boop" train stats --db "$work/none/h.sqlite" >/dev/null 2>"$work/m.err"
+rc=$?
+[ "$rc" = 66 ] && [ "$(wc -l <"$work/m.err")" = 1 ] && [ ! -e "$work/none" ] &&
+  pass "stats of a missing history: 66, nothing created" || fail "stats missing: rc $rc $(cat "$work/m.err")"
+clean="$work/clean.sqlite"
+printf 'higher\nlower\n' | "$boop" train --json --trials 2 --db "$clean" -o "$work/clean.wav" >/dev/null
+sum=$(md5sum <"$clean")
+(ulimit -f 0 && "$boop" train stats --db "$clean" 2>&1; echo "rc=$?") | cat >"$work/u.out"
+rc=$(sed -n 's/^rc=//p' "$work/u.out")
+[ "$rc" = 0 ] && grep -q '^      1 .*  2  ' "$work/u.out" && [ "$(md5sum <"$clean")" = "$sum" ] &&
+  pass "stats under ulimit -f 0: reads the history, writes nothing" || fail "stats under ulimit -f 0: $(cat "$work/u.out")"
+# A killed session's answers still in the -wal: stats reads them when it can, else says so (74).
+"$boop" train stats --db "$db" | grep -q '^      1 .*  5  ' && pass "stats reads a killed session's answers from the -wal" ||
+  fail "stats of a killed session: $("$boop" train stats --db "$db" 2>&1)"
+(ulimit -f 0 && "$boop" train stats --db "$db" 2>&1 >/dev/null; echo "rc=$?") | cat >"$work/u.out"
+rc=$(sed -n 's/^rc=//p' "$work/u.out")
+{ { [ "$rc" = 74 ] && [ "$(wc -l <"$work/u.out")" = 2 ]; } || { [ "$rc" = 0 ] && [ "$(wc -l <"$work/u.out")" = 1 ]; }; } &&
+  pass "stats of a killed session under ulimit -f 0: rc $rc $(head -1 "$work/u.out")" ||
+  fail "stats of a killed session under ulimit -f 0: $(cat "$work/u.out")"
+if [ "$(id -u)" = 0 ]; then
+  cp "$clean" "$work/romount/clean.sqlite"
+  unshare --mount sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+    - "$work/romount" "$boop" train stats --db "$work/romount/clean.sqlite" >"$work/r.out" 2>"$work/r.err"
+  rc=$?
+  [ "$rc" = 0 ] && grep -q '^      1 .*  2  ' "$work/r.out" && pass "stats on a read-only mount" ||
+    fail "stats on a read-only mount: rc $rc $(cat "$work/r.err" "$work/r.out")"
+fi
+
+# A session ended before its first answer is not listed by stats.
+db="$work/q.sqlite"
+printf 'higher\n' | "$boop" train --json --trials 1 --db "$db" -o "$work/q1.wav" >/dev/null
+printf 'quit\n' | "$boop" train --json --trials 5 --db "$db" -o "$work/q2.wav" >/dev/null
+rows=$("$boop" train stats --db "$db" | grep -cE '^ +[0-9]+  [0-9]{4}-')
+[ "$rows" = 1 ] && pass "stats leaves out a session without answers" || fail "stats lists $rows sessions, expected 1"
+
+# --help names the default history, with its fallback when XDG_DATA_HOME is not set.
+for args in "train --help" "train stats --help" "train run --help"; do
+  # shellcheck disable=SC2086
+  "$boop" $args | tr -s ' \n' ' ' | grep -q 'XDG_DATA_HOME/pixelboop/training.sqlite.*~/.local/share/pixelboop/training.sqlite' &&
+    pass "boop $args names the default history" || fail "boop $args does not name ~/.local/share/pixelboop/training.sqlite"
+done
+
 # Two sessions at once on one history: both complete, every trial of both stored.
 db="$work/two.sqlite"
 for s in 1 2; do
@@ -126,5 +196,55 @@ ok = status == 0 and text.count("trial ") == 3 and "Threshold:" in text and ("ri
 print(text if not ok else "", end="")
 sys.exit(0 if ok else 1)
 PY
+
+# Keys typed while the tones play are not answers: a k pressed during the first tone is dropped,
+# the session waits for the answer after the second tone (j), times it from there, and ends
+# "after 1 trial" (singular). The tones need a device that plays in real time (ALSA's null PCM
+# takes them at once): a private PulseAudio null sink, through ALSA's pulse PCM.
+if ! pulse_env=$("$root/scripts/pulse-null-sink.sh" start "$work/pulse"); then
+  fail "early answer: no PulseAudio null sink"
+else
+eval "$pulse_env"
+python3 - "$boop" "$work/early.sqlite" <<'PY' && pass "an answer during the tones is ignored; timed from the tones' end" || fail "early answer"
+import csv, io, os, pty, select, subprocess, sys, time
+boop, db = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(boop, [boop, "train", "--trials", "1", "-D", "pulse", "--db", db, "--duration", "1", "--gap", "0.4"])
+out = b""
+def pump(until, limit):
+    global out
+    end = time.time() + limit
+    while time.time() < end and until not in out:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                return False
+            if not data:
+                return False
+            out += data
+    return until in out
+ok = pump(b"trial 1/1", 20)
+time.sleep(0.3)
+os.write(fd, b"k")                       # during the first tone
+started = time.time()
+ok = ok and pump(b"second tone higher", 20)
+waited = time.time() - started
+time.sleep(0.5)
+alive = os.waitpid(pid, os.WNOHANG) == (0, 0)
+os.write(fd, b"j")
+pump(b"after 1 trial:", 20)
+_, status = os.waitpid(pid, 0)
+text = out.decode(errors="replace")
+rows = list(csv.DictReader(io.StringIO(subprocess.run([boop, "train", "stats", "--db", db, "--csv"],
+                                                      capture_output=True, text=True).stdout)))
+good = (ok and alive and status == 0 and waited > 1.5 and len(rows) == 1 and rows[0]["answer"] == "lower"
+        and int(rows[0]["response_ms"]) >= 400 and "after 1 trial:" in text)
+print("" if good else f"ok {ok} alive {alive} status {status} waited {waited:.2f} rows {rows}\n{text}", end="")
+sys.exit(0 if good else 1)
+PY
+"$root/scripts/pulse-null-sink.sh" stop "$work/pulse"
+fi
 
 exit $((failures > 0))

@@ -221,7 +221,18 @@ bool Yin::loadWindow(const float* s, uint32_t m) BOOP_RT {
         power += v * v;
         prefix_[i + 1] = prefix_[i] + v * v;
     }
-    return power / double(m) >= silencePower_;
+    if (!(power / double(m) >= silencePower_)) return false;
+    // A window only partly filled with signal (a tone's onset, or its end, inside it) has no
+    // period to find: with the first half silent, d(τ) is just the energy entering the lagged
+    // frame and d' dips at a short lag, a confident pitch octaves above the tone (a C7 at an A4's
+    // onset). Each quarter must carry signal within 30 dB of the loudest one.
+    double loudest = 0.0, quietest = HUGE_VAL;
+    for (uint32_t q = 0; q < 4; ++q) {
+        const double e = prefix_[(q + 1) * m / 4] - prefix_[q * m / 4];
+        loudest = std::max(loudest, e);
+        quietest = std::min(quietest, e);
+    }
+    return quietest >= loudest * kMinQuarterRatio;
 }
 
 void Yin::differenceFunction(uint32_t m, uint32_t W, uint32_t tauMax) BOOP_RT {

@@ -7,7 +7,9 @@
 // down to its local minimum, (5) interpolation of the dip: parabolic for well-sampled dips,
 // generalised to a three-point cosine fit (exact for a sinusoid; it tends to the parabola as the
 // period grows) because at high pitches a period spans only a few samples. Unvoiced (frequency 0) in silence, when
-// no dip falls below the threshold, or when the period lies outside [minHz, maxHz].
+// no dip falls below the threshold, or when the period lies outside [minHz, maxHz]; also when
+// the signal fills only part of the window (a quarter of it 30 dB below the loudest quarter):
+// at a tone's onset the paper's steps give a confident pitch octaves too high.
 //
 // Two engineering choices:
 //  - d(τ) is computed from an FFT cross-correlation and prefix sums of x² (O(N log N) instead of
@@ -57,7 +59,9 @@ class Yin {
 
   private:
     // The steps of process(), in order.
-    bool loadWindow(const float* samples, uint32_t m) BOOP_RT;  // false when silent
+    // false when silent, or when a quarter of the window is 30 dB below the loudest (an onset).
+    bool loadWindow(const float* samples, uint32_t m) BOOP_RT;
+    static constexpr double kMinQuarterRatio = 1e-3;
     void differenceFunction(uint32_t m, uint32_t W, uint32_t tauMax) BOOP_RT;
     static constexpr uint32_t kAboveRange = 0xFFFFFFFFu;
     // The first dip below the threshold: its lag, 0 when there is none, kAboveRange when it lies

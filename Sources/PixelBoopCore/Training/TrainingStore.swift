@@ -8,6 +8,9 @@ public struct TrainingStoreError: Error, CustomStringConvertible, Sendable, Equa
         case unreadable   // cannot be opened, created or written: permissions, disk (74)
         case corrupt   // not a database, or damaged (65)
         case newer   // written by a newer boop (65)
+        case foreign   // an SQLite database, but not a training history (65)
+        case missing   // no history at the path, and none is to be created (66)
+        case notAFile   // a device, a folder, a pipe: not a file SQLite may open (66 reading, 73 writing)
     }
 
     public let kind: Kind
@@ -59,13 +62,24 @@ public struct TrainingSession: Sendable, Equatable {
 
 /// The training history in SQLite: WAL journal, one transaction per trial (a `kill -9` loses at
 /// most the trial being answered), versioned migrations (`PRAGMA user_version`). A database that
-/// is locked, damaged or from a newer version is refused with one line; it is never overwritten
-/// and never silently recreated.
+/// is locked, damaged, from a newer version or someone else's is refused with one line; it is
+/// never overwritten and never silently recreated.
+///
+/// Whose a file is, is decided before anything is written to it (the journal mode, the schema and
+/// the version are all writes): a path that is not a regular file is refused before SQLite sees it
+/// (SQLite would put a `-journal` beside `/dev/null`); an existing file is first opened read-only
+/// and is ours when it carries our application_id, or is empty, or (histories written before the
+/// application_id was set) holds exactly our two tables at schema 1. `readOnly` (for `stats`) never
+/// opens it for writing at all.
 public final class TrainingStore {
     /// The schema this build writes; a higher user_version is a newer boop's file.
     public static let schemaVersion: Int32 = 1
+    /// `PRAGMA application_id` of a history: "PBtr".
+    public static let applicationID: Int32 = 0x5042_7472
     private var db: OpaquePointer?
     public let path: String
+    /// False for an empty file opened read-only: there is nothing to read yet.
+    private var hasSchema = true
 
     /// `$XDG_DATA_HOME/pixelboop/training.sqlite`, or `~/.local/share/pixelboop/training.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -75,14 +89,40 @@ public final class TrainingStore {
         return base + "/pixelboop/training.sqlite"
     }
 
-    /// Opens (creating when `create`, with its folder) and migrates to the current schema.
-    public init(path: String, create: Bool = true) throws(TrainingStoreError) {
+    /// Opens (creating when `create`, with its folder) and migrates to the current schema; with
+    /// `readOnly`, only reads (SQLITE_OPEN_READONLY: no migration, nothing created).
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(TrainingStoreError) {
         self.path = path
-        let exists = FileManager.default.fileExists(atPath: path)
-        if !exists && !create {
-            throw TrainingStoreError(kind: .unreadable, message: "\(OneLine.escape(path)): no training history yet")
+        let exists = try TrainingStore.checkRegularFile(path)
+        if !exists && (!create || readOnly) {
+            throw TrainingStoreError(kind: .missing, message: "\(OneLine.escape(path)): no training history yet")
         }
-        if !exists {
+        if exists {
+            // Read-only first: whose file it is, before any write.
+            do {
+                try inspect(path)
+            } catch  where readOnly && error.kind == .unreadable {
+                // A WAL history is read with SQLite's shared memory beside it (`-shm`), which a
+                // read-only folder or `ulimit -f` forbids. Then the file alone is read, without
+                // locks: complete when every session closed it (its `-wal` is gone or empty).
+                // Answers left in the `-wal` (a session killed) cannot be read that way, and a
+                // history without them would be wrong: refused.
+                var wal = stat()
+                if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 {
+                    let detail = error.message.components(separatedBy: ": ").last ?? ""
+                    throw TrainingStoreError(
+                        kind: .unreadable,
+                        message:
+                            "\(OneLine.escape(path)): answers still in its journal (-wal) can be read only by writing beside it, which failed (\(detail))"
+                    )
+                }
+                try inspect("file:\(TrainingStore.uriEscaped(path))?immutable=1", flags: SQLITE_OPEN_URI)
+            }
+            if readOnly { return }
+            sqlite3_close(db)
+            db = nil
+            hasSchema = true
+        } else {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -92,14 +132,7 @@ public final class TrainingStore {
                     message: "\(OneLine.escape(folder)): cannot create the folder for the training history")
             }
         }
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &db, flags, nil)
-        guard status == SQLITE_OK else {
-            let error = fail(status, "cannot open")
-            sqlite3_close(db)
-            db = nil
-            throw error
-        }
+        try open(SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE))
         if sqlite3_db_readonly(db, "main") == 1 {
             sqlite3_close(db)
             db = nil
@@ -107,8 +140,6 @@ public final class TrainingStore {
                 kind: .unreadable,
                 message: "\(OneLine.escape(path)): the training history is read-only (answers could not be kept)")
         }
-        // Another session may be writing: wait for it rather than fail (two sessions at once).
-        sqlite3_busy_timeout(db, 5000)
         // Switching a new file to WAL takes an exclusive lock that SQLite's busy handler does not
         // wait for: two sessions starting on a new history at once retry for a while.
         var attempts = 0
@@ -121,6 +152,108 @@ public final class TrainingStore {
                 usleep(50_000)
             }
         }
+    }
+
+    /// True when `path` is a regular file (following links), false when nothing is there; throws
+    /// for anything else, before SQLite opens it.
+    private static func checkRegularFile(_ path: String) throws(TrainingStoreError) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { return false }
+            throw TrainingStoreError(
+                kind: code == ENOTDIR ? .notAFile : .unreadable,
+                message: "\(OneLine.escape(path)): cannot examine the training history: \(String(cString: strerror(code)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw TrainingStoreError(
+                kind: .notAFile,
+                message:
+                    "\(OneLine.escape(path)): not a regular file (a device, folder or pipe); the training history is an SQLite file"
+            )
+        }
+        return true
+    }
+
+    /// Opens `name` (the path, or a URI) read-only and checks whose database it is; the connection
+    /// stays open when it is ours.
+    private func inspect(_ name: String, flags: Int32 = 0) throws(TrainingStoreError) {
+        try open(SQLITE_OPEN_READONLY | flags, name: name)
+        // A session creating this history holds it locked past the busy handler for a moment.
+        var attempts = 0
+        while true {
+            do {
+                hasSchema = try checkOurs()
+                return
+            } catch  where error.kind == .busy && attempts < 100 {
+                attempts += 1
+                usleep(50_000)
+            } catch {
+                sqlite3_close(db)
+                db = nil
+                throw error
+            }
+        }
+    }
+
+    /// A path as the path of a `file:` URI (percent-encoding what a URI gives a meaning to).
+    static func uriEscaped(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    private func open(_ flags: Int32, name: String? = nil) throws(TrainingStoreError) {
+        let status = sqlite3_open_v2(name ?? path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK else {
+            let error = fail(status, "cannot open")
+            sqlite3_close(db)
+            db = nil
+            throw error
+        }
+        // Another session may be writing: wait for it rather than fail (two sessions at once).
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    /// On the read-only connection: refuses a newer or someone else's database. True when our
+    /// schema is there, false for an empty file (a new history).
+    private func checkOurs() throws(TrainingStoreError) -> Bool {
+        // The first real read: garbage fails here as "not a database".
+        var application: Int32 = 0
+        var version: Int32 = 0
+        var tables: Set<String> = []
+        // One read transaction: a session creating the history meanwhile is seen before or after,
+        // never half-way (version 0 read before its commit, its tables after).
+        try exec("BEGIN", "reading the schema")
+        do {
+            try query("PRAGMA application_id", "reading the application id") { application = sqlite3_column_int($0, 0) }
+            try query("PRAGMA user_version", "reading the schema version") { version = sqlite3_column_int($0, 0) }
+            try query("SELECT name FROM sqlite_master WHERE type = 'table'", "reading the tables") {
+                let name = TrainingStore.text($0, 0)
+                if !name.hasPrefix("sqlite_") { tables.insert(name) }
+            }
+            try exec("COMMIT", "reading the schema")
+        } catch {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+        let ours: Set<String> = ["sessions", "trials"]
+        let foreign = TrainingStoreError(
+            kind: .foreign,
+            message:
+                "\(OneLine.escape(path)): not a PixelBoop training history (an SQLite database of something else); it is left as it is"
+        )
+        if application != 0 && application != TrainingStore.applicationID { throw foreign }
+        if version > TrainingStore.schemaVersion {
+            throw TrainingStoreError(
+                kind: .newer,
+                message:
+                    "\(OneLine.escape(path)): written by a newer PixelBoop (schema \(version), this one knows \(TrainingStore.schemaVersion)); it is left as it is"
+            )
+        }
+        if tables.isEmpty && version == 0 { return false }   // empty: a new history
+        if tables == ours && version >= 1 { return true }
+        throw foreign
     }
 
     deinit { sqlite3_close(db) }
@@ -159,7 +292,13 @@ public final class TrainingStore {
                     "\(OneLine.escape(path)): written by a newer PixelBoop (schema \(version), this one knows \(TrainingStore.schemaVersion)); it is left as it is"
             )
         }
+        // A history of schema 1 written before the application_id was set gets it now.
+        var application: Int32 = 0
+        try query("PRAGMA application_id", "reading the application id") { application = sqlite3_column_int($0, 0) }
         try exec("PRAGMA journal_mode=WAL", "switching to WAL")
+        if version >= 1 && application == 0 {
+            try exec("PRAGMA application_id = \(TrainingStore.applicationID)", "marking the history as PixelBoop's")
+        }
         try exec("PRAGMA synchronous=FULL", "setting durability")
         try exec("PRAGMA foreign_keys=ON", "enabling foreign keys")
         if version < 1 {
@@ -187,6 +326,7 @@ public final class TrainingStore {
                     correct INTEGER NOT NULL,
                     response_ms INTEGER NOT NULL);
                 CREATE INDEX IF NOT EXISTS trials_by_session ON trials(session_id, trial);
+                PRAGMA application_id = \(TrainingStore.applicationID);
                 PRAGMA user_version = 1;
                 COMMIT;
                 """, "creating the schema")
@@ -243,6 +383,7 @@ public final class TrainingStore {
 
     public func sessions() throws(TrainingStoreError) -> [TrainingSession] {
         var out: [TrainingSession] = []
+        guard hasSchema else { return out }
         try query(
             "SELECT id, started, ended, settings, trials, threshold_cents, low_cents, high_cents FROM sessions ORDER BY id",
             "reading sessions"
@@ -259,6 +400,7 @@ public final class TrainingStore {
 
     public func trials(session: Int64? = nil) throws(TrainingStoreError) -> [TrainingTrial] {
         var out: [TrainingTrial] = []
+        guard hasSchema else { return out }
         let sql = """
             SELECT session_id, trial, time, reference_hz, difference_cents, higher_interval, answer, correct, response_ms
             FROM trials \(session == nil ? "" : "WHERE session_id = \(session!)") ORDER BY session_id, trial

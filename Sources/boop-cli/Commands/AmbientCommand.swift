@@ -10,10 +10,15 @@ struct AmbientCommand: ParsableCommand {
             A detuned pad, an FM lead on a Euclidean rhythm, a granular cloud and ocean noise through a \
             ping-pong delay and an FDN reverb, composed round the circle of fifths. The same preset, seed \
             and rate always give the same music (and with -o the same bytes).
-            Live: space pauses and resumes, q or Ctrl-C fades out and exits; --duration stops by itself.
+            Live: space pauses and resumes; n, Right or > crossfades to the next bundled preset and p, \
+            Left or < to the previous (as the media keys' Next and Previous do); q or Ctrl-C fades out \
+            and exits; --duration stops by itself.
             """)
 
-    @Option(name: .long, help: "A bundled preset name (see --list) or a preset JSON file.")
+    /// Shell completion offers the bundled names (a file path is still typed as usual).
+    @Option(
+        name: .long, help: "A bundled preset name (see --list) or a preset JSON file.",
+        completion: .list(AmbientPreset.bundled.map(\.name)))
     var preset: String = "Bright_Bells"
 
     @Option(name: .long, help: "Seed of the composition (any whole number 0...2^64-1).")
@@ -112,8 +117,12 @@ struct AmbientCommand: ParsableCommand {
         try session.run()
     }
 
-    /// One status line: preset, seed, key, chord, layer meters, output level, time.
-    static func view(preset: AmbientPreset, seed: UInt64, status s: AmbientStatus, rate: Double, paused: Bool) -> String {
+    /// One status line: preset, seed, key, chord, layer meters, output level, time, state; fitted
+    /// into `columns` (nil: no limit) by dropping the meters first (ocean, grain, lead, pad), then
+    /// the seed and the level, then the chord, then the key.
+    static func view(
+        preset: AmbientPreset, seed: UInt64, status s: AmbientStatus, rate: Double, paused: Bool, columns: Int? = nil
+    ) -> String {
         func bar(_ rms: Float) -> String {
             let db = 20 * log10(max(Double(rms), 1e-6))
             let n = max(0, min(6, Int(((db + 54) / 9).rounded())))
@@ -123,9 +132,17 @@ struct AmbientCommand: ParsableCommand {
         let peakDb = peak > 0 ? String(format: "%4.0f dB", 20 * log10(Double(peak))) : "  -inf"
         let seconds = Int(Double(s.frame) / rate)
         let state = s.finished ? "stopped" : (paused ? "paused " : (s.fading ? "fading " : "playing"))
-        return "\(preset.name) #\(seed)  \(s.key) \(s.scale)  \(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0))"
-            + " pad \(bar(s.levelPad)) lead \(bar(s.levelLead)) grain \(bar(s.levelGrain)) ocean \(bar(s.levelOcean))"
-            + "  \(peakDb)  \(String(format: "%d:%02d", seconds / 60, seconds % 60))  \(state)"
+        let fields = [
+            StatusField(preset.name, priority: 0), StatusField("#\(seed)", priority: 4),
+            StatusField("\(s.key) \(s.scale)", priority: 2),
+            StatusField(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0), priority: 3),
+            StatusField("pad \(bar(s.levelPad))", priority: 5), StatusField("lead \(bar(s.levelLead))", priority: 6),
+            StatusField("grain \(bar(s.levelGrain))", priority: 7),
+            StatusField("ocean \(bar(s.levelOcean))", priority: 8), StatusField(peakDb, priority: 4),
+            StatusField(String(format: "%d:%02d", seconds / 60, seconds % 60), priority: 1),
+            StatusField(state, priority: 0)
+        ]
+        return StatusLine.fit(fields, columns: columns)
     }
 }
 
@@ -143,6 +160,8 @@ final class AmbientSession {
     private var media: MediaControls?
     private var quitRequested = false
     private var lastView = ""
+    /// Arrow keys arrive as three bytes, possibly over two turns of the loop.
+    private var input = TerminalInput()
 
     /// Keys, media commands and the view are looked at least this often.
     private static let pollSeconds = 0.05
@@ -187,9 +206,7 @@ final class AmbientSession {
         // The status line's meters and clock want a redraw 20 times a second; without it the loop
         // sleeps until the transport is due (the end fade) or something arrives.
         let wait = transport.secondsUntilDue(atMost: showView ? AmbientSession.pollSeconds : 0.5)
-        if nextKey(seconds: wait) == .space {
-            transport.setPaused(!transport.isPaused)
-        }
+        for key in nextKey(seconds: wait) { handleKey(key) }
         handleMediaCommands()
         if transport.state == .playing || transport.state == .paused {
             media?.update(status: transport.isPaused ? .paused : .playing)
@@ -206,14 +223,39 @@ final class AmbientSession {
     }
 
     /// Waits up to `seconds` for a key, a media-key command or a stop signal, whichever comes
-    /// first: the loop's pacing. q asks for the fade-out.
-    private func nextKey(seconds: Double) -> Keyboard.Key? {
+    /// first: the loop's pacing; returns every key typed meanwhile. q asks for the fade-out.
+    @discardableResult
+    private func nextKey(seconds: Double) -> [InputEvent] {
         // The signal descriptor stays readable once a stop has arrived: it wakes the first wait only.
         let signal = Signals.interrupted ? [] : [Signals.wakeDescriptor]
         Keyboard.waitForInput(keys, or: signal + (media.map { [$0.wakeDescriptor] } ?? []), seconds: seconds)
-        let key = keys?.poll()
-        if key == .quit { quitRequested = true }
-        return key
+        var bytes: [UInt8] = []
+        while let key = keys?.poll() {
+            switch key {
+            case .space: bytes.append(0x20)
+            case .quit: quitRequested = true
+            case .other(let byte): bytes.append(byte)
+            }
+        }
+        return input.feed(bytes)
+    }
+
+    /// Space pauses and resumes; n / Right / > and p / Left / < step through the bundled presets
+    /// as the media keys' Next and Previous do.
+    private func handleKey(_ key: InputEvent) {
+        switch key {
+        case .char(" "): transport.setPaused(!transport.isPaused)
+        case .char("n"), .char("N"), .char(">"), .arrow(.right): stepPreset(next: true)
+        case .char("p"), .char("P"), .char("<"), .arrow(.left): stepPreset(next: false)
+        default: break
+        }
+    }
+
+    /// Crossfades to the neighbouring bundled preset (ignored once the music fades out).
+    private func stepPreset(next: Bool) {
+        guard transport.state != .fadingOut else { return }
+        let preset = next ? transport.next() : transport.previous()
+        media?.update(status: transport.isPaused ? .paused : .playing, title: preset.name, length: transport.duration)
     }
 
     /// Play, pause and stop as the keys do; Next and Previous crossfade to the neighbouring bundled
@@ -226,10 +268,7 @@ final class AmbientSession {
             case .play: transport.setPaused(false)
             case .pause: transport.setPaused(true)
             case .stop, .quit: quitRequested = true
-            case .next, .previous:
-                let preset = command == .next ? transport.next() : transport.previous()
-                media?.update(
-                    status: transport.isPaused ? .paused : .playing, title: preset.name, length: transport.duration)
+            case .next, .previous: stepPreset(next: command == .next)
             }
         }
     }
@@ -277,7 +316,7 @@ final class AmbientSession {
         guard showView else { return }
         let view = AmbientCommand.view(
             preset: transport.preset, seed: transport.seed, status: transport.status, rate: transport.sampleRate,
-            paused: transport.isPaused)
+            paused: transport.isPaused, columns: StatusLine.columns(of: STDERR_FILENO))
         if view != lastView {
             FileHandle.standardError.send(Data("\r\u{1B}[K\(view)".utf8))
             lastView = view

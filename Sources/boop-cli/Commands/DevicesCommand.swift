@@ -16,9 +16,16 @@ struct DevicesCommand: ParsableCommand {
     @Flag(name: .long, help: "Print a JSON array of {backend, name, description, playback, capture, default}.")
     var json = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Also list ALSA's converter plugins (lavrate, samplerate, speexrate, upmix, vdownmix, speex, ...), hidden by default."
+    )
+    var all = false
+
     func run() throws {
         runReportingErrors {
-            let devices = try AudioDevices.list() + AudioDevices.jackPorts()
+            let devices = try AudioDevices.list(all: all) + AudioDevices.jackPorts()
             if json {
                 print(DevicesCommand.json(devices))
             } else {

@@ -167,7 +167,8 @@ struct ListenCommand: AsyncParsableCommand {
             return FileHandle.standardOutput.send(Data((line + "\n").utf8))
         } else if live {
             let line = Self.liveLine(
-                time: time + Double(samples.count) / rate, rms: level.rms, peak: level.peak, pitch: pitch)
+                time: time + Double(samples.count) / rate, rms: level.rms, peak: level.peak, pitch: pitch,
+                columns: tty ? StatusLine.columns(of: STDOUT_FILENO) : nil)
             if tty {
                 FileHandle.standardOutput.send(Data(("\r" + line + "\u{1B}[K").utf8))
             } else {
@@ -205,21 +206,29 @@ struct ListenCommand: AsyncParsableCommand {
             + "\"note\":\(jsonString(pitch.note)),\"cents\":\(String(format: "%.2f", pitch.cents))}"
     }
 
-    /// `  12.3s  -18.2 dBFS [########............]  A4  +1.3c  440.33 Hz`
-    static func liveLine(time: Double, rms: Double, peak: Double, pitch: PitchReading?) -> String {
+    /// `  12.3s  -18.2 dBFS [########............]  A4  +1.3c  440.33 Hz`, fitted into `columns`
+    /// (nil: no limit): the meter goes first, then the frequency and the time; the level and the
+    /// note stay.
+    static func liveLine(time: Double, rms: Double, peak: Double, pitch: PitchReading?, columns: Int? = nil) -> String {
         let db = SignalLevel.dbfs(rms)
         let width = 24
         // The meter spans -60 ... 0 dBFS.
         let filled = max(0, min(width, Int(((db + 60) / 60 * Double(width)).rounded())))
         let meter = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let clip = peak >= 0.999 ? " CLIP" : ""
+        let clip = peak >= 0.999 ? "CLIP" : ""
         let dbText = db <= -120 ? "  -inf" : String(format: "%6.1f", db)
-        let pitchText: String
+        // The note and cents, and the frequency (which goes before the time when space is short).
+        var pitchText = "  --"
+        var hzText = ""
         if let pitch {
-            pitchText = String(format: "%-4@ %+5.1fc  %8.2f Hz", pitch.note as NSString, pitch.cents, pitch.frequency)
-        } else {
-            pitchText = "  --"
+            pitchText = String(format: " %-4@ %+5.1fc", pitch.note as NSString, pitch.cents)
+            hzText = String(format: " %8.2f Hz", pitch.frequency)
         }
-        return String(format: "%7.1fs ", time) + "\(dbText) dBFS [\(meter)]\(clip)  \(pitchText)"
+        let fields = [
+            StatusField(String(format: "%7.1fs", time), priority: 2), StatusField("\(dbText) dBFS", priority: 1),
+            StatusField("[\(meter)]", priority: 3), StatusField(clip, priority: 1), StatusField(pitchText, priority: 0),
+            StatusField(hzText, priority: 2)
+        ]
+        return StatusLine.fit(fields, separator: " ", columns: columns)
     }
 }

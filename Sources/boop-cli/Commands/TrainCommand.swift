@@ -8,10 +8,13 @@ struct TrainCommand: ParsableCommand {
         abstract: "Pitch-discrimination training: finds the difference in cents you hear right 75 % of the time.",
         discussion: """
             Each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
-            (down arrow or j); r replays, q or Ctrl-C ends the session (answers so far are kept). A \
-            Bayesian adaptive procedure (psi-marginal) picks each difference; the result is the \
-            75 %-correct threshold with a 68 % credible interval. Every answer is stored as it is given \
-            in SQLite ($XDG_DATA_HOME/pixelboop/training.sqlite); `boop train stats` shows the history.
+            (down arrow or j) once the second tone has ended (keys pressed while the tones play are \
+            ignored); r replays, q or Ctrl-C ends the session (answers so far are kept). A Bayesian \
+            adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
+            threshold with a 68 % credible interval. Every answer is stored as it is given in SQLite: \
+            --db PATH, by default $XDG_DATA_HOME/pixelboop/training.sqlite, or \
+            ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set. `boop train stats` \
+            shows the history.
             """,
         subcommands: [TrainRunCommand.self, TrainStatsCommand.self],
         defaultSubcommand: TrainRunCommand.self)
@@ -19,25 +22,34 @@ struct TrainCommand: ParsableCommand {
 
 /// The options of a history location, shared by the session and `stats`.
 struct HistoryOption: ParsableArguments {
-    @Option(name: .long, help: "The training history (default: $XDG_DATA_HOME/pixelboop/training.sqlite).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The training history (default: $XDG_DATA_HOME/pixelboop/training.sqlite, else ~/.local/share/pixelboop/training.sqlite).",
+            valueName: "path"))
     var db: String?
 
     var path: String { db ?? TrainingStore.defaultPath() }
 
-    func open(create: Bool) throws -> TrainingStore {
+    /// For a session (created when missing, written) or for `stats` (read-only, never created).
+    func open(forWriting: Bool) throws -> TrainingStore {
+        // Under `ulimit -f` a write past the limit must fail with an error, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
         do {
-            return try TrainingStore(path: path, create: create)
+            return try TrainingStore(path: path, create: forWriting, readOnly: !forWriting)
         } catch {
-            throw BoopExit(error)
+            throw BoopExit(error, writing: forWriting)
         }
     }
 }
 
 extension BoopExit {
-    init(_ error: TrainingStoreError) {
+    init(_ error: TrainingStoreError, writing: Bool = true) {
         switch error.kind {
-        case .corrupt, .newer: self.init(.dataError, error.message)
+        case .corrupt, .newer, .foreign: self.init(.dataError, error.message)
         case .busy, .unreadable: self.init(.ioError, error.message)
+        case .missing: self.init(.noInput, error.message)
+        case .notAFile: self.init(writing ? .cannotCreate : .noInput, error.message)
         }
     }
 }
@@ -131,7 +143,7 @@ struct TrainRunCommand: ParsableCommand {
             settings.reference = reference
             settings.seed = seed ?? UInt64.random(in: 0...UInt64.max)
             if let output { try checkOutput(output) }
-            let store = try history.open(create: true)
+            let store = try history.open(forWriting: true)
             let session = TrainSessionRunner(command: self, settings: settings, store: store)
             try session.run()
         }
@@ -149,6 +161,8 @@ final class TrainSessionRunner {
     private var rate: Double
     private var keys: Keyboard?
     private var input = TerminalInput()
+    /// When the tones last ended: the response time runs from here.
+    private var askedAt = Date()
 
     init(command: TrainRunCommand, settings: TrainingSettings, store: TrainingStore) {
         self.command = command
@@ -215,7 +229,6 @@ final class TrainSessionRunner {
                 say("trial \(plan.number)/\(command.trials)")
             }
             try sound(plan)
-            let askedAt = Date()
             guard let secondHigher = try awaitAnswer(plan) else { return }
             let correct = procedure.answer(secondHigher: secondHigher)
             let trial = TrainingTrial(
@@ -232,8 +245,10 @@ final class TrainSessionRunner {
         }
     }
 
-    /// The two tones: on the device (blocking until heard), or appended to the file.
+    /// The two tones: on the device (blocking until heard), or appended to the file. Keys typed
+    /// meanwhile are thrown away (only q counts), and the answer is timed from here.
     private func sound(_ plan: TrainingTrialPlan) throws {
+        defer { askedAt = Date() }
         let sequence = try ToneSequence(
             frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
             gap: command.gap, sampleRate: rate)
@@ -248,7 +263,24 @@ final class TrainSessionRunner {
         } else if let player {
             _ = try player.play(sequence, shouldStop: { Signals.interrupted })
         }
+        discardKeysTypedDuringTones()
     }
+
+    /// An answer before the second tone ended is a guess (or a key held from the last trial), and
+    /// its response time would be 0: the keys typed while the tones played are read and dropped,
+    /// the terminal's input queue flushed and a half-read escape sequence forgotten. A q among
+    /// them still ends the session.
+    private func discardKeysTypedDuringTones() {
+        guard let keys else { return }
+        while let key = keys.poll() {
+            if key == .quit { quitTyped = true }
+        }
+        tcflush(STDIN_FILENO, TCIFLUSH)
+        input = TerminalInput()
+    }
+
+    /// q was typed while the tones played.
+    private var quitTyped = false
 
     /// true: "the second was higher"; nil: the session ends here (quit, end of input, Ctrl-C).
     private func awaitAnswer(_ plan: TrainingTrialPlan) throws -> Bool? {
@@ -266,7 +298,7 @@ final class TrainSessionRunner {
             }
         }
         say("  second tone higher (up/k) or lower (down/j)? r replays, q ends")
-        while !Signals.interrupted {
+        while !Signals.interrupted && !quitTyped {
             guard let keys else { return nil }
             guard let key = keys.wait(timeoutMilliseconds: 100) else {
                 for event in input.flush() where event == .escape { return nil }
@@ -309,8 +341,9 @@ final class TrainSessionRunner {
         say(
             String(
                 format:
-                    "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %d trials: you hear a difference this size right 75 %% of the time.",
-                estimate.threshold, estimate.low, estimate.high, procedure.answered))
+                    "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %@: you hear a difference this size right 75 %% of the time.",
+                estimate.threshold, estimate.low, estimate.high,
+                TrainStatsCommand.count(procedure.answered, "trial") as NSString))
         if let earlier = try? store.sessions().filter({ $0.id != sessionID && $0.threshold != nil }).suffix(5),
             !earlier.isEmpty
         {
@@ -333,7 +366,7 @@ struct TrainStatsCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let store = try history.open(create: false)
+            let store = try history.open(forWriting: false)
             do {
                 if csv {
                     var out = "session,trial,time,reference_hz,difference_cents,higher_interval,answer,correct,response_ms\n"
@@ -348,7 +381,8 @@ struct TrainStatsCommand: ParsableCommand {
                     FileHandle.standardOutput.send(Data(out.utf8))
                     return
                 }
-                let sessions = try store.sessions()
+                // A session left before its first answer has nothing to show.
+                let sessions = try store.sessions().filter { $0.trials > 0 }
                 print(TrainStatsCommand.table(sessions), terminator: "")
                 let plot = TrainStatsCommand.plot(sessions)
                 if !plot.isEmpty { print(plot, terminator: "") }
@@ -357,6 +391,9 @@ struct TrainStatsCommand: ParsableCommand {
             }
         }
     }
+
+    /// "1 trial", "2 trials".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     static func table(_ sessions: [TrainingSession]) -> String {
         guard !sessions.isEmpty else { return "No training sessions yet.\n" }
