@@ -67,7 +67,7 @@ struct AmbientCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             if list {
-                for line in AmbientPreset.listing { print(line) }
+                StandardOutput.write(AmbientPreset.listing.map { $0 + "\n" }.joined())
                 return
             }
             let preset = try loadPreset()
@@ -123,7 +123,7 @@ struct AmbientCommand: ParsableCommand {
         let peakDb = peak > 0 ? String(format: "%4.0f dB", 20 * log10(Double(peak))) : "  -inf"
         let seconds = Int(Double(s.frame) / rate)
         let state = s.finished ? "stopped" : (paused ? "paused " : (s.fading ? "fading " : "playing"))
-        return "\(preset.name) #\(seed)  \(s.key) \(s.scale)  \(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0))"
+        return "\(shown(preset.name)) #\(seed)  \(s.key) \(s.scale)  \(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0))"
             + " pad \(bar(s.levelPad)) lead \(bar(s.levelLead)) grain \(bar(s.levelGrain)) ocean \(bar(s.levelOcean))"
             + "  \(peakDb)  \(String(format: "%d:%02d", seconds / 60, seconds % 60))  \(state)"
     }
@@ -164,7 +164,7 @@ final class AmbientSession {
             identity: "PixelBoop", nextPrevious: true,
             onUnavailable: verbose
                 ? { line in
-                    FileHandle.standardError.send(Data("\(line)\n".utf8))
+                    StandardError.write(shown(line) + "\n")
                 } : nil)
         media?.update(status: .playing, title: transport.preset.name, length: transport.duration)
         defer {
@@ -244,11 +244,11 @@ final class AmbientSession {
             let context = transport.deviceError?.context ?? ""
             throw BoopExit(.ioError, "\(device): playback device lost (\(context)); use --reconnect to wait for it")
         }
-        let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
+        let note = shown("\(device): playback device lost; waiting for it to return (Ctrl-C stops)")
         FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
         while !waitForStop(seconds: AmbientSession.pollSeconds) {
             if try transport.reopenDevice() {
-                FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
+                StandardError.write(shown("\(device): device is back; resuming") + "\n")
                 if verbose { describe() }
                 return true
             }
@@ -270,7 +270,7 @@ final class AmbientSession {
     }
 
     func describe() {
-        FileHandle.standardError.send(Data((transport.info.describe(device: device) + "\n").utf8))
+        StandardError.write(shown(transport.info.describe(device: device)) + "\n")
     }
 
     private func drawView() {
