@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Makes any text safe to print as part of a one-line message: control characters (newlines,
 /// tabs, ESC and the rest of C0, DEL, the C1 range that some terminals also obey) and invalid
@@ -36,10 +37,11 @@ public enum OneLine {
 public enum RawBytes {
     static let base: UInt32 = 0x10FE00
 
-    /// Set (before any other thread starts) once an argument held bytes that are not UTF-8: only
-    /// then are the private-use scalars read back as bytes, so a name that really holds them is
-    /// left alone in every other run.
-    nonisolated(unsafe) public private(set) static var inUse = false
+    /// Set once an argument held bytes that are not UTF-8: only then are the private-use scalars
+    /// read back as bytes, so a name that really holds them is left alone in every other run.
+    /// Atomic: messages are escaped on any thread.
+    private static let used = Atomic<Bool>(false)
+    public static var inUse: Bool { used.load(ordering: .relaxed) }
 
     /// The byte a scalar stands for, when it stands for one.
     static func byte(_ scalar: Unicode.Scalar) -> UInt8? {
@@ -58,7 +60,7 @@ public enum RawBytes {
     public static func decode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let array = Array(bytes)
         if let valid = String(validating: array, as: UTF8.self) { return valid }
-        inUse = true
+        used.store(true, ordering: .relaxed)
         var scalars = String.UnicodeScalarView()
         var i = 0
         while i < array.count {
