@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAudioEngine
 import Foundation
 import PixelBoopCore
 
@@ -23,16 +24,20 @@ struct Boop: AsyncParsableCommand {
     /// line on stderr (`boop: <what was wrong>`) with exit 64 — the tool-wide error contract —
     /// instead of the message followed by the usage block.
     static func main() async {
-        // A reader that went away (EPIPE) and the file-size limit (EFBIG) are errors each write
-        // reports and each command handles, not signals that kill the process and strand a
-        // temporary file. SIGQUIT ends a command that does not handle it without the runtime's
-        // crash backtrace (live commands and renders treat it like SIGTERM).
+        // The stop-signal handlers first (they were put in place before main too, see
+        // `boopEarlySignals`): a Ctrl-\ now is handled like SIGTERM, never the runtime's
+        // crash report. A reader that went away (EPIPE) and the file-size limit (EFBIG) are errors
+        // each write reports and each command handles, not signals that kill the process and
+        // strand a temporary file.
+        Signals.installEarly()
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        signal(SIGQUIT, SIG_DFL)
+        // The arguments' own bytes: a file name need not be UTF-8 (see RawBytes).
+        let args = (0..<Int(max(CommandLine.argc, 0))).dropFirst().map { i in
+            CommandLine.unsafeArgv[i].map { RawBytes.argument($0) } ?? ""
+        }
         // ArgumentParser answers `boop help nope` with the root help and exit 0; a misspelt
         // subcommand is a usage error like any other.
-        let args = Array(CommandLine.arguments.dropFirst())
         if args.first == "help", args.count > 1, !args[1].hasPrefix("-") {
             let names = configuration.subcommands.compactMap { $0.configuration.commandName }
             if !names.contains(args[1]) {
@@ -53,7 +58,13 @@ struct Boop: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .success || error is CleanExit || error is ExitCode {
+            if code == .success {
+                // Help and --version go through the checked writer: `boop --help >/dev/full` is 74.
+                let text = Boop.fullMessage(for: error)
+                if !text.isEmpty { StandardOutput.write(text + "\n") }
+                Foundation.exit(ExitStatus.ok.rawValue)
+            }
+            if error is CleanExit || error is ExitCode {
                 exit(withError: error)
             }
             let message =
@@ -64,3 +75,10 @@ struct Boop: AsyncParsableCommand {
         }
     }
 }
+
+/// The stop-signal handlers before anything else runs, even the libraries' initialisers: the
+/// Swift runtime's crash reporter takes SIGQUIT as it loads unless a handler is already there,
+/// and the libraries after it (Foundation, ICU) take ~10 ms to start, so a Ctrl-\ in that window
+/// printed a 44-line backtrace. `.preinit_array` is run by the dynamic loader first of all.
+@used @section(".preinit_array")
+let boopEarlySignals: @convention(c) () -> Void = { _ = boop_stop_signals_install(-1) }

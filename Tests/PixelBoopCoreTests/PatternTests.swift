@@ -57,8 +57,15 @@ struct PatternTests {
         ("binary", "not valid JSON"),
         ("bpm-overflow", "not valid JSON"),
         ("duplicate-bpm", "bpm: duplicate key (expected each key once per object)"),
-        ("duplicate-melody", "melody: duplicate key"),
-        ("duplicate-note-key", "pitch: duplicate key"),
+        ("duplicate-melody", "tracks.melody: duplicate key"),
+        ("duplicate-note-key", "tracks.bass[0].pitch: duplicate key"),
+        // Keys are compared as the parser sees them: escapes decoded, canonically equivalent
+        // spellings equal (one dictionary key for Foundation, which kept the last silently).
+        ("duplicate-escaped-bpm", "bpm: duplicate key"),
+        ("duplicate-escaped-nested", "tracks.melody[1].pitch: duplicate key"),
+        ("duplicate-canonical", "café: duplicate key"),
+        ("duplicate-surrogates", "x🎵: duplicate key"),
+        ("duplicate-solidus", "na/me: duplicate key"),
         ("escaped-key", "unknown key (expected one of bpm, length, name, tracks)"),
         ("length-1e19", "length: expected 8, 16, 24 or 32 steps, got 1e+19"),
         ("length-negative-huge", "length: expected 8, 16, 24 or 32 steps, got -1e+300"),
@@ -85,6 +92,56 @@ struct PatternTests {
         #expect(throws: PatternError(.missingFile, "/nonexistent/p.json: no such file")) {
             try Pattern.load(path: "/nonexistent/p.json")
         }
+    }
+
+    @Test("a FIFO nobody writes to is read as empty at once (65), not waited for in open(2)")
+    func fifoWithoutWriter() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("boop-fifo-\(getpid())").path
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let started = Date()
+        #expect(
+            throws: PatternError(.invalid, "\(path): not valid JSON (nothing was written to the pipe; expected a JSON document)")
+        ) {
+            try Pattern.load(path: path)
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a device is refused (65), a directory is no input (66)")
+    func notFiles() {
+        #expect(throws: PatternError(.invalid, "/dev/zero: is a device or socket, not a file (expected a JSON file)")) {
+            try Pattern.load(path: "/dev/zero")
+        }
+        #expect(throws: PatternError(.missingFile, "/tmp: is a directory (expected a JSON file)")) {
+            try Pattern.load(path: "/tmp")
+        }
+    }
+
+    @Test("a file name that is not UTF-8 is opened by its own bytes and shown escaped")
+    func rawByteName() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        var bytes = Array("\(folder)/lat".utf8) + [0xE9] + Array(".json".utf8)
+        bytes.append(0)
+        let fd = bytes.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        }
+        #expect(fd >= 0)
+        _ = #"{"name": "L"}"#.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer {
+            bytes.withUnsafeBufferPointer { _ = unlink(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+        }
+        let path = RawBytes.decode(bytes.dropLast())
+        #expect(RawBytes.fileSystemBytes(path).map { UInt8(bitPattern: $0) } == bytes)
+        #expect(try Pattern.load(path: path).name == "L")
+        #expect(OneLine.escape(path) == "\(folder)/lat\\xE9.json")
+        // Valid UTF-8 is left as it is, and a truncated sequence is bytes too.
+        #expect(RawBytes.decode(Array("café".utf8)) == "café")
+        let broken = RawBytes.decode([0x61, 0xC3])
+        #expect(OneLine.escape(broken) == "a\\xC3")
+        #expect(RawBytes.fileSystemBytes(broken) == [0x61, CChar(bitPattern: 0xC3), 0])
     }
 
     @Test("Codable round trip keeps every field")

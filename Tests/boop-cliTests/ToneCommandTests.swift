@@ -127,6 +127,46 @@ struct ToneCommandTests {
             #expect(throws: (any Error).self) { try Boop.parseAsRoot(["tone"] + args) }
         }
     }
+
+    /// As `Boop.main` parses: the long-note pass first, then ArgumentParser, then the notes put back.
+    func parseLikeMain(_ args: [String]) throws -> ToneCommand {
+        ToneCommand.liftedNotes = nil
+        defer { ToneCommand.liftedNotes = nil }
+        var c = try #require(try Boop.parseAsRoot(ToneCommand.liftNotes(from: ["tone"] + args)) as? ToneCommand)
+        if let notes = ToneCommand.liftedNotes { c.notes = notes }
+        return c
+    }
+
+    // Serialized: the pass hands the notes over in a static, as main does once per process.
+    @Test(
+        "options after many notes parse as after few (64 notes once gave -q to --gain)", .serialized,
+        arguments: [1, 63, 64, 65, 100, 1000])
+    func manyNotes(count: Int) throws {
+        let notes = (0..<count).map { $0 % 2 == 0 ? "A4" : "C5" }
+        let tail = ["--gain", "3", "-q", "--backend", "alsa", "-o", "x.wav", "--gap=-0.01", "-D", "hw:1,0"]
+        for args in [notes + tail, tail + notes, Array(notes.prefix(1)) + tail + Array(notes.dropFirst())] {
+            let c = try parseLikeMain(args)
+            #expect(c.notes == notes)
+            #expect(c.gainOption.gain == 3)
+            #expect(c.quiet)
+            #expect(c.output == "x.wav")
+            #expect(c.gap == -0.01)
+            #expect(c.device == "hw:1,0")
+        }
+    }
+
+    @Test("the long-note pass knows every option that takes a value")
+    func valueOptions() {
+        for name in [
+            "--duration", "--gap", "--cents", "--reference", "-o", "--output", "-D", "--device", "-r", "--rate",
+            "--backend", "--gain"
+        ] {
+            #expect(ToneCommand.valueOptions.contains(name), "\(name)")
+        }
+        for flag in ["-q", "--quiet", "-v", "--verbose", "--no-connect"] {
+            #expect(!ToneCommand.valueOptions.contains(flag), "\(flag)")
+        }
+    }
 }
 
 /// Runs the built `boop` (next to the test bundle) when it is there.

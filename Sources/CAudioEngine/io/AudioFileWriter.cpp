@@ -1,7 +1,9 @@
 #include "io/AudioFileWriter.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -49,13 +51,33 @@ uint64_t wavFrameLimit(uint32_t channels, boop_sample_format format) {
 int makeTemporary(const std::string& finalPath, std::string& tempPath) {
     const size_t slash = finalPath.rfind('/');
     tempPath = (slash == std::string::npos ? std::string() : finalPath.substr(0, slash + 1)) + ".boop-XXXXXX";
-    const int fd = mkstemp(&tempPath[0]);
+    // boop_temp_create remembers the name, so a signal that ends the process removes it.
+    const int fd = boop_temp_create(&tempPath[0]);
     if (fd < 0) return -1;
     // mkstemp creates 0600; a rendered file should get the usual 0666 less the umask.
     const mode_t mask = ::umask(0);
     ::umask(mask);
     ::fchmod(fd, 0666 & ~mask);
     return fd;
+}
+
+// Why a write to `fd` failed, in words a user can act on. libsndfile reports some failures only
+// as its own text ("Unspecified internal error" from the Ogg/Vorbis writer past `ulimit -f`), so
+// the usual causes are looked for directly: the file-size limit reached (EFBIG, SIGXFSZ being
+// ignored), the disk or the quota full; otherwise libsndfile's message. `err` is errno just after
+// the failure.
+std::string describeWriteFailure(int fd, int err, const char* fallback) {
+    struct rlimit limit;
+    struct stat st;
+    const bool atLimit = ::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+                         ::fstat(fd, &st) == 0 &&
+                         static_cast<uint64_t>(st.st_size) + 65536 >= static_cast<uint64_t>(limit.rlim_cur);
+    if (err == EFBIG || atLimit) return "file size limit exceeded (ulimit -f)";
+    struct statvfs vfs;
+    if (err == ENOSPC || (::fstatvfs(fd, &vfs) == 0 && vfs.f_bavail == 0)) return "disk full (no space left on device)";
+    if (err == EDQUOT) return "disk quota exceeded";
+    if (err == EIO) return "input/output error on the disk";
+    return fallback;
 }
 
 }  // namespace
@@ -79,6 +101,7 @@ boop_status AudioFileWriter::open(const std::string& path, double sampleRate, ui
     if (w->file_ == nullptr) {
         ::close(fd);
         ::unlink(w->tempPath_.c_str());
+        boop_temp_forget(w->tempPath_.c_str());
         w->tempPath_.clear();
         return BOOP_ERROR_CANNOT_CREATE;
     }
@@ -136,7 +159,8 @@ boop_status AudioFileWriter::write(const float* interleaved, uint64_t frames) {
 boop_status AudioFileWriter::writeNow(const float* interleaved, uint64_t frames) noexcept {
     const sf_count_t written = sf_writef_float(file_, interleaved, static_cast<sf_count_t>(frames));
     if (written != static_cast<sf_count_t>(frames)) {
-        setError(sf_strerror(file_));
+        const int err = errno;
+        setError(describeWriteFailure(fd_, err, sf_strerror(file_)).c_str());
         return BOOP_ERROR_IO;
     }
     startWriteback();
@@ -171,7 +195,7 @@ void AudioFileWriter::ioLoop() noexcept {
         if (!failed) {
             const sf_count_t frames = static_cast<sf_count_t>(slabFrames_[writing_]);
             if (sf_writef_float(file_, slabs_[writing_].get(), frames) != frames)
-                failure = sf_strerror(file_);
+                failure = describeWriteFailure(fd_, errno, sf_strerror(file_));
             else
                 startWriteback();
         }
@@ -219,7 +243,7 @@ void AudioFileWriter::startWriteback() noexcept {
 }
 
 boop_status AudioFileWriter::commit() {
-    const char* failure = nullptr;
+    std::string failure;
     if (file_ != nullptr && io_.joinable()) {
         // The partly filled slab, then whatever the thread has not written yet.
         boop_status s = BOOP_OK;
@@ -239,21 +263,24 @@ boop_status AudioFileWriter::commit() {
         }
     }
     if (file_ != nullptr) {
-        if (sf_close(file_) != 0) failure = "closing the file failed (the disk may be full)";
+        errno = 0;
+        if (sf_close(file_) != 0) failure = describeWriteFailure(fd_, errno, "closing the file failed");
         file_ = nullptr;
-        if (failure == nullptr && ::fsync(fd_) != 0) failure = std::strerror(errno);
-        if (::close(fd_) != 0 && failure == nullptr) failure = std::strerror(errno);
+        if (failure.empty() && ::fsync(fd_) != 0) failure = describeWriteFailure(fd_, errno, std::strerror(errno));
+        if (::close(fd_) != 0 && failure.empty()) failure = describeWriteFailure(-1, errno, std::strerror(errno));
         fd_ = -1;
     }
-    if (failure == nullptr && !tempPath_.empty() && std::rename(tempPath_.c_str(), finalPath_.c_str()) != 0)
+    if (failure.empty() && !tempPath_.empty() && std::rename(tempPath_.c_str(), finalPath_.c_str()) != 0)
         failure = std::strerror(errno);
-    if (failure == nullptr) {
+    if (failure.empty()) {
+        boop_temp_forget(tempPath_.c_str());
         tempPath_.clear();  // it is the user's file now
         return BOOP_OK;
     }
     ::unlink(tempPath_.c_str());
+    boop_temp_forget(tempPath_.c_str());
     tempPath_.clear();
-    setError(failure);
+    setError(failure.c_str());
     return BOOP_ERROR_IO;
 }
 
@@ -263,7 +290,10 @@ void AudioFileWriter::abort() noexcept {
     file_ = nullptr;
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    if (!tempPath_.empty()) ::unlink(tempPath_.c_str());
+    if (!tempPath_.empty()) {
+        ::unlink(tempPath_.c_str());
+        boop_temp_forget(tempPath_.c_str());
+    }
     tempPath_.clear();
 }
 

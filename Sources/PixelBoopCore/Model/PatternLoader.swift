@@ -38,32 +38,51 @@ public struct StrictJSON {
     /// Reads and parses the file; missing file -> .missingFile, unreadable JSON -> .invalid.
     public static func load(path: String) throws(PatternError) -> (Any, StrictJSON) {
         let json = StrictJSON(file: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PatternError(.missingFile, "\(path): no such file")
-        }
-        guard !isDirectory.boolValue, let data = readCapped(path, limit: maxBytes) else {
-            throw PatternError(.missingFile, "\(path): cannot be read (expected a JSON file)")
-        }
-        return (try json.parse(data), json)
+        return (try json.parse(try readInput(path, limit: maxBytes)), json)
     }
 
-    /// At most `limit` + 1 bytes of a file: enough to refuse anything too large without reading
-    /// it whole (`/dev/zero` or a FIFO that never ends would otherwise never return).
-    static func readCapped(_ path: String, limit: Int) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    /// At most `limit` + 1 bytes of an input: enough to refuse anything too large without reading
+    /// it whole. The path's own bytes are opened (`RawBytes`: a name need not be UTF-8). A regular
+    /// file or a pipe is read (`<(cat song.json)`, a FIFO being written); a FIFO is opened without
+    /// blocking, so one that nobody writes to reads as empty at once instead of hanging in
+    /// open(2). Devices, sockets and the like (`/dev/zero`, a terminal) are refused: they are
+    /// no pattern and could block or never end. Missing, unreadable or a directory: .missingFile.
+    static func readInput(_ path: String, limit: Int) throws(PatternError) -> Data {
+        let fd = RawBytes.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        guard fd >= 0 else {
+            let err = errno
+            if err == ENOENT || err == ENOTDIR { throw PatternError(.missingFile, "\(path): no such file") }
+            throw PatternError(.missingFile, "\(path): cannot be read (\(String(cString: strerror(err))))")
+        }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            throw PatternError(.missingFile, "\(path): cannot be read (\(String(cString: strerror(errno))))")
+        }
+        let isPipe = (st.st_mode & S_IFMT) == S_IFIFO
+        switch st.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO:
+            // A FIFO with a writer is read as it comes, blocking like any pipe.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        case S_IFDIR:
+            throw PatternError(.missingFile, "\(path): is a directory (expected a JSON file)")
+        default:
+            throw PatternError(.invalid, "\(path): is a device or socket, not a file (expected a JSON file)")
+        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while data.count <= limit {
             let n = read(fd, &buffer, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
-                return nil
+                throw PatternError(.missingFile, "\(path): cannot be read (\(String(cString: strerror(errno))))")
             }
             if n == 0 { break }
             data.append(contentsOf: buffer[0..<n])
+        }
+        if data.isEmpty {
+            let what = isPipe ? "nothing was written to the pipe" : "the file is empty"
+            throw PatternError(.invalid, "\(path): not valid JSON (\(what); expected a JSON document)")
         }
         return data
     }
@@ -83,13 +102,15 @@ public struct StrictJSON {
 
     /// One pass over the bytes before parsing. Depth: a pathological nest must not exhaust the
     /// parser's stack. Duplicate keys: Foundation silently keeps the last of `"bpm"` given twice,
-    /// which would hide a user's mistake, so every object's keys are checked here (compared as
-    /// written, escapes included). Malformed JSON is left for the parser to describe.
+    /// which would hide a user's mistake, so every object's keys are checked here. Keys are
+    /// compared as the parser will see them: escapes decoded (`"b\u0070m"` is `"bpm"`) and as
+    /// Swift strings (canonically equivalent spellings are one dictionary key). The message names
+    /// the key's full path (`tracks.bass[0].pitch`). Malformed JSON is left for the parser.
     func scanStructure(_ data: Data) throws(PatternError) {
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
-        // One entry per open container: nil for an array, the keys seen so far for an object.
-        var stack: [Set<[UInt8]>?] = []
+        var stack: [ScanFrame] = []
+        var keySets: [Set<String>] = []   // one per open container (empty for an array)
         var expectKey = false   // inside an object, after `{` or `,`
         var inString = false
         var escaped = false
@@ -103,11 +124,13 @@ public struct StrictJSON {
                     escaped = true
                 } else if byte == quote {
                     inString = false
-                    if stringIsKey, stack.count > 0, stack[stack.count - 1] != nil {
-                        if !stack[stack.count - 1]!.insert(current).inserted {
-                            let key = String(decoding: current.prefix(80), as: UTF8.self)
-                            throw PatternError(.invalid, "\(file): \(key): duplicate key (expected each key once per object)")
+                    if stringIsKey, case .object = stack.last {
+                        let key = StrictJSON.decodeKey(current)
+                        if !keySets[keySets.count - 1].insert(key).inserted {
+                            let path = StrictJSON.path(of: stack.dropLast(), key: key)
+                            throw PatternError(.invalid, "\(file): \(path): duplicate key (expected each key once per object)")
                         }
+                        stack[stack.count - 1] = .object(key: key)
                     }
                     continue
                 }
@@ -121,20 +144,112 @@ public struct StrictJSON {
                 expectKey = false
                 current.removeAll(keepingCapacity: true)
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                stack.append(byte == UInt8(ascii: "{") ? Set<[UInt8]>() : nil)
+                stack.append(byte == UInt8(ascii: "{") ? .object(key: nil) : .array(index: 0))
+                keySets.append([])
                 if stack.count > StrictJSON.maxDepth {
                     throw PatternError(
                         .invalid, "\(file): nesting deeper than \(StrictJSON.maxDepth) levels: expected a pattern object")
                 }
                 expectKey = byte == UInt8(ascii: "{")
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if !stack.isEmpty { stack.removeLast() }
+                if !stack.isEmpty {
+                    stack.removeLast()
+                    keySets.removeLast()
+                }
                 expectKey = false
             case UInt8(ascii: ","):
-                expectKey = stack.last.map { $0 != nil } ?? false
+                switch stack.last {
+                case .object: expectKey = true
+                case .array(let index):
+                    stack[stack.count - 1] = .array(index: index + 1)
+                    expectKey = false
+                case nil: expectKey = false
+                }
             default: break
             }
         }
+    }
+
+    /// An open container while scanning: an object's latest key, or an array's current index
+    /// (for the path in a message).
+    enum ScanFrame {
+        case object(key: String?)
+        case array(index: Int)
+    }
+
+    /// `tracks.bass[0].pitch`: the containers' current keys and indices, then `key`.
+    static func path(of frames: ArraySlice<ScanFrame>, key: String) -> String {
+        var out = ""
+        for frame in frames {
+            switch frame {
+            case .object(let k): out += out.isEmpty ? (k ?? "?") : ".\(k ?? "?")"
+            case .array(let i): out += "[\(i)]"
+            }
+        }
+        return out.isEmpty ? key : "\(out).\(key)"
+    }
+
+    /// A key's bytes (between the quotes) with JSON's escapes decoded; a lone surrogate becomes
+    /// U+FFFD and an unknown escape is kept as written (the parser refuses it anyway).
+    static func decodeKey(_ bytes: [UInt8]) -> String {
+        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var pendingHigh: UInt32?
+        func append(_ scalar: UInt32) {
+            let s = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+            out.append(contentsOf: Array(String(Character(s)).utf8))
+        }
+        func flushHigh() {
+            if pendingHigh != nil { append(0xFFFD) }
+            pendingHigh = nil
+        }
+        func hex(_ i: Int) -> UInt32? {
+            guard i + 4 <= bytes.count else { return nil }
+            return UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16)
+        }
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            guard b == UInt8(ascii: "\\"), i + 1 < bytes.count else {
+                flushHigh()
+                out.append(b)
+                i += 1
+                continue
+            }
+            let e = bytes[i + 1]
+            if e == UInt8(ascii: "u"), let u = hex(i + 2) {
+                i += 6
+                if (0xD800...0xDBFF).contains(u) {
+                    flushHigh()
+                    pendingHigh = u
+                } else if (0xDC00...0xDFFF).contains(u) {
+                    if let high = pendingHigh {
+                        append(0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00))
+                        pendingHigh = nil
+                    } else {
+                        append(0xFFFD)
+                    }
+                } else {
+                    flushHigh()
+                    append(u)
+                }
+                continue
+            }
+            flushHigh()
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            default: out.append(contentsOf: [b, e])
+            }
+            i += 2
+        }
+        flushHigh()
+        return String(decoding: out, as: UTF8.self)
     }
 
     public func object(_ value: Any, _ path: String, allowed: Set<String>) throws(PatternError) -> [String: Any] {

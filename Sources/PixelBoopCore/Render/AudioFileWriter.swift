@@ -15,13 +15,26 @@ public enum SampleFormat: String, Sendable, CaseIterable {
 
 /// Checks an output name before any work is done, so a render never runs for minutes and then
 /// fails to create its file: a directory, a device or FIFO (renaming over `/dev/full` would replace
-/// it), a missing or unwritable folder are all refused as "cannot create" (exit 73).
+/// it), a missing or unwritable folder, a name longer than the file system takes (a component
+/// over NAME_MAX bytes, the whole over PATH_MAX) are all refused as "cannot create" (exit 73).
+/// Paths are checked by their bytes on disk (`RawBytes`).
 public enum OutputPath {
     public static func check(_ path: String) throws(AudioError) {
         let shown = path
         guard !path.isEmpty else { throw AudioError.cannotCreateFile("(empty name): expected an output file name") }
+        let bytes = RawBytes.byteCount(path)
+        if bytes >= Int(PATH_MAX) {
+            throw AudioError.cannotCreateFile("\(shown.prefix(60))...: name too long (\(bytes) bytes; at most \(PATH_MAX - 1))")
+        }
+        for component in path.split(separator: "/") {
+            let length = RawBytes.byteCount(String(component))
+            if length > Int(NAME_MAX) {
+                throw AudioError.cannotCreateFile(
+                    "\(shown.prefix(60))...: name too long (a part of \(length) bytes; at most \(NAME_MAX) each)")
+            }
+        }
         var st = stat()
-        if stat(path, &st) == 0 {
+        if RawBytes.withPath(path, { stat($0, &st) }) == 0 {
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 throw AudioError.cannotCreateFile("\(shown): is a directory (expected a file name)")
             }
@@ -39,10 +52,10 @@ public enum OutputPath {
             folder = "."
         }
         var dst = stat()
-        guard stat(folder, &dst) == 0, (dst.st_mode & S_IFMT) == S_IFDIR else {
+        guard RawBytes.withPath(folder, { stat($0, &dst) }) == 0, (dst.st_mode & S_IFMT) == S_IFDIR else {
             throw AudioError.cannotCreateFile("\(shown): folder \(folder) does not exist")
         }
-        guard access(folder, W_OK | X_OK) == 0 else {
+        guard RawBytes.withPath(folder, { access($0, W_OK | X_OK) }) == 0 else {
             throw AudioError.cannotCreateFile("\(shown): folder \(folder) is not writable")
         }
     }
@@ -62,8 +75,9 @@ public final class AudioFileWriter {
         expectedFrames: UInt64 = 0
     ) throws(AudioError) {
         var writer: OpaquePointer?
-        let status = boop_file_writer_open_sized(
-            path, sampleRate, UInt32(clamping: channels), format.cValue, expectedFrames, &writer)
+        let status = RawBytes.withPath(path) {
+            boop_file_writer_open_sized($0, sampleRate, UInt32(clamping: channels), format.cValue, expectedFrames, &writer)
+        }
         switch status {
         case BOOP_OK: break
         case BOOP_ERROR_INVALID_ARGUMENT:

@@ -1,3 +1,4 @@
+import CAudioEngine
 import Foundation
 
 /// Exports a pattern as a Standard MIDI File (type 1), so it can be opened in a DAW or notation
@@ -96,13 +97,15 @@ public struct MidiFileWriter {
     /// be created, `.ioError` (exit 74) when writing (a full disk, `ulimit -f`) or renaming fails.
     public static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) {
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
-        var template = Array((folder + ".boop-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // The raw bytes of the name (it need not be UTF-8), and a temporary file a signal removes.
+        var template = RawBytes.fileSystemBytes(folder + ".boop-XXXXXX")
+        let fd = template.withUnsafeMutableBufferPointer { boop_temp_create($0.baseAddress!) }
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
         }
-        let tempPath = String(cString: template)
+        let finalPath = RawBytes.fileSystemBytes(path)
+        defer { boop_temp_forget(template) }
         let sink = MidiSink(fd: fd)
         emit(pattern, loops: loops, into: sink)
         var failure = sink.failure
@@ -112,9 +115,9 @@ public struct MidiFileWriter {
         fchmod(fd, 0o666 & ~mask)
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil && rename(tempPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && rename(template, finalPath) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(tempPath)
+            unlink(template)
             throw AudioError.ioError("\(path): \(failure)")
         }
     }
@@ -218,7 +221,11 @@ private final class MidiSink {
                 let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
+                    switch errno {
+                    case EFBIG: failure = "file size limit exceeded (ulimit -f)"
+                    case ENOSPC: failure = "disk full (no space left on device)"
+                    default: failure = String(cString: strerror(errno))
+                    }
                     return
                 }
                 offset += n

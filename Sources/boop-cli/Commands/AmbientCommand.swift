@@ -72,7 +72,7 @@ struct AmbientCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             if list {
-                for line in AmbientPreset.listing { print(line) }
+                StandardOutput.write(AmbientPreset.listing.map { $0 + "\n" }.joined())
                 return
             }
             let preset = try loadPreset()
@@ -133,7 +133,7 @@ struct AmbientCommand: ParsableCommand {
         let seconds = Int(Double(s.frame) / rate)
         let state = s.finished ? "stopped" : (paused ? "paused " : (s.fading ? "fading " : "playing"))
         let fields = [
-            StatusField(preset.name, priority: 0), StatusField("#\(seed)", priority: 4),
+            StatusField(shown(preset.name), priority: 0), StatusField("#\(seed)", priority: 4),
             StatusField("\(s.key) \(s.scale)", priority: 2),
             StatusField(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0), priority: 3),
             StatusField("pad \(bar(s.levelPad))", priority: 5), StatusField("lead \(bar(s.levelLead))", priority: 6),
@@ -183,7 +183,7 @@ final class AmbientSession {
             identity: "PixelBoop", nextPrevious: true,
             onUnavailable: verbose
                 ? { line in
-                    FileHandle.standardError.send(Data("\(line)\n".utf8))
+                    StandardError.write(shown(line) + "\n")
                 } : nil)
         media?.update(status: .playing, title: transport.preset.name, length: transport.duration)
         defer {
@@ -283,11 +283,11 @@ final class AmbientSession {
             let context = transport.deviceError?.context ?? ""
             throw BoopExit(.ioError, "\(device): playback device lost (\(context)); use --reconnect to wait for it")
         }
-        let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
+        let note = shown("\(device): playback device lost; waiting for it to return (Ctrl-C stops)")
         FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
         while !waitForStop(seconds: AmbientSession.pollSeconds) {
             if try transport.reopenDevice() {
-                FileHandle.standardError.send(Data("\(device): device is back; resuming\n".utf8))
+                StandardError.write(shown("\(device): device is back; resuming") + "\n")
                 if verbose { describe() }
                 return true
             }
@@ -309,7 +309,7 @@ final class AmbientSession {
     }
 
     func describe() {
-        FileHandle.standardError.send(Data((transport.info.describe(device: device) + "\n").utf8))
+        StandardError.write(shown(transport.info.describe(device: device)) + "\n")
     }
 
     private func drawView() {

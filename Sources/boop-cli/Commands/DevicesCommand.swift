@@ -26,11 +26,8 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             let devices = try AudioDevices.list(all: all) + AudioDevices.jackPorts()
-            if json {
-                print(DevicesCommand.json(devices))
-            } else {
-                print(DevicesCommand.table(devices), terminator: "")
-            }
+            // A failed write is 74, a closed pipe a quiet 0 (StandardOutput).
+            StandardOutput.write(json ? DevicesCommand.json(devices) + "\n" : DevicesCommand.table(devices))
         }
     }
 
@@ -57,7 +54,7 @@ struct DevicesCommand: ParsableCommand {
             for d in rows {
                 let mark = d.isDefault ? "*" : " "
                 let pad = String(repeating: " ", count: max(0, width - d.name.count))
-                out += "\(mark) \(d.name)\(pad)  \(d.description)\n"
+                out += "\(mark) \(shown(d.name))\(pad)  \(shown(d.description))\n"
             }
         }
         return out

@@ -84,8 +84,10 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     private func listen() async throws {
+        // An output that cannot be created (a directory, a name too long) is 73 before the device opens.
+        if let output { try checkOutput(output) }
         let stream = AudioStream(config: streamConfig)
-        Signals.install { stream.stop() }
+        try Signals.install { stream.stop() }
         try stream.start()
         let rate = stream.sampleRate
         let detector = try PitchDetector(sampleRate: rate, windowFrames: bufferFrames)
@@ -105,6 +107,7 @@ struct ListenCommand: AsyncParsableCommand {
         let tty = isatty(STDOUT_FILENO) == 1
         var framesSeen = 0
         var lostError: String?
+        var outputFailure: StandardOutput.Failure?
 
         eventLoop: for await event in stream.events {
             switch event {
@@ -121,10 +124,14 @@ struct ListenCommand: AsyncParsableCommand {
                 framesSeen += samples.count
                 try writer?.write(samples)
                 let pitch = samples.count >= min(bufferFrames, 256) ? detector.detect(samples) : nil
-                let delivered = report(samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty)
-                // The reader closed the pipe: the samples have nowhere to go, which is the reader's
-                // way of saying "enough" (`| head`), not an error.
-                if !delivered { stream.stop() }
+                // stdout failed: the reader closed the pipe (`| head`: "enough", exit 0) or the write
+                // failed (74). Either way capture ends here and a recording is finished first.
+                if outputFailure == nil,
+                    let failure = report(samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty)
+                {
+                    outputFailure = failure
+                    stream.stop()
+                }
                 if let limitFrames, framesSeen >= limitFrames { stream.stop() }
             case .status(let status):
                 if status == .stopped { break eventLoop }
@@ -132,13 +139,18 @@ struct ListenCommand: AsyncParsableCommand {
                 lostError = message
             }
         }
-        if live && tty { FileHandle.standardOutput.send(Data("\n".utf8)) }
-        // A recording is finished whatever stopped us (Ctrl-C, --duration, a lost device).
+        if live && tty && outputFailure == nil { _ = StandardOutput.send("\n") }
+        // A recording is finished whatever stopped us (Ctrl-C, --duration, a lost device, a
+        // failed stdout): it is the user's, complete up to that moment, never cut off mid-write.
         if let writer {
             try writer.commit()
             if deviceOptions.verbose {
-                FileHandle.standardError.send(Data("listen: wrote \(framesSeen) frames to \(writer.path)\n".utf8))
+                StandardError.write(shown("listen: wrote \(framesSeen) frames to \(writer.path)") + "\n")
             }
+        }
+        if let outputFailure {
+            let kept = writer.map { "; the recording \($0.path) was finished (\(framesSeen) frames)" } ?? ""
+            StandardOutput.exit(for: outputFailure, also: kept)
         }
         if let lostError { throw BoopExit(.ioError, lostError) }
     }
@@ -150,36 +162,28 @@ struct ListenCommand: AsyncParsableCommand {
             "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
             + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
             + (output.map { ", recording to \($0)" } ?? "")
-        FileHandle.standardError.send(Data((line + "\n").utf8))
+        StandardError.write(shown(line) + "\n")
     }
 
-    /// One buffer's output: raw samples, a JSON line, or the live line. False when stdout's reader
-    /// has gone away.
+    /// One buffer's output: raw samples, a JSON line, or the live line. Nil when written, else
+    /// why stdout failed.
     private func report(_ samples: [Float], pitch: PitchReading?, time: Double, rate: Double, live: Bool, tty: Bool)
-        -> Bool
+        -> StandardOutput.Failure?
     {
         let level = SignalLevel.measure(samples)
         if raw {
-            return samples.withUnsafeBytes { FileHandle.standardOutput.send(Data($0)) }
+            return samples.withUnsafeBytes { StandardOutput.send($0) }
         } else if json {
             var line = Self.jsonLine(time: time, rms: level.rms, peak: level.peak, pitch: pitch)
             if self.samples { line = Self.withSamples(line, samples, rate: rate) }
-            return FileHandle.standardOutput.send(Data((line + "\n").utf8))
+            return StandardOutput.send(line + "\n")
         } else if live {
             let line = Self.liveLine(
                 time: time + Double(samples.count) / rate, rms: level.rms, peak: level.peak, pitch: pitch,
                 columns: tty ? StatusLine.columns(of: STDOUT_FILENO) : nil)
-            if tty {
-                FileHandle.standardOutput.send(Data(("\r" + line + "\u{1B}[K").utf8))
-            } else {
-                printLine(line)
-            }
+            return StandardOutput.send(tty ? "\r" + line + "\u{1B}[K" : line + "\n")
         }
-        return true
-    }
-
-    private func printLine(_ line: String) {
-        FileHandle.standardOutput.send(Data((line + "\n").utf8))
+        return nil
     }
 
     /// `line` (one JSON object) with `"rate"` and `"samples"` added before its closing brace.

@@ -83,7 +83,8 @@ final class PlaySession {
         showView = display && view.isTerminal
     }
 
-    private func log(_ line: String) { StandardError.write(line + "\n") }
+    /// -v lines name the device and the pattern: shown escaped.
+    private func log(_ line: String) { StandardError.write(shown(line) + "\n") }
 
     func run() throws {
         Signals.install()
@@ -116,7 +117,11 @@ final class PlaySession {
                 return try stop(tail: 0.3)
             }
             if showView, Date().timeIntervalSince(lastDraw) >= 1.0 / 60 {
-                view.draw(frame(audibleStep: transport.audibleStep))
+                if let failure = view.draw(frame(audibleStep: transport.audibleStep)) {
+                    // The terminal cannot be written (it went away): stop the sound, then exit 74.
+                    _ = try? transport.stop()
+                    StandardOutput.exit(for: failure)
+                }
                 lastDraw = Date()
             }
             // Sleep until the next step must be queued, a key or a media command arrives, or
@@ -213,7 +218,7 @@ final class PlaySession {
         var lines = [
             String(
                 format: "%@  %.0f BPM  %d steps%@   [space] pause  [+/-] tempo  [q] quit",
-                pattern.name, pattern.bpm, length, transport.state == .paused ? "  (paused)" : "")
+                shown(pattern.name), pattern.bpm, length, transport.state == .paused ? "  (paused)" : "")
         ]
         for kind in TrackKind.allCases where !pattern.notes(kind).isEmpty {
             var cells = [String](repeating: "·", count: length)

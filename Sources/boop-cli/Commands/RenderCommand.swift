@@ -50,9 +50,10 @@ struct RenderCommand: ParsableCommand {
                 try MidiFileWriter.write(pattern, loops: loops, to: output)
                 if verbose {
                     StandardError.write(
-                        String(
-                            format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm\n",
-                            output, pattern.tracks.count, loops, pattern.bpm))
+                        shown(
+                            String(
+                                format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm",
+                                output, pattern.tracks.count, loops, pattern.bpm)) + "\n")
                 }
                 return
             }

@@ -52,10 +52,26 @@ struct ToneCommand: ParsableCommand {
     /// one is left for the parser (so its checks and messages are unchanged) and the full list
     /// is put back after parsing.
     nonisolated(unsafe) static var liftedNotes: [String]?
-    static let valueOptions: Set<String> = [
-        "--duration", "--gap", "--cents", "--reference", "-o", "--output",
-        "-D", "--device", "-r", "--rate"
-    ]
+
+    /// Every spelling of every option that takes a value (`--gain`, `-o`, `--backend` ...), read
+    /// from ArgumentParser's own description of the command, so the pass above cannot drift from
+    /// the options: a hand-kept list once missed `--gain`, and from 64 notes on `--gain 3 -q`
+    /// took `3` for a note and gave `-q` to `--gain`.
+    static let valueOptions: Set<String> = {
+        guard let data = _dumpHelp().data(using: .utf8),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let command = root["command"] as? [String: Any],
+            let arguments = command["arguments"] as? [[String: Any]]
+        else { return [] }
+        var names: Set<String> = []
+        for argument in arguments where argument["kind"] as? String == "option" {
+            for name in argument["names"] as? [[String: Any]] ?? [] {
+                guard let text = name["name"] as? String else { continue }
+                names.insert((name["kind"] as? String == "long" ? "--" : "-") + text)
+            }
+        }
+        return names
+    }()
 
     static func liftNotes(from args: [String]) -> [String] {
         guard args.first == "tone", args.count > 65 else { return args }
@@ -161,8 +177,9 @@ struct ToneCommand: ParsableCommand {
         return String(format: "%8.3f s  %@  %.6f Hz", onset, name, hz)
     }
 
+    /// -v lines name the device: shown escaped.
     private func log(_ line: String) {
-        StandardError.write((line + "\n"))
+        StandardError.write(shown(line) + "\n")
     }
 
     private func render(_ plan: Plan, to output: String) throws {

@@ -171,8 +171,17 @@ final class TrainSessionRunner {
         rate = command.deviceOptions.sampleRate(default: 44100)
     }
 
+    /// Why stdout could not be written, once it could not: the session then ends like a quit
+    /// (answers kept, the file finished) and the process exits as StandardOutput says.
+    private var outputFailure: StandardOutput.Failure?
+
     private func say(_ line: String) {
-        if !command.json && !command.deviceOptions.quiet { FileHandle.standardOutput.send(Data((line + "\n").utf8)) }
+        if !command.json && !command.deviceOptions.quiet { emit(line) }
+    }
+
+    private func emit(_ line: String) {
+        guard outputFailure == nil else { return }
+        outputFailure = StandardOutput.send(line + "\n")
     }
 
     func run() throws {
@@ -208,6 +217,8 @@ final class TrainSessionRunner {
             writer?.abort()
             throw failure
         }
+        // stdout failed before the first answer: no file rather than one with no trial in it.
+        if outputFailure != nil && procedure.answered == 0 { writer?.abort() }
         do {
             try writer?.commit()
         } catch {
@@ -215,19 +226,24 @@ final class TrainSessionRunner {
             throw BoopExit(error)
         }
         report(estimate)
+        if let outputFailure {
+            let kept = procedure.answered > 0 ? command.output.map { "; \($0) was finished with the answers so far" } : nil
+            StandardOutput.exit(for: outputFailure, also: kept ?? "")
+        }
     }
 
     private func loop() throws {
-        while procedure.answered < command.trials && !Signals.interrupted {
+        while procedure.answered < command.trials && !Signals.interrupted && outputFailure == nil {
             let plan = procedure.nextTrial()
             if command.json {
                 let line = String(
                     format: "{\"trial\":%d,\"first_hz\":%.6f,\"second_hz\":%.6f}", plan.number,
                     plan.firstHz, plan.secondHz)
-                FileHandle.standardOutput.send(Data((line + "\n").utf8))
+                emit(line)
             } else {
                 say("trial \(plan.number)/\(command.trials)")
             }
+            if outputFailure != nil { return }
             try sound(plan)
             guard let secondHigher = try awaitAnswer(plan) else { return }
             let correct = procedure.answer(secondHigher: secondHigher)
@@ -331,7 +347,7 @@ final class TrainSessionRunner {
                         format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
                         $0.threshold, $0.low, $0.high, procedure.answered)
                 } ?? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
-            FileHandle.standardOutput.send(Data((line + "\n").utf8))
+            emit(line)
             return
         }
         guard let estimate else {
@@ -378,14 +394,12 @@ struct TrainStatsCommand: ParsableCommand {
                             iso.string(from: t.time), t.referenceHz, t.differenceCents, t.higherInterval,
                             t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
                     }
-                    FileHandle.standardOutput.send(Data(out.utf8))
+                    StandardOutput.write(out)
                     return
                 }
                 // A session left before its first answer has nothing to show.
                 let sessions = try store.sessions().filter { $0.trials > 0 }
-                print(TrainStatsCommand.table(sessions), terminator: "")
-                let plot = TrainStatsCommand.plot(sessions)
-                if !plot.isEmpty { print(plot, terminator: "") }
+                StandardOutput.write(TrainStatsCommand.table(sessions) + TrainStatsCommand.plot(sessions))
             } catch let error as TrainingStoreError {
                 throw BoopExit(error)
             }

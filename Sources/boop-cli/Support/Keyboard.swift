@@ -1,3 +1,4 @@
+import CAudioEngine
 import Foundation
 
 /// Single keys from the terminal while something plays: space pauses, q quits.
@@ -28,6 +29,8 @@ final class Keyboard {
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
         saved = original
+        // A second Ctrl-C exits from the signal handler, which puts these settings back itself.
+        boop_stop_signals_set_terminal(&original)
         if !atexitInstalled {
             atexitInstalled = true
             atexit { Keyboard.restoreTerminal() }
@@ -73,6 +76,7 @@ final class Keyboard {
     /// Puts the terminal back as it was (safe to call repeatedly, from any thread).
     static func restoreTerminal() {
         guard var original = saved else { return }
+        boop_stop_signals_set_terminal(nil)
         tcsetattr(STDIN_FILENO, TCSANOW, &original)
         saved = nil
     }

@@ -22,7 +22,7 @@ func renderToFile(
             let percent = Int(fraction * 100)
             if percent != lastPercent {
                 lastPercent = percent
-                StandardError.write("\rrendering \(title): \(percent)%")
+                StandardError.write("\rrendering \(shown(title)): \(percent)%")
             }
         } : nil
     let frames: UInt64
@@ -44,15 +44,18 @@ func renderToFile(
         let seconds = Double(frames) / sampleRate
         let took = Date().timeIntervalSince(started)
         let extra = detail()
+        // The names in it (the output, a pattern's or preset's name) are shown escaped.
         StandardError.write(
-            String(
-                format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time\n",
-                output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
+            shown(
+                String(
+                    format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time",
+                    output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
+                + "\n")
     }
 }
 
 /// Refuses an output that cannot be created (a directory, a device, a missing or read-only
-/// folder) with exit 73 before any rendering starts.
+/// folder, a name too long for the file system) with exit 73 before any rendering starts.
 func checkOutput(_ output: String) throws {
     do {
         try OutputPath.check(output)

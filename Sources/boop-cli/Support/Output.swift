@@ -36,3 +36,84 @@ enum StandardError {
         write("boop: \(OneLine.escape(message))\n")
     }
 }
+
+/// Standard output for everything a command prints there (tables, JSON, CSV, samples, live lines,
+/// the play view): written with write(2), every failure seen. The contract: a reader that closed
+/// the pipe (EPIPE; SIGPIPE is ignored) ends the command quietly with exit 0, the way `| head`
+/// means "enough"; any other failure (`>/dev/full`, `ulimit -f`, a closed descriptor) is exit 74
+/// with one line. `write` applies it at once; a command with something to finish first (a
+/// recording to finalise, a device to close) uses `send` and applies it itself with `exit(for:)`.
+enum StandardOutput {
+    enum Failure: Error, Equatable {
+        /// The reader went away (EPIPE).
+        case closed
+        /// Any other write failure, with its errno.
+        case failed(Int32)
+
+        /// The one line for a failure that is not `.closed`.
+        var message: String {
+            switch self {
+            case .closed: return "stdout: the reader closed the pipe"
+            case .failed(let err):
+                let reason: String
+                switch err {
+                case EFBIG: reason = "file size limit exceeded (ulimit -f)"
+                case ENOSPC: reason = "disk full (no space left on device)"
+                case EBADF: reason = "standard output is closed"
+                default: reason = String(cString: strerror(err))
+                }
+                return "stdout: write failed: \(reason)"
+            }
+        }
+    }
+
+    /// Writes all of `bytes`; nil when done, else why not. Waits when stdout is a non-blocking
+    /// descriptor that is full.
+    static func send(_ bytes: UnsafeRawBufferPointer) -> Failure? {
+        guard var p = bytes.baseAddress else { return nil }
+        var left = bytes.count
+        while left > 0 {
+            let n = Foundation.write(STDOUT_FILENO, p, left)
+            if n >= 0 {
+                p += n
+                left -= n
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var fds = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&fds, 1, 1000)
+            case EPIPE: return .closed
+            case let err: return .failed(err)
+            }
+        }
+        return nil
+    }
+
+    static func send(_ text: String) -> Failure? {
+        var text = text
+        return text.withUTF8 { send(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func send(_ data: Data) -> Failure? {
+        data.withUnsafeBytes { send($0) }
+    }
+
+    /// Writes `text` or ends the process as the contract says (0 for a closed pipe, 74 else).
+    static func write(_ text: String) {
+        if let failure = send(text) { exit(for: failure) }
+    }
+
+    /// Ends the process for a failed write: exit 0 quietly when the reader closed the pipe, else
+    /// exit 74 with one line (`also` adds what became of the command's work, e.g. a recording).
+    static func exit(for failure: Failure, also: String = "") -> Never {
+        if failure == .closed { Foundation.exit(ExitStatus.ok.rawValue) }
+        fail(BoopExit(.ioError, failure.message + also))
+    }
+}
+
+/// Shows a name that came from a file or the command line (a pattern's or preset's `name`, a path)
+/// on a terminal: control characters and ESC escaped (`OneLine`), so a name cannot drive the
+/// terminal or break a progress line.
+func shown(_ name: String) -> String { OneLine.escape(name) }

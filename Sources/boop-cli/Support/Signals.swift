@@ -1,92 +1,88 @@
-import Dispatch
+import CAudioEngine
 import Foundation
 
 /// Ctrl-C, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT for the live commands (play, tone,
 /// listen, ambient) and renders.
 ///
-/// The first signal asks for a graceful stop: `interrupted` becomes true and the handler given
-/// to `install` runs on a private serial control queue (never in signal context, never on an
-/// audio thread), so it may fade the engine out, finalise a recording and so on. A second signal
-/// means "now": the terminal is restored and the process exits 130 at once.
+/// The handlers are plain sigaction ones in the engine's C part (`boop_stop_signals_*`), put in
+/// place before `main` runs and again first thing in it (`installEarly`): no libdispatch, which
+/// hangs for ever when it cannot start a thread (`ulimit -v`), and no window in which SIGQUIT
+/// brings the runtime's crash report. Until a command asks for a graceful stop (`install`), a
+/// signal removes any temporary file and ends the process as SIGTERM does.
+///
+/// Once installed, the first signal asks for a graceful stop: `interrupted` becomes true, the
+/// wake descriptor becomes readable, and the handler given to `install` runs on a thread of its
+/// own (never in signal context, never on an audio thread), so it may fade the engine out,
+/// finalise a recording and so on. A second signal means "now": in the signal handler, the
+/// terminal is restored, every temporary file is removed and the process exits 130.
 enum Signals {
-    private static let queue = DispatchQueue(label: "boop.signals")
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    nonisolated(unsafe) private static var handler: (@Sendable () -> Void)?
-    private static let state = SignalState()
-
     /// True once SIGINT, SIGTERM, SIGHUP or SIGQUIT has arrived (any thread).
-    static var interrupted: Bool { state.count > 0 }
+    static var interrupted: Bool { boop_stop_signals_count() > 0 }
 
     /// Which signal stopped us first, or 0.
-    static var firstSignal: Int32 { state.first }
+    static var firstSignal: Int32 { boop_stop_signals_first() }
 
     /// Readable once a stop signal has arrived (and from then on), so a control loop sleeping in
-    /// poll(2) wakes at once: the signals are taken by dispatch sources, which never interrupt it.
+    /// poll(2) wakes at once (the handlers restart system calls rather than interrupt them).
     static var wakeDescriptor: Int32 { wakePipe.read }
 
-    private static let wakePipe: (read: Int32, write: Int32) = {
+    nonisolated(unsafe) private static var wakePipe: (read: Int32, write: Int32) = (-1, -1)
+    nonisolated(unsafe) private static var watcherStarted = false
+    // Set before the watcher thread starts and read only by it.
+    nonisolated(unsafe) private static var handler: (@Sendable () -> Void)?
+
+    /// First thing in `main`: the handlers (not armed) and the wake pipe.
+    static func installEarly() {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return (-1, -1) }
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        return (ends[0], ends[1])
-    }()
-
-    /// Installs the handlers (idempotent; a later call replaces the handler). `onStop` runs once,
-    /// on the control queue, at the first signal.
-    static func install(onStop: (@Sendable () -> Void)? = nil) {
-        queue.sync {
-            handler = onStop
-            guard sources.isEmpty else { return }
-            let wake = wakePipe.write
-            // SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\\) stop like SIGTERM: a render
-            // removes its temporary file and no crash report is printed.
-            for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-                signal(sig, SIG_IGN)   // delivery goes to the dispatch source instead
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-                source.setEventHandler {
-                    let n = state.increment(signal: sig, by: Int(source.data))
-                    if n >= 2 {
-                        Keyboard.restoreTerminal()
-                        _exit(130)
-                    }
-                    if n == 1 {
-                        var byte: UInt8 = 1
-                        if wake >= 0 { _ = write(wake, &byte, 1) }
-                        handler?()
-                    }
-                }
-                source.resume()
-                sources.append(source)
-            }
+        if pipe(&ends) == 0 {
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+            wakePipe = (ends[0], ends[1])
         }
-    }
-}
-
-/// The counter behind `Signals`, read from any thread.
-private final class SignalState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _count = 0
-    private var _first: Int32 = 0
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return _count
+        _ = boop_stop_signals_install(wakePipe.write)
     }
 
-    var first: Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        return _first
+    /// Arms graceful stopping (idempotent): from now on the first signal only sets `interrupted`
+    /// and wakes the control loop, which the caller polls.
+    static func install() {
+        boop_stop_signals_arm()
     }
 
-    func increment(signal: Int32, by n: Int) -> Int {
-        lock.lock()
-        if _count == 0 { _first = signal }
-        _count += max(1, n)
-        let c = _count
-        lock.unlock()
-        return c
+    /// As `install()`, and `onStop` runs once, on a thread of its own, at the first signal (one
+    /// command installs one). Throws BoopExit(.ioError) when that thread cannot be started (no
+    /// memory for its stack, the thread limit reached).
+    static func install(onStop: @escaping @Sendable () -> Void) throws {
+        boop_stop_signals_arm()
+        guard !watcherStarted else { return }
+        handler = onStop
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        // It only waits and calls one function: a small stack fits where memory is limited.
+        pthread_attr_setstacksize(&attributes, 256 * 1024)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { _ in
+                Signals.watch()
+                return nil
+            }, nil)
+        guard status == 0 else {
+            throw BoopExit(
+                .ioError,
+                "cannot start the thread that handles Ctrl-C (\(String(cString: strerror(status)))); is memory or the thread count limited?"
+            )
+        }
+        watcherStarted = true
+    }
+
+    /// The watcher thread: sleeps until the first signal, then runs the handler once.
+    private static func watch() {
+        var fds = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
+        while !interrupted {
+            _ = poll(&fds, 1, fds.fd >= 0 ? 1000 : 50)
+        }
+        handler?()
     }
 }

@@ -7,11 +7,13 @@ final class TerminalView {
     private var linesDrawn = 0
     let isTerminal = isatty(STDOUT_FILENO) == 1
 
-    func draw(_ lines: [String]) {
+    /// Nil when drawn; else why the write failed (the caller stops and exits as StandardOutput says).
+    @discardableResult
+    func draw(_ lines: [String]) -> StandardOutput.Failure? {
         var frame = linesDrawn > 0 ? "\u{1B}[\(linesDrawn)F" : ""
         for line in lines { frame += line + "\u{1B}[K\n" }
         linesDrawn = lines.count
-        FileHandle.standardOutput.send(Data(frame.utf8))
+        return StandardOutput.send(frame)
     }
 
     static func hideCursor() { FileHandle.standardOutput.send(Data("\u{1B}[?25l".utf8)) }
