@@ -51,6 +51,11 @@ jack_up() { jack_lsp -s "$JACK_DEFAULT_SERVER" 2>/dev/null | grep "system:playba
 # Starts the dummy server (real-time scheduling when permitted, as jackd does by default; without
 # it when not) and waits until it takes clients (60 s at most, and no longer than it lives).
 start_jackd() {
+  if jack_up; then
+    echo "a JACK server named $JACK_DEFAULT_SERVER is already running, not started by this script; stop it first:" >&2
+    pgrep -a -x jackd | grep -e "-n $JACK_DEFAULT_SERVER" >&2
+    return 1
+  fi
   for rt in -R -r; do
     "${deathsig[@]}" jackd "$rt" -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p 64 -w 1333 >"$WORK/jackd.log" 2>&1 &
     JACKD_PID=$!
@@ -70,6 +75,7 @@ has_port() { jack_lsp 2>/dev/null | grep "^$1" >/dev/null; }
 # The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the
 # server's real-time thread) and the AddressSanitizer build, when scripts/test.sh built them.
 # (ThreadSanitizer cannot host libjack: its threads end inside pthread_cancel.)
+jackds_before=$(pgrep -a -x jackd | grep -e "-n boop-live-tests" | sort)
 for mode in realtime address; do
   test=build-test-$mode/LiveJackTests
   [ -x "$test" ] || continue
@@ -81,8 +87,11 @@ for mode in realtime address; do
   fi
 done
 
-# Pass or fail, the C++ test stops its jackd (and the kernel kills it if the test dies first).
-if left=$(pgrep -a -f -- "-n boop-live-tests"); then
+# Pass or fail, the C++ test stops its jackd (and the kernel kills it if the test dies first): no
+# jackd of its name is running now that was not running before it.
+live_jackds() { pgrep -a -x jackd | grep -e "-n boop-live-tests" | sort; }
+left=$(comm -13 <(echo "$jackds_before") <(live_jackds))
+if [ -n "$left" ]; then
   failed "LiveJackTests left its server running: $left"
 else
   pass "LiveJackTests left no server running"

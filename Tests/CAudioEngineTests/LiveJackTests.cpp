@@ -74,6 +74,13 @@ class JackServer {
             why_ = "jackd is not on PATH";
             return;
         }
+        // A server of that name that this test did not start (left by a run that died before
+        // servers were tied to their test) would take our clients: say so rather than use it.
+        if (runAndCapture("jack_lsp -s '" + name_ + "' 2>/dev/null").find("system:") != std::string::npos) {
+            why_ = "a JACK server named " + name_ + " is already running, not started by this test; stop it first: " +
+                   runAndCapture("pgrep -a -x jackd | grep -e '-n " + name_ + "'");
+            return;
+        }
         for (const char* rt : {"-R", "-r"}) {
             const char* argv[] = {"jackd", rt,   "-n", name_.c_str(), "-d",   "dummy", "-r",
                                   "48000", "-p", "64", "-w",          "1333", nullptr};

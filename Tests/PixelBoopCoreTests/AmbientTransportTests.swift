@@ -9,13 +9,20 @@ import Testing
 struct AmbientTransportTests {
     static let presets = AmbientPreset.bundled
 
-    /// Ticks the transport the way a command's loop does until `done` holds or 20 s pass;
-    /// returns every state seen on the way.
+    /// Ticks the transport the way a command's loop does until `done` holds; returns every state
+    /// seen on the way. 120 s is a limit, not a delay (a debug build among parallel tests on a
+    /// loaded two-core machine took more than 20 s for a cross-fade); reaching it is an issue.
     @discardableResult
-    static func run(_ t: AmbientTransport, until done: () -> Bool) throws -> [AmbientTransport.State] {
+    static func run(
+        _ t: AmbientTransport, until done: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [AmbientTransport.State] {
         var seen = [t.state]
-        let deadline = Date().addingTimeInterval(20)
-        while !done() && Date() < deadline {
+        let deadline = Date().addingTimeInterval(120)
+        while !done() {
+            guard Date() < deadline else {
+                Issue.record("the transport did not get there within 120 s (states: \(seen))", sourceLocation: sourceLocation)
+                break
+            }
             try t.tick()
             if seen.last != t.state { seen.append(t.state) }
             usleep(UInt32(t.secondsUntilDue(atMost: 0.01) * 1_000_000))

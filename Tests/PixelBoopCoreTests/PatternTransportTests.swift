@@ -26,7 +26,7 @@ struct PatternTransportTests {
         #expect(t.state == .playing)
         t.setBPM(500)   // clamped to the pattern range
         #expect(t.sequencer.pattern.bpm == Pattern.bpmRange.upperBound)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
         while t.state == .playing && Date() < deadline {
             try t.tick()
             usleep(UInt32(t.secondsUntilDue() * 1_000_000))
@@ -47,7 +47,7 @@ struct PatternTransportTests {
         try t.setPaused(true)
         try t.setPaused(false)
         t.setBPM(Pattern.bpmRange.upperBound)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
         while t.state == .playing && Date() < deadline {
             try t.tick()
             usleep(UInt32(t.secondsUntilDue() * 1_000_000))
