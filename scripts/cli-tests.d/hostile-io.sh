@@ -4,7 +4,7 @@
 # `ulimit -f`. Every failure keeps its status and one escaped stderr line; nothing is left behind.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
-boop="$BOOP" root="$ROOT" work="$WORK/hostile-io"
+boop="$(cd "$(dirname "$BOOP")" && pwd)/$(basename "$BOOP")" root="$ROOT" work="$WORK/hostile-io"
 mkdir -p "$work"
 failures=0
 demo="$root/examples/demo.json"
