@@ -13,12 +13,13 @@ device (-D null is ALSA's null PCM; a missing device edits silently).
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from edit_driver import Editor  # noqa: E402
+from edit_driver import Editor, Shell  # noqa: E402
 
 BOOP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
@@ -92,18 +93,26 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     ed.keys("u", "u")                           # two undone
     ed.keys("ctrl-r")                           # one redone
     ed.keys("+", "+", "-")                      # 125 BPM
-    ed.keys(">", "H", "H", "H", "H", "H", "H", "H", "H", " ")  # 24 steps; from step 3 back 32: step 19
-    check("step 19/24" in ed.status_line(), "length 24, the cursor wraps", ed.status_line())
+    ed.keys(">", "H")                           # 24 steps; H from step 3 stops at step 1
+    check("step 1/24" in ed.status_line(), "length 24; H stops at the first step", ed.status_line())
+    ed.keys("h")
+    check("step 24/24" in ed.status_line(), "h wraps to the last step", ed.status_line())
+    ed.keys("H", "H", "H", "l", "L", "L")       # 24 -> 12 -> 13 -> 17 -> 21
+    ed.keys("L", "L")                           # stops at 24, never wraps to 1
+    check("step 24/24" in ed.status_line(), "L stops at the last step", ed.status_line())
+    ed.keys("H", "H", "H", "L", " ")            # 24 -> 12 -> 16 ... placed at step 16
+    ed.keys("L", "L", " ")                      # and at step 24
     ed.keys("<")
     check(ed.wait_for("shorten to 16 steps?"), "shortening asks first", ed.text())
     ed.keys("n")
-    check("step 19/24" in ed.status_line(), "n keeps the length", ed.status_line())
+    check("step 24/24" in ed.status_line(), "n keeps the length", ed.status_line())
     ed.keys("ctrl-s", "ctrl-c")
     check(ed.wait_exit() == 0, "Ctrl-C quits when saved", ed.status)
 data = json.load(open(path))
 check(data["bpm"] == 125 and data["length"] == 24, "BPM and length saved", (data["bpm"], data["length"]))
-check(notes(path, "melody") == [(0, 60, "normal", 1), (1, 60, "normal", 1), (18, 60, "normal", 1)],
-      "undo/redo: two of three, then the new one", notes(path, "melody"))
+check(notes(path, "melody") == [(0, 60, "normal", 1), (1, 60, "normal", 1), (15, 60, "normal", 1),
+                                (23, 60, "normal", 1)],
+      "undo/redo: two of three, then the new ones", notes(path, "melody"))
 
 # 3. Mouse: click places (and moves the cursor), a drag paints (one undo step), right click removes.
 path = fresh("mouse.json")
@@ -214,6 +223,251 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     out = ed.raw.decode(errors="replace").strip().splitlines()
     check(status == 65 and len(out) == 1 and "bpm" in out[0] and b"\x1b[?1049h" not in ed.raw,
           "invalid file: 65, one line, no screen switch", (status, out))
+
+# 9. Input from anywhere never traps: mouse reports with coordinates of -2^63, 2^63 - 1 and
+# 10^30, a sign, empty and extra fields; a burst of random bytes (controls, broken UTF-8, runaway CSI).
+path = fresh("input.json")
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    for report in (b"\x1b[<0;-9223372036854775808;5M", b"\x1b[<0;9223372036854775807;9223372036854775807M",
+                   b"\x1b[<0;1000000000000000000000000000000;5M", b"\x1b[<32;-1;-1M", b"\x1b[<0;;5M",
+                   b"\x1b[<0;5;5;5M", b"\x1b[<-1;20;10M", b"\x1b[<2;99999;99999M", b"\x1b[<64;-5;3M"):
+        ed.send(report)
+    check(ed.alive() and "step 1/16" in ed.status_line(), "mouse reports with huge or negative numbers are ignored",
+          (ed.status, ed.status_line()))
+    rnd = random.Random(7)
+    ed.paste(bytes(rnd.choice(b"\x1b[<;0123456789Mm\xc3\xa9\xff\x80\x01\x02hjkl ") for _ in range(20000)))
+    ed.keys("c", "esc")
+    ed.pump(0.5)
+    check(ed.alive(), "20 000 random bytes: still editing", ed.status)
+    ed.keys("c", "q", "n")
+    check(ed.wait_exit() == 0, "and quits normally", ed.status)
+
+# 10. The help overlay: q quits from it as from anywhere (asking first when there are changes).
+path = fresh("help.json")
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys("?")
+    ed.wait_for("undo / redo")
+    ed.keys("q")
+    check(ed.wait_exit() == 0, "q in the help quits", ed.status)
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys(" ", "?")
+    ed.wait_for("undo / redo")
+    ed.keys("q")
+    check(ed.wait_for("save changes? (y/n/c)") and "undo / redo" not in ed.text(),
+          "q in the help with changes closes it and asks to save", ed.text())
+    ed.keys("n")
+    check(ed.wait_exit() == 0, "then n quits", ed.status)
+
+# 11. Reopening a file shows its notes where they lie (C7..E7 melody, far from C4).
+path = fresh("high.json")
+json.dump({"name": "high", "bpm": 120, "length": 16,
+           "tracks": {"melody": [{"step": 2, "pitch": 96}, {"step": 5, "pitch": 100}],
+                      "bass": [{"step": 0, "pitch": 28}]}}, open(path, "w"))
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    c7, e7 = row_of(ed, "C7"), row_of(ed, "E7")
+    check(c7 is not None and e7 is not None and ed.line(c7 - 1)[column_of(2) - 1] == "●"
+          and ed.line(e7 - 1)[column_of(5) - 1] == "●", "melody notes at C7 and E7 are on screen", ed.text())
+    check("C7" in ed.status_line(), "the cursor starts on the first note", ed.status_line())
+    ed.keys("tab", "tab")
+    e1 = row_of(ed, "E1")
+    check(e1 is not None and ed.line(e1 - 1)[column_of(0) - 1] == "●", "bass note at E1 on screen", ed.text())
+    ed.keys("q")
+    ed.wait_exit()
+
+# 12. Pitches outside the useful range are placed with a hint (G9 is far above the melody's
+# lowpass, C-1 below hearing); inside the range there is none.
+path = fresh("range.json")
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    check("far above" not in ed.text() and "too" not in ed.status_line(), "C4: no hint", ed.text())
+    ed.paste(b"k" * 67)
+    check(ed.wait_for("G9 too high") and ed.wait_for("far above the melody's 2 kHz lowpass"),
+          "G9: a hint on the message and status lines", ed.text())
+    ed.keys(" ")
+    check("far above" in ed.text() or "G9" in ed.status_line(), "G9 can still be placed", ed.text())
+    ed.paste(b"j" * 127)
+    check(ed.wait_for("C-1 too low") and ed.wait_for("below hearing"), "C-1: below hearing", ed.text())
+    ed.keys("q", "n")
+    ed.wait_exit()
+
+# 13. The status line fits 80 columns and keeps a long file name whole.
+path = fresh("a-rather-long-pattern-file-name-for-the-status-line.json")
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys(" ")
+    line = ed.status_line()
+    check("a-rather-long-pattern-file-name-for-the-status-line.json*" in line and "1/16" in line,
+          "status: the whole name, then the shortened fields", line)
+    check(len(line.rstrip()) <= 80 and b"\x1b[?7l" in ed.raw, "status: within 80 columns, autowrap off", line)
+    ed.keys("q", "n")
+    ed.wait_exit()
+
+# 14. Files are never lost or silently replaced.
+def read_only_folder(folder):
+    """A folder nobody may create files in, root included (chattr +i where root; else mode 0555)."""
+    os.makedirs(folder, exist_ok=True)
+    if os.geteuid() == 0:
+        return subprocess.run(["chattr", "+i", folder], capture_output=True).returncode == 0
+    os.chmod(folder, 0o555)
+    return True
+
+
+def writable_again(folder):
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-i", folder], capture_output=True)
+    os.chmod(folder, 0o755)
+
+
+state = os.path.join(WORK, "state")
+env = {"XDG_STATE_HOME": state}
+# 14a. A read-only folder: saving fails with the reason and asks for another path; Esc gives up,
+# W asks again; SIGTERM puts the work in $XDG_STATE_HOME/pixelboop/, offered back next time.
+folder = os.path.join(WORK, "ro")
+if os.path.isdir(folder):
+    writable_again(folder)
+path = os.path.join(folder, "song.json")
+os.makedirs(folder, exist_ok=True)
+json.dump({"name": "song", "bpm": 120, "length": 16, "tracks": {"bass": [{"step": 0, "pitch": 36}]}},
+          open(path, "w"))
+other = fresh("elsewhere.json")
+if os.path.isdir(state):
+    subprocess.run(["rm", "-rf", state])
+if not read_only_folder(folder):
+    print("SKIP  read-only folder (chattr +i refused)")
+else:
+    try:
+        with Editor(BOOP, path, args=["-D", "null"], env=env) as ed:
+            ed.wait_for("step 1/16")
+            ed.keys(" ", "s")
+            check(ed.wait_for("not saved (") and ed.wait_for("save to: "), "save fails: the reason and a path prompt",
+                  ed.line(ed.rows - 2))
+            ed.keys("esc")
+            check(ed.wait_for("not saved") and "*" in ed.status_line(), "Esc gives up; still unsaved", ed.text())
+            ed.keys("W")
+            check(ed.wait_for("save as: "), "W asks for a path", ed.line(ed.rows - 2))
+            ed.keys("ctrl-u")
+            ed.send(other.encode())
+            ed.keys("enter")
+            check(ed.wait_for("saved " + other[-40:]) and "elsewhere.json" in ed.status_line()
+                  and "*" not in ed.status_line(), "saved to the typed path; the editor now edits it", ed.text())
+            ed.keys("l", " ")
+            os.kill(ed.pid, signal.SIGTERM)
+            ed.wait_exit()
+        check(notes(other, "melody") == [(0, 60, "normal", 1)] and notes(other, "bass") == [(0, 36, "normal", 1)],
+              "the typed path holds the work", open(other).read() if os.path.exists(other) else "missing")
+        check(notes(path, "melody") == [], "the read-only folder's file is untouched", open(path).read())
+        # Now a SIGTERM in the read-only folder itself.
+        with Editor(BOOP, path, args=["-D", "null"], env=env) as ed:
+            ed.wait_for("step 1/16")
+            ed.keys("l", "l", " ")
+            os.kill(ed.pid, signal.SIGTERM)
+            status = ed.wait_exit()
+            said = ed.raw.decode(errors="replace")
+        saves = os.listdir(os.path.join(state, "pixelboop")) if os.path.isdir(os.path.join(state, "pixelboop")) else []
+        check(status == 0 and len(saves) == 1 and saves[0].endswith("song.json.save") and "%2F" in saves[0]
+              and os.path.join(state, "pixelboop", saves[0]) in said,
+              "SIGTERM: the work goes to $XDG_STATE_HOME/pixelboop/, and it says where", (status, saves, said[-300:]))
+        with Editor(BOOP, path, args=["-D", "null"], env=env) as ed:
+            check(ed.wait_for("restore unsaved changes of song.json? (y/n)"), "the next start finds it there", ed.text())
+            ed.keys("y")
+            check(ed.wait_for("restored unsaved changes"), "y restores it", ed.text())
+            ed.keys("W", "ctrl-u")
+            ed.send(other.encode())
+            ed.keys("enter")
+            check(ed.wait_for("exists: replace it? (y/n)"), "save as over another existing file asks", ed.text())
+            ed.keys("y")
+            check(ed.wait_for("saved"), "y replaces it", ed.text())
+            ed.keys("q")
+            ed.wait_exit()
+        check(notes(other, "melody") == [(2, 60, "normal", 1)], "the restored work was saved", open(other).read())
+        check(not os.listdir(os.path.join(state, "pixelboop")), "saving removed the state copy")
+    finally:
+        writable_again(folder)
+
+# 14b. A read-only file (0444 in a writable folder; root too) is replaced only when confirmed.
+path = fresh("readonly.json")
+json.dump({"name": "readonly", "bpm": 120, "length": 16, "tracks": {}}, open(path, "w"))
+os.chmod(path, 0o444)
+before = open(path).read()
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys(" ", "s")
+    check(ed.wait_for("overwrite read-only file readonly.json? (y/n"), "saving a read-only file asks", ed.text())
+    ed.keys("n")
+    check(ed.wait_for("not saved") and open(path).read() == before, "n leaves it untouched", ed.text())
+    ed.keys("q", "y")
+    check(ed.wait_for("overwrite read-only file"), "quit, y: asks again", ed.text())
+    ed.keys("y")
+    check(ed.wait_exit() == 0, "y replaces it and quits", ed.status)
+check(notes(path, "melody") == [(0, 60, "normal", 1)] and os.stat(path).st_mode & 0o777 == 0o444,
+      "the read-only file has the work and keeps mode 0444", (open(path).read(), oct(os.stat(path).st_mode)))
+
+# 14c. A symbolic link is saved through: the link stays, its target gets the edits.
+target_dir = os.path.join(WORK, "real")
+os.makedirs(target_dir, exist_ok=True)
+target = os.path.join(target_dir, "target.json")
+json.dump({"name": "target", "bpm": 120, "length": 16, "tracks": {}}, open(target, "w"))
+link = fresh("link.json")
+os.symlink("real/target.json", link)
+with Editor(BOOP, link, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys(" ", "s")
+    ed.wait_for("saved")
+    ed.keys("q")
+    ed.wait_exit()
+check(os.path.islink(link) and os.readlink(link) == "real/target.json", "the link is still a link",
+      os.path.islink(link))
+check(notes(target, "melody") == [(0, 60, "normal", 1)], "the target has the edits", open(target).read())
+check(not [f for f in os.listdir(WORK) + os.listdir(target_dir) if f.startswith(".boop-")], "no temporary file left")
+
+# 15. Job control under an interactive bash: Ctrl-Z (a byte in raw mode) and SIGTSTP from outside
+# give the shell a working terminal (main screen, mouse off, cursor on, echo and line mode); fg
+# brings raw mode and the whole screen back (boop play's keyboard: scripts/edit-live-test.py).
+def line_mode(stty):
+    words = stty.replace("\r", " ").replace("\n", " ").split()
+    return "echo" in words and "icanon" in words and "isig" in words
+
+
+path = fresh("jobs.json")
+with Shell() as sh:
+    sh.run(f"{BOOP} edit {path} -D null")
+    check(sh.wait_for("step 1/16"), "bash: the editor opens", sh.text())
+    sh.keys(" ", "l")
+    prompts = sh.prompts()
+    mark = len(sh.raw)
+    sh.keys("ctrl-z")
+    check(sh.wait_prompt(prompts) and "Stopped" in sh.raw[mark:].decode(errors="replace"),
+          "Ctrl-Z: the job stops and the prompt comes back", sh.raw[mark:][-300:])
+    tail = sh.raw[mark:]
+    check(all(seq in tail for seq in (b"\x1b[?1049l", b"\x1b[?1002l", b"\x1b[?1006l", b"\x1b[?25h")),
+          "Ctrl-Z: alternate screen left, mouse off, cursor shown", tail[:200])
+    check(line_mode(sh.command_output("stty -a")), "Ctrl-Z: echo and line mode back for the shell")
+    mark = len(sh.raw)
+    sh.run("fg")
+    check(sh.wait_for("step 2/16") and row_of(sh, "C4") is not None and b"\x1b[?1049h" in sh.raw[mark:]
+          and b"\x1b[?1002h" in sh.raw[mark:], "fg: alternate screen, mouse and the whole grid again", sh.text())
+    sh.keys("l")
+    check(sh.wait_for("step 3/16"), "fg: raw mode again (a single key acts at once)", sh.status_line())
+    # SIGTSTP from outside (kill -TSTP), then fg.
+    job = sh.children()
+    prompts = sh.prompts()
+    if job:
+        os.kill(job[0], signal.SIGTSTP)
+    check(job and sh.wait_prompt(prompts), "SIGTSTP: the job stops and the prompt comes back", job)
+    check(line_mode(sh.command_output("stty -a")), "SIGTSTP: line mode back for the shell")
+    sh.run("fg")
+    check(sh.wait_for("step 3/16"), "fg after SIGTSTP: redrawn", sh.text())
+    sh.keys("q")
+    check(sh.wait_for("save changes? (y/n/c)"), "the changes are still there after two suspends", sh.text())
+    prompts = sh.prompts()
+    sh.keys("y")
+    check(sh.wait_prompt(prompts), "y saves and quits back to the shell")
+    check(line_mode(sh.command_output("stty -a")), "after quitting: line mode")
+check(notes(path, "melody") == [(0, 60, "normal", 1)], "the work survived the suspends", notes(path, "melody"))
 
 print(f"edit tests: {failures} failed")
 sys.exit(1 if failures else 0)

@@ -33,11 +33,14 @@ KEYS = {
     "ctrl-c": b"\x03",
     "ctrl-r": b"\x12",
     "ctrl-s": b"\x13",
+    "ctrl-u": b"\x15",
+    "ctrl-z": b"\x1a",
+    "backspace": b"\x7f",
 }
 
 
 class Editor:
-    def __init__(self, boop, path, cols=80, rows=24, args=(), env=None):
+    def __init__(self, boop, path, cols=80, rows=24, args=(), env=None, argv=None):
         self.cols, self.rows = cols, rows
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -52,7 +55,7 @@ class Editor:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             # The child: the terminal settings as a shell leaves them, then boop.
-            os.execvpe(boop, [boop, "edit", path, *args], environment)
+            os.execvpe((argv or [boop])[0], argv or [boop, "edit", path, *args], environment)
         self.resize(cols, rows, signal_child=False)
         self.stty_before = self.stty()
 
@@ -99,6 +102,36 @@ class Editor:
     def send(self, data):
         os.write(self.fd, data)
         self.pump(0.12)
+
+    def paste(self, data, timeout=60.0):
+        """Writes `data` as fast as boop takes it, reading what it draws meanwhile (a blocking
+        write of more than the pty holds would deadlock against boop's own output). True when
+        all of it was taken."""
+        flags = fcntl.fcntl(self.fd, fcntl.F_GETFL)
+        fcntl.fcntl(self.fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        sent, end = 0, time.time() + timeout
+        try:
+            while sent < len(data) and time.time() < end:
+                readable, writable, _ = select.select([self.fd], [self.fd], [], 0.05)
+                if readable and not self.pump(0.001):
+                    break
+                if writable:
+                    try:
+                        sent += os.write(self.fd, data[sent:sent + 4096])
+                    except BlockingIOError:
+                        pass
+        finally:
+            fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
+        return sent == len(data)
+
+    def alive(self):
+        if self.status is not None:
+            return False
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid:
+            self.status = os.waitstatus_to_exitcode(status)
+            return False
+        return True
 
     def keys(self, *names):
         for name in names:
@@ -161,3 +194,61 @@ class Editor:
             except (ProcessLookupError, ChildProcessError):
                 pass
         os.close(self.fd)
+
+
+class Shell(Editor):
+    """An interactive bash in a pseudo-terminal (job control on), for Ctrl-Z and `fg`:
+
+        with Shell() as sh:
+            sh.run("boop edit song.json")
+    """
+
+    PROMPT = "BOOPSH$ "
+
+    def __init__(self, cols=80, rows=24, env=None):
+        environment = {"PS1": self.PROMPT, "PROMPT_COMMAND": "", "HISTFILE": "/dev/null"}
+        environment.update(env or {})
+        super().__init__(None, None, cols, rows, env=environment,
+                         argv=["bash", "--norc", "--noprofile", "-i"])
+        self.wait_prompt()
+
+    def prompts(self):
+        return self.raw.count(self.PROMPT.encode())
+
+    def wait_prompt(self, after=0, timeout=10.0):
+        """True once the shell has printed its prompt more than `after` times."""
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.prompts() > after:
+                return True
+            if not self.pump(0.05):
+                break
+        return self.prompts() > after
+
+    def run(self, line):
+        self.send(line.encode() + b"\r")
+
+    def command_output(self, line, timeout=10.0):
+        """Runs `line` and returns what it printed (up to the next prompt)."""
+        before = self.prompts()
+        start = len(self.raw)
+        self.run(line)
+        self.wait_prompt(before, timeout)
+        out = self.raw[start:].decode(errors="replace")
+        return out.rsplit(self.PROMPT, 1)[0]
+
+    def children(self):
+        """The shell's child processes (its jobs), by pid."""
+        try:
+            with open(f"/proc/{self.pid}/task/{self.pid}/children") as f:
+                return [int(p) for p in f.read().split()]
+        except OSError:
+            return []
+
+    def __exit__(self, *exc):
+        for child in self.children():
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        super().__exit__(*exc)

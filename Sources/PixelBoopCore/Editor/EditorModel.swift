@@ -28,6 +28,11 @@ public struct EditorModel: Sendable {
         case shorten(to: Int, affected: Int)
         /// FILE.save holds unsaved work from a session that ended from outside: y restores it.
         case restore
+        /// The file to be written has no write permission: y replaces it all the same, W saves
+        /// elsewhere, anything else leaves it.
+        case overwriteReadOnly(path: String)
+        /// Save as named another file that exists: y replaces it.
+        case overwriteExisting(path: String)
     }
 
     public static let undoLevels = 500
@@ -44,6 +49,10 @@ public struct EditorModel: Sendable {
     /// The velocity of notes placed from now on (keys 1, 2, 3).
     public private(set) var velocity: Velocity = .normal
     public var question: Question?
+    /// A line of typed text (the path to save to); keys go to it while it is open.
+    public var prompt: PathPrompt?
+    /// Where the unsaved work offered by `.restore` was found.
+    public var restoreSource: String?
     public var showHelp = false
     /// One line for the user (saved, nothing to undo, ...), cleared by the next key.
     public var message: String?
@@ -55,6 +64,16 @@ public struct EditorModel: Sendable {
     public init(pattern: Pattern, saved: Pattern? = nil) {
         self.pattern = pattern
         self.savedPattern = saved ?? pattern
+        // A tonal track's cursor starts on its first note (earliest step, then highest pitch), so
+        // a reopened file shows its notes wherever they lie; an empty track starts at C4 (C3 bass).
+        for kind in TrackKind.allCases where kind != .rhythm {
+            let first = pattern.notes(kind).filter { EditorModel.pitchRange.contains($0.pitch) }
+                .min { ($0.step, -$0.pitch) < ($1.step, -$1.pitch) }
+            if let first { rows[kind] = first.pitch }
+        }
+        if let lane = pattern.notes(.rhythm).compactMap({ n in DrumLane.all.firstIndex { $0.key == n.pitch } }).min() {
+            rows[.rhythm] = lane
+        }
     }
 
     public var isModified: Bool { !EditorModel.sameNotes(pattern, savedPattern) }
@@ -81,10 +100,10 @@ public struct EditorModel: Sendable {
 
     // MARK: Cursor
 
-    /// Moves by `steps` columns (wrapping at the ends) and `rows` rows (up = +1 = a semitone
-    /// higher; on rhythm, up is the lane above), clamped at the top and bottom.
+    /// Moves by `steps` columns (wrapping at the ends: h and l) and `rows` rows (up = +1 = a
+    /// semitone higher; on rhythm, up is the lane above), clamped at the top and bottom.
     public mutating func move(steps: Int = 0, rows dy: Int = 0) {
-        if steps != 0 { step = ((step + steps) % pattern.length + pattern.length) % pattern.length }
+        if steps != 0 { step = ((step + steps % pattern.length) % pattern.length + pattern.length) % pattern.length }
         if dy != 0 {
             if track == .rhythm {
                 rows[.rhythm] = min(max(row - dy, 0), DrumLane.all.count - 1)
@@ -93,6 +112,14 @@ public struct EditorModel: Sendable {
             }
         }
     }
+
+    /// H and L: `steps` columns, stopping at the first and the last step (a jump never wraps).
+    public mutating func jump(steps: Int) {
+        step = min(max(step + max(min(steps, pattern.length), -pattern.length), 0), pattern.length - 1)
+    }
+
+    /// Why the cursor's pitch is hardly worth placing on this track (`PitchRange`), or nil.
+    public var pitchHint: String? { PitchRange.hint(pitch: cursorPitch, kind: track) }
 
     /// Puts the cursor on a cell (a mouse click): `row` as in `rows`.
     public mutating func moveTo(step newStep: Int, row newRow: Int) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the editor may colour: 24-bit, the 256-colour palette, or not at all (NO_COLOR,
 /// TERM=dumb: plain ASCII glyphs, with only reverse video and underline for the cursor and the
 /// playhead).
@@ -115,12 +117,22 @@ public struct EditorView: Sendable {
     public mutating func visibleRows(for model: EditorModel, height: Int) -> [Int] {
         let count = EditorView.gridRows(height: height)
         if model.track == .rhythm { return Array(0..<min(count, DrumLane.all.count)) }
-        var top = topPitch[model.track] ?? min(127, model.row + count / 2)
+        var top = topPitch[model.track] ?? EditorView.initialTop(model, rows: count)
         if model.row > top { top = model.row }
         if model.row <= top - count { top = model.row + count - 1 }
         top = min(max(top, count - 1), 127)
         topPitch[model.track] = top
         return (0..<count).map { top - $0 }.filter { $0 >= 0 }
+    }
+
+    /// Where a track's window starts the first time it is shown: its notes in the middle when
+    /// they fit (the cursor is on the first of them), else the cursor in the middle.
+    static func initialTop(_ model: EditorModel, rows count: Int) -> Int {
+        let pitches = model.pattern.notes(model.track).map(\.pitch).filter { EditorModel.pitchRange.contains($0) }
+        if let lo = pitches.min(), let hi = pitches.max(), hi - lo < count {
+            return min(127, (lo + hi + 1) / 2 + count / 2)
+        }
+        return min(127, model.row + count / 2)
     }
 
     /// The wheel: `rows` up (positive) or down, without moving the cursor off screen for good.
@@ -136,6 +148,9 @@ public struct EditorView: Sendable {
     public mutating func cell(column: Int, row: Int, model: EditorModel, width: Int, height: Int)
         -> (step: Int, row: Int)?
     {
+        // Any terminal (or anything writing to ours) may report any number: only positions on a
+        // screen of this size are looked at, so nothing below can overflow.
+        guard (1...max(1, width)).contains(column), (1...max(1, height)).contains(row) else { return nil }
         let x = column - 1 - EditorView.labelWidth
         let y = row - 1 - 2
         guard x >= 0, y >= 0 else { return nil }
@@ -169,20 +184,37 @@ public struct EditorView: Sendable {
             drawRow(&f, model: model, value: value, y: y + 2, play: play)
         }
         if model.showHelp { drawHelp(&f) }
-        // The message line: a question, a message, or the key hint.
-        let prompt: String
-        switch model.question {
-        case .saveBeforeQuit: prompt = "save changes? (y/n/c)"
-        case .shorten(let to, let affected):
-            prompt = "shorten to \(to) steps? \(affected) note(s) past step \(to) will be removed or trimmed (y/n)"
-        case .restore: prompt = "\(fileName).save holds unsaved changes: restore them? (y/n)"
-        case nil: prompt = model.message ?? "? help   space toggle   p play   u undo   s save   q quit"
-        }
+        // The message line: typed text, a question, a message, a hint about the pitch, or the keys.
+        let asking = model.prompt != nil || model.question != nil
+        let prompt = messageLine(model: model, fileName: fileName, width: width)
         f.put(
             prompt, column: 0, row: height - 2,
-            style: model.question != nil ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
+            style: asking ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
         drawStatus(&f, model: model, playing: playing, sound: sound, fileName: fileName, row: height - 1)
         return f
+    }
+
+    /// What the line above the status line says. Questions put their answer keys first, so a
+    /// long path after them is what the width cuts.
+    func messageLine(model: EditorModel, fileName: String, width: Int) -> String {
+        if let prompt = model.prompt { return prompt.line(width: width, ascii: ascii) }
+        switch model.question {
+        case .saveBeforeQuit: return "save changes? (y/n/c)"
+        case .shorten(let to, let affected):
+            return "shorten to \(to) steps? (y/n) \(affected) note(s) past step \(to) will be removed or trimmed"
+        case .restore:
+            let source = model.restoreSource ?? fileName + ".save"
+            if (source as NSString).lastPathComponent == fileName + ".save" {
+                return "\(fileName).save holds unsaved changes: restore them? (y/n)"
+            }
+            return "restore unsaved changes of \(fileName)? (y/n) kept in \(OneLine.escape(source))"
+        case .overwriteReadOnly(let path):
+            return "overwrite read-only file \(OneLine.escape((path as NSString).lastPathComponent))? (y/n, W: save elsewhere)"
+        case .overwriteExisting(let path):
+            return "\(OneLine.escape(path)) exists: replace it? (y/n)"
+        case nil:
+            return model.message ?? model.pitchHint ?? "? help   space toggle   p play   u undo   s save   q quit"
+        }
     }
 
     private func drawTitle(_ f: inout ScreenFrame, model: EditorModel) {
@@ -252,25 +284,8 @@ public struct EditorView: Sendable {
         _ f: inout ScreenFrame, model: EditorModel, playing: Bool, sound: SoundStatus,
         fileName: String, row: Int
     ) {
-        let soundText: String
-        switch sound {
-        case .silent(let why): soundText = why
-        case .device(let name, let ms): soundText = "\(name) \(String(format: "%.1f", ms)) ms"
-        }
-        let rest = [
-            model.track.rawValue, "step \(model.step + 1)/\(model.pattern.length)", model.cursorLabel,
-            "\(Int(model.pattern.bpm)) BPM", playing ? "playing" : "stopped", soundText
-        ]
-        let bar = ascii ? "|" : "│"
         let name = fileName + (model.isModified ? "*" : "")
-        // Everything must fit the width: spaced bars when there is room, bare bars when not, and
-        // a long file name shortened last (its end kept, with the * of unsaved changes).
-        var line = " " + ([name] + rest).joined(separator: " \(bar) ")
-        if line.count > f.width { line = " " + ([name] + rest).joined(separator: bar) }
-        if line.count > f.width {
-            let room = max(4, name.count - (line.count - f.width))
-            line = " …" + name.suffix(room - 1) + bar + rest.joined(separator: bar)
-        }
+        var line = statusText(model: model, playing: playing, sound: sound, name: name, width: f.width)
         if line.count < f.width { line += String(repeating: " ", count: f.width - line.count) }
         f.put(line, column: 0, row: row, style: CellStyle(fg: .bright, reverse: true))
     }
@@ -278,7 +293,7 @@ public struct EditorView: Sendable {
     static let helpLines = [
         "keys",
         "arrows, h j k l   move (up: a semitone higher)",
-        "H L               four steps left / right",
+        "H L               four steps left / right (stop at the ends)",
         "space, Enter      place or remove a note (it sounds)",
         "1 2 3             normal / accent / sustain",
         "[ ]               shorter / longer note",
@@ -287,7 +302,8 @@ public struct EditorView: Sendable {
         "+ -               tempo +5 / -5 BPM",
         "< >               pattern length 8/16/24/32",
         "u, Ctrl-R         undo / redo",
-        "s, Ctrl-S         save",
+        "s, Ctrl-S         save;  W  save as (type a path)",
+        "Ctrl-Z            suspend (fg comes back)",
         "q, Ctrl-C         quit (asks to save)",
         "mouse             click toggles, drag paints,",
         "                  right click removes, wheel scrolls",
@@ -297,7 +313,7 @@ public struct EditorView: Sendable {
     private func drawHelp(_ f: inout ScreenFrame) {
         let width = (EditorView.helpLines.map(\.count).max() ?? 0) + 4
         let left = max(0, (f.width - width) / 2)
-        let top = 3
+        let top = 2
         for (i, line) in ([""] + EditorView.helpLines + [""]).enumerated() {
             let padded = "  " + line + String(repeating: " ", count: max(0, width - 2 - line.count))
             f.put(padded, column: left, row: top + i, style: CellStyle(fg: .bright, reverse: true))

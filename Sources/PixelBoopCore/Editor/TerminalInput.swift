@@ -3,7 +3,7 @@ public enum InputEvent: Sendable, Equatable {
     public enum Arrow: Sendable, Equatable { case up, down, left, right }
     public enum MouseButton: Sendable, Equatable { case left, middle, right, wheelUp, wheelDown }
 
-    /// A printable ASCII character.
+    /// A printable character: ASCII, or any other valid UTF-8 character (typed into a path).
     case char(Character)
     case arrow(Arrow)
     case enter
@@ -58,10 +58,16 @@ public struct TerminalInput: Sendable {
         case 0x7F, 0x08: return (.backspace, 1)
         case 0x01...0x1A: return (.control(Character(UnicodeScalar(b + 0x60))), 1)
         case 0x20...0x7E: return (.char(Character(UnicodeScalar(b))), 1)
-        case 0xC0...0xF7:
-            // A UTF-8 character: not a command key; skip it whole.
+        case 0xC2...0xF4:
+            // A UTF-8 character: never a command key, but a path may hold it. Invalid or
+            // non-printable sequences are skipped a byte at a time.
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-            return pending.count - i >= length ? (nil, length) : nil
+            guard pending.count - i >= length else { return nil }
+            var bytes = pending[i..<(i + length)].makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&bytes), bytes.next() == nil, scalar.value >= 0xA0
+            else { return (nil, 1) }
+            return (.char(Character(scalar)), length)
         default: return (nil, 1)
         }
     }
@@ -92,9 +98,9 @@ public struct TerminalInput: Sendable {
             return (arrow(final).map { .arrow($0) }, used)
         case UInt8(ascii: "Z"): return (.shiftTab, used)
         case UInt8(ascii: "M"), UInt8(ascii: "m"):
-            guard params.hasPrefix("<") else { return (nil, used) }
-            let fields = params.dropFirst().split(separator: ";").compactMap { Int($0) }
-            guard fields.count == 3 else { return (nil, used) }
+            guard params.hasPrefix("<"), let fields = TerminalInput.mouseFields(params.utf8.dropFirst()) else {
+                return (nil, used)
+            }
             let code = fields[0]
             let button: InputEvent.MouseButton
             if code & 64 != 0 {
@@ -114,6 +120,26 @@ public struct TerminalInput: Sendable {
             )
         default: return (nil, used)
         }
+    }
+
+    /// The three numbers of an SGR mouse report: digits only (no sign), each saturated at 99 999
+    /// (no screen is that wide), so no report can carry a number that overflows what uses it.
+    static func mouseFields(_ bytes: some Collection<UInt8>) -> [Int]? {
+        var fields: [Int] = [0]
+        var digits = 0
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                fields[fields.count - 1] = min(fields[fields.count - 1] * 10 + Int(b - 48), 99_999)
+                digits += 1
+            case UInt8(ascii: ";"):
+                guard digits > 0, fields.count < 3 else { return nil }
+                fields.append(0)
+                digits = 0
+            default: return nil
+            }
+        }
+        return fields.count == 3 && digits > 0 ? fields : nil
     }
 
     private func arrow(_ b: UInt8) -> InputEvent.Arrow? {

@@ -163,8 +163,12 @@ public final class PatternTransport {
         guard !auditions.isEmpty else { return }
         let clock = engine.frameClock
         while let first = auditions.first, first.offFrame <= clock {
+            do {
+                try engine.releaseNote(NoteID(rawValue: first.id), at: AudioEngine.now)
+            } catch .queueFull {
+                return   // the immediate lane is full this block: released on a later tick
+            }
             auditions.removeFirst()
-            try engine.releaseNote(NoteID(rawValue: first.id), at: AudioEngine.now)
         }
     }
 
@@ -212,11 +216,15 @@ public final class PatternTransport {
         }
         if added { pending.sort(by: SequencerEvent.playOrder) }
         var sent = 0
+        defer { pending.removeFirst(sent) }
         while sent < pending.count && pending[sent].frame < horizon {
-            try engine.schedule(pending[sent])
+            do {
+                try engine.schedule(pending[sent])
+            } catch .queueFull {
+                return   // back-pressure: the rest stays pending for the next tick, never sent twice
+            }
             sent += 1
         }
-        pending.removeFirst(sent)
     }
 
     /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the

@@ -12,11 +12,14 @@ struct EditCommand: ParsableCommand {
             once); 1 2 3 set normal, accent, sustain; [ and ] shorten and lengthen the note; Tab and \
             Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM; \
             < and > change the length (8, 16, 24, 32 steps); u undoes, Ctrl-R redoes; s or Ctrl-S \
-            saves; ? shows the keys; q or Ctrl-C quits (asking to save). The mouse: a click places or \
-            removes, a drag paints, a right click removes, the wheel scrolls. A FILE that does not exist \
-            is a new pattern, written when you save. SIGTERM or SIGHUP with unsaved changes writes them \
-            to FILE.save, which the next `boop edit FILE` offers to restore. Without a sound device it \
-            edits silently.
+            saves; W saves as (type a path); ? shows the keys; Ctrl-Z suspends (fg comes back); q or \
+            Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag paints, a right \
+            click removes, the wheel scrolls. A FILE that does not exist is a new pattern, written when \
+            you save; a symbolic link is saved through (its target gets the edits); a read-only FILE \
+            is replaced only when you say so; when saving fails you are asked for another path. \
+            SIGTERM or SIGHUP with unsaved changes writes them to FILE.save, or when its folder takes \
+            no file to $XDG_STATE_HOME/pixelboop/ (~/.local/state/pixelboop/), and the next \
+            `boop edit FILE` offers them back. Without a sound device it edits silently.
             """)
 
     @Argument(help: "The pattern file (JSON). A new pattern when it does not exist.")
@@ -71,31 +74,53 @@ struct EditCommand: ParsableCommand {
 
 /// The editor's loop: keys and mouse into the model, the model into the transport and the screen.
 final class EditSession {
-    private let file: String
-    private var model: EditorModel
+    /// The pattern file; `W` (save as) changes it.
+    private(set) var file: String
+    var model: EditorModel
     private let terminal: TerminalSession
     private var view: EditorView
     private var writer: ScreenWriter
     private var input = TerminalInput()
     private var transport: PatternTransport?
     private var sound: SoundStatus = .silent("no sound device: editing silently")
+    private let command: EditCommand
     private let verbose: Bool
+    let environment = ProcessInfo.processInfo.environment
     private var size = TerminalSession.size()
     private var dragging = false
     private var lastTap: (read: Double, frame: UInt64)?
-    private var tapLog: [String] = []
+    var tapLog: [String] = []
+    /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
+    /// a paste or a fast drag sounds its last few notes, never floods the engine's immediate lane.
+    private var auditionQueue: [(note: Note, track: TrackKind)] = []
+    static let auditionsPerRead = 4
+    /// Set by "save changes? y" until the save is done (or given up).
+    var quitAfterSave = false
+    /// Read-only files the user agreed to replace in this session (their resolved paths).
+    var confirmedReadOnly: Set<String> = []
 
     init(file: String, pattern: Pattern, terminal: TerminalSession, command: EditCommand) {
         self.file = file
         self.terminal = terminal
+        self.command = command
         model = EditorModel(pattern: pattern)
         let colors = ColorMode.detect(ProcessInfo.processInfo.environment)
         view = EditorView(colorMode: colors)
         writer = ScreenWriter(colorMode: colors)
         verbose = command.deviceOptions.verbose
+        openTransport()
+        if let found = EmergencySave.find(for: file, environment: environment) {
+            model.question = .restore
+            model.restoreSource = found
+        }
+    }
+
+    /// Opens the sound device (at start, and again after a suspend closed it); without one the
+    /// editing goes on silently.
+    private func openTransport() {
         do {
             let t = try PatternTransport(
-                pattern: pattern, route: command.deviceOptions.route,
+                pattern: model.pattern, route: command.deviceOptions.route,
                 sampleRate: command.deviceOptions.sampleRate(default: 44100), voices: command.voices,
                 periodFrames: command.periodFrames ?? 128, periods: command.periods ?? 3,
                 adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
@@ -106,13 +131,9 @@ final class EditSession {
             transport = nil
             sound = .silent("no sound device: editing silently")
         }
-        if FileManager.default.fileExists(atPath: backupPath) {
-            model.question = .restore
-        }
     }
 
-    private var backupPath: String { file + ".save" }
-    private var fileName: String { URL(fileURLWithPath: file).lastPathComponent }
+    var fileName: String { URL(fileURLWithPath: file).lastPathComponent }
 
     /// Runs until quit; returns the exit status.
     func run() -> Int32 {
@@ -139,6 +160,7 @@ final class EditSession {
                     for event in input.feed(buffer[0..<n]) {
                         if let status = handle(event, readAt: readAt) { return status }
                     }
+                    soundAuditions(readAt: readAt)
                 } else if n == 0 {
                     // The terminal went away: keep the work, as on SIGHUP.
                     return hangUp()
@@ -201,18 +223,34 @@ final class EditSession {
     }
 
     private func audition(_ note: Note, readAt: Double) {
-        guard let transport else { return }
-        do {
-            let frame = transport.frameClock
-            try transport.audition(pitch: note.pitch, track: model.track, velocity: note.velocity)
-            lastTap = (readAt, frame)
-            measureTap()
-        } catch {
-            model.message = "audition: \(error)"
+        auditionQueue.append((note, model.track))
+    }
+
+    /// Sounds the notes placed by one read: the last few of them (a paste of thousands is heard
+    /// as its end, not queued for seconds). A full immediate lane is back-pressure, not a fault:
+    /// what does not fit is dropped, and the device stays.
+    private func soundAuditions(readAt: Double) {
+        let notes = auditionQueue.suffix(EditSession.auditionsPerRead)
+        auditionQueue.removeAll(keepingCapacity: true)
+        guard let transport, !notes.isEmpty else { return }
+        for (note, track) in notes {
+            do {
+                let frame = transport.frameClock
+                try transport.audition(pitch: note.pitch, track: track, velocity: note.velocity)
+                lastTap = (readAt, frame)
+            } catch AudioError.queueFull {
+                break
+            } catch {
+                model.message = "audition: \(error)"
+                return
+            }
         }
+        measureTap()
     }
 
     private func patternChanged() { transport?.replacePattern(model.pattern) }
+    func replacePatternInTransport() { patternChanged() }
+    func setFile(_ path: String) { file = path }
 
     private func togglePlay() {
         guard let transport else {
@@ -235,10 +273,21 @@ final class EditSession {
 
     /// Handles one event; a status ends the session.
     private func handle(_ event: InputEvent, readAt: Double) -> Int32? {
+        if event == .control("z") {
+            suspend()
+            return nil
+        }
+        if model.prompt != nil { return promptKey(event) }
         if let question = model.question { return answer(question, event) }
         if model.showHelp {
-            if case .char("?") = event { model.showHelp = false } else if event == .escape { model.showHelp = false }
-            return nil
+            // q and Ctrl-C quit from the help as from anywhere; ? and Esc close it.
+            switch event {
+            case .char("q"), .control("c"): model.showHelp = false
+            case .char("?"), .escape:
+                model.showHelp = false
+                return nil
+            default: return nil
+            }
         }
         model.message = nil
         let before = model.pattern
@@ -247,8 +296,8 @@ final class EditSession {
         case .arrow(.down), .char("j"): model.move(rows: -1)
         case .arrow(.left), .char("h"): model.move(steps: -1)
         case .arrow(.right), .char("l"): model.move(steps: 1)
-        case .char("H"): model.move(steps: -4)
-        case .char("L"): model.move(steps: 4)
+        case .char("H"): model.jump(steps: -4)
+        case .char("L"): model.jump(steps: 4)
         case .char(" "), .enter:
             if let placed = model.toggle() { audition(placed, readAt: readAt) }
         case .char("1"): model.setVelocity(.normal)
@@ -266,6 +315,7 @@ final class EditSession {
         case .char("u"): model.undo()
         case .control("r"): model.redo()
         case .char("s"), .control("s"): save()
+        case .char("W"): askSavePath(label: "save as")
         case .char("?"): model.showHelp = true
         case .char("q"), .control("c"):
             if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
@@ -284,7 +334,10 @@ final class EditSession {
         model.question = nil
         switch question {
         case .saveBeforeQuit:
-            if yes { return save() ? 0 : nil }
+            if yes {
+                quitAfterSave = true
+                return save() ? 0 : nil
+            }
             if no { return 0 }
             model.message = "not quitting"
         case .shorten:
@@ -296,7 +349,25 @@ final class EditSession {
                 model.message = "length kept"
             }
         case .restore:
-            if yes { restoreBackup() } else { model.message = "\(backupPath) kept; it is offered again next time" }
+            if yes {
+                restoreBackup()
+            } else {
+                model.message = "\(OneLine.escape(model.restoreSource ?? file + ".save")) kept; it is offered again next time"
+            }
+        case .overwriteReadOnly(let path):
+            if yes {
+                confirmedReadOnly.insert(PatternFile.resolvingLinks(path))
+                return write(to: path) && quitAfterSave ? 0 : nil
+            }
+            if event == .char("W") {
+                askSavePath(label: "save as")
+            } else {
+                quitAfterSave = false
+                model.message = "not saved: \(OneLine.escape(path)) is read-only (W saves elsewhere)"
+            }
+        case .overwriteExisting(let path):
+            if yes { return save(to: path) && quitAfterSave ? 0 : nil }
+            askSavePath(label: "not replaced; save as", text: path)
         }
         return nil
     }
@@ -339,33 +410,37 @@ final class EditSession {
         }
     }
 
-    // MARK: Files
+    // MARK: Job control
 
-    /// Writes the pattern (temporary file, then rename); true when it is on disk.
-    @discardableResult
-    private func save() -> Bool {
-        do {
-            try PatternFile.write(model.pattern, to: file)
-            model.markSaved()
-            try? FileManager.default.removeItem(atPath: backupPath)
-            model.message = "saved \(fileName)"
-            return true
-        } catch {
-            model.message = "not saved: \(OneLine.escape("\(error)"))"
-            return false
+    /// Ctrl-Z or SIGTSTP: the sound device is closed (a stopped process must not hold it, and a
+    /// device left unserved past its watchdog would be reported lost), the terminal restored, the
+    /// process stopped; after `fg` everything comes back and the loop plays again if it played.
+    private func suspend() {
+        guard TerminalSession.canSuspend else {
+            model.message = "Ctrl-Z: this shell has no job control (q quits)"
+            return
         }
+        let wasPlaying = transport?.state == .playing
+        let hadSound = transport != nil
+        if let transport { _ = try? transport.stop() }
+        transport = nil
+        let stopped = terminal.suspend()
+        resume()
+        if hadSound {
+            openTransport()
+            if wasPlaying { togglePlay() }
+        }
+        if !stopped { model.message = "Ctrl-Z: nothing to return to here (no job-control shell); editing goes on" }
     }
 
-    private func restoreBackup() {
-        do {
-            let restored = try Pattern.load(path: backupPath)
-            let saved = model.savedPattern
-            model = EditorModel(pattern: restored, saved: saved)
-            patternChanged()
-            model.message = "restored unsaved changes from \(URL(fileURLWithPath: backupPath).lastPathComponent)"
-        } catch {
-            model.message = "cannot restore: \(OneLine.escape("\(error)"))"
-        }
+    /// SIGCONT (also after `suspend`): raw mode, the alternate screen and the mouse again, and the
+    /// whole screen redrawn at its size now.
+    private func resume() {
+        terminal.resume()
+        size = TerminalSession.size()
+        writer.invalidate()
+        dragging = false
+        draw()
     }
 
     // MARK: Signals
@@ -381,6 +456,8 @@ final class EditSession {
                 writer.invalidate()
             case SIGINT:
                 if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
+            case SIGTSTP: suspend()
+            case SIGCONT: resume()
             default:   // SIGTERM, SIGHUP, SIGQUIT
                 return hangUp()
             }
@@ -388,26 +465,9 @@ final class EditSession {
         return nil
     }
 
-    /// The session ends from outside: unsaved work goes to FILE.save (as nano does).
-    private func hangUp() -> Int32 {
-        guard model.isModified else { return 0 }
-        do {
-            try PatternFile.write(model.pattern, to: backupPath)
-            tapLog.append(
-                "boop: edit: unsaved changes written to \(OneLine.escape(backupPath)); `boop edit \(OneLine.escape(file))` offers them back"
-            )
-            return 0
-        } catch {
-            tapLog.append(
-                "boop: edit: unsaved changes could not be written to \(OneLine.escape(backupPath)): \(OneLine.escape("\(error)"))"
-            )
-            return ExitStatus.ioError.rawValue
-        }
-    }
-
     // MARK: Screen
 
-    private func draw() {
+    func draw() {
         let playing = transport.map { $0.state == .playing } ?? false
         let playStep = playing ? transport?.audibleStep : nil
         let frame = view.frame(
@@ -421,55 +481,5 @@ final class EditSession {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}
-
-/// Writing a pattern file so that nothing is ever half-written: a temporary file in the same
-/// folder, flushed, then renamed over the target. What is written is checked first: it must
-/// parse with the strict loader back to the same music.
-enum PatternFile {
-    static func write(_ pattern: Pattern, to path: String) throws {
-        let data = try pattern.fileData()
-        let reread = try Pattern.parse(data, file: path)
-        guard EditorModel.sameNotes(reread, pattern) else {
-            throw BoopExit(.ioError, "\(path): the saved form does not read back the same (not written)")
-        }
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var template = Array((folder + "/.boop-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw BoopExit(
-                .cannotCreate,
-                "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(String(cString: strerror(errno)))")
-        }
-        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-        let error = errno
-        // Keep the permissions of the file being replaced (mkstemp makes 0600).
-        var st = stat()
-        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o777 : 0o644 & ~currentUmask()
-        ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temp, path) == 0 else {
-            let why = String(cString: strerror(ok ? errno : error))
-            unlink(temp)
-            throw BoopExit(.ioError, "\(OneLine.escape(path)): not written: \(why)")
-        }
-    }
-
-    private static func currentUmask() -> mode_t {
-        let mask = umask(0)
-        umask(mask)
-        return mask
     }
 }

@@ -4,8 +4,13 @@ import Foundation
 /// Single keys from the terminal while something plays: space pauses, q quits.
 ///
 /// When stdin is a TTY it is switched to non-canonical, no-echo mode (ISIG stays on, so Ctrl-C
-/// still raises SIGINT); reads never block. The original settings come back on `restore()`, on
-/// deinit, at normal process exit, and before a second Ctrl-C exits 130.
+/// still raises SIGINT and Ctrl-Z SIGTSTP); reads never block. The original settings come back on
+/// `restore()`, on deinit, at normal process exit, and before a second Ctrl-C exits 130.
+///
+/// Job control: on SIGTSTP (Ctrl-Z) the terminal is put back (settings, and the cursor when a
+/// status view hid it) before the process stops, so the shell gets a working line; on SIGCONT
+/// (`fg`) key mode and the hidden cursor come back and the view starts a fresh block below what
+/// the shell printed. All of it in the signal handlers, with async-signal-safe calls only.
 final class Keyboard {
     enum Key: Equatable {
         case space
@@ -13,34 +18,50 @@ final class Keyboard {
         case other(UInt8)
     }
 
-    nonisolated(unsafe) private static var saved: termios?
+    // Read by the signal handlers: allocated before any handler is installed, never freed (a
+    // termios kept in a Swift global is laid out 3 bytes short; see TerminalSession).
+    private static let saved: UnsafeMutablePointer<termios> = {
+        let p = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        p.initialize(to: termios())
+        return p
+    }()
+    /// 1 while key mode is on and `saved` holds the settings to put back.
+    nonisolated(unsafe) private static var active: Int32 = 0
     nonisolated(unsafe) private static var atexitInstalled = false
+    nonisolated(unsafe) private static var handlersInstalled = false
 
     /// Nil when stdin is not a terminal (pipes, CI): callers then simply never see keys.
     static func open() -> Keyboard? {
         guard isatty(STDIN_FILENO) == 1 else { return nil }
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
-        var raw = original
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 0
-            cc[Int(VTIME)] = 0
-        }
+        var raw = keyMode(original)
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
-        saved = original
+        saved.pointee = original
+        active = 1
         // A second Ctrl-C exits from the signal handler, which puts these settings back itself.
         boop_stop_signals_set_terminal(&original)
         if !atexitInstalled {
             atexitInstalled = true
             atexit { Keyboard.restoreTerminal() }
         }
+        installJobControl()
         return Keyboard()
     }
 
     private init() {}
 
     deinit { Keyboard.restoreTerminal() }
+
+    private static func keyMode(_ original: termios) -> termios {
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        return raw
+    }
 
     /// The next key pressed since the last call, or nil. Never blocks.
     func poll() -> Key? {
@@ -73,11 +94,83 @@ final class Keyboard {
         _ = Glibc.poll(&fds, nfds_t(fds.count), max(milliseconds, 1))
     }
 
-    /// Puts the terminal back as it was (safe to call repeatedly, from any thread).
+    /// Puts the terminal back as it was (safe to call repeatedly, from any thread, and from a
+    /// signal handler: tcsetattr only).
     static func restoreTerminal() {
-        guard var original = saved else { return }
+        guard active == 1 else { return }
+        active = 0
         boop_stop_signals_set_terminal(nil)
-        tcsetattr(STDIN_FILENO, TCSANOW, &original)
-        saved = nil
+        tcsetattr(STDIN_FILENO, TCSANOW, saved)
+    }
+
+    // MARK: Job control
+
+    private static func installJobControl() {
+        guard !handlersInstalled else { return }
+        var old = sigaction()
+        sigaction(SIGTSTP, nil, &old)
+        // A shell without job control ignores SIGTSTP for us: then nothing may stop.
+        guard unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self)
+        else { return }
+        handlersInstalled = true
+        installStopHandler()
+        var cont = sigaction()
+        cont.__sigaction_handler.sa_handler = { _ in Keyboard.continued() }
+        cont.sa_flags = SA_RESTART
+        sigemptyset(&cont.sa_mask)
+        sigaction(SIGCONT, &cont, nil)
+    }
+
+    private static func installStopHandler() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in Keyboard.stop() }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGTSTP, &action, nil)
+    }
+
+    /// The SIGTSTP handler: the terminal as found, then the stop SIGTSTP would have been.
+    private static func stop() {
+        let saveErrno = errno
+        let wasActive = active == 1
+        restoreTerminal()
+        TerminalView.cursorForSuspend()
+        signal(SIGTSTP, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGTSTP)
+        // Continued (fg or bg): the SIGCONT handler has already run; it could not know that key
+        // mode was on, so it is turned on here.
+        installStopHandler()
+        if wasActive { enterAgain() }
+        errno = saveErrno
+    }
+
+    /// The SIGCONT handler: after a stop that was not ours (SIGSTOP), the shell may have put its
+    /// own settings back; key mode comes back (from the background tcsetattr stops us again with
+    /// SIGTTOU until `fg`, as it should).
+    private static func continued() {
+        let saveErrno = errno
+        if active == 1 {
+            var raw = keyMode(saved.pointee)
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            TerminalView.cursorForResume()
+        }
+        errno = saveErrno
+    }
+
+    /// After our own stop: the settings found now are the ones to put back later (a `stty`
+    /// typed while stopped is kept), then key mode again.
+    private static func enterAgain() {
+        var current = termios()
+        guard tcgetattr(STDIN_FILENO, &current) == 0 else { return }
+        saved.pointee = current
+        var raw = keyMode(current)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return }
+        active = 1
+        boop_stop_signals_set_terminal(&current)
+        TerminalView.cursorForResume()
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+
+extension EditorView {
+    /// The status line's text in at most `width` columns, never more (the terminal must not wrap
+    /// it). The file name is kept whole: the other fields are shortened first, in order of how
+    /// little is lost (the sound's detail, the spaces around the bars, the words around the
+    /// numbers, then whole fields), and only a name wider than the screen itself is cut (its end
+    /// kept, with the * of unsaved changes).
+    func statusText(model: EditorModel, playing: Bool, sound: SoundStatus, name: String, width: Int) -> String {
+        let sound: [String] = {
+            switch sound {
+            case .silent(let why):
+                let short = why.split(separator: ":").first.map(String.init) ?? why
+                return [why, short, "silent", ""]
+            case .device(let device, let ms):
+                return ["\(device) \(String(format: "%.1f", ms)) ms", device, ""]
+            }
+        }()
+        let track = model.track.rawValue
+        let label = model.cursorLabel
+        let tag = PitchRange.tag(pitch: model.cursorPitch, kind: model.track)
+        let fields: [[String]] = [
+            [track, String(track.prefix(3)), ""],
+            ["step \(model.step + 1)/\(model.pattern.length)", "\(model.step + 1)/\(model.pattern.length)", ""],
+            tag.map { ["\(label) \($0)", "\(label)!"] } ?? [label],
+            ["\(Int(model.pattern.bpm)) BPM", "\(Int(model.pattern.bpm))", ""],
+            playing ? ["playing", ascii ? ">" : "▶", ""] : ["stopped", ascii ? "-" : "■", ""],
+            sound
+        ]
+        // The order fields give way: (field, to which alternative); -1 is the bars losing their spaces.
+        let steps: [(Int, Int)] = [
+            (5, 1), (-1, 0), (4, 1), (3, 1), (1, 1), (0, 1), (5, 2), (5, 3), (4, 2), (3, 2), (0, 2), (2, 1), (1, 2)
+        ]
+        let bar = ascii ? "|" : "│"
+        var choice = Array(repeating: 0, count: fields.count)
+        var spaced = true
+        func text() -> String {
+            let parts = [name] + fields.indices.map { fields[$0][min(choice[$0], fields[$0].count - 1)] }.filter { !$0.isEmpty }
+            return " " + parts.joined(separator: spaced ? " \(bar) " : bar)
+        }
+        var line = text()
+        for (field, alternative) in steps where line.count > width {
+            if field < 0 { spaced = false } else { choice[field] = max(choice[field], alternative) }
+            line = text()
+        }
+        if line.count > width && name.count + 1 <= width { line = " " + name }
+        if line.count > width {
+            // Only the name is left and it is wider than the screen.
+            let more = ascii ? "..." : "…"
+            line = width > more.count + 1 ? " " + more + name.suffix(width - 1 - more.count) : String(name.suffix(max(0, width)))
+        }
+        return line
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PixelBoopCore
+
+/// Saving for `boop edit`: nothing is lost and nothing is replaced behind the user's back. A
+/// read-only file is replaced only after "overwrite read-only file? (y/n)"; a save that fails opens
+/// a line where another path is typed (`W` opens the same line at any time); a path naming another
+/// existing file asks before replacing it; a session ended from outside leaves its work in
+/// `FILE.save` or, when that folder takes no file, in the state folder (`EmergencySave`).
+extension EditSession {
+    /// Saves to `path` (the edited file by default), asking first when it is read-only and not
+    /// yet agreed to. True when the pattern is on disk.
+    @discardableResult
+    func save(to path: String? = nil) -> Bool {
+        let path = path ?? file
+        if PatternFile.isReadOnly(path) && !confirmedReadOnly.contains(PatternFile.resolvingLinks(path)) {
+            model.question = .overwriteReadOnly(path: path)
+            return false
+        }
+        return write(to: path)
+    }
+
+    /// Writes without asking; on failure opens the path line with the reason.
+    func write(to path: String) -> Bool {
+        do {
+            try PatternFile.write(model.pattern, to: path)
+        } catch {
+            askSavePath(label: "not saved (\(OneLine.escape(error.reason))); save to", text: path)
+            return false
+        }
+        let savedAs = path != file
+        if savedAs {
+            // Save as: the old file's emergency copies hold nothing the new one lacks.
+            EmergencySave.removeAll(for: file, environment: environment)
+            setFile(path)
+        }
+        model.markSaved()
+        EmergencySave.removeAll(for: file, environment: environment)
+        model.message = "saved \(OneLine.escape(savedAs ? path : fileName))"
+        return true
+    }
+
+    func askSavePath(label: String, text: String? = nil) {
+        model.prompt = PathPrompt(label: label, text: text ?? file)
+    }
+
+    /// A key while the path line is open; Enter saves there, Esc gives up.
+    func promptKey(_ event: InputEvent) -> Int32? {
+        guard var prompt = model.prompt else { return nil }
+        if case .mouse = event { return nil }
+        switch prompt.apply(event) {
+        case .editing:
+            model.prompt = prompt
+        case .cancelled:
+            model.prompt = nil
+            quitAfterSave = false
+            model.message = model.isModified ? "not saved" : nil
+        case .done(let typed):
+            model.prompt = nil
+            let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: environment["HOME"]) : typed
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                askSavePath(label: "\(OneLine.escape(path)) is a folder; save as", text: path + "/" + fileName)
+                return nil
+            }
+            if FileManager.default.fileExists(atPath: path) && !PatternFile.sameFile(path, file) {
+                model.question = .overwriteExisting(path: path)
+                return nil
+            }
+            return save(to: path) && quitAfterSave ? 0 : nil
+        }
+        return nil
+    }
+
+    func restoreBackup() {
+        guard let source = model.restoreSource else { return }
+        do {
+            let restored = try Pattern.load(path: source)
+            let saved = model.savedPattern
+            model = EditorModel(pattern: restored, saved: saved)
+            model.restoreSource = source
+            replacePatternInTransport()
+            model.message = "restored unsaved changes from \(OneLine.escape(source))"
+        } catch {
+            model.message = "cannot restore: \(OneLine.escape("\(error)"))"
+        }
+    }
+
+    /// The session ends from outside: unsaved work goes to FILE.save, or to the state folder when
+    /// FILE's folder takes no file (as nano does, with somewhere to go when it cannot).
+    func hangUp() -> Int32 {
+        guard model.isModified else { return 0 }
+        do {
+            let place = try EmergencySave.write(model.pattern, for: file, environment: environment)
+            tapLog.append(
+                "boop: edit: unsaved changes written to \(OneLine.escape(place)); `boop edit \(OneLine.escape(file))` offers them back"
+            )
+            return 0
+        } catch {
+            let places = EmergencySave.locations(for: file, environment: environment).map(OneLine.escape)
+            tapLog.append(
+                "boop: edit: unsaved changes could not be written to \(places.joined(separator: " nor ")): \(OneLine.escape(error.reason))"
+            )
+            return ExitStatus.ioError.rawValue
+        }
+    }
+}
