@@ -136,7 +136,7 @@ print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
         failed "boop ambient --duration 20: rc $WAIT_RC in ${wall}s: $(head -c 300 "$WORK/ambient.out")"
     fi
     "$BOOP" play examples/demo.json -D pulse --no-display >/dev/null 2>&1 &
-    pid=$!; wait_until 60 "$pid" pulse_playing || echo "  $WAIT_WHY"; t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
+    pid=$!; wait_until 60 "$pid" pulse_playing || echo "  $WAIT_WHY"; sleep 1; t0=$(now); kill -INT "$pid"; wait_for "$pid" 3; took=$(elapsed "$t0" "$(now)")
     if [[ $WAIT_RC == 0 ]] && awk -v t="$took" 'BEGIN { exit !(t <= 1.0) }'; then
         pass "boop play: Ctrl-C -> exit 0 in ${took}s"
     else
