@@ -212,3 +212,36 @@ TEST_CASE("skipping quiet passages changes nothing: the same output as the plain
         unsetenv("BOOP_NO_AVX2");
     }
 }
+
+// A loud note decaying slowly above the ceiling asks for a gain that rises with every sample, for
+// far longer than the running minimum's window (lookahead + 4 samples). Its ring of that many slots
+// then held a full window before the next request came in: the push overwrote the oldest request
+// (the window's minimum, so the gain rose too early) and the count went past the ring, whose end
+// was written past on the audio thread (the heap corruption `boop edit` died of; AddressSanitizer:
+// heap-buffer-overflow in applyRequest). The result must be the plain algorithm's.
+TEST_CASE("a gain request rising for longer than the hold window: the plain algorithm's output") {
+    for (int channels : {1, 2}) {
+        std::vector<float> x;
+        for (int i = 0; i < 20000; ++i) {
+            const auto s = static_cast<float>(2.0 * std::exp(-i / 4000.0));
+            for (int c = 0; c < channels; ++c) x.push_back(s);
+        }
+        setenv("BOOP_NO_AVX2", "1", 1);
+        for (float gain : {1.0f, 2.0f}) {
+            CAPTURE(channels);
+            CAPTURE(gain);
+            const auto plain = plainLimited(x, channels, 44100, gain);
+            boop::TruePeakLimiter lim;
+            lim.prepare(44100, channels, BOOP_CEILING_DBTP);
+            lim.setGain(gain);
+            auto y = x;
+            for (size_t at = 0; at < y.size(); at += 256 * static_cast<size_t>(channels))
+                lim.process(y.data() + at,
+                            static_cast<std::uint32_t>(std::min<size_t>(256, (y.size() - at) / channels)));
+            size_t differing = 0;
+            for (size_t i = 0; i < y.size(); ++i) differing += y[i] != plain[i];
+            CHECK(differing == 0);
+        }
+        unsetenv("BOOP_NO_AVX2");
+    }
+}

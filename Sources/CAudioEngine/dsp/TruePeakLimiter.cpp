@@ -110,8 +110,16 @@ float TruePeakLimiter::takeMaxReductionDb() BOOP_RT {
 
 // Running minimum, moving average and release for one request; returns the gain to apply.
 float TruePeakLimiter::applyRequest(float request) BOOP_RT {
-    // Running minimum of the requests over the last hold_ samples.
+    // Running minimum of the requests over the last hold_ samples. The request that leaves the
+    // window goes before the new one comes in: requests rising for hold_ samples running (a loud
+    // note decaying above the ceiling) fill all hold_ slots, and a push into a full ring wrote
+    // over its oldest entry, kept the count at hold_ + 1 and then wrote past the ring's end on
+    // the audio thread (heap corruption found by boop edit).
     const std::uint64_t n = index_++;
+    if (minSize_ > 0 && minIndex_[minHead_] + hold_ <= n) {
+        minHead_ = minHead_ + 1 == hold_ ? 0 : minHead_ + 1;
+        --minSize_;
+    }
     while (minSize_ > 0) {
         std::uint32_t last = minHead_ + minSize_ - 1;
         last = last >= hold_ ? last - hold_ : last;
@@ -123,10 +131,6 @@ float TruePeakLimiter::applyRequest(float request) BOOP_RT {
     minValue_[slot] = request;
     minIndex_[slot] = n;
     ++minSize_;
-    if (minIndex_[minHead_] + hold_ <= n) {
-        minHead_ = minHead_ + 1 == hold_ ? 0 : minHead_ + 1;
-        --minSize_;
-    }
     const float held = minValue_[minHead_];
 
     // Moving average over lookahead_ samples: the attack ramp.
