@@ -9,18 +9,7 @@ mkdir -p "$work"
 failures=0
 demo="$root/examples/demo.json"
 
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-
-check() {  # check NAME EXPECTED_STATUS COMMAND...  (one stderr line when not 0, never a raw ESC)
-  local name="$1" expected="$2"; shift 2
-  "$@" >"$work/stdout" 2>"$work/stderr"
-  local status=$?
-  if [ "$status" -ne "$expected" ]; then fail "$name: exit $status, expected $expected: $(head -c 300 "$work/stderr" | cat -v)"; return 1; fi
-  if [ "$expected" -ne 0 ] && [ "$(wc -l <"$work/stderr")" -ne 1 ]; then
-    fail "$name: expected one stderr line, got: $(cat -v "$work/stderr")"; return 1; fi
-  if grep -q $'\e' "$work/stderr"; then fail "$name: raw escape on stderr"; return 1; fi
-  echo "ok   $name (exit $status) $(head -c 160 "$work/stderr")"
-}
+source "$root/scripts/cli-check.sh"
 
 expect_in_stderr() {  # expect_in_stderr NAME TEXT
   grep -qF -- "$2" "$work/stderr" && echo "ok   $1 says \"$2\"" || fail "$1: stderr lacks \"$2\": $(head -c 300 "$work/stderr")"

@@ -1,0 +1,16 @@
+# Sourced by the command-line check scripts in scripts/cli-tests.d: `check` runs a command and holds
+# it to the error contract (its exit status; one stderr line when it fails; never a raw ESC on
+# stderr), `fail` counts a failure. The sourcing script sets `work` and `failures`.
+
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+
+check() {  # check NAME EXPECTED_STATUS COMMAND...
+  local name="$1" expected="$2"; shift 2
+  "$@" >"$work/stdout" 2>"$work/stderr"
+  local status=$?
+  if [ "$status" -ne "$expected" ]; then fail "$name: exit $status, expected $expected: $(head -c 300 "$work/stderr" | cat -v)"; return 1; fi
+  if [ "$expected" -ne 0 ] && [ "$(wc -l <"$work/stderr")" -ne 1 ]; then
+    fail "$name: expected one stderr line, got: $(cat -v "$work/stderr")"; return 1; fi
+  if grep -q $'\e' "$work/stderr"; then fail "$name: raw escape on stderr"; return 1; fi
+  echo "ok   $name (exit $status) $(head -c 160 "$work/stderr")"
+}
