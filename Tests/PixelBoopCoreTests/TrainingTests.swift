@@ -156,7 +156,9 @@ struct TrainingTests {
             atPath: URL(fileURLWithPath: empty).deletingLastPathComponent().path, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(try TrainingStore(path: empty, readOnly: true).sessions().isEmpty)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+        // Its size, not its contents: Foundation's Data(contentsOf:) leaks its 4 KiB read buffer on an
+        // empty file (LeakSanitizer fails the AddressSanitizer run on it).
+        #expect((try FileManager.default.attributesOfItem(atPath: empty)[.size] as? NSNumber)?.intValue == 0)
         // An empty file is a new history when written.
         _ = try TrainingStore(path: empty).beginSession(settings: "{}")
     }
