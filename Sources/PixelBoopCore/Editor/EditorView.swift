@@ -91,6 +91,8 @@ public struct ScreenFrame: Sendable, Equatable {
 /// What the status line says about sound.
 public enum SoundStatus: Sendable, Equatable {
     case silent(String)
+    /// The device was lost and is tried again: said even on a narrow status line.
+    case reconnecting
     case device(name: String, latencyMilliseconds: Double)
 }
 

@@ -12,6 +12,8 @@ extension EditorView {
             case .silent(let why):
                 let short = why.split(separator: ":").first.map(String.init) ?? why
                 return [why, short, "silent", ""]
+            case .reconnecting:
+                return ["sound device lost: reconnecting…", "reconnecting…", "lost", ""]
             case .device(let device, let ms):
                 return ["\(device) \(String(format: "%.1f", ms)) ms", device, ""]
             }

@@ -188,7 +188,7 @@ final class EditSession {
             lostTransport = transport
             self.transport = nil
             nextReopen = monotonicSeconds() + PatternTransport.reopenInterval
-            sound = .silent("sound device lost: reconnecting…")
+            sound = .reconnecting
         }
     }
 
