@@ -114,19 +114,17 @@ final class Keyboard {
         else { return }
         handlersInstalled = true
         installStopHandler()
-        var cont = sigaction()
-        cont.__sigaction_handler.sa_handler = { _ in Keyboard.continued() }
-        cont.sa_flags = SA_RESTART
-        sigemptyset(&cont.sa_mask)
-        sigaction(SIGCONT, &cont, nil)
+        handle(SIGCONT) { _ in Keyboard.continued() }
     }
 
-    private static func installStopHandler() {
+    private static func installStopHandler() { handle(SIGTSTP) { _ in Keyboard.stop() } }
+
+    private static func handle(_ signal: Int32, _ handler: @escaping @convention(c) (Int32) -> Void) {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in Keyboard.stop() }
+        action.__sigaction_handler.sa_handler = handler
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        sigaction(SIGTSTP, &action, nil)
+        sigaction(signal, &action, nil)
     }
 
     /// The SIGTSTP handler: the terminal as found, then the stop SIGTSTP would have been.
