@@ -60,68 +60,42 @@ void preset(boop_ambient_config& c, int which) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Options {
     double minutes = 60.0, rate = 48000.0;
     unsigned block = 256, which = 0;
     unsigned long long seed = 7;
+};
+
+// False on an unknown flag (the usage line is printed).
+bool parse(int argc, char** argv, Options& o) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--minutes")
-            minutes = std::atof(argv[i + 1]);
+            o.minutes = std::atof(argv[i + 1]);
         else if (a == "--rate")
-            rate = std::atof(argv[i + 1]);
+            o.rate = std::atof(argv[i + 1]);
         else if (a == "--block")
-            block = static_cast<unsigned>(std::atoi(argv[i + 1]));
+            o.block = static_cast<unsigned>(std::atoi(argv[i + 1]));
         else if (a == "--seed")
-            seed = std::strtoull(argv[i + 1], nullptr, 10);
+            o.seed = std::strtoull(argv[i + 1], nullptr, 10);
         else if (a == "--preset")
-            which = static_cast<unsigned>(std::atoi(argv[i + 1]));
+            o.which = static_cast<unsigned>(std::atoi(argv[i + 1]));
         else {
             std::fprintf(stderr, "usage: %s [--minutes M] [--rate HZ] [--block N] [--seed S] [--preset 0|1|2]\n",
                          argv[0]);
-            return 64;
+            return false;
         }
     }
-    boop_ambient_config c;
-    boop_ambient_config_default(&c);
-    c.sample_rate = rate;
-    c.seed = seed;
-    c.max_block_frames = block;
-    preset(c, static_cast<int>(which));
-    boop_ambient* a = nullptr;
-    const boop_status st = boop_ambient_create(&c, &a);
-    if (st != BOOP_OK) {
-        std::fprintf(stderr, "create failed: %s\n", boop_status_string(st));
-        return 1;
-    }
+    return true;
+}
 
-    const unsigned long long total = static_cast<unsigned long long>(minutes * 60.0 * rate);
-    const unsigned long long segFrames = static_cast<unsigned long long>(600.0 * rate);  // 10 minutes
-    const size_t timedBlocks = static_cast<size_t>(60.0 * rate / block);                 // first/last minute
-    std::vector<float> buf(static_cast<size_t>(block) * 2);
-    std::vector<double> startCpu, endCpu;
-    startCpu.reserve(timedBlocks);
-    endCpu.reserve(timedBlocks);
-    const unsigned long long endStart =
-        total > static_cast<unsigned long long>(60.0 * rate) ? total - static_cast<unsigned long long>(60.0 * rate) : 0;
-
-    unsigned long long done = 0, nonFinite = 0, overOne = 0;
+// What the soak measured over the rendered samples.
+struct Soak {
+    unsigned long long nonFinite = 0, overOne = 0, segCount = 0;
     double peak = 0, segSum = 0;
-    unsigned long long segCount = 0;
-    std::vector<double> segRms;
-    const auto wall0 = std::chrono::steady_clock::now();
-    const double cpu0 = threadCpuSeconds();
-    while (done < total) {
-        const unsigned n = static_cast<unsigned>(std::min<unsigned long long>(block, total - done));
-        const double t0 = threadCpuSeconds();
-        boop_ambient_render(a, buf.data(), n);
-        const double dt = threadCpuSeconds() - t0;
-        if (startCpu.size() < timedBlocks)
-            startCpu.push_back(dt);
-        else if (done >= endStart && endCpu.size() < timedBlocks)
-            endCpu.push_back(dt);
+    std::vector<double> segRms, startCpu, endCpu;
+
+    void take(const float* buf, unsigned n) {
         for (unsigned i = 0; i < 2 * n; ++i) {
             const float x = buf[i];
             if (!std::isfinite(x)) {
@@ -134,43 +108,93 @@ int main(int argc, char** argv) {
             segSum += double(x) * x;
         }
         segCount += 2ull * n;
-        done += n;
-        if (done % segFrames == 0 || done == total) {
-            segRms.push_back(std::sqrt(segSum / std::max<unsigned long long>(segCount, 1)));
-            segSum = 0;
-            segCount = 0;
-        }
     }
+    void endSegment() {
+        segRms.push_back(std::sqrt(segSum / std::max<unsigned long long>(segCount, 1)));
+        segSum = 0;
+        segCount = 0;
+    }
+};
+
+// Renders `total` frames in blocks, timing the first and the last minute's blocks.
+void run(boop_ambient* a, const Options& o, unsigned long long total, Soak& soak) {
+    const unsigned long long minute = static_cast<unsigned long long>(60.0 * o.rate);
+    const unsigned long long segFrames = 10 * minute;
+    const size_t timedBlocks = static_cast<size_t>(minute / o.block);
+    const unsigned long long endStart = total > minute ? total - minute : 0;
+    std::vector<float> buf(static_cast<size_t>(o.block) * 2);
+    soak.startCpu.reserve(timedBlocks);
+    soak.endCpu.reserve(timedBlocks);
+    for (unsigned long long done = 0; done < total;) {
+        const unsigned n = static_cast<unsigned>(std::min<unsigned long long>(o.block, total - done));
+        const double t0 = threadCpuSeconds();
+        boop_ambient_render(a, buf.data(), n);
+        const double dt = threadCpuSeconds() - t0;
+        if (soak.startCpu.size() < timedBlocks)
+            soak.startCpu.push_back(dt);
+        else if (done >= endStart && soak.endCpu.size() < timedBlocks)
+            soak.endCpu.push_back(dt);
+        soak.take(buf.data(), n);
+        done += n;
+        if (done % segFrames == 0 || done == total) soak.endSegment();
+    }
+}
+
+void report(const Options& o, const Soak& soak, double wall, double cpu, double audio) {
+    std::printf("ambient soak: %.1f min at %.0f Hz, %u-frame blocks, seed %llu, config %u\n", o.minutes, o.rate,
+                o.block, o.seed, o.which);
+    std::printf("render: %.1f s wall, %.1f s CPU -> %.1fx real time (wall), %.1fx (CPU)\n", wall, cpu, audio / wall,
+                audio / cpu);
+    std::printf("samples: %llu non-finite, %llu above 1.0, peak %.6f\n", soak.nonFinite, soak.overOne, soak.peak);
+    std::printf("RMS per 10-minute segment:");
+    for (double r : soak.segRms) std::printf(" %.4f", r);
+    double lo = 1e9, hi = 0;
+    for (double r : soak.segRms) {
+        lo = std::min(lo, r);
+        hi = std::max(hi, r);
+    }
+    std::printf("  (max/min %.2f dB)\n", soak.segRms.empty() ? 0.0 : 20.0 * std::log10(hi / std::max(lo, 1e-12)));
+    const double budget = o.block / o.rate * 1e6;
+    std::printf(
+        "CPU per block (us, budget %.0f): first minute median %.2f p99 %.2f | last minute median %.2f p99 %.2f | ratio "
+        "%.2f\n",
+        budget, percentile(soak.startCpu, 0.5) * 1e6, percentile(soak.startCpu, 0.99) * 1e6,
+        percentile(soak.endCpu, 0.5) * 1e6, percentile(soak.endCpu, 0.99) * 1e6,
+        percentile(soak.endCpu, 0.5) / std::max(percentile(soak.startCpu, 0.5), 1e-12));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parse(argc, argv, o)) return 64;
+    boop_ambient_config c;
+    boop_ambient_config_default(&c);
+    c.sample_rate = o.rate;
+    c.seed = o.seed;
+    c.max_block_frames = o.block;
+    preset(c, static_cast<int>(o.which));
+    boop_ambient* a = nullptr;
+    const boop_status st = boop_ambient_create(&c, &a);
+    if (st != BOOP_OK) {
+        std::fprintf(stderr, "create failed: %s\n", boop_status_string(st));
+        return 1;
+    }
+    const unsigned long long total = static_cast<unsigned long long>(o.minutes * 60.0 * o.rate);
+    Soak soak;
+    const auto wall0 = std::chrono::steady_clock::now();
+    const double cpu0 = threadCpuSeconds();
+    run(a, o, total, soak);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     const double cpu = threadCpuSeconds() - cpu0;
     boop_ambient_status s;
     boop_ambient_get_status(a, &s);
     boop_ambient_destroy(a);
-
-    const double audio = total / rate;
-    std::printf("ambient soak: %.1f min at %.0f Hz, %u-frame blocks, seed %llu, config %u\n", minutes, rate, block,
-                seed, which);
-    std::printf("render: %.1f s wall, %.1f s CPU -> %.1fx real time (wall), %.1fx (CPU)\n", wall, cpu, audio / wall,
-                audio / cpu);
-    std::printf("samples: %llu non-finite, %llu above 1.0, peak %.6f\n", nonFinite, overOne, peak);
-    std::printf("RMS per 10-minute segment:");
-    for (double r : segRms) std::printf(" %.4f", r);
-    double lo = 1e9, hi = 0;
-    for (double r : segRms) {
-        lo = std::min(lo, r);
-        hi = std::max(hi, r);
-    }
-    std::printf("  (max/min %.2f dB)\n", segRms.empty() ? 0.0 : 20.0 * std::log10(hi / std::max(lo, 1e-12)));
-    const double budget = block / rate * 1e6;
-    std::printf(
-        "CPU per block (us, budget %.0f): first minute median %.2f p99 %.2f | last minute median %.2f p99 %.2f | ratio "
-        "%.2f\n",
-        budget, percentile(startCpu, 0.5) * 1e6, percentile(startCpu, 0.99) * 1e6, percentile(endCpu, 0.5) * 1e6,
-        percentile(endCpu, 0.99) * 1e6, percentile(endCpu, 0.5) / std::max(percentile(startCpu, 0.5), 1e-12));
+    report(o, soak, wall, cpu, total / o.rate);
     std::printf("composition: %llu chords, key %s at the end, chord %s, non-finite resets %llu\n",
                 static_cast<unsigned long long>(s.chords), boop_ambient_key_name(s.key), s.chord_name,
                 static_cast<unsigned long long>(s.nonfinite_resets));
-    const bool ok = nonFinite == 0 && overOne == 0 && s.nonfinite_resets == 0;
+    const bool ok = soak.nonFinite == 0 && soak.overOne == 0 && s.nonfinite_resets == 0;
     std::printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -30,15 +30,33 @@ struct V {
     long long onFrame = 0, order = 0;
 };
 
-int main(int argc, char** argv) {
-    if (argc != 5) {
-        std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n");
-        return 64;
+// Starts a voice (the oldest, or an idle one) or releases the voice of a note.
+void apply(const Event& x, long long frame, double rate, std::vector<V>& v, long long& order) {
+    if (x.on) {
+        V* slot = &v[0];
+        for (V& c2 : v)
+            if (c2.order < slot->order) slot = &c2;  // oldest (or idle)
+        slot->osc.reset();
+        slot->osc.setFrequency(x.hz);
+        slot->env.setAllTimes(0.010, 0.0001, 1.0, 0.15);
+        slot->env.keyOn();
+        slot->gain = x.gain;
+        slot->id = x.id;
+        slot->onFrame = frame;
+        slot->order = ++order;
+        return;
     }
-    std::ifstream in(argv[1]);
-    const int voices = std::atoi(argv[2]);
-    const double rate = std::atof(argv[3]);
-    long long end = 0;
+    for (V& c2 : v)
+        if (c2.id == x.id) {
+            c2.env.setReleaseTime(std::max(1e-4, std::min(0.3 * double(frame - c2.onFrame) / rate, 0.15)));
+            c2.env.keyOff();
+            c2.id = -1;
+        }
+}
+
+// The event file: the end frame, then one "FRAME on|off ID HZ GAIN" per line.
+std::vector<Event> readEvents(const char* path, long long& end) {
+    std::ifstream in(path);
     in >> end;
     std::vector<Event> ev;
     std::string kind;
@@ -47,6 +65,18 @@ int main(int argc, char** argv) {
         e.on = kind == "on";
         ev.push_back(e);
     }
+    return ev;
+}
+
+int main(int argc, char** argv) {
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n");
+        return 64;
+    }
+    const int voices = std::atoi(argv[2]);
+    const double rate = std::atof(argv[3]);
+    long long end = 0;
+    const std::vector<Event> ev = readEvents(argv[1], end);
     stk::Stk::setSampleRate(rate);
     std::vector<V> v(voices);
     const auto c = boop::BiquadCoefficients::lowpass(rate, 2000.0);
@@ -65,30 +95,7 @@ int main(int argc, char** argv) {
         const int n = int(std::min<long long>(4096, total - start));
         for (int i = 0; i < n; ++i) {
             const long long frame = start + i;
-            while (next < ev.size() && ev[next].frame <= frame) {
-                const Event& x = ev[next++];
-                if (x.on) {
-                    V* slot = &v[0];
-                    for (V& c2 : v)
-                        if (c2.order < slot->order) slot = &c2;  // oldest (or idle)
-                    slot->osc.reset();
-                    slot->osc.setFrequency(x.hz);
-                    slot->env.setAllTimes(0.010, 0.0001, 1.0, 0.15);
-                    slot->env.keyOn();
-                    slot->gain = x.gain;
-                    slot->id = x.id;
-                    slot->onFrame = frame;
-                    slot->order = ++order;
-                } else {
-                    for (V& c2 : v)
-                        if (c2.id == x.id) {
-                            c2.env.setReleaseTime(
-                                std::max(1e-4, std::min(0.3 * double(frame - c2.onFrame) / rate, 0.15)));
-                            c2.env.keyOff();
-                            c2.id = -1;
-                        }
-                }
-            }
+            while (next < ev.size() && ev[next].frame <= frame) apply(ev[next++], frame, rate, v, order);
             double s = 0;
             for (V& x : v) s += x.lp.tick(x.osc.tick() * x.env.tick() * x.gain);
             block[i] = float(s * 0.3);

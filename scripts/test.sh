@@ -71,6 +71,7 @@ suspend_tests() { scripts/suspend-tests.sh "$(boop_bin)"; }
 
 t0=$(date +%s.%N)
 stage "formatting (clang-format, swift format)" scripts/check-format.sh
+stage "sizes: no source file over 450 lines, no function over 60" python3 scripts/check-sizes.py
 for mode in none realtime thread address; do
   stage "C++ tests, sanitizer: $mode" cxx_tests "$mode"
 done

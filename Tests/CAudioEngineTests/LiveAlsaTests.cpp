@@ -19,6 +19,73 @@ void sleepSeconds(double s) { std::this_thread::sleep_for(std::chrono::duration<
 // wait ends as soon as the audio is there), generous for a sanitizer build on a loaded machine.
 constexpr double kFirstAudioLimit = 60.0;
 
+// An idle PulseAudio sink starts a new stream at its next wake-up, up to 2 s later, as on a
+// desktop whose sink was idle: waits for the device to take audio (more than one buffer).
+void waitForFirstAudio(boop_playback* pb) {
+    const double opened = nowSeconds();
+    while (boop_playback_get_stats(pb).frames_written <= boop_playback_get_info(pb).buffer_frames &&
+           boop_playback_get_stats(pb).running == 1 && nowSeconds() - opened < kFirstAudioLimit)
+        sleepSeconds(0.01);
+    REQUIRE(boop_playback_get_stats(pb).running == 1);
+    REQUIRE_MESSAGE(boop_playback_get_stats(pb).frames_written > boop_playback_get_info(pb).buffer_frames,
+                    "the device took no audio within " << kFirstAudioLimit << " s");
+    MESSAGE("the device took its first audio after " << nowSeconds() - opened << " s");
+}
+
+struct DelayWatch {
+    double meanMs = 0;
+    double maxMs = 0;
+};
+
+// Samples the stream's delay every 50 ms for 10 s of wall time; the stream must keep running.
+DelayWatch watchFor10Seconds(boop_playback* pb, double rate) {
+    DelayWatch w;
+    int64_t samples = 0;
+    uint64_t lastXruns = 0;
+    const double t0 = nowSeconds();
+    while (nowSeconds() - t0 < 10.0) {
+        sleepSeconds(0.05);
+        const boop_playback_stats s = boop_playback_get_stats(pb);
+        if (s.running != 1)
+            MESSAGE("stopped: error " << s.error << " xruns " << s.xruns << " written " << s.frames_written << " after "
+                                      << nowSeconds() - t0);
+        REQUIRE(s.running == 1);
+        if (s.xruns != lastXruns) {
+            MESSAGE("xrun at " << nowSeconds() - t0 << " s (total " << s.xruns << ")");
+            lastXruns = s.xruns;
+        }
+        const double ms = 1000.0 * double(s.delay_frames) / rate;
+        w.maxMs = std::max(w.maxMs, ms);
+        w.meanMs += ms;
+        ++samples;
+    }
+    if (samples > 0) w.meanMs /= double(samples);
+    return w;
+}
+
+struct Heard {
+    std::vector<double> freqs;
+    float peak = 0;
+};
+
+// Reads the capture in 2048-frame buffers until 8 are voiced (or the first-audio limit passes).
+Heard listen(boop_capture* cap, boop_pitch_detector* det) {
+    Heard h;
+    std::vector<float> buf(2048);
+    const double t0 = nowSeconds();
+    while (h.freqs.size() < 8 && nowSeconds() - t0 < kFirstAudioLimit) {
+        if (boop_capture_wait(cap, 2048, 500) < 2048) continue;
+        uint32_t got = 0;
+        uint64_t first = 0;
+        REQUIRE(boop_capture_read(cap, buf.data(), 2048, &got, &first) == BOOP_OK);
+        REQUIRE(got == 2048);
+        for (float v : buf) h.peak = std::max(h.peak, std::fabs(v));
+        const boop_pitch_result r = boop_pitch_detector_process(det, buf.data(), got);
+        if (r.frequency_hz > 0) h.freqs.push_back(r.frequency_hz);
+    }
+    return h;
+}
+
 }  // namespace
 
 TEST_CASE("playback: a device that does not exist is DEVICE_UNAVAILABLE") {
@@ -52,45 +119,17 @@ TEST_CASE("playback: paced by an idle server's clock over 10 s at the defaults, 
     sine.rate = info.sample_rate;
     REQUIRE(boop_playback_start(pb, sine.source()) == BOOP_OK);
     MESSAGE("realtime scheduling: " << boop_playback_get_info(pb).realtime_scheduling);
-    // An idle PulseAudio sink starts a new stream at its next wake-up, up to 2 s later, as on a
-    // desktop whose sink was idle: wait for the device to take audio, then measure the pace.
-    const double opened = nowSeconds();
-    while (boop_playback_get_stats(pb).frames_written <= boop_playback_get_info(pb).buffer_frames &&
-           boop_playback_get_stats(pb).running == 1 && nowSeconds() - opened < kFirstAudioLimit)
-        sleepSeconds(0.01);
-    REQUIRE(boop_playback_get_stats(pb).running == 1);
-    REQUIRE_MESSAGE(boop_playback_get_stats(pb).frames_written > boop_playback_get_info(pb).buffer_frames,
-                    "the device took no audio within " << kFirstAudioLimit << " s");
-    MESSAGE("the device took its first audio after " << nowSeconds() - opened << " s");
+    waitForFirstAudio(pb);
     const double t0 = nowSeconds();
     const boop_playback_stats first = boop_playback_get_stats(pb);
     const double audible0 = double(int64_t(first.frames_written) - first.delay_frames) / info.sample_rate;
-    double maxLatencyMs = 0;
-    int64_t samples = 0;
-    double latencySum = 0;
-    uint64_t lastXruns = 0;
-    while (nowSeconds() - t0 < 10.0) {
-        sleepSeconds(0.05);
-        boop_playback_stats s = boop_playback_get_stats(pb);
-        if (s.running != 1)
-            MESSAGE("stopped: error " << s.error << " xruns " << s.xruns << " written " << s.frames_written << " after "
-                                      << nowSeconds() - t0);
-        REQUIRE(s.running == 1);
-        if (s.xruns != lastXruns) {
-            MESSAGE("xrun at " << nowSeconds() - t0 << " s (total " << s.xruns << ")");
-            lastXruns = s.xruns;
-        }
-        const double ms = 1000.0 * double(s.delay_frames) / info.sample_rate;
-        maxLatencyMs = std::max(maxLatencyMs, ms);
-        latencySum += ms;
-        ++samples;
-    }
+    const DelayWatch delay = watchFor10Seconds(pb, info.sample_rate);
     const double wall = nowSeconds() - t0;
     boop_playback_stats s = boop_playback_get_stats(pb);
     const double audible = double(int64_t(s.frames_written) - s.delay_frames) / info.sample_rate - audible0;
     MESSAGE("wall " << wall << " s, audible " << audible << " s, xruns " << s.xruns << ", stalls " << s.stalls
                     << ", latency " << s.latency_frames << " frames (grown " << s.latency_growths
-                    << " times), delay mean " << latencySum / double(samples) << " ms, max " << maxLatencyMs << " ms");
+                    << " times), delay mean " << delay.meanMs << " ms, max " << delay.maxMs << " ms");
     // A busy machine may cause an xrun or two; adaptive buffering grows the buffer on a burst, so
     // they stay few. Each costs an idle sink's restart (up to 2 s), hence the pace allows for them.
     CHECK(s.xruns <= 2);
@@ -201,20 +240,9 @@ TEST_CASE("capture: the null sink's monitor hears the sine played into the sink"
 
     boop_pitch_detector* det = nullptr;
     REQUIRE(boop_pitch_detector_create(info.sample_rate, 2048, 0, 0, &det) == BOOP_OK);
-    std::vector<float> buf(2048);
-    std::vector<double> freqs;
-    float peak = 0;
-    const double t0 = nowSeconds();
-    while (freqs.size() < 8 && nowSeconds() - t0 < kFirstAudioLimit) {
-        if (boop_capture_wait(cap, 2048, 500) < 2048) continue;
-        uint32_t got = 0;
-        uint64_t first = 0;
-        REQUIRE(boop_capture_read(cap, buf.data(), 2048, &got, &first) == BOOP_OK);
-        REQUIRE(got == 2048);
-        for (float v : buf) peak = std::max(peak, std::fabs(v));
-        const boop_pitch_result r = boop_pitch_detector_process(det, buf.data(), got);
-        if (r.frequency_hz > 0) freqs.push_back(r.frequency_hz);
-    }
+    const Heard heard = listen(cap, det);
+    const std::vector<double>& freqs = heard.freqs;
+    const float peak = heard.peak;
     const boop_capture_stats cs = boop_capture_get_stats(cap);
     MESSAGE("heard " << freqs.size() << " voiced buffers, median " << median(freqs) << " Hz, peak " << peak
                      << ", captured " << cs.frames_captured << ", overruns " << cs.overruns);

@@ -81,48 +81,54 @@ class JackServer {
                    runAndCapture("pgrep -a -x jackd | grep -e '-n " + name_ + "'");
             return;
         }
-        for (const char* rt : {"-R", "-r"}) {
-            const char* argv[] = {"jackd", rt,   "-n", name_.c_str(), "-d",   "dummy", "-r",
-                                  "48000", "-p", "64", "-w",          "1333", nullptr};
-            const pid_t parent = getpid();
-            pid_ = fork();
-            if (pid_ < 0) {
-                why_ = "fork failed";
-                return;
-            }
-            if (pid_ == 0) {
-                // Only async-signal-safe calls between fork and exec.
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
-                const int null = open("/dev/null", O_WRONLY);
-                if (null >= 0) {
-                    dup2(null, 1);
-                    dup2(null, 2);
-                }
-                execv(jackd.c_str(), const_cast<char**>(argv));
-                _exit(127);
-            }
-            const double started = nowSeconds();
-            while (nowSeconds() - started < kServerStartLimit) {
-                if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                    pid_ = -1;  // exited: try without real-time scheduling, or give up
-                    break;
-                }
-                // Our own server's ports, and it is still ours: not a stale server of that name.
-                if (runAndCapture("jack_lsp -s '" + name_ + "' 2>/dev/null").find("system:playback_1") !=
-                        std::string::npos &&
-                    waitpid(pid_, nullptr, WNOHANG) == 0)
-                    return;
-                sleepSeconds(0.1);
-            }
-            if (pid_ > 0) {
-                why_ = std::string("jackd ") + rt + " did not take clients within " +
-                       std::to_string(int(kServerStartLimit)) + " s";
-                kill(SIGKILL);
-            } else {
-                why_ = std::string("jackd ") + rt + " exited at start";
-            }
+        for (const char* rt : {"-R", "-r"})
+            if (start(jackd, rt)) return;
+    }
+
+    // One start of jackd (with real-time scheduling, "-R", or without, "-r"); true once it takes
+    // clients, false with why_ set when it exited or did not come up within the limit.
+    bool start(const std::string& jackd, const char* rt) {
+        const char* argv[] = {"jackd", rt,   "-n", name_.c_str(), "-d",   "dummy", "-r",
+                              "48000", "-p", "64", "-w",          "1333", nullptr};
+        const pid_t parent = getpid();
+        pid_ = fork();
+        if (pid_ < 0) {
+            why_ = "fork failed";
+            return false;
         }
+        if (pid_ == 0) {
+            // Only async-signal-safe calls between fork and exec.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
+            const int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) {
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+            execv(jackd.c_str(), const_cast<char**>(argv));
+            _exit(127);
+        }
+        const double started = nowSeconds();
+        while (nowSeconds() - started < kServerStartLimit) {
+            if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+                pid_ = -1;  // exited: try without real-time scheduling, or give up
+                break;
+            }
+            // Our own server's ports, and it is still ours: not a stale server of that name.
+            if (runAndCapture("jack_lsp -s '" + name_ + "' 2>/dev/null").find("system:playback_1") !=
+                    std::string::npos &&
+                waitpid(pid_, nullptr, WNOHANG) == 0)
+                return true;
+            sleepSeconds(0.1);
+        }
+        if (pid_ > 0) {
+            why_ = std::string("jackd ") + rt + " did not take clients within " +
+                   std::to_string(int(kServerStartLimit)) + " s";
+            kill(SIGKILL);
+        } else {
+            why_ = std::string("jackd ") + rt + " exited at start";
+        }
+        return false;
     }
     ~JackServer() { stop(); }
     JackServer(const JackServer&) = delete;
@@ -176,6 +182,32 @@ TEST_CASE("JACK: no server is DEVICE_UNAVAILABLE (none is started)") {
     CHECK(boop_device_list_create_jack(&list) == BOOP_ERROR_DEVICE_UNAVAILABLE);
 }
 
+namespace {
+
+// A stereo JACK playback client "boop-test" and capture client "boop-test-in" on the test's server.
+boop_playback* openJackPlayback() {
+    boop_playback_config cfg;
+    boop_playback_config_default(&cfg);
+    cfg.backend = BOOP_BACKEND_JACK;
+    cfg.client_name = "boop-test";
+    boop_playback* pb = nullptr;
+    REQUIRE(boop_playback_open(&cfg, 44100, 2, &pb) == BOOP_OK);
+    return pb;
+}
+
+boop_capture* openJackCapture() {
+    boop_capture_config cc;
+    boop_capture_config_default(&cc);
+    cc.backend = BOOP_BACKEND_JACK;
+    cc.client_name = "boop-test-in";
+    cc.channels = 2;
+    boop_capture* cap = nullptr;
+    REQUIRE(boop_capture_open(&cc, &cap) == BOOP_OK);
+    return cap;
+}
+
+}  // namespace
+
 TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records; the server's death is DEVICE_LOST") {
     JackServer server;
     REQUIRE_MESSAGE(server.ok(), server.why());
@@ -185,12 +217,7 @@ TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records
     CHECK(boop_device_list_count(list) >= 4);  // system:capture_1/2, system:playback_1/2
     boop_device_list_destroy(list);
 
-    boop_playback_config cfg;
-    boop_playback_config_default(&cfg);
-    cfg.backend = BOOP_BACKEND_JACK;
-    cfg.client_name = "boop-test";
-    boop_playback* pb = nullptr;
-    REQUIRE(boop_playback_open(&cfg, 44100, 2, &pb) == BOOP_OK);
+    boop_playback* pb = openJackPlayback();
     const boop_playback_info info = boop_playback_get_info(pb);
     CHECK(info.sample_rate == 48000);  // the server's rate wins
     CHECK(info.period_frames == 64);
@@ -204,13 +231,7 @@ TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records
     REQUIRE(boop_engine_note_on(engine, 0, 1, BOOP_TIMBRE_MELODY, 440.0, 0.6f) == BOOP_OK);
     REQUIRE(boop_playback_start(pb, boop_engine_source(engine)) == BOOP_OK);
 
-    boop_capture_config cc;
-    boop_capture_config_default(&cc);
-    cc.backend = BOOP_BACKEND_JACK;
-    cc.client_name = "boop-test-in";
-    cc.channels = 2;
-    boop_capture* cap = nullptr;
-    REQUIRE(boop_capture_open(&cc, &cap) == BOOP_OK);
+    boop_capture* cap = openJackCapture();
     CHECK(boop_capture_get_info(cap).sample_rate == 48000);
     REQUIRE(boop_capture_start(cap) == BOOP_OK);
 

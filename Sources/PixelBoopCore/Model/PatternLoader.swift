@@ -124,14 +124,7 @@ public struct StrictJSON {
                     escaped = true
                 } else if byte == quote {
                     inString = false
-                    if stringIsKey, case .object = stack.last {
-                        let key = StrictJSON.decodeKey(current)
-                        if !keySets[keySets.count - 1].insert(key).inserted {
-                            let path = StrictJSON.path(of: stack.dropLast(), key: key)
-                            throw PatternError(.invalid, "\(file): \(path): duplicate key (expected each key once per object)")
-                        }
-                        stack[stack.count - 1] = .object(key: key)
-                    }
+                    if stringIsKey { try recordKey(current, &stack, &keySets) }
                     continue
                 }
                 if stringIsKey { current.append(byte) }
@@ -168,6 +161,19 @@ public struct StrictJSON {
             default: break
             }
         }
+    }
+
+    /// A key has ended: it must be new in its object, and it names the object's current member.
+    private func recordKey(
+        _ bytes: [UInt8], _ stack: inout [ScanFrame], _ keySets: inout [Set<String>]
+    ) throws(PatternError) {
+        guard case .object = stack.last else { return }
+        let key = StrictJSON.decodeKey(bytes)
+        if !keySets[keySets.count - 1].insert(key).inserted {
+            let path = StrictJSON.path(of: stack.dropLast(), key: key)
+            throw PatternError(.invalid, "\(file): \(path): duplicate key (expected each key once per object)")
+        }
+        stack[stack.count - 1] = .object(key: key)
     }
 
     /// An open container while scanning: an object's latest key, or an array's current index
@@ -361,38 +367,46 @@ extension Pattern {
                 var notes: [Note] = []
                 for (i, entry) in entries.enumerated() {
                     let p = "\(path)[\(i)]"
-                    let fields = try json.object(entry, p, allowed: ["step", "pitch", "velocity", "length"])
-                    guard let stepValue = fields["step"] else {
-                        throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)")
-                    }
-                    guard let pitchValue = fields["pitch"] else {
-                        throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)")
-                    }
-                    let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
-                    let pitch = try json.integer(pitchValue, "\(p).pitch", in: 0...127)
-                    var velocity = Velocity.normal
-                    if let v = fields["velocity"] {
-                        guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
-                            throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
-                        }
-                        velocity = parsed
-                    }
-                    let maxLength = length - step
-                    let noteLength =
-                        try fields["length"].map { v throws(PatternError) in
-                            try json.integer(v, "\(p).length", in: 1...maxLength)
-                        } ?? 1
+                    let note = try parseNote(entry, p, json, length: length)
+                    let (step, pitch) = (note.step, note.pitch)
                     guard seen.insert([step, pitch]).inserted else {
                         throw PatternError(
                             .invalid,
                             "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track"
                         )
                     }
-                    notes.append(Note(step: step, pitch: pitch, velocity: velocity, length: noteLength))
+                    notes.append(note)
                 }
                 tracks[kind] = notes
             }
         }
         return Pattern(name: name, bpm: bpm, length: length, tracks: tracks)
+    }
+
+    /// One note object of a track (`p` is its path for messages); steps and lengths are bounded
+    /// by the pattern's length.
+    private static func parseNote(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError) -> Note {
+        let fields = try json.object(entry, p, allowed: ["step", "pitch", "velocity", "length"])
+        guard let stepValue = fields["step"] else {
+            throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)")
+        }
+        guard let pitchValue = fields["pitch"] else {
+            throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)")
+        }
+        let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
+        let pitch = try json.integer(pitchValue, "\(p).pitch", in: 0...127)
+        var velocity = Velocity.normal
+        if let v = fields["velocity"] {
+            guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
+                throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
+            }
+            velocity = parsed
+        }
+        let maxLength = length - step
+        let noteLength =
+            try fields["length"].map { v throws(PatternError) in
+                try json.integer(v, "\(p).length", in: 1...maxLength)
+            } ?? 1
+        return Note(step: step, pitch: pitch, velocity: velocity, length: noteLength)
     }
 }
