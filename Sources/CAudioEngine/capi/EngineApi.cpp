@@ -44,7 +44,7 @@ const char* boop_version(void) { return PIXELBOOP_VERSION; }
 void boop_engine_config_default(boop_engine_config* config) {
     if (!config) return;
     config->sample_rate = 44100.0;
-    config->voices = 8;
+    config->voices = BOOP_ENGINE_VOICES_DEFAULT;
     config->max_block_frames = 4096;
     config->queue_capacity = 4096;
     config->channels = 1;

@@ -44,10 +44,7 @@ struct PlayCommand: ParsableCommand {
     var noDisplay = false
 
     mutating func validate() throws {
-        if let periodFrames, !(16...8192).contains(periodFrames) {
-            throw ValidationError("--period-frames \(periodFrames): expected 16...8192")
-        }
-        if let periods, !(2...16).contains(periods) { throw ValidationError("--periods \(periods): expected 2...16") }
+        try validatePeriods(periodFrames: periodFrames, periods: periods)
     }
 
     func run() throws {
