@@ -22,7 +22,7 @@ range() { echo "$(num "$(macro "$1")")...$(num "$(macro "$2")")"; }
 too() {
   local name="$1" expected="$2"; shift 2
   check "$name" 64 "$@" || return
-  grep -qF "expected" "$work/stderr" && grep -qF "$expected" "$work/stderr" ||
+  grep -qF "expected" "$work/stderr" && grep -qF -- "$expected" "$work/stderr" ||
     fail "$name: the message does not name $expected: $(cat "$work/stderr")"
 }
 
@@ -71,19 +71,23 @@ check "render --gain at the minimum" 0 "$boop" render "$demo" -o "$work/g.wav" -
 # --help shows the same ranges.
 "$boop" render --help >"$work/help" 2>&1
 for r in "$rate" "$voices" "$loops" "$bpm" "$gain"; do
-  grep -qF "$r" "$work/help" && echo "ok   render --help shows $r" || fail "render --help does not show $r"
+  grep -qF -- "$r" "$work/help" && echo "ok   render --help shows $r" || fail "render --help does not show $r"
 done
 "$boop" play --help >"$work/help" 2>&1
-for r in "$voices"; do grep -qF "$r" "$work/help" || fail "play --help does not show $r"; done
+for r in "$voices" "$period" "$periods"; do
+  grep -qF -- "$r" "$work/help" && echo "ok   play --help shows $r" || fail "play --help does not show $r"
+done
 
 # The README's table quotes the header (with … for ...), row by row.
+grep -E '^\| ' "$root/README.md" >"$work/table"
 for r in "$rate" "$voices" "$period" "$periods" "$bpm" "$loops" "$toneHz" "$toneS" "$channels" "$window"; do
   quoted="${r/.../…}"
-  grep -E '^\| .* \| ' "$root/README.md" | grep -qF "$quoted" && echo "ok   README quotes $quoted" ||
+  grep -qF -- "$quoted" "$work/table" && echo "ok   README quotes $quoted" ||
     fail "README's limits table does not quote $quoted"
 done
 quotedGain="$(echo "${gain/.../…}" | sed 's/^-/−/')"
-grep -E '^\| gain ' "$root/README.md" | grep -qF "$quotedGain" || fail "README's limits table does not quote $quotedGain"
+grep -E '^\| gain ' "$work/table" >"$work/gain-row"
+grep -qF -- "$quotedGain" "$work/gain-row" && echo "ok   README quotes $quotedGain" || fail "README's limits table does not quote $quotedGain"
 
 echo "limits checks: $failures failure(s)"
 exit $((failures > 0))

@@ -32,10 +32,10 @@ struct EditCommand: ParsableCommand {
     @Option(name: .long, help: "Polyphony per track (\(Limits.text(Limits.voices)), default \(Limits.defaultVoices)).")
     var voices: Int = Limits.defaultVoices
 
-    @Option(name: .long, help: "ALSA period in frames (default 128).")
+    @Option(name: .long, help: "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 128).")
     var periodFrames: Int?
 
-    @Option(name: .long, help: "ALSA periods per buffer (default 3).")
+    @Option(name: .long, help: "ALSA periods per buffer (\(Limits.text(Limits.periods)), default 3).")
     var periods: Int?
 
     mutating func validate() throws {

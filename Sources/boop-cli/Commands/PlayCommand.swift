@@ -26,11 +26,15 @@ struct PlayCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "ALSA period in frames (default 1536: 104 ms of buffer, so playing costs under 1 % of a core). Fixes the buffer (no adaptation) unless --adaptive."
+            "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 1536: 104 ms of buffer, so playing costs under 1 % of a core). Fixes the buffer (no adaptation) unless --adaptive."
     )
     var periodFrames: Int?
 
-    @Option(name: .long, help: "ALSA periods per buffer (default 3). Fixes the buffer (no adaptation) unless --adaptive.")
+    @Option(
+        name: .long,
+        help:
+            "ALSA periods per buffer (\(Limits.text(Limits.periods)), default 3). Fixes the buffer (no adaptation) unless --adaptive."
+    )
     var periods: Int?
 
     @Flag(
