@@ -193,6 +193,17 @@ TEST_CASE("the engine refuses configs one past each limit and takes each limit i
     boop_engine_config c;
     boop_engine_config_default(&c);
     CHECK(c.voices == BOOP_ENGINE_VOICES_DEFAULT);
+
+    EngineHandle e;
+    const float loudest = static_cast<float>(BOOP_EVENT_GAIN_MAX);
+    CHECK(boop_engine_note_on(e, 0, 1, BOOP_TIMBRE_TONE, 440, loudest) == BOOP_OK);
+    CHECK(boop_engine_note_on(e, 0, 2, BOOP_TIMBRE_TONE, 440, std::nextafter(loudest, 5.0f)) ==
+          BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_drum_hit(e, 0, 36, std::nextafter(loudest, 5.0f)) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_all_notes_off(e, 0, BOOP_FADE_SECONDS_MIN) == BOOP_OK);
+    CHECK(boop_engine_all_notes_off(e, 0, BOOP_FADE_SECONDS_MIN * 0.99) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_engine_cancel_pending(e, BOOP_FADE_SECONDS_MAX) == BOOP_OK);
+    CHECK(boop_engine_cancel_pending(e, BOOP_FADE_SECONDS_MAX * 1.01) == BOOP_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_CASE(

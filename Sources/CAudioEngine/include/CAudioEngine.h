@@ -75,6 +75,10 @@ const char* boop_version(void);
 #define BOOP_ENGINE_QUEUE_MAX 1048576
 /* Interleaved channels of the engine, an ambient piece and the output stage: 1 or 2. */
 #define BOOP_CHANNELS_MAX 2
+/* An event's velocity gain (0 ... max), and the fade of all-notes-off and cancel (seconds). */
+#define BOOP_EVENT_GAIN_MAX 4.0
+#define BOOP_FADE_SECONDS_MIN 0.003
+#define BOOP_FADE_SECONDS_MAX 10.0
 
 /* The output stage: the gain before the limiter (dB) and the limiter's true-peak ceiling (dBTP). */
 #define BOOP_GAIN_DB_MIN (-60.0)
@@ -162,8 +166,8 @@ void boop_engine_destroy(boop_engine* engine);
  * Events are applied in the order they are queued: queue them in non-decreasing frame order (an event waits until every
  * event queued before it is due). note_id identifies the note for boop_engine_note_off; gain is the velocity gain
  * (normal 0.6, accent 1.0, sustain 0.8), before the master gain of 0.3. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT
- * (frequency not in (0, rate/2), gain not in [0, 4], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped and counted).
- * Thread safety: control thread (the queue's single producer); lock-free. */
+ * (frequency not in (0, rate/2), gain not in [0, BOOP_EVENT_GAIN_MAX], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped
+ * and counted). Thread safety: control thread (the queue's single producer); lock-free. */
 boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, boop_timbre timbre,
                                 double frequency_hz, float gain);
 
@@ -177,13 +181,13 @@ boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t n
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain);
 
-/* Fades every sounding voice (and drum) to silence over fade_seconds (0.003 ... 10) from
+/* Fades every sounding voice (and drum) to silence over fade_seconds (BOOP_FADE_SECONDS_MIN ... _MAX) from
  * `frame`. Notes queued after this call still play. Used for stop, pause and Ctrl-C.
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds);
 
 /* Discards every event queued so far (including those stamped in the future) and fades every
- * sounding voice over fade_seconds (0.003 ... 10) from the start of the next rendered block.
+ * sounding voice over fade_seconds (BOOP_FADE_SECONDS_MIN ... _MAX) from the start of the next rendered block.
  * Events queued after this call are kept. This is how live playback pauses and stops at once
  * even though it schedules ahead of the audio clock.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT. Thread safety: control thread; lock-free. */

@@ -190,7 +190,7 @@ public final class AudioEngine {
         try AudioError.check(boop_engine_drum_hit(handle, frame ?? frameClock, UInt32(key), velocity.gain), "drum hit")
     }
 
-    /// Fades everything that sounds to silence over `fade` seconds (0.003 ... 10).
+    /// Fades everything that sounds to silence over `fade` seconds (`Limits.fadeSeconds`).
     public func allNotesOff(at frame: UInt64? = nil, fade: Double = 0.01) throws(AudioError) {
         heldByPitch.removeAll()
         try AudioError.check(boop_engine_all_notes_off(handle, frame ?? frameClock, fade), "all notes off")

@@ -13,6 +13,9 @@ public enum Limits {
     public static let queueCapacity = Int(BOOP_ENGINE_QUEUE_MIN)...Int(BOOP_ENGINE_QUEUE_MAX)
     /// Interleaved channels of the engine, ambient and the output stage.
     public static let channels = 1...Int(BOOP_CHANNELS_MAX)
+    /// An event's velocity gain, and the fade of all-notes-off and cancel (seconds).
+    public static let eventGain = 0...Double(BOOP_EVENT_GAIN_MAX)
+    public static let fadeSeconds = Double(BOOP_FADE_SECONDS_MIN)...Double(BOOP_FADE_SECONDS_MAX)
     /// The gain before the output limiter (dB).
     public static let gainDB = Double(BOOP_GAIN_DB_MIN)...Double(BOOP_GAIN_DB_MAX)
     /// Sound devices: channels, period (frames) and periods per buffer.
