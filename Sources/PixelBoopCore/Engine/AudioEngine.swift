@@ -48,7 +48,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         if !Self.queueCapacityRange.contains(queueCapacity) {
             return "queue of \(queueCapacity) events: expected \(Limits.text(Self.queueCapacityRange))"
         }
-        if !Limits.channels.contains(channels) { return "channels \(channels): expected \(Limits.text(Limits.channels))" }
+        // Mono or stereo: "1 or 2" reads better than a range of two.
+        if !Limits.channels.contains(channels) { return "channels \(channels): expected 1 or \(Limits.channels.upperBound)" }
         return nil
     }
 
@@ -105,7 +106,7 @@ public final class AudioEngine {
                     + "\(configuration.maxBlockFrames)-frame blocks, \(configuration.channels) channel(s): "
                     + String(cString: boop_status_string(status))
                     + " (rate \(Limits.text(Limits.sampleRate)), voices \(Limits.text(Limits.voices)),"
-                    + " block \(Limits.text(Limits.blockFrames)), channels \(Limits.text(Limits.channels)))")
+                    + " block \(Limits.text(Limits.blockFrames)), channels 1 or \(Limits.channels.upperBound))")
         }
         self.handle = engine
         self.configuration = configuration
