@@ -278,7 +278,7 @@ TEST_CASE("playback: its output stage applies the config's gain, changes it whil
     CHECK(quiet == doctest::Approx(0.3 * std::pow(10.0, -6.0 / 20)).epsilon(0.1));
     CHECK(boop_playback_take_reduction_db(pb) == 0.0f);
 
-    // +12 dB takes the sine to 1.19: the limiter holds it under -1 dBTP (0.89).
+    // +12 dB takes the sine to 1.19: the limiter holds it under -1 dBTP (0.89), about 2.7 dB down.
     REQUIRE(boop_playback_set_gain_db(pb, BOOP_GAIN_DB_MAX) == BOOP_OK);
     CHECK(boop_playback_set_gain_db(pb, BOOP_GAIN_DB_MAX + 1) == BOOP_ERROR_INVALID_ARGUMENT);
     boop_playback_take_reduction_db(pb);
@@ -287,7 +287,7 @@ TEST_CASE("playback: its output stage applies the config's gain, changes it whil
     MESSAGE("at +12 dB the monitor peaks at " << loud << ", the limiter reduced by " << reduction << " dB");
     CHECK(loud <= std::pow(10.0f, BOOP_CEILING_DBTP / 20) * 1.02f);
     CHECK(loud > 0.75f);
-    CHECK(reduction < -3.0f);
+    CHECK(reduction < -2.0f);
     CHECK(boop_playback_get_stats(pb).error == BOOP_OK);
     boop_capture_destroy(cap);
     boop_playback_destroy(pb);
