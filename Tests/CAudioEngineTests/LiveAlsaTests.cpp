@@ -263,6 +263,64 @@ TEST_CASE("capture: the null sink's monitor hears the sine played into the sink"
     boop_playback_destroy(pb);
 }
 
+// The loudest sample of the next `seconds` of the capture (after dropping what is queued).
+static float capturedPeak(boop_capture* cap, double seconds) {
+    std::vector<float> buf(2048);
+    uint32_t got = 0;
+    while (boop_capture_read(cap, buf.data(), 2048, &got, nullptr) == BOOP_OK && got > 0) {}
+    float peak = 0;
+    size_t frames = 0;
+    const double t0 = nowSeconds();
+    while (frames < size_t(seconds * 16000) && nowSeconds() - t0 < kFirstAudioLimit) {
+        if (boop_capture_wait(cap, 2048, 500) < 2048) continue;
+        REQUIRE(boop_capture_read(cap, buf.data(), 2048, &got, nullptr) == BOOP_OK);
+        for (uint32_t i = 0; i < got; ++i) peak = std::max(peak, std::fabs(buf[i]));
+        frames += got;
+    }
+    return peak;
+}
+
+TEST_CASE("playback: its output stage applies the config's gain, changes it while playing, and limits") {
+    PulseServer server("stage");
+    REQUIRE_MESSAGE(server.ok(), server.log());
+    boop_playback_config pcfg;
+    boop_playback_config_default(&pcfg);
+    pcfg.device = "pulse";
+    pcfg.output.gain_db = -6.0;
+    boop_playback* pb = nullptr;
+    REQUIRE(boop_playback_open(&pcfg, 44100, 2, &pb) == BOOP_OK);
+    SineSource sine;
+    sine.frequency = 440.0;
+    sine.gain = 0.3f;
+    REQUIRE(boop_playback_start(pb, sine.source()) == BOOP_OK);
+    CHECK(boop_playback_start(pb, sine.source()) == BOOP_ERROR_ALREADY_RUNNING);
+
+    boop_capture_config ccfg;
+    boop_capture_config_default(&ccfg);
+    ccfg.device = "pulse:boop_null.monitor";
+    boop_capture* cap = nullptr;
+    REQUIRE(boop_capture_open(&ccfg, &cap) == BOOP_OK);
+    REQUIRE(boop_capture_start(cap) == BOOP_OK);
+    const float quiet = capturedPeak(cap, 1.0);
+    MESSAGE("at -6 dB the monitor peaks at " << quiet);
+    CHECK(quiet == doctest::Approx(0.3 * std::pow(10.0, -6.0 / 20)).epsilon(0.1));
+    CHECK(boop_playback_take_reduction_db(pb) == 0.0f);
+
+    // +12 dB takes the sine to 1.19: the limiter holds it under -1 dBTP (0.89), about 2.7 dB down.
+    REQUIRE(boop_playback_set_gain_db(pb, BOOP_GAIN_DB_MAX) == BOOP_OK);
+    CHECK(boop_playback_set_gain_db(pb, BOOP_GAIN_DB_MAX + 1) == BOOP_ERROR_INVALID_ARGUMENT);
+    boop_playback_take_reduction_db(pb);
+    const float loud = capturedPeak(cap, 1.0);
+    const float reduction = boop_playback_take_reduction_db(pb);
+    MESSAGE("at +12 dB the monitor peaks at " << loud << ", the limiter reduced by " << reduction << " dB");
+    CHECK(loud <= std::pow(10.0f, BOOP_CEILING_DBTP / 20) * 1.02f);
+    CHECK(loud > 0.75f);
+    CHECK(reduction < -2.0f);
+    CHECK(boop_playback_get_stats(pb).error == BOOP_OK);
+    boop_capture_destroy(cap);
+    boop_playback_destroy(pb);
+}
+
 TEST_CASE("capture: the server killed mid-capture ends the thread with DEVICE_LOST within a second") {
     PulseServer server("capkill");
     REQUIRE_MESSAGE(server.ok(), server.log());

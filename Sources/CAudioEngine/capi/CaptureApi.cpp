@@ -149,8 +149,9 @@ boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frame
                                        boop_pitch_detector** out_detector) {
     if (out_detector == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_detector = nullptr;
-    if (!(sample_rate >= 4000 && sample_rate <= 384000) || window_frames < 64 || window_frames > 65536 ||
-        !(min_hz >= 0) || !(max_hz >= 0) || (max_hz > 0 && min_hz > max_hz))
+    if (!(sample_rate >= BOOP_PITCH_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) ||
+        window_frames < BOOP_PITCH_WINDOW_MIN || window_frames > BOOP_PITCH_WINDOW_MAX || !(min_hz >= 0) ||
+        !(max_hz >= 0) || (max_hz > 0 && min_hz > max_hz))
         return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         auto* d = new (std::nothrow) boop_pitch_detector();

@@ -44,7 +44,7 @@ const char* boop_version(void) { return PIXELBOOP_VERSION; }
 void boop_engine_config_default(boop_engine_config* config) {
     if (!config) return;
     config->sample_rate = 44100.0;
-    config->voices = 8;
+    config->voices = BOOP_ENGINE_VOICES_DEFAULT;
     config->max_block_frames = 4096;
     config->queue_capacity = 4096;
     config->channels = 1;
@@ -78,7 +78,7 @@ boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t no
     if (!engine) return BOOP_ERROR_INVALID_ARGUMENT;
     const double nyquist = engine->engine.config().sample_rate * 0.5;
     if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (!(gain >= 0.0f && gain <= 4.0f)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX))) return BOOP_ERROR_INVALID_ARGUMENT;
     if (static_cast<int>(timbre) < 0 || static_cast<int>(timbre) >= BOOP_TIMBRE_COUNT)
         return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;
@@ -101,7 +101,8 @@ boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t n
 }
 
 boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain) {
-    if (!engine || gm_key > 127 || !(gain >= 0.0f && gain <= 4.0f)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!engine || gm_key > 127 || !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
+        return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;
     c.type = boop::Command::Type::DrumHit;
     c.noteId = gm_key;
@@ -111,7 +112,8 @@ boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t g
 }
 
 boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds) {
-    if (!engine || !(fade_seconds >= 0.003 && fade_seconds <= 10.0)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!engine || !(fade_seconds >= BOOP_FADE_SECONDS_MIN && fade_seconds <= BOOP_FADE_SECONDS_MAX))
+        return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;
     c.type = boop::Command::Type::AllNotesOff;
     c.frame = frame;
@@ -120,7 +122,8 @@ boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, doubl
 }
 
 boop_status boop_engine_cancel_pending(boop_engine* engine, double fade_seconds) {
-    if (!engine || !(fade_seconds >= 0.003 && fade_seconds <= 10.0)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!engine || !(fade_seconds >= BOOP_FADE_SECONDS_MIN && fade_seconds <= BOOP_FADE_SECONDS_MAX))
+        return BOOP_ERROR_INVALID_ARGUMENT;
     engine->engine.cancelPending(fade_seconds);
     return BOOP_OK;
 }

@@ -6,19 +6,13 @@
 
 #include "dsp/LoudnessMeter.hpp"
 #include "dsp/TruePeak.hpp"
-#include "dsp/TruePeakLimiter.hpp"
+#include "engine/OutputStage.hpp"
 #include "engine/SourceCrossfader.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
-struct boop_limiter {
-    boop::TruePeakLimiter impl;
-    double sampleRate = 44100;
-    uint32_t channels = 1;
-    // Written by the control thread, read by the processing thread at each block.
-    std::atomic<float> gain{1.0f};
-    std::atomic<float> reduction{0.0f};  // the deepest reduction (dB) not yet taken
-    boop_source inner{};
+struct boop_output {
+    boop::OutputStage stage;
 };
 
 struct boop_crossfader {
@@ -33,26 +27,7 @@ struct boop_loudness {
     float truePeak = 0.0f;
 };
 
-static_assert(std::atomic<float>::is_always_lock_free, "the gain is shared with the audio thread");
-
 namespace {
-
-boop_status processLimiter(boop_limiter* l, float* io, uint32_t frames) BOOP_RT {
-    l->impl.setGain(l->gain.load(std::memory_order_relaxed));
-    l->impl.process(io, frames);
-    const float r = l->impl.takeMaxReductionDb();
-    if (r < l->reduction.load(std::memory_order_relaxed)) l->reduction.store(r, std::memory_order_relaxed);
-    return BOOP_OK;
-}
-
-// Not BOOP_RT itself: it calls the inner source through a function pointer, which the compiler
-// cannot check; every source's render is BOOP_RT where it is defined (engine, ambient).
-boop_status renderLimited(void* context, float* out, uint32_t frames) noexcept {
-    auto* l = static_cast<boop_limiter*>(context);
-    const boop_status s = l->inner.render(l->inner.context, out, frames);
-    if (s != BOOP_OK) return s;
-    return processLimiter(l, out, frames);
-}
 
 boop_status renderCrossfader(void* context, float* out, uint32_t frames) noexcept {
     return static_cast<boop_crossfader*>(context)->impl.render(out, frames);
@@ -62,17 +37,32 @@ boop_status renderCrossfader(void* context, float* out, uint32_t frames) noexcep
 
 extern "C" {
 
-boop_status boop_limiter_create(double sample_rate, uint32_t channels, boop_limiter** out_limiter) {
-    if (out_limiter == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    *out_limiter = nullptr;
-    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 || channels > 2)
+void boop_output_config_default(boop_output_config* config) {
+    if (config == nullptr) return;
+    config->gain_db = 0.0;
+    config->ceiling_dbtp = BOOP_CEILING_DBTP;
+}
+
+boop_status boop_output_config_check(const boop_output_config* config) {
+    return config != nullptr && boop::OutputStage::isValid(*config) ? BOOP_OK : BOOP_ERROR_INVALID_ARGUMENT;
+}
+
+boop_status boop_output_create(const boop_output_config* config, double sample_rate, uint32_t channels,
+                               boop_output** out_output) {
+    if (out_output == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_output = nullptr;
+    boop_output_config c;
+    boop_output_config_default(&c);
+    if (config != nullptr) c = *config;
+    if (!boop::OutputStage::isValid(c) ||
+        !(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
+        channels > BOOP_CHANNELS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        auto* l = new boop_limiter();
-        l->sampleRate = sample_rate;
-        l->channels = channels;
-        l->impl.prepare(sample_rate, static_cast<int>(channels), BOOP_CEILING_DBTP);
-        *out_limiter = l;
+        auto* o = new boop_output();
+        o->stage.prepare(sample_rate, channels, c.ceiling_dbtp);
+        o->stage.setGainDb(c.gain_db);
+        *out_output = o;
         return BOOP_OK;
     } catch (const std::bad_alloc&) {
         return BOOP_ERROR_OUT_OF_MEMORY;
@@ -81,47 +71,59 @@ boop_status boop_limiter_create(double sample_rate, uint32_t channels, boop_limi
     }
 }
 
-void boop_limiter_destroy(boop_limiter* limiter) { delete limiter; }
+void boop_output_destroy(boop_output* output) { delete output; }
 
-boop_status boop_limiter_set_gain_db(boop_limiter* limiter, double gain_db) {
-    if (limiter == nullptr || !(gain_db >= BOOP_GAIN_DB_MIN && gain_db <= BOOP_GAIN_DB_MAX))
+boop_status boop_output_set_gain_db(boop_output* output, double gain_db) {
+    if (output == nullptr || !(gain_db >= BOOP_GAIN_DB_MIN && gain_db <= BOOP_GAIN_DB_MAX))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    limiter->gain.store(static_cast<float>(std::pow(10.0, gain_db / 20.0)), std::memory_order_relaxed);
-    // Before the first frame the gain applies at once (the render is scaled exactly).
+    output->stage.setGainDb(gain_db);
     return BOOP_OK;
 }
 
-uint32_t boop_limiter_latency_frames(const boop_limiter* limiter) {
-    return limiter != nullptr ? limiter->impl.latency() : 0;
+uint32_t boop_output_latency_frames(const boop_output* output) {
+    return output != nullptr ? output->stage.latency() : 0;
 }
 
-boop_status boop_limiter_process(boop_limiter* limiter, float* interleaved, uint32_t frames) {
-    if (limiter == nullptr || (interleaved == nullptr && frames > 0)) return BOOP_ERROR_INVALID_ARGUMENT;
-    return processLimiter(limiter, interleaved, frames);
+boop_status boop_output_process(boop_output* output, float* interleaved, uint32_t frames, uint32_t* out_frames) {
+    if (out_frames != nullptr) *out_frames = 0;
+    if (output == nullptr || out_frames == nullptr || (interleaved == nullptr && frames > 0))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_frames = output->stage.processAligned(interleaved, frames);
+    return BOOP_OK;
 }
 
-float boop_limiter_take_reduction_db(boop_limiter* limiter) {
-    return limiter != nullptr ? limiter->reduction.exchange(0.0f, std::memory_order_relaxed) : 0.0f;
+// Not BOOP_RT itself: it calls the source through a function pointer, which the compiler cannot
+// check; every source's render is BOOP_RT where it is defined (engine, ambient).
+boop_status boop_output_render(boop_output* output, boop_source source, float* out, uint32_t frames,
+                               uint32_t* out_frames) {
+    if (out_frames != nullptr) *out_frames = 0;
+    if (output == nullptr || out_frames == nullptr || out == nullptr || source.render == nullptr ||
+        source.channels != output->stage.channels() || source.sample_rate != output->stage.sampleRate() ||
+        frames > source.max_block_frames)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const boop_status s = source.render(source.context, out, frames);
+    if (s != BOOP_OK) return s;
+    *out_frames = output->stage.processAligned(out, frames);
+    return BOOP_OK;
 }
 
-boop_source boop_limiter_source(boop_limiter* limiter, boop_source inner) {
-    boop_source s{};
-    if (limiter == nullptr || inner.render == nullptr || inner.channels != limiter->channels ||
-        inner.sample_rate != limiter->sampleRate)
-        return s;
-    limiter->inner = inner;
-    s.render = renderLimited;
-    s.context = limiter;
-    s.channels = inner.channels;
-    s.max_block_frames = inner.max_block_frames;
-    s.sample_rate = inner.sample_rate;
-    return s;
+boop_status boop_output_finish(boop_output* output, float* out, uint32_t capacity_frames, uint32_t* out_frames) {
+    if (out_frames != nullptr) *out_frames = 0;
+    if (output == nullptr || out_frames == nullptr || out == nullptr || capacity_frames < output->stage.latency())
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_frames = output->stage.finish(out);
+    return BOOP_OK;
+}
+
+float boop_output_take_reduction_db(boop_output* output) {
+    return output != nullptr ? output->stage.takeReductionDb() : 0.0f;
 }
 
 boop_status boop_loudness_create(double sample_rate, uint32_t channels, boop_loudness** out_meter) {
     if (out_meter == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_meter = nullptr;
-    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 || channels > 2)
+    if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
+        channels > BOOP_CHANNELS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         auto* m = new boop_loudness();

@@ -6,14 +6,42 @@
 
 #include "backend/alsa/AlsaPlayback.hpp"
 #include "backend/jack/JackClient.hpp"
+#include "engine/OutputStage.hpp"
 #include "include/CAudioEngine.h"
 
-// One handle, one backend: whichever the config named, behind the backend interface.
+// One handle, one backend: whichever the config named, behind the backend interface. Every
+// source it plays passes the output stage on the backend's audio thread.
 struct boop_playback {
     std::unique_ptr<boop::PlaybackBackend> backend;
+    boop::OutputStage stage;
+    double ceilingDbtp = BOOP_CEILING_DBTP;  // the stage's, prepared by start
+    boop_source inner{};                     // what start was given
+    bool started = false;
 };
 
 namespace {
+
+// Not BOOP_RT itself: it calls the inner source through a function pointer, which the compiler
+// cannot check; every source's render is BOOP_RT where it is defined (engine, ambient).
+boop_status renderThroughStage(void* context, float* out, uint32_t frames) noexcept {
+    auto* p = static_cast<boop_playback*>(context);
+    const boop_status s = p->inner.render(p->inner.context, out, frames);
+    if (s != BOOP_OK) return s;
+    p->stage.process(out, frames);
+    return BOOP_OK;
+}
+
+bool validPlaybackConfig(const boop_playback_config& c, double sampleRate, uint32_t channels) {
+    if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return false;
+    if (!boop::OutputStage::isValid(c.output)) return false;
+    if (!(sampleRate >= BOOP_ENGINE_RATE_MIN && sampleRate <= BOOP_ENGINE_RATE_MAX)) return false;
+    if (channels < 1 || channels > BOOP_DEVICE_CHANNELS_MAX) return false;
+    // 0 asks for the default; JACK takes the server's period whatever is asked.
+    const bool periodOk = c.period_frames == 0 ||
+                          (c.period_frames >= BOOP_PERIOD_FRAMES_MIN && c.period_frames <= BOOP_PERIOD_FRAMES_MAX);
+    const bool periodsOk = c.periods == 0 || (c.periods >= BOOP_PERIODS_MIN && c.periods <= BOOP_PERIODS_MAX);
+    return periodOk && periodsOk;
+}
 
 // Opens the backend the config names, or returns its status.
 boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32_t channels,
@@ -53,6 +81,7 @@ void boop_playback_config_default(boop_playback_config* config) {
     config->backend = BOOP_BACKEND_ALSA;
     config->client_name = "boop";
     config->connect = 1;
+    boop_output_config_default(&config->output);
 }
 
 boop_status boop_playback_open(const boop_playback_config* config, double sample_rate, uint32_t channels,
@@ -62,13 +91,15 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
     boop_playback_config defaults;
     boop_playback_config_default(&defaults);
     const boop_playback_config& c = config != nullptr ? *config : defaults;
-    if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!validPlaybackConfig(c, sample_rate, channels)) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         std::unique_ptr<boop::PlaybackBackend> backend;
         const boop_status s = openBackend(c, sample_rate, channels, backend);
         if (s != BOOP_OK) return s;
         auto* p = new boop_playback();
         p->backend = std::move(backend);
+        p->ceilingDbtp = c.output.ceiling_dbtp;
+        p->stage.setGainDb(c.output.gain_db);
         *out_playback = p;
         return BOOP_OK;
     } catch (const std::bad_alloc&) {
@@ -89,11 +120,36 @@ boop_playback_info boop_playback_get_info(const boop_playback* playback) {
 
 boop_status boop_playback_start(boop_playback* playback, boop_source source) {
     if (playback == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    // A playback starts once: the stage is never prepared again under a running audio thread.
+    if (playback->started) return BOOP_ERROR_ALREADY_RUNNING;
+    if (source.render == nullptr || source.channels < 1 || source.channels > BOOP_CHANNELS_MAX ||
+        !(source.sample_rate >= BOOP_ENGINE_RATE_MIN && source.sample_rate <= BOOP_ENGINE_RATE_MAX))
+        return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        return playback->backend->start(source);
+        playback->stage.prepare(source.sample_rate, source.channels, playback->ceilingDbtp);
+        playback->inner = source;
+        boop_source limited = source;
+        limited.render = renderThroughStage;
+        limited.context = playback;
+        const boop_status s = playback->backend->start(limited);
+        playback->started = s == BOOP_OK || s == BOOP_ERROR_ALREADY_RUNNING;
+        return s;
+    } catch (const std::bad_alloc&) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
+}
+
+boop_status boop_playback_set_gain_db(boop_playback* playback, double gain_db) {
+    if (playback == nullptr || !(gain_db >= BOOP_GAIN_DB_MIN && gain_db <= BOOP_GAIN_DB_MAX))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    playback->stage.setGainDb(gain_db);  // atomic: read by the audio thread at each block
+    return BOOP_OK;
+}
+
+float boop_playback_take_reduction_db(boop_playback* playback) {
+    return playback != nullptr ? playback->stage.takeReductionDb() : 0.0f;
 }
 
 boop_playback_stats boop_playback_get_stats(const boop_playback* playback) {

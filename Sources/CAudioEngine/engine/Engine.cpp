@@ -14,7 +14,7 @@ bool Engine::isValid(const boop_engine_config& c) noexcept {
            c.sample_rate <= BOOP_ENGINE_RATE_MAX && c.voices >= BOOP_ENGINE_VOICES_MIN &&
            c.voices <= BOOP_ENGINE_VOICES_MAX && c.max_block_frames >= 1 &&
            c.max_block_frames <= BOOP_ENGINE_BLOCK_FRAMES_MAX && c.queue_capacity >= BOOP_ENGINE_QUEUE_MIN &&
-           c.queue_capacity <= BOOP_ENGINE_QUEUE_MAX && (c.channels == 1 || c.channels == 2);
+           c.queue_capacity <= BOOP_ENGINE_QUEUE_MAX && c.channels >= 1 && c.channels <= BOOP_CHANNELS_MAX;
 }
 
 Engine::Engine(const boop_engine_config& config)

@@ -55,6 +55,65 @@ const char* boop_status_string(boop_status status);
 const char* boop_version(void);
 
 /* ====================================================================================== */
+/* Limits: the one source of every range                                                   */
+/* ====================================================================================== */
+
+/* Every range boop accepts is written here once: the engine checks its arguments against these,
+ * the Swift wrapper and the command line build their ranges and error messages from them, and the
+ * README quotes them. All bounds are inclusive. */
+
+/* Sample rates of the engine, the output stage, the loudness meter, playback and capture (Hz). */
+#define BOOP_ENGINE_RATE_MIN 8000
+#define BOOP_ENGINE_RATE_MAX 384000
+/* Polyphony of the engine's voice pool (drums have 8 of their own besides). */
+#define BOOP_ENGINE_VOICES_MIN 1
+#define BOOP_ENGINE_VOICES_MAX 256
+#define BOOP_ENGINE_VOICES_DEFAULT 8
+/* The largest block a render is asked for (frames), and the event queue (events). */
+#define BOOP_ENGINE_BLOCK_FRAMES_MAX 8192
+#define BOOP_ENGINE_QUEUE_MIN 16
+#define BOOP_ENGINE_QUEUE_MAX 1048576
+/* Interleaved channels of the engine, an ambient piece and the output stage: 1 or 2. */
+#define BOOP_CHANNELS_MAX 2
+/* An event's velocity gain (0 ... max), and the fade of all-notes-off and cancel (seconds). */
+#define BOOP_EVENT_GAIN_MAX 4.0
+#define BOOP_FADE_SECONDS_MIN 0.003
+#define BOOP_FADE_SECONDS_MAX 10.0
+
+/* The output stage: the gain before the limiter (dB) and the limiter's true-peak ceiling (dBTP). */
+#define BOOP_GAIN_DB_MIN (-60.0)
+#define BOOP_GAIN_DB_MAX 12.0
+#define BOOP_CEILING_DBTP (-1.0)
+#define BOOP_CEILING_DBTP_MIN (-20.0)
+#define BOOP_CEILING_DBTP_MAX 0.0
+
+/* Sound devices (playback and capture): the device channels, the period in frames and the periods
+ * per buffer a config may request. 8192 x 16 frames is 3 s at 44.1 kHz, past any use; a device
+ * may grant less (see the info structs). */
+#define BOOP_DEVICE_CHANNELS_MAX 32
+#define BOOP_PERIOD_FRAMES_MIN 16
+#define BOOP_PERIOD_FRAMES_MAX 8192
+#define BOOP_PERIODS_MIN 2
+#define BOOP_PERIODS_MAX 16
+
+/* Pitch detection: the lowest sample rate (Hz) and the window (frames). */
+#define BOOP_PITCH_RATE_MIN 4000
+#define BOOP_PITCH_WINDOW_MIN 64
+#define BOOP_PITCH_WINDOW_MAX 65536
+
+/* What the front ends check before anything reaches the engine (patterns and tones are built in
+ * Swift): a pattern's tempo (BPM) and how many times a render plays it, and the frequencies and
+ * lengths (seconds) of tones. */
+#define BOOP_TEMPO_BPM_MIN 60
+#define BOOP_TEMPO_BPM_MAX 200
+#define BOOP_LOOPS_MIN 1
+#define BOOP_LOOPS_MAX 10000
+#define BOOP_TONE_HZ_MIN 20
+#define BOOP_TONE_HZ_MAX 20000
+#define BOOP_TONE_SECONDS_MIN 0.02
+#define BOOP_TONE_SECONDS_MAX 3600
+
+/* ====================================================================================== */
 /* Engine: the voice pool and its render                                                   */
 /* ====================================================================================== */
 
@@ -74,23 +133,13 @@ typedef enum boop_timbre {
 
 #define BOOP_TIMBRE_COUNT 4
 
-/* The limits of an engine configuration, the one source for every check and message: the engine
- * refuses anything outside them, and the Swift wrapper and the command line quote them. */
-#define BOOP_ENGINE_RATE_MIN 8000
-#define BOOP_ENGINE_RATE_MAX 384000
-#define BOOP_ENGINE_VOICES_MIN 1
-#define BOOP_ENGINE_VOICES_MAX 256
-#define BOOP_ENGINE_BLOCK_FRAMES_MAX 8192
-#define BOOP_ENGINE_QUEUE_MIN 16
-#define BOOP_ENGINE_QUEUE_MAX 1048576
-
 typedef struct boop_engine_config {
     double sample_rate; /* Hz, BOOP_ENGINE_RATE_MIN ... BOOP_ENGINE_RATE_MAX */
-    uint32_t voices;    /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 8); drums have their own 8 */
+    uint32_t voices;    /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default BOOP_ENGINE_VOICES_DEFAULT) */
     uint32_t
         max_block_frames;    /* the largest frames count render will be asked for, 1 ... BOOP_ENGINE_BLOCK_FRAMES_MAX */
     uint32_t queue_capacity; /* events, rounded up to a power of two, BOOP_ENGINE_QUEUE_MIN ... _MAX */
-    uint32_t channels;       /* interleaved output channels, 1 or 2 (voices are centred) */
+    uint32_t channels;       /* interleaved output channels, 1 ... BOOP_CHANNELS_MAX (voices are centred) */
 } boop_engine_config;
 
 /* Fills a config with the defaults: 44100 Hz, 8 voices, 4096 frames, 4096 events, 1 channel.
@@ -117,8 +166,8 @@ void boop_engine_destroy(boop_engine* engine);
  * Events are applied in the order they are queued: queue them in non-decreasing frame order (an event waits until every
  * event queued before it is due). note_id identifies the note for boop_engine_note_off; gain is the velocity gain
  * (normal 0.6, accent 1.0, sustain 0.8), before the master gain of 0.3. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT
- * (frequency not in (0, rate/2), gain not in [0, 4], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped and counted).
- * Thread safety: control thread (the queue's single producer); lock-free. */
+ * (frequency not in (0, rate/2), gain not in [0, BOOP_EVENT_GAIN_MAX], unknown timbre), BOOP_ERROR_QUEUE_FULL (dropped
+ * and counted). Thread safety: control thread (the queue's single producer); lock-free. */
 boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, boop_timbre timbre,
                                 double frequency_hz, float gain);
 
@@ -132,20 +181,22 @@ boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t n
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain);
 
-/* Fades every sounding voice (and drum) to silence over fade_seconds (0.003 ... 10) from
+/* Fades every sounding voice (and drum) to silence over fade_seconds (BOOP_FADE_SECONDS_MIN ... _MAX) from
  * `frame`. Notes queued after this call still play. Used for stop, pause and Ctrl-C.
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds);
 
 /* Discards every event queued so far (including those stamped in the future) and fades every
- * sounding voice over fade_seconds (0.003 ... 10) from the start of the next rendered block.
+ * sounding voice over fade_seconds (BOOP_FADE_SECONDS_MIN ... _MAX) from the start of the next rendered block.
  * Events queued after this call are kept. This is how live playback pauses and stops at once
  * even though it schedules ahead of the audio clock.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT. Thread safety: control thread; lock-free. */
 boop_status boop_engine_cancel_pending(boop_engine* engine, double fade_seconds);
 
 /* Renders `frames` interleaved frames into `out` (frames x channels floats), applying each
- * queued event on its exact frame inside the block, then advances the frame clock.
+ * queued event on its exact frame inside the block, then advances the frame clock. This is the
+ * engine's raw mix (master gain and soft clipper, no output stage): play it through a playback,
+ * or render it through boop_output_render, to get the gain and the true-peak limiter.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL, or frames > max_block_frames).
  * Thread safety: audio thread only (one at a time); real-time safe. */
 boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames);
@@ -181,47 +232,76 @@ boop_source boop_engine_source(boop_engine* engine);
 /* ====================================================================================== */
 
 /* Everything boop makes passes through one output stage: a plain gain (the user's --gain), then
- * a look-ahead limiter that keeps the true peak (4x oversampled, ITU-R BS.1770-4) at or under
- * BOOP_CEILING_DBTP without clipping. Under the ceiling the signal passes unchanged, delayed by
- * boop_limiter_latency_frames (about 2 ms). */
-#define BOOP_CEILING_DBTP (-1.0)
-#define BOOP_GAIN_DB_MIN (-60.0)
-#define BOOP_GAIN_DB_MAX 12.0
+ * a look-ahead limiter that keeps the true peak (4x oversampled, ITU-R BS.1770-4) at or under the
+ * ceiling (BOOP_CEILING_DBTP unless configured) without clipping: a 1.5 ms attack ramp, an 80 ms
+ * release. Under the ceiling the signal passes unchanged (to the bit), delayed by
+ * boop_output_latency_frames (about 2 ms). A playback runs its own stage (boop_playback_config's
+ * `output`) on every source it plays; an offline render runs one with boop_output_render, which
+ * takes the delay out so a file is as long as its source and every note starts on its frame. */
 
-typedef struct boop_limiter boop_limiter;
+typedef struct boop_output_config {
+    double gain_db;      /* the gain before the limiter, BOOP_GAIN_DB_MIN ... BOOP_GAIN_DB_MAX (default 0) */
+    double ceiling_dbtp; /* the limiter's true-peak ceiling, BOOP_CEILING_DBTP_MIN ... _MAX
+                            (default BOOP_CEILING_DBTP) */
+} boop_output_config;
 
-/* Creates an output stage for interleaved audio of `channels` (1 or 2) at `sample_rate`.
+/* Fills a config with the defaults: 0 dB, ceiling BOOP_CEILING_DBTP. Thread safety: any thread. */
+void boop_output_config_default(boop_output_config* config);
+
+/* Checks a config without creating anything. Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT
+ * (NULL, a value out of range or not finite). Thread safety: any thread. */
+boop_status boop_output_config_check(const boop_output_config* config);
+
+typedef struct boop_output boop_output;
+
+/* Creates an offline output stage for interleaved audio of `channels` (1 ... BOOP_CHANNELS_MAX)
+ * at `sample_rate` (BOOP_ENGINE_RATE_MIN ... _MAX). Allocates everything it will use.
+ * Parameters: config (NULL = defaults), out_output receives the handle.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
- * Thread safety: control thread (allocates). */
-boop_status boop_limiter_create(double sample_rate, uint32_t channels, boop_limiter** out_limiter);
+ * Thread safety: control thread. */
+boop_status boop_output_create(const boop_output_config* config, double sample_rate, uint32_t channels,
+                               boop_output** out_output);
 
 /* Destroys it (NULL is ignored). Nothing may be processing through it.
  * Thread safety: control thread. */
-void boop_limiter_destroy(boop_limiter* limiter);
+void boop_output_destroy(boop_output* output);
 
-/* The gain before the limiter, in dB (BOOP_GAIN_DB_MIN ... BOOP_GAIN_DB_MAX). Set before the
- * first processed frame it applies exactly from that frame; later changes glide over 20 ms.
+/* Changes the gain (BOOP_GAIN_DB_MIN ... BOOP_GAIN_DB_MAX). Before the first processed frame it
+ * applies exactly from that frame; later changes glide over 20 ms.
  * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT. Thread safety: any thread (atomic). */
-boop_status boop_limiter_set_gain_db(boop_limiter* limiter, double gain_db);
+boop_status boop_output_set_gain_db(boop_output* output, double gain_db);
 
-/* Frames between a sample entering and leaving (constant for a given rate).
- * Thread safety: any thread. */
-uint32_t boop_limiter_latency_frames(const boop_limiter* limiter);
+/* The limiter's look-ahead delay in frames (constant for a given rate): the most frames
+ * boop_output_finish delivers. Thread safety: any thread. */
+uint32_t boop_output_latency_frames(const boop_output* output);
 
-/* Processes `frames` interleaved frames in place (the output is the input of latency frames ago).
- * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT. Thread safety: one thread at a time (the
- * audio thread when used as a source); real-time safe. */
-boop_status boop_limiter_process(boop_limiter* limiter, float* interleaved, uint32_t frames);
+/* Passes `frames` interleaved frames of the caller's audio through the stage, in place. What
+ * comes out aligned with the input is moved to the start of `interleaved` and *out_frames
+ * receives how many frames that is: fewer than `frames` until the look-ahead has filled (the
+ * stage's silent pre-roll is dropped), then exactly `frames`.
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT (NULL). Thread safety: one thread at a time;
+ * real-time safe. */
+boop_status boop_output_process(boop_output* output, float* interleaved, uint32_t frames, uint32_t* out_frames);
+
+/* The offline render call: renders `frames` frames of `source` (the engine's, an ambient piece's:
+ * its rate and channels must be the stage's, frames at most its max_block_frames) into `out` and
+ * passes them through the stage as boop_output_process does.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL, a mismatched source, too many frames), or
+ * the source's own error. Thread safety: the source's audio thread; real-time safe when the
+ * source's render is. */
+boop_status boop_output_render(boop_output* output, boop_source source, float* out, uint32_t frames,
+                               uint32_t* out_frames);
+
+/* After the last frames went in: writes the frames still in the look-ahead into `out` (room for
+ * `capacity_frames`, at least boop_output_latency_frames) and *out_frames receives how many, so
+ * everything put in has come out. A second call delivers nothing.
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT (NULL, too little room).
+ * Thread safety: as boop_output_process; real-time safe. */
+boop_status boop_output_finish(boop_output* output, float* out, uint32_t capacity_frames, uint32_t* out_frames);
 
 /* The deepest gain reduction since the last call, in dB (0 when the limiter did nothing).
  * Thread safety: any thread (atomic exchange). */
-float boop_limiter_take_reduction_db(boop_limiter* limiter);
-
-/* A source that renders `inner` and passes it through the limiter: what the playback backend
- * pulls. `inner` must match the limiter's rate and channels and outlive the returned source.
- * Return: the source, or one with a NULL render on a mismatch. Thread safety: control thread,
- * before the source is started. */
-boop_source boop_limiter_source(boop_limiter* limiter, boop_source inner);
+float boop_output_take_reduction_db(boop_output* output);
 
 typedef struct boop_loudness boop_loudness;
 
@@ -344,19 +424,22 @@ typedef enum boop_backend {
 #define BOOP_PLAYBACK_MAX_LATENCY_MS 50
 
 typedef struct boop_playback_config {
-    const char* device;      /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
-    uint32_t period_frames;  /* requested period (default 128) */
-    uint32_t periods;        /* requested periods per buffer (default 3): the starting latency */
-    int realtime_priority;   /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
-    int adaptive;            /* 1 (default): when xruns come in a burst, keep more audio queued
-                                (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
-    boop_backend backend;    /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
-                                device, period_frames, periods, realtime_priority and adaptive
-                                are the server's business and ignored */
-    const char* client_name; /* JACK client name (default "boop"; the server adds a suffix when taken) */
-    int connect;             /* JACK: 1 (default) connects the ports out_1... to the server's
-                                physical playback ports (a mono output to the first two); 0 leaves
-                                the routing to the user */
+    const char* device;        /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
+    uint32_t period_frames;    /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default 128) */
+    uint32_t periods;          /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default 3):
+                                  the starting latency */
+    int realtime_priority;     /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
+    int adaptive;              /* 1 (default): when xruns come in a burst, keep more audio queued
+                                  (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
+    boop_backend backend;      /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
+                                  device, period_frames, periods, realtime_priority and adaptive
+                                  are the server's business and ignored */
+    const char* client_name;   /* JACK client name (default "boop"; the server adds a suffix when taken) */
+    int connect;               /* JACK: 1 (default) connects the ports out_1... to the server's
+                                  physical playback ports (a mono output to the first two); 0 leaves
+                                  the routing to the user */
+    boop_output_config output; /* the output stage every source played passes through (gain and
+                                  true-peak limiter; defaults: boop_output_config_default) */
 } boop_playback_config;
 
 /* Which scheduling the I/O thread got. */
@@ -397,9 +480,11 @@ typedef struct boop_playback_stats {
  * Thread safety: any thread. */
 void boop_playback_config_default(boop_playback_config* config);
 
-/* Opens and configures the PCM for the source's channels at the source's rate (or the nearest
- * the device grants; see info). Nothing plays until boop_playback_start.
- * Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_INVALID_ARGUMENT.
+/* Opens and configures the PCM for `channels` (1 ... BOOP_DEVICE_CHANNELS_MAX) at `sample_rate`
+ * (BOOP_ENGINE_RATE_MIN ... _MAX, or the nearest the device grants; see info). Nothing plays until
+ * boop_playback_start.
+ * Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_INVALID_ARGUMENT (a config value out
+ * of its range, the output config's included).
  * Thread safety: control thread. */
 boop_status boop_playback_open(const boop_playback_config* config, double sample_rate, uint32_t channels,
                                boop_playback** out_playback);
@@ -407,10 +492,21 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
 /* What was negotiated. Thread safety: control thread. */
 boop_playback_info boop_playback_get_info(const boop_playback* playback);
 
-/* Starts the I/O thread pulling from `source`. The source's rate should equal the granted
- * rate. Return: BOOP_OK, BOOP_ERROR_ALREADY_RUNNING, BOOP_ERROR_INVALID_ARGUMENT.
- * Thread safety: control thread. */
+/* Starts the I/O thread pulling from `source` through the playback's output stage (prepared here
+ * for the source's rate and channels, BOOP_CHANNELS_MAX at most). The source's rate should equal
+ * the granted rate. What the device plays is the source delayed by the stage's look-ahead.
+ * Return: BOOP_OK, BOOP_ERROR_ALREADY_RUNNING, BOOP_ERROR_INVALID_ARGUMENT,
+ * BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
 boop_status boop_playback_start(boop_playback* playback, boop_source source);
+
+/* Changes the output stage's gain (BOOP_GAIN_DB_MIN ... BOOP_GAIN_DB_MAX): before start it
+ * replaces the config's; while playing it glides over 20 ms.
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT. Thread safety: any thread (atomic). */
+boop_status boop_playback_set_gain_db(boop_playback* playback, double gain_db);
+
+/* The deepest gain reduction of the output stage's limiter since the last call, in dB (0 when it
+ * did nothing). Thread safety: any thread (atomic exchange). */
+float boop_playback_take_reduction_db(boop_playback* playback);
 
 /* Statistics. Thread safety: any thread. */
 boop_playback_stats boop_playback_get_stats(const boop_playback* playback);
@@ -496,10 +592,12 @@ typedef struct boop_capture boop_capture;
 
 typedef struct boop_capture_config {
     const char* device;      /* ALSA PCM name (default "default") */
-    double sample_rate;      /* requested rate (default 16000); see info for the granted one */
-    uint32_t channels;       /* device channels to record, averaged to mono (default 1, max 32) */
-    uint32_t period_frames;  /* requested period (default 256) */
-    uint32_t periods;        /* requested periods per buffer (default 4) */
+    double sample_rate;      /* requested rate, BOOP_ENGINE_RATE_MIN ... _MAX (default 16000); see info for
+                                the granted one */
+    uint32_t channels;       /* device channels to record, averaged to mono, 1 ... BOOP_DEVICE_CHANNELS_MAX
+                                (default 1) */
+    uint32_t period_frames;  /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default 256) */
+    uint32_t periods;        /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default 4) */
     uint32_t ring_frames;    /* mono frames the ring holds, rounded up to a power of two
                                 (default 65536: 4 s at 16 kHz); a reader too slow loses frames */
     int realtime_priority;   /* SCHED_FIFO priority to try (0 = do not try; default 70) */
@@ -577,7 +675,8 @@ typedef struct boop_pitch_result {
     double confidence;   /* 1 - d'(T) of the chosen dip, 0 ... 1 */
 } boop_pitch_result;
 
-/* Creates a detector for windows of up to window_frames samples (64 ... 65536) at sample_rate.
+/* Creates a detector for windows of up to window_frames samples (BOOP_PITCH_WINDOW_MIN ... _MAX)
+ * at sample_rate (BOOP_PITCH_RATE_MIN ... BOOP_ENGINE_RATE_MAX).
  * The lag range is window_frames / 2, so the lowest pitch is 2 x sample_rate / window_frames.
  * min_hz / max_hz bound the search (0 = defaults: 40 Hz and sample_rate / 4). Allocates.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
@@ -623,9 +722,9 @@ typedef enum boop_ambient_scale {
 
 /* A preset in plain numbers. Ranges are checked by boop_ambient_create. */
 typedef struct boop_ambient_config {
-    double sample_rate;        /* Hz, 8000 ... 384000 */
+    double sample_rate;        /* Hz, BOOP_ENGINE_RATE_MIN ... _MAX */
     uint64_t seed;             /* any value; the same seed gives the same music */
-    uint32_t max_block_frames; /* the largest block a source user will ask for, 1 ... 8192 */
+    uint32_t max_block_frames; /* the largest block a source user will ask for, 1 ... BOOP_ENGINE_BLOCK_FRAMES_MAX */
 
     /* harmony */
     int32_t key;             /* tonic pitch class 0 ... 11 (0 = C) */

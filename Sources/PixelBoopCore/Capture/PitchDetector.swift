@@ -42,7 +42,7 @@ public final class PitchDetector {
         guard status == BOOP_OK, let out else {
             throw AudioError.invalidConfiguration(
                 "pitch detector at \(sampleRate) Hz with \(windowFrames)-frame windows, range \(minFrequency)...\(maxFrequency) Hz: "
-                    + "expected 4000...384000 Hz, 64...65536 frames, min ≤ max")
+                    + "expected \(Limits.text(Limits.pitchRate)) Hz, \(Limits.text(Limits.pitchWindow)) frames, min ≤ max")
         }
         handle = out
         self.sampleRate = sampleRate

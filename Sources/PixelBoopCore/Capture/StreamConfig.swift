@@ -25,14 +25,15 @@ public struct StreamConfig: Sendable, Equatable {
 
     /// Throws `invalidConfiguration` naming the field when a value is out of range.
     public func validate() throws(AudioError) {
-        guard sampleRate.isFinite, (8000...384_000).contains(sampleRate) else {
-            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
+        guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
+            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
         }
-        guard (64...65536).contains(bufferFrames) else {
-            throw AudioError.invalidConfiguration("buffer \(bufferFrames) frames: expected 64...65536")
+        // The buffer is what the pitch detector analyses: its window's range.
+        guard Limits.pitchWindow.contains(bufferFrames) else {
+            throw AudioError.invalidConfiguration("buffer \(bufferFrames) frames: expected \(Limits.text(Limits.pitchWindow))")
         }
-        guard (1...32).contains(channels) else {
-            throw AudioError.invalidConfiguration("channels \(channels): expected 1...32")
+        guard Limits.deviceChannels.contains(channels) else {
+            throw AudioError.invalidConfiguration("channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
         }
         guard !device.isEmpty else {
             throw AudioError.invalidConfiguration("device: expected an ALSA PCM name")

@@ -31,25 +31,25 @@ public enum Timbre: Sendable, CaseIterable {
 /// Shape of an engine; changing any of these means creating a new engine.
 public struct EngineConfiguration: Sendable, Equatable {
     /// The ranges the engine accepts, read from the C header (its one source).
-    public static let sampleRateRange = Double(BOOP_ENGINE_RATE_MIN)...Double(BOOP_ENGINE_RATE_MAX)
-    public static let voicesRange = Int(BOOP_ENGINE_VOICES_MIN)...Int(BOOP_ENGINE_VOICES_MAX)
-    public static let blockFramesRange = 1...Int(BOOP_ENGINE_BLOCK_FRAMES_MAX)
-
-    public static let queueCapacityRange = Int(BOOP_ENGINE_QUEUE_MIN)...Int(BOOP_ENGINE_QUEUE_MAX)
+    public static let sampleRateRange = Double(Limits.sampleRate.lowerBound)...Double(Limits.sampleRate.upperBound)
+    public static let voicesRange = Limits.voices
+    public static let blockFramesRange = Limits.blockFrames
+    public static let queueCapacityRange = Limits.queueCapacity
 
     /// The first field out of the engine's range, named with what was expected; nil when valid.
     public var problem: String? {
         if !(sampleRate.isFinite && Self.sampleRateRange.contains(sampleRate)) {
-            return "sample rate \(sampleRate) Hz: expected \(Int(BOOP_ENGINE_RATE_MIN))...\(Int(BOOP_ENGINE_RATE_MAX))"
+            return "sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))"
         }
-        if !Self.voicesRange.contains(voices) { return "voices \(voices): expected \(Self.voicesRange)" }
+        if !Self.voicesRange.contains(voices) { return "voices \(voices): expected \(Limits.text(Self.voicesRange))" }
         if !Self.blockFramesRange.contains(maxBlockFrames) {
-            return "block of \(maxBlockFrames) frames: expected \(Self.blockFramesRange)"
+            return "block of \(maxBlockFrames) frames: expected \(Limits.text(Self.blockFramesRange))"
         }
         if !Self.queueCapacityRange.contains(queueCapacity) {
-            return "queue of \(queueCapacity) events: expected \(Self.queueCapacityRange)"
+            return "queue of \(queueCapacity) events: expected \(Limits.text(Self.queueCapacityRange))"
         }
-        if !(1...2).contains(channels) { return "channels \(channels): expected 1 or 2" }
+        // Mono or stereo: "1 or 2" reads better than a range of two.
+        if !Limits.channels.contains(channels) { return "channels \(channels): expected 1 or \(Limits.channels.upperBound)" }
         return nil
     }
 
@@ -60,7 +60,7 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var channels: Int
 
     public init(
-        sampleRate: Double = 44100, voices: Int = 8, maxBlockFrames: Int = 4096,
+        sampleRate: Double = 44100, voices: Int = Limits.defaultVoices, maxBlockFrames: Int = 4096,
         queueCapacity: Int = 4096, channels: Int = 1
     ) {
         self.sampleRate = sampleRate
@@ -105,9 +105,8 @@ public final class AudioEngine {
                 "engine with \(configuration.sampleRate) Hz, \(configuration.voices) voices, "
                     + "\(configuration.maxBlockFrames)-frame blocks, \(configuration.channels) channel(s): "
                     + String(cString: boop_status_string(status))
-                    + " (rate \(Int(BOOP_ENGINE_RATE_MIN))...\(Int(BOOP_ENGINE_RATE_MAX)),"
-                    + " voices \(EngineConfiguration.voicesRange), block \(EngineConfiguration.blockFramesRange),"
-                    + " channels 1 or 2)")
+                    + " (rate \(Limits.text(Limits.sampleRate)), voices \(Limits.text(Limits.voices)),"
+                    + " block \(Limits.text(Limits.blockFrames)), channels 1 or \(Limits.channels.upperBound))")
         }
         self.handle = engine
         self.configuration = configuration
@@ -192,7 +191,7 @@ public final class AudioEngine {
         try AudioError.check(boop_engine_drum_hit(handle, frame ?? frameClock, UInt32(key), velocity.gain), "drum hit")
     }
 
-    /// Fades everything that sounds to silence over `fade` seconds (0.003 ... 10).
+    /// Fades everything that sounds to silence over `fade` seconds (`Limits.fadeSeconds`).
     public func allNotesOff(at frame: UInt64? = nil, fade: Double = 0.01) throws(AudioError) {
         heldByPitch.removeAll()
         try AudioError.check(boop_engine_all_notes_off(handle, frame ?? frameClock, fade), "all notes off")

@@ -81,7 +81,6 @@ public final class AudioPlayback {
     /// The ALSA PCM name, or "jack:<client>".
     public var device: String { route.backend == .jack ? "jack:\(route.clientName)" : route.device }
     private var keepAlive: [AnyObject] = []
-    private var outputStage: OutputStage?
     private var started = false
 
     /// Opens `device` for `channels` interleaved channels at (or near) `sampleRate`.
@@ -100,22 +99,25 @@ public final class AudioPlayback {
     /// win over `sampleRate` and the period settings; see `info`).
     public init(
         route: AudioRoute, sampleRate: Double, channels: Int, periodFrames: Int = 128,
-        periods: Int = 3, adaptive: Bool = true
+        periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0
     ) throws(AudioError) {
-        guard sampleRate >= 8000, sampleRate <= 384_000, sampleRate.isFinite else {
-            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
+        guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
+            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
         }
-        guard (1...32).contains(channels) else {
-            throw AudioError.invalidConfiguration("channels \(channels): expected 1...32")
+        guard Limits.deviceChannels.contains(channels) else {
+            throw AudioError.invalidConfiguration("channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
         }
-        guard (16...65536).contains(periodFrames) else {
-            throw AudioError.invalidConfiguration("period \(periodFrames) frames: expected 16...65536")
+        guard Limits.periodFrames.contains(periodFrames) else {
+            throw AudioError.invalidConfiguration("period \(periodFrames) frames: expected \(Limits.text(Limits.periodFrames))")
         }
-        guard (2...64).contains(periods) else {
-            throw AudioError.invalidConfiguration("periods \(periods): expected 2...64")
+        guard Limits.periods.contains(periods) else {
+            throw AudioError.invalidConfiguration("periods \(periods): expected \(Limits.text(Limits.periods))")
         }
         var config = boop_playback_config()
         boop_playback_config_default(&config)
+        // Every source played passes the engine's output stage: the user's gain, then the
+        // true-peak limiter (the gain can change later through `gainDB`).
+        config.output = try OutputStage.config(gainDB: gainDB)
         config.period_frames = UInt32(periodFrames)
         config.periods = UInt32(periods)
         config.adaptive = adaptive ? 1 : 0
@@ -138,6 +140,7 @@ public final class AudioPlayback {
         }
         self.handle = out
         self.route = route
+        self.gainDB = gainDB
     }
 
     deinit {
@@ -198,34 +201,31 @@ public final class AudioPlayback {
     /// object behind `source.context` outlives the I/O thread.
     internal func start(source inner: boop_source, keepAlive: AnyObject) throws(AudioError) {
         if started { throw AudioError.alreadyStreaming("playback on \(route) is already running") }
-        // Everything played passes the output stage: the user's gain and the true-peak limiter.
-        let stage = try OutputStage(sampleRate: inner.sample_rate, channels: Int(inner.channels), gainDB: gainDB)
-        let source = boop_limiter_source(stage.handle, inner)
-        guard source.render != nil else {
-            throw AudioError.invalidConfiguration(
-                "source with \(inner.channels) channel(s) at \(inner.sample_rate) Hz for the output stage")
-        }
-        let status = boop_playback_start(handle, source)
+        // The playback runs the engine's output stage on whatever it plays (gain, then limiter).
+        let status = boop_playback_start(handle, inner)
         guard status == BOOP_OK else {
             if status == BOOP_ERROR_INVALID_ARGUMENT {
                 throw AudioError.invalidConfiguration(
-                    "source with \(source.channels) channel(s) for \(route) opened with \(info.channels)")
+                    "source with \(inner.channels) channel(s) at \(inner.sample_rate) Hz for \(route) opened with \(info.channels)"
+                )
             }
             throw AudioError.from(status, "starting playback on \(route)")
         }
-        self.keepAlive = [keepAlive, stage]
-        outputStage = stage
+        self.keepAlive = [keepAlive]
         started = true
     }
 
-    /// The gain before the output limiter, in dB (`OutputStage.gainRange`): set it before `start`,
-    /// or change it while playing (it glides over 20 ms).
+    /// The gain before the output limiter, in dB (`OutputStage.gainRange`, values outside it are
+    /// held to it): set it before `start`, or change it while playing (it glides over 20 ms).
     public var gainDB: Double = 0 {
-        didSet { outputStage?.setGain(dB: gainDB) }
+        didSet {
+            let held = gainDB.isNaN ? 0 : min(max(gainDB, OutputStage.gainRange.lowerBound), OutputStage.gainRange.upperBound)
+            _ = boop_playback_set_gain_db(handle, held)
+        }
     }
 
     /// The deepest limiter gain reduction since the last call, in dB (0: not limiting).
-    public func takeLimiterReductionDB() -> Double { outputStage?.takeReductionDB() ?? 0 }
+    public func takeLimiterReductionDB() -> Double { Double(boop_playback_take_reduction_db(handle)) }
 
     /// Plays an engine. The engine's channel count must match the device's, and it should run at
     /// `sampleRate` (the granted rate).

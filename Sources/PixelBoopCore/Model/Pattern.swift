@@ -27,7 +27,7 @@ public struct Note: Codable, Sendable, Equatable, Hashable {
 
 /// A looping step-sequencer pattern (DESIGN.md, "Pattern files").
 public struct Pattern: Codable, Sendable, Equatable {
-    public static let bpmRange: ClosedRange<Double> = 60...200
+    public static let bpmRange: ClosedRange<Double> = Limits.tempoBPM
     public static let allowedLengths = [8, 16, 24, 32]
 
     public var name: String

@@ -1,49 +1,51 @@
 import CAudioEngine
 
-/// The end of every signal chain: the user's gain, then the true-peak limiter that keeps all
-/// boop makes at or under -1 dBTP (see `boop_limiter_create`). Offline, `process` hands on audio
-/// aligned with its input: the limiter's look-ahead delay is taken out, so a render is exactly as
-/// long as before and a note starts on the same frame; `finish` flushes the last frames.
+/// The end of every signal chain, run by the engine (`boop_output`, "The output stage" in
+/// CAudioEngine.h): the user's gain, then the true-peak limiter that keeps all boop makes at or
+/// under -1 dBTP. Live, `AudioPlayback` runs the playback's own stage on the audio thread; this
+/// class is the offline one. `process` hands on audio aligned with its input (the engine takes the
+/// limiter's look-ahead delay out), so a render is exactly as long as before and a note starts on
+/// the same frame; `finish` delivers the last frames.
 public final class OutputStage {
     /// The ceiling and the gain range, from the engine's header.
     public static let ceilingDBTP = Double(BOOP_CEILING_DBTP)
-    public static let gainRange: ClosedRange<Double> = Double(BOOP_GAIN_DB_MIN)...Double(BOOP_GAIN_DB_MAX)
+    public static let gainRange: ClosedRange<Double> = Limits.gainDB
 
-    internal let handle: OpaquePointer
+    /// The one place an option becomes the engine's output config (offline and live alike).
+    static func config(gainDB: Double) throws(AudioError) -> boop_output_config {
+        guard gainDB.isFinite, gainRange.contains(gainDB) else {
+            throw AudioError.invalidConfiguration("gain \(gainDB) dB: expected \(Limits.text(Limits.gainDB)) dB")
+        }
+        var config = boop_output_config()
+        boop_output_config_default(&config)
+        config.gain_db = gainDB
+        return config
+    }
+
+    private let handle: OpaquePointer
     public let channels: Int
     public let latencyFrames: Int
-    private var toSkip: Int
     private var scratch: [Float] = []
 
     public init(sampleRate: Double, channels: Int, gainDB: Double = 0) throws(AudioError) {
-        guard OutputStage.gainRange.contains(gainDB) else {
-            throw AudioError.invalidConfiguration(
-                "gain \(gainDB) dB: expected \(Int(BOOP_GAIN_DB_MIN))...\(Int(BOOP_GAIN_DB_MAX)) dB")
-        }
+        var config = try OutputStage.config(gainDB: gainDB)
         var h: OpaquePointer?
-        let status = boop_limiter_create(sampleRate, UInt32(clamping: channels), &h)
+        let status = boop_output_create(&config, sampleRate, UInt32(clamping: channels), &h)
         guard status == BOOP_OK, let h else {
             throw AudioError.from(status, "creating the output stage (\(sampleRate) Hz, \(channels) channel(s))")
         }
-        boop_limiter_set_gain_db(h, gainDB)
         handle = h
         self.channels = channels
-        latencyFrames = Int(boop_limiter_latency_frames(h))
-        toSkip = latencyFrames
+        latencyFrames = Int(boop_output_latency_frames(h))
     }
 
-    deinit { boop_limiter_destroy(handle) }
-
-    /// Changes the gain while playing (glides over 20 ms). Thread safety: any thread.
-    public func setGain(dB: Double) {
-        boop_limiter_set_gain_db(handle, min(max(dB, OutputStage.gainRange.lowerBound), OutputStage.gainRange.upperBound))
-    }
+    deinit { boop_output_destroy(handle) }
 
     /// The deepest gain reduction since the last call, in dB (0: the limiter did nothing).
-    public func takeReductionDB() -> Double { Double(boop_limiter_take_reduction_db(handle)) }
+    public func takeReductionDB() -> Double { Double(boop_output_take_reduction_db(handle)) }
 
-    /// Offline: limits `samples` and hands the aligned result to `sink` (the first latency frames
-    /// of the stage's output, which are its silent pre-roll, are dropped).
+    /// Limits a copy of `samples` and hands the aligned result to `sink` (nothing while the
+    /// look-ahead fills).
     public func process(
         _ samples: UnsafeBufferPointer<Float>,
         into sink: (UnsafeBufferPointer<Float>) throws -> Void
@@ -61,21 +63,21 @@ public final class OutputStage {
         _ samples: UnsafeMutableBufferPointer<Float>,
         into sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) rethrows {
-        let frames = samples.count / channels
-        boop_limiter_process(handle, samples.baseAddress, UInt32(frames))
-        let skip = min(toSkip, frames)
-        toSkip -= skip
-        if skip < frames {
-            try sink(UnsafeBufferPointer(rebasing: samples[(skip * channels)..<(frames * channels)]))
-        }
+        var aligned: UInt32 = 0
+        boop_output_process(handle, samples.baseAddress, UInt32(samples.count / channels), &aligned)
+        if aligned > 0 { try sink(UnsafeBufferPointer(rebasing: samples[0..<(Int(aligned) * channels)])) }
     }
 
-    /// Offline: pushes silence through to deliver the frames still in the look-ahead delay.
+    /// Delivers the frames still in the look-ahead delay, once the last input went in.
     public func finish(into sink: (UnsafeBufferPointer<Float>) throws -> Void) rethrows {
-        let pending = latencyFrames - toSkip
-        guard pending > 0 else { return }
-        let zeros = [Float](repeating: 0, count: pending * channels)
-        try zeros.withUnsafeBufferPointer { try process($0, into: sink) }
+        var tail = [Float](repeating: 0, count: max(latencyFrames, 1) * channels)
+        var frames: UInt32 = 0
+        tail.withUnsafeMutableBufferPointer { buf in
+            _ = boop_output_finish(handle, buf.baseAddress, UInt32(latencyFrames), &frames)
+        }
+        if frames > 0 {
+            try tail.withUnsafeBufferPointer { try sink(UnsafeBufferPointer(rebasing: $0[0..<(Int(frames) * channels)])) }
+        }
     }
 }
 

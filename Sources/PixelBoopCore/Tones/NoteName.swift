@@ -5,7 +5,7 @@ import Foundation
 
 extension Pitch {
     /// The frequencies a tone may have (inclusive): what people hear and speakers reproduce.
-    public static let audibleRange: ClosedRange<Double> = 20...20000
+    public static let audibleRange: ClosedRange<Double> = Limits.toneHz
 
     /// Returns `frequency` when it is finite and within `audibleRange`, else throws
     /// `AudioError.invalidFrequency` with the value in its message. `source` (e.g. "C-1") names
@@ -15,7 +15,7 @@ extension Pitch {
         guard frequency.isFinite, audibleRange.contains(frequency) else {
             let from = source.map { " (\($0))" } ?? ""
             throw AudioError.invalidFrequency(
-                "\(formatHz(frequency)) Hz\(from): expected a finite frequency within 20...20000 Hz")
+                "\(formatHz(frequency)) Hz\(from): expected a finite frequency within \(Limits.text(audibleRange)) Hz")
         }
         return frequency
     }

@@ -86,7 +86,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
         outputGainDB: Double = 0
     ) throws(AudioError) {
-        guard (0...4).contains(gain) else { throw AudioError.invalidConfiguration("gain \(gain): expected 0...4") }
+        guard Limits.eventGain.contains(Double(gain)) else {
+            throw AudioError.invalidConfiguration("gain \(gain): expected \(Limits.text(Limits.eventGain))")
+        }
         var playback: AudioPlayback?
         var rate = requested
         if case .live(let route) = mode {

@@ -17,22 +17,23 @@ public struct ToneSequence: Sendable, Equatable {
     /// and lasts min(held time, this), which is how a tone is fitted inside its duration.
     public static let edgeSeconds: Double = 0.008
 
-    public static let durationRange: ClosedRange<Double> = 0.02...3600
-    public static let gapRange: ClosedRange<Double> = -3600...3600
+    public static let durationRange: ClosedRange<Double> = Limits.toneSeconds
+    public static let gapRange: ClosedRange<Double> = -Limits.toneSeconds.upperBound...Limits.toneSeconds.upperBound
 
     public init(
         frequencies: [Double], duration: TimeInterval = 1, gap: TimeInterval = 0.25,
         sampleRate: Double = 44100
     ) throws(AudioError) {
-        guard sampleRate.isFinite, (8000...384000).contains(sampleRate) else {
-            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected 8000...384000")
+        guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
+            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
         }
         guard duration.isFinite, ToneSequence.durationRange.contains(duration) else {
-            throw AudioError.invalidConfiguration("duration \(duration) s: expected 0.02...3600 seconds")
+            throw AudioError.invalidConfiguration("duration \(duration) s: expected \(Limits.text(Limits.toneSeconds)) seconds")
         }
         guard gap.isFinite, ToneSequence.gapRange.contains(gap), duration + gap > 0 else {
             throw AudioError.invalidConfiguration(
-                "gap \(gap) s: expected more than -duration (\(-duration) s) and at most 3600 s")
+                "gap \(gap) s: expected more than -duration (\(-duration) s) and at most \(Limits.text(ToneSequence.gapRange.upperBound)) s"
+            )
         }
         for f in frequencies {
             try Pitch.validated(f)

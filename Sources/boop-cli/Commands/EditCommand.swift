@@ -29,22 +29,19 @@ struct EditCommand: ParsableCommand {
 
     @OptionGroup var gainOption: GainOption
 
-    @Option(name: .long, help: "Polyphony per track (1...256, default 8).")
-    var voices: Int = 8
+    @Option(name: .long, help: "Polyphony per track (\(Limits.text(Limits.voices)), default \(Limits.defaultVoices)).")
+    var voices: Int = Limits.defaultVoices
 
-    @Option(name: .long, help: "ALSA period in frames (default 128).")
+    @Option(name: .long, help: "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 128).")
     var periodFrames: Int?
 
-    @Option(name: .long, help: "ALSA periods per buffer (default 3).")
+    @Option(name: .long, help: "ALSA periods per buffer (\(Limits.text(Limits.periods)), default 3).")
     var periods: Int?
 
     mutating func validate() throws {
         if file.isEmpty { throw ValidationError("FILE: expected a pattern file name such as song.json") }
-        if !(1...256).contains(voices) { throw ValidationError("--voices \(voices): expected 1...256") }
-        if let periodFrames, !(16...8192).contains(periodFrames) {
-            throw ValidationError("--period-frames \(periodFrames): expected 16...8192")
-        }
-        if let periods, !(2...16).contains(periods) { throw ValidationError("--periods \(periods): expected 2...16") }
+        try validateVoices(voices)
+        try validatePeriods(periodFrames: periodFrames, periods: periods)
     }
 
     func run() throws {

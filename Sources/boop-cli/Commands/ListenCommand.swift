@@ -20,10 +20,12 @@ struct ListenCommand: AsyncParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
-    @Option(name: [.customShort("c"), .customLong("channels")], help: "Device channels to record, averaged to mono (1...32).")
+    @Option(
+        name: [.customShort("c"), .customLong("channels")],
+        help: "Device channels to record, averaged to mono (\(Limits.text(Limits.deviceChannels))).")
     var channels: Int = 1
 
-    @Option(name: .customLong("buffer-frames"), help: "Frames per analysed buffer (64...65536).")
+    @Option(name: .customLong("buffer-frames"), help: "Frames per analysed buffer (\(Limits.text(Limits.pitchWindow))).")
     var bufferFrames: Int = 2048
 
     @Option(name: .long, help: "Stop by itself after this many seconds.")
@@ -44,11 +46,11 @@ struct ListenCommand: AsyncParsableCommand {
     static let defaultRate = 16000.0
 
     mutating func validate() throws {
-        if !(1...32).contains(channels) {
-            throw ValidationError("-c/--channels \(channels): expected 1...32")
+        if !Limits.deviceChannels.contains(channels) {
+            throw ValidationError("-c/--channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
         }
-        if !(64...65536).contains(bufferFrames) {
-            throw ValidationError("--buffer-frames \(bufferFrames): expected 64...65536")
+        if !Limits.pitchWindow.contains(bufferFrames) {
+            throw ValidationError("--buffer-frames \(bufferFrames): expected \(Limits.text(Limits.pitchWindow))")
         }
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86400 * 7) {
             throw ValidationError("--duration \(duration): expected seconds > 0")

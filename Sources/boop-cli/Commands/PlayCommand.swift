@@ -26,11 +26,15 @@ struct PlayCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "ALSA period in frames (default 1536: 104 ms of buffer, so playing costs under 1 % of a core). Fixes the buffer (no adaptation) unless --adaptive."
+            "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 1536: 104 ms of buffer, so playing costs under 1 % of a core). Fixes the buffer (no adaptation) unless --adaptive."
     )
     var periodFrames: Int?
 
-    @Option(name: .long, help: "ALSA periods per buffer (default 3). Fixes the buffer (no adaptation) unless --adaptive.")
+    @Option(
+        name: .long,
+        help:
+            "ALSA periods per buffer (\(Limits.text(Limits.periods)), default 3). Fixes the buffer (no adaptation) unless --adaptive."
+    )
     var periods: Int?
 
     @Flag(
@@ -44,10 +48,7 @@ struct PlayCommand: ParsableCommand {
     var noDisplay = false
 
     mutating func validate() throws {
-        if let periodFrames, !(16...8192).contains(periodFrames) {
-            throw ValidationError("--period-frames \(periodFrames): expected 16...8192")
-        }
-        if let periods, !(2...16).contains(periods) { throw ValidationError("--periods \(periods): expected 2...16") }
+        try validatePeriods(periodFrames: periodFrames, periods: periods)
     }
 
     func run() throws {

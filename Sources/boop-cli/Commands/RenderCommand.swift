@@ -19,7 +19,7 @@ struct RenderCommand: ParsableCommand {
         help: "The file to write (.wav, .flac, .ogg; .mid or .midi for a Standard MIDI File).")
     var output: String
 
-    @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (default 44100).")
+    @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate)), default 44100).")
     var rate: Int?
 
     @Option(name: .long, help: "Sample format: f32 or s16 (default f32 for .wav, s16 for .flac and .ogg).")

@@ -108,7 +108,7 @@ struct ToneCommand: ParsableCommand {
 
     func makePlan() throws -> Plan {
         if let rate, !DeviceOptions.rateRange.contains(rate) {
-            throw BoopExit(.usage, "-r/--rate \(rate): expected a sample rate 8000...384000 Hz")
+            throw BoopExit(.usage, rateProblem(rate))
         }
         guard !notes.isEmpty else { throw BoopExit(.usage, "tone: expected at least one NOTE (\(NoteSpec.accepted))") }
         guard reference.isFinite, Self.referenceRange.contains(reference) else {
@@ -118,10 +118,13 @@ struct ToneCommand: ParsableCommand {
             throw BoopExit(.usage, "--cents \(cents): expected -1200...1200")
         }
         guard duration.isFinite, ToneSequence.durationRange.contains(duration) else {
-            throw BoopExit(.usage, "--duration \(duration): expected 0.02...3600 seconds")
+            throw BoopExit(.usage, "--duration \(duration): expected \(Limits.text(ToneSequence.durationRange)) seconds")
         }
         guard gap.isFinite, gap <= ToneSequence.gapRange.upperBound, duration + gap > 0 else {
-            throw BoopExit(.usage, "--gap \(gap): expected more than -duration (\(-duration)) and at most 3600 seconds")
+            throw BoopExit(
+                .usage,
+                "--gap \(gap): expected more than -duration (\(-duration)) and at most \(Limits.text(ToneSequence.gapRange.upperBound)) seconds"
+            )
         }
         let sampleRate = Double(rate ?? 44100)
         var specs: [NoteSpec] = []

@@ -11,7 +11,7 @@ struct DeviceOptions: ParsableArguments {
         help: "ALSA PCM name (e.g. default, pulse, hw:0,0, plughw:1,0); see `boop devices`.")
     var device: String = "default"
 
-    @Option(name: [.customShort("r"), .customLong("rate")], help: "Sample rate in Hz (8000...384000).")
+    @Option(name: [.customShort("r"), .customLong("rate")], help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate))).")
     var rate: Int?
 
     @Option(
@@ -32,7 +32,7 @@ struct DeviceOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    static let rateRange = 8000...384_000
+    static let rateRange = Limits.sampleRate
 
     mutating func validate() throws {
         if device.isEmpty {

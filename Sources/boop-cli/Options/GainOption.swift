@@ -6,13 +6,13 @@ import PixelBoopCore
 struct GainOption: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
-        help: "Gain in dB before the output limiter (-60...12, default 0; e.g. --gain -6).")
+        help: "Gain in dB before the output limiter (\(Limits.text(Limits.gainDB)), default 0; e.g. --gain -6).")
     var gain: Double = 0
 
     mutating func validate() throws {
         let range = OutputStage.gainRange
         guard gain.isFinite, range.contains(gain) else {
-            throw ValidationError("--gain \(gain): expected \(Int(range.lowerBound))...\(Int(range.upperBound)) dB")
+            throw ValidationError("--gain \(gain): expected \(Limits.text(range)) dB")
         }
     }
 

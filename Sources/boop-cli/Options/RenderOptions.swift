@@ -6,25 +6,23 @@ struct PatternOptions: ParsableArguments {
     @Argument(help: "The pattern file (JSON).")
     var pattern: String
 
-    @Option(name: .long, help: "Play the pattern this many times (1...10000).")
+    @Option(name: .long, help: "Play the pattern this many times (\(Limits.text(Limits.loops))).")
     var loops: Int?
 
-    @Option(name: .long, help: "Override the pattern's tempo (60...200).")
+    @Option(name: .long, help: "Override the pattern's tempo (\(Limits.text(Limits.tempoBPM))).")
     var bpm: Double?
 
-    @Option(name: .long, help: "Polyphony of the voice pool (\(EngineConfiguration.voicesRange)).")
-    var voices: Int = 8
+    @Option(name: .long, help: "Polyphony of the voice pool (\(Limits.text(Limits.voices)), default \(Limits.defaultVoices)).")
+    var voices: Int = Limits.defaultVoices
 
     mutating func validate() throws {
-        if let loops, !(1...10000).contains(loops) {
-            throw ValidationError("--loops \(loops): expected 1...10000")
+        if let loops, !Limits.loops.contains(loops) {
+            throw ValidationError("--loops \(loops): expected \(Limits.text(Limits.loops))")
         }
         if let bpm, !(bpm.isFinite && Pattern.bpmRange.contains(bpm)) {
-            throw ValidationError("--bpm \(bpm): expected a tempo 60...200")
+            throw ValidationError("--bpm \(bpm): expected a tempo \(Limits.text(Limits.tempoBPM))")
         }
-        if !EngineConfiguration.voicesRange.contains(voices) {
-            throw ValidationError("--voices \(voices): expected \(EngineConfiguration.voicesRange)")
-        }
+        try validateVoices(voices)
     }
 
     /// Loads the pattern (exit 66 missing, 65 invalid) and applies --bpm.
@@ -41,7 +39,27 @@ struct PatternOptions: ParsableArguments {
 
 /// Validates a sample rate option shared by every sound-making command (one range, one message).
 func validateRate(_ rate: Int?, option: String = "-r/--rate") throws {
-    if let rate, !DeviceOptions.rateRange.contains(rate) {
-        throw ValidationError("\(option) \(rate): expected a sample rate 8000...384000 Hz")
+    if let rate, !DeviceOptions.rateRange.contains(rate) { throw ValidationError(rateProblem(rate, option: option)) }
+}
+
+/// The one message for a sample rate out of range.
+func rateProblem(_ rate: Int, option: String = "-r/--rate") -> String {
+    "\(option) \(rate): expected a sample rate \(Limits.text(Limits.sampleRate)) Hz"
+}
+
+/// `--voices`, wherever a command takes it.
+func validateVoices(_ voices: Int) throws {
+    if !Limits.voices.contains(voices) {
+        throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
+    }
+}
+
+/// `--period-frames` and `--periods` of the commands that play live (the engine's device limits).
+func validatePeriods(periodFrames: Int?, periods: Int?) throws {
+    if let periodFrames, !Limits.periodFrames.contains(periodFrames) {
+        throw ValidationError("--period-frames \(periodFrames): expected \(Limits.text(Limits.periodFrames))")
+    }
+    if let periods, !Limits.periods.contains(periods) {
+        throw ValidationError("--periods \(periods): expected \(Limits.text(Limits.periods))")
     }
 }

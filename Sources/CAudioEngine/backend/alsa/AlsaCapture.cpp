@@ -63,9 +63,11 @@ AlsaCapture::~AlsaCapture() { stop(); }
 boop_status AlsaCapture::open(const Config& config) {
     if (pcm_.isOpen() || stopped_) return BOOP_ERROR_ALREADY_RUNNING;
     if (config.device == nullptr || config.device[0] == '\0' ||
-        !(config.sampleRate >= 8000 && config.sampleRate <= 384000) || config.channels < 1 || config.channels > 32 ||
-        config.periodFrames < 16 || config.periodFrames > 65536 || config.periods < 2 || config.periods > 64 ||
-        config.ringFrames < 1024 || config.ringFrames > (1u << 26))
+        !(config.sampleRate >= BOOP_ENGINE_RATE_MIN && config.sampleRate <= BOOP_ENGINE_RATE_MAX) ||
+        config.channels < 1 || config.channels > BOOP_DEVICE_CHANNELS_MAX ||
+        config.periodFrames < BOOP_PERIOD_FRAMES_MIN || config.periodFrames > BOOP_PERIOD_FRAMES_MAX ||
+        config.periods < BOOP_PERIODS_MIN || config.periods > BOOP_PERIODS_MAX || config.ringFrames < 1024 ||
+        config.ringFrames > (1u << 26))
         return BOOP_ERROR_INVALID_ARGUMENT;
 
     boop_status s = pcm_.open(config.device, SND_PCM_STREAM_CAPTURE, config.realtimePriority);

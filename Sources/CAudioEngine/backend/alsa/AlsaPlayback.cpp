@@ -49,9 +49,11 @@ AlsaPlayback::~AlsaPlayback() { stop(false); }
 
 boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t channels) {
     if (pcm_.isOpen()) return BOOP_ERROR_ALREADY_RUNNING;
-    if (config.device == nullptr || config.device[0] == '\0' || !(sampleRate >= 8000 && sampleRate <= 384000) ||
-        channels < 1 || channels > 32 || config.periodFrames < 16 || config.periodFrames > 65536 ||
-        config.periods < 2 || config.periods > 64)
+    if (config.device == nullptr || config.device[0] == '\0' ||
+        !(sampleRate >= BOOP_ENGINE_RATE_MIN && sampleRate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
+        channels > BOOP_DEVICE_CHANNELS_MAX || config.periodFrames < BOOP_PERIOD_FRAMES_MIN ||
+        config.periodFrames > BOOP_PERIOD_FRAMES_MAX || config.periods < BOOP_PERIODS_MIN ||
+        config.periods > BOOP_PERIODS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
 
     const boop_status opened = pcm_.open(config.device, SND_PCM_STREAM_PLAYBACK, config.realtimePriority);
