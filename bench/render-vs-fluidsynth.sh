@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Whole-process render speed, side by side with FluidSynth on the same notes: for each pattern,
 # `boop render` to a WAV, and FluidSynth (TimGM6mb, reverb and chorus off) rendering the MIDI file
-# boop exports for the same loops. hyperfine alternates the two commands; the table gives the
-# medians, boop's real-time factor and the ratio boop / FluidSynth.
+# boop exports for the same loops. hyperfine alternates the two commands; the table gives boop's
+# min/median/max, its real-time factor and the ratio of the medians boop / FluidSynth.
 #
-# Usage: bench/render-vs-fluidsynth.sh [--boop PATH] [--loops N] [--runs N] [PATTERN ...]
-# Default: the shipped boop built by `make` (static Swift runtime), 100 loops, the four examples
-# and bench/dense-four.json.
+# The disk is part of the figure: both programs write their WAV into --dir (default: a new folder
+# under $TMPDIR or /tmp), and the first lines say the CPU (model, AVX2/AVX-512) and that folder's
+# file system. A render is not synced to the disk before its rename (docs/DESIGN.md, "Durability"),
+# so a page-cache file system (ext4, tmpfs) shows the program, not the device.
+#
+# Usage: bench/render-vs-fluidsynth.sh [--boop PATH] [--loops N] [--runs N] [--dir DIR] [PATTERN ...]
+# Default: the shipped boop built by `make` (static Swift runtime), 100 loops, 5 runs, the four
+# examples and bench/dense-four.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-boop="" loops=100 runs=5
+boop="" loops=100 runs=5 dir=""
 patterns=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --boop) boop="$2"; shift 2 ;;
     --loops) loops="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
     *) patterns+=("$1"); shift ;;
   esac
 done
@@ -32,9 +38,10 @@ if [ -z "$boop" ]; then
   boop=.build-install/release/boop
 fi
 
-out="$(mktemp -d)"
+out="$(mktemp -d ${dir:+-p "$dir"})"
 trap 'rm -rf "$out"' EXIT
-printf '| pattern | audio | boop | real time | FluidSynth | boop / FluidSynth |\n|---|---|---|---|---|---|\n'
+bench/machine.sh "$out"
+printf '| pattern | audio | boop min / median / max | real time | FluidSynth | boop / FluidSynth |\n|---|---|---|---|---|---|\n'
 for pattern in "${patterns[@]}"; do
   "$boop" render "$pattern" --loops "$loops" -o "$out/notes.mid"
   "$boop" render "$pattern" --loops "$loops" -o "$out/probe.wav"
@@ -47,7 +54,9 @@ for pattern in "${patterns[@]}"; do
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 b, f = r[0]["median"], r[1]["median"]
+lo, hi = min(r[0]["times"]), max(r[0]["times"])
 audio = float(sys.argv[3])
-print(f"| {sys.argv[2]} | {audio:.0f} s | {b * 1000:.0f} ms | {audio / b:.0f}x | {f * 1000:.0f} ms | **{b / f:.3f}** |")
+print(f"| {sys.argv[2]} | {audio:.0f} s | {lo * 1000:.0f} / **{b * 1000:.0f}** / {hi * 1000:.0f} ms | {audio / b:.0f}x "
+      f"| {f * 1000:.0f} ms | **{b / f:.3f}** |")
 PY
 done

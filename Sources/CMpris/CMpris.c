@@ -4,7 +4,7 @@
 // keyboard and then reports the real state back. So a PlayPause that the app cannot honour (for
 // example while a render is finishing) never makes PlaybackStatus lie.
 #define _GNU_SOURCE
-#include "CMpris.h"
+#include "MprisObject.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -18,34 +18,6 @@
 #include <unistd.h>
 
 #include <systemd/sd-bus.h>
-
-#define OBJECT_PATH "/org/mpris/MediaPlayer2"
-#define ROOT_IFACE "org.mpris.MediaPlayer2"
-#define PLAYER_IFACE "org.mpris.MediaPlayer2.Player"
-// MPRIS reserves /org/mpris for itself; track ids live under the application's own prefix.
-#define TRACK_PREFIX "/org/pixelboop/track/"
-#define QUEUE_CAPACITY 64
-
-struct boop_mpris {
-    sd_bus* bus;
-    sd_bus_slot* root_slot;
-    sd_bus_slot* player_slot;
-    char* name;
-    char* identity;
-    int wake_fd;
-
-    boop_mpris_playback playback;
-    bool has_metadata;
-    char* title;
-    int64_t length_us;
-    unsigned track_number;
-    bool can_go_next_previous;
-    int64_t position_us;
-
-    boop_mpris_command queue[QUEUE_CAPACITY];
-    unsigned queue_head;
-    unsigned queue_count;
-};
 
 const char* boop_mpris_status_string(boop_mpris_status status) {
     switch (status) {
@@ -64,230 +36,6 @@ const char* boop_mpris_status_string(boop_mpris_status status) {
     }
     return "unknown status";
 }
-
-static void push_command(boop_mpris* m, boop_mpris_command c) {
-    if (m->queue_count == QUEUE_CAPACITY) {  // keep the newest: the latest key press is what counts
-        m->queue_head = (m->queue_head + 1) % QUEUE_CAPACITY;
-        m->queue_count--;
-    }
-    m->queue[(m->queue_head + m->queue_count) % QUEUE_CAPACITY] = c;
-    m->queue_count++;
-}
-
-// ---- methods ---------------------------------------------------------------------------------
-
-#define COMMAND_METHOD(fn, command)                                           \
-    static int fn(sd_bus_message* msg, void* userdata, sd_bus_error* error) { \
-        (void)error;                                                          \
-        push_command((boop_mpris*)userdata, command);                         \
-        return sd_bus_reply_method_return(msg, NULL);                         \
-    }
-
-COMMAND_METHOD(method_quit, BOOP_MPRIS_COMMAND_QUIT)
-COMMAND_METHOD(method_play_pause, BOOP_MPRIS_COMMAND_PLAY_PAUSE)
-COMMAND_METHOD(method_play, BOOP_MPRIS_COMMAND_PLAY)
-COMMAND_METHOD(method_pause, BOOP_MPRIS_COMMAND_PAUSE)
-COMMAND_METHOD(method_stop, BOOP_MPRIS_COMMAND_STOP)
-
-static int method_next(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
-    (void)error;
-    boop_mpris* m = userdata;
-    if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_NEXT);  // else: no effect, per spec
-    return sd_bus_reply_method_return(msg, NULL);
-}
-
-static int method_previous(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
-    (void)error;
-    boop_mpris* m = userdata;
-    if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_PREVIOUS);
-    return sd_bus_reply_method_return(msg, NULL);
-}
-
-// Raise, Seek, SetPosition, OpenUri: advertised as unsupported (CanRaise/CanSeek false, no URI
-// schemes), so MPRIS asks for them to do nothing.
-static int method_noop(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
-    (void)userdata;
-    (void)error;
-    return sd_bus_reply_method_return(msg, NULL);
-}
-
-// ---- properties ------------------------------------------------------------------------------
-
-static int get_true(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                    void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "b", 1);
-}
-
-static int get_false(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                     void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "b", 0);
-}
-
-static int get_one(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                   void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "d", 1.0);
-}
-
-static int get_empty_strings(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                             void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "as", 0);
-}
-
-static int get_identity(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "s", ((boop_mpris*)userdata)->identity);
-}
-
-static const char* playback_string(boop_mpris_playback p) {
-    switch (p) {
-        case BOOP_MPRIS_PLAYING:
-            return "Playing";
-        case BOOP_MPRIS_PAUSED:
-            return "Paused";
-        case BOOP_MPRIS_STOPPED:
-            break;
-    }
-    return "Stopped";
-}
-
-static int get_playback(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "s", playback_string(((boop_mpris*)userdata)->playback));
-}
-
-static int get_can_go(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                      void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "b", (int)((boop_mpris*)userdata)->can_go_next_previous);
-}
-
-static int get_position(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "x", ((boop_mpris*)userdata)->position_us);
-}
-
-static int get_metadata(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    boop_mpris* m = userdata;
-    int r = sd_bus_message_open_container(reply, 'a', "{sv}");
-    if (r < 0) return r;
-    if (m->has_metadata) {
-        char track[64];
-        snprintf(track, sizeof track, TRACK_PREFIX "%u", m->track_number);
-        r = sd_bus_message_append(reply, "{sv}", "mpris:trackid", "o", track);
-        if (r >= 0) r = sd_bus_message_append(reply, "{sv}", "xesam:title", "s", m->title);
-        if (r >= 0 && m->length_us >= 0) r = sd_bus_message_append(reply, "{sv}", "mpris:length", "x", m->length_us);
-        if (r < 0) return r;
-    }
-    return sd_bus_message_close_container(reply);
-}
-
-// Volume and Rate are read/write in MPRIS. boop has no remote volume and plays only at rate 1
-// (MinimumRate = MaximumRate = 1), so a write is accepted and has no effect.
-static int set_ignored(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* value,
-                       void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    double ignored;
-    return sd_bus_message_read(value, "d", &ignored);
-}
-
-#define CONST_PROP SD_BUS_VTABLE_PROPERTY_CONST
-#define CHANGING_PROP SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
-
-static const sd_bus_vtable root_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    SD_BUS_METHOD("Raise", "", "", method_noop, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Quit", "", "", method_quit, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_PROPERTY("CanQuit", "b", get_true, 0, CONST_PROP),
-    SD_BUS_PROPERTY("CanRaise", "b", get_false, 0, CONST_PROP),
-    SD_BUS_PROPERTY("HasTrackList", "b", get_false, 0, CONST_PROP),
-    SD_BUS_PROPERTY("Identity", "s", get_identity, 0, CONST_PROP),
-    SD_BUS_PROPERTY("SupportedUriSchemes", "as", get_empty_strings, 0, CONST_PROP),
-    SD_BUS_PROPERTY("SupportedMimeTypes", "as", get_empty_strings, 0, CONST_PROP),
-    SD_BUS_VTABLE_END,
-};
-
-static const sd_bus_vtable player_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    SD_BUS_METHOD("Next", "", "", method_next, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Previous", "", "", method_previous, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Pause", "", "", method_pause, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("PlayPause", "", "", method_play_pause, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Stop", "", "", method_stop, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Play", "", "", method_play, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Seek", "x", "", method_noop, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("SetPosition", "ox", "", method_noop, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("OpenUri", "s", "", method_noop, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_SIGNAL("Seeked", "x", 0),
-    SD_BUS_PROPERTY("PlaybackStatus", "s", get_playback, 0, CHANGING_PROP),
-    SD_BUS_WRITABLE_PROPERTY("Rate", "d", get_one, set_ignored, 0, CHANGING_PROP | SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_PROPERTY("Metadata", "a{sv}", get_metadata, 0, CHANGING_PROP),
-    SD_BUS_WRITABLE_PROPERTY("Volume", "d", get_one, set_ignored, 0, CHANGING_PROP | SD_BUS_VTABLE_UNPRIVILEGED),
-    // Position changes continuously; MPRIS says clients poll it instead of expecting signals.
-    SD_BUS_PROPERTY("Position", "x", get_position, 0, 0),
-    SD_BUS_PROPERTY("MinimumRate", "d", get_one, 0, CONST_PROP),
-    SD_BUS_PROPERTY("MaximumRate", "d", get_one, 0, CONST_PROP),
-    SD_BUS_PROPERTY("CanGoNext", "b", get_can_go, 0, CHANGING_PROP),
-    SD_BUS_PROPERTY("CanGoPrevious", "b", get_can_go, 0, CHANGING_PROP),
-    SD_BUS_PROPERTY("CanPlay", "b", get_true, 0, CONST_PROP),
-    SD_BUS_PROPERTY("CanPause", "b", get_true, 0, CONST_PROP),
-    SD_BUS_PROPERTY("CanSeek", "b", get_false, 0, CONST_PROP),
-    SD_BUS_PROPERTY("CanControl", "b", get_true, 0, CONST_PROP),
-    SD_BUS_VTABLE_END,
-};
 
 // ---- lifecycle -------------------------------------------------------------------------------
 
@@ -359,8 +107,9 @@ boop_mpris_status boop_mpris_create(const char* bus_address, const char* name_su
     }
     if (r < 0) return fail(m, r, BOOP_MPRIS_ERROR_NO_SESSION_BUS, errno_out);
 
-    r = sd_bus_add_object_vtable(m->bus, &m->root_slot, OBJECT_PATH, ROOT_IFACE, root_vtable, m);
-    if (r >= 0) r = sd_bus_add_object_vtable(m->bus, &m->player_slot, OBJECT_PATH, PLAYER_IFACE, player_vtable, m);
+    r = sd_bus_add_object_vtable(m->bus, &m->root_slot, OBJECT_PATH, ROOT_IFACE, boop_mpris_root_vtable, m);
+    if (r >= 0)
+        r = sd_bus_add_object_vtable(m->bus, &m->player_slot, OBJECT_PATH, PLAYER_IFACE, boop_mpris_player_vtable, m);
     if (r < 0) return fail(m, r, r == -ENOMEM ? BOOP_MPRIS_ERROR_OUT_OF_MEMORY : BOOP_MPRIS_ERROR_BUS, errno_out);
 
     // The first synchronous call: this is where a missing or refusing bus shows up.

@@ -137,6 +137,34 @@ struct MediaControlsTests {
         #expect(!readable(waitingMilliseconds: 0))
     }
 
+    @Test("a bus lost later is reported by the next poll(), on the polling thread (never the control thread)")
+    func lostBusIsReportedOnThePollingThread() throws {
+        var bus: PrivateBus? = try PrivateBus()
+        final class Seen: @unchecked Sendable {   // written and read on this test's thread only
+            var lines: [String] = []
+            var threads: [Thread] = []
+        }
+        let seen = Seen()
+        let controls = try #require(
+            MediaControls(
+                identity: "PixelBoop", busAddress: bus!.address, nameSuffix: "boop.lost",
+                onUnavailable: { line in
+                    seen.lines.append(line)
+                    seen.threads.append(Thread.current)
+                }))
+        controls.update(status: .playing, title: "Demo")
+        bus = nil   // the daemon is killed
+        var fd = pollfd(fd: controls.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&fd, 1, 60_000) == 1, "the loss wakes a loop sleeping on the descriptor (60 s is only a limit)")
+        #expect(controls.poll() == nil)
+        #expect(seen.lines == ["media controls (MPRIS) off: the D-Bus connection was lost"])
+        #expect(seen.threads.allSatisfy { $0 == Thread.current })
+        #expect(controls.poll() == nil)
+        #expect(seen.lines.count == 1, "said once")
+        fd.revents = 0
+        #expect(poll(&fd, 1, 0) == 0, "nothing left to wake for")
+    }
+
     @Test func nextAndPreviousWhenEnabledAndTheAsyncStream() async throws {
         let bus = try PrivateBus()
         let controls = try #require(

@@ -71,6 +71,10 @@ void boop_file_writer_abort(boop_file_writer* w) {
     delete w;
 }
 
+void boop_file_writer_set_durability(boop_file_writer* w, boop_durability durability) {
+    if (w && w->impl) w->impl->setDurability(durability);
+}
+
 const char* boop_file_writer_error(const boop_file_writer* w) { return w && w->impl ? w->impl->error().c_str() : ""; }
 
 }  // extern "C"

@@ -1,9 +1,5 @@
 #include "io/AudioFileWriter.hpp"
 
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -45,41 +41,6 @@ uint64_t wavFrameLimit(uint32_t channels, boop_sample_format format) {
     return (UINT64_C(0xFFFFFFFF) - 65536) / bytesPerFrame;
 }
 
-// mkstemp gives a unique name in the target's directory (so rename is atomic). The name is short
-// and fixed-length (`.boop-XXXXXX`), never the target's name plus a suffix: an output name near
-// NAME_MAX (255) must not fail because its temporary name is longer. -1 when it cannot be made.
-int makeTemporary(const std::string& finalPath, std::string& tempPath) {
-    const size_t slash = finalPath.rfind('/');
-    tempPath = (slash == std::string::npos ? std::string() : finalPath.substr(0, slash + 1)) + ".boop-XXXXXX";
-    // boop_temp_create remembers the name, so a signal that ends the process removes it.
-    const int fd = boop_temp_create(&tempPath[0]);
-    if (fd < 0) return -1;
-    // mkstemp creates 0600; a rendered file should get the usual 0666 less the umask.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    return fd;
-}
-
-// Why a write to `fd` failed, in words a user can act on. libsndfile reports some failures only
-// as its own text ("Unspecified internal error" from the Ogg/Vorbis writer past `ulimit -f`), so
-// the usual causes are looked for directly: the file-size limit reached (EFBIG, SIGXFSZ being
-// ignored), the disk or the quota full; otherwise libsndfile's message. `err` is errno just after
-// the failure.
-std::string describeWriteFailure(int fd, int err, const char* fallback) {
-    struct rlimit limit;
-    struct stat st;
-    const bool atLimit = ::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
-                         ::fstat(fd, &st) == 0 &&
-                         static_cast<uint64_t>(st.st_size) + 65536 >= static_cast<uint64_t>(limit.rlim_cur);
-    if (err == EFBIG || atLimit) return "file size limit exceeded (ulimit -f)";
-    struct statvfs vfs;
-    if (err == ENOSPC || (::fstatvfs(fd, &vfs) == 0 && vfs.f_bavail == 0)) return "disk full (no space left on device)";
-    if (err == EDQUOT) return "disk quota exceeded";
-    if (err == EIO) return "input/output error on the disk";
-    return fallback;
-}
-
 }  // namespace
 
 boop_status AudioFileWriter::open(const std::string& path, double sampleRate, uint32_t channels,
@@ -93,19 +54,14 @@ boop_status AudioFileWriter::open(const std::string& path, double sampleRate, ui
     const bool rf64 = expectedFrames > wavFrameLimit(channels, format);
     info.format = formatFor(path, format, rf64);
     if (info.format == 0 || !sf_format_check(&info)) return BOOP_ERROR_INVALID_ARGUMENT;
-    const int fd = makeTemporary(path, w->tempPath_);
-    if (fd < 0) return BOOP_ERROR_CANNOT_CREATE;
-    // The writer keeps the descriptor: the file is synced after libsndfile's close has written the
-    // final header, so what reaches the disk before the rename is the whole, finished file.
-    w->file_ = sf_open_fd(fd, SFM_WRITE, &info, SF_FALSE);
+    if (w->out_.open(path, 0) != BOOP_OK) return BOOP_ERROR_CANNOT_CREATE;
+    // The atomic file keeps the descriptor (libsndfile does not close it): it is renamed, and
+    // synced first when asked, after libsndfile's close has written the final header.
+    w->file_ = sf_open_fd(w->out_.fd(), SFM_WRITE, &info, SF_FALSE);
     if (w->file_ == nullptr) {
-        ::close(fd);
-        ::unlink(w->tempPath_.c_str());
-        boop_temp_forget(w->tempPath_.c_str());
-        w->tempPath_.clear();
+        w->out_.abort();
         return BOOP_ERROR_CANNOT_CREATE;
     }
-    w->fd_ = fd;
     if ((info.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV) w->maxFrames_ = wavFrameLimit(channels, format);
     // Normalised float in, clipped on integer conversion rather than wrapped.
     sf_command(w->file_, SFC_SET_CLIPPING, nullptr, SF_TRUE);
@@ -160,10 +116,9 @@ boop_status AudioFileWriter::writeNow(const float* interleaved, uint64_t frames)
     const sf_count_t written = sf_writef_float(file_, interleaved, static_cast<sf_count_t>(frames));
     if (written != static_cast<sf_count_t>(frames)) {
         const int err = errno;
-        setError(describeWriteFailure(fd_, err, sf_strerror(file_)).c_str());
+        setError(describeWriteFailure(out_.fd(), err, sf_strerror(file_)).c_str());
         return BOOP_ERROR_IO;
     }
-    startWriteback();
     return BOOP_OK;
 }
 
@@ -195,9 +150,7 @@ void AudioFileWriter::ioLoop() noexcept {
         if (!failed) {
             const sf_count_t frames = static_cast<sf_count_t>(slabFrames_[writing_]);
             if (sf_writef_float(file_, slabs_[writing_].get(), frames) != frames)
-                failure = describeWriteFailure(fd_, errno, sf_strerror(file_));
-            else
-                startWriteback();
+                failure = describeWriteFailure(out_.fd(), errno, sf_strerror(file_));
         }
         lock.lock();
         if (!failure.empty() && ioStatus_ == BOOP_OK) {
@@ -226,22 +179,6 @@ void AudioFileWriter::stopIo(bool drain) noexcept {
     io_.join();
 }
 
-// commit() syncs the file before renaming it (a crash must not leave an empty file under the
-// user's name). Left to the end, that sync waits for the whole file to reach the disk: 40 ms for
-// a 64 MB render here, a fifth of the run. Asking the kernel to start writing back each 8 MiB as
-// it is written lets the disk work while the engine renders, so the final sync waits only for
-// the tail. Advisory: where sync_file_range is refused (not a regular file, a filesystem without
-// it), commit's sync still does all the work.
-void AudioFileWriter::startWriteback() noexcept {
-#if defined(__linux__)
-    constexpr off_t kStep = off_t{8} << 20;
-    const off_t end = ::lseek(fd_, 0, SEEK_CUR);
-    if (end < 0 || end - writebackStart_ < kStep) return;
-    ::sync_file_range(fd_, writebackStart_, end - writebackStart_, SYNC_FILE_RANGE_WRITE);
-    writebackStart_ = end;
-#endif
-}
-
 boop_status AudioFileWriter::commit() {
     std::string failure;
     if (file_ != nullptr && io_.joinable()) {
@@ -264,23 +201,12 @@ boop_status AudioFileWriter::commit() {
     }
     if (file_ != nullptr) {
         errno = 0;
-        if (sf_close(file_) != 0) failure = describeWriteFailure(fd_, errno, "closing the file failed");
+        if (sf_close(file_) != 0) failure = describeWriteFailure(out_.fd(), errno, "closing the file failed");
         file_ = nullptr;
-        if (failure.empty() && ::fsync(fd_) != 0) failure = describeWriteFailure(fd_, errno, std::strerror(errno));
-        if (::close(fd_) != 0 && failure.empty()) failure = describeWriteFailure(-1, errno, std::strerror(errno));
-        fd_ = -1;
     }
-    if (failure.empty() && !tempPath_.empty() && std::rename(tempPath_.c_str(), finalPath_.c_str()) != 0)
-        failure = std::strerror(errno);
-    if (failure.empty()) {
-        boop_temp_forget(tempPath_.c_str());
-        tempPath_.clear();  // it is the user's file now
-        return BOOP_OK;
-    }
-    ::unlink(tempPath_.c_str());
-    boop_temp_forget(tempPath_.c_str());
-    tempPath_.clear();
-    setError(failure.c_str());
+    if (failure.empty() && out_.commit(durability_) == BOOP_OK) return BOOP_OK;
+    setError(failure.empty() ? out_.error().c_str() : failure.c_str());
+    out_.abort();
     return BOOP_ERROR_IO;
 }
 
@@ -288,13 +214,7 @@ void AudioFileWriter::abort() noexcept {
     stopIo(false);
     if (file_ != nullptr) sf_close(file_);
     file_ = nullptr;
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-    if (!tempPath_.empty()) {
-        ::unlink(tempPath_.c_str());
-        boop_temp_forget(tempPath_.c_str());
-    }
-    tempPath_.clear();
+    out_.abort();
 }
 
 }  // namespace boop

@@ -1,7 +1,9 @@
 #pragma once
 // Audio files through libsndfile (LGPL, the field's standard): WAV float/16-bit, FLAC and OGG by
-// extension. Samples go to a temporary file beside the target, renamed into place on commit, so
-// an interrupted or failed run never leaves a half-written file under the user's name.
+// extension. Samples go to an AtomicFile (a temporary file beside the target, renamed into place
+// on commit), so an interrupted or failed run never leaves a half-written file under the user's
+// name. A render is not synced before the rename (it can be made again); a recording is
+// (setDurability, docs/DESIGN.md "Durability").
 //
 // The writing itself (libsndfile's conversion, the kernel's copy into the page cache, the
 // filesystem's allocation) runs on a thread of the writer's own: write() copies the frames into
@@ -18,6 +20,7 @@
 #include <thread>
 
 #include "include/CAudioEngine.h"
+#include "io/AtomicFile.hpp"
 
 namespace boop {
 
@@ -40,11 +43,11 @@ class AudioFileWriter {
     void abort() noexcept;
     const std::string& error() const noexcept { return error_; }
     const std::string& path() const noexcept { return finalPath_; }
+    void setDurability(boop_durability durability) noexcept { durability_ = durability; }
 
   private:
     AudioFileWriter() = default;
     void setError(const char* message) noexcept;
-    void startWriteback() noexcept;
     // The I/O thread's side.
     void ioLoop() noexcept;
     boop_status writeNow(const float* interleaved, uint64_t frames) noexcept;
@@ -72,11 +75,9 @@ class AudioFileWriter {
     std::string ioError_;
 
     SNDFILE* file_ = nullptr;
-    int fd_ = -1;
-    // Bytes handed to the kernel for writing back so far (see startWriteback).
-    off_t writebackStart_ = 0;
+    AtomicFile out_;
+    boop_durability durability_ = BOOP_DURABILITY_RENAME;
     std::string finalPath_;
-    std::string tempPath_;
     uint64_t frames_ = 0;
     uint64_t maxFrames_ = UINT64_MAX;
     std::string error_;

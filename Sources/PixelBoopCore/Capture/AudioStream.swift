@@ -8,6 +8,12 @@ import Foundation
 /// `start()` yields `.status(.streaming)`, `stop()` yields `.status(.stopped)`; a lost device
 /// yields `.error` and then `.status(.stopped)`. Starting twice throws `alreadyStreaming`. A
 /// stopped stream may be started again (a new device handle is opened).
+///
+/// `@unchecked Sendable`, and why that holds: what changes (`state` with the session's C handle,
+/// `stopRequested`, the granted rate and format) is read and written only with `lock` held, and
+/// `start()`/`stop()` run whole under `lifecycle`; the rest is constant. The reader thread takes
+/// its handle from `state` under `lock`, and the handle is destroyed only after that thread has
+/// signalled `readerDone`.
 public final class AudioStream: @unchecked Sendable {
     public let config: StreamConfig
     /// Events of every start/stop cycle of this stream; finished when the stream is deallocated.
@@ -26,6 +32,13 @@ public final class AudioStream: @unchecked Sendable {
         case idle
         case streaming(Session)
         case lost(Session)
+
+        var session: Session? {
+            switch self {
+            case .idle: return nil
+            case .streaming(let s), .lost(let s): return s
+            }
+        }
     }
 
     /// Serialises start() and stop() whole, so concurrent calls (a signal handler and the event
@@ -106,10 +119,12 @@ public final class AudioStream: @unchecked Sendable {
         let frames = config.bufferFrames
         let rate = info.sample_rate
         let device = config.route
-        let box = CaptureHandle(handle)
         let done = session.readerDone
         let thread = Thread { [weak self] in
-            self?.readLoop(box.pointer, frames: frames, rate: rate, route: device)
+            // The session stays in `state` until this thread has signalled `done`.
+            if let self, let handle = self.withLock({ self.state.session?.handle }) {
+                self.readLoop(handle, frames: frames, rate: rate, route: device)
+            }
             done.signal()
         }
         thread.name = "boop.capture.reader"
@@ -209,10 +224,4 @@ public final class AudioStream: @unchecked Sendable {
             }
         }
     }
-}
-
-/// Carries the C handle into the reader thread's closure.
-private final class CaptureHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }

@@ -1,3 +1,4 @@
+import CAudioEngine
 import Foundation
 
 /// Why a pattern file was not written: one line naming the file and the reason.
@@ -15,10 +16,11 @@ public struct PatternFileError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
-/// Writing a pattern file so that nothing is ever half-written, lost or silently replaced: a
-/// temporary file beside the real target (a symbolic link is followed, so the link stays a link
-/// and its target gets the edits), flushed, renamed over the target, the folder flushed. What is
-/// written is checked first: it must parse with the strict loader back to the same music.
+/// Writing a pattern file so that nothing is ever half-written, lost or silently replaced: the one
+/// atomic writer (`boop_file_write_atomic`: a temporary file beside the real target, a symbolic link
+/// followed so the link stays a link and its target gets the edits) with the durable policy, the
+/// file and then its folder flushed before the save is reported (docs/DESIGN.md, "Durability").
+/// What is written is checked first: it must parse with the strict loader back to the same music.
 public enum PatternFile {
     public static func write(_ pattern: Pattern, to path: String) throws(PatternFileError) {
         let data: Data
@@ -34,69 +36,39 @@ public enum PatternFile {
         try write(data, to: path)
     }
 
-    /// Writes `data` as the file `path` names (through symbolic links).
+    /// Writes `data` as the file `path` names (through symbolic links), keeping the permissions of
+    /// the file it replaces.
     public static func write(_ data: Data, to path: String) throws(PatternFileError) {
-        let target = resolvingLinks(path)
-        let folder =
-            (target as NSString).deletingLastPathComponent.isEmpty
-            ? "." : (target as NSString).deletingLastPathComponent
-        var template = Array((folder + "/.boop-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            let why = String(cString: strerror(errno))
+        var why = [CChar](repeating: 0, count: 256)
+        let whySize = why.count
+        let status = data.withUnsafeBytes { raw in
+            boop_file_write_atomic(
+                path, raw.baseAddress, raw.count, BOOP_ATOMIC_FOLLOW_LINKS | BOOP_ATOMIC_KEEP_MODE, BOOP_DURABILITY_SYNC,
+                &why, whySize)
+        }
+        guard status != BOOP_OK else { return }
+        let reason = why[0] == 0 ? String(cString: boop_status_string(status)) : String(cString: why)
+        if status == BOOP_ERROR_CANNOT_CREATE {
+            let target = resolvingLinks(path)
+            let folder =
+                (target as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (target as NSString).deletingLastPathComponent
             throw PatternFileError(
-                kind: .cannotCreate, reason: why,
-                description: "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(why)")
+                kind: .cannotCreate, reason: reason,
+                description: "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(reason)")
         }
-        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-        let error = errno
-        // Keep the permissions of the file being replaced (mkstemp makes 0600).
-        var st = stat()
-        let mode: mode_t = stat(target, &st) == 0 ? st.st_mode & 0o7777 : 0o644 & ~currentUmask()
-        ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temp, target) == 0 else {
-            let why = String(cString: strerror(ok ? errno : error))
-            unlink(temp)
-            throw PatternFileError(kind: .ioError, reason: why, description: "\(OneLine.escape(path)): not written: \(why)")
-        }
-        // The rename itself is only durable once the folder is flushed.
-        let dir = open(folder, O_RDONLY | O_DIRECTORY)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
-        }
+        throw PatternFileError(kind: .ioError, reason: reason, description: "\(OneLine.escape(path)): not written: \(reason)")
     }
 
     /// The file a path finally names: symbolic links followed (relative ones from their own
     /// folder), up to 40 of them as the kernel allows; a dangling link names its missing target.
+    /// The atomic writer's own rule (`boop_file_resolve_links`), so what is asked about is what is
+    /// replaced.
     public static func resolvingLinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            var st = stat()
-            guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let n = readlink(current, &buffer, buffer.count - 1)
-            guard n > 0 else { return current }
-            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if link.hasPrefix("/") {
-                current = link
-            } else {
-                let folder = (current as NSString).deletingLastPathComponent
-                current = folder.isEmpty ? link : folder + "/" + link
-            }
-        }
-        return current
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let size = buffer.count
+        guard boop_file_resolve_links(path, &buffer, size) > 0 else { return path }
+        return String(cString: buffer)
     }
 
     /// True when the file exists and nobody may write it (no w bit at all, as `chmod 444` leaves
@@ -126,98 +98,6 @@ public enum PatternFile {
         return (p as NSString).standardizingPath
     }
 
-    private static func currentUmask() -> mode_t {
-        let mask = umask(0)
-        umask(mask)
-        return mask
-    }
-
     private struct Mismatch: Error {}
     private static let notSame = Mismatch()
-}
-
-/// Where unsaved work goes when an editing session ends from outside (SIGTERM, SIGHUP, the
-/// terminal gone): `FILE.save` beside the file, as before; when that folder takes no file (read-only,
-/// full, gone), `$XDG_STATE_HOME/pixelboop/` (else `~/.local/state/pixelboop/`) under a name made
-/// from the file's absolute path, so two files of the same name never share one.
-public enum EmergencySave {
-    /// The places tried, in order: beside the file, then the state folder.
-    public static func locations(for file: String, environment: [String: String]) -> [String] {
-        [file + ".save", stateFolder(environment) + "/" + encodedName(canonical(file))]
-    }
-
-    /// `$XDG_STATE_HOME/pixelboop` when that is an absolute path (the XDG rule), else
-    /// `$HOME/.local/state/pixelboop`.
-    public static func stateFolder(_ environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/pixelboop" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/state/pixelboop"
-    }
-
-    /// The first place that holds a saved copy, or nil.
-    public static func find(for file: String, environment: [String: String]) -> String? {
-        locations(for: file, environment: environment).first { FileManager.default.fileExists(atPath: $0) }
-    }
-
-    /// Writes the pattern to the first place that takes it; returns that path. The state folder is
-    /// made (0700) when needed. Throws the last place's error when none does.
-    @discardableResult
-    public static func write(_ pattern: Pattern, for file: String, environment: [String: String]) throws(PatternFileError)
-        -> String
-    {
-        var lastError: PatternFileError?
-        for place in locations(for: file, environment: environment) {
-            if place != file + ".save" {
-                try? FileManager.default.createDirectory(
-                    atPath: (place as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
-            }
-            do {
-                try PatternFile.write(pattern, to: place)
-                return place
-            } catch {
-                lastError = error
-            }
-        }
-        throw lastError!
-    }
-
-    /// Removes every saved copy (after the work itself was saved).
-    public static func removeAll(for file: String, environment: [String: String]) {
-        for place in locations(for: file, environment: environment) { unlink(place) }
-    }
-
-    /// The file's absolute path with links and `..` resolved where they exist: one name per file.
-    static func canonical(_ file: String) -> String {
-        let target = PatternFile.absolute(PatternFile.resolvingLinks(PatternFile.absolute(file)))
-        let folder = (target as NSString).deletingLastPathComponent
-        guard let real = realpath(folder, nil) else { return target }
-        defer { free(real) }
-        let resolved = String(cString: real)
-        return (resolved == "/" ? "" : resolved) + "/" + (target as NSString).lastPathComponent
-    }
-
-    /// `/home/me/song.json` -> `%2Fhome%2Fme%2Fsong.json.save` (`%` and `/` percent-encoded, so
-    /// the encoding is reversible and names never collide). A name over 255 bytes keeps its end
-    /// behind a hash of the whole path.
-    public static func encodedName(_ absolutePath: String) -> String {
-        var name = ""
-        for ch in absolutePath.unicodeScalars {
-            switch ch {
-            case "%": name += "%25"
-            case "/": name += "%2F"
-            default: name.unicodeScalars.append(ch)
-            }
-        }
-        name += ".save"
-        guard name.utf8.count > 255 else { return name }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a
-        for byte in absolutePath.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        var tail = Substring(name)
-        while tail.utf8.count > 200 { tail = tail.dropFirst() }
-        return String(hash, radix: 16) + "-" + tail
-    }
 }

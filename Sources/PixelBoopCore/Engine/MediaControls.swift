@@ -20,8 +20,9 @@ public enum MediaPlaybackStatus: Sendable, Equatable {
 /// the same path as its keyboard and reports what is now true with `update(status:title:)`, which
 /// announces the change with `PropertiesChanged`.
 ///
-/// Every method may be called from any thread.
-public final class MediaControls: @unchecked Sendable {
+/// Every method may be called from any thread: the object holds only constants and its `Core`,
+/// which guards what changes.
+public final class MediaControls: Sendable {
     /// The well-known bus name, e.g. `org.mpris.MediaPlayer2.boop.instance1234`.
     public let busName: String
     /// Remote commands, for async consumers. Holds the 64 newest; use either this or `poll()`.
@@ -38,7 +39,10 @@ public final class MediaControls: @unchecked Sendable {
     ///   - busAddress: a D-Bus address; nil for the user's session bus. Tests use a private bus.
     ///   - nameSuffix: the part after `org.mpris.MediaPlayer2.`; nil for `boop.instance<pid>`.
     ///   - onUnavailable: receives one line saying why there are no media controls, when there
-    ///     are none (no session bus under ssh or CI, name taken ...). Commands print it only under `-v`.
+    ///     are none (no session bus under ssh or CI, name taken ...): from this initialiser, or, for a
+    ///     bus lost later, from the `poll()` that first follows the loss, on the caller's thread
+    ///     (never the control thread, so it may touch what the caller's loop owns). Commands print
+    ///     it only under `-v`.
     /// - Returns: nil when no bus could be used; the program carries on without media controls.
     public init?(
         identity: String = "PixelBoop", nextPrevious: Bool = false, busAddress: String? = nil,
@@ -102,6 +106,14 @@ extension MediaControls {
     /// Lifecycle: running -> stopping (close() asked, or the bus was lost) -> closed. The handle
     /// is destroyed only by close(), after the control thread has ended, and every wake of the
     /// handle happens under the lock while it is known to be alive.
+    ///
+    /// `@unchecked Sendable`, and why that holds: everything that changes (`state`, `dirty`,
+    /// `stopping`, `pending`, `lost`, `started`, `closeRequested`, `closed`) is read and written
+    /// only with `lock` held. The C handle is used by the control thread alone, except
+    /// `boop_mpris_wake` (thread-safe in CMpris.h), which is called with `lock` held while `closed`
+    /// is false, and `boop_mpris_destroy`, called once, after the control thread has ended. The
+    /// rest is constant (descriptors, the continuation, the semaphore); `onLost` (not Sendable) is
+    /// called by `poll()` only, on the application's thread, never by the control thread.
     fileprivate final class Core: @unchecked Sendable {
         struct State: Equatable {
             var status: MediaPlaybackStatus = .stopped
@@ -120,6 +132,8 @@ extension MediaControls {
         private var dirty = true
         private var stopping = false
         private var pending: [MediaCommand] = []
+        /// Why the bus was lost, until `poll()` hands it to `onLost`.
+        private var lost: String?
         private let continuation: AsyncStream<MediaCommand>.Continuation
         private let onLost: ((String) -> Void)?
         private let finished = DispatchSemaphore(value: 0)
@@ -149,7 +163,9 @@ extension MediaControls {
         }
 
         func start() {
+            lock.lock()
             started = true
+            lock.unlock()
             let thread = Thread { [self] in run() }
             thread.name = "boop-mpris"
             thread.start()
@@ -170,13 +186,16 @@ extension MediaControls {
 
         func poll() -> MediaCommand? {
             lock.lock()
-            defer { lock.unlock() }
-            guard !pending.isEmpty else { return nil }
-            let command = pending.removeFirst()
+            let lostNow = lost
+            lost = nil
+            let command = pending.isEmpty ? nil : pending.removeFirst()
             if pending.isEmpty && wakeFd >= 0 {
                 var bytes = [UInt8](repeating: 0, count: 64)
                 while read(wakeFd, &bytes, bytes.count) > 0 {}
             }
+            lock.unlock()
+            // Outside the lock: the application's callback may call back into this object.
+            if let lostNow { onLost?(lostNow) }
             return command
         }
 
@@ -219,9 +238,13 @@ extension MediaControls {
                 if stop { return }
                 // The timeout is only a safety net: updates and close() wake the wait at once.
                 guard boop_mpris_process(handle, 500) == BOOP_MPRIS_OK else {
-                    onLost?("media controls (MPRIS) off: the D-Bus connection was lost")
                     lock.lock()
                     stopping = true
+                    lost = "media controls (MPRIS) off: the D-Bus connection was lost"
+                    if wakeWriteFd >= 0 {
+                        var one: UInt8 = 1
+                        _ = write(wakeWriteFd, &one, 1)
+                    }
                     lock.unlock()
                     return
                 }

@@ -61,6 +61,14 @@ public enum OutputPath {
     }
 }
 
+/// How far a file's commit goes before it returns (docs/DESIGN.md, "Durability"): `.rename` leaves
+/// the bytes to the kernel's write-back (a render can be made again), `.sync` flushes the file and
+/// its folder first (what cannot be made again: a recording, a saved pattern).
+public enum Durability: Sendable {
+    case rename, sync
+    var cValue: boop_durability { self == .sync ? BOOP_DURABILITY_SYNC : BOOP_DURABILITY_RENAME }
+}
+
 /// Writes an audio file through libsndfile (WAV, FLAC, OGG by extension) under a temporary name;
 /// `commit()` renames it into place, and dropping the writer without committing deletes it, so a
 /// failed or interrupted run never leaves a half-written file.
@@ -69,10 +77,11 @@ public final class AudioFileWriter {
     public let path: String
     public let channels: Int
 
-    /// `expectedFrames` (0: unknown) lets a WAV that would pass 4 GiB be written as RF64.
+    /// `expectedFrames` (0: unknown) lets a WAV that would pass 4 GiB be written as RF64. A
+    /// recording asks for `.sync`; a render keeps `.rename`.
     public init(
         path: String, sampleRate: Double, channels: Int, format: SampleFormat = .f32,
-        expectedFrames: UInt64 = 0
+        expectedFrames: UInt64 = 0, durability: Durability = .rename
     ) throws(AudioError) {
         var writer: OpaquePointer?
         let status = RawBytes.withPath(path) {
@@ -86,6 +95,7 @@ public final class AudioFileWriter {
             throw AudioError.cannotCreateFile(
                 "\(path): \(String(cString: boop_status_string(status))) (does the folder exist and is it writable?)")
         }
+        boop_file_writer_set_durability(writer, durability.cValue)
         self.handle = writer
         self.path = path
         self.channels = channels

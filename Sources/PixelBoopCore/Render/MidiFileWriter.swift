@@ -59,7 +59,7 @@ public struct MidiFileWriter {
     /// pattern back to back; the end-of-track of every track sits at loops x length steps, so the
     /// file loops seamlessly in a DAW.
     public static func data(for pattern: Pattern, loops: Int = 1) -> Data {
-        let sink = MidiSink(fd: -1)
+        let sink = MidiSink(file: nil)
         emit(pattern, loops: loops, into: sink)
         return sink.memory
     }
@@ -91,34 +91,29 @@ public struct MidiFileWriter {
         sink.flush()
     }
 
-    /// Writes the file under a short temporary name (`.boop-XXXXXX`) beside `path`, streaming it,
-    /// then renames it into place, so a failure never leaves a partial file and a name near
-    /// NAME_MAX still works. Errors: `.cannotCreateFile` (exit 73) when the temporary file cannot
-    /// be created, `.ioError` (exit 74) when writing (a full disk, `ulimit -f`) or renaming fails.
+    /// Writes the file through the one atomic writer (`boop_atomic_file_*`: a short temporary name
+    /// beside `path`, renamed into place), streaming it, so a failure or a signal never leaves a
+    /// partial file and a name near NAME_MAX still works. Not synced before the rename: a render
+    /// can be made again (docs/DESIGN.md, "Durability"). Errors: `.cannotCreateFile` (exit 73) when
+    /// the temporary file cannot be created, `.ioError` (exit 74) when writing (a full disk,
+    /// `ulimit -f`) or renaming fails.
     public static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) {
-        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
-        // The raw bytes of the name (it need not be UTF-8), and a temporary file a signal removes.
-        var template = RawBytes.fileSystemBytes(folder + ".boop-XXXXXX")
-        let fd = template.withUnsafeMutableBufferPointer { boop_temp_create($0.baseAddress!) }
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+        var handle: OpaquePointer?
+        var why = [CChar](repeating: 0, count: 256)
+        let whySize = why.count
+        let opened = RawBytes.withPath(path) { boop_atomic_file_open($0, 0, &handle, &why, whySize) }
+        guard opened == BOOP_OK, let handle else {
+            let reason = opened == BOOP_ERROR_CANNOT_CREATE ? String(cString: why) : String(cString: boop_status_string(opened))
             throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
         }
-        let finalPath = RawBytes.fileSystemBytes(path)
-        defer { boop_temp_forget(template) }
-        let sink = MidiSink(fd: fd)
+        let sink = MidiSink(file: handle)
         emit(pattern, loops: loops, into: sink)
-        var failure = sink.failure
-        // mkstemp makes 0600; a MIDI file is an ordinary document, so give it the umask's usual mode.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil && rename(template, finalPath) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(template)
-            throw AudioError.ioError("\(path): \(failure)")
+        var failed = sink.failed
+        if !failed { failed = boop_atomic_file_commit(handle, BOOP_DURABILITY_RENAME) != BOOP_OK }
+        if failed {
+            let reason = String(cString: boop_atomic_file_error(handle))
+            boop_atomic_file_abort(handle)
+            throw AudioError.ioError("\(path): \(reason)")
         }
     }
 
@@ -181,23 +176,23 @@ public struct MidiFileWriter {
     }
 }
 
-/// Where the file's bytes go: memory (fd < 0) or a file descriptor through a 64 KiB buffer. The
-/// first write error is kept and later writes are skipped.
+/// Where the file's bytes go: memory (no file) or an atomic file through a 64 KiB buffer. After the
+/// first write error later writes are skipped; the file's handle keeps the reason.
 private final class MidiSink {
-    let fd: Int32
+    let file: OpaquePointer?
     var memory = Data()
     private var buffer: [UInt8] = []
     private(set) var written = 0   // bytes handed to the sink so far (file offset of the next byte)
-    private(set) var failure: String?
+    private(set) var failed = false
 
-    init(fd: Int32) {
-        self.fd = fd
+    init(file: OpaquePointer?) {
+        self.file = file
         buffer.reserveCapacity(1 << 16)
     }
 
     func append(_ bytes: [UInt8]) {
         written += bytes.count
-        if fd < 0 {
+        if file == nil {
             memory.append(contentsOf: bytes)
             return
         }
@@ -212,38 +207,22 @@ private final class MidiSink {
     func appendUInt16(_ v: UInt16) { append([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
     func flush() {
-        guard fd >= 0, !buffer.isEmpty else { return }
+        guard let file, !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
-        var offset = 0
-        buffer.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    switch errno {
-                    case EFBIG: failure = "file size limit exceeded (ulimit -f)"
-                    case ENOSPC: failure = "disk full (no space left on device)"
-                    default: failure = String(cString: strerror(errno))
-                    }
-                    return
-                }
-                offset += n
-            }
-        }
+        guard !failed else { return }
+        failed = buffer.withUnsafeBytes { boop_atomic_file_write(file, $0.baseAddress, $0.count) } != BOOP_OK
     }
 
     /// Overwrites four bytes at `at` (a chunk's size, known only when the chunk ends).
     func patchUInt32(_ v: UInt32, at: Int) {
         let bytes = [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-        if fd < 0 {
+        guard let file else {
             memory.replaceSubrange(at..<(at + 4), with: bytes)
             return
         }
         flush()
-        guard failure == nil else { return }
-        let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, 4, off_t(at)) }
-        if n != 4 { failure = String(cString: strerror(errno)) }
+        guard !failed else { return }
+        failed = bytes.withUnsafeBytes { boop_atomic_file_write_at(file, UInt64(at), $0.baseAddress, 4) } != BOOP_OK
     }
 }
 

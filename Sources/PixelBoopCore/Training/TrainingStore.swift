@@ -1,65 +1,6 @@
 import CSQLite
 import Foundation
 
-/// Why the history cannot be used; each maps to one line and an exit status.
-public struct TrainingStoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        case busy   // locked by another program past the wait (74)
-        case unreadable   // cannot be opened, created or written: permissions, disk (74)
-        case corrupt   // not a database, or damaged (65)
-        case newer   // written by a newer boop (65)
-        case foreign   // an SQLite database, but not a training history (65)
-        case missing   // no history at the path, and none is to be created (66)
-        case notAFile   // a device, a folder, a pipe: not a file SQLite may open (66 reading, 73 writing)
-    }
-
-    public let kind: Kind
-    public let message: String
-    public var description: String { message }
-}
-
-/// One answered trial as stored.
-public struct TrainingTrial: Sendable, Equatable {
-    public var session: Int64
-    public var trial: Int
-    public var time: Date
-    public var referenceHz: Double
-    public var differenceCents: Double
-    /// 1 or 2: which interval held the higher tone.
-    public var higherInterval: Int
-    /// "higher" or "lower": what the listener said of the second tone.
-    public var answer: String
-    public var correct: Bool
-    public var responseMilliseconds: Int
-
-    public init(
-        session: Int64, trial: Int, time: Date, referenceHz: Double, differenceCents: Double,
-        higherInterval: Int, answer: String, correct: Bool, responseMilliseconds: Int
-    ) {
-        self.session = session
-        self.trial = trial
-        self.time = time
-        self.referenceHz = referenceHz
-        self.differenceCents = differenceCents
-        self.higherInterval = higherInterval
-        self.answer = answer
-        self.correct = correct
-        self.responseMilliseconds = responseMilliseconds
-    }
-}
-
-/// One session as stored: its settings (JSON text) and, once it ended, its estimate.
-public struct TrainingSession: Sendable, Equatable {
-    public var id: Int64
-    public var started: Date
-    public var ended: Date?
-    public var settings: String
-    public var trials: Int
-    public var threshold: Double?
-    public var low: Double?
-    public var high: Double?
-}
-
 /// The training history in SQLite: WAL journal, one transaction per trial (a `kill -9` loses at
 /// most the trial being answered), versioned migrations (`PRAGMA user_version`). A database that
 /// is locked, damaged, from a newer version or someone else's is refused with one line; it is
@@ -76,10 +17,11 @@ public final class TrainingStore {
     public static let schemaVersion: Int32 = 1
     /// `PRAGMA application_id` of a history: "PBtr".
     public static let applicationID: Int32 = 0x5042_7472
-    private var db: OpaquePointer?
+    /// Read by the statements (TrainingStore+Statements.swift); set only here.
+    private(set) var db: OpaquePointer?
     public let path: String
     /// False for an empty file opened read-only: there is nothing to read yet.
-    private var hasSchema = true
+    private(set) var hasSchema = true
 
     /// `$XDG_DATA_HOME/pixelboop/training.sqlite`, or `~/.local/share/pixelboop/training.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -98,30 +40,8 @@ public final class TrainingStore {
             throw TrainingStoreError(kind: .missing, message: "\(OneLine.escape(path)): no training history yet")
         }
         if exists {
-            // Read-only first: whose file it is, before any write.
-            do {
-                try inspect(path)
-            } catch  where readOnly && error.kind == .unreadable {
-                // A WAL history is read with SQLite's shared memory beside it (`-shm`), which a
-                // read-only folder or `ulimit -f` forbids. Then the file alone is read, without
-                // locks: complete when every session closed it (its `-wal` is gone or empty).
-                // Answers left in the `-wal` (a session killed) cannot be read that way, and a
-                // history without them would be wrong: refused.
-                var wal = stat()
-                if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 {
-                    let detail = error.message.components(separatedBy: ": ").last ?? ""
-                    throw TrainingStoreError(
-                        kind: .unreadable,
-                        message:
-                            "\(OneLine.escape(path)): answers still in its journal (-wal) can be read only by writing beside it, which failed (\(detail))"
-                    )
-                }
-                try inspect("file:\(TrainingStore.uriEscaped(path))?immutable=1", flags: SQLITE_OPEN_URI)
-            }
+            try inspectExisting(readOnly: readOnly)
             if readOnly { return }
-            sqlite3_close(db)
-            db = nil
-            hasSchema = true
         } else {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
@@ -140,8 +60,40 @@ public final class TrainingStore {
                 kind: .unreadable,
                 message: "\(OneLine.escape(path)): the training history is read-only (answers could not be kept)")
         }
-        // Switching a new file to WAL takes an exclusive lock that SQLite's busy handler does not
-        // wait for: two sessions starting on a new history at once retry for a while.
+        try migrateRetrying()
+    }
+
+    /// Reads an existing history read-only first: whose file it is, before any write. Then, for a
+    /// writer, closes it again to be opened for writing.
+    private func inspectExisting(readOnly: Bool) throws(TrainingStoreError) {
+        do {
+            try inspect(path)
+        } catch  where readOnly && error.kind == .unreadable {
+            // A WAL history is read with SQLite's shared memory beside it (`-shm`), which a
+            // read-only folder or `ulimit -f` forbids. Then the file alone is read, without
+            // locks: complete when every session closed it (its `-wal` is gone or empty).
+            // Answers left in the `-wal` (a session killed) cannot be read that way, and a
+            // history without them would be wrong: refused.
+            var wal = stat()
+            if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 {
+                let detail = error.message.components(separatedBy: ": ").last ?? ""
+                throw TrainingStoreError(
+                    kind: .unreadable,
+                    message:
+                        "\(OneLine.escape(path)): answers still in its journal (-wal) can be read only by writing beside it, which failed (\(detail))"
+                )
+            }
+            try inspect("file:\(TrainingStore.uriEscaped(path))?immutable=1", flags: SQLITE_OPEN_URI)
+        }
+        if readOnly { return }
+        sqlite3_close(db)
+        db = nil
+        hasSchema = true
+    }
+
+    /// Switching a new file to WAL takes an exclusive lock that SQLite's busy handler does not
+    /// wait for: two sessions starting on a new history at once retry for a while.
+    private func migrateRetrying() throws(TrainingStoreError) {
         var attempts = 0
         while true {
             do {
@@ -258,7 +210,7 @@ public final class TrainingStore {
 
     deinit { sqlite3_close(db) }
 
-    private func fail(_ status: Int32, _ what: String) -> TrainingStoreError {
+    func fail(_ status: Int32, _ what: String) -> TrainingStoreError {
         let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
         let base = status & 0xFF
         let kind: TrainingStoreError.Kind =
@@ -276,7 +228,7 @@ public final class TrainingStore {
         return TrainingStoreError(kind: kind, message: "\(OneLine.escape(path)): \(what): \(OneLine.escape(detail))\(hint)")
     }
 
-    private func exec(_ sql: String, _ what: String) throws(TrainingStoreError) {
+    func exec(_ sql: String, _ what: String) throws(TrainingStoreError) {
         let status = sqlite3_exec(db, sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw fail(status, what) }
     }
@@ -331,155 +283,5 @@ public final class TrainingStore {
                 COMMIT;
                 """, "creating the schema")
         }
-    }
-
-    // MARK: Writing
-
-    /// Starts a session; returns its id.
-    public func beginSession(settings: String, at time: Date = Date()) throws(TrainingStoreError) -> Int64 {
-        try run(
-            "INSERT INTO sessions(started, settings) VALUES (?, ?)", "starting a session",
-            [.text(TrainingStore.iso(time)), .text(settings)])
-        return sqlite3_last_insert_rowid(db)
-    }
-
-    /// Stores one answered trial, in its own transaction (durable when this returns).
-    public func add(_ t: TrainingTrial) throws(TrainingStoreError) {
-        try exec("BEGIN IMMEDIATE", "storing a trial")
-        do {
-            try run(
-                """
-                INSERT INTO trials(session_id, trial, time, reference_hz, difference_cents, higher_interval,
-                                   answer, correct, response_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, "storing a trial",
-                [
-                    .int(t.session), .int(Int64(t.trial)), .text(TrainingStore.iso(t.time)), .real(t.referenceHz),
-                    .real(t.differenceCents), .int(Int64(t.higherInterval)), .text(t.answer), .int(t.correct ? 1 : 0),
-                    .int(Int64(t.responseMilliseconds))
-                ])
-            try run("UPDATE sessions SET trials = trials + 1 WHERE id = ?", "storing a trial", [.int(t.session)])
-            try exec("COMMIT", "storing a trial")
-        } catch {
-            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
-            throw error
-        }
-    }
-
-    /// Ends a session with its estimate (nil when no trial was answered).
-    public func endSession(
-        _ id: Int64, estimate: (threshold: Double, low: Double, high: Double)?,
-        at time: Date = Date()
-    ) throws(TrainingStoreError) {
-        try run(
-            "UPDATE sessions SET ended = ?, threshold_cents = ?, low_cents = ?, high_cents = ? WHERE id = ?",
-            "ending the session",
-            [
-                .text(TrainingStore.iso(time)), estimate.map { .real($0.threshold) } ?? .null,
-                estimate.map { .real($0.low) } ?? .null, estimate.map { .real($0.high) } ?? .null, .int(id)
-            ])
-    }
-
-    // MARK: Reading
-
-    public func sessions() throws(TrainingStoreError) -> [TrainingSession] {
-        var out: [TrainingSession] = []
-        guard hasSchema else { return out }
-        try query(
-            "SELECT id, started, ended, settings, trials, threshold_cents, low_cents, high_cents FROM sessions ORDER BY id",
-            "reading sessions"
-        ) { s in
-            out.append(
-                TrainingSession(
-                    id: sqlite3_column_int64(s, 0), started: TrainingStore.date(TrainingStore.text(s, 1)) ?? Date.distantPast,
-                    ended: TrainingStore.date(TrainingStore.text(s, 2)), settings: TrainingStore.text(s, 3),
-                    trials: Int(sqlite3_column_int(s, 4)), threshold: TrainingStore.real(s, 5), low: TrainingStore.real(s, 6),
-                    high: TrainingStore.real(s, 7)))
-        }
-        return out
-    }
-
-    public func trials(session: Int64? = nil) throws(TrainingStoreError) -> [TrainingTrial] {
-        var out: [TrainingTrial] = []
-        guard hasSchema else { return out }
-        let sql = """
-            SELECT session_id, trial, time, reference_hz, difference_cents, higher_interval, answer, correct, response_ms
-            FROM trials \(session == nil ? "" : "WHERE session_id = \(session!)") ORDER BY session_id, trial
-            """
-        try query(sql, "reading trials") { s in
-            out.append(
-                TrainingTrial(
-                    session: sqlite3_column_int64(s, 0), trial: Int(sqlite3_column_int(s, 1)),
-                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast,
-                    referenceHz: sqlite3_column_double(s, 3), differenceCents: sqlite3_column_double(s, 4),
-                    higherInterval: Int(sqlite3_column_int(s, 5)), answer: TrainingStore.text(s, 6),
-                    correct: sqlite3_column_int(s, 7) != 0, responseMilliseconds: Int(sqlite3_column_int(s, 8))))
-        }
-        return out
-    }
-
-    // MARK: Statements
-
-    private enum Value {
-        case int(Int64)
-        case real(Double)
-        case text(String)
-        case null
-    }
-
-    private func prepare(_ sql: String, _ what: String) throws(TrainingStoreError) -> OpaquePointer {
-        var statement: OpaquePointer?
-        let status = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard status == SQLITE_OK, let statement else { throw fail(status, what) }
-        return statement
-    }
-
-    private func run(_ sql: String, _ what: String, _ values: [Value]) throws(TrainingStoreError) {
-        let s = try prepare(sql, what)
-        defer { sqlite3_finalize(s) }
-        // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        for (i, v) in values.enumerated() {
-            let k = Int32(i + 1)
-            switch v {
-            case .int(let n): sqlite3_bind_int64(s, k, n)
-            case .real(let d): sqlite3_bind_double(s, k, d)
-            case .text(let t): sqlite3_bind_text(s, k, t, -1, transient)
-            case .null: sqlite3_bind_null(s, k)
-            }
-        }
-        let status = sqlite3_step(s)
-        guard status == SQLITE_DONE else { throw fail(status, what) }
-    }
-
-    private func query(_ sql: String, _ what: String, _ row: (OpaquePointer) -> Void) throws(TrainingStoreError) {
-        let s = try prepare(sql, what)
-        defer { sqlite3_finalize(s) }
-        while true {
-            let status = sqlite3_step(s)
-            if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else { throw fail(status, what) }
-            row(s)
-        }
-    }
-
-    private static func text(_ s: OpaquePointer, _ i: Int32) -> String {
-        sqlite3_column_text(s, i).map { String(cString: $0) } ?? ""
-    }
-
-    private static func real(_ s: OpaquePointer, _ i: Int32) -> Double? {
-        sqlite3_column_type(s, i) == SQLITE_NULL ? nil : sqlite3_column_double(s, i)
-    }
-
-    static func iso(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
-    }
-
-    static func date(_ s: String) -> Date? {
-        guard !s.isEmpty else { return nil }
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: s)
     }
 }

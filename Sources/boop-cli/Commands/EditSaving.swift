@@ -5,14 +5,16 @@ import PixelBoopCore
 /// read-only file is replaced only after "overwrite read-only file? (y/n)"; a save that fails opens
 /// a line where another path is typed (`W` opens the same line at any time); a path naming another
 /// existing file asks before replacing it; a session ended from outside leaves its work in
-/// `FILE.save` or, when that folder takes no file, in the state folder (`EmergencySave`).
+/// `FILE.save` or, when that folder takes no file, in the state folder (`EmergencySave`). The files
+/// themselves are PixelBoopCore's (`PatternSaving`, `PatternFile`, `EmergencySave`): this file only
+/// asks the questions and says what happened.
 extension EditSession {
     /// Saves to `path` (the edited file by default), asking first when it is read-only and not
     /// yet agreed to. True when the pattern is on disk.
     @discardableResult
     func save(to path: String? = nil) -> Bool {
         let path = path ?? file
-        if PatternFile.isReadOnly(path) && !confirmedReadOnly.contains(PatternFile.resolvingLinks(path)) {
+        if PatternSaving.needsConfirmation(path, confirmed: confirmedReadOnly) {
             model.question = .overwriteReadOnly(path: path)
             return false
         }
@@ -22,19 +24,14 @@ extension EditSession {
     /// Writes without asking; on failure opens the path line with the reason.
     func write(to path: String) -> Bool {
         do {
-            try PatternFile.write(model.pattern, to: path)
+            try PatternSaving.save(model.pattern, to: path, editing: file, environment: environment)
         } catch {
             askSavePath(label: "not saved (\(OneLine.escape(error.reason))); save to", text: path)
             return false
         }
         let savedAs = path != file
-        if savedAs {
-            // Save as: the old file's emergency copies hold nothing the new one lacks.
-            EmergencySave.removeAll(for: file, environment: environment)
-            setFile(path)
-        }
+        if savedAs { setFile(path) }
         model.markSaved()
-        EmergencySave.removeAll(for: file, environment: environment)
         model.message = "saved \(OneLine.escape(savedAs ? path : fileName))"
         return true
     }
@@ -56,17 +53,14 @@ extension EditSession {
             model.message = model.isModified ? "not saved" : nil
         case .done(let typed):
             model.prompt = nil
-            let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: environment["HOME"]) : typed
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-                askSavePath(label: "\(OneLine.escape(path)) is a folder; save as", text: path + "/" + fileName)
-                return nil
-            }
-            if FileManager.default.fileExists(atPath: path) && !PatternFile.sameFile(path, file) {
+            switch PatternSaving.destination(typed: typed, editing: file, home: environment["HOME"]) {
+            case .folder(let path, let suggested):
+                askSavePath(label: "\(OneLine.escape(path)) is a folder; save as", text: suggested)
+            case .otherFile(let path):
                 model.question = .overwriteExisting(path: path)
-                return nil
+            case .free(let path):
+                return save(to: path) && quitAfterSave ? 0 : nil
             }
-            return save(to: path) && quitAfterSave ? 0 : nil
         }
         return nil
     }

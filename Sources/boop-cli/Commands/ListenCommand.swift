@@ -96,7 +96,7 @@ struct ListenCommand: AsyncParsableCommand {
         var writer: AudioFileWriter?
         if let output {
             do {
-                writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32)
+                writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
             } catch {
                 stream.stop()
                 throw error

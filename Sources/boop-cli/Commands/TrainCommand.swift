@@ -187,7 +187,7 @@ final class TrainSessionRunner {
     func run() throws {
         Signals.install()
         if let output = command.output {
-            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32)
+            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
         } else {
             player = try SineWaveNotePlayer.live(route: command.deviceOptions.route, sampleRate: rate)
             rate = player!.sampleRate

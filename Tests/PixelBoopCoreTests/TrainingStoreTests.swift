@@ -4,41 +4,17 @@ import Testing
 
 @testable import PixelBoopCore
 
-@Suite("Training session and history")
-struct TrainingTests {
+@Suite("TrainingStore: the history of sessions and trials")
+struct TrainingStoreTests {
     static func tempPath(_ name: String) -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("boop-train-\(getpid())-\(name)")
         try? FileManager.default.removeItem(at: dir)
         return dir.appendingPathComponent("history/training.sqlite").path
     }
 
-    @Test("trials: a seed gives the same sequence; the higher tone is where the plan says; answers are judged")
-    func trials() {
-        var settings = TrainingSettings()
-        settings.seed = 9
-        var a = TrainingRun(settings: settings)
-        var b = TrainingRun(settings: settings)
-        for _ in 0..<10 {
-            let pa = a.nextTrial()
-            let pb = b.nextTrial()
-            // The seed fixes the notes and the order; the differences follow each one's answers.
-            #expect(pa.referenceHz == pb.referenceHz && pa.higherInterval == pb.higherInterval)
-            if pa.number == 1 { #expect(pa == pb) }
-            let replay = a.nextTrial()
-            #expect(replay == pa)   // the same trial until answered (a replay)
-            #expect((pa.higherInterval == 2) == (pa.secondHz > pa.firstHz))
-            #expect(abs(1200 * log2(pa.highHz / pa.lowHz) - pa.cents) < 1e-9)
-            #expect((60...84).contains(Int((69 + 12 * log2(pa.referenceHz / 440)).rounded())))
-            let right = a.answer(secondHigher: pa.higherInterval == 2)
-            let wrong = b.answer(secondHigher: pa.higherInterval != 2)
-            #expect(right && !wrong)
-        }
-        #expect(a.estimate!.threshold < b.estimate!.threshold)
-    }
-
     @Test("the history keeps sessions and trials across opens; migrations are versioned")
     func history() throws {
-        let path = TrainingTests.tempPath("history")
+        let path = TrainingStoreTests.tempPath("history")
         do {
             let store = try TrainingStore(path: path)
             let id = try store.beginSession(settings: "{}")
@@ -58,8 +34,10 @@ struct TrainingTests {
 
     @Test("a missing, corrupt or newer history is refused and left as it was")
     func refused() throws {
-        #expect(throws: TrainingStoreError.self) { try TrainingStore(path: TrainingTests.tempPath("missing"), create: false) }
-        let corrupt = TrainingTests.tempPath("corrupt")
+        #expect(throws: TrainingStoreError.self) {
+            try TrainingStore(path: TrainingStoreTests.tempPath("missing"), create: false)
+        }
+        let corrupt = TrainingStoreTests.tempPath("corrupt")
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: corrupt).deletingLastPathComponent().path,
             withIntermediateDirectories: true)
@@ -95,7 +73,7 @@ struct TrainingTests {
             "CREATE TABLE sessions(x); CREATE TABLE trials(y);"
         ])
     func foreign(sql: String) throws {
-        let path = try TrainingTests.foreignDatabase("foreign-\(sql.hashValue)", sql)
+        let path = try TrainingStoreTests.foreignDatabase("foreign-\(sql.hashValue)", sql)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for readOnly in [false, true] {
             do {
@@ -129,7 +107,7 @@ struct TrainingTests {
 
     @Test("read-only (stats): reads a history without writing it; missing is .missing; an empty file has no sessions")
     func readOnly() throws {
-        let path = TrainingTests.tempPath("readonly")
+        let path = TrainingStoreTests.tempPath("readonly")
         do {
             let store = try TrainingStore(path: path)
             let id = try store.beginSession(settings: "{}")
@@ -146,12 +124,12 @@ struct TrainingTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
         do {
-            _ = try TrainingStore(path: TrainingTests.tempPath("absent"), create: false, readOnly: true)
+            _ = try TrainingStore(path: TrainingStoreTests.tempPath("absent"), create: false, readOnly: true)
             Issue.record("a missing history was opened")
         } catch {
             #expect(error.kind == .missing)
         }
-        let empty = TrainingTests.tempPath("empty")
+        let empty = TrainingStoreTests.tempPath("empty")
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: empty).deletingLastPathComponent().path, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: empty, contents: Data())
@@ -165,7 +143,7 @@ struct TrainingTests {
 
     @Test("a history written before the application id was set is still ours, and gets it")
     func legacyHistory() throws {
-        let path = TrainingTests.tempPath("legacy")
+        let path = TrainingStoreTests.tempPath("legacy")
         _ = try TrainingStore(path: path).beginSession(settings: "{}")
         var db: OpaquePointer?
         sqlite3_open(path, &db)
