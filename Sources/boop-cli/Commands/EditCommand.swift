@@ -62,7 +62,7 @@ struct EditCommand: ParsableCommand {
             } else {
                 pattern = Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
             }
-            guard let terminal = TerminalSession.start() else {
+            guard let terminal = TerminalSession.start(.fullScreen) else {
                 throw BoopExit(.usage, "edit: needs a terminal on stdin and stdout (use play or render in scripts)")
             }
             let session = EditSession(file: file, pattern: pattern, terminal: terminal, command: self)
@@ -80,7 +80,9 @@ final class EditSession {
     private let terminal: TerminalSession
     private var view: EditorView
     private var writer: ScreenWriter
-    private var input = TerminalInput()
+    private let screen: ScreenOutput
+    private var loop: LiveLoop
+    private var exitStatus: Int32 = 0
     private var transport: PatternTransport?
     private var sound: SoundStatus = .silent("no sound device: editing silently")
     private let command: EditCommand
@@ -102,6 +104,8 @@ final class EditSession {
     init(file: String, pattern: Pattern, terminal: TerminalSession, command: EditCommand) {
         self.file = file
         self.terminal = terminal
+        screen = ScreenOutput(descriptor: terminal.screenDescriptor)
+        loop = LiveLoop(terminal: terminal, screen: screen)
         self.command = command
         model = EditorModel(pattern: pattern)
         let colors = ColorMode.detect(ProcessInfo.processInfo.environment)
@@ -139,40 +143,43 @@ final class EditSession {
     func run() -> Int32 {
         defer {
             if let transport { _ = try? transport.stop() }
+            // The last frame gets a moment to reach a slow terminal; a stopped one loses it.
+            screen.drain(seconds: 0.5)
             terminal.restore()
             for line in tapLog { StandardError.write(line + "\n") }
         }
-        draw()
-        let pipe = TerminalSession.signalPipe.read
-        while true {
-            var fds = [
-                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
-            ]
-            let wait = input.isWaiting ? 30 : Int32((transport?.secondsUntilDue(atMost: 1.0 / 60) ?? 1.0 / 30) * 1000)
-            let ready = poll(&fds, 2, max(wait, 1))
-            if fds[1].revents & Int16(POLLIN) != 0, let status = handleSignals() { return status }
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = read(STDIN_FILENO, &buffer, buffer.count)
-                let readAt = monotonicSeconds()
-                if n > 0 {
-                    for event in input.feed(buffer[0..<n]) {
-                        if let status = handle(event, readAt: readAt) { return status }
-                    }
-                    soundAuditions(readAt: readAt)
-                } else if n == 0 {
-                    // The terminal went away: keep the work, as on SIGHUP.
-                    return hangUp()
-                }
-            } else if ready == 0 && input.isWaiting {
-                for event in input.flush() {
-                    if let status = handle(event, readAt: monotonicSeconds()) { return status }
-                }
-            }
-            tickSound()
-            draw()
+        loop.onKeys = { [unowned self] events in
+            let readAt = monotonicSeconds()
+            defer { soundAuditions(readAt: readAt) }
+            return ending(events.lazy.compactMap { self.handle($0, readAt: readAt) }.first)
         }
+        loop.onTerminalSignal = { [unowned self] sig in ending(handleSignal(sig)) }
+        // The terminal went away: keep the work, as on SIGHUP.
+        loop.onHangUp = { [unowned self] in ending(hangUp()) }
+        loop.onTurn = { [unowned self] in
+            tickSound()
+            loop.redraw()
+            return .carryOn
+        }
+        loop.secondsUntilDue = { [unowned self] in
+            if lostTransport != nil { return max(0, nextReopen - monotonicSeconds()) }
+            guard let transport else { return 1 }
+            return transport.secondsUntilDue(atMost: transport.state == .playing ? 1.0 / 60 : 0.5)
+        }
+        loop.frame = { [unowned self] in nextFrame() }
+        do {
+            try loop.run()
+        } catch {
+            return 74
+        }
+        return exitStatus
+    }
+
+    /// A status from a handler ends the session with it.
+    private func ending(_ status: Int32?) -> LiveLoop.Next {
+        guard let status else { return .carryOn }
+        exitStatus = status
+        return .stop
     }
 
     // MARK: Sound
@@ -416,7 +423,7 @@ final class EditSession {
     /// device left unserved past its watchdog would be reported lost), the terminal restored, the
     /// process stopped; after `fg` everything comes back and the loop plays again if it played.
     private func suspend() {
-        guard TerminalSession.canSuspend else {
+        guard terminal.canSuspend else {
             model.message = "Ctrl-Z: this shell has no job control (q quits)"
             return
         }
@@ -424,6 +431,8 @@ final class EditSession {
         let hadSound = transport != nil
         if let transport { _ = try? transport.stop() }
         transport = nil
+        // What is on its way to the screen first: the shell gets a clean terminal.
+        screen.drain(seconds: 0.5)
         let stopped = terminal.suspend()
         resume()
         if hadSound {
@@ -440,41 +449,37 @@ final class EditSession {
         size = TerminalSession.size()
         writer.invalidate()
         dragging = false
-        draw()
+        loop.redraw()
     }
 
     // MARK: Signals
 
-    private func handleSignals() -> Int32? {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        let n = read(TerminalSession.signalPipe.read, &bytes, bytes.count)
-        guard n > 0 else { return nil }
-        for sig in bytes[0..<n].map(Int32.init) {
-            switch sig {
-            case SIGWINCH:
-                size = TerminalSession.size()
-                writer.invalidate()
-            case SIGINT:
-                if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
-            case SIGTSTP: suspend()
-            case SIGCONT: resume()
-            default:   // SIGTERM, SIGHUP, SIGQUIT
-                return hangUp()
-            }
+    private func handleSignal(_ sig: Int32) -> Int32? {
+        switch sig {
+        case SIGWINCH:
+            size = TerminalSession.size()
+            writer.invalidate()
+        case SIGINT:
+            if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
+        case SIGTSTP: suspend()
+        case SIGCONT: resume()
+        default:   // SIGTERM, SIGHUP, SIGQUIT
+            return hangUp()
         }
         return nil
     }
 
     // MARK: Screen
 
-    func draw() {
+    /// The bytes that bring the screen to the model now (asked only when the screen has taken
+    /// everything before, so the writer's idea of the screen is what the terminal got).
+    private func nextFrame() -> String {
         let playing = transport.map { $0.state == .playing } ?? false
         let playStep = playing ? transport?.audibleStep : nil
         let frame = view.frame(
             model: model, width: size.width, height: size.height, playStep: playStep,
             playing: playing, sound: sound, fileName: fileName)
-        let out = writer.update(to: frame)
-        if !out.isEmpty { TerminalSession.write(out) }
+        return writer.update(to: frame)
     }
 
     private func monotonicSeconds() -> Double {
