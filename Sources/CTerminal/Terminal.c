@@ -86,11 +86,13 @@ static struct termios modeSettings(const struct termios* original) {
 
 static void enterMode(void) {
     struct termios raw = modeSettings(&saved);
-    tcflush(STDIN_FILENO, TCIFLUSH);
-    while (tcsetattr(STDIN_FILENO, TCSANOW, &raw) != 0 && errno == EINTR) {
-    }
+    // Full screen drops what was typed before (it would arrive as edits); key mode keeps it, so
+    // keys typed ahead (an answer to the first trial) still count.
+    const int full = atomic_load(&sessionMode) == BOOP_TERM_FULLSCREEN;
+    if (full) tcflush(STDIN_FILENO, TCIFLUSH);
+    while (tcsetattr(STDIN_FILENO, TCSANOW, &raw) != 0 && errno == EINTR) {}
     atomic_store(&active, 1);
-    if (atomic_load(&sessionMode) == BOOP_TERM_FULLSCREEN) {
+    if (full) {
         writeScreen(kFullEnter);
     } else {
         // A second Ctrl-C exits from the engine's stop handler, which puts these settings back.
@@ -103,14 +105,16 @@ static void enterMode(void) {
 void boop_term_restore(void) {
     int on = 1;
     if (!atomic_compare_exchange_strong(&active, &on, 0)) return;
-    if (atomic_load(&sessionMode) == BOOP_TERM_FULLSCREEN) {
+    const int full = atomic_load(&sessionMode) == BOOP_TERM_FULLSCREEN;
+    if (full) {
         writeScreen(kFullLeave);
     } else {
         boop_stop_signals_set_terminal(NULL);
         if (atomic_load(&cursorHidden)) writeScreen(kShow);
     }
-    // TCSANOW, not TCSAFLUSH: draining output would wait for ever on a terminal that stopped reading.
-    tcflush(STDIN_FILENO, TCIFLUSH);
+    // TCSANOW, not TCSAFLUSH: draining output would wait for ever on a terminal that stopped
+    // reading. Raw input left unread (mouse reports) must not reach the shell.
+    if (full) tcflush(STDIN_FILENO, TCIFLUSH);
     tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 }
 
@@ -220,7 +224,8 @@ int boop_term_start(int mode, int screen_fd, int hide_cursor) {
         // The editor handles these itself, between two frames (the engine's stop handlers are
         // for the commands that play).
         const int loopSignals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
-        for (size_t i = 0; i < sizeof loopSignals / sizeof *loopSignals; ++i) handle(loopSignals[i], onEvent, SA_RESTART);
+        for (size_t i = 0; i < sizeof loopSignals / sizeof *loopSignals; ++i)
+            handle(loopSignals[i], onEvent, SA_RESTART);
     }
     installStopHandler();
     // Crashes (a Swift runtime trap is SIGILL or SIGTRAP): the terminal back, then the signal's

@@ -75,7 +75,7 @@ struct MediaControlsTests {
             let caller = Thread {
                 // Calls that land after close() fail (the name is gone): expected, not checked.
                 let call = [
-                    "busctl", "--address=\(bus.address)", "call", name, "/org/mpris/MediaPlayer2",
+                    "busctl", "--address=\(address)", "call", name, "/org/mpris/MediaPlayer2",
                     "org.mpris.MediaPlayer2.Player", "PlayPause"
                 ]
                 for _ in 0..<20 { _ = try? PrivateBus.run(call, address: address) }

@@ -151,7 +151,11 @@ final class EditSession {
         loop.onKeys = { [unowned self] events in
             let readAt = monotonicSeconds()
             defer { soundAuditions(readAt: readAt) }
-            return ending(events.lazy.compactMap { self.handle($0, readAt: readAt) }.first)
+            // Each event handled once, in order, up to the first that ends the session.
+            for event in events {
+                if let status = handle(event, readAt: readAt) { return ending(status) }
+            }
+            return .carryOn
         }
         loop.onTerminalSignal = { [unowned self] sig in ending(handleSignal(sig)) }
         // The terminal went away: keep the work, as on SIGHUP.

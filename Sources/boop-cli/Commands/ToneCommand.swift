@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import PixelBoopCore
+import Synchronization
 
 struct ToneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
