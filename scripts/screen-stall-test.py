@@ -153,7 +153,9 @@ for name, args in (("play", ["play", "-D", "null", os.path.join(ROOT, "examples"
             caught = t.pump(20, lambda t: "(paused)" in t.text())
             check(caught, "play: the screen catches up once read (the pause is shown)", t.text()[:300])
             os.write(t.fd, b" ")
-            stall(t, 10)
+            # The view redraws as the playhead moves: stuck again, past full, before the q.
+            full = stall(t, STALL)
+            check(full, f"{name}: the terminal's buffers filled again", t.output_queued())
         began = time.time()
         os.write(t.fd, b"q")
         code = t.exited(15)

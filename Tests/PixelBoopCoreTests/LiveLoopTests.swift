@@ -116,6 +116,8 @@ struct LiveLoopTests {
             return "frame \(state);" + String(repeating: ".", count: 30_000)
         }
         loop.frameInterval = 0.01
+        // A command with work every 10 ms: the turns go on while the screen is stuck.
+        loop.secondsUntilDue = { 0.01 }
         var turns = 0
         loop.onTurn = {
             turns += 1

@@ -2,7 +2,8 @@
 # Live status lines and keys as a terminal shows them (a pseudo-terminal read through pyte): the
 # lines of ambient and listen fit 40, 80 and 100 columns and follow a resize (one row on screen,
 # never a new row per refresh); ambient's n / Right / > and p / Left / < step through the presets;
-# devices hides ALSA's converter plugins unless --all; shell completion offers the preset names.
+# devices hides ALSA's converter plugins unless --all; shell completion offers the preset names; a
+# terminal that stops reading never stops the live commands (scripts/screen-stall-test.py).
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 boop="$BOOP"
@@ -149,5 +150,9 @@ if [ -n "$top" ] && "$boop" render "$root/examples/demo.json" -o "$WORK/voices.w
 else
   fail "README's --voices range '$range' is not what render takes"
 fi
+
+# A terminal that stops reading for 30 s never stops edit, play or ambient: keys still act, q
+# exits in seconds, stdout stays blocking, and the screen catches up once read.
+python3 "$ROOT/scripts/screen-stall-test.py" "$boop" "$WORK" 30 || failures=$((failures + 1))
 
 exit $((failures > 0))
