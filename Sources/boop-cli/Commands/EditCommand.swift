@@ -77,19 +77,19 @@ final class EditSession {
     /// The pattern file; `W` (save as) changes it.
     private(set) var file: String
     var model: EditorModel
-    private let terminal: TerminalSession
-    private var view: EditorView
-    private var writer: ScreenWriter
-    private let screen: ScreenOutput
-    private var loop: LiveLoop
+    let terminal: TerminalSession
+    var view: EditorView
+    var writer: ScreenWriter
+    let screen: ScreenOutput
+    let loop: LiveLoop
     private var exitStatus: Int32 = 0
-    private var transport: PatternTransport?
-    private var sound: SoundStatus = .silent("no sound device: editing silently")
+    var transport: PatternTransport?
+    var sound: SoundStatus = .silent("no sound device: editing silently")
     private let command: EditCommand
     private let verbose: Bool
     let environment = ProcessInfo.processInfo.environment
-    private var size = TerminalSession.size()
-    private var dragging = false
+    var size = TerminalSession.size()
+    var dragging = false
     private var lastTap: (read: Double, frame: UInt64)?
     var tapLog: [String] = []
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
@@ -121,7 +121,7 @@ final class EditSession {
 
     /// Opens the sound device (at start, and again after a suspend closed it); without one the
     /// editing goes on silently.
-    private func openTransport() {
+    func openTransport() {
         do {
             let t = try PatternTransport(
                 pattern: model.pattern, route: command.deviceOptions.route,
@@ -263,7 +263,7 @@ final class EditSession {
     func replacePatternInTransport() { patternChanged() }
     func setFile(_ path: String) { file = path }
 
-    private func togglePlay() {
+    func togglePlay() {
         guard let transport else {
             model.message = "no sound device: the loop cannot play (editing works)"
             return
@@ -421,72 +421,7 @@ final class EditSession {
         }
     }
 
-    // MARK: Job control
-
-    /// Ctrl-Z or SIGTSTP: the sound device is closed (a stopped process must not hold it, and a
-    /// device left unserved past its watchdog would be reported lost), the terminal restored, the
-    /// process stopped; after `fg` everything comes back and the loop plays again if it played.
-    private func suspend() {
-        guard terminal.canSuspend else {
-            model.message = "Ctrl-Z: this shell has no job control (q quits)"
-            return
-        }
-        let wasPlaying = transport?.state == .playing
-        let hadSound = transport != nil
-        if let transport { _ = try? transport.stop() }
-        transport = nil
-        // What is on its way to the screen first: the shell gets a clean terminal.
-        screen.drain(seconds: 0.5)
-        let stopped = terminal.suspend()
-        resume()
-        if hadSound {
-            openTransport()
-            if wasPlaying { togglePlay() }
-        }
-        if !stopped { model.message = "Ctrl-Z: nothing to return to here (no job-control shell); editing goes on" }
-    }
-
-    /// SIGCONT (also after `suspend`): raw mode, the alternate screen and the mouse again, and the
-    /// whole screen redrawn at its size now.
-    private func resume() {
-        terminal.resume()
-        size = TerminalSession.size()
-        writer.invalidate()
-        dragging = false
-        loop.redraw()
-    }
-
-    // MARK: Signals
-
-    private func handleSignal(_ sig: Int32) -> Int32? {
-        switch sig {
-        case SIGWINCH:
-            size = TerminalSession.size()
-            writer.invalidate()
-        case SIGINT:
-            if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
-        case SIGTSTP: suspend()
-        case SIGCONT: resume()
-        default:   // SIGTERM, SIGHUP, SIGQUIT
-            return hangUp()
-        }
-        return nil
-    }
-
-    // MARK: Screen
-
-    /// The bytes that bring the screen to the model now (asked only when the screen has taken
-    /// everything before, so the writer's idea of the screen is what the terminal got).
-    private func nextFrame() -> String {
-        let playing = transport.map { $0.state == .playing } ?? false
-        let playStep = playing ? transport?.audibleStep : nil
-        let frame = view.frame(
-            model: model, width: size.width, height: size.height, playStep: playStep,
-            playing: playing, sound: sound, fileName: fileName)
-        return writer.update(to: frame)
-    }
-
-    private func monotonicSeconds() -> Double {
+    func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
