@@ -39,11 +39,15 @@ let package = Package(
         // SQLite through its C API: the training history needs three tables and a dozen
         // statements; the system library (Debian's libsqlite3) adds no build time to the four
         // Swift builds the tests make, where an ORM package would.
+        // The terminal session's signal-safe state and handlers (termios, job control, the
+        // screen's own non-blocking descriptor): plain C, because a signal handler may touch only
+        // lock-free atomics and async-signal-safe calls.
+        .target(name: "CTerminal", dependencies: ["CAudioEngine"], path: "Sources/CTerminal"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "PixelBoopCore",
-            dependencies: ["CAudioEngine", "CMpris", "CSQLite"],
+            dependencies: ["CAudioEngine", "CMpris", "CSQLite", "CTerminal"],
             path: "Sources/PixelBoopCore",
             // The preset JSON files are compiled in (Ambient/BundledPresets.swift), so an
             // installed boop needs no resource bundle; the files stay the source of truth.
@@ -61,6 +65,6 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "boop-cliTests", dependencies: ["boop-cli"], path: "Tests/boop-cliTests"),
     ],
-    swiftLanguageModes: [.v5],
+    swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )

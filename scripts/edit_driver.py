@@ -174,10 +174,10 @@ class Editor:
         return self.status
 
     def restored(self):
-        """The terminal as boop found it: same settings; alternate screen, mouse modes and
+        """The terminal as boop found it: same settings; alternate screen, mouse modes, bracketed paste and
         keyboard modes off; cursor shown (the last mode changes boop wrote)."""
         modes = {}
-        for mode in (b"1049", b"1002", b"1006", b"25"):
+        for mode in (b"1049", b"1002", b"1006", b"2004", b"25"):
             on = self.raw.rfind(b"\x1b[?" + mode + b"h")
             off = self.raw.rfind(b"\x1b[?" + mode + b"l")
             modes[mode.decode()] = off > on if mode != b"25" else on > off or on == -1

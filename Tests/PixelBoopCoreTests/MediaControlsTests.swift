@@ -71,13 +71,14 @@ struct MediaControlsTests {
             let controls = try #require(
                 MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.race\(round)"))
             let name = controls.busName
+            let address = bus.address
             let caller = Thread {
                 // Calls that land after close() fail (the name is gone): expected, not checked.
                 let call = [
-                    "busctl", "--address=\(bus.address)", "call", name, "/org/mpris/MediaPlayer2",
+                    "busctl", "--address=\(address)", "call", name, "/org/mpris/MediaPlayer2",
                     "org.mpris.MediaPlayer2.Player", "PlayPause"
                 ]
-                for _ in 0..<20 { _ = try? bus.run(call) }
+                for _ in 0..<20 { _ = try? PrivateBus.run(call, address: address) }
             }
             caller.start()
             let group = DispatchGroup()
@@ -328,6 +329,11 @@ final class PrivateBus {
 
     @discardableResult
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try PrivateBus.run(arguments, address: address)
+    }
+
+    /// As `run`, from a thread that may not hold the bus (the bus object is not Sendable).
+    static func run(_ arguments: [String], address: String) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = arguments

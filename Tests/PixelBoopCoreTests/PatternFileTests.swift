@@ -18,7 +18,7 @@ struct PatternFileTests {
     func throughLinks() throws {
         let dir = PatternFileTests.folder("links")
         try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/real/t.json", contents: Data("{}".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/real/t.json", contents: Data("{}".utf8))
         chmod(dir + "/real/t.json", 0o640)
         symlink("real/t.json", dir + "/rel.json")
         symlink(dir + "/rel.json", dir + "/abs.json")   // a link to a link
@@ -40,7 +40,7 @@ struct PatternFileTests {
     @Test("read-only means no w bit, whoever asks (root included); a folder or a missing file is not")
     func readOnly() {
         let dir = PatternFileTests.folder("ro")
-        FileManager.default.createFile(atPath: dir + "/r.json", contents: Data("{}".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/r.json", contents: Data("{}".utf8))
         chmod(dir + "/r.json", 0o444)
         #expect(PatternFile.isReadOnly(dir + "/r.json"))
         chmod(dir + "/r.json", 0o644)

@@ -132,7 +132,7 @@ struct TrainingStoreTests {
         let empty = TrainingStoreTests.tempPath("empty")
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: empty).deletingLastPathComponent().path, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(try TrainingStore(path: empty, readOnly: true).sessions().isEmpty)
         // Its size, not its contents: Foundation's Data(contentsOf:) leaks its 4 KiB read buffer on an
         // empty file (LeakSanitizer fails the AddressSanitizer run on it).

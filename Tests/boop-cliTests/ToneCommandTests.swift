@@ -130,8 +130,8 @@ struct ToneCommandTests {
 
     /// As `Boop.main` parses: the long-note pass first, then ArgumentParser, then the notes put back.
     func parseLikeMain(_ args: [String]) throws -> ToneCommand {
-        ToneCommand.liftedNotes = nil
-        defer { ToneCommand.liftedNotes = nil }
+        ToneCommand.forgetLiftedNotes()
+        defer { ToneCommand.forgetLiftedNotes() }
         var c = try #require(try Boop.parseAsRoot(ToneCommand.liftNotes(from: ["tone"] + args)) as? ToneCommand)
         if let notes = ToneCommand.liftedNotes { c.notes = notes }
         return c

@@ -144,9 +144,10 @@ extension AmbientPreset {
 
     /// A numeric field of a preset file: its path in the file, the engine config field whose range
     /// (from the engine's one table, `boop_ambient_range_of`) it must lie in, and where it goes.
-    private enum NumericField {
-        case real(String, String, WritableKeyPath<AmbientPreset, Double>)
-        case whole(String, String, WritableKeyPath<AmbientPreset, Int>)
+    /// Sendable key paths (SE-0418): the table is a static constant shared by every thread.
+    private enum NumericField: Sendable {
+        case real(String, String, WritableKeyPath<AmbientPreset, Double> & Sendable)
+        case whole(String, String, WritableKeyPath<AmbientPreset, Int> & Sendable)
 
         var path: String {
             switch self {

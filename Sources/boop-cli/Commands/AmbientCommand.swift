@@ -156,14 +156,14 @@ final class AmbientSession {
     private let reconnect: Bool
     private let showView: Bool
     private let verbose: Bool
-    private var keys: Keyboard?
+    private var terminal: TerminalSession?
+    private var screen: ScreenOutput?
+    private var loop: LiveLoop?
     private var media: MediaControls?
     private var quitRequested = false
     private var lastView = ""
-    /// Arrow keys arrive as three bytes, possibly over two turns of the loop.
-    private var input = TerminalInput()
 
-    /// Keys, media commands and the view are looked at least this often.
+    /// The status line's meters and clock are redrawn 20 times a second.
     private static let pollSeconds = 0.05
 
     init(transport: AmbientTransport, device: String, reconnect: Bool, showView: Bool, verbose: Bool) {
@@ -193,21 +193,39 @@ final class AmbientSession {
 
         // Ctrl-C, SIGTERM and q ask for the fade-out (exit 0); a second Ctrl-C exits 130 at once.
         Signals.install()
-        keys = Keyboard.open()
-        defer { keys?.restore() }
-
-        while try runOnce() {}
+        terminal = TerminalSession.start(.keys(hideCursor: false), screen: STDERR_FILENO)
+        defer { terminal?.restore() }
+        screen = showView ? ScreenOutput(reopening: STDERR_FILENO) : nil
+        let loop = LiveLoop(terminal: terminal, screen: screen)
+        self.loop = loop
+        // The stop signals' pipe stays readable once one came: it wakes the loop once.
+        loop.watch(Signals.wakeDescriptor) {
+            loop.unwatch(Signals.wakeDescriptor)
+            return .carryOn
+        }
+        if let media {
+            loop.watch(media.wakeDescriptor) {
+                self.handleMediaCommands()
+                return .carryOn
+            }
+        }
+        loop.onKeys = { events in
+            events.forEach(self.handleKey)
+            return .carryOn
+        }
+        loop.onTurn = { try self.afterInput() ? .carryOn : .stop }
+        // Without the view the loop sleeps until the transport is due (the end fade) or something arrives.
+        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: self.showView ? AmbientSession.pollSeconds : 0.5) }
+        if showView {
+            loop.frame = { self.statusFrame() }
+            loop.frameInterval = AmbientSession.pollSeconds
+        }
+        try loop.run()
         clearLine()
     }
 
-    /// One turn of the loop: waits for a key (or until the transport is due), hands keys and
-    /// media commands to the transport, ticks it and draws the view. False when it is over.
-    private func runOnce() throws -> Bool {
-        // The status line's meters and clock want a redraw 20 times a second; without it the loop
-        // sleeps until the transport is due (the end fade) or something arrives.
-        let wait = transport.secondsUntilDue(atMost: showView ? AmbientSession.pollSeconds : 0.5)
-        for key in nextKey(seconds: wait) { handleKey(key) }
-        handleMediaCommands()
+    /// After the keys and media commands of a turn: the transport ticked. False when it is over.
+    private func afterInput() throws -> Bool {
         if transport.state == .playing || transport.state == .paused {
             media?.update(status: transport.isPaused ? .paused : .playing)
         }
@@ -218,32 +236,14 @@ final class AmbientSession {
         case .waitingForDevice: guard try waitForDevice() else { return false }
         default: break
         }
-        drawView()
         return true
-    }
-
-    /// Waits up to `seconds` for a key, a media-key command or a stop signal, whichever comes
-    /// first: the loop's pacing; returns every key typed meanwhile. q asks for the fade-out.
-    @discardableResult
-    private func nextKey(seconds: Double) -> [InputEvent] {
-        // The signal descriptor stays readable once a stop has arrived: it wakes the first wait only.
-        let signal = Signals.interrupted ? [] : [Signals.wakeDescriptor]
-        Keyboard.waitForInput(keys, or: signal + (media.map { [$0.wakeDescriptor] } ?? []), seconds: seconds)
-        var bytes: [UInt8] = []
-        while let key = keys?.poll() {
-            switch key {
-            case .space: bytes.append(0x20)
-            case .quit: quitRequested = true
-            case .other(let byte): bytes.append(byte)
-            }
-        }
-        return input.feed(bytes)
     }
 
     /// Space pauses and resumes; n / Right / > and p / Left / < step through the bundled presets
     /// as the media keys' Next and Previous do.
     private func handleKey(_ key: InputEvent) {
         switch key {
+        case .char("q"), .char("Q"): quitRequested = true
         case .char(" "): transport.setPaused(!transport.isPaused)
         case .char("n"), .char("N"), .char(">"), .arrow(.right): stepPreset(next: true)
         case .char("p"), .char("P"), .char("<"), .arrow(.left): stepPreset(next: false)
@@ -262,7 +262,9 @@ final class AmbientSession {
     /// preset over 2 s at the same loudness (a press during a crossfade waits for it to end).
     /// Once the music fades out, commands are dropped.
     private func handleMediaCommands() {
-        while let command = media?.poll(), transport.state != .fadingOut {
+        // Every command is taken (its wake descriptor must go quiet), the late ones dropped.
+        while let command = media?.poll() {
+            guard transport.state != .fadingOut else { continue }
             switch command {
             case .playPause: transport.setPaused(!transport.isPaused)
             case .play: transport.setPaused(false)
@@ -279,31 +281,32 @@ final class AmbientSession {
     private func waitForDevice() throws -> Bool {
         guard reconnect else {
             clearLine()
-            keys?.restore()
+            terminal?.restore()
             let context = transport.deviceError?.context ?? ""
             throw BoopExit(.ioError, "\(device): playback device lost (\(context)); use --reconnect to wait for it")
         }
         let note = shown("\(device): playback device lost; waiting for it to return (Ctrl-C stops)")
-        FileHandle.standardError.send(Data(((showView ? "\r\u{1B}[K" : "") + note + "\n").utf8))
-        while !waitForStop(seconds: AmbientSession.pollSeconds) {
+        clearLine()
+        StandardError.write(note + "\n")
+        while try !waitForStop(seconds: AmbientSession.pollSeconds) {
             if try transport.reopenDevice() {
                 StandardError.write(shown("\(device): device is back; resuming") + "\n")
                 if verbose { describe() }
                 return true
             }
-            _ = waitForStop(seconds: AmbientTransport.reopenInterval)
+            _ = try waitForStop(seconds: AmbientTransport.reopenInterval)
         }
         transport.requestStop()   // nothing to fade without a device: closes
         return false
     }
 
     /// Waits up to `seconds` on the keyboard, returning early when a stop is requested.
-    private func waitForStop(seconds: Double) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
+    private func waitForStop(seconds: Double) throws -> Bool {
+        let end = LiveLoop.now() + seconds
         while !stopRequested {
-            let left = end.timeIntervalSinceNow
+            let left = end - LiveLoop.now()
             if left <= 0 { return false }
-            _ = nextKey(seconds: min(left, AmbientSession.pollSeconds))
+            _ = try loop?.wait(seconds: min(left, AmbientSession.pollSeconds))
         }
         return true
     }
@@ -312,18 +315,22 @@ final class AmbientSession {
         StandardError.write(shown(transport.info.describe(device: device)) + "\n")
     }
 
-    private func drawView() {
-        guard showView else { return }
+    /// The status line when it changed ("" when not: nothing is written).
+    private func statusFrame() -> String {
         let view = AmbientCommand.view(
             preset: transport.preset, seed: transport.seed, status: transport.status, rate: transport.sampleRate,
             paused: transport.isPaused, columns: StatusLine.columns(of: STDERR_FILENO))
-        if view != lastView {
-            FileHandle.standardError.send(Data("\r\u{1B}[K\(view)".utf8))
-            lastView = view
-        }
+        guard view != lastView else { return "" }
+        lastView = view
+        return "\r\u{1B}[K\(view)"
     }
 
     private func clearLine() {
-        if showView { FileHandle.standardError.send(Data("\r\u{1B}[K".utf8)) }
+        guard showView, let screen else { return }
+        // Given up to a second: a terminal that stopped reading must not hold the exit.
+        screen.drain(seconds: 1)
+        screen.write("\r\u{1B}[K")
+        screen.drain(seconds: 1)
+        lastView = ""
     }
 }

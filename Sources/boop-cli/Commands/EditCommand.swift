@@ -59,7 +59,7 @@ struct EditCommand: ParsableCommand {
             } else {
                 pattern = Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
             }
-            guard let terminal = TerminalSession.start() else {
+            guard let terminal = TerminalSession.start(.fullScreen) else {
                 throw BoopExit(.usage, "edit: needs a terminal on stdin and stdout (use play or render in scripts)")
             }
             let session = EditSession(file: file, pattern: pattern, terminal: terminal, command: self)
@@ -74,17 +74,19 @@ final class EditSession {
     /// The pattern file; `W` (save as) changes it.
     private(set) var file: String
     var model: EditorModel
-    private let terminal: TerminalSession
-    private var view: EditorView
-    private var writer: ScreenWriter
-    private var input = TerminalInput()
-    private var transport: PatternTransport?
-    private var sound: SoundStatus = .silent("no sound device: editing silently")
+    let terminal: TerminalSession
+    var view: EditorView
+    var writer: ScreenWriter
+    let screen: ScreenOutput
+    let loop: LiveLoop
+    private var exitStatus: Int32 = 0
+    var transport: PatternTransport?
+    var sound: SoundStatus = .silent("no sound device: editing silently")
     private let command: EditCommand
     private let verbose: Bool
     let environment = ProcessInfo.processInfo.environment
-    private var size = TerminalSession.size()
-    private var dragging = false
+    var size = TerminalSession.size()
+    var dragging = false
     private var lastTap: (read: Double, frame: UInt64)?
     var tapLog: [String] = []
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
@@ -99,6 +101,8 @@ final class EditSession {
     init(file: String, pattern: Pattern, terminal: TerminalSession, command: EditCommand) {
         self.file = file
         self.terminal = terminal
+        screen = ScreenOutput(descriptor: terminal.screenDescriptor)
+        loop = LiveLoop(terminal: terminal, screen: screen)
         self.command = command
         model = EditorModel(pattern: pattern)
         let colors = ColorMode.detect(ProcessInfo.processInfo.environment)
@@ -114,7 +118,7 @@ final class EditSession {
 
     /// Opens the sound device (at start, and again after a suspend closed it); without one the
     /// editing goes on silently.
-    private func openTransport() {
+    func openTransport() {
         do {
             let t = try PatternTransport(
                 pattern: model.pattern, route: command.deviceOptions.route,
@@ -136,40 +140,47 @@ final class EditSession {
     func run() -> Int32 {
         defer {
             if let transport { _ = try? transport.stop() }
+            // The last frame gets a moment to reach a slow terminal; a stopped one loses it.
+            screen.drain(seconds: 0.5)
             terminal.restore()
             for line in tapLog { StandardError.write(line + "\n") }
         }
-        draw()
-        let pipe = TerminalSession.signalPipe.read
-        while true {
-            var fds = [
-                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
-            ]
-            let wait = input.isWaiting ? 30 : Int32((transport?.secondsUntilDue(atMost: 1.0 / 60) ?? 1.0 / 30) * 1000)
-            let ready = poll(&fds, 2, max(wait, 1))
-            if fds[1].revents & Int16(POLLIN) != 0, let status = handleSignals() { return status }
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = read(STDIN_FILENO, &buffer, buffer.count)
-                let readAt = monotonicSeconds()
-                if n > 0 {
-                    for event in input.feed(buffer[0..<n]) {
-                        if let status = handle(event, readAt: readAt) { return status }
-                    }
-                    soundAuditions(readAt: readAt)
-                } else if n == 0 {
-                    // The terminal went away: keep the work, as on SIGHUP.
-                    return hangUp()
-                }
-            } else if ready == 0 && input.isWaiting {
-                for event in input.flush() {
-                    if let status = handle(event, readAt: monotonicSeconds()) { return status }
-                }
+        loop.onKeys = { [unowned self] events in
+            let readAt = monotonicSeconds()
+            defer { soundAuditions(readAt: readAt) }
+            // Each event handled once, in order, up to the first that ends the session.
+            for event in events {
+                if let status = handle(event, readAt: readAt) { return ending(status) }
             }
-            tickSound()
-            draw()
+            return .carryOn
         }
+        loop.onTerminalSignal = { [unowned self] sig in ending(handleSignal(sig)) }
+        // The terminal went away: keep the work, as on SIGHUP.
+        loop.onHangUp = { [unowned self] in ending(hangUp()) }
+        loop.onTurn = { [unowned self] in
+            tickSound()
+            loop.redraw()
+            return .carryOn
+        }
+        loop.secondsUntilDue = { [unowned self] in
+            if lostTransport != nil { return max(0, nextReopen - monotonicSeconds()) }
+            guard let transport else { return 1 }
+            return transport.secondsUntilDue(atMost: transport.state == .playing ? 1.0 / 60 : 0.5)
+        }
+        loop.frame = { [unowned self] in nextFrame() }
+        do {
+            try loop.run()
+        } catch {
+            return 74
+        }
+        return exitStatus
+    }
+
+    /// A status from a handler ends the session with it.
+    private func ending(_ status: Int32?) -> LiveLoop.Next {
+        guard let status else { return .carryOn }
+        exitStatus = status
+        return .stop
     }
 
     // MARK: Sound
@@ -249,7 +260,7 @@ final class EditSession {
     func replacePatternInTransport() { patternChanged() }
     func setFile(_ path: String) { file = path }
 
-    private func togglePlay() {
+    func togglePlay() {
         guard let transport else {
             model.message = "no sound device: the loop cannot play (editing works)"
             return
@@ -407,74 +418,7 @@ final class EditSession {
         }
     }
 
-    // MARK: Job control
-
-    /// Ctrl-Z or SIGTSTP: the sound device is closed (a stopped process must not hold it, and a
-    /// device left unserved past its watchdog would be reported lost), the terminal restored, the
-    /// process stopped; after `fg` everything comes back and the loop plays again if it played.
-    private func suspend() {
-        guard TerminalSession.canSuspend else {
-            model.message = "Ctrl-Z: this shell has no job control (q quits)"
-            return
-        }
-        let wasPlaying = transport?.state == .playing
-        let hadSound = transport != nil
-        if let transport { _ = try? transport.stop() }
-        transport = nil
-        let stopped = terminal.suspend()
-        resume()
-        if hadSound {
-            openTransport()
-            if wasPlaying { togglePlay() }
-        }
-        if !stopped { model.message = "Ctrl-Z: nothing to return to here (no job-control shell); editing goes on" }
-    }
-
-    /// SIGCONT (also after `suspend`): raw mode, the alternate screen and the mouse again, and the
-    /// whole screen redrawn at its size now.
-    private func resume() {
-        terminal.resume()
-        size = TerminalSession.size()
-        writer.invalidate()
-        dragging = false
-        draw()
-    }
-
-    // MARK: Signals
-
-    private func handleSignals() -> Int32? {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        let n = read(TerminalSession.signalPipe.read, &bytes, bytes.count)
-        guard n > 0 else { return nil }
-        for sig in bytes[0..<n].map(Int32.init) {
-            switch sig {
-            case SIGWINCH:
-                size = TerminalSession.size()
-                writer.invalidate()
-            case SIGINT:
-                if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
-            case SIGTSTP: suspend()
-            case SIGCONT: resume()
-            default:   // SIGTERM, SIGHUP, SIGQUIT
-                return hangUp()
-            }
-        }
-        return nil
-    }
-
-    // MARK: Screen
-
-    func draw() {
-        let playing = transport.map { $0.state == .playing } ?? false
-        let playStep = playing ? transport?.audibleStep : nil
-        let frame = view.frame(
-            model: model, width: size.width, height: size.height, playStep: playStep,
-            playing: playing, sound: sound, fileName: fileName)
-        let out = writer.update(to: frame)
-        if !out.isEmpty { TerminalSession.write(out) }
-    }
-
-    private func monotonicSeconds() -> Double {
+    func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

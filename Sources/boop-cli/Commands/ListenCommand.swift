@@ -107,6 +107,9 @@ struct ListenCommand: AsyncParsableCommand {
         let limitFrames = duration.map { Int(($0 * rate).rounded()) }
         let live = !json && !raw && !deviceOptions.quiet
         let tty = isatty(STDOUT_FILENO) == 1
+        // The live line on a terminal never blocks capture: a line the terminal is not ready for
+        // is dropped (the next one shows the state then).
+        let screen = live && tty ? ScreenOutput(reopening: STDOUT_FILENO) : nil
         var framesSeen = 0
         var lostError: String?
         var outputFailure: StandardOutput.Failure?
@@ -129,7 +132,8 @@ struct ListenCommand: AsyncParsableCommand {
                 // stdout failed: the reader closed the pipe (`| head`: "enough", exit 0) or the write
                 // failed (74). Either way capture ends here and a recording is finished first.
                 if outputFailure == nil,
-                    let failure = report(samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty)
+                    let failure = report(
+                        samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty, screen: screen)
                 {
                     outputFailure = failure
                     stream.stop()
@@ -141,7 +145,15 @@ struct ListenCommand: AsyncParsableCommand {
                 lostError = message
             }
         }
-        if live && tty && outputFailure == nil { _ = StandardOutput.send("\n") }
+        if live && tty && outputFailure == nil {
+            if let screen {
+                screen.drain(seconds: 1)
+                screen.write("\n")
+                screen.drain(seconds: 1)
+            } else {
+                _ = StandardOutput.send("\n")
+            }
+        }
         // A recording is finished whatever stopped us (Ctrl-C, --duration, a lost device, a
         // failed stdout): it is the user's, complete up to that moment, never cut off mid-write.
         if let writer {
@@ -169,9 +181,10 @@ struct ListenCommand: AsyncParsableCommand {
 
     /// One buffer's output: raw samples, a JSON line, or the live line. Nil when written, else
     /// why stdout failed.
-    private func report(_ samples: [Float], pitch: PitchReading?, time: Double, rate: Double, live: Bool, tty: Bool)
-        -> StandardOutput.Failure?
-    {
+    private func report(
+        _ samples: [Float], pitch: PitchReading?, time: Double, rate: Double, live: Bool, tty: Bool,
+        screen: ScreenOutput?
+    ) -> StandardOutput.Failure? {
         let level = SignalLevel.measure(samples)
         if raw {
             return samples.withUnsafeBytes { StandardOutput.send($0) }
@@ -183,6 +196,11 @@ struct ListenCommand: AsyncParsableCommand {
             let line = Self.liveLine(
                 time: time + Double(samples.count) / rate, rms: level.rms, peak: level.peak, pitch: pitch,
                 columns: tty ? StatusLine.columns(of: STDOUT_FILENO) : nil)
+            if let screen {
+                screen.flush()
+                if !screen.isBusy { screen.write("\r" + line + "\u{1B}[K") }
+                return screen.failure.map { $0 == EPIPE ? .closed : .failed($0) }
+            }
             return StandardOutput.send(tty ? "\r" + line + "\u{1B}[K" : line + "\n")
         }
         return nil

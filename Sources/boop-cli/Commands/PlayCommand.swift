@@ -74,14 +74,16 @@ final class PlaySession {
     private let transport: PatternTransport
     private let device: String
     private let verbose: Bool
-    private let view = TerminalView()
+    private var view = LineView()
     private let showView: Bool
+    private var terminal: TerminalSession?
+    private var screen: ScreenOutput?
 
     init(transport: PatternTransport, device: String, display: Bool, verbose: Bool) {
         self.transport = transport
         self.device = device
         self.verbose = verbose
-        showView = display && view.isTerminal
+        showView = display && isatty(STDOUT_FILENO) == 1
     }
 
     /// -v lines name the device and the pattern: shown escaped.
@@ -89,10 +91,10 @@ final class PlaySession {
 
     func run() throws {
         Signals.install()
-        let keys = Keyboard.open()
-        defer { keys?.restore() }
-        if showView { TerminalView.hideCursor() }
-        defer { if showView { TerminalView.showCursor() } }
+        terminal = TerminalSession.start(.keys(hideCursor: showView))
+        defer { terminal?.restore() }
+        screen = showView ? ScreenOutput(reopening: STDOUT_FILENO) : nil
+        view = LineView(resumeCount: terminal?.resumeCount ?? 0)
 
         try transport.start()
         if verbose { log(transport.info.describe(device: device)) }
@@ -101,40 +103,55 @@ final class PlaySession {
             media?.update(status: .stopped)
             media?.close()
         }
-
-        var lastDraw = Date.distantPast
-        while !Signals.interrupted {
-            if try handleKey(keys?.poll()) == .stop || handleMediaCommands(media) == .stop { return try stop() }
+        let loop = LiveLoop(terminal: terminal, screen: screen)
+        var finished = false
+        // A stop signal (Ctrl-C, SIGTERM) wakes the loop, which ends; the keys and media commands
+        // take the transport's calls; the view is redrawn at most 60 times a second.
+        loop.watch(Signals.wakeDescriptor) { .stop }
+        if let media { loop.watch(media.wakeDescriptor) { try self.handleMediaCommands(media) } }
+        loop.onKeys = { events in try events.contains { try self.handleKey($0) == .stop } ? .stop : .carryOn }
+        loop.onTurn = {
+            if Signals.interrupted { return .stop }
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
-            media?.update(status: transport.state == .paused ? .paused : .playing)
+            media?.update(status: self.transport.state == .paused ? .paused : .playing)
             do {
-                try transport.tick()
+                try self.transport.tick()
             } catch {
-                throw BoopExit(.ioError, error.description)
+                throw BoopExit(.ioError, "\(error)")
             }
-            if verbose { reportLatency() }
-            if transport.state == .finished {
-                // The music is over: let the last releases ring briefly, then fade.
-                return try stop(tail: 0.3)
-            }
-            if showView, Date().timeIntervalSince(lastDraw) >= 1.0 / 60 {
-                if let failure = view.draw(frame(audibleStep: transport.audibleStep)) {
-                    // The terminal cannot be written (it went away): stop the sound, then exit 74.
-                    _ = try? transport.stop()
-                    StandardOutput.exit(for: failure)
-                }
-                lastDraw = Date()
-            }
-            // Sleep until the next step must be queued, a key or a media command arrives, or
-            // (with the view) the next frame is due; a signal also ends the wait.
-            Keyboard.waitForInput(
-                keys, or: [Signals.wakeDescriptor] + (media.map { [$0.wakeDescriptor] } ?? []),
-                seconds: transport.secondsUntilDue(atMost: showView ? 1.0 / 60 : 0.5))
+            if self.verbose { self.reportLatency() }
+            try self.checkScreen()
+            // The music is over: let the last releases ring briefly, then fade.
+            finished = self.transport.state == .finished
+            return finished ? .stop : .carryOn
         }
-        try stop()
+        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: 0.5) }
+        if showView {
+            loop.frame = { self.drawnFrame(audibleStep: self.transport.audibleStep) }
+            loop.frameInterval = 1.0 / 60
+        }
+        try loop.run()
+        try stop(tail: finished ? 0.3 : 0)
     }
 
-    private enum Next { case carryOn, stop }
+    /// The terminal cannot be written (it went away): stop the sound, then exit 74.
+    private func checkScreen() throws {
+        guard let failure = screen?.failure else { return }
+        _ = try? transport.stop()
+        StandardOutput.exit(for: failure == EPIPE ? .closed : .failed(failure))
+    }
+
+    private func drawnFrame(audibleStep: Int?) -> String {
+        view.frame(frame(audibleStep: audibleStep), resumeCount: terminal?.resumeCount ?? 0)
+    }
+
+    /// The last frame, given up to a second to reach a slow terminal.
+    private func drawFinal() {
+        guard showView, let screen else { return }
+        screen.drain(seconds: 1)
+        screen.write(drawnFrame(audibleStep: nil))
+        screen.drain(seconds: 1)
+    }
 
     /// Media keys, desktop widgets and `playerctl -p boop` (MPRIS on the session bus). Its
     /// commands take the keyboard's path; without a bus (ssh, CI) play carries on and says so
@@ -153,18 +170,18 @@ final class PlaySession {
         return media
     }
 
-    private func handleKey(_ key: Keyboard.Key?) throws -> Next {
+    private func handleKey(_ key: InputEvent) throws -> LiveLoop.Next {
         switch key {
-        case .space: try transport.setPaused(transport.state == .playing)
-        case .quit: return .stop
-        case .other(UInt8(ascii: "+")), .other(UInt8(ascii: "=")): transport.setBPM(transport.sequencer.pattern.bpm + 5)
-        case .other(UInt8(ascii: "-")), .other(UInt8(ascii: "_")): transport.setBPM(transport.sequencer.pattern.bpm - 5)
+        case .char(" "): try transport.setPaused(transport.state == .playing)
+        case .char("q"), .char("Q"): return .stop
+        case .char("+"), .char("="): transport.setBPM(transport.sequencer.pattern.bpm + 5)
+        case .char("-"), .char("_"): transport.setBPM(transport.sequencer.pattern.bpm - 5)
         default: break
         }
         return .carryOn
     }
 
-    private func handleMediaCommands(_ media: MediaControls?) throws -> Next {
+    private func handleMediaCommands(_ media: MediaControls?) throws -> LiveLoop.Next {
         while let command = media?.poll() {
             switch command {
             case .playPause: try transport.setPaused(transport.state == .playing)
@@ -202,10 +219,10 @@ final class PlaySession {
         do {
             stats = try transport.stop(tail: tail)
         } catch {
-            if showView { view.draw(frame(audibleStep: nil)) }
+            drawFinal()
             throw BoopExit(.ioError, error.description)
         }
-        if showView { view.draw(frame(audibleStep: nil)) }
+        drawFinal()
         if verbose {
             log("\(stats.summary(sampleRate: transport.sampleRate)), dropped events \(transport.droppedEvents)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PixelBoopCore
+import Synchronization
 
 struct ToneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,7 +52,11 @@ struct ToneCommand: ParsableCommand {
     /// For a long note list, the notes are taken out of the arguments here in one linear pass,
     /// one is left for the parser (so its checks and messages are unchanged) and the full list
     /// is put back after parsing.
-    nonisolated(unsafe) static var liftedNotes: [String]?
+    static var liftedNotes: [String]? { liftedNotesStore.withLock { $0 } }
+    /// Set once, by `liftNotes` before parsing, and read after it (a lock because it is global).
+    private static let liftedNotesStore = Mutex<[String]?>(nil)
+    /// For the tests, which parse many times in one process.
+    static func forgetLiftedNotes() { liftedNotesStore.withLock { $0 = nil } }
 
     /// Every spelling of every option that takes a value (`--gain`, `-o`, `--backend` ...), read
     /// from ArgumentParser's own description of the command, so the pass above cannot drift from
@@ -95,7 +100,7 @@ struct ToneCommand: ParsableCommand {
             i += 1
         }
         guard notes.count > 64 else { return args }
-        liftedNotes = notes
+        liftedNotesStore.withLock { $0 = notes }
         return kept + ["--", notes[0]]
     }
 

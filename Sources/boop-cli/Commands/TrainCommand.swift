@@ -159,8 +159,8 @@ final class TrainSessionRunner {
     private var player: SineWaveNotePlayer?
     private var writer: AudioFileWriter?
     private var rate: Double
-    private var keys: Keyboard?
-    private var input = TerminalInput()
+    private var terminal: TerminalSession?
+    private var keyLoop: LiveLoop?
     /// When the tones last ended: the response time runs from here.
     private var askedAt = Date()
 
@@ -200,8 +200,13 @@ final class TrainSessionRunner {
             writer?.abort()
             throw BoopExit(error)
         }
-        if !command.json { keys = Keyboard.open() }
-        defer { keys?.restore() }
+        if !command.json, let terminal = TerminalSession.start(.keys(hideCursor: false)) {
+            self.terminal = terminal
+            let loop = LiveLoop(terminal: terminal, screen: nil)
+            loop.watch(Signals.wakeDescriptor) { .stop }
+            self.keyLoop = loop
+        }
+        defer { terminal?.restore() }
         say("Which tone was higher? After the two tones: up (k) if the second was higher, down (j) if lower; r replays, q ends.")
 
         var failure: Error?
@@ -287,12 +292,12 @@ final class TrainSessionRunner {
     /// the terminal's input queue flushed and a half-read escape sequence forgotten. A q among
     /// them still ends the session.
     private func discardKeysTypedDuringTones() {
-        guard let keys else { return }
-        while let key = keys.poll() {
-            if key == .quit { quitTyped = true }
+        guard let terminal else { return }
+        while let bytes = terminal.takeKeys(), !bytes.isEmpty {
+            if bytes.contains(UInt8(ascii: "q")) || bytes.contains(UInt8(ascii: "Q")) { quitTyped = true }
         }
-        tcflush(STDIN_FILENO, TCIFLUSH)
-        input = TerminalInput()
+        terminal.discardTypedKeys()
+        keyLoop?.resetInput()
     }
 
     /// q was typed while the tones played.
@@ -314,26 +319,33 @@ final class TrainSessionRunner {
             }
         }
         say("  second tone higher (up/k) or lower (down/j)? r replays, q ends")
-        while !Signals.interrupted && !quitTyped {
-            guard let keys else { return nil }
-            guard let key = keys.wait(timeoutMilliseconds: 100) else {
-                for event in input.flush() where event == .escape { return nil }
-                continue
-            }
-            let byte: UInt8
-            switch key {
-            case .space: byte = 0x20
-            case .quit: return nil
-            case .other(let b): byte = b
-            }
-            for event in input.feed([byte]) {
+        guard let loop = keyLoop else { return nil }
+        // nil: no answer yet; .some(nil): the session ends.
+        var answer: Bool?? = nil
+        var replay = false
+        loop.onKeys = { events in
+            for event in events {
                 switch event {
-                case .arrow(.up), .char("k"): return true
-                case .arrow(.down), .char("j"): return false
-                case .char("r"): try sound(plan)
-                case .char("q"), .control("c"): return nil
-                default: break
+                case .arrow(.up), .char("k"): answer = .some(true)
+                case .arrow(.down), .char("j"): answer = .some(false)
+                case .char("r"): replay = true
+                case .char("q"), .char("Q"), .control("c"), .escape: answer = .some(nil)
+                default: continue
                 }
+                return .stop
+            }
+            return .carryOn
+        }
+        loop.onHangUp = {
+            answer = .some(nil)
+            return .stop
+        }
+        while !Signals.interrupted && !quitTyped {
+            try loop.turn(maxWait: 1)
+            if let answer { return answer }
+            if replay {
+                replay = false
+                try sound(plan)
             }
         }
         return nil

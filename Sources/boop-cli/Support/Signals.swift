@@ -1,5 +1,6 @@
 import CAudioEngine
 import Foundation
+import Synchronization
 
 /// Ctrl-C, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT for the live commands (play, tone,
 /// listen, ambient) and renders.
@@ -24,12 +25,13 @@ enum Signals {
 
     /// Readable once a stop signal has arrived (and from then on), so a control loop sleeping in
     /// poll(2) wakes at once (the handlers restart system calls rather than interrupt them).
-    static var wakeDescriptor: Int32 { wakePipe.read }
+    static var wakeDescriptor: Int32 { wakeRead.load(ordering: .acquiring) }
 
-    nonisolated(unsafe) private static var wakePipe: (read: Int32, write: Int32) = (-1, -1)
-    nonisolated(unsafe) private static var watcherStarted = false
-    // Set before the watcher thread starts and read only by it.
-    nonisolated(unsafe) private static var handler: (@Sendable () -> Void)?
+    /// The wake pipe's read end (its write end is the C handler's), set once in `installEarly`.
+    private static let wakeRead = Atomic<Int32>(-1)
+    private static let watcherStarted = Atomic<Bool>(false)
+    /// Set before the watcher thread starts and read by it.
+    private static let handler = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// First thing in `main`: the handlers (not armed) and the wake pipe.
     static func installEarly() {
@@ -37,9 +39,9 @@ enum Signals {
         if pipe(&ends) == 0 {
             for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-            wakePipe = (ends[0], ends[1])
+            wakeRead.store(ends[0], ordering: .releasing)
         }
-        _ = boop_stop_signals_install(wakePipe.write)
+        _ = boop_stop_signals_install(ends[1])
     }
 
     /// Arms graceful stopping (idempotent): from now on the first signal only sets `interrupted`
@@ -53,8 +55,8 @@ enum Signals {
     /// memory for its stack, the thread limit reached).
     static func install(onStop: @escaping @Sendable () -> Void) throws {
         boop_stop_signals_arm()
-        guard !watcherStarted else { return }
-        handler = onStop
+        guard !watcherStarted.load(ordering: .acquiring) else { return }
+        handler.withLock { $0 = onStop }
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -74,15 +76,15 @@ enum Signals {
                 "cannot start the thread that handles Ctrl-C (\(String(cString: strerror(status)))); is memory or the thread count limited?"
             )
         }
-        watcherStarted = true
+        watcherStarted.store(true, ordering: .releasing)
     }
 
     /// The watcher thread: sleeps until the first signal, then runs the handler once.
     private static func watch() {
-        var fds = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
+        var fds = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
         while !interrupted {
             _ = poll(&fds, 1, fds.fd >= 0 ? 1000 : 50)
         }
-        handler?()
+        handler.withLock { $0 }?()
     }
 }

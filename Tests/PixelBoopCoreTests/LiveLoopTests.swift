@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import PixelBoopCore
+
+/// The live commands' loop and screen: a turn sleeps until something is due (never a fixed-rate
+/// poll), and a screen whose reader stopped never blocks a write.
+@Suite("Live loop and screen output")
+struct LiveLoopTests {
+    /// A pipe whose write end is non-blocking, as the session's screen descriptor is.
+    static func pipePair() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        return (ends[0], ends[1])
+    }
+
+    static func drain(_ fd: Int32) -> [UInt8] {
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { return all }
+            all += buffer[0..<n]
+        }
+    }
+
+    @Test("a reader that stops: writes return at once, frames are not queued, the rest goes out once read")
+    func stoppedReader() throws {
+        let (r, w) = try LiveLoopTests.pipePair()
+        defer {
+            close(r)
+            close(w)
+        }
+        let screen = ScreenOutput(descriptor: w)
+        let frame = String(repeating: "x", count: 100_000)   // more than a pipe holds (64 KiB)
+        let started = LiveLoop.now()
+        screen.write(frame)
+        #expect(screen.isBusy)
+        // A loop asks before making a frame: while busy, none is made, so nothing piles up.
+        screen.flush()
+        #expect(LiveLoop.now() - started < 1)
+        #expect(screen.failure == nil)
+        var got = LiveLoopTests.drain(r)
+        screen.flush()
+        got += LiveLoopTests.drain(r)
+        screen.flush()
+        got += LiveLoopTests.drain(r)
+        #expect(!screen.isBusy)
+        #expect(got.count == frame.utf8.count)
+        screen.write("latest")
+        #expect(LiveLoopTests.drain(r) == Array("latest".utf8))
+    }
+
+    @Test("a reader that went away: the failure is kept, not retried")
+    func closedReader() throws {
+        let (r, w) = try LiveLoopTests.pipePair()
+        close(r)
+        defer { close(w) }
+        signal(SIGPIPE, SIG_IGN)
+        let screen = ScreenOutput(descriptor: w)
+        screen.write("frame")
+        #expect(screen.failure == EPIPE)
+    }
+
+    @Test("the loop sleeps until the deadline it is given, and wakes at once for a watched descriptor")
+    func sleepsUntilDue() throws {
+        let (r, w) = try LiveLoopTests.pipePair()
+        defer {
+            close(r)
+            close(w)
+        }
+        let loop = LiveLoop(terminal: nil, screen: nil)
+        var turns = 0
+        var woken = 0
+        let due = LiveLoop.now() + 0.3
+        loop.secondsUntilDue = { max(0, due - LiveLoop.now()) }
+        loop.onTurn = {
+            turns += 1
+            return LiveLoop.now() >= due ? .stop : .carryOn
+        }
+        loop.watch(r) {
+            woken += LiveLoopTests.drain(r).count
+            return .carryOn
+        }
+        let started = LiveLoop.now()
+        try loop.run()
+        let took = LiveLoop.now() - started
+        #expect(took >= 0.29 && took < 1.5)
+        // One wait for the deadline (a spare turn when poll's millisecond rounding wakes early).
+        #expect(turns <= 3)
+        var byte: UInt8 = 1
+        _ = write(w, &byte, 1)
+        let woke = LiveLoop.now()
+        loop.secondsUntilDue = { 10 }
+        loop.onTurn = { .stop }
+        try loop.run()
+        #expect(woken == 1)
+        #expect(LiveLoop.now() - woke < 1)
+    }
+
+    @Test("frames: one per interval at most, none while the screen is behind, the latest once it is not")
+    func framesCoalesce() throws {
+        let (r, w) = try LiveLoopTests.pipePair()
+        defer {
+            close(r)
+            close(w)
+        }
+        let screen = ScreenOutput(descriptor: w)
+        let loop = LiveLoop(terminal: nil, screen: screen)
+        var made = 0
+        var state = 0
+        loop.frame = {
+            made += 1
+            return "frame \(state);" + String(repeating: ".", count: 30_000)
+        }
+        loop.frameInterval = 0.01
+        // A command with work every 10 ms: the turns go on while the screen is stuck.
+        loop.secondsUntilDue = { 0.01 }
+        var turns = 0
+        loop.onTurn = {
+            turns += 1
+            state += 1
+            return turns >= 50 ? .stop : .carryOn
+        }
+        try loop.run()
+        // The pipe holds about two frames: after that no frame is made until it is read.
+        #expect(made <= 4)
+        #expect(screen.isBusy)
+        var seen = LiveLoopTests.drain(r)
+        loop.onTurn = { .carryOn }
+        for _ in 0..<10 where screen.isBusy {
+            try loop.turn(maxWait: 0.05)
+            seen += LiveLoopTests.drain(r)
+        }
+        try loop.turn(maxWait: 0.05)
+        seen += LiveLoopTests.drain(r)
+        let text = String(decoding: seen, as: UTF8.self)
+        #expect(text.contains("frame \(state);"))
+    }
+
+    @Test("a line view moves up over its last frame, and starts anew after the terminal came back")
+    func lineView() {
+        var view = LineView(resumeCount: 3)
+        #expect(view.frame(["a", "b"], resumeCount: 3) == "a\u{1B}[K\nb\u{1B}[K\n")
+        #expect(view.frame(["c", "d"], resumeCount: 3) == "\u{1B}[2Fc\u{1B}[K\nd\u{1B}[K\n")
+        #expect(view.frame(["e"], resumeCount: 4) == "e\u{1B}[K\n")
+    }
+}
