@@ -107,7 +107,8 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         self.engine = try AudioEngine(
             configuration: EngineConfiguration(
                 sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
-        pending = EventScheduler(lookahead: UInt64(Self.lookaheadSeconds * rate))
+        lookaheadFrames = UInt64(Self.lookaheadSeconds * rate)
+        pending = EventScheduler(lookahead: lookaheadFrames)
         if let playback {
             // Started now, rendering silence, so a note costs nothing but the next block.
             try playback.start(engine: engine)
@@ -242,7 +243,8 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// (fade begins within this) while leaving the scheduler several periods of slack.
     static let lookaheadSeconds = 0.01
 
-    var lookaheadFrames: UInt64 { pending.lookahead }
+    /// `lookaheadSeconds` in frames (a copy of `pending.lookahead`, readable without the lock).
+    let lookaheadFrames: UInt64
 
     private func playLive(frequency: Double, duration: TimeInterval) async throws {
         // Reserve a slot: now, or where the previous note ends if one still sounds. The onset

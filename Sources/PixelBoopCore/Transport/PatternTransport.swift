@@ -32,6 +32,8 @@ public final class PatternTransport: @unchecked Sendable {
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
     private var pending: EventScheduler<SequencerEvent>
     private var nextStep = 0
+    /// Steps handed to the engine so far (for tests).
+    var scheduledSteps: Int { sync.locked { nextStep } }
     private var pausedAtStep = 0
     /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
     private var schedulingError: AudioError?
