@@ -157,7 +157,7 @@ public final class PatternTransport: @unchecked Sendable {
             }
             if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
         }
-        if let gate = auditions.map(\.offFrame).min() {
+        if let gate = auditions.nextFrame {
             wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
         }
         return wait
@@ -224,7 +224,9 @@ public final class PatternTransport: @unchecked Sendable {
         try engine.noteOn(
             id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
             at: AudioEngine.now, timbre: track.timbre ?? .melody)
-        auditions.append((id, engine.frameClock + UInt64(gate * sampleRate)))
+        // Kept in the order the gates end (a shorter gate may end before an earlier, longer one).
+        auditions.add(
+            [AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)], order: { $0.frame < $1.frame })
     }
 
     /// The engine frame at which the last audition was queued (its first sample is in the block
@@ -235,19 +237,20 @@ public final class PatternTransport: @unchecked Sendable {
     // released by the scheduling thread when their gate is over, through the immediate lane too.
     private static let auditionIDs: UInt32 = 0xF000_0000
     private var nextAuditionID = PatternTransport.auditionIDs
-    private var auditions: [(id: UInt32, offFrame: UInt64)] = []
+    /// Audition releases, through the same scheduler with no lookahead: each is sent (to the
+    /// immediate lane, stamped now) once the engine's clock has reached the end of its gate.
+    private var auditions = EventScheduler<AuditionRelease>()
+    private struct AuditionRelease: FrameStamped {
+        let frame: UInt64
+        let id: UInt32
+    }
     private var soundOpen = false
 
     private func releaseAuditions() throws(AudioError) {
         guard !auditions.isEmpty else { return }
-        let clock = engine.frameClock
-        while let first = auditions.first, first.offFrame <= clock {
-            do {
-                try engine.releaseNote(NoteID(rawValue: first.id), at: AudioEngine.now)
-            } catch .queueFull {
-                return   // the immediate lane is full this block: released on a later tick
-            }
-            auditions.removeFirst()
+        // A full immediate lane keeps the rest for a later step.
+        try auditions.flush(before: engine.frameClock + 1) { release throws(AudioError) in
+            try engine.releaseNote(NoteID(rawValue: release.id), at: AudioEngine.now)
         }
     }
 
