@@ -56,6 +56,19 @@ struct PatternTransportTests {
         try t.stop()
     }
 
+    @Test(
+        "the steps are queued by the transport's own thread: a command loop that never ticks (blocked in a write) stops nothing")
+    func schedulesWithoutTicks() throws {
+        let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 3)
+        try t.start()
+        // No tick() from here on; the null device plays as fast as it is fed.
+        let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
+        while t.scheduledSteps < 24 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(t.scheduledSteps == 24)
+        #expect(t.droppedEvents == 0)
+        try t.stop()
+    }
+
     @Test("a device that does not exist is deviceUnavailable")
     func missingDevice() {
         #expect(throws: AudioError.self) {

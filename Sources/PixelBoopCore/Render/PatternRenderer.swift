@@ -1,7 +1,8 @@
 import Foundation
 
-/// Offline rendering of a pattern: the same sequencer and engine as live playback, driven by a
-/// loop instead of the sound card, so a file sounds exactly like `boop play`.
+/// Offline rendering of a pattern: the same sequencer, event scheduler and engine as live
+/// playback, driven by a loop instead of the sound card (the horizon is the end of each block),
+/// so a file sounds exactly like `boop play`.
 public struct PatternRenderer {
     public var pattern: Pattern
     public var sampleRate: Double = 44100
@@ -42,8 +43,7 @@ public struct PatternRenderer {
         var sequencer = Sequencer(pattern: pattern, sampleRate: sampleRate)
         let end = sequencer.frame(ofStep: totalSteps)
         let tailLimit = maxFrames
-        var pending: [SequencerEvent] = []
-        var pendingIndex = 0
+        var pending = EventScheduler<SequencerEvent>()
         var nextStep = 0
         var buffer = [Float](repeating: 0, count: blockFrames * channels)
         var frame: UInt64 = 0
@@ -54,15 +54,13 @@ public struct PatternRenderer {
             // Generate steps starting before this block ends; queue what falls inside it.
             while nextStep < totalSteps && sequencer.frame(ofStep: nextStep) < blockEnd {
                 let upTo = min(totalSteps, nextStep + 16)
-                pending.removeFirst(pendingIndex)
-                pendingIndex = 0
-                pending.append(contentsOf: sequencer.events(forSteps: nextStep..<upTo))
-                pending.sort(by: SequencerEvent.playOrder)
+                pending.add(sequencer.events(forSteps: nextStep..<upTo), order: SequencerEvent.playOrder)
                 nextStep = upTo
             }
-            while pendingIndex < pending.count && pending[pendingIndex].frame < blockEnd {
-                try engine.schedule(pending[pendingIndex])
-                pendingIndex += 1
+            try pending.flush(before: blockEnd) { event throws(AudioError) in try engine.schedule(event) }
+            // The queue holds the densest step: anything left before the horizon is a fault.
+            if let next = pending.nextFrame, next < blockEnd {
+                throw AudioError.queueFull("more events in one block than the queue holds")
             }
             let frames: Int
             if frame < end {

@@ -12,7 +12,13 @@ import Foundation
 ///
 /// Notes played one after another never overlap: each note's envelope lies inside its
 /// duration, and a note requested while another still sounds starts where that one ends.
-/// Commands to the engine are serialised by a lock (the engine's queue has one producer).
+///
+/// Live, it is a transport like the others: its events wait in the one `EventScheduler` and a
+/// `SchedulingThread` queues each a short horizon before its frame, so a note's length never
+/// depends on when a task or the command's loop wakes up.
+///
+/// `@unchecked Sendable`: every stored `var` is touched only inside `sync.locked` (the engine's
+/// queue has one producer: whoever holds the lock).
 public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public enum Mode: Sendable, Equatable {
         case offline
@@ -26,28 +32,25 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// Fade used by `stop()`.
     public static let stopFadeSeconds = 0.01
 
-    private let lock = NSLock()
-    private let engine: AudioEngine
+    let sync = SchedulingThread()
+    let engine: AudioEngine
     private var nextID: UInt32 = 1
     // Offline: the samples so far, and the time (seconds) where the next note starts.
     private var rendered: [Float] = []
     private var cursorSeconds: Double = 0
     // Live: the playback, the frame where the last note ends, and a counter stop() bumps so
     // waiting play() calls know to return.
-    private var live: LiveState?
-    private var lastEnd: UInt64 = 0
-    private var generation = 0
-    // Live: events not yet handed to the engine, in frame order. A scheduler thread of its own
-    // (not the Swift concurrency pool, whose threads busy tasks can hold) queues each one a short
-    // horizon before its frame, so a note's length never depends on when a task wakes up.
-    private var pending: [PendingEvent] = []
-    private var schedulerStarted = false
-    private let schedulerWake = DispatchSemaphore(value: 0)
+    let live: LiveState?
+    var lastEnd: UInt64 = 0
+    var generation = 0
+    // Live: events not yet handed to the engine, in frame order, flushed by the scheduling
+    // thread (not the Swift concurrency pool, whose threads busy tasks can hold).
+    var pending = EventScheduler<PendingEvent>(lookahead: 0)
     /// Live: onset and end frame of the last note played (for tests and diagnostics).
     private(set) var lastNoteFrames: (onset: UInt64, end: UInt64)?
-    private var closed = false
+    var closed = false
 
-    private struct PendingEvent {
+    struct PendingEvent: FrameStamped {
         let frame: UInt64
         let id: UInt32
         let frequency: Double?   // nil: note-off
@@ -106,62 +109,20 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         self.engine = try AudioEngine(
             configuration: EngineConfiguration(
                 sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
+        lookaheadFrames = UInt64(Self.lookaheadSeconds * rate)
+        pending = EventScheduler(lookahead: lookaheadFrames)
         if let playback {
             // Started now, rendering silence, so a note costs nothing but the next block.
             try playback.start(engine: engine)
-            self.live = LiveState(playback: playback)
+            self.live = try LiveState(playback: playback)
+        } else {
+            self.live = nil
         }
     }
 
-    deinit { live?.shutdown(drain: false) }
-
-    /// Starts the scheduler thread on first use. It holds the player weakly and ends when the
-    /// player is closed or gone. It sleeps until the next event is due (or new events arrive:
-    /// `schedulerWake`), never on a fixed short interval.
-    private func startSchedulerIfNeeded() {
-        guard !schedulerStarted else { return }
-        schedulerStarted = true
-        let thread = Thread { [weak self] in
-            // The player is held only while it is asked, never during the wait.
-            func next() -> (DispatchSemaphore, Double)? {
-                guard let player = self, let wait = player.schedulerTick() else { return nil }
-                return (player.schedulerWake, wait)
-            }
-            while let (wake, seconds) = next() { _ = wake.wait(timeout: .now() + seconds) }
-        }
-        thread.name = "boop tone scheduler"
-        thread.qualityOfService = .userInteractive
-        thread.start()
-    }
-
-    /// Queues the pending events that fall within the horizon; returns how long the scheduler may
-    /// sleep before the next one is due (at most 0.25 s, a safety net), nil once closed.
-    private func schedulerTick() -> Double? {
-        locked { () -> Double? in
-            if closed { return nil }
-            do { try flushPending() } catch { pending.removeAll() }
-            guard let next = pending.map(\.frame).min() else { return 0.25 }
-            let due = next > lookaheadFrames ? next - lookaheadFrames : 0
-            let clock = engine.frameClock
-            let seconds = due > clock ? Double(due - clock) / sampleRate : 0
-            return min(max(seconds, 0.001), 0.25)
-        }
-    }
-
-    /// Under the lock: hands the engine every pending event earlier than clock + lookahead.
-    private func flushPending() throws(AudioError) {
-        let horizon = engine.frameClock + lookaheadFrames
-        var sent = 0
-        defer { pending.removeFirst(sent) }
-        while sent < pending.count && pending[sent].frame < horizon {
-            let e = pending[sent]
-            if let f = e.frequency {
-                try engine.noteOn(id: e.id, frequency: f, gain: gain, at: e.frame, timbre: .tone)
-            } else {
-                try engine.releaseNote(NoteID(rawValue: e.id), at: e.frame)
-            }
-            sent += 1
-        }
+    deinit {
+        sync.end()
+        live?.shutdown(drain: false)
     }
 
     /// Live: the negotiated device setup (nil offline).
@@ -184,7 +145,8 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             pending.removeAll()
             live?.shutdown(drain: drain)
         }
-        schedulerWake.signal()
+        sync.end()
+        live?.wake()
     }
 
     // MARK: NotePlayer
@@ -205,6 +167,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     /// `stop()` for synchronous callers (signal handling in the CLI).
     public func stopNow() throws {
+        defer { live?.wake() }   // a blocking play(_:) returns now
         try locked { () throws -> Void in
             generation += 1
             pending.removeAll()
@@ -246,10 +209,8 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         }
     }
 
-    private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        try sync.locked(body)
     }
 
     private func frame(atSeconds seconds: Double) -> UInt64 { UInt64((seconds * sampleRate + 0.5).rounded(.down)) }
@@ -272,7 +233,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         rendered.append(contentsOf: block)
     }
 
-    private func nextNoteID() -> UInt32 {
+    func nextNoteID() -> UInt32 {
         defer { nextID = nextID == 0x3FFF_FFFF ? 1 : nextID + 1 }
         return nextID
     }
@@ -284,7 +245,8 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// (fade begins within this) while leaving the scheduler several periods of slack.
     static let lookaheadSeconds = 0.01
 
-    private var lookaheadFrames: UInt64 { UInt64(Self.lookaheadSeconds * sampleRate) }
+    /// `lookaheadSeconds` in frames (a copy of `pending.lookahead`, readable without the lock).
+    let lookaheadFrames: UInt64
 
     private func playLive(frequency: Double, duration: TimeInterval) async throws {
         // Reserve a slot: now, or where the previous note ends if one still sounds. The onset
@@ -292,21 +254,21 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         // goes to the scheduler thread.
         let (end, myGeneration): (UInt64, Int) = try locked { () throws -> (UInt64, Int) in
             if closed { throw AudioError.deviceLost("the player was closed") }
-            startSchedulerIfNeeded()
             let onset = max(engine.frameClock, lastEnd)
             let end = onset + UInt64((duration * sampleRate).rounded())
             lastEnd = end
             lastNoteFrames = (onset, end)
             let id = nextNoteID()
-            pending.append(PendingEvent(frame: onset, id: id, frequency: frequency))
-            pending.append(
+            pending.append(contentsOf: [
+                PendingEvent(frame: onset, id: id, frequency: frequency),
                 PendingEvent(
                     frame: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate),
-                    id: id, frequency: nil))
+                    id: id, frequency: nil)
+            ])
             try flushPending()
-            schedulerWake.signal()   // the scheduler recomputes its sleep for the new events
             return (end, generation)
         }
+        startScheduling()   // the scheduling thread recomputes its sleep for the new events
         do {
             _ = try await waitForClock(end, generation: myGeneration)
         } catch is CancellationError {
@@ -328,61 +290,6 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             let nap = max(0.001, min(0.05, remaining - 0.003))
             try await Task.sleep(nanoseconds: UInt64(nap * 1e9))
         }
-    }
-
-    /// Live: plays a whole sequence at its exact frames, blocking the calling thread. The
-    /// scheduler thread queues each event a short horizon ahead of the engine clock;
-    /// `shouldStop` is polled every couple of milliseconds and, when true, fades out (stop())
-    /// and returns false. `onTone(k)` is called around the time tone k is queued. Returns true
-    /// when every tone has been heard.
-    public func play(
-        _ sequence: ToneSequence, shouldStop: () -> Bool = { false },
-        onTone: ((Int) -> Void)? = nil
-    ) throws -> Bool {
-        guard let live else { throw AudioError.invalidConfiguration("play(_:shouldStop:) needs a live player") }
-        guard sequence.sampleRate == sampleRate else {
-            throw AudioError.invalidConfiguration(
-                "sequence at \(sequence.sampleRate) Hz on a player at \(sampleRate) Hz: expected the same rate")
-        }
-        let (base, end, myGeneration) = try locked { () throws -> (UInt64, UInt64, Int) in
-            if closed { throw AudioError.deviceLost("the player was closed") }
-            startSchedulerIfNeeded()
-            // The first onset is the next block the engine renders: within one period of now.
-            let base = max(engine.frameClock, lastEnd)
-            let idBase = UInt32(0x4000_0000)
-            for e in sequence.events {
-                let id = idBase &+ UInt32(truncatingIfNeeded: e.tone)
-                switch e.kind {
-                case .on(let f): pending.append(PendingEvent(frame: base + e.frame, id: id, frequency: f))
-                case .off: pending.append(PendingEvent(frame: base + e.frame, id: id, frequency: nil))
-                }
-            }
-            lastEnd = base + sequence.endFrame
-            try flushPending()
-            schedulerWake.signal()   // the scheduler recomputes its sleep for the new events
-            return (base, lastEnd, generation)
-        }
-        var announced = 0
-        while true {
-            if shouldStop() {
-                try stopNow()
-                live.waitUntilAudible(
-                    engine.frameClock + lookaheadFrames
-                        + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
-                return false
-            }
-            if let error = live.failure { throw error }
-            if locked({ generation != myGeneration }) { return false }
-            let now = engine.frameClock
-            while announced < sequence.count && base + sequence.onsetFrame(announced) < now + lookaheadFrames {
-                onTone?(announced)
-                announced += 1
-            }
-            if now >= end { break }
-            usleep(2000)
-        }
-        live.waitUntilAudible(end, sampleRate: sampleRate)
-        return true
     }
 
     /// Live: what the device reports (nil offline).
@@ -414,32 +321,4 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
             try engine.releaseNote(NoteID(rawValue: id), at: event.frame)
         }
     }
-}
-
-/// The live half: the ALSA playback pulling from the player's engine.
-final class LiveState: @unchecked Sendable {
-    let playback: AudioPlayback
-
-    init(playback: AudioPlayback) { self.playback = playback }
-
-    /// Why playback stopped by itself (device lost ...), nil while it runs.
-    var failure: AudioError? {
-        let stats = playback.stats
-        if stats.running { return nil }
-        return stats.error ?? .deviceLost("\(playback.route) stopped")
-    }
-
-    var description: String {
-        playback.info.describe(device: playback.device)
-    }
-
-    /// Blocks until the listener hears `frame` (frames written minus the device delay), bounded
-    /// by the time that should take plus half a second, and by the device stopping.
-    func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {
-        let start = playback.audibleFrame
-        let limit = Date().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)
-        while playback.audibleFrame < frame && playback.isRunning && Date() < limit { usleep(1000) }
-    }
-
-    func shutdown(drain: Bool) { playback.stop(drain: drain) }
 }

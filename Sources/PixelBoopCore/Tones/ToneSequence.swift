@@ -113,8 +113,9 @@ public struct ToneSequence: Sendable, Equatable {
     }
 }
 
-/// Offline render of a tone sequence: the same engine, timbre and event frames as live playback,
-/// driven by a loop instead of the sound card. The same sequence always gives the same samples.
+/// Offline render of a tone sequence: the same engine, timbre, event frames and event scheduler
+/// as live playback, driven by a loop instead of the sound card (the horizon is the end of each
+/// block). The same sequence always gives the same samples.
 public struct ToneRenderer {
     public var sequence: ToneSequence
     /// Velocity gain before the engine's master gain (0.3): 1.0 peaks at 0.3, below the soft
@@ -146,8 +147,8 @@ public struct ToneRenderer {
                 sampleRate: sequence.sampleRate, voices: 8, maxBlockFrames: blockFrames,
                 queueCapacity: 4096, channels: channels))
         let output = try OutputStage(sampleRate: sequence.sampleRate, channels: channels, gainDB: gainDB)
-        let events = sequence.events
-        var next = 0
+        var pending = EventScheduler<ToneSequence.Event>()
+        pending.append(contentsOf: sequence.events)
         let total = totalFrames
         var buffer = [Float](repeating: 0, count: blockFrames * channels)
         var frame: UInt64 = 0
@@ -156,9 +157,11 @@ public struct ToneRenderer {
             let frames = Int(min(UInt64(blockFrames), total - frame))
             let blockEnd = frame + UInt64(frames)
             // Only what falls inside this block: the queue stays short whatever the sequence length.
-            while next < events.count && events[next].frame < blockEnd {
-                try SineWaveNotePlayer.send(events[next], to: engine, gain: gain)
-                next += 1
+            try pending.flush(before: blockEnd) { event throws(AudioError) in
+                try SineWaveNotePlayer.send(event, to: engine, gain: gain)
+            }
+            if let next = pending.nextFrame, next < blockEnd {
+                throw AudioError.queueFull("more events in one block than the queue holds")
             }
             try engine.render(into: &buffer, frames: frames)
             try buffer.withUnsafeMutableBufferPointer {

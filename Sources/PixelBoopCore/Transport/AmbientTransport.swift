@@ -1,11 +1,15 @@
 /// Live playback of ambient music: owns the device, the generator and the crossfader; pauses and
 /// resumes with a fade, crossfades to another preset, fades out at the end of the requested
 /// duration or on request, notices a lost device and reopens it. Commands drive it from their
-/// loop (`tick`, then wait `secondsUntilDue`); they keep only arguments, keys and the view.
+/// loop (`tick`, then wait `secondsUntilDue`); they keep only arguments, keys and the view. The
+/// music itself is generated on the audio thread, and the one thing due at a time, the end fade
+/// of `duration`, is started by a `SchedulingThread` of the transport's own, so a command loop
+/// blocked in a terminal write neither stops the music nor lets it overrun its duration.
 ///
-/// Thread safety: one control thread; the audio runs on the playback's C++ I/O thread (fades,
-/// pauses and status are lock-free requests to it).
-public final class AmbientTransport {
+/// Thread safety: `@unchecked Sendable` because every stored `var` is touched only inside
+/// `sync.locked` (the command's thread and the scheduling thread); the audio runs on the
+/// playback's C++ I/O thread (fades, pauses and status are lock-free requests to it).
+public final class AmbientTransport: @unchecked Sendable {
     public enum State: Equatable, Sendable {
         case ready   // created, not started
         case playing
@@ -25,16 +29,24 @@ public final class AmbientTransport {
     /// How often a lost device is worth trying again.
     public static let reopenInterval = 1.0
 
-    public private(set) var state = State.ready
+    public var state: State { sync.locked { _state } }
     /// The pause switch. It outlives a fade-out and a lost device: what was paused stays paused.
-    public private(set) var isPaused = false
+    public var isPaused: Bool { sync.locked { _isPaused } }
     /// The preset last chosen (shown at once; its crossfade may still wait for the running one).
-    public private(set) var preset: AmbientPreset
+    public var preset: AmbientPreset { sync.locked { _preset } }
     public let seed: UInt64
     /// Seconds to play before the end fade (nil: until stopped).
     public let duration: Double?
     /// Why the device was given up, while `waitingForDevice`.
-    public private(set) var deviceError: AudioError?
+    public var deviceError: AudioError? { sync.locked { _deviceError } }
+    /// The rate the device granted, at which the music is generated.
+    public let sampleRate: Double
+
+    private let sync = SchedulingThread()
+    private var _state = State.ready
+    private var _isPaused = false
+    private var _preset: AmbientPreset
+    private var _deviceError: AudioError?
 
     private let route: AudioRoute
     private let gainDB: Double
@@ -66,23 +78,24 @@ public final class AmbientTransport {
         engine = try AmbientEngine(preset: preset, seed: seed, sampleRate: playback.sampleRate, maxBlockFrames: 4096)
         // Preset changes crossfade inside one stream: no device reopen, no gap.
         mixer = try AmbientCrossfader(first: engine)
-        self.preset = preset
+        self.sampleRate = playback.sampleRate
+        _preset = preset
         self.seed = seed
         self.duration = duration
         self.route = route
         self.gainDB = gainDB
     }
 
-    /// The rate the device granted, at which the music is generated.
-    public var sampleRate: Double { engine.sampleRate }
-    public var info: PlaybackInfo { playback.info }
-    public var stats: PlaybackStats { playback.stats }
+    deinit { sync.end() }
+
+    public var info: PlaybackInfo { sync.locked { playback.info } }
+    public var stats: PlaybackStats { sync.locked { playback.stats } }
     /// What the view shows: the generator being heard (or fading in).
-    public var status: AmbientStatus { engine.status }
+    public var status: AmbientStatus { sync.locked { engine.status } }
     /// The preset being heard (or fading in); `preset` once its crossfade has started.
-    public var playingPreset: AmbientPreset { engine.preset }
+    public var playingPreset: AmbientPreset { sync.locked { engine.preset } }
     /// True while a crossfade runs or a chosen preset waits for one to end.
-    public var isChangingPreset: Bool { mixer.isFading || pendingPreset != nil }
+    public var isChangingPreset: Bool { sync.locked { mixer.isFading || pendingPreset != nil } }
 
     /// The end fade of `duration`, and the music time at which it starts.
     private var endFade: (seconds: Double, start: Double)? {
@@ -94,19 +107,44 @@ public final class AmbientTransport {
 
     /// Starts the music.
     public func start() throws(AudioError) {
-        guard state == .ready else { return }
-        try playback.start(ambient: mixer)
-        state = .playing
+        try sync.locked { () throws(AudioError) -> Void in
+            guard _state == .ready else { return }
+            try playback.start(ambient: mixer)
+            _state = .playing
+        }
+        guard duration != nil else { return }
+        sync.start(name: "boop ambient scheduler") { [weak self] in self?.scheduleDue() }
+        sync.wake()
+    }
+
+    /// The scheduling thread's step (lock held): starts the end fade of `duration` on time and
+    /// returns the seconds until it is due (nil once it has started or the music ended).
+    private func scheduleDue() -> Double? {
+        switch _state {
+        case .fadingOut, .finished, .stopped: return nil
+        case .ready, .waitingForDevice: return SchedulingThread.maxSleepSeconds
+        case .playing, .paused: break
+        }
+        guard let endFade else { return nil }
+        let now = Double(engine.status.frame) / sampleRate
+        if now >= endFade.start {
+            fadeOut(seconds: endFade.seconds)
+            return nil
+        }
+        return endFade.start - now
     }
 
     /// Pauses (the music stands still once faded) or resumes where it stood. Ignored once the
     /// music fades out or has ended.
     public func setPaused(_ paused: Bool) {
-        guard state == .playing || state == .paused, paused != isPaused else { return }
-        isPaused = paused
-        state = paused ? .paused : .playing
-        engine.setPaused(paused, fadeSeconds: AmbientTransport.pauseFadeSeconds)
-        mixer.outgoing?.setPaused(paused, fadeSeconds: AmbientTransport.pauseFadeSeconds)
+        sync.locked {
+            guard _state == .playing || _state == .paused, paused != _isPaused else { return }
+            _isPaused = paused
+            _state = paused ? .paused : .playing
+            engine.setPaused(paused, fadeSeconds: AmbientTransport.pauseFadeSeconds)
+            mixer.outgoing?.setPaused(paused, fadeSeconds: AmbientTransport.pauseFadeSeconds)
+        }
+        sync.wake()   // the end fade's time is music time, which a pause holds
     }
 
     /// Chooses the bundled preset after the current one (the first after a preset file).
@@ -118,40 +156,49 @@ public final class AmbientTransport {
     public func previous() -> AmbientPreset { step(by: AmbientPreset.bundled.count - 1) }
 
     private func step(by offset: Int) -> AmbientPreset {
-        let all = AmbientPreset.bundled
-        guard !all.isEmpty else { return preset }
-        let index = all.firstIndex { $0.name == preset.name } ?? 0
-        change(to: all[(index + offset) % all.count])
-        return preset
+        sync.locked {
+            let all = AmbientPreset.bundled
+            guard !all.isEmpty else { return _preset }
+            let index = all.firstIndex { $0.name == _preset.name } ?? 0
+            changeLocked(to: all[(index + offset) % all.count])
+            return _preset
+        }
     }
 
     /// Crossfades to `preset` over `crossfadeSeconds`, at the next `tick`. A change chosen during
     /// a crossfade waits for it to end; only the last one chosen meanwhile is played. Ignored once
     /// the music fades out or has ended.
     public func change(to preset: AmbientPreset) {
-        guard state == .playing || state == .paused else { return }
-        self.preset = preset
+        sync.locked { changeLocked(to: preset) }
+    }
+
+    private func changeLocked(to preset: AmbientPreset) {
+        guard _state == .playing || _state == .paused else { return }
+        _preset = preset
         pendingPreset = preset
     }
 
     /// Fades everything out over `fade` seconds; `tick` reports `finished` once it has been
     /// played. Without a device there is nothing to fade: the transport is `stopped` at once.
     public func requestStop(fade: Double = AmbientTransport.stopFadeSeconds) {
-        switch state {
-        case .playing, .paused:
-            fadeOut(seconds: fade)
-        case .ready, .waitingForDevice:
-            playback.stop()
-            state = .stopped
-        case .fadingOut, .finished, .stopped:
-            break
+        sync.locked {
+            switch _state {
+            case .playing, .paused:
+                fadeOut(seconds: fade)
+            case .ready, .waitingForDevice:
+                playback.stop()
+                _state = .stopped
+            case .fadingOut, .finished, .stopped:
+                break
+            }
         }
     }
 
+    /// Lock held.
     private func fadeOut(seconds: Double) {
         engine.fadeOut(seconds: seconds)
         mixer.outgoing?.fadeOut(seconds: seconds)
-        state = .fadingOut
+        _state = .fadingOut
     }
 
     /// The control loop's work: releases a piece that has faded out, starts a chosen preset's
@@ -159,23 +206,28 @@ public final class AmbientTransport {
     /// heard (`finished`), and notices a lost device (`waitingForDevice`, with `deviceError`).
     /// Throws when the next preset cannot be generated.
     public func tick() throws(AudioError) {
-        guard state == .playing || state == .paused || state == .fadingOut else { return }
+        try sync.locked { () throws(AudioError) -> Void in try tickLocked() }
+    }
+
+    private func tickLocked() throws(AudioError) {
+        guard _state == .playing || _state == .paused || _state == .fadingOut else { return }
         mixer.collect()
-        if state != .fadingOut { try startPendingChange() }
+        if _state != .fadingOut { try startPendingChange() }
         let status = engine.status
-        if state != .fadingOut, let endFade, Double(status.frame) / sampleRate >= endFade.start {
+        // Normally the scheduling thread's; here too, so a tick right at the time never misses it.
+        if _state != .fadingOut, let endFade, Double(status.frame) / sampleRate >= endFade.start {
             fadeOut(seconds: endFade.seconds)
         }
-        if state == .fadingOut && status.finished && (mixer.outgoing?.status.finished ?? true) {
+        if _state == .fadingOut && status.finished && (mixer.outgoing?.status.finished ?? true) {
             playback.stop(drain: true)   // the fade is already in the device buffer: let it play
-            state = .finished
+            _state = .finished
             return
         }
         if let error = playback.stats.error {
             playback.stop()
-            deviceError = error
-            stateBeforeLoss = state
-            state = .waitingForDevice
+            _deviceError = error
+            stateBeforeLoss = _state
+            _state = .waitingForDevice
         }
     }
 
@@ -183,7 +235,7 @@ public final class AmbientTransport {
         guard let wanted = pendingPreset, !mixer.isFading else { return }
         pendingPreset = nil
         let next = try AmbientEngine(preset: wanted, seed: seed, sampleRate: sampleRate, maxBlockFrames: 4096)
-        if isPaused { next.setPaused(true, fadeSeconds: 0) }
+        if _isPaused { next.setPaused(true, fadeSeconds: 0) }
         try mixer.fade(to: next, seconds: AmbientTransport.crossfadeSeconds)
         engine = next
     }
@@ -192,25 +244,33 @@ public final class AmbientTransport {
     /// is back, resumes where the music stopped (the generator kept its place). False while it
     /// is still missing or offers another rate; throws when it opens but cannot start.
     public func reopenDevice() throws(AudioError) -> Bool {
-        guard state == .waitingForDevice else { return false }
+        let reopened = try sync.locked { () throws(AudioError) -> Bool in try reopenLocked() }
+        if reopened { sync.wake() }
+        return reopened
+    }
+
+    private func reopenLocked() throws(AudioError) -> Bool {
+        guard _state == .waitingForDevice else { return false }
         guard let reopened = try? AudioPlayback(route: route, sampleRate: sampleRate, channels: AmbientEngine.channels),
             reopened.sampleRate == sampleRate
         else { return false }
         reopened.gainDB = gainDB
         try reopened.start(ambient: mixer)
         playback = reopened
-        deviceError = nil
-        state = stateBeforeLoss
+        _deviceError = nil
+        _state = stateBeforeLoss
         return true
     }
 
     /// How long the control loop may wait before `tick` is due (capped by `atMost`, for keys and
     /// a view): the end fade of `duration` starts on time even when nothing else wakes the loop.
     public func secondsUntilDue(atMost: Double = 0.05) -> Double {
-        // A fade-out ends within moments: look again soon, so the device closes when it is over.
-        if state == .fadingOut { return min(0.01, atMost) }
-        guard state == .playing, let endFade else { return atMost }
-        let wait = endFade.start - Double(engine.status.frame) / sampleRate
-        return min(max(wait, 0.001), atMost)
+        sync.locked {
+            // A fade-out ends within moments: look again soon, so the device closes when it is over.
+            if _state == .fadingOut { return min(0.01, atMost) }
+            guard _state == .playing, let endFade else { return atMost }
+            let wait = endFade.start - Double(engine.status.frame) / sampleRate
+            return min(max(wait, 0.001), atMost)
+        }
     }
 }

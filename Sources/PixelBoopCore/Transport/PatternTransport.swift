@@ -3,11 +3,16 @@ import Foundation
 /// Live playback of a pattern: owns the engine and the device, queues frame-stamped events a
 /// little ahead of the engine's clock (lookahead scheduling, so a late wake-up of the control
 /// thread never moves a note), pauses, resumes, changes tempo or pattern at a step, reports what
-/// the listener hears, and stops with a fade. Commands drive it from their loop (`tick`, then
-/// wait `secondsUntilDue`); they keep only arguments, keys and the view.
+/// the listener hears, and stops with a fade. Its events go through the one `EventScheduler`,
+/// flushed by a `SchedulingThread` of its own, so a command's loop blocked in a terminal write
+/// or a slow redraw never delays a note. Commands call `tick` to learn of the end and of a lost
+/// device, and wait `secondsUntilDue` for that; they keep only arguments, keys and the view.
 ///
-/// Thread safety: one control thread; the audio runs on the engine's C++ I/O thread.
-public final class PatternTransport {
+/// Thread safety: `@unchecked Sendable` because every stored `var` is touched only inside
+/// `sync.locked` (the command's thread and the scheduling thread share it); the audio runs on the
+/// engine's C++ I/O thread, which takes no lock (the engine's event queue is lock-free, and its
+/// one producer is whoever holds the lock).
+public final class PatternTransport: @unchecked Sendable {
     public enum State: Equatable, Sendable {
         case ready   // created, not started
         case playing
@@ -16,20 +21,28 @@ public final class PatternTransport {
         case stopped   // faded out and closed
     }
 
-    public private(set) var state = State.ready
-    public private(set) var sequencer: Sequencer
+    public var state: State { sync.locked { _state } }
+    public var sequencer: Sequencer { sync.locked { _sequencer } }
+    private var _state = State.ready
+    private var _sequencer: Sequencer
+    private let sync = SchedulingThread()
     private let engine: AudioEngine
     private var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
-    private let lookahead: UInt64
-    private var pending: [SequencerEvent] = []
+    private var pending: EventScheduler<SequencerEvent>
     private var nextStep = 0
+    /// Steps handed to the engine so far (for tests).
+    var scheduledSteps: Int { sync.locked { nextStep } }
     private var pausedAtStep = 0
+    /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
+    private var schedulingError: AudioError?
     /// Steps to play before finishing (nil: loop until stopped).
     public let totalSteps: Int?
+    public let sampleRate: Double
     /// The first step's frame and when it was queued: for the trigger-to-output latency.
-    public private(set) var startFrame: UInt64 = 0
+    public var startFrame: UInt64 { sync.locked { _startFrame } }
+    private var _startFrame: UInt64 = 0
     private var startedAt = Date()
 
     /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
@@ -60,43 +73,94 @@ public final class PatternTransport {
         engine = try AudioEngine(
             configuration: EngineConfiguration(
                 sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
-        sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
+        _sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
+        self.sampleRate = info.sampleRate
         // 40 ms ahead of the render clock (plus one buffer): far more than a control thread's
         // wake-up jitter, short enough that tempo changes feel immediate.
-        lookahead = UInt64(0.04 * info.sampleRate) + UInt64(info.bufferFrames)
+        pending = EventScheduler(lookahead: UInt64(0.04 * info.sampleRate) + UInt64(info.bufferFrames))
         totalSteps = loops.map { $0 * pattern.length }
     }
 
-    public var sampleRate: Double { sequencer.sampleRate }
-    public var info: PlaybackInfo { playback.info }
+    deinit { sync.end() }
+
+    public var info: PlaybackInfo { sync.locked { playback.info } }
     /// The device's name for messages: the ALSA PCM, or "jack:<client>".
-    public var device: String { playback.device }
-    public var stats: PlaybackStats { playback.stats }
+    public var device: String { sync.locked { playback.device } }
+    public var stats: PlaybackStats { sync.locked { playback.stats } }
     public var droppedEvents: UInt64 { engine.droppedEvents }
     /// The frame the listener hears now.
-    public var audibleFrame: UInt64 { playback.audibleFrame }
+    public var audibleFrame: UInt64 { sync.locked { playback.audibleFrame } }
     /// The step the listener hears now (may be negative before the first).
-    public var audibleStep: Int { sequencer.step(atFrame: audibleFrame) }
+    public var audibleStep: Int { sync.locked { _sequencer.step(atFrame: playback.audibleFrame) } }
 
     /// Starts the music a few milliseconds from now, so the first step is queued in time.
     public func start() throws(AudioError) {
-        guard state == .ready else { return }
-        startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
-        nextStep = 0
-        pending.removeAll()
-        sequencer.restart(step: 0, atFrame: startFrame)
-        try schedule()
-        try openSound()
-        startedAt = Date()
-        state = .playing
+        try sync.locked { () throws(AudioError) -> Void in
+            guard _state == .ready else { return }
+            _startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
+            nextStep = 0
+            pending.removeAll()
+            _sequencer.restart(step: 0, atFrame: _startFrame)
+            try schedule()
+            try openSoundLocked()
+            startedAt = Date()
+            _state = .playing
+        }
+        startScheduling()
     }
 
     /// Starts the device without the music, so `audition` sounds at once (an editor before its
     /// first play). `start` does it when needed.
     public func openSound() throws(AudioError) {
+        try sync.locked { () throws(AudioError) -> Void in try openSoundLocked() }
+        startScheduling()
+    }
+
+    private func openSoundLocked() throws(AudioError) {
         guard !soundOpen else { return }
         try playback.start(engine: engine)
         soundOpen = true
+    }
+
+    /// The scheduling thread, once the sound is open; it holds the transport only while it works.
+    private func startScheduling() {
+        sync.start(name: "boop pattern scheduler") { [weak self] in self?.scheduleDue() }
+        sync.wake()
+    }
+
+    /// The scheduling thread's step (lock held): queues what is due, releases auditions whose
+    /// gate is over, and returns the seconds until the next of those is due (nil once stopped).
+    private func scheduleDue() -> Double? {
+        if _state == .stopped { return nil }
+        guard playback.stats.error == nil, schedulingError == nil else { return SchedulingThread.maxSleepSeconds }
+        do {
+            try releaseAuditions()
+            if _state == .playing { try schedule() }
+        } catch {
+            schedulingError = error
+        }
+        return secondsUntilScheduling()
+    }
+
+    /// Lock held: seconds until the next step or pending event comes within the lookahead, or an
+    /// audition's gate ends.
+    private func secondsUntilScheduling() -> Double {
+        let clock = engine.frameClock
+        var wait = SchedulingThread.maxSleepSeconds
+        if _state == .playing {
+            if totalSteps.map({ nextStep < $0 }) ?? true {
+                let due = _sequencer.frame(ofStep: nextStep)
+                wait = min(
+                    wait,
+                    EventScheduler<SequencerEvent>.seconds(
+                        from: clock, until: due > pending.lookahead ? due - pending.lookahead : 0, sampleRate: sampleRate))
+            }
+            if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
+        }
+        if let gate = auditions.nextFrame {
+            wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
+        }
+        return wait
     }
 
     /// How often a lost device is worth trying again.
@@ -107,6 +171,12 @@ public final class PatternTransport {
     /// which stood still meanwhile). False while it is still missing or offers another rate;
     /// throws when it opens but cannot start.
     public func reopenDevice() throws(AudioError) -> Bool {
+        let reopened = try sync.locked { () throws(AudioError) -> Bool in try reopenLocked() }
+        if reopened { sync.wake() }
+        return reopened
+    }
+
+    private func reopenLocked() throws(AudioError) -> Bool {
         guard soundOpen, playback.stats.error != nil else { return false }
         let s = reopenSettings
         guard
@@ -125,17 +195,26 @@ public final class PatternTransport {
     /// Stops the loop but keeps the device open (an editor's stop): what was queued is discarded
     /// and what sounds fades within 20 ms. `start` plays again from the first step.
     public func stopLoop() throws(AudioError) {
-        guard state == .playing || state == .paused || state == .finished else { return }
-        pending.removeAll()
-        try engine.cancelPending(fade: 0.015)
-        auditions.removeAll()
-        state = .ready
+        try sync.locked { () throws(AudioError) -> Void in
+            guard _state == .playing || _state == .paused || _state == .finished else { return }
+            pending.removeAll()
+            try engine.cancelPending(fade: 0.015)
+            auditions.removeAll()
+            _state = .ready
+        }
     }
 
     /// Sounds one note now, ahead of anything queued (tap-to-sound: the next engine block), for
     /// `gate` seconds; a drum for the rhythm track. Works whether or not the loop plays.
     public func audition(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double = 0.25) throws(AudioError) {
         try openSound()
+        try sync.locked { () throws(AudioError) -> Void in
+            try auditionLocked(pitch: pitch, track: track, velocity: velocity, gate: gate)
+        }
+        sync.wake()   // the release is due at the end of the gate
+    }
+
+    private func auditionLocked(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double) throws(AudioError) {
         if track == .rhythm {
             try engine.drumHit(key: pitch, velocity: velocity, at: AudioEngine.now)
             return
@@ -145,7 +224,9 @@ public final class PatternTransport {
         try engine.noteOn(
             id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
             at: AudioEngine.now, timbre: track.timbre ?? .melody)
-        auditions.append((id, engine.frameClock + UInt64(gate * sampleRate)))
+        // Kept in the order the gates end (a shorter gate may end before an earlier, longer one).
+        auditions.add(
+            [AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)], order: { $0.frame < $1.frame })
     }
 
     /// The engine frame at which the last audition was queued (its first sample is in the block
@@ -153,107 +234,104 @@ public final class PatternTransport {
     public var frameClock: UInt64 { engine.frameClock }
 
     // Auditions number their notes apart from the sequencer's (which counts up from 1), and are
-    // released by the control loop when their gate is over, through the immediate lane too.
+    // released by the scheduling thread when their gate is over, through the immediate lane too.
     private static let auditionIDs: UInt32 = 0xF000_0000
     private var nextAuditionID = PatternTransport.auditionIDs
-    private var auditions: [(id: UInt32, offFrame: UInt64)] = []
+    /// Audition releases, through the same scheduler with no lookahead: each is sent (to the
+    /// immediate lane, stamped now) once the engine's clock has reached the end of its gate.
+    private var auditions = EventScheduler<AuditionRelease>()
+    private struct AuditionRelease: FrameStamped {
+        let frame: UInt64
+        let id: UInt32
+    }
     private var soundOpen = false
 
     private func releaseAuditions() throws(AudioError) {
         guard !auditions.isEmpty else { return }
-        let clock = engine.frameClock
-        while let first = auditions.first, first.offFrame <= clock {
-            do {
-                try engine.releaseNote(NoteID(rawValue: first.id), at: AudioEngine.now)
-            } catch .queueFull {
-                return   // the immediate lane is full this block: released on a later tick
-            }
-            auditions.removeFirst()
+        // A full immediate lane keeps the rest for a later step.
+        try auditions.flush(before: engine.frameClock + 1) { release throws(AudioError) in
+            try engine.releaseNote(NoteID(rawValue: release.id), at: AudioEngine.now)
         }
     }
 
     /// Seconds from start() until the first note was heard, once it has been (trigger to output).
     public var measuredLatency: Double? {
-        guard state != .ready, audibleFrame >= startFrame else { return nil }
-        return Date().timeIntervalSince(startedAt) - Double(startFrame) / sampleRate
+        sync.locked {
+            guard _state != .ready, playback.audibleFrame >= _startFrame else { return nil }
+            return Date().timeIntervalSince(startedAt) - Double(_startFrame) / sampleRate
+        }
     }
 
-    /// The control loop's work: queues what falls within the lookahead, notices the end of the
-    /// requested loops and a lost device (thrown as `deviceLost`).
+    /// The command loop's part: notices the end of the requested loops, a lost device (thrown as
+    /// `deviceLost`) and what the scheduling thread could not queue. The queuing itself is the
+    /// scheduling thread's, so a late or blocked call never moves a note.
     public func tick() throws(AudioError) {
-        if let error = playback.stats.error { throw error }
-        try releaseAuditions()
-        guard state == .playing else { return }
-        try schedule()
-        if let totalSteps, audibleFrame >= sequencer.frame(ofStep: totalSteps) { state = .finished }
+        try sync.locked { () throws(AudioError) -> Void in
+            if let error = playback.stats.error { throw error }
+            if let schedulingError { throw schedulingError }
+            guard _state == .playing else { return }
+            if let totalSteps, playback.audibleFrame >= _sequencer.frame(ofStep: totalSteps) { _state = .finished }
+        }
     }
 
-    /// How long the control loop may sleep before the next step must be queued (capped by
-    /// `atMost`, for a view's refresh).
+    /// How long the command loop may sleep before `tick` has news: the end of the requested loops
+    /// being heard (capped by `atMost`, for a view's refresh and the keys).
     public func secondsUntilDue(atMost: Double = 1.0 / 60) -> Double {
-        guard state == .playing else { return atMost }
-        if let totalSteps, nextStep >= totalSteps {
-            // Everything is queued: the next thing due is hearing the end.
-            let end = sequencer.frame(ofStep: totalSteps)
-            let heard = audibleFrame
+        sync.locked {
+            guard _state == .playing, let totalSteps else { return atMost }
+            let end = _sequencer.frame(ofStep: totalSteps)
+            let heard = playback.audibleFrame
             return min(max(end > heard ? Double(end - heard) / sampleRate : 0, 0.002), atMost)
         }
-        let due = sequencer.frame(ofStep: nextStep)
-        let queueAt = due > lookahead ? due - lookahead : 0
-        let clock = engine.frameClock
-        let wait = queueAt > clock ? Double(queueAt - clock) / sampleRate : 0
-        return min(max(wait, 0.001), atMost)
     }
 
-    /// Queues every event of the steps that start before the horizon, in play order.
+    /// Lock held: queues every event of the steps that start before the horizon, in play order.
     private func schedule() throws(AudioError) {
-        let horizon = engine.frameClock + lookahead
-        var added = false
-        while sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
-            pending.append(contentsOf: sequencer.events(forSteps: nextStep..<(nextStep + 1)))
+        let horizon = pending.horizon(clock: engine.frameClock)
+        var steps: [SequencerEvent] = []
+        while _sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
+            steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
-            added = true
         }
-        if added { pending.sort(by: SequencerEvent.playOrder) }
-        var sent = 0
-        defer { pending.removeFirst(sent) }
-        while sent < pending.count && pending[sent].frame < horizon {
-            do {
-                try engine.schedule(pending[sent])
-            } catch .queueFull {
-                return   // back-pressure: the rest stays pending for the next tick, never sent twice
-            }
-            sent += 1
-        }
+        if !steps.isEmpty { pending.add(steps, order: SequencerEvent.playOrder) }
+        try pending.flush(before: horizon) { event throws(AudioError) in try engine.schedule(event) }
     }
 
     /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the
     /// step after the one heard when pausing.
     public func setPaused(_ paused: Bool) throws(AudioError) {
-        switch (state, paused) {
-        case (.playing, true):
-            state = .paused
-            // Never past what was queued: a device that drains faster than real time (a null
-            // sink) can report a step that was never scheduled.
-            pausedAtStep = min(audibleStep + 1, nextStep)
-            pending.removeAll()
-            try engine.cancelPending(fade: 0.01)
-        case (.paused, false):
-            state = .playing
-            nextStep = pausedAtStep
-            sequencer.restart(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
-        default: break
+        try sync.locked { () throws(AudioError) -> Void in
+            switch (_state, paused) {
+            case (.playing, true):
+                _state = .paused
+                // Never past what was queued: a device that drains faster than real time (a null
+                // sink) can report a step that was never scheduled.
+                pausedAtStep = min(_sequencer.step(atFrame: playback.audibleFrame) + 1, nextStep)
+                pending.removeAll()
+                try engine.cancelPending(fade: 0.01)
+            case (.paused, false):
+                _state = .playing
+                nextStep = pausedAtStep
+                _sequencer.restart(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
+            default: break
+            }
         }
+        sync.wake()
     }
 
     /// Changes the tempo from the next step to be queued, within the pattern's tempo range.
     public func setBPM(_ bpm: Double) {
-        sequencer.setBPM(min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound), fromStep: nextStep)
+        sync.locked {
+            _sequencer.setBPM(
+                min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound), fromStep: nextStep)
+        }
+        sync.wake()
     }
 
     /// Plays `pattern` from the next step to be queued (an editor's change, heard within the lookahead).
     public func replacePattern(_ pattern: Pattern) {
-        sequencer.replacePattern(pattern, fromStep: nextStep)
+        sync.locked { _sequencer.replacePattern(pattern, fromStep: nextStep) }
+        sync.wake()
     }
 
     /// Lets the last releases ring up to `tail` seconds, fades everything out (<= 20 ms), waits
@@ -261,29 +339,55 @@ public final class PatternTransport {
     /// `deviceLost` when the device went away.
     @discardableResult
     public func stop(tail: Double = 0) throws(AudioError) -> PlaybackStats {
-        if state == .stopped { return playback.stats }
+        // Only the command's thread replaces `playback` (reopenDevice): it may use it unlocked here.
+        let playback = sync.locked { self.playback }
+        if sync.locked({ _state == .stopped }) { return playback.stats }
         if tail > 0 {
+            // The tail ends when its time is up or the last voice has fallen silent.
             let end = engine.frameClock + UInt64(tail * sampleRate)
-            while engine.frameClock < end && engine.activeVoices > 0 && playback.stats.error == nil { usleep(4000) }
+            waitForEngine(until: end, frame: { engine.frameClock }, limit: tail + 1) {
+                engine.activeVoices > 0 && playback.stats.error == nil
+            }
         }
-        pending.removeAll()
-        try? engine.cancelPending(fade: 0.015)
-        let fadeEnd = engine.frameClock + UInt64(0.02 * sampleRate) + UInt64(playback.info.bufferFrames)
-        let deadline = Date().addingTimeInterval(1)
-        while playback.audibleFrame < fadeEnd && playback.stats.error == nil && Date() < deadline { usleep(2000) }
+        let fadeEnd = sync.locked { () -> UInt64 in
+            pending.removeAll()
+            auditions.removeAll()
+            _state = .stopped   // the scheduling thread ends at its next step
+            try? engine.cancelPending(fade: 0.015)
+            return engine.frameClock + UInt64(0.02 * sampleRate) + UInt64(playback.info.bufferFrames)
+        }
+        sync.end()
+        waitForEngine(until: fadeEnd, frame: { playback.audibleFrame }, limit: 1) { playback.stats.error == nil }
         let stats = playback.stats
         playback.stop(drain: false)
-        state = .stopped
         if let error = stats.error { throw error }
         return stats
+    }
+
+    /// Sleeps until `frame()` reaches `target` (each nap the engine time still missing, so it
+    /// wakes when the thing is due, not on a fixed interval; at most one device buffer, so
+    /// `carryOn` going false is seen within one), or `limit` seconds have passed.
+    private func waitForEngine(
+        until target: UInt64, frame: () -> UInt64, limit: Double, carryOn: () -> Bool
+    ) {
+        let deadline = Date().addingTimeInterval(limit)
+        let buffer = Double(info.bufferFrames) / sampleRate
+        while carryOn() && Date() < deadline {
+            let now = frame()
+            if now >= target { return }
+            let missing = Double(target - now) / sampleRate
+            Thread.sleep(forTimeInterval: min(max(missing, 0.001), max(buffer, 0.001)))
+        }
     }
 
     /// Under -v: the latency after adaptive growth, once per growth.
     private var announcedGrowths = 0
     public func takeLatencyGrowth() -> PlaybackStats? {
-        let s = playback.stats
-        guard s.latencyGrowths > announcedGrowths else { return nil }
-        announcedGrowths = s.latencyGrowths
-        return s
+        sync.locked {
+            let s = playback.stats
+            guard s.latencyGrowths > announcedGrowths else { return nil }
+            announcedGrowths = s.latencyGrowths
+            return s
+        }
     }
 }

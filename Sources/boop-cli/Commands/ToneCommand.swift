@@ -227,7 +227,7 @@ struct ToneCommand: ParsableCommand {
         if verbose, let info = player.playbackDescription { log(info) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
         let finished = try player.play(
-            plan.sequence, shouldStop: { Signals.interrupted },
+            plan.sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted },
             onTone: { k in
                 if showTones { log(describe(plan, k)) }
                 if verbose && k == 0, let audible = player.audibleFrame {

@@ -282,7 +282,7 @@ final class TrainSessionRunner {
                 throw BoopExit(e)
             }
         } else if let player {
-            _ = try player.play(sequence, shouldStop: { Signals.interrupted })
+            _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
         }
         discardKeysTypedDuringTones()
     }
