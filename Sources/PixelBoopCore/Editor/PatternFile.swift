@@ -47,7 +47,7 @@ public enum PatternFile {
                 &why, whySize)
         }
         guard status != BOOP_OK else { return }
-        let reason = why[0] == 0 ? String(cString: boop_status_string(status)) : String(cString: why)
+        let reason = why[0] == 0 ? String(cString: boop_status_string(status)) : String(cBuffer: why)
         if status == BOOP_ERROR_CANNOT_CREATE {
             let target = resolvingLinks(path)
             let folder =
@@ -68,7 +68,7 @@ public enum PatternFile {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let size = buffer.count
         guard boop_file_resolve_links(path, &buffer, size) > 0 else { return path }
-        return String(cString: buffer)
+        return String(cBuffer: buffer)
     }
 
     /// True when the file exists and nobody may write it (no w bit at all, as `chmod 444` leaves

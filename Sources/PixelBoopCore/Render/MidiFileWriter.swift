@@ -103,7 +103,7 @@ public struct MidiFileWriter {
         let whySize = why.count
         let opened = RawBytes.withPath(path) { boop_atomic_file_open($0, 0, &handle, &why, whySize) }
         guard opened == BOOP_OK, let handle else {
-            let reason = opened == BOOP_ERROR_CANNOT_CREATE ? String(cString: why) : String(cString: boop_status_string(opened))
+            let reason = opened == BOOP_ERROR_CANNOT_CREATE ? String(cBuffer: why) : String(cString: boop_status_string(opened))
             throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
         }
         let sink = MidiSink(file: handle)

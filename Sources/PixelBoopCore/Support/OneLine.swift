@@ -120,3 +120,11 @@ public enum RawBytes {
     /// The path's length in bytes on disk.
     public static func byteCount(_ path: String) -> Int { fileSystemBytes(path).count - 1 }
 }
+
+extension String {
+    /// The text a C call wrote into a buffer of ours, up to its NUL (bytes that are not UTF-8
+    /// shown as U+FFFD, as `String(cString:)` would; that initialiser is deprecated for arrays).
+    init(cBuffer buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
