@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     }
     stk::Stk::setSampleRate(rate);
     std::vector<V> v(voices);
-    const auto c = boop::BiquadCoefficients::lowpass(rate, 2000.0);
+    const auto c = boop::dsp::BiquadCoefficients::lowpass(rate, 2000.0);
     for (V& x : v) x.lp.setCoefficients(c.b0, c.b1, c.b2, c.a1, c.a2, true);
     SF_INFO info{};
     info.samplerate = int(rate);

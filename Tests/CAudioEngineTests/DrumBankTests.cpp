@@ -20,7 +20,7 @@
 
 #include "TestSignals.hpp"
 #include "dsp/DrumNoise.hpp"
-#include "dsp/DrumVoice.hpp"
+#include "reference/DrumVoice.hpp"
 
 using namespace testsig;
 
@@ -31,10 +31,10 @@ constexpr float kMasterGain = 0.3f;  // the engine's; drum peaks stay under the 
 
 // The engine's rule, written plainly: a free voice, else the oldest hit.
 struct ReferenceDrums {
-    boop::DrumVoice voices[8];
+    boop::reference::DrumVoice voices[8];
     uint64_t order = 0;
     uint32_t seed = 0;
-    boop::DrumNoiseTables tables;
+    boop::dsp::DrumNoiseTables tables;
     ReferenceDrums() {
         tables.prepare(kRate);
         for (auto& v : voices) {
@@ -43,7 +43,7 @@ struct ReferenceDrums {
         }
     }
     void hit(uint32_t key, float gain) {
-        boop::DrumVoice* slot = nullptr;
+        boop::reference::DrumVoice* slot = nullptr;
         for (auto& v : voices)
             if (!slot && !v.isActive()) slot = &v;
         if (!slot) {
@@ -171,16 +171,16 @@ TEST_CASE("a busy kit: overlapping hits, the ninth steals the oldest, a fade end
 // Nyquist, puts that energy within about 1 kHz above the edge, so B T is about 1500 over the
 // 1.49 s loop: 2.6 %, 0.11 dB. Every other band and the level are wider. Four deviations: 0.45 dB.
 TEST_CASE("the noise tables are the drums' filtered noise: level and octave bands") {
-    boop::DrumNoiseTables tables;
+    boop::dsp::DrumNoiseTables tables;
     tables.prepare(kRate);
     const size_t length = size_t{tables.mask()} + 1;
     CHECK(length >= 1.4 * kRate);
     for (uint32_t key : {36u, 38u, 37u, 39u, 42u, 46u, 49u}) {
-        const boop::DrumRecipe r = boop::DrumRecipe::forKey(key, kRate);
+        const boop::dsp::DrumRecipe r = boop::dsp::DrumRecipe::forKey(key, kRate);
         const float* table = tables.table(r.kind);
         REQUIRE(table != nullptr);
         std::vector<float> fromTable(table, table + length);
-        boop::Lowpass filter;
+        boop::dsp::Lowpass filter;
         filter.prepare(kRate, r.noiseCutoffHz);
         uint32_t rng = 12345u + key;
         std::vector<float> generated(8 * length);
@@ -203,7 +203,7 @@ TEST_CASE("the noise tables are the drums' filtered noise: level and octave band
         // The loop reads straight on past its end.
         for (int k = 0; k < 8; ++k) CHECK(table[length + k] == table[k]);
     }
-    CHECK(tables.table(boop::DrumRecipe::Kind::Tom) == nullptr);
+    CHECK(tables.table(boop::dsp::DrumRecipe::Kind::Tom) == nullptr);
     // Consecutive hits start far apart in the loop.
     for (uint32_t seed = 1; seed < 200; ++seed) {
         const uint32_t d = (tables.start(seed + 1) - tables.start(seed)) & tables.mask();

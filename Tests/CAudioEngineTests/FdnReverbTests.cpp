@@ -7,7 +7,7 @@
 #include "dsp/Rng.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::FdnReverb;
+using boop::dsp::FdnReverb;
 
 namespace {
 void run(FdnReverb& rv, const std::vector<float>& inL, const std::vector<float>& inR, std::vector<float>& l,
@@ -114,7 +114,7 @@ TEST_CASE("FdnReverb stays finite and bounded with the longest decay on loud noi
     rv.setSize(1.0f);
     rv.setDecay(1000.0);  // clamped to 100 s
     rv.setDamping(0.0f);
-    boop::ambient::Rng rng(9);
+    boop::dsp::Rng rng(9);
     std::vector<float> inL(44100 * 10), inR(44100 * 10), l, r;
     for (size_t i = 0; i < inL.size(); ++i) {
         inL[i] = rng.bipolar();
@@ -237,7 +237,7 @@ TEST_CASE("FdnReverb: the vector rendering matches the frame-by-frame definition
         rv.setDamping(0.4f);
         ReferenceFdn ref(rv, rate, 3.0, 0.4f);
         const size_t frames = static_cast<size_t>(rate * 3);
-        boop::ambient::Rng rng(5, 1);
+        boop::dsp::Rng rng(5, 1);
         std::vector<float> inL(frames, 0.0f), inR(frames, 0.0f), l, r;
         for (size_t i = 0; i < frames / 3; ++i) {
             inL[i] = 0.5f * rng.bipolar();

@@ -26,7 +26,7 @@ void sine(std::vector<float>& out, double rate, double hz, double dbfs, double s
 }
 
 double integrated(const std::vector<float>& stereo, double rate) {
-    boop::LoudnessMeter m;
+    boop::dsp::LoudnessMeter m;
     m.prepare(rate, 2);
     m.add(stereo.data(), stereo.size() / 2);
     return m.integrated();
@@ -81,7 +81,7 @@ TEST_CASE("EBU 3341 cases 3-5: the gates ignore what they should") {
 }
 
 TEST_CASE("momentary and short-term loudness of a steady sine") {
-    boop::LoudnessMeter m;
+    boop::dsp::LoudnessMeter m;
     m.prepare(48000, 2);
     std::vector<float> s;
     sine(s, 48000, 1000, -23, 5);
@@ -116,7 +116,7 @@ TEST_CASE("true peak: EBU 3341 style sines whose peaks fall between samples") {
         const double cases[][2] = {{0.25, kPi / 4}, {1.0 / 6, 0.3}, {1.0 / 3, 0.7}, {0.45, 0.2}};
         for (const auto& c : cases) {
             CAPTURE(c[0]);
-            boop::TruePeak tp;
+            boop::dsp::TruePeak tp;
             tp.prepare();
             float peak = 0, samplePeak = 0;
             for (int i = 0; i < 20000; ++i) {

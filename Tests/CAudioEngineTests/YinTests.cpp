@@ -37,7 +37,7 @@ std::vector<float> harmonicTone(double rate, double f0, double seconds, Amp amps
 }
 
 // Medians of |cents error| over several phases/detunings of each frequency.
-double medianErrorCents(boop::Yin& yin, double rate, double f, uint32_t window) {
+double medianErrorCents(boop::dsp::Yin& yin, double rate, double f, uint32_t window) {
     std::vector<double> errs;
     for (int k = 0; k < 9; ++k) {
         const double ff = f * std::pow(2.0, (k - 4) * 7.0 / 1200.0);  // ±28 cents around f
@@ -87,7 +87,7 @@ std::vector<double> aubioYin(const std::string& path, int rate, int buf, int hop
 }  // namespace
 
 TEST_CASE("yin: clean sines at 16 kHz, 2048-frame windows — sub-cent below 1 kHz, < 3 cents to 4 kHz") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(16000, 2048);
     double worstLow = 0, worstHigh = 0;
     for (double f = 55.0; f <= 4000.0; f *= std::pow(2.0, 1.0 / 4.0)) {  // every 3 semitones, A1 ...
@@ -104,7 +104,7 @@ TEST_CASE("yin: clean sines at 16 kHz, 2048-frame windows — sub-cent below 1 k
 }
 
 TEST_CASE("yin: clean sines at 44.1 kHz, 4096-frame windows") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(44100, 4096);
     for (double f : {27.5 * 2, 110.0, 261.63, 440.0, 987.77, 2093.0, 4186.0, 8000.0}) {
         const double e = medianErrorCents(yin, 44100, f, 4096);
@@ -113,7 +113,7 @@ TEST_CASE("yin: clean sines at 44.1 kHz, 4096-frame windows") {
 }
 
 TEST_CASE("yin: harmonic-rich tones give the fundamental, never an octave off") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(16000, 2048);
     struct Kind {
         const char* name;
@@ -145,7 +145,7 @@ TEST_CASE("yin: harmonic-rich tones give the fundamental, never an octave off") 
 }
 
 TEST_CASE("yin: unvoiced in silence, noise, and outside the range") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(16000, 2048);
     std::vector<float> zeros(2048, 0.0f);
     CHECK(yin.process(zeros.data(), 2048).frequency == 0.0);
@@ -182,7 +182,7 @@ TEST_CASE("yin: silence then an A4, buffer by buffer as `boop listen` sees it �
     // read as a confident C7 (+33 cents).
     const double rate = 16000;
     const uint32_t window = 2048;
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(rate, window);
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> hiss(-1.0f, 1.0f);
@@ -237,7 +237,7 @@ TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV
     const std::string dir = "/tmp/boop-yin-oracle-" + std::to_string(getpid());
     runAndCapture("mkdir -p '" + dir + "'");
     const int rate = 16000, buf = 2048;
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(rate, buf);
 
     struct Case {

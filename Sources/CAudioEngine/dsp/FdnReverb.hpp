@@ -5,7 +5,8 @@
 #include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // Feedback-delay-network reverb: 8 delay lines mixed through a Householder matrix
 // (A = I - 2/N * 1 1^T, orthogonal, so the loop is lossless before the per-line gains).
@@ -244,4 +245,5 @@ class FdnReverb {
     Kernel kernel_ = chooseKernel();
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

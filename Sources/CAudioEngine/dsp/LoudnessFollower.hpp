@@ -5,6 +5,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // Keeps a generative piece at a target loudness without squashing it: the K-weighted loudness of
 // the signal (before this gain) is followed in 100 ms blocks by an exponential average with a
@@ -131,4 +132,5 @@ class LoudnessFollower {
     float wanted_ = 1.0f, gain_ = 1.0f;
 };
 
+}  // namespace dsp
 }  // namespace boop

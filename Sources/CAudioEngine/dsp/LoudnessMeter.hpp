@@ -6,6 +6,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // The K-weighting of ITU-R BS.1770-4: a high shelf (+4 dB above ~1.7 kHz, the head's effect) and
 // a high-pass (~38 Hz, RLB), both as biquads designed for the actual sample rate (the standard
@@ -72,4 +73,5 @@ class LoudnessMeter {
     std::vector<std::uint64_t> binCount_;
 };
 
+}  // namespace dsp
 }  // namespace boop

@@ -3,7 +3,8 @@
 #include <vector>
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // Stereo ping-pong delay: the left line feeds the right and the right feeds the left, so echoes
 // alternate sides. A one-pole lowpass in the feedback path (damping) darkens each repeat like tape.
@@ -89,4 +90,5 @@ class PingPongDelay {
     float feedback_ = 0.4f, dampCoef_ = 0.7f, dampL_ = 0.0f, dampR_ = 0.0f;
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

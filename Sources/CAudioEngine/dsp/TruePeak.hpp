@@ -4,6 +4,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // True peak after ITU-R BS.1770-4 Annex 2: the signal interpolated 4x by a polyphase FIR and the
 // largest magnitude taken. The filter is a Kaiser-windowed sinc of 32 taps per phase, longer than
@@ -99,4 +100,5 @@ struct TruePeak {
     }
 };
 
+}  // namespace dsp
 }  // namespace boop

@@ -8,6 +8,7 @@
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 namespace {
 
@@ -276,4 +277,5 @@ void TruePeakLimiter::process(float* io, std::uint32_t frames) BOOP_RT {
     }
 }
 
+}  // namespace dsp
 }  // namespace boop

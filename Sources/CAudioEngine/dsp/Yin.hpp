@@ -27,6 +27,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 struct YinResult {
     double frequency = 0.0;   // Hz; 0 = unvoiced
@@ -96,4 +97,5 @@ class Yin {
     std::vector<double> cmnd_;    // d'(τ)
 };
 
+}  // namespace dsp
 }  // namespace boop

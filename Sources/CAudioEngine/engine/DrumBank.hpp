@@ -2,7 +2,7 @@
 #include <cstdint>
 
 #include "dsp/DrumNoise.hpp"
-#include "dsp/DrumVoice.hpp"
+#include "dsp/DrumRecipe.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
