@@ -3,6 +3,7 @@
 #include "ambient/AmbientEngine.hpp"
 
 #include <cmath>
+#include "dsp/OnePole.hpp"
 
 namespace boop::ambient {
 
@@ -53,10 +54,8 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     float panL[kChunk], panR[kChunk];
     float pl = panL_, pr = panR_;
     for (int i = 0; i < n; ++i) {
-        pl += (s.leadPanL - pl) * panGlide_;
-        pr += (s.leadPanR - pr) * panGlide_;
-        panL[i] = pl;
-        panR[i] = pr;
+        panL[i] = onePole(pl, s.leadPanL, panGlide_);
+        panR[i] = onePole(pr, s.leadPanR, panGlide_);
     }
     panL_ = pl;
     panR_ = pr;

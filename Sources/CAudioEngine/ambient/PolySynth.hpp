@@ -2,25 +2,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include "dsp/PolyBlep.hpp"
 #include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
-
-// The naive ramp minus the polyBLEP residual of a unit step at the wrap, which rounds off the
-// discontinuity and removes most of the aliasing for a few flops. Always inlined, like every
-// helper the vector kernels call: a 32-byte vector passed to a function compiled without AVX
-// would not arrive intact (the calling conventions differ), which unoptimised builds would show.
-BOOP_SIMD_INLINE simd::f8 padSaw(simd::f8 t, simd::f8 dt, simd::f8 perDt) noexcept {
-    using simd::f8;
-    const f8 zero = simd::splat(0.0f);
-    const f8 u0 = t * perDt, u1 = (t - 1.0f) * perDt;
-    const f8 blep = simd::select<f8>(t < dt, u0 + u0 - u0 * u0 - 1.0f,
-                                     simd::select<f8>(t > 1.0f - dt, u1 * u1 + u1 + u1 + 1.0f, zero));
-    return 2.0f * t - 1.0f - blep;
-}
 
 // One pass over m frames of the pad's lanes (PolySynth::Lanes is its state); compiled for the
 // baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
@@ -38,7 +26,7 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const Sv
         s.env = simd::select<f8>(s.gate, simd::min(s.env + attackStep, one), s.env * releaseCoef);
         f8 o[kOscs];
         for (int k = 0; k < kOscs; ++k) {
-            o[k] = padSaw(s.phase[k], s.inc[k], s.perInc[k]);
+            o[k] = polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
             const f8 t = s.phase[k] + s.inc[k];
             // Silent voices keep their phases, so a voice reused later starts where it stopped.
             s.phase[k] = simd::select<f8>(s.active, simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
@@ -61,7 +49,7 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const Sv
     lanes = s;
 }
 
-// The pad: six voices, each three polyBLEP saws (centre, +detune panned right, -detune panned
+// The pad: six voices, each three polyBLEP saws (polyBlepSaw) (centre, +detune panned right, -detune panned
 // left) into a stereo TPT state-variable lowpass whose cutoff the composer moves slowly.
 // Envelopes are linear attack / exponential release, slow by design (seconds).
 //

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dsp/Lowpass.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
@@ -16,12 +17,7 @@ struct KWeighting {
     struct Biquad {
         double b0 = 1, b1 = 0, b2 = 0, a1 = 0, a2 = 0;
         double z1 = 0, z2 = 0;
-        double process(double x) BOOP_RT {
-            const double y = b0 * x + z1;
-            z1 = b1 * x - a1 * y + z2;
-            z2 = b2 * x - a2 * y;
-            return y;
-        }
+        double process(double x) BOOP_RT { return biquadStep(*this, x, z1, z2); }
     };
     Biquad shelf, highpass;
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cmath>
 #include <vector>
+#include "dsp/OnePole.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
@@ -58,7 +59,7 @@ class PingPongDelay {
         float current = current_, dl = dampL_, dr = dampR_;
         int write = write_;
         for (int i = 0; i < n; ++i) {
-            current += (target - current) * glide;
+            onePole(current, target, glide);
             float pos = static_cast<float>(write) - current;
             pos = pos < 0.0f ? pos + sizeF : pos;
             int i0 = static_cast<int>(pos);
@@ -67,8 +68,8 @@ class PingPongDelay {
             const int i1 = i0 + 1 >= size ? 0 : i0 + 1;
             const float yl = left[i0] + (left[i1] - left[i0]) * frac;
             const float yr = right[i0] + (right[i1] - right[i0]) * frac;
-            dl += (yl - dl) * damp;
-            dr += (yr - dr) * damp;
+            onePole(dl, yl, damp);
+            onePole(dr, yr, damp);
             left[write] = in[i] + fb * dr;
             right[write] = fb * dl;
             write = write + 1 >= size ? 0 : write + 1;
