@@ -127,7 +127,8 @@ TEST_CASE("FdnReverb stays finite and bounded with the longest decay on loud noi
     CHECK(ambtest::rms(l, l.size() - 44100, l.size()) < 100.0);
 }
 
-TEST_CASE("FdnReverb: block-size independence, reset, and no denormal slowdown in a dying tail") {
+// What the dying tail costs is measured by bench/FdnReverbTailBench (a timing, not a unit test).
+TEST_CASE("FdnReverb: block-size independence, reset, and no subnormals in a dying tail") {
     FdnReverb a, b;
     for (FdnReverb* rv : {&a, &b}) {
         rv->prepare(44100.0);
@@ -157,15 +158,6 @@ TEST_CASE("FdnReverb: block-size independence, reset, and no denormal slowdown i
     run(a, silence, silence, sl, sr);
     CHECK(ambtest::subnormals(sl) == 0);
     CHECK(ambtest::subnormals(sr) == 0);
-    if (!ambtest::sanitized()) {
-        std::vector<float> block(44100, 0.0f), ol, orr;
-        const double tail = ambtest::fastest(3, [&] { run(a, block, block, ol, orr); });
-        FdnReverb fresh;
-        fresh.prepare(44100.0);
-        fresh.setSize(0.4f);
-        const double clean = ambtest::fastest(3, [&] { run(fresh, block, block, ol, orr); });
-        CHECK(tail < 3.0 * clean + 1e-3);
-    }
 }
 
 namespace {

@@ -56,6 +56,42 @@ BOOP_SIMD_INLINE simd::f8 groupPhases(double base, const double* steps) noexcept
 // Phases stay in [0, 1): truncation is floor for the non-negative sums here.
 BOOP_SIMD_INLINE double wrapTurns(double x) noexcept { return x - static_cast<double>(static_cast<long long>(x)); }
 
+// The envelope of a group, frame by frame as defined: linear attack to the peak, then
+// exponential decay; the note ends on the frame it falls under -100 dB (then `end` is the frames
+// it sounds, `dies` is set and the rest are zero). peakLane: the frame the attack reached the
+// peak on, if it did in this group.
+BOOP_SIMD_INLINE void groupLevels(const FmLeadState& s, float* levels, int& end, bool& dies, int& peakLane) noexcept {
+    bool up = s.groupAttacking;
+    float e = s.groupEnv;
+    if (!up) {
+        // Decaying (the common case): eight multiplies; the level only falls, so the note ends in
+        // this group only if its last frame is under the threshold.
+        for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
+        if (levels[7] >= 1e-5f) return;
+    }
+    e = s.groupEnv;
+    up = s.groupAttacking;
+    for (int k = 0; k < 8; ++k) {
+        if (up) {
+            e += s.attackStep;
+            if (e >= s.peak) {
+                e = s.peak;
+                up = false;
+                peakLane = k;
+            }
+        } else {
+            e *= s.decayCoef;
+        }
+        levels[k] = e;
+        if (!up && e < 1e-5f) {
+            end = k + 1;
+            dies = true;
+            for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
+            return;
+        }
+    }
+}
+
 // n frames of the lead into out (overwrites). The carrier and modulator of a group of eight frames
 // are computed as vectors; the envelope and the tone lowpass's recursion frame by frame.
 BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
@@ -65,42 +101,11 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
     const SvfStateSpace tone = s.toneSpace;
     int i = 0;
     while (i < n && s.active) {
-        // The envelope, frame by frame as defined: linear attack to the peak, then exponential
-        // decay; the note ends on the frame it falls under -100 dB.
         alignas(32) float levels[8];
         int end = 8;
         bool dies = false;
-        bool up = s.groupAttacking;
         int peakLane = -1;  // the frame the attack reached the peak on, if it did in this group
-        float e = s.groupEnv;
-        if (!up) {
-            // Decaying (the common case): eight multiplies; the level only falls, so the note
-            // ends in this group only if its last frame is under the threshold.
-            for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
-        }
-        if (up || !(levels[7] >= 1e-5f)) {
-            e = s.groupEnv;
-            up = s.groupAttacking;
-            for (int k = 0; k < 8; ++k) {
-                if (up) {
-                    e += s.attackStep;
-                    if (e >= s.peak) {
-                        e = s.peak;
-                        up = false;
-                        peakLane = k;
-                    }
-                } else {
-                    e *= s.decayCoef;
-                }
-                levels[k] = e;
-                if (!up && e < 1e-5f) {
-                    end = k + 1;
-                    dies = true;
-                    for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
-                    break;
-                }
-            }
-        }
+        groupLevels(s, levels, end, dies, peakLane);
         const f8 env = *reinterpret_cast<const f8*>(levels);
         const f8 mod = simd::sinTurns(groupPhases(s.modBase, s.modSteps));
         const f8 idx = s.indexTracked * (0.25f + 0.75f * env);

@@ -63,7 +63,6 @@ struct Rng {
     std::uint32_t below(std::uint32_t n) BOOP_RT {
         return static_cast<std::uint32_t>(((next() >> 32) * static_cast<std::uint64_t>(n)) >> 32);
     }
-    bool chance(float p) BOOP_RT { return uniform() < p; }
 
     // One xorshift32 step of `state` (uint32_t, or simd::u8 for eight streams), returned as white
     // noise in [-1, 1): the new state read as a signed 32-bit integer, times 2^-31.

@@ -50,14 +50,6 @@ class Yin {
     // Estimates the pitch of the last min(n, windowSize) samples. Never allocates.
     YinResult process(const float* samples, uint32_t n) BOOP_RT;
 
-    // d'(τ) of the last process() call, for tests (index = lag).
-    const std::vector<double>& cmnd() const noexcept { return cmnd_; }
-
-    double sampleRate() const noexcept { return sampleRate_; }
-    uint32_t windowSize() const noexcept { return windowSize_; }
-    double minFrequency() const noexcept { return minHz_; }
-    double maxFrequency() const noexcept { return maxHz_; }
-
   private:
     // The steps of process(), in order.
     // false when silent, or when a quarter of the window is 30 dB below the loudest (an onset).
