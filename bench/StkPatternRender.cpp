@@ -30,6 +30,31 @@ struct V {
     long long onFrame = 0, order = 0;
 };
 
+// One event on the voices: a note-on takes the oldest (or an idle) voice, a note-off releases
+// its note after min(0.3 x gate, 0.15 s), as the engine's melody voice does.
+static void apply(const Event& x, std::vector<V>& v, long long frame, double rate, long long& order) {
+    if (x.on) {
+        V* slot = &v[0];
+        for (V& c2 : v)
+            if (c2.order < slot->order) slot = &c2;  // oldest (or idle)
+        slot->osc.reset();
+        slot->osc.setFrequency(x.hz);
+        slot->env.setAllTimes(0.010, 0.0001, 1.0, 0.15);
+        slot->env.keyOn();
+        slot->gain = x.gain;
+        slot->id = x.id;
+        slot->onFrame = frame;
+        slot->order = ++order;
+        return;
+    }
+    for (V& c2 : v)
+        if (c2.id == x.id) {
+            c2.env.setReleaseTime(std::max(1e-4, std::min(0.3 * double(frame - c2.onFrame) / rate, 0.15)));
+            c2.env.keyOff();
+            c2.id = -1;
+        }
+}
+
 int main(int argc, char** argv) {
     if (argc != 5) {
         std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n");
@@ -65,30 +90,7 @@ int main(int argc, char** argv) {
         const int n = int(std::min<long long>(4096, total - start));
         for (int i = 0; i < n; ++i) {
             const long long frame = start + i;
-            while (next < ev.size() && ev[next].frame <= frame) {
-                const Event& x = ev[next++];
-                if (x.on) {
-                    V* slot = &v[0];
-                    for (V& c2 : v)
-                        if (c2.order < slot->order) slot = &c2;  // oldest (or idle)
-                    slot->osc.reset();
-                    slot->osc.setFrequency(x.hz);
-                    slot->env.setAllTimes(0.010, 0.0001, 1.0, 0.15);
-                    slot->env.keyOn();
-                    slot->gain = x.gain;
-                    slot->id = x.id;
-                    slot->onFrame = frame;
-                    slot->order = ++order;
-                } else {
-                    for (V& c2 : v)
-                        if (c2.id == x.id) {
-                            c2.env.setReleaseTime(
-                                std::max(1e-4, std::min(0.3 * double(frame - c2.onFrame) / rate, 0.15)));
-                            c2.env.keyOff();
-                            c2.id = -1;
-                        }
-                }
-            }
+            while (next < ev.size() && ev[next].frame <= frame) apply(ev[next++], v, frame, rate, order);
             double s = 0;
             for (V& x : v) s += x.lp.tick(x.osc.tick() * x.env.tick() * x.gain);
             block[i] = float(s * 0.3);

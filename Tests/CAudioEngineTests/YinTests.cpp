@@ -229,6 +229,34 @@ TEST_CASE("yin: a shorter buffer than the window and the C API agree with the cl
     CHECK(bad == nullptr);
 }
 
+struct OracleCase {
+    std::string name;
+    double f;
+    bool harmonic;
+};
+
+// The case's tone written to a WAV file in dir, and the median frequency our Yin and aubiopitch's
+// yin read from that file, hop by hop.
+static void oracleMedians(const OracleCase& c, const std::string& dir, boop::dsp::Yin& yin, int rate, int buf,
+                          double& oursMed, double& theirsMed) {
+    const std::vector<float> samples =
+        c.harmonic ? harmonicTone(rate, c.f, 1.0, [](int k) { return 1.0 / k; }) : sine(rate, c.f, 1.0, 0.5f, 0.2);
+    const std::string path = dir + "/" + c.name + "-" + std::to_string(int(c.f * 100)) + ".wav";
+    REQUIRE(writeWav(path, samples, rate));
+    const std::vector<float> back = readWav(path);  // exactly what aubio reads
+    REQUIRE(back.size() == samples.size());
+    std::vector<double> ours;
+    for (size_t start = buf; start + buf <= back.size(); start += buf) {
+        const auto r = yin.process(back.data() + start, buf);
+        ours.push_back(r.frequency);
+    }
+    std::vector<double> theirs = aubioYin(path, rate, buf, buf);
+    REQUIRE_MESSAGE(theirs.size() >= 4, "aubiopitch printed no estimates for " << path);
+    theirs.erase(theirs.begin(), theirs.begin() + 2);  // its first hops see the zero-padded start
+    oursMed = median(ours);
+    theirsMed = median(theirs);
+}
+
 TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV files") {
     int status = 0;
     runAndCapture("command -v aubiopitch >/dev/null 2>&1", &status);
@@ -240,12 +268,7 @@ TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV
     boop::dsp::Yin yin;
     yin.prepare(rate, buf);
 
-    struct Case {
-        std::string name;
-        double f;
-        bool harmonic;
-    };
-    std::vector<Case> cases;
+    std::vector<OracleCase> cases;
     for (double f : {82.41, 110.0, 196.0, 261.63, 440.0, 493.88, 659.26, 880.0, 1174.66, 1760.0, 2637.0, 3520.0})
         cases.push_back({"sine", f, false});
     for (double f : {98.0, 220.0, 440.0, 784.0}) cases.push_back({"sawtooth", f, true});
@@ -254,24 +277,9 @@ TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV
     int oracleOctaveErrors = 0;
     std::ostringstream table;
     table << "\n  tone        Hz        ours(cents)  aubio(cents)";
-    for (const Case& c : cases) {
-        const std::vector<float> samples =
-            c.harmonic ? harmonicTone(rate, c.f, 1.0, [](int k) { return 1.0 / k; }) : sine(rate, c.f, 1.0, 0.5f, 0.2);
-        const std::string path = dir + "/" + c.name + "-" + std::to_string(int(c.f * 100)) + ".wav";
-        REQUIRE(writeWav(path, samples, rate));
-        const std::vector<float> back = readWav(path);  // exactly what aubio reads
-        REQUIRE(back.size() == samples.size());
-
-        std::vector<double> ours;
-        for (size_t start = buf; start + buf <= back.size(); start += buf) {
-            const auto r = yin.process(back.data() + start, buf);
-            ours.push_back(r.frequency);
-        }
-        std::vector<double> theirs = aubioYin(path, rate, buf, buf);
-        REQUIRE_MESSAGE(theirs.size() >= 4, "aubiopitch printed no estimates for " << path);
-        theirs.erase(theirs.begin(), theirs.begin() + 2);  // its first hops see the zero-padded start
-        const double oursMed = median(ours);
-        const double theirsMed = median(theirs);
+    for (const OracleCase& c : cases) {
+        double oursMed = 0, theirsMed = 0;
+        oracleMedians(c, dir, yin, rate, buf, oursMed, theirsMed);
         REQUIRE(oursMed > 0);
         REQUIRE(theirsMed > 0);
         const double oursErr = cents(oursMed, c.f), theirsErr = cents(theirsMed, c.f);
