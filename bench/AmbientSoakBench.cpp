@@ -66,7 +66,7 @@ struct Options {
     unsigned long long seed = 7;
 };
 
-// False on an unknown flag (the usage line is printed).
+// False (after the usage line) on an unknown option.
 bool parse(int argc, char** argv, Options& o) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
@@ -89,78 +89,86 @@ bool parse(int argc, char** argv, Options& o) {
     return true;
 }
 
-// What the soak measured over the rendered samples.
+// What the soak measured.
 struct Soak {
-    unsigned long long nonFinite = 0, overOne = 0, segCount = 0;
-    double peak = 0, segSum = 0;
-    std::vector<double> segRms, startCpu, endCpu;
-
-    void take(const float* buf, unsigned n) {
-        for (unsigned i = 0; i < 2 * n; ++i) {
-            const float x = buf[i];
-            if (!std::isfinite(x)) {
-                ++nonFinite;
-                continue;
-            }
-            const double ax = std::fabs(x);
-            if (ax > 1.0) ++overOne;
-            peak = std::max(peak, ax);
-            segSum += double(x) * x;
-        }
-        segCount += 2ull * n;
-    }
-    void endSegment() {
-        segRms.push_back(std::sqrt(segSum / std::max<unsigned long long>(segCount, 1)));
-        segSum = 0;
-        segCount = 0;
-    }
+    unsigned long long total = 0, nonFinite = 0, overOne = 0;
+    double peak = 0, wall = 0, cpu = 0;
+    std::vector<double> segRms, startCpu, endCpu;  // CPU seconds per block, first and last minute
 };
 
-// Renders `total` frames in blocks, timing the first and the last minute's blocks.
-void run(boop_ambient* a, const Options& o, unsigned long long total, Soak& soak) {
-    const unsigned long long minute = static_cast<unsigned long long>(60.0 * o.rate);
-    const unsigned long long segFrames = 10 * minute;
-    const size_t timedBlocks = static_cast<size_t>(minute / o.block);
-    const unsigned long long endStart = total > minute ? total - minute : 0;
-    std::vector<float> buf(static_cast<size_t>(o.block) * 2);
-    soak.startCpu.reserve(timedBlocks);
-    soak.endCpu.reserve(timedBlocks);
-    for (unsigned long long done = 0; done < total;) {
-        const unsigned n = static_cast<unsigned>(std::min<unsigned long long>(o.block, total - done));
-        const double t0 = threadCpuSeconds();
-        boop_ambient_render(a, buf.data(), n);
-        const double dt = threadCpuSeconds() - t0;
-        if (soak.startCpu.size() < timedBlocks)
-            soak.startCpu.push_back(dt);
-        else if (done >= endStart && soak.endCpu.size() < timedBlocks)
-            soak.endCpu.push_back(dt);
-        soak.take(buf.data(), n);
-        done += n;
-        if (done % segFrames == 0 || done == total) soak.endSegment();
+// A block's samples into the counts, the peak and the current segment's sum of squares.
+void scan(const float* x, unsigned count, Soak& r, double& segSum) {
+    for (unsigned i = 0; i < count; ++i) {
+        if (!std::isfinite(x[i])) {
+            ++r.nonFinite;
+            continue;
+        }
+        const double ax = std::fabs(x[i]);
+        if (ax > 1.0) ++r.overOne;
+        r.peak = std::max(r.peak, ax);
+        segSum += double(x[i]) * x[i];
     }
 }
 
-void report(const Options& o, const Soak& soak, double wall, double cpu, double audio) {
+Soak run(boop_ambient* a, const Options& o) {
+    Soak r;
+    r.total = static_cast<unsigned long long>(o.minutes * 60.0 * o.rate);
+    const unsigned long long segFrames = static_cast<unsigned long long>(600.0 * o.rate);  // 10 minutes
+    const size_t timedBlocks = static_cast<size_t>(60.0 * o.rate / o.block);               // first/last minute
+    const unsigned long long minute = static_cast<unsigned long long>(60.0 * o.rate);
+    const unsigned long long endStart = r.total > minute ? r.total - minute : 0;
+    std::vector<float> buf(static_cast<size_t>(o.block) * 2);
+    unsigned long long done = 0, segCount = 0;
+    double segSum = 0;
+    const auto wall0 = std::chrono::steady_clock::now();
+    const double cpu0 = threadCpuSeconds();
+    while (done < r.total) {
+        const unsigned n = static_cast<unsigned>(std::min<unsigned long long>(o.block, r.total - done));
+        const double t0 = threadCpuSeconds();
+        boop_ambient_render(a, buf.data(), n);
+        const double dt = threadCpuSeconds() - t0;
+        if (r.startCpu.size() < timedBlocks)
+            r.startCpu.push_back(dt);
+        else if (done >= endStart && r.endCpu.size() < timedBlocks)
+            r.endCpu.push_back(dt);
+        scan(buf.data(), 2 * n, r, segSum);
+        segCount += 2ull * n;
+        done += n;
+        if (done % segFrames == 0 || done == r.total) {
+            r.segRms.push_back(std::sqrt(segSum / std::max<unsigned long long>(segCount, 1)));
+            segSum = 0;
+            segCount = 0;
+        }
+    }
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    r.cpu = threadCpuSeconds() - cpu0;
+    return r;
+}
+
+void report(const Options& o, const Soak& r, const boop_ambient_status& s) {
+    const double audio = r.total / o.rate;
     std::printf("ambient soak: %.1f min at %.0f Hz, %u-frame blocks, seed %llu, config %u\n", o.minutes, o.rate,
                 o.block, o.seed, o.which);
-    std::printf("render: %.1f s wall, %.1f s CPU -> %.1fx real time (wall), %.1fx (CPU)\n", wall, cpu, audio / wall,
-                audio / cpu);
-    std::printf("samples: %llu non-finite, %llu above 1.0, peak %.6f\n", soak.nonFinite, soak.overOne, soak.peak);
+    std::printf("render: %.1f s wall, %.1f s CPU -> %.1fx real time (wall), %.1fx (CPU)\n", r.wall, r.cpu,
+                audio / r.wall, audio / r.cpu);
+    std::printf("samples: %llu non-finite, %llu above 1.0, peak %.6f\n", r.nonFinite, r.overOne, r.peak);
     std::printf("RMS per 10-minute segment:");
-    for (double r : soak.segRms) std::printf(" %.4f", r);
+    for (double v : r.segRms) std::printf(" %.4f", v);
     double lo = 1e9, hi = 0;
-    for (double r : soak.segRms) {
-        lo = std::min(lo, r);
-        hi = std::max(hi, r);
+    for (double v : r.segRms) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
     }
-    std::printf("  (max/min %.2f dB)\n", soak.segRms.empty() ? 0.0 : 20.0 * std::log10(hi / std::max(lo, 1e-12)));
+    std::printf("  (max/min %.2f dB)\n", r.segRms.empty() ? 0.0 : 20.0 * std::log10(hi / std::max(lo, 1e-12)));
     const double budget = o.block / o.rate * 1e6;
     std::printf(
         "CPU per block (us, budget %.0f): first minute median %.2f p99 %.2f | last minute median %.2f p99 %.2f | ratio "
         "%.2f\n",
-        budget, percentile(soak.startCpu, 0.5) * 1e6, percentile(soak.startCpu, 0.99) * 1e6,
-        percentile(soak.endCpu, 0.5) * 1e6, percentile(soak.endCpu, 0.99) * 1e6,
-        percentile(soak.endCpu, 0.5) / std::max(percentile(soak.startCpu, 0.5), 1e-12));
+        budget, percentile(r.startCpu, 0.5) * 1e6, percentile(r.startCpu, 0.99) * 1e6, percentile(r.endCpu, 0.5) * 1e6,
+        percentile(r.endCpu, 0.99) * 1e6, percentile(r.endCpu, 0.5) / std::max(percentile(r.startCpu, 0.5), 1e-12));
+    std::printf("composition: %llu chords, key %s at the end, chord %s, non-finite resets %llu\n",
+                static_cast<unsigned long long>(s.chords), boop_ambient_key_name(s.key), s.chord_name,
+                static_cast<unsigned long long>(s.nonfinite_resets));
 }
 
 }  // namespace
@@ -180,21 +188,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "create failed: %s\n", boop_status_string(st));
         return 1;
     }
-    const unsigned long long total = static_cast<unsigned long long>(o.minutes * 60.0 * o.rate);
-    Soak soak;
-    const auto wall0 = std::chrono::steady_clock::now();
-    const double cpu0 = threadCpuSeconds();
-    run(a, o, total, soak);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    const double cpu = threadCpuSeconds() - cpu0;
+    const Soak r = run(a, o);
     boop_ambient_status s;
     boop_ambient_get_status(a, &s);
     boop_ambient_destroy(a);
-    report(o, soak, wall, cpu, total / o.rate);
-    std::printf("composition: %llu chords, key %s at the end, chord %s, non-finite resets %llu\n",
-                static_cast<unsigned long long>(s.chords), boop_ambient_key_name(s.key), s.chord_name,
-                static_cast<unsigned long long>(s.nonfinite_resets));
-    const bool ok = soak.nonFinite == 0 && soak.overOne == 0 && s.nonfinite_resets == 0;
+    report(o, r, s);
+    const bool ok = r.nonFinite == 0 && r.overOne == 0 && s.nonfinite_resets == 0;
     std::printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -40,7 +40,7 @@ int main() {
     const double rate = 16000;
     const uint32_t frames = 2048;
     const int runs = 2000;
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(rate, frames);
     std::vector<float> mono(frames);
 
@@ -66,7 +66,7 @@ int main() {
             const auto t0 = std::chrono::steady_clock::now();
             boop::convertToMono(c.data, c.format, c.channels, frames, mono.data());
             const auto t1 = std::chrono::steady_clock::now();
-            const boop::YinResult y = yin.process(mono.data(), frames);
+            const boop::dsp::YinResult y = yin.process(mono.data(), frames);
             const auto t2 = std::chrono::steady_clock::now();
             checksum += y.frequency;
             convUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());

@@ -1,6 +1,6 @@
 // Our engine against STK (libstk-dev) on the same workload, alternating in one run:
 // sine -> linear ADSR (10 ms attack) -> 2 kHz lowpass, 48 kHz, every voice busy, a new note every
-// 125 ms. Also the original plain design (std::sin on a double phase; boop::Voice), the voice count
+// 125 ms. Also the original plain design (std::sin on a double phase; boop::reference::Voice), the voice count
 // one core sustains in real time at 50 % load, and the allocations made by the engine's render.
 #include <stk/ADSR.h>
 #include <stk/BiQuad.h>
@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <new>
 #include <vector>
+#include "../Tests/CAudioEngineTests/reference/Voice.hpp"
 #include "BenchWorkload.hpp"
 #include "dsp/Lowpass.hpp"
-#include "dsp/Voice.hpp"
 #include "include/CAudioEngine.h"
 
 // Counting allocator: proves the render path allocates nothing. A sanitizer runtime defines its own
@@ -49,7 +49,7 @@ struct StkVoice {
 double runStk(int voices) {
     stk::Stk::setSampleRate(bench::kRate);
     std::vector<StkVoice> v(voices);
-    const auto c = boop::BiquadCoefficients::lowpass(bench::kRate, 2000.0);  // same filter design
+    const auto c = boop::dsp::BiquadCoefficients::lowpass(bench::kRate, 2000.0);  // same filter design
     for (int i = 0; i < voices; ++i) {
         v[i].env.setAllTimes(0.010, 0.001, 1.0, 0.15);
         v[i].lp.setCoefficients(c.b0, c.b1, c.b2, c.a1, c.a2, true);
@@ -75,7 +75,7 @@ double runStk(int voices) {
 }
 
 double runSeedDesign(int voices) {
-    std::vector<boop::Voice> v(voices);
+    std::vector<boop::reference::Voice> v(voices);
     for (int i = 0; i < voices; ++i) {
         v[i].prepare(bench::kRate);
         v[i].noteOn(bench::pitchHz(i), 0.6f);
@@ -90,7 +90,7 @@ double runSeedDesign(int voices) {
                 oldest = (oldest + 1) % voices;
             }
             for (int n = 0; n < bench::kBlock; ++n) out[n] = 0.0f;
-            for (boop::Voice& s : v)
+            for (boop::reference::Voice& s : v)
                 for (int n = 0; n < bench::kBlock; ++n) out[n] += s.process();
         }
     });

@@ -30,8 +30,9 @@ struct V {
     long long onFrame = 0, order = 0;
 };
 
-// Starts a voice (the oldest, or an idle one) or releases the voice of a note.
-void apply(const Event& x, long long frame, double rate, std::vector<V>& v, long long& order) {
+// One event on the voices: a note-on takes the oldest (or an idle) voice, a note-off releases
+// its note after min(0.3 x gate, 0.15 s), as the engine's melody voice does.
+static void apply(const Event& x, std::vector<V>& v, long long frame, double rate, long long& order) {
     if (x.on) {
         V* slot = &v[0];
         for (V& c2 : v)
@@ -54,9 +55,15 @@ void apply(const Event& x, long long frame, double rate, std::vector<V>& v, long
         }
 }
 
-// The event file: the end frame, then one "FRAME on|off ID HZ GAIN" per line.
-std::vector<Event> readEvents(const char* path, long long& end) {
-    std::ifstream in(path);
+int main(int argc, char** argv) {
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n");
+        return 64;
+    }
+    std::ifstream in(argv[1]);
+    const int voices = std::atoi(argv[2]);
+    const double rate = std::atof(argv[3]);
+    long long end = 0;
     in >> end;
     std::vector<Event> ev;
     std::string kind;
@@ -65,21 +72,9 @@ std::vector<Event> readEvents(const char* path, long long& end) {
         e.on = kind == "on";
         ev.push_back(e);
     }
-    return ev;
-}
-
-int main(int argc, char** argv) {
-    if (argc != 5) {
-        std::fprintf(stderr, "usage: StkPatternRender EVENTS VOICES RATE OUT.wav\n");
-        return 64;
-    }
-    const int voices = std::atoi(argv[2]);
-    const double rate = std::atof(argv[3]);
-    long long end = 0;
-    const std::vector<Event> ev = readEvents(argv[1], end);
     stk::Stk::setSampleRate(rate);
     std::vector<V> v(voices);
-    const auto c = boop::BiquadCoefficients::lowpass(rate, 2000.0);
+    const auto c = boop::dsp::BiquadCoefficients::lowpass(rate, 2000.0);
     for (V& x : v) x.lp.setCoefficients(c.b0, c.b1, c.b2, c.a1, c.a2, true);
     SF_INFO info{};
     info.samplerate = int(rate);
@@ -95,7 +90,7 @@ int main(int argc, char** argv) {
         const int n = int(std::min<long long>(4096, total - start));
         for (int i = 0; i < n; ++i) {
             const long long frame = start + i;
-            while (next < ev.size() && ev[next].frame <= frame) apply(ev[next++], frame, rate, v, order);
+            while (next < ev.size() && ev[next].frame <= frame) apply(ev[next++], v, frame, rate, order);
             double s = 0;
             for (V& x : v) s += x.lp.tick(x.osc.tick() * x.env.tick() * x.gain);
             block[i] = float(s * 0.3);

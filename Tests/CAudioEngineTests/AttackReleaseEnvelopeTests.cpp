@@ -1,12 +1,12 @@
 #include <doctest/doctest.h>
 #include "TestSignals.hpp"
-#include "dsp/AttackReleaseEnvelope.hpp"
+#include "reference/AttackReleaseEnvelope.hpp"
 
 using namespace testsig;
 
 TEST_CASE("envelope: linear 10 ms attack, release min(gate * 0.3, 0.15 s)") {
     const double rate = 48000.0;
-    boop::AttackReleaseEnvelope env;
+    boop::reference::AttackReleaseEnvelope env;
     env.prepare(rate);
     env.noteOn();
     std::vector<float> levels;
@@ -14,7 +14,7 @@ TEST_CASE("envelope: linear 10 ms attack, release min(gate * 0.3, 0.15 s)") {
     CHECK(levels[0] == 0.0f);
     CHECK(levels[240] == doctest::Approx(0.5).epsilon(0.01));  // 5 ms: halfway
     CHECK(levels[480] == doctest::Approx(1.0));                // 10 ms: full
-    CHECK(env.stage() == boop::AttackReleaseEnvelope::Stage::Sustain);
+    CHECK(env.stage() == boop::reference::AttackReleaseEnvelope::Stage::Sustain);
 
     // Held 960 samples = 20 ms: release 6 ms = 288 samples.
     env.noteOff();
@@ -25,8 +25,8 @@ TEST_CASE("envelope: linear 10 ms attack, release min(gate * 0.3, 0.15 s)") {
     }
     CHECK(n == doctest::Approx(288).epsilon(0.01));
 
-    CHECK(boop::AttackReleaseEnvelope::releaseSecondsForGate(2.0, 0.3, 0.15) == doctest::Approx(0.15));
-    CHECK(boop::AttackReleaseEnvelope::releaseSecondsForGate(0.1, 0.3, 0.15) == doctest::Approx(0.03));
+    CHECK(boop::reference::AttackReleaseEnvelope::releaseSecondsForGate(2.0, 0.3, 0.15) == doctest::Approx(0.15));
+    CHECK(boop::reference::AttackReleaseEnvelope::releaseSecondsForGate(0.1, 0.3, 0.15) == doctest::Approx(0.03));
 }
 
 TEST_CASE("engine envelope on rendered samples: attack and release timing") {

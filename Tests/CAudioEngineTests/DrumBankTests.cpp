@@ -8,7 +8,7 @@
 // every octave band of the spectrum within 0.05 dB wherever the sound is above -60 dB.
 //
 // That the tables are the noise DrumVoice generates (xorshift through the kind's filter) is held
-// separately, by their spectra.
+// separately, by their spectra (DrumNoiseTests).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,7 +20,7 @@
 
 #include "TestSignals.hpp"
 #include "dsp/DrumNoise.hpp"
-#include "dsp/DrumVoice.hpp"
+#include "reference/DrumVoice.hpp"
 
 using namespace testsig;
 
@@ -31,10 +31,10 @@ constexpr float kMasterGain = 0.3f;  // the engine's; drum peaks stay under the 
 
 // The engine's rule, written plainly: a free voice, else the oldest hit.
 struct ReferenceDrums {
-    boop::DrumVoice voices[8];
+    boop::reference::DrumVoice voices[8];
     uint64_t order = 0;
     uint32_t seed = 0;
-    boop::DrumNoiseTables tables;
+    boop::dsp::DrumNoiseTables tables;
     ReferenceDrums() {
         tables.prepare(kRate);
         for (auto& v : voices) {
@@ -43,7 +43,7 @@ struct ReferenceDrums {
         }
     }
     void hit(uint32_t key, float gain) {
-        boop::DrumVoice* slot = nullptr;
+        boop::reference::DrumVoice* slot = nullptr;
         for (auto& v : voices)
             if (!slot && !v.isActive()) slot = &v;
         if (!slot) {
@@ -161,54 +161,6 @@ TEST_CASE("a busy kit: overlapping hits, the ninth steals the oldest, a fade end
         CHECK(c.worstBandDb < 0.05);
         CHECK(rms(x, fadeAt + static_cast<size_t>(0.011 * kRate), frames) == 0.0);
     });
-}
-
-// Each table against the noise DrumVoice generates for its kind (xorshift through the kind's
-// lowpass or its complement), from a different starting state and eight loops long, so that the
-// table's own sampling variation is what is measured. An estimate of the energy in a band of
-// effective width B over T seconds varies with a relative standard deviation of 1 / sqrt(B T).
-// The narrowest measure is the kick's energy above 16 kHz (-44 dB): its lowpass, with a zero at
-// Nyquist, puts that energy within about 1 kHz above the edge, so B T is about 1500 over the
-// 1.49 s loop: 2.6 %, 0.11 dB. Every other band and the level are wider. Four deviations: 0.45 dB.
-TEST_CASE("the noise tables are the drums' filtered noise: level and octave bands") {
-    boop::DrumNoiseTables tables;
-    tables.prepare(kRate);
-    const size_t length = size_t{tables.mask()} + 1;
-    CHECK(length >= 1.4 * kRate);
-    for (uint32_t key : {36u, 38u, 37u, 39u, 42u, 46u, 49u}) {
-        const boop::DrumRecipe r = boop::DrumRecipe::forKey(key, kRate);
-        const float* table = tables.table(r.kind);
-        REQUIRE(table != nullptr);
-        std::vector<float> fromTable(table, table + length);
-        boop::Lowpass filter;
-        filter.prepare(kRate, r.noiseCutoffHz);
-        uint32_t rng = 12345u + key;
-        std::vector<float> generated(8 * length);
-        for (size_t i = 0; i < generated.size() + 4096; ++i) {
-            rng ^= rng << 13;
-            rng ^= rng >> 17;
-            rng ^= rng << 5;
-            const float n = static_cast<float>(static_cast<int32_t>(rng)) * (1.0f / 2147483648.0f);
-            const float low = filter.process(n);
-            if (i >= 4096) generated[i - 4096] = r.noiseHighpass ? n - low : low;
-        }
-        const double levelDb = dB(energy(fromTable) / energy(generated) * 8);
-        const auto a = octaveProfile(fromTable), b = octaveProfile(generated);
-        double worstBand = 0;
-        for (size_t k = 0; k < a.size(); ++k)
-            if (b[k] > -60) worstBand = std::max(worstBand, std::fabs(a[k] - b[k]));
-        INFO("key " << key << ": level " << levelDb << " dB, worst band " << worstBand << " dB");
-        CHECK(std::fabs(levelDb) < 0.45);
-        CHECK(worstBand < 0.45);
-        // The loop reads straight on past its end.
-        for (int k = 0; k < 8; ++k) CHECK(table[length + k] == table[k]);
-    }
-    CHECK(tables.table(boop::DrumRecipe::Kind::Tom) == nullptr);
-    // Consecutive hits start far apart in the loop.
-    for (uint32_t seed = 1; seed < 200; ++seed) {
-        const uint32_t d = (tables.start(seed + 1) - tables.start(seed)) & tables.mask();
-        CHECK(std::min(d, tables.mask() + 1 - d) > kRate * 0.1);
-    }
 }
 
 TEST_CASE("drums give the same bits whatever the block size: hits on odd frames, ringing, a fade") {

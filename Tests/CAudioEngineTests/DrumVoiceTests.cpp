@@ -1,12 +1,12 @@
 #include <doctest/doctest.h>
 #include "TestSignals.hpp"
-#include "dsp/DrumVoice.hpp"
+#include "reference/DrumVoice.hpp"
 
 using namespace testsig;
 
 TEST_CASE("drums: every GM key 35 ... 81 gives a finite hit that decays to silence") {
     for (uint32_t key = 35; key <= 81; ++key) {
-        boop::DrumVoice d;
+        boop::reference::DrumVoice d;
         d.prepare(44100.0);
         d.trigger(key, 1.0f, 1, 1);
         std::vector<float> x;

@@ -7,7 +7,7 @@
 #include "dsp/Rng.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::FdnReverb;
+using boop::dsp::FdnReverb;
 
 namespace {
 void run(FdnReverb& rv, const std::vector<float>& inL, const std::vector<float>& inR, std::vector<float>& l,
@@ -114,7 +114,7 @@ TEST_CASE("FdnReverb stays finite and bounded with the longest decay on loud noi
     rv.setSize(1.0f);
     rv.setDecay(1000.0);  // clamped to 100 s
     rv.setDamping(0.0f);
-    boop::ambient::Rng rng(9);
+    boop::dsp::Rng rng(9);
     std::vector<float> inL(44100 * 10), inR(44100 * 10), l, r;
     for (size_t i = 0; i < inL.size(); ++i) {
         inL[i] = rng.bipolar();
@@ -127,7 +127,8 @@ TEST_CASE("FdnReverb stays finite and bounded with the longest decay on loud noi
     CHECK(ambtest::rms(l, l.size() - 44100, l.size()) < 100.0);
 }
 
-TEST_CASE("FdnReverb: block-size independence, reset, and no denormal slowdown in a dying tail") {
+// What the dying tail costs is measured by bench/FdnReverbTailBench (a timing, not a unit test).
+TEST_CASE("FdnReverb: block-size independence, reset, and no subnormals in a dying tail") {
     FdnReverb a, b;
     for (FdnReverb* rv : {&a, &b}) {
         rv->prepare(44100.0);
@@ -157,15 +158,6 @@ TEST_CASE("FdnReverb: block-size independence, reset, and no denormal slowdown i
     run(a, silence, silence, sl, sr);
     CHECK(ambtest::subnormals(sl) == 0);
     CHECK(ambtest::subnormals(sr) == 0);
-    if (!ambtest::sanitized()) {
-        std::vector<float> block(44100, 0.0f), ol, orr;
-        const double tail = ambtest::fastest(3, [&] { run(a, block, block, ol, orr); });
-        FdnReverb fresh;
-        fresh.prepare(44100.0);
-        fresh.setSize(0.4f);
-        const double clean = ambtest::fastest(3, [&] { run(fresh, block, block, ol, orr); });
-        CHECK(tail < 3.0 * clean + 1e-3);
-    }
 }
 
 namespace {
@@ -237,7 +229,7 @@ TEST_CASE("FdnReverb: the vector rendering matches the frame-by-frame definition
         rv.setDamping(0.4f);
         ReferenceFdn ref(rv, rate, 3.0, 0.4f);
         const size_t frames = static_cast<size_t>(rate * 3);
-        boop::ambient::Rng rng(5, 1);
+        boop::dsp::Rng rng(5, 1);
         std::vector<float> inL(frames, 0.0f), inR(frames, 0.0f), l, r;
         for (size_t i = 0; i < frames / 3; ++i) {
             inL[i] = 0.5f * rng.bipolar();

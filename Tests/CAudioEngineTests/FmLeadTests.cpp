@@ -97,8 +97,8 @@ struct ReferenceLead {
     double sr = 48000.0, cPhase = 0.0, mPhase = 0.0, cInc = 0.0, mInc = 0.0;
     float indexTracked = 0.0f, env = 0.0f, peak = 0.0f, step = 0.0f, decay = 0.0f, attackFrames = 0.0f;
     bool attacking = false, active = false;
-    boop::ambient::SvfCoeffs coeffs;
-    boop::ambient::SvfState tone;
+    boop::dsp::SvfCoeffs coeffs;
+    boop::dsp::SvfState tone;
 
     void prepare(double rate, double ratio, float index, double attack, double decaySeconds) {
         sr = rate;

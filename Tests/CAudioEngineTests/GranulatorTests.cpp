@@ -5,7 +5,7 @@
 #include "dsp/Granulator.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::Granulator;
+using boop::dsp::Granulator;
 
 namespace {
 void run(Granulator& g, const std::vector<float>& in, std::vector<float>& l, std::vector<float>& r, int block = 64) {
@@ -110,8 +110,8 @@ TEST_CASE("Granulator: deterministic by seed, different across seeds, block-size
 
 namespace {
 namespace reference {
-using boop::ambient::kStreamGrain;
-using boop::ambient::Rng;
+using boop::dsp::kStreamGrain;
+using boop::dsp::Rng;
 // The granulator as it is defined, frame by frame with every grain visited each frame; Granulator
 // renders grain by grain over stretches between spawns and must give the same bits.
 // clang-format off
@@ -271,7 +271,7 @@ TEST_CASE("Granulator: grain-by-grain rendering gives the frame-by-frame definit
         ref.setGrain(0.08, 60.0);
         g.setPitchSpread(1.0f);
         ref.setPitchSpread(1.0f);
-        boop::ambient::Rng rng(3, 1);
+        boop::dsp::Rng rng(3, 1);
         std::vector<float> in(44100 * 4);
         for (auto& x : in) x = 0.5f * rng.bipolar();
         std::vector<float> l, r, wl(in.size()), wr(in.size());

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 #include "ambient/HarmonyManager.hpp"
-#include "dsp/Rng.hpp"
 
 using namespace boop::ambient;
 
@@ -100,28 +99,4 @@ TEST_CASE("the same seed gives the same progression, another seed another") {
     h.reset();
     CHECK(h.key() == 0);
     CHECK(h.chordCount() == 0);
-}
-
-TEST_CASE("Rng: seeded, reproducible, in range, distinct streams") {
-    Rng a(7), b(7), c(8), d(7, kStreamLead);
-    bool allSame = true, anyDiffC = false, anyDiffD = false;
-    double sum = 0;
-    for (int i = 0; i < 100000; ++i) {
-        const float x = a.uniform();
-        const float y = b.uniform();
-        allSame = allSame && x == y;
-        anyDiffC = anyDiffC || c.uniform() != x;
-        anyDiffD = anyDiffD || d.uniform() != x;
-        REQUIRE(x >= 0.0f);
-        REQUIRE(x < 1.0f);
-        sum += x;
-        const std::uint32_t k = c.below(6);
-        REQUIRE(k < 6u);
-    }
-    CHECK(allSame);
-    CHECK(anyDiffC);
-    CHECK(anyDiffD);
-    CHECK(sum / 100000 == doctest::Approx(0.5).epsilon(0.01));
-    Rng z(0);
-    CHECK(z.next() != 0);
 }

@@ -4,17 +4,15 @@
 #include <vector>
 #include "dsp/LoudnessFollower.hpp"
 #include "dsp/Rng.hpp"
-#include "dsp/SoftLimiter.hpp"
 
-using boop::LoudnessFollower;
-using boop::ambient::SoftLimiter;
+using boop::dsp::LoudnessFollower;
 
 namespace {
 
 // Noise in bursts (loud, then quiet enough to be gated), so the estimate moves and blocks end at
 // frames that are not block boundaries of the caller.
 std::vector<float> bursts(size_t frames, std::uint64_t seed) {
-    boop::ambient::Rng rng(seed, 1);
+    boop::dsp::Rng rng(seed, 1);
     std::vector<float> x(frames);
     for (size_t i = 0; i < frames; ++i) x[i] = rng.bipolar() * ((i / 30000) % 3 == 2 ? 0.001f : 0.3f);
     return x;
@@ -49,42 +47,4 @@ TEST_CASE("LoudnessFollower: run over blocks gives the gains of measure and next
     CHECK(std::memcmp(want.data(), got.data(), frames * sizeof(float)) == 0);
     CHECK(a.estimate() == b.estimate());
     CHECK(std::fabs(a.gain() - 1.0f) > 0.1f);  // the gains did move
-}
-
-TEST_CASE("SoftLimiter: the block passes (follow, gainFor, clip) equal process frame by frame") {
-    const size_t frames = 48000;
-    auto l = bursts(frames, 3), r = bursts(frames, 4);
-    for (size_t i = 0; i < frames; ++i) {
-        l[i] *= 8.0f;  // far over the threshold and the clipper's knee
-        r[i] *= 3.0f;
-    }
-    SoftLimiter a, b;
-    a.prepare(48000.0, 0.05);
-    b.prepare(48000.0, 0.05);
-    std::vector<float> wantL(l), wantR(r), gotL(frames), gotR(frames);
-    for (size_t i = 0; i < frames; ++i) a.process(wantL[i], wantR[i]);
-    float peak[32];
-    for (size_t i = 0; i < frames; i += 32) {
-        const int n = static_cast<int>(std::min<size_t>(32, frames - i));
-        for (int k = 0; k < n; ++k) peak[k] = std::max(std::fabs(l[i + k]), std::fabs(r[i + k]));
-        b.follow(peak, n);
-        for (int k = 0; k < n; ++k) {
-            const float g = b.gainFor(peak[k]);
-            gotL[i + k] = SoftLimiter::clip(l[i + k] * g);
-            gotR[i + k] = SoftLimiter::clip(r[i + k] * g);
-        }
-    }
-    CHECK(std::memcmp(wantL.data(), gotL.data(), frames * sizeof(float)) == 0);
-    CHECK(std::memcmp(wantR.data(), gotR.data(), frames * sizeof(float)) == 0);
-    float most = 0.0f;
-    for (float v : wantL) most = std::max(most, std::fabs(v));
-    CHECK(most <= 1.0f);
-}
-
-TEST_CASE("SoftLimiter::clip: unity near zero, flat at +-1 from 1.5 on, never above 1") {
-    CHECK(SoftLimiter::clip(0.0f) == 0.0f);
-    CHECK(SoftLimiter::clip(1.5f) == 1.0f);
-    CHECK(SoftLimiter::clip(-7.0f) == -1.0f);
-    CHECK(SoftLimiter::clip(0.01f) == doctest::Approx(0.01f).epsilon(1e-3));
-    for (float x = -2.0f; x <= 2.0f; x += 0.001f) CHECK(std::fabs(SoftLimiter::clip(x)) <= 1.0f);
 }

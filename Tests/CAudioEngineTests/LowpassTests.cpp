@@ -1,14 +1,14 @@
 #include <doctest/doctest.h>
 #include "TestSignals.hpp"
 #include "dsp/Lowpass.hpp"
-#include "dsp/Oscillator.hpp"
+#include "reference/Oscillator.hpp"
 
 using namespace testsig;
 
 static double gainDb(double rate, double hz) {
-    boop::Lowpass lp;
+    boop::dsp::Lowpass lp;
     lp.prepare(rate, 2000.0);
-    boop::Oscillator osc;
+    boop::reference::Oscillator osc;
     osc.prepare(rate);
     osc.setFrequency(hz);
     std::vector<float> in, out;
@@ -32,7 +32,7 @@ TEST_CASE("2 kHz lowpass: -3 dB at 2000 Hz, flat below, 12 dB/octave above, at s
 }
 
 TEST_CASE("lowpass: coefficients apart from state; reset equals a fresh instance") {
-    boop::Lowpass a, b;
+    boop::dsp::Lowpass a, b;
     a.prepare(44100.0);
     b.prepare(44100.0);
     for (int i = 0; i < 100; ++i) a.process(i % 2 ? 1.0f : -1.0f);

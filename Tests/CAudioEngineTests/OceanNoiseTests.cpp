@@ -77,10 +77,10 @@ TEST_CASE("OceanNoise: deterministic by seed, different across seeds, block-size
 
 namespace {
 namespace reference {
-using boop::ambient::kStreamOcean;
-using boop::ambient::Rng;
-using boop::ambient::SvfCoeffs;
-using boop::ambient::SvfState;
+using boop::dsp::kStreamOcean;
+using boop::dsp::Rng;
+using boop::dsp::SvfCoeffs;
+using boop::dsp::SvfState;
 // The ocean as it is defined: the TPT filter frame by frame. OceanNoise runs the same filters in
 // state-space form, which rounds differently and must sound the same.
 // clang-format off

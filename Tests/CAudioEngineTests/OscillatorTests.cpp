@@ -1,18 +1,18 @@
 #include <doctest/doctest.h>
 #include "TestSignals.hpp"
-#include "dsp/Oscillator.hpp"
+#include "reference/Oscillator.hpp"
 
 using namespace testsig;
 
 TEST_CASE("reference oscillator: A4 is 440 Hz and reset equals a fresh instance") {
-    boop::Oscillator osc;
+    boop::reference::Oscillator osc;
     osc.prepare(48000.0);
     osc.setFrequency(440.0);
     std::vector<float> x(48000);
     for (float& v : x) v = osc.process();
     CHECK(std::fabs(centsBetween(zeroCrossingFrequency(x, 48000.0, 0, x.size()), 440.0)) < 0.01);
     osc.reset();
-    boop::Oscillator fresh;
+    boop::reference::Oscillator fresh;
     fresh.prepare(48000.0);
     fresh.setFrequency(440.0);
     for (int i = 0; i < 1000; ++i) REQUIRE(osc.process() == fresh.process());

@@ -5,7 +5,7 @@
 #include "dsp/Rng.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::PingPongDelay;
+using boop::dsp::PingPongDelay;
 
 namespace {
 void run(PingPongDelay& d, const std::vector<float>& in, std::vector<float>& l, std::vector<float>& r, int block = 64) {
@@ -68,7 +68,7 @@ TEST_CASE("PingPongDelay stays finite and bounded at maximum feedback on loud no
     d.setTime(0.01);
     d.setFeedback(5.0f);  // clamped to 0.98
     d.setDamping(0.0f);
-    boop::ambient::Rng rng(3);
+    boop::dsp::Rng rng(3);
     std::vector<float> in(44100 * 10), l, r;
     for (auto& x : in) x = rng.bipolar();
     run(d, in, l, r, 17);

@@ -43,7 +43,7 @@ double truePeakDb(const std::vector<float>& x, int channels, int channel) {
 }
 
 std::vector<float> limited(std::vector<float> x, int channels, double rate, float gain = 1.0f) {
-    boop::TruePeakLimiter lim;
+    boop::dsp::TruePeakLimiter lim;
     lim.prepare(rate, channels);
     lim.setGain(gain);
     const auto latency = lim.latency();
@@ -92,7 +92,7 @@ TEST_CASE("fs/4 at 45 degrees, 0 dBTP with samples at -3 dBFS: out at or under -
 TEST_CASE("bursts, loud bright noise, square waves, +12 dB of gain: true peak at or under -1 dBTP") {
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    boop::Lowpass a, b;
+    boop::dsp::Lowpass a, b;
     a.prepare(44100, 16000);
     b.prepare(44100, 16000);
     std::vector<float> x;
@@ -128,9 +128,9 @@ std::vector<float> plainLimited(std::vector<float> x, int channels, double rate,
     const double ceilingDbtp = BOOP_CEILING_DBTP;
     const float ceiling = static_cast<float>(std::pow(10.0, (ceilingDbtp - 0.15) / 20.0));
     const auto lookahead = static_cast<size_t>(std::lround(0.0015 * rate));
-    const size_t hold = lookahead + 4, latency = lookahead + 1 + boop::TruePeak::kDelay;
+    const size_t hold = lookahead + 4, latency = lookahead + 1 + boop::dsp::TruePeak::kDelay;
     const auto release = static_cast<float>(std::exp(-1.0 / (0.08 * rate)));
-    boop::TruePeak detectors[2];
+    boop::dsp::TruePeak detectors[2];
     for (auto& d : detectors) d.prepare();
     const size_t frames = x.size() / channels;
     std::vector<float> requests(frames), out(x.size(), 0.0f);
@@ -170,7 +170,7 @@ TEST_CASE("skipping quiet passages changes nothing: the same output as the plain
     // Quiet stretches, loud bursts that need limiting, and level just around the quiet threshold.
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    boop::Lowpass lp;
+    boop::dsp::Lowpass lp;
     lp.prepare(44100, 5000);
     for (int channels : {1, 2}) {
         std::vector<float> x;
@@ -191,7 +191,7 @@ TEST_CASE("skipping quiet passages changes nothing: the same output as the plain
                 CAPTURE(gain);
                 CAPTURE(baseline);
                 const auto plain = plainLimited(x, channels, 44100, gain);
-                boop::TruePeakLimiter lim;
+                boop::dsp::TruePeakLimiter lim;
                 lim.prepare(44100, channels, BOOP_CEILING_DBTP);
                 lim.setGain(gain);
                 auto y = x;
@@ -231,7 +231,7 @@ TEST_CASE("a gain request rising for longer than the hold window: the plain algo
             CAPTURE(channels);
             CAPTURE(gain);
             const auto plain = plainLimited(x, channels, 44100, gain);
-            boop::TruePeakLimiter lim;
+            boop::dsp::TruePeakLimiter lim;
             lim.prepare(44100, channels, BOOP_CEILING_DBTP);
             lim.setGain(gain);
             auto y = x;

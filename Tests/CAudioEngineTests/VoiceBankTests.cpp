@@ -2,7 +2,7 @@
 #include <cstdlib>
 #include <string>
 #include "TestSignals.hpp"
-#include "dsp/Voice.hpp"
+#include "reference/Voice.hpp"
 
 using namespace testsig;
 
@@ -20,7 +20,7 @@ TEST_CASE("vector path agrees with the scalar reference voice sample for sample"
         else
             unsetenv("BOOP_NO_AVX2");
         for (double hz : {27.5, 261.6255653, 440.0, 1760.0, 4186.009}) {
-            boop::Voice voice;
+            boop::reference::Voice voice;
             voice.prepare(rate);
             voice.noteOn(hz, 1.0f);
             std::vector<float> ref;
@@ -54,7 +54,7 @@ TEST_CASE("along time or across lanes: any number of voices agrees with the scal
         else
             unsetenv("BOOP_NO_AVX2");
         for (int count = 1; count <= 6; ++count) {
-            std::vector<boop::Voice> voices(static_cast<size_t>(count));
+            std::vector<boop::reference::Voice> voices(static_cast<size_t>(count));
             EngineHandle engine(rate, 16);
             for (int v = 0; v < count; ++v) {
                 voices[v].prepare(rate);

@@ -37,7 +37,7 @@ std::vector<float> harmonicTone(double rate, double f0, double seconds, Amp amps
 }
 
 // Medians of |cents error| over several phases/detunings of each frequency.
-double medianErrorCents(boop::Yin& yin, double rate, double f, uint32_t window) {
+double medianErrorCents(boop::dsp::Yin& yin, double rate, double f, uint32_t window) {
     std::vector<double> errs;
     for (int k = 0; k < 9; ++k) {
         const double ff = f * std::pow(2.0, (k - 4) * 7.0 / 1200.0);  // ±28 cents around f
@@ -87,7 +87,7 @@ std::vector<double> aubioYin(const std::string& path, int rate, int buf, int hop
 }  // namespace
 
 TEST_CASE("yin: clean sines at 16 kHz, 2048-frame windows — sub-cent below 1 kHz, < 3 cents to 4 kHz") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(16000, 2048);
     double worstLow = 0, worstHigh = 0;
     for (double f = 55.0; f <= 4000.0; f *= std::pow(2.0, 1.0 / 4.0)) {  // every 3 semitones, A1 ...
@@ -104,7 +104,7 @@ TEST_CASE("yin: clean sines at 16 kHz, 2048-frame windows — sub-cent below 1 k
 }
 
 TEST_CASE("yin: clean sines at 44.1 kHz, 4096-frame windows") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(44100, 4096);
     for (double f : {27.5 * 2, 110.0, 261.63, 440.0, 987.77, 2093.0, 4186.0, 8000.0}) {
         const double e = medianErrorCents(yin, 44100, f, 4096);
@@ -113,7 +113,7 @@ TEST_CASE("yin: clean sines at 44.1 kHz, 4096-frame windows") {
 }
 
 TEST_CASE("yin: harmonic-rich tones give the fundamental, never an octave off") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(16000, 2048);
     struct Kind {
         const char* name;
@@ -145,7 +145,7 @@ TEST_CASE("yin: harmonic-rich tones give the fundamental, never an octave off") 
 }
 
 TEST_CASE("yin: unvoiced in silence, noise, and outside the range") {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(16000, 2048);
     std::vector<float> zeros(2048, 0.0f);
     CHECK(yin.process(zeros.data(), 2048).frequency == 0.0);
@@ -182,7 +182,7 @@ TEST_CASE("yin: silence then an A4, buffer by buffer as `boop listen` sees it �
     // read as a confident C7 (+33 cents).
     const double rate = 16000;
     const uint32_t window = 2048;
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(rate, window);
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> hiss(-1.0f, 1.0f);
@@ -229,6 +229,34 @@ TEST_CASE("yin: a shorter buffer than the window and the C API agree with the cl
     CHECK(bad == nullptr);
 }
 
+struct OracleCase {
+    std::string name;
+    double f;
+    bool harmonic;
+};
+
+// The case's tone written to a WAV file in dir, and the median frequency our Yin and aubiopitch's
+// yin read from that file, hop by hop.
+static void oracleMedians(const OracleCase& c, const std::string& dir, boop::dsp::Yin& yin, int rate, int buf,
+                          double& oursMed, double& theirsMed) {
+    const std::vector<float> samples =
+        c.harmonic ? harmonicTone(rate, c.f, 1.0, [](int k) { return 1.0 / k; }) : sine(rate, c.f, 1.0, 0.5f, 0.2);
+    const std::string path = dir + "/" + c.name + "-" + std::to_string(int(c.f * 100)) + ".wav";
+    REQUIRE(writeWav(path, samples, rate));
+    const std::vector<float> back = readWav(path);  // exactly what aubio reads
+    REQUIRE(back.size() == samples.size());
+    std::vector<double> ours;
+    for (size_t start = buf; start + buf <= back.size(); start += buf) {
+        const auto r = yin.process(back.data() + start, buf);
+        ours.push_back(r.frequency);
+    }
+    std::vector<double> theirs = aubioYin(path, rate, buf, buf);
+    REQUIRE_MESSAGE(theirs.size() >= 4, "aubiopitch printed no estimates for " << path);
+    theirs.erase(theirs.begin(), theirs.begin() + 2);  // its first hops see the zero-padded start
+    oursMed = median(ours);
+    theirsMed = median(theirs);
+}
+
 TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV files") {
     int status = 0;
     runAndCapture("command -v aubiopitch >/dev/null 2>&1", &status);
@@ -237,15 +265,10 @@ TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV
     const std::string dir = "/tmp/boop-yin-oracle-" + std::to_string(getpid());
     runAndCapture("mkdir -p '" + dir + "'");
     const int rate = 16000, buf = 2048;
-    boop::Yin yin;
+    boop::dsp::Yin yin;
     yin.prepare(rate, buf);
 
-    struct Case {
-        std::string name;
-        double f;
-        bool harmonic;
-    };
-    std::vector<Case> cases;
+    std::vector<OracleCase> cases;
     for (double f : {82.41, 110.0, 196.0, 261.63, 440.0, 493.88, 659.26, 880.0, 1174.66, 1760.0, 2637.0, 3520.0})
         cases.push_back({"sine", f, false});
     for (double f : {98.0, 220.0, 440.0, 784.0}) cases.push_back({"sawtooth", f, true});
@@ -254,24 +277,9 @@ TEST_CASE("yin: cross-check against the aubiopitch -p yin oracle on the same WAV
     int oracleOctaveErrors = 0;
     std::ostringstream table;
     table << "\n  tone        Hz        ours(cents)  aubio(cents)";
-    for (const Case& c : cases) {
-        const std::vector<float> samples =
-            c.harmonic ? harmonicTone(rate, c.f, 1.0, [](int k) { return 1.0 / k; }) : sine(rate, c.f, 1.0, 0.5f, 0.2);
-        const std::string path = dir + "/" + c.name + "-" + std::to_string(int(c.f * 100)) + ".wav";
-        REQUIRE(writeWav(path, samples, rate));
-        const std::vector<float> back = readWav(path);  // exactly what aubio reads
-        REQUIRE(back.size() == samples.size());
-
-        std::vector<double> ours;
-        for (size_t start = buf; start + buf <= back.size(); start += buf) {
-            const auto r = yin.process(back.data() + start, buf);
-            ours.push_back(r.frequency);
-        }
-        std::vector<double> theirs = aubioYin(path, rate, buf, buf);
-        REQUIRE_MESSAGE(theirs.size() >= 4, "aubiopitch printed no estimates for " << path);
-        theirs.erase(theirs.begin(), theirs.begin() + 2);  // its first hops see the zero-padded start
-        const double oursMed = median(ours);
-        const double theirsMed = median(theirs);
+    for (const OracleCase& c : cases) {
+        double oursMed = 0, theirsMed = 0;
+        oracleMedians(c, dir, yin, rate, buf, oursMed, theirsMed);
         REQUIRE(oursMed > 0);
         REQUIRE(theirsMed > 0);
         const double oursErr = cents(oursMed, c.f), theirsErr = cents(theirsMed, c.f);

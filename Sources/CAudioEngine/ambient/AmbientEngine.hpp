@@ -95,6 +95,9 @@ class AmbientEngine {
     void mixDry(const Sources& s, int at, int n) BOOP_RT;
     std::uint64_t untilSilence(std::uint64_t n) const BOOP_RT;
     void master(float* out, int n) BOOP_RT;
+    void steadyGains(const float* l, const float* r, float* gain, int n) BOOP_RT;
+    void rampGains(const float* l, const float* r, float* gain, int n) BOOP_RT;
+    void limit(float* l, float* r, const float* gain, float* out, int n) BOOP_RT;
     void prepareVoices();
     void prepareEffects();
     void prepareComposition();

@@ -69,7 +69,6 @@ class EuclideanRhythm {
     }
     int steps() const BOOP_RT { return steps_; }
     int pulses() const BOOP_RT { return pulses_; }
-    int rotation() const BOOP_RT { return rotation_; }
 
   private:
     std::uint64_t pattern_ = 1;  // bit i = step i of the unrotated pattern

@@ -25,7 +25,9 @@ struct FmLeadState {
     bool attacking = false;
     float peak = 0.0f, attackStep = 0.0f, decayCoef = 0.999f;
     float indexTracked = 2.0f;
-    SvfCoeffs toneCoeffs;
+    // The tone lowpass (SvfState::lowpass) in state-space form: the same filter, each frame's
+    // recursion one multiply-add deep.
+    SvfStateSpace toneSpace;
     SvfState tone;
 };
 
@@ -54,56 +56,56 @@ BOOP_SIMD_INLINE simd::f8 groupPhases(double base, const double* steps) noexcept
 // Phases stay in [0, 1): truncation is floor for the non-negative sums here.
 BOOP_SIMD_INLINE double wrapTurns(double x) noexcept { return x - static_cast<double>(static_cast<long long>(x)); }
 
+// The envelope of a group, frame by frame as defined: linear attack to the peak, then
+// exponential decay; the note ends on the frame it falls under -100 dB (then `end` is the frames
+// it sounds, `dies` is set and the rest are zero). peakLane: the frame the attack reached the
+// peak on, if it did in this group.
+BOOP_SIMD_INLINE void groupLevels(const FmLeadState& s, float* levels, int& end, bool& dies, int& peakLane) noexcept {
+    bool up = s.groupAttacking;
+    float e = s.groupEnv;
+    if (!up) {
+        // Decaying (the common case): eight multiplies; the level only falls, so the note ends in
+        // this group only if its last frame is under the threshold.
+        for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
+        if (levels[7] >= 1e-5f) return;
+    }
+    e = s.groupEnv;
+    up = s.groupAttacking;
+    for (int k = 0; k < 8; ++k) {
+        if (up) {
+            e += s.attackStep;
+            if (e >= s.peak) {
+                e = s.peak;
+                up = false;
+                peakLane = k;
+            }
+        } else {
+            e *= s.decayCoef;
+        }
+        levels[k] = e;
+        if (!up && e < 1e-5f) {
+            end = k + 1;
+            dies = true;
+            for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
+            return;
+        }
+    }
+}
+
 // n frames of the lead into out (overwrites). The carrier and modulator of a group of eight frames
 // are computed as vectors; the envelope and the tone lowpass's recursion frame by frame.
 BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
     using simd::f8;
     constexpr float kInvTwoPi = 0.15915494309189533577f;
     float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
-    // The tone lowpass (SvfState::lowpass) in state-space form, x' = A x + B in, out = C x + D in:
-    // the same filter, but each frame's recursion is one multiply-add deep, not a chain of four.
-    const SvfCoeffs& c = s.toneCoeffs;
-    const float a11 = 2.0f * c.a1 - 1.0f, a12 = -2.0f * c.a2, b1 = 2.0f * c.a2;
-    const float a21 = 2.0f * c.a2, a22 = 1.0f - 2.0f * c.a3, b2 = 2.0f * c.a3;
-    const float c1 = c.a2, c2 = 1.0f - c.a3, d = c.a3;
+    const SvfStateSpace tone = s.toneSpace;
     int i = 0;
     while (i < n && s.active) {
-        // The envelope, frame by frame as defined: linear attack to the peak, then exponential
-        // decay; the note ends on the frame it falls under -100 dB.
         alignas(32) float levels[8];
         int end = 8;
         bool dies = false;
-        bool up = s.groupAttacking;
         int peakLane = -1;  // the frame the attack reached the peak on, if it did in this group
-        float e = s.groupEnv;
-        if (!up) {
-            // Decaying (the common case): eight multiplies; the level only falls, so the note
-            // ends in this group only if its last frame is under the threshold.
-            for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
-        }
-        if (up || !(levels[7] >= 1e-5f)) {
-            e = s.groupEnv;
-            up = s.groupAttacking;
-            for (int k = 0; k < 8; ++k) {
-                if (up) {
-                    e += s.attackStep;
-                    if (e >= s.peak) {
-                        e = s.peak;
-                        up = false;
-                        peakLane = k;
-                    }
-                } else {
-                    e *= s.decayCoef;
-                }
-                levels[k] = e;
-                if (!up && e < 1e-5f) {
-                    end = k + 1;
-                    dies = true;
-                    for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
-                    break;
-                }
-            }
-        }
+        groupLevels(s, levels, end, dies, peakLane);
         const f8 env = *reinterpret_cast<const f8*>(levels);
         const f8 mod = simd::sinTurns(groupPhases(s.modBase, s.modSteps));
         const f8 idx = s.indexTracked * (0.25f + 0.75f * env);
@@ -111,13 +113,8 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
         const f8 raw = env * simd::sinTurns(reduceTurns(arg));
 
         const int stop = end - s.used < n - i ? end : s.used + (n - i);
-        const f8 in1 = b1 * raw, in2 = b2 * raw, inOut = d * raw;
-        for (int k = s.used; k < stop; ++k) {
-            out[i++] = c1 * ic1 + c2 * ic2 + inOut[k];
-            const float n1 = a11 * ic1 + a12 * ic2 + in1[k];
-            ic2 = a21 * ic1 + a22 * ic2 + in2[k];
-            ic1 = n1;
-        }
+        const f8 in1 = tone.b1 * raw, in2 = tone.b2 * raw, inOut = tone.d * raw;
+        for (int k = s.used; k < stop; ++k) out[i++] = tone.processTerms(ic1, ic2, in1[k], in2[k], inOut[k]);
         s.env = levels[stop - 1];
         s.attacking = s.groupAttacking && (peakLane < 0 || stop - 1 < peakLane);
         if (stop < end) {
@@ -158,7 +155,9 @@ class FmLead {
     void prepare(double sampleRate) noexcept {
         sampleRate_ = sampleRate;
         // A gentle lowpass takes the glassy edge (and any fold-over) off the top sidebands.
-        s_.toneCoeffs.set(sampleRate, 7000.0, 0.6);
+        SvfCoeffs tone;
+        tone.set(sampleRate, 7000.0, 0.6);
+        s_.toneSpace = SvfStateSpace::of(tone);
         setEnvelope(attackSeconds_, decaySeconds_);
         reset();
     }

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include "ambient/NoteNames.hpp"
 #include "dsp/Rng.hpp"
 #include "rt/Realtime.hpp"
 
@@ -53,10 +54,8 @@ class HarmonyManager {
         static const char* const kNames[kScaleCount] = {"major", "minor", "dorian", "phrygian", "lydian", "mixolydian"};
         return (s >= 0 && s < kScaleCount) ? kNames[s] : "?";
     }
-    static const char* noteName(int pc) noexcept {
-        static const char* const kNames[12] = {"C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"};
-        return kNames[((pc % 12) + 12) % 12];
-    }
+    // The conventional name of pitch class pc (see NoteNames.hpp).
+    static const char* noteName(int pc) noexcept { return ambient::noteName(pc, Spelling::Conventional); }
     static const char* qualitySuffix(ChordQuality q) noexcept {
         switch (q) {
             case ChordQuality::Major:
@@ -78,10 +77,12 @@ class HarmonyManager {
         }
         return "";
     }
-    // Writes e.g. "F#m7" (always NUL-terminated).
-    static void chordName(int root, ChordQuality q, char* out, std::size_t size) noexcept {
+    // Writes e.g. "F#m7" (always NUL-terminated), the root in the given spelling (a key written
+    // "C#" spells its chords with sharps, one written "Db" with flats).
+    static void chordName(int root, ChordQuality q, char* out, std::size_t size,
+                          Spelling spelling = Spelling::Conventional) noexcept {
         if (size == 0) return;
-        std::snprintf(out, size, "%s%s", noteName(root), qualitySuffix(q));
+        std::snprintf(out, size, "%s%s", ambient::noteName(root, spelling), qualitySuffix(q));
     }
 
     // seventhChance: probability that a chord is a seventh chord; modulationChance: probability

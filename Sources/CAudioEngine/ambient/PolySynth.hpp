@@ -2,35 +2,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include "dsp/PolyBlep.hpp"
 #include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop::ambient {
-
-// The naive ramp minus the polyBLEP residual of a unit step at the wrap, which rounds off the
-// discontinuity and removes most of the aliasing for a few flops. Always inlined, like every
-// helper the vector kernels call: a 32-byte vector passed to a function compiled without AVX
-// would not arrive intact (the calling conventions differ), which unoptimised builds would show.
-BOOP_SIMD_INLINE simd::f8 padSaw(simd::f8 t, simd::f8 dt, simd::f8 perDt) noexcept {
-    using simd::f8;
-    const f8 zero = simd::splat(0.0f);
-    const f8 u0 = t * perDt, u1 = (t - 1.0f) * perDt;
-    const f8 blep = simd::select<f8>(t < dt, u0 + u0 - u0 * u0 - 1.0f,
-                                     simd::select<f8>(t > 1.0f - dt, u1 * u1 + u1 + u1 + 1.0f, zero));
-    return 2.0f * t - 1.0f - blep;
-}
-
-// The TPT state-variable lowpass, lane by lane (SvfState::process).
-BOOP_SIMD_INLINE simd::f8 padLowpass(const SvfCoeffs& c, simd::f8 x, simd::f8& ic1, simd::f8& ic2) noexcept {
-    const simd::f8 v3 = x - ic2;
-    const simd::f8 v1 = c.a1 * ic1 + c.a2 * v3;
-    const simd::f8 v2 = ic2 + c.a2 * ic1 + c.a3 * v3;
-    ic1 = 2.0f * v1 - ic1;
-    ic2 = 2.0f * v2 - ic2;
-    return v2;
-}
 
 // One pass over m frames of the pad's lanes (PolySynth::Lanes is its state); compiled for the
 // baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
@@ -48,7 +26,7 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const Sv
         s.env = simd::select<f8>(s.gate, simd::min(s.env + attackStep, one), s.env * releaseCoef);
         f8 o[kOscs];
         for (int k = 0; k < kOscs; ++k) {
-            o[k] = padSaw(s.phase[k], s.inc[k], s.perInc[k]);
+            o[k] = polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
             const f8 t = s.phase[k] + s.inc[k];
             // Silent voices keep their phases, so a voice reused later starts where it stopped.
             s.phase[k] = simd::select<f8>(s.active, simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
@@ -56,22 +34,22 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const Sv
         const f8 a = s.env * s.gain;
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
-        const f8 yl = padLowpass(c, l, s.lIc1, s.lIc2), yr = padLowpass(c, r, s.rIc1, s.rIc2);
+        const f8 yl = s.left.lowpass(c, l), yr = s.right.lowpass(c, r);
         outL[i] = simd::select<f8>(s.active, yl, zero);
         outR[i] = simd::select<f8>(s.active, yr, zero);
         // A released voice under -100 dB ends after this frame: it and its filters go quiet.
         const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
         s.active &= ~ended;
         s.env = simd::select<f8>(ended, zero, s.env);
-        s.lIc1 = simd::select<f8>(s.active, s.lIc1, zero);
-        s.lIc2 = simd::select<f8>(s.active, s.lIc2, zero);
-        s.rIc1 = simd::select<f8>(s.active, s.rIc1, zero);
-        s.rIc2 = simd::select<f8>(s.active, s.rIc2, zero);
+        s.left.ic1 = simd::select<f8>(s.active, s.left.ic1, zero);
+        s.left.ic2 = simd::select<f8>(s.active, s.left.ic2, zero);
+        s.right.ic1 = simd::select<f8>(s.active, s.right.ic1, zero);
+        s.right.ic2 = simd::select<f8>(s.active, s.right.ic2, zero);
     }
     lanes = s;
 }
 
-// The pad: six voices, each three polyBLEP saws (centre, +detune panned right, -detune panned
+// The pad: six voices, each three polyBLEP saws (polyBlepSaw) (centre, +detune panned right, -detune panned
 // left) into a stereo TPT state-variable lowpass whose cutoff the composer moves slowly.
 // Envelopes are linear attack / exponential release, slow by design (seconds).
 //
@@ -180,8 +158,8 @@ class PolySynth {
         simd::f8 inc[kOscs] = {};
         simd::f8 perInc[kOscs] = {};  // 1 / inc, for the polyBLEP
         simd::f8 env = {}, gain = {};
-        simd::i8 gate = {}, active = {};  // -1 where true
-        simd::f8 lIc1 = {}, lIc2 = {}, rIc1 = {}, rIc2 = {};
+        simd::i8 gate = {}, active = {};   // -1 where true
+        SvfStateOf<simd::f8> left, right;  // the stereo lowpass, a lane per voice
     };
 
   private:

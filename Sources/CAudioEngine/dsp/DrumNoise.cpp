@@ -1,9 +1,11 @@
 #include "dsp/DrumNoise.hpp"
 
 #include "dsp/Lowpass.hpp"
+#include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 void DrumNoiseTables::prepare(double sampleRate) {
     uint32_t length = 1;
@@ -29,7 +31,8 @@ void DrumNoiseTables::prepare(double sampleRate) {
     // Every table at once, one per vector lane: the filter is a recursion, and eight of them side
     // by side cost what one does (this runs each time an engine is made, before a render starts).
     simd::u8 rng{};
-    simd::f8 b0{}, b1{}, b2{}, a1{}, a2{}, z1{}, z2{};
+    BiquadLanes filter;
+    simd::f8 z1{}, z2{};
     simd::i8 highpass{};
     float* tableOf[simd::kLanes] = {};
     for (int k = 0; k < kKinds; ++k) {
@@ -37,25 +40,14 @@ void DrumNoiseTables::prepare(double sampleRate) {
         const int lane = slotOf[k];
         if (lane < 0 || tableOf[lane] != nullptr) continue;
         tableOf[lane] = storage_.get() + stride * static_cast<size_t>(lane);
-        const BiquadCoefficients c = BiquadCoefficients::lowpass(sampleRate, recipes[k].noiseCutoffHz);
+        filter.set(lane, BiquadCoefficients::lowpass(sampleRate, recipes[k].noiseCutoffHz));
         rng[lane] = 0x2545f491u + static_cast<uint32_t>(k);
-        b0[lane] = c.b0;
-        b1[lane] = c.b1;
-        b2[lane] = c.b2;
-        a1[lane] = c.a1;
-        a2[lane] = c.a2;
         highpass[lane] = recipes[k].noiseHighpass ? -1 : 0;
     }
     constexpr int kWarmUp = 4096;  // past the filter's start-up: every part of the loop is steady
     for (int i = -kWarmUp; i < static_cast<int>(length); ++i) {
-        rng ^= rng << 13;
-        rng ^= rng >> 17;
-        rng ^= rng << 5;
-        const simd::f8 n =
-            __builtin_convertvector(reinterpret_cast<const simd::i8&>(rng), simd::f8) * (1.0f / 2147483648.0f);
-        const simd::f8 low = b0 * n + z1;
-        z1 = b1 * n - a1 * low + z2;
-        z2 = b2 * n - a2 * low;
+        const simd::f8 n = Rng::xorshift32(rng);
+        const simd::f8 low = biquadStep(filter, n, z1, z2);
         const simd::f8 shaped = simd::select<simd::f8>(highpass, n - low, low);
         if (i < 0) continue;
         for (int lane = 0; lane < slots; ++lane) tableOf[lane][i] = shaped[lane];
@@ -64,4 +56,5 @@ void DrumNoiseTables::prepare(double sampleRate) {
         for (uint32_t i = 0; i < 8; ++i) tableOf[lane][length + i] = tableOf[lane][i];
 }
 
+}  // namespace dsp
 }  // namespace boop

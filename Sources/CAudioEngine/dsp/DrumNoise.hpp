@@ -2,17 +2,18 @@
 #include <cstdint>
 #include <memory>
 
-#include "dsp/DrumVoice.hpp"
+#include "dsp/DrumRecipe.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // The drums' noise, filtered once instead of on every hit. Each drum kind's noise is white
 // xorshift noise through that kind's lowpass (or the lowpass's complement), the same definition
-// the scalar DrumVoice computes sample by sample; here it is computed for a loop of about 1.5 s
-// when the engine is prepared, and a hit reads it from a start chosen by its seed. The filter and
-// the noise generator were half of a drum lane's work, and as recurrences they kept the vector
-// kernel waiting; reading the table costs a load per eight frames.
+// the reference DrumVoice (Tests/CAudioEngineTests/reference) computes sample by sample; here it is computed for a loop
+// of about 1.5 s when the engine is prepared, and a hit reads it from a start chosen by its seed. The filter and the
+// noise generator were half of a drum lane's work, and as recurrences they kept the vector kernel waiting; reading the
+// table costs a load per eight frames.
 //
 // A hit's noise is heard for at most 0.96 s above -80 dB (the snare's; open hats 0.35 s at
 // -30 dB, the cymbal's tail repeats 1.5 s later 18 dB down, under its own decay), so the loop
@@ -36,4 +37,5 @@ class DrumNoiseTables {
     uint32_t mask_ = 0;
 };
 
+}  // namespace dsp
 }  // namespace boop

@@ -2,10 +2,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <vector>
+#include "dsp/OnePole.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // Feedback-delay-network reverb: 8 delay lines mixed through a Householder matrix
 // (A = I - 2/N * 1 1^T, orthogonal, so the loop is lossless before the per-line gains).
@@ -73,7 +75,6 @@ class FdnReverb {
         d = d < 0.0f ? 0.0f : (d > 1.0f ? 1.0f : d);
         dampCoef_ = 1.0f - 0.9f * d;
     }
-    double decaySeconds() const BOOP_RT { return decay_; }
     int lineLength(int i) const BOOP_RT { return len_[i]; }
 
     // Stereo in, stereo wet out (overwrites outL/outR; in and out may not alias).
@@ -113,7 +114,6 @@ class FdnReverb {
     BOOP_SIMD_INLINE void render(const float* inL, const float* inR, float* outL, float* outR, int n) noexcept {
         using simd::f8;
         float* const lines = lines_.data();
-        float* const ap = allpass_.data();
         f8 damp = *reinterpret_cast<const f8*>(damp_);
         const f8 gain = *reinterpret_cast<const f8*>(gain_);
         const float coef = dampCoef_;
@@ -126,18 +126,8 @@ class FdnReverb {
                              0, 0.5f * kOutSign[5], 0, 0.5f * kOutSign[7]};
         float dl[kBlock + 8], dr[kBlock + 8];
         for (int done = 0; done < n;) {
-            int m = n - done < kBlock ? n - done : kBlock;
-            for (int i = 0; i < kLines; ++i) m = len_[i] - pos_[i] < m ? len_[i] - pos_[i] : m;
-            for (int k = 0; k < kAllpasses; ++k) m = apLen_[k] - apPos_[k] < m ? apLen_[k] - apPos_[k] : m;
-
-            diffuse(ap + apOffset_[0] + apPos_[0], inL + done, dl, m);
-            diffuse(ap + apOffset_[1] + apPos_[1], dl, dl, m);
-            diffuse(ap + apOffset_[2] + apPos_[2], inR + done, dr, m);
-            diffuse(ap + apOffset_[3] + apPos_[3], dr, dr, m);
-            for (int k = 0; k < kAllpasses; ++k) {
-                apPos_[k] += m;
-                if (apPos_[k] >= apLen_[k]) apPos_[k] = 0;
-            }
+            const int m = stretch(n - done);
+            diffuseStretch(inL + done, inR + done, dl, dr, m);
 
             float* at[kLines];
             for (int i = 0; i < kLines; ++i) at[i] = lines + offset_[i] + pos_[i];
@@ -149,10 +139,7 @@ class FdnReverb {
                 f8 o[8], y[8], l[8], r[8];
                 for (int i = 0; i < kLines; ++i) o[i] = *reinterpret_cast<const simd::f8u*>(at[i] + g);
                 transpose(o);
-                for (int f = 0; f < k; ++f) {
-                    damp += (o[f] - damp) * coef;
-                    y[f] = damp * gain;
-                }
+                for (int f = 0; f < k; ++f) y[f] = onePole(damp, o[f], coef) * gain;
                 for (int f = k; f < 8; ++f) y[f] = f8{};
                 for (int f = 0; f < 8; ++f) {
                     l[f] = o[f] * outSignL;
@@ -162,18 +149,7 @@ class FdnReverb {
                 const f8 oL = simd::laneTrees(l), oR = simd::laneTrees(r);
                 for (int f = 0; f < 8; ++f) y[f] = (y[f] - h[f]) + inSignL * dl[g + f] + inSignR * dr[g + f];
                 transpose(y);
-                if (k == 8) {
-                    *reinterpret_cast<simd::f8u*>(outL + done + g) = oL;
-                    *reinterpret_cast<simd::f8u*>(outR + done + g) = oR;
-                    for (int i = 0; i < kLines; ++i) *reinterpret_cast<simd::f8u*>(at[i] + g) = y[i];
-                } else {
-                    for (int f = 0; f < k; ++f) {
-                        outL[done + g + f] = oL[f];
-                        outR[done + g + f] = oR[f];
-                    }
-                    for (int i = 0; i < kLines; ++i)
-                        for (int f = 0; f < k; ++f) at[i][g + f] = y[i][f];
-                }
+                storeGroup(at, g, k, y, oL, oR, outL + done + g, outR + done + g);
             }
             for (int i = 0; i < kLines; ++i) {
                 pos_[i] += m;
@@ -215,6 +191,44 @@ class FdnReverb {
         }
     }
 
+    // The k frames of a group: the outputs, and each line's new samples (y[i], line i's frames).
+    BOOP_SIMD_INLINE static void storeGroup(float* const* at, int g, int k, const simd::f8* y, simd::f8 oL, simd::f8 oR,
+                                            float* outL, float* outR) noexcept {
+        if (k == 8) {
+            *reinterpret_cast<simd::f8u*>(outL) = oL;
+            *reinterpret_cast<simd::f8u*>(outR) = oR;
+            for (int i = 0; i < kLines; ++i) *reinterpret_cast<simd::f8u*>(at[i] + g) = y[i];
+        } else {
+            for (int f = 0; f < k; ++f) {
+                outL[f] = oL[f];
+                outR[f] = oR[f];
+            }
+            for (int i = 0; i < kLines; ++i)
+                for (int f = 0; f < k; ++f) at[i][g + f] = y[i][f];
+        }
+    }
+
+    // The frames until the next wrap of a line or an allpass: at most `left` and kBlock.
+    BOOP_SIMD_INLINE int stretch(int left) const noexcept {
+        int m = left < kBlock ? left : kBlock;
+        for (int i = 0; i < kLines; ++i) m = len_[i] - pos_[i] < m ? len_[i] - pos_[i] : m;
+        for (int k = 0; k < kAllpasses; ++k) m = apLen_[k] - apPos_[k] < m ? apLen_[k] - apPos_[k] : m;
+        return m;
+    }
+
+    // A stretch of m frames of each input channel through its two allpasses, into dl and dr.
+    BOOP_SIMD_INLINE void diffuseStretch(const float* inL, const float* inR, float* dl, float* dr, int m) noexcept {
+        float* const ap = allpass_.data();
+        diffuse(ap + apOffset_[0] + apPos_[0], inL, dl, m);
+        diffuse(ap + apOffset_[1] + apPos_[1], dl, dl, m);
+        diffuse(ap + apOffset_[2] + apPos_[2], inR, dr, m);
+        diffuse(ap + apOffset_[3] + apPos_[3], dr, dr, m);
+        for (int k = 0; k < kAllpasses; ++k) {
+            apPos_[k] += m;
+            if (apPos_[k] >= apLen_[k]) apPos_[k] = 0;
+        }
+    }
+
     // An allpass over m frames that do not wrap its line (m <= its length: each slot is read
     // before it is written). x and y may be the same array.
     BOOP_SIMD_INLINE static void diffuse(float* line, const float* x, float* y, int m) noexcept {
@@ -244,4 +258,5 @@ class FdnReverb {
     Kernel kernel_ = chooseKernel();
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

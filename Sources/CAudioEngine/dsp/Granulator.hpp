@@ -5,7 +5,8 @@
 #include "dsp/Rng.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // Granular cloud over the last few seconds of its input: the input is written into a circular
 // buffer, and grains (Hann-windowed, randomly placed in the past, randomly panned, some
@@ -216,4 +217,5 @@ class Granulator {
     float pitchSpread_ = 0.3f, norm_ = 1.0f;
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

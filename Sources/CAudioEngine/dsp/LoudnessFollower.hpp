@@ -2,9 +2,12 @@
 #include <cmath>
 
 #include "dsp/LoudnessMeter.hpp"
+#include "dsp/Lowpass.hpp"
+#include "dsp/OnePole.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // Keeps a generative piece at a target loudness without squashing it: the K-weighted loudness of
 // the signal (before this gain) is followed in 100 ms blocks by an exponential average with a
@@ -56,25 +59,18 @@ class LoudnessFollower {
         d2 s2 = {weighting_[0].shelf.z2, weighting_[1].shelf.z2};
         d2 h1 = {weighting_[0].highpass.z1, weighting_[1].highpass.z1};
         d2 h2 = {weighting_[0].highpass.z2, weighting_[1].highpass.z2};
-        const double sb0 = s.b0, sb1 = s.b1, sb2 = s.b2, sa1 = s.a1, sa2 = s.a2;
-        const double hb0 = h.b0, hb1 = h.b1, hb2 = h.b2, ha1 = h.a1, ha2 = h.a2;
         float g = gain_, wanted = wanted_;
         const float glide = glide_;
         for (int i = 0; i < n; ++i) {
             const d2 x = {static_cast<double>(l[i]), static_cast<double>(r[i])};
-            const d2 u = sb0 * x + s1;
-            s1 = sb1 * x - sa1 * u + s2;
-            s2 = sb2 * x - sa2 * u;
-            const d2 y = hb0 * u + h1;
-            h1 = hb1 * u - ha1 * y + h2;
-            h2 = hb2 * u - ha2 * y;
+            const d2 u = biquadStep(s, x, s1, s2);
+            const d2 y = biquadStep(h, u, h1, h2);
             sum_ += y[0] * y[0] + y[1] * y[1];
             if (++filled_ >= block_) {
                 endBlock();
                 wanted = wanted_;
             }
-            g += (wanted - g) * glide;
-            gain[i] = g;
+            gain[i] = onePole(g, wanted, glide);
         }
         gain_ = g;
         weighting_[0].shelf.z1 = s1[0];
@@ -88,10 +84,7 @@ class LoudnessFollower {
     }
 
     // The gain for the next frame.
-    float next() BOOP_RT {
-        gain_ += (wanted_ - gain_) * glide_;
-        return gain_;
-    }
+    float next() BOOP_RT { return onePole(gain_, wanted_, glide_); }
 
     double estimate() const noexcept { return estimate_; }
     float gain() const noexcept { return gain_; }
@@ -131,4 +124,5 @@ class LoudnessFollower {
     float wanted_ = 1.0f, gain_ = 1.0f;
 };
 
+}  // namespace dsp
 }  // namespace boop

@@ -4,6 +4,7 @@
 #include <cmath>
 
 namespace boop {
+inline namespace dsp {
 
 void KWeighting::prepare(double sampleRate) noexcept {
     const double pi = 3.14159265358979323846;
@@ -116,4 +117,5 @@ double LoudnessMeter::integrated() const noexcept {
     return count == 0 ? -HUGE_VAL : loudnessOf(energy / static_cast<double>(count));
 }
 
+}  // namespace dsp
 }  // namespace boop

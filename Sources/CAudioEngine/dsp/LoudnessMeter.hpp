@@ -3,9 +3,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "dsp/Lowpass.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // The K-weighting of ITU-R BS.1770-4: a high shelf (+4 dB above ~1.7 kHz, the head's effect) and
 // a high-pass (~38 Hz, RLB), both as biquads designed for the actual sample rate (the standard
@@ -15,12 +17,7 @@ struct KWeighting {
     struct Biquad {
         double b0 = 1, b1 = 0, b2 = 0, a1 = 0, a2 = 0;
         double z1 = 0, z2 = 0;
-        double process(double x) BOOP_RT {
-            const double y = b0 * x + z1;
-            z1 = b1 * x - a1 * y + z2;
-            z2 = b2 * x - a2 * y;
-            return y;
-        }
+        double process(double x) BOOP_RT { return biquadStep(*this, x, z1, z2); }
     };
     Biquad shelf, highpass;
 
@@ -72,4 +69,5 @@ class LoudnessMeter {
     std::vector<std::uint64_t> binCount_;
 };
 
+}  // namespace dsp
 }  // namespace boop

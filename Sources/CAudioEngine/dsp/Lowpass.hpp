@@ -1,8 +1,10 @@
 #pragma once
 #include <cmath>
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // Second-order lowpass (RBJ cookbook, bilinear transform with pre-warping). With Q = 1/sqrt(2)
 // it is a Butterworth: exactly -3.01 dB at the cutoff, maximally flat below it, -12 dB/octave
@@ -33,8 +35,31 @@ struct BiquadCoefficients {
     }
 };
 
-// Transposed direct form II state: two floats, well conditioned in single precision at audio
-// cutoffs.
+// One step of the transposed direct form II recursion: for one filter (C = BiquadCoefficients,
+// T = float) or for eight filters side by side as vector lanes (C = BiquadLanes, T = simd::f8),
+// the same expressions, so a lane gives the bits a scalar filter gives. Two states, well
+// conditioned in single precision at audio cutoffs.
+template <class C, class T>
+BOOP_SIMD_INLINE T biquadStep(const C& c, T x, T& z1, T& z2) noexcept {
+    const T y = c.b0 * x + z1;
+    z1 = c.b1 * x - c.a1 * y + z2;
+    z2 = c.b2 * x - c.a2 * y;
+    return y;
+}
+
+// Eight sets of coefficients, one per lane.
+struct BiquadLanes {
+    simd::f8 b0{}, b1{}, b2{}, a1{}, a2{};
+
+    void set(int lane, const BiquadCoefficients& c) noexcept {
+        b0[lane] = c.b0;
+        b1[lane] = c.b1;
+        b2[lane] = c.b2;
+        a1[lane] = c.a1;
+        a2[lane] = c.a2;
+    }
+};
+
 struct Lowpass {
     void prepare(double sampleRate, double cutoffHz = 2000.0) noexcept {
         coefficients = BiquadCoefficients::lowpass(sampleRate, cutoffHz);
@@ -42,16 +67,11 @@ struct Lowpass {
     }
     void reset() noexcept { z1 = z2 = 0.0f; }
 
-    float process(float x) BOOP_RT {
-        const BiquadCoefficients& c = coefficients;
-        const float y = c.b0 * x + z1;
-        z1 = c.b1 * x - c.a1 * y + z2;
-        z2 = c.b2 * x - c.a2 * y;
-        return y;
-    }
+    float process(float x) BOOP_RT { return biquadStep(coefficients, x, z1, z2); }
 
     BiquadCoefficients coefficients;
     float z1 = 0.0f, z2 = 0.0f;
 };
 
+}  // namespace dsp
 }  // namespace boop

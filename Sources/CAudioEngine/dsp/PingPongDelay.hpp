@@ -1,9 +1,11 @@
 #pragma once
 #include <cmath>
 #include <vector>
+#include "dsp/OnePole.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // Stereo ping-pong delay: the left line feeds the right and the right feeds the left, so echoes
 // alternate sides. A one-pole lowpass in the feedback path (damping) darkens each repeat like tape.
@@ -57,7 +59,7 @@ class PingPongDelay {
         float current = current_, dl = dampL_, dr = dampR_;
         int write = write_;
         for (int i = 0; i < n; ++i) {
-            current += (target - current) * glide;
+            onePole(current, target, glide);
             float pos = static_cast<float>(write) - current;
             pos = pos < 0.0f ? pos + sizeF : pos;
             int i0 = static_cast<int>(pos);
@@ -66,8 +68,8 @@ class PingPongDelay {
             const int i1 = i0 + 1 >= size ? 0 : i0 + 1;
             const float yl = left[i0] + (left[i1] - left[i0]) * frac;
             const float yr = right[i0] + (right[i1] - right[i0]) * frac;
-            dl += (yl - dl) * damp;
-            dr += (yr - dr) * damp;
+            onePole(dl, yl, damp);
+            onePole(dr, yr, damp);
             left[write] = in[i] + fb * dr;
             right[write] = fb * dl;
             write = write + 1 >= size ? 0 : write + 1;
@@ -89,4 +91,5 @@ class PingPongDelay {
     float feedback_ = 0.4f, dampCoef_ = 0.7f, dampL_ = 0.0f, dampR_ = 0.0f;
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

@@ -1,8 +1,11 @@
 #pragma once
 #include <cstdint>
+#include <type_traits>
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // SplitMix64: turns a user seed (often small: 1, 2, 7 ...) into well-mixed state words, and
 // derives independent per-unit streams so adding a draw in one unit never shifts another's.
@@ -14,8 +17,16 @@ inline std::uint64_t splitMix64(std::uint64_t& x) BOOP_RT {
     return z ^ (z >> 31);
 }
 
-// xoshiro256** (Blackman & Vigna). Deterministic across platforms: only integer arithmetic, and
-// the float conversions use exact power-of-two scaling. Never std::rand (global, unspecified).
+// The one random number generator of the DSP units, with two named algorithms. Both are
+// deterministic across platforms: only integer arithmetic, and the float conversions use exact
+// power-of-two scaling. Never std::rand (global, unspecified).
+//
+// - xoshiro256** (Blackman & Vigna), the object itself: seeded per stream through SplitMix64,
+//   for everything the ambient composition and its units draw.
+// - xorshift32 (Marsaglia's 13, 17, 5 triple), the static xorshift32(): a 32-bit state the caller
+//   keeps, for the drums' white noise. It is kept as the drums' algorithm because every drum hit
+//   of every rendered file is made of its bits; one template serves one stream (uint32_t) and
+//   eight side by side as vector lanes (simd::u8), the same steps.
 struct Rng {
     std::uint64_t s[4] = {1, 2, 3, 4};
 
@@ -52,7 +63,20 @@ struct Rng {
     std::uint32_t below(std::uint32_t n) BOOP_RT {
         return static_cast<std::uint32_t>(((next() >> 32) * static_cast<std::uint64_t>(n)) >> 32);
     }
-    bool chance(float p) BOOP_RT { return uniform() < p; }
+
+    // One xorshift32 step of `state` (uint32_t, or simd::u8 for eight streams), returned as white
+    // noise in [-1, 1): the new state read as a signed 32-bit integer, times 2^-31.
+    template <class U>
+    BOOP_SIMD_INLINE static auto xorshift32(U& state) noexcept {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        if constexpr (std::is_same_v<U, std::uint32_t>) {
+            return static_cast<float>(static_cast<std::int32_t>(state)) * (1.0f / 2147483648.0f);
+        } else {
+            return __builtin_convertvector(reinterpret_cast<const simd::i8&>(state), simd::f8) * (1.0f / 2147483648.0f);
+        }
+    }
 };
 
 // Stream identifiers: one per consumer of randomness.
@@ -65,4 +89,5 @@ enum RngStream : std::uint64_t {
     kStreamPad = 6,
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

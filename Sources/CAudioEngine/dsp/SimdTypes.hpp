@@ -14,7 +14,11 @@
 #endif
 #define BOOP_SIMD_INLINE inline __attribute__((always_inline))
 
-namespace boop::simd {
+// Every DSP unit lives in boop::dsp. The namespace is inline so that code outside dsp/ that
+// names a unit boop::X (the engine, the C API) keeps compiling until it spells boop::dsp::X.
+namespace boop {
+inline namespace dsp {
+namespace simd {
 
 // Whether to take the AVX2 + FMA build of a kernel: where the CPU has both, unless BOOP_NO_AVX2
 // is set (to test or measure the baseline). For choosing a kernel, never on the audio thread.
@@ -104,4 +108,6 @@ BOOP_SIMD_INLINE F sinTurns(F x) noexcept {
     return reinterpret_cast<const F&>(signedBits);
 }
 
-}  // namespace boop::simd
+}  // namespace simd
+}  // namespace dsp
+}  // namespace boop

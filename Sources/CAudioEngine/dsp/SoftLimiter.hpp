@@ -1,12 +1,14 @@
 #pragma once
 #include <cmath>
+#include "dsp/SoftClipper.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop {
+inline namespace dsp {
 
 // Output stage: a stereo-linked peak limiter (instant attack, smooth release) keeps the level
-// under the threshold without pumping, then a cubic soft clipper (unity gain at zero, flat at
-// +-1.5 -> +-1) catches whatever remains, and a final clamp makes |y| <= 1 a certainty.
+// under the threshold without pumping, then the cubic soft clipper (SoftClipper::cubic) catches
+// whatever remains.
 struct SoftLimiter {
     float threshold = 0.8f;
     float env = 0.0f;
@@ -18,20 +20,13 @@ struct SoftLimiter {
     }
     void reset() BOOP_RT { env = 0.0f; }
 
-    // Branch-free (selects), so a block of it vectorises; the same values as the tests in order.
-    static float clip(float x) BOOP_RT {
-        const float y = x - (4.0f / 27.0f) * x * x * x;
-        const float c = y > 1.0f ? 1.0f : (y < -1.0f ? -1.0f : y);
-        return x >= 1.5f ? 1.0f : (x <= -1.5f ? -1.0f : c);
-    }
-
     void process(float& l, float& r) BOOP_RT {
         const float al = l < 0.0f ? -l : l, ar = r < 0.0f ? -r : r;
         float a = al > ar ? al : ar;
         follow(&a, 1);
         const float g = gainFor(a);
-        l = clip(l * g);
-        r = clip(r * g);
+        l = SoftClipper::cubic(l * g);
+        r = SoftClipper::cubic(r * g);
     }
 
     // The block form of process, in two passes. follow: peak[i] (max |l|, |r| of frame i) becomes
@@ -49,4 +44,5 @@ struct SoftLimiter {
     float gainFor(float e) const BOOP_RT { return e > threshold ? threshold / e : 1.0f; }
 };
 
-}  // namespace boop::ambient
+}  // namespace dsp
+}  // namespace boop

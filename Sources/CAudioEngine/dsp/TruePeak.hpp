@@ -1,9 +1,11 @@
 #pragma once
 #include <cmath>
 
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // True peak after ITU-R BS.1770-4 Annex 2: the signal interpolated 4x by a polyphase FIR and the
 // largest magnitude taken. The filter is a Kaiser-windowed sinc of 32 taps per phase, longer than
@@ -75,16 +77,7 @@ struct TruePeak {
     float peak() const BOOP_RT {
         // history[at .. at + kTaps) is oldest .. newest.
         const float* w = history + at;
-        // Four partial sums, so the adds do not wait on one another (one chain of 32 dependent
-        // adds made this the render's slowest loop on loud material).
-        Phases y0 = {}, y1 = {}, y2 = {}, y3 = {};
-        for (int j = 0; j < kTaps; j += 4) {
-            y0 += taps[j] * w[kTaps - 1 - j];
-            y1 += taps[j + 1] * w[kTaps - 2 - j];
-            y2 += taps[j + 2] * w[kTaps - 3 - j];
-            y3 += taps[j + 3] * w[kTaps - 4 - j];
-        }
-        const Phases y = (y0 + y1) + (y2 + y3);
+        const Phases y = interpolate<Phases>(AllPhases{taps}, Newest{w + kTaps - 1});
         float peak = 0.0f;
         for (int p = 0; p < kPhases; ++p) {
             const float a = std::fabs(y[p]);
@@ -93,10 +86,36 @@ struct TruePeak {
         return peak;
     }
 
+    // The polyphase sum, written once for both ways it is vectorised: T = Phases, one frame with
+    // its four phases as lanes (tap(j) the four phases' tap j, input(j) the j-th newest sample),
+    // or T = simd::f8, one phase for eight frames as lanes (TruePeakLimiter). Four partial sums
+    // (taps j = q mod 4), so the adds do not wait on one another (one chain of 32 dependent adds
+    // made this the render's slowest loop on loud material).
+    template <class T, class Tap, class Input>
+    BOOP_SIMD_INLINE static T interpolate(const Tap& tap, const Input& input) noexcept {
+        T y0{}, y1{}, y2{}, y3{};
+        for (int j = 0; j < kTaps; j += 4) {
+            y0 += tap(j) * input(j);
+            y1 += tap(j + 1) * input(j + 1);
+            y2 += tap(j + 2) * input(j + 2);
+            y3 += tap(j + 3) * input(j + 3);
+        }
+        return (y0 + y1) + (y2 + y3);
+    }
+    struct AllPhases {
+        const Phases* taps;
+        BOOP_SIMD_INLINE Phases operator()(int j) const noexcept { return taps[j]; }
+    };
+    struct Newest {
+        const float* newest;  // the window's newest sample; input(j) is j samples older
+        BOOP_SIMD_INLINE float operator()(int j) const noexcept { return newest[-j]; }
+    };
+
     float process(float x) BOOP_RT {
         push(x);
         return peak();
     }
 };
 
+}  // namespace dsp
 }  // namespace boop

@@ -8,30 +8,38 @@
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 namespace {
 
-// The four interpolated points of eight consecutive frames, each phase summed in the same four
-// partial sums (taps j = q mod 4) as TruePeak::peak, so the baseline build gives its bits.
+// Tap j of one phase, and the inputs j samples older than eight consecutive frames' newest: the
+// accessors TruePeak::interpolate sums for eight frames at once.
+struct OnePhase {
+    const TruePeak::Phases* taps;
+    int p;
+    BOOP_SIMD_INLINE float operator()(int j) const noexcept { return taps[j][p]; }
+};
+struct NewestEight {
+    const float* newest;
+    BOOP_SIMD_INLINE simd::f8 operator()(int j) const noexcept {
+        return *reinterpret_cast<const simd::f8u*>(newest - j);
+    }
+};
+
+// The four interpolated points of eight consecutive frames, each phase summed as TruePeak::peak
+// sums it (TruePeak::interpolate), so the baseline build gives its bits.
 template <class Line>
 __attribute__((always_inline)) inline void peaksOfEight(const Line* lin, int channels, std::uint32_t at,
                                                         const TruePeak::Phases* taps, float* peaks) noexcept {
     using simd::f8;
-    using simd::f8u;
     constexpr int kTaps = TruePeak::kTaps;
     f8 peak = simd::splat(0.0f);
     for (int c = 0; c < channels; ++c) {
         // Frame at + k's window ends at line position at + k + kTaps - 1 (the newest input).
         const float* newest = lin[c] + at + kTaps - 1;
         for (int p = 0; p < TruePeak::kPhases; ++p) {
-            f8 y0 = simd::splat(0.0f), y1 = y0, y2 = y0, y3 = y0;
-            for (int j = 0; j < kTaps; j += 4) {
-                y0 += taps[j][p] * *reinterpret_cast<const f8u*>(newest - j);
-                y1 += taps[j + 1][p] * *reinterpret_cast<const f8u*>(newest - j - 1);
-                y2 += taps[j + 2][p] * *reinterpret_cast<const f8u*>(newest - j - 2);
-                y3 += taps[j + 3][p] * *reinterpret_cast<const f8u*>(newest - j - 3);
-            }
-            peak = simd::max(peak, simd::abs((y0 + y1) + (y2 + y3)));
+            const f8 y = TruePeak::interpolate<f8>(OnePhase{taps, p}, NewestEight{newest});
+            peak = simd::max(peak, simd::abs(y));
         }
     }
     for (int k = 0; k < 8; ++k) peaks[k] = peak[k];
@@ -276,4 +284,5 @@ void TruePeakLimiter::process(float* io, std::uint32_t frames) BOOP_RT {
     }
 }
 
+}  // namespace dsp
 }  // namespace boop

@@ -6,6 +6,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 // The output stage of everything boop makes: a plain gain, then a look-ahead limiter that keeps
 // the true peak (4x oversampled, TruePeak) under a ceiling without ever clipping.
@@ -97,4 +98,5 @@ class TruePeakLimiter {
     }
 };
 
+}  // namespace dsp
 }  // namespace boop

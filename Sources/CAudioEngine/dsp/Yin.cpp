@@ -4,6 +4,7 @@
 #include <cmath>
 
 namespace boop {
+inline namespace dsp {
 
 namespace {
 // Plain complex products: std::complex's operator* calls __muldc3 for C99 Inf/NaN rules,
@@ -312,4 +313,5 @@ double Yin::refinedPeriod(uint32_t tau, uint32_t W, uint32_t tauMax, double& dep
     return period;
 }
 
+}  // namespace dsp
 }  // namespace boop

@@ -27,6 +27,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 struct YinResult {
     double frequency = 0.0;   // Hz; 0 = unvoiced
@@ -48,14 +49,6 @@ class Yin {
 
     // Estimates the pitch of the last min(n, windowSize) samples. Never allocates.
     YinResult process(const float* samples, uint32_t n) BOOP_RT;
-
-    // d'(τ) of the last process() call, for tests (index = lag).
-    const std::vector<double>& cmnd() const noexcept { return cmnd_; }
-
-    double sampleRate() const noexcept { return sampleRate_; }
-    uint32_t windowSize() const noexcept { return windowSize_; }
-    double minFrequency() const noexcept { return minHz_; }
-    double maxFrequency() const noexcept { return maxHz_; }
 
   private:
     // The steps of process(), in order.
@@ -96,4 +89,5 @@ class Yin {
     std::vector<double> cmnd_;    // d'(τ)
 };
 
+}  // namespace dsp
 }  // namespace boop

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 
 namespace boop {
@@ -132,10 +131,6 @@ BOOP_SIMD_INLINE uint32_t ringFrames(DrumBank::Ring& r, float* mono, uint64_t cl
     return ended;
 }
 
-// A sweeping tone along time, from `begin` to the first group boundary where it is ready to
-// ring (then `ready`), or to `end`; returns where it stopped. Groups past the ramp-in and not
-// fading take the inner loop, state in registers; the others the general path. Both compute
-// ((level * sine) * ramp-in * fade) * velocity, so a sample's value does not depend on the path.
 // Frames k0 ... of a sweeping tone's group: level times the polynomial sine.
 BOOP_SIMD_INLINE f8 sweepGroup(const DrumBank::Sweep& v, uint32_t k0) noexcept {
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
@@ -192,6 +187,34 @@ BOOP_SIMD_INLINE int sweepRun(DrumBank::Sweep& v, float* mono, int begin, int en
     return end;
 }
 
+// Whole groups of a hit's noise from frame n (past the ramp-in and re-strikes, no fade) while
+// they fit before `end`. Returns where it stopped; clears `alive` when the hit has ended.
+BOOP_SIMD_INLINE int noiseGroups(DrumBank::Noise& v, float* mono, int n, int end, uint32_t mask) noexcept {
+    uint32_t age = v.env.age;
+    float amp = v.groupAmp;
+    const float gain = v.env.gain, decay8 = v.decay8;
+    const f8 powers = load8<f8>(v.powers);
+    bool alive = true;
+    for (; n + 8 <= end && alive; n += 8) {
+        const float* t = v.table + ((v.start + age) & mask);
+        // The loop is read straight on, but in short runs between the other parts' work, too
+        // short for the hardware prefetcher to follow.
+        __builtin_prefetch(t + 64);
+        f8 y = load8<f8>(t) * (amp * powers);
+        y *= gain;
+        f8 m = load8<f8>(mono + n);
+        m += y;
+        std::memcpy(mono + n, &m, sizeof m);
+        age += 8;
+        amp *= decay8;
+        alive = amp >= kSilence;
+    }
+    v.alive = alive;
+    v.env.age = age;
+    v.groupAmp = amp;
+    return n;
+}
+
 // One hit's noise along time. Groups past the ramp-in and the clap's re-strikes (its first 33 ms)
 // and not fading take the inner loop; the others the general path, the re-strikes shaped frame
 // by frame. Both compute ((table * level) * ramp-in * fade) * velocity.
@@ -199,32 +222,8 @@ BOOP_SIMD_INLINE void noiseRun(DrumBank::Noise& v, float* mono, int begin, int e
     for (int n = begin; n < end;) {
         const uint32_t k0 = v.env.age & 7u;
         if (k0 == 0 && v.env.age >= v.env.rampIn && v.env.age >= 3 * v.clapPeriod && v.env.fadeStep == 0.0f) {
-            uint32_t age = v.env.age;
-            float amp = v.groupAmp;
-            const float gain = v.env.gain, decay8 = v.decay8;
-            const f8 powers = load8<f8>(v.powers);
-            bool alive = true;
-            for (; n + 8 <= end && alive; n += 8) {
-                const float* t = v.table + ((v.start + age) & mask);
-                // The loop is read straight on, but in short runs between the other parts' work,
-                // too short for the hardware prefetcher to follow.
-                __builtin_prefetch(t + 64);
-                f8 y = load8<f8>(t) * (amp * powers);
-                y *= gain;
-                f8 m = load8<f8>(mono + n);
-                m += y;
-                std::memcpy(mono + n, &m, sizeof m);
-                age += 8;
-                amp *= decay8;
-                alive = amp >= kSilence;
-            }
-            v.env.age = age;
-            v.groupAmp = amp;
-            if (!alive) {
-                v.alive = false;
-                return;
-            }
-            if (n >= end) return;
+            n = noiseGroups(v, mono, n, end, mask);
+            if (!v.alive || n >= end) return;
         }
         const uint32_t age = v.env.age;
         const int count = std::min(static_cast<int>(8 - k0), end - n);
@@ -307,8 +306,11 @@ void DrumBank::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order, 
     order_[lane] = order;
     if (ring_.ringing[lane]) stopRinging(lane);
     const DrumRecipe r = DrumRecipe::forKey(key, sampleRate_);
+    startSweep(sweep_[lane], r, gain, frame);
+    startNoise(noise_[lane], r, gain, seed);
+}
 
-    Sweep& t = sweep_[lane];
+void DrumBank::startSweep(Sweep& t, const DrumRecipe& r, float gain, uint64_t frame) BOOP_RT {
     t.alive = r.toneAmp > 0.0f;
     resetEnvelope(t.env, r, gain);
     const double unitsPerHz = 4294967296.0 / sampleRate_;
@@ -341,8 +343,9 @@ void DrumBank::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order, 
         t.amp = r.toneAmp / t.powers[h];
         t.phase = 0u - (t.baseSteps[h] + static_cast<uint32_t>(static_cast<int32_t>(t.sweep * t.sweepSums[h])));
     }
+}
 
-    Noise& v = noise_[lane];
+void DrumBank::startNoise(Noise& v, const DrumRecipe& r, float gain, uint32_t seed) BOOP_RT {
     v.table = tables_.table(r.kind);
     v.alive = v.table != nullptr && r.noiseAmp > 0.0f;
     resetEnvelope(v.env, r, gain);

@@ -2,7 +2,7 @@
 #include <cstdint>
 
 #include "dsp/DrumNoise.hpp"
-#include "dsp/DrumVoice.hpp"
+#include "dsp/DrumRecipe.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
@@ -46,7 +46,6 @@ class DrumBank {
     void render(float* mono, uint64_t clock, int begin, int end) BOOP_RT;
 
     int activeCount() const BOOP_RT;
-    const DrumNoiseTables& noiseTables() const noexcept { return tables_; }
 
     // What every part of a hit has: its age, the ramp-in, the fade, the velocity.
     struct Envelope {
@@ -113,6 +112,8 @@ class DrumBank {
 
   private:
     void renderRing(float* mono, uint64_t clock, int begin, int end) BOOP_RT;
+    void startSweep(Sweep& t, const DrumRecipe& r, float gain, uint64_t frame) BOOP_RT;
+    void startNoise(Noise& v, const DrumRecipe& r, float gain, uint32_t seed) BOOP_RT;
     void startRinging(int lane) BOOP_RT;
     void stopRinging(int lane) BOOP_RT;
 

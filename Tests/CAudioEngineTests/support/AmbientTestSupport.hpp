@@ -1,6 +1,5 @@
 #pragma once
 // Signal checks shared by the Ambient*Tests files.
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -9,8 +8,6 @@
 #include "include/CAudioEngine.h"
 
 namespace ambtest {
-
-inline bool sanitized() { return std::string(BOOP_SANITIZER_MODE) != "none"; }
 
 inline double rms(const float* x, size_t n) {
     double s = 0;
@@ -37,19 +34,6 @@ inline size_t subnormals(const std::vector<float>& x) {
 }
 inline bool sameBytes(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-// Seconds of the fastest of `reps` runs of f (the minimum filters out scheduler noise).
-template <typename F>
-double fastest(int reps, F&& f) {
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        best = std::min(best, s);
-    }
-    return best;
 }
 
 // Renders `frames` stereo frames from the C API in blocks following `blocks` cyclically.

@@ -2,7 +2,7 @@
 #include <cmath>
 #include "rt/Realtime.hpp"
 
-namespace boop {
+namespace boop::reference {
 
 // The reference sine oscillator of the original design: phase accumulated in double, std::sin per sample.
 // The engine's fast path (engine/VoiceBank.hpp) must agree with it; tests compare the two.
@@ -33,4 +33,4 @@ struct Oscillator {
     double phase_ = 0.0;
 };
 
-}  // namespace boop
+}  // namespace boop::reference

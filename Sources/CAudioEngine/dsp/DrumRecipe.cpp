@@ -1,9 +1,9 @@
-#include "dsp/DrumVoice.hpp"
+#include "dsp/DrumRecipe.hpp"
 #include <algorithm>
 #include <cmath>
-#include "dsp/DrumNoise.hpp"
 
 namespace boop {
+inline namespace dsp {
 
 DrumRecipe::Kind DrumRecipe::kindForKey(uint32_t key) BOOP_RT {
     switch (key) {
@@ -86,84 +86,5 @@ DrumRecipe DrumRecipe::forKey(uint32_t key, double rate) BOOP_RT {
     return r;
 }
 
-void DrumVoice::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT {
-    const DrumRecipe r = DrumRecipe::forKey(key, sampleRate_);
-    kind_ = r.kind;
-    active_ = true;
-    order_ = order;
-    rng_ = seed * 2654435761u + 0x9e3779b9u;
-    if (rng_ == 0) rng_ = 1;
-    phase_ = 0.0;
-    gain_ = gain;
-    fadeGain_ = 1.0f;
-    fadeStep_ = 0.0f;
-    age_ = 0;
-    rampIn_ = r.rampInFrames;
-    clapSamples_ = 0;
-    clapPeriod_ = r.clapPeriod;
-    baseHz_ = r.baseHz;
-    sweepHz_ = sweep_ = r.sweepHz;
-    sweepDecay_ = r.sweepDecay;
-    toneAmp_ = r.toneAmp;
-    toneDecay_ = r.toneDecay;
-    noiseAmp_ = r.noiseAmp;
-    noiseDecay_ = r.noiseDecay;
-    noiseHighpass_ = r.noiseHighpass;
-    noiseFilter_.prepare(sampleRate_, r.noiseCutoffHz);
-    noiseTable_ = tables_ != nullptr ? tables_->table(kind_) : nullptr;
-    if (noiseTable_ != nullptr) {
-        noiseStart_ = tables_->start(seed);
-        noiseMask_ = tables_->mask();
-    }
-}
-
-void DrumVoice::fade(double seconds) BOOP_RT {
-    if (!active_) return;
-    const float step = 1.0f / static_cast<float>(std::max(1.0, seconds * sampleRate_));
-    if (step > fadeStep_) fadeStep_ = step;
-}
-
-float DrumVoice::process() BOOP_RT {
-    if (!active_) return 0.0f;
-    float out = 0.0f;
-    if (toneAmp_ > 0.0f) {
-        out += toneAmp_ * static_cast<float>(std::sin(6.283185307179586 * phase_));
-        phase_ += (baseHz_ + sweep_) / sampleRate_;
-        if (phase_ >= 1.0) phase_ -= 1.0;
-        sweep_ *= sweepDecay_;
-        toneAmp_ *= toneDecay_;
-    }
-    if (noiseAmp_ > 0.0f) {
-        float n;
-        if (noiseTable_ != nullptr) {
-            n = noiseTable_[(noiseStart_ + age_) & noiseMask_];
-        } else {
-            n = noise();
-            const float low = noiseFilter_.process(n);
-            n = noiseHighpass_ ? n - low : low;  // complement of a lowpass: a gentle highpass
-        }
-        float amp = noiseAmp_;
-        if (clapPeriod_ != 0 && clapSamples_ < 3 * clapPeriod_) {
-            // Three quick re-strikes before the tail: the smeared attack of several hands.
-            amp *= 1.0f - static_cast<float>(clapSamples_ % clapPeriod_) / static_cast<float>(clapPeriod_);
-            ++clapSamples_;
-        }
-        out += amp * n;
-        noiseAmp_ *= noiseDecay_;
-    }
-    // A 1 ms ramp-in keeps the very first sample from stepping (the hit still reads as a hit).
-    if (age_ < rampIn_) out *= static_cast<float>(age_) / static_cast<float>(rampIn_);
-    ++age_;
-    if (fadeStep_ > 0.0f) {
-        fadeGain_ -= fadeStep_;
-        if (fadeGain_ <= 0.0f) {
-            fadeGain_ = 0.0f;
-            active_ = false;
-        }
-        out *= fadeGain_;
-    }
-    if (toneAmp_ < 1e-4f && noiseAmp_ < 1e-4f) active_ = false;  // -80 dB: inaudible, done
-    return out * gain_;
-}
-
+}  // namespace dsp
 }  // namespace boop

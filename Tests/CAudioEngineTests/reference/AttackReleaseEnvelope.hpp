@@ -2,7 +2,7 @@
 #include <algorithm>
 #include "rt/Realtime.hpp"
 
-namespace boop {
+namespace boop::reference {
 
 // Linear attack to full level, hold while the note is down, then a linear release from the
 // level reached. The melody voice uses attack 10 ms and release min(gate x 0.3, 0.15 s),
@@ -84,4 +84,4 @@ struct AttackReleaseEnvelope {
     long long heldSamples_ = 0;
 };
 
-}  // namespace boop
+}  // namespace boop::reference

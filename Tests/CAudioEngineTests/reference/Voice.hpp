@@ -1,9 +1,9 @@
 #pragma once
-#include "dsp/AttackReleaseEnvelope.hpp"
+#include "AttackReleaseEnvelope.hpp"
+#include "Oscillator.hpp"
 #include "dsp/Lowpass.hpp"
-#include "dsp/Oscillator.hpp"
 
-namespace boop {
+namespace boop::reference {
 
 // The original design's melody voice written plainly: sine -> linear envelope -> 2 kHz lowpass,
 // times the velocity gain. This scalar form is the reference the vectorised VoiceBank is tested
@@ -40,4 +40,4 @@ struct Voice {
     float gain = 0.6f;
 };
 
-}  // namespace boop
+}  // namespace boop::reference

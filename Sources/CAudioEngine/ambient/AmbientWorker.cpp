@@ -1,0 +1,98 @@
+// Offline rendering on two cores: the worker thread renders the sources ahead into a ring of
+// stretches, and renderWithWorker mixes them exactly as render() would.
+#include "ambient/AmbientEngine.hpp"
+
+#include <mutex>
+#include <system_error>
+#include "rt/Denormals.hpp"
+
+namespace boop::ambient {
+
+bool AmbientEngine::startWorker() {
+    if (worker_.joinable() || frame_ != 0) return false;
+    ring_.reset(new Sources[kRing]);
+    try {
+        worker_ = std::thread([this] { workerLoop(); });
+    } catch (const std::system_error&) {
+        ring_.reset();
+        return false;
+    }
+    return true;
+}
+
+void AmbientEngine::stopWorker() noexcept {
+    if (!worker_.joinable()) return;
+    stopping_.store(true);
+    {
+        std::lock_guard<std::mutex> lock(wakeMutex_);
+        wake_.notify_all();
+    }
+    worker_.join();
+}
+
+// The worker: stretch after stretch of the sources into the ring, waiting only while it is full.
+// It owns the composition and the source units; render() touches only the mix's side.
+void AmbientEngine::workerLoop() noexcept {
+    DenormalGuard guard;  // the same arithmetic as the render thread's
+    std::uint32_t head = head_.load(std::memory_order_relaxed);
+    while (!stopping_.load(std::memory_order_relaxed)) {
+        if (head - tail_.load(std::memory_order_acquire) == kRing) {
+            std::unique_lock<std::mutex> lock(wakeMutex_);
+            workerWaits_.store(true);
+            wake_.wait(lock, [&] { return stopping_.load() || head - tail_.load() < kRing; });
+            workerWaits_.store(false);
+            continue;
+        }
+        renderSources(ring_[head % kRing], kChunk);
+        head_.store(++head);  // sequentially consistent, like the waits' flags: no wake-up is lost
+        // A waiting render() is woken once a batch is ready, not for every stretch: each
+        // wake-up is a system call on both sides.
+        if (renderWaits_.load() && head - tail_.load() >= kWakeBatch) {
+            std::lock_guard<std::mutex> lock(wakeMutex_);
+            wake_.notify_all();
+        }
+    }
+}
+
+// The same as render(), the sources coming from the worker's ring. A stretch is mixed in as
+// many pieces as the blocks and the end of a fade cut it into: every unit's samples are the same
+// however it is cut, so the output is render()'s, sample for sample.
+void AmbientEngine::renderWithWorker(float* out, std::uint32_t frames) {
+    DenormalGuard guard;
+    applyRequests();
+    for (auto& s : sums_) s = 0.0;
+    std::uint32_t done = 0;
+    std::uint32_t counted = 0;
+    std::uint32_t tail = tail_.load(std::memory_order_relaxed);
+    while (done < frames) {
+        if (finished_ || (pausing_ && fade_ == 0.0f)) {
+            for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
+            break;
+        }
+        if (head_.load(std::memory_order_acquire) == tail) {
+            std::unique_lock<std::mutex> lock(wakeMutex_);
+            renderWaits_.store(true);
+            wake_.wait(lock, [&] { return head_.load() != tail; });
+            renderWaits_.store(false);
+        }
+        const Sources& s = ring_[tail % kRing];
+        std::uint64_t n = static_cast<std::uint64_t>(s.n - tailAt_);
+        n = untilSilence(frames - done < n ? frames - done : n);
+        mix(s, tailAt_, out + 2 * done, static_cast<int>(n));
+        tailAt_ += static_cast<int>(n);
+        if (tailAt_ == s.n) {
+            tailAt_ = 0;
+            tail_.store(++tail);
+            if (workerWaits_.load() && head_.load() - tail <= kRing - kWakeBatch) {
+                std::lock_guard<std::mutex> lock(wakeMutex_);
+                wake_.notify_all();
+            }
+        }
+        mixFrame_ += n;
+        done += static_cast<std::uint32_t>(n);
+        counted += static_cast<std::uint32_t>(n);
+        if (finishing_ && fade_ == 0.0f) finished_ = true;
+    }
+    finishRender(out, frames, counted);
+}
+}  // namespace boop::ambient
