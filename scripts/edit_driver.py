@@ -9,6 +9,7 @@ Used by scripts/cli-tests.d/edit.sh; importable for ad-hoc runs:
 """
 
 import fcntl
+import json
 import os
 import pty
 import select
@@ -39,7 +40,33 @@ KEYS = {
 }
 
 
-class Editor:
+class Checks:
+    """PASS/FAIL lines, one per check, and the count of failures for the exit status."""
+
+    def __init__(self):
+        self.failures = 0
+
+    def __call__(self, ok, what, detail=""):
+        print(("PASS  " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
+        if not ok:
+            self.failures += 1
+
+
+def notes(path, track):
+    """A saved pattern's notes on one track as sorted (step, pitch, velocity, length)."""
+    data = json.load(open(path))
+    return sorted((n["step"], n["pitch"], n.get("velocity", "normal"), n.get("length", 1))
+                  for n in data.get("tracks", {}).get(track, []))
+
+
+def row_of(ed, label):
+    """1-based screen row of the grid row labelled `label` (C4, kick, ...)."""
+    for i, line in enumerate(ed.screen.display):
+        if line.startswith(label + " "):
+            return i + 1
+    return None
+
+
     def __init__(self, boop, path, cols=80, rows=24, args=(), env=None, argv=None):
         self.cols, self.rows = cols, rows
         self.screen = pyte.Screen(cols, rows)

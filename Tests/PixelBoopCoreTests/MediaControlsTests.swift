@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PixelBoopCore
@@ -141,27 +142,28 @@ struct MediaControlsTests {
     @Test("a bus lost later is reported by the next poll(), on the polling thread (never the control thread)")
     func lostBusIsReportedOnThePollingThread() throws {
         var bus: PrivateBus? = try PrivateBus()
-        final class Seen: @unchecked Sendable {   // written and read on this test's thread only
-            var lines: [String] = []
-            var threads: [Thread] = []
-        }
-        let seen = Seen()
+        // What onUnavailable saw, and on which thread (by its pthread id): behind a lock, since
+        // the callback's thread is what the test is about.
+        let seen = Mutex<(lines: [String], threads: [pthread_t])>(([], []))
         let controls = try #require(
             MediaControls(
                 identity: "PixelBoop", busAddress: bus!.address, nameSuffix: "boop.lost",
                 onUnavailable: { line in
-                    seen.lines.append(line)
-                    seen.threads.append(Thread.current)
+                    seen.withLock {
+                        $0.lines.append(line)
+                        $0.threads.append(pthread_self())
+                    }
                 }))
         controls.update(status: .playing, title: "Demo")
         bus = nil   // the daemon is killed
         var fd = pollfd(fd: controls.wakeDescriptor, events: Int16(POLLIN), revents: 0)
         #expect(poll(&fd, 1, 60_000) == 1, "the loss wakes a loop sleeping on the descriptor (60 s is only a limit)")
         #expect(controls.poll() == nil)
-        #expect(seen.lines == ["media controls (MPRIS) off: the D-Bus connection was lost"])
-        #expect(seen.threads.allSatisfy { $0 == Thread.current })
+        let me = pthread_self()
+        #expect(seen.withLock { $0.lines } == ["media controls (MPRIS) off: the D-Bus connection was lost"])
+        #expect(seen.withLock { $0.threads.allSatisfy { pthread_equal($0, me) != 0 } })
         #expect(controls.poll() == nil)
-        #expect(seen.lines.count == 1, "said once")
+        #expect(seen.withLock { $0.lines.count } == 1, "said once")
         fd.revents = 0
         #expect(poll(&fd, 1, 0) == 0, "nothing left to wake for")
     }

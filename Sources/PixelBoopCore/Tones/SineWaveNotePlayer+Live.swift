@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // The live half of SineWaveNotePlayer: its scheduling thread and the blocking play of a sequence.
 extension SineWaveNotePlayer {
@@ -100,14 +101,13 @@ extension SineWaveNotePlayer {
 /// The live half: the ALSA playback pulling from the player's engine, and the wake-up that ends
 /// a blocking play's sleep when the player is stopped or closed.
 ///
-/// `@unchecked Sendable`: `playback` is only read here (its C side is thread-safe for stats and
-/// clocks), and `wakePipe` is a pipe, which the kernel serialises.
-final class LiveState: @unchecked Sendable {
-    let playback: AudioPlayback
+/// Sendable: the playback (one owner's object, not Sendable itself) is reached only through its
+/// mutex, and `wakePipe` is a pair of descriptors (a pipe, which the kernel serialises).
+final class LiveState: Sendable {
+    private let playback: Mutex<AudioPlayback>
     private let wakePipe: (read: Int32, write: Int32)
 
-    init(playback: AudioPlayback) throws(AudioError) {
-        self.playback = playback
+    init(playback: sending AudioPlayback) throws(AudioError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             playback.stop(drain: false)
@@ -118,7 +118,12 @@ final class LiveState: @unchecked Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
         wakePipe = (ends[0], ends[1])
+        self.playback = Mutex(playback)
     }
+
+    var info: PlaybackInfo { playback.withLock { $0.info } }
+    var stats: PlaybackStats { playback.withLock { $0.stats } }
+    var audibleFrame: UInt64 { playback.withLock { $0.audibleFrame } }
 
     deinit {
         close(wakePipe.read)
@@ -127,13 +132,15 @@ final class LiveState: @unchecked Sendable {
 
     /// Why playback stopped by itself (device lost ...), nil while it runs.
     var failure: AudioError? {
-        let stats = playback.stats
-        if stats.running { return nil }
-        return stats.error ?? .deviceLost("\(playback.route) stopped")
+        playback.withLock { playback in
+            let stats = playback.stats
+            if stats.running { return nil }
+            return stats.error ?? .deviceLost("\(playback.route) stopped")
+        }
     }
 
     var description: String {
-        playback.info.describe(device: playback.device)
+        playback.withLock { $0.info.describe(device: $0.device) }
     }
 
     /// Ends the current (or next) `sleep` at once.
@@ -158,14 +165,14 @@ final class LiveState: @unchecked Sendable {
     /// by the time that should take plus half a second, and by the device stopping. Each nap is
     /// the time still missing by the audible clock, so it wakes when the frame is due.
     func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {
-        let start = playback.audibleFrame
+        let start = audibleFrame
         let limit = Date().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)
-        while playback.isRunning && Date() < limit {
-            let heard = playback.audibleFrame
+        while playback.withLock({ $0.isRunning }) && Date() < limit {
+            let heard = audibleFrame
             if heard >= frame { return }
             Thread.sleep(forTimeInterval: max(Double(frame - heard) / sampleRate, 0.001))
         }
     }
 
-    func shutdown(drain: Bool) { playback.stop(drain: drain) }
+    func shutdown(drain: Bool) { playback.withLock { $0.stop(drain: drain) } }
 }

@@ -126,16 +126,16 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     }
 
     /// Live: the negotiated device setup (nil offline).
-    public var playbackInfo: PlaybackInfo? { live?.playback.info }
+    public var playbackInfo: PlaybackInfo? { live?.info }
 
     /// Live: the I/O thread's counters (xruns, frames written; nil offline).
-    public var playbackStats: PlaybackStats? { live?.playback.stats }
+    public var playbackStats: PlaybackStats? { live?.stats }
 
     /// Live: frames the engine has rendered (the clock notes are scheduled on).
     public var engineFrameClock: UInt64 { engine.frameClock }
 
     /// Live: the engine frame the listener hears now (nil offline).
-    public var audibleFrame: UInt64? { live?.playback.audibleFrame }
+    public var audibleFrame: UInt64? { live?.audibleFrame }
 
     /// Live: stops the device after what it holds has been heard (drain) or at once. The
     /// player cannot play afterwards.

@@ -93,15 +93,7 @@ struct ListenCommand: AsyncParsableCommand {
         try stream.start()
         let rate = stream.sampleRate
         let detector = try PitchDetector(sampleRate: rate, windowFrames: bufferFrames)
-        var writer: AudioFileWriter?
-        if let output {
-            do {
-                writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
-            } catch {
-                stream.stop()
-                throw error
-            }
-        }
+        let writer = try openRecording(stream, rate: rate)
         if deviceOptions.verbose { describe(stream) }
 
         let limitFrames = duration.map { Int(($0 * rate).rounded()) }
@@ -145,7 +137,30 @@ struct ListenCommand: AsyncParsableCommand {
                 lostError = message
             }
         }
-        if live && tty && outputFailure == nil {
+        try finish(
+            writer, frames: framesSeen, liveLine: live && tty, screen: screen, outputFailure: outputFailure)
+        if let lostError { throw BoopExit(.ioError, lostError) }
+    }
+
+    /// The recording's file (`-o`), opened once the device has given its rate; a file that cannot
+    /// be created stops the capture first.
+    private func openRecording(_ stream: AudioStream, rate: Double) throws -> AudioFileWriter? {
+        guard let output else { return nil }
+        do {
+            return try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
+        } catch {
+            stream.stop()
+            throw error
+        }
+    }
+
+    /// After the capture: the live line on a terminal ended (through `screen` when it has one),
+    /// the recording finished, and a failed stdout reported.
+    private func finish(
+        _ writer: AudioFileWriter?, frames framesSeen: Int, liveLine: Bool, screen: ScreenOutput?,
+        outputFailure: StandardOutput.Failure?
+    ) throws {
+        if liveLine, outputFailure == nil {
             if let screen {
                 screen.drain(seconds: 1)
                 screen.write("\n")
@@ -166,7 +181,6 @@ struct ListenCommand: AsyncParsableCommand {
             let kept = writer.map { "; the recording \($0.path) was finished (\(framesSeen) frames)" } ?? ""
             StandardOutput.exit(for: outputFailure, also: kept)
         }
-        if let lostError { throw BoopExit(.ioError, lostError) }
     }
 
     private func describe(_ stream: AudioStream) {
