@@ -91,7 +91,7 @@ TEST_CASE("momentary and short-term loudness of a steady sine") {
 TEST_CASE("K-weighting: +4 dB shelf at high frequencies, high-pass at low ones") {
     // BS.1770's response: about +0.7 dB at 1 kHz, +4 dB at 10 kHz, -1 dB near 40 Hz relative to that.
     auto gainAt = [](double hz) {
-        boop::KWeighting k;
+        boop::dsp::KWeighting k;
         k.prepare(48000);
         double e = 0;
         const int n = 48000;

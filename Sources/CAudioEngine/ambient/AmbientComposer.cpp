@@ -39,8 +39,8 @@ void AmbientEngine::prepareComposition() {
     rhythm_.set(static_cast<int>(cfg_.lead_pulses), static_cast<int>(cfg_.lead_steps),
                 static_cast<int>(cfg_.lead_rotation));
 
-    leadRng_.seedWith(seed, kStreamLead);
-    driftRng_.seedWith(seed, kStreamDrift);
+    leadRng_.seedWith(seed, dsp::kStreamLead);
+    driftRng_.seedWith(seed, dsp::kStreamDrift);
     cutoffDrift_.prepare(sr_, cfg_.filter_sweep_seconds);
     detuneDrift_.prepare(sr_, 23.0);
     grainDrift_.prepare(sr_, 37.0);

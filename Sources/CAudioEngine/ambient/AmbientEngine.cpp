@@ -26,7 +26,7 @@ void AmbientEngine::normalize(double targetLufs, double expectedLufs) noexcept {
 
 double AmbientEngine::measureLoudness(const boop_ambient_config& config, double seconds) {
     AmbientEngine probe(config);
-    LoudnessMeter meter;
+    dsp::LoudnessMeter meter;
     meter.prepare(config.sample_rate, 2);
     probe.probe_ = &meter;
     const bool twoCores = probe.startWorker();

@@ -110,17 +110,17 @@ class AmbientEngine {
 
     PolySynth pad_;
     FmLead lead_;
-    PingPongDelay delay_;
-    FdnReverb reverb_;
-    Granulator grains_;
+    dsp::PingPongDelay delay_;
+    dsp::FdnReverb reverb_;
+    dsp::Granulator grains_;
     OceanNoise ocean_;
     HarmonyManager harmony_;
     EuclideanRhythm rhythm_;
-    SoftLimiter limiter_;
-    LoudnessFollower level_;
+    dsp::SoftLimiter limiter_;
+    dsp::LoudnessFollower level_;
     bool normalizing_ = false;
-    LoudnessMeter* probe_ = nullptr;  // measureLoudness's meter of the unnormalised signal
-    Rng leadRng_, driftRng_;
+    dsp::LoudnessMeter* probe_ = nullptr;  // measureLoudness's meter of the unnormalised signal
+    dsp::Rng leadRng_, driftRng_;
     SlowDrift cutoffDrift_, detuneDrift_, grainDrift_, oceanDrift_, leadDrift_;
 
     // composition clock

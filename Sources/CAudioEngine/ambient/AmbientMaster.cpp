@@ -54,8 +54,8 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     float panL[kChunk], panR[kChunk];
     float pl = panL_, pr = panR_;
     for (int i = 0; i < n; ++i) {
-        panL[i] = onePole(pl, s.leadPanL, panGlide_);
-        panR[i] = onePole(pr, s.leadPanR, panGlide_);
+        panL[i] = dsp::onePole(pl, s.leadPanL, panGlide_);
+        panR[i] = dsp::onePole(pr, s.leadPanR, panGlide_);
     }
     panL_ = pl;
     panR_ = pr;
@@ -158,8 +158,8 @@ void AmbientEngine::limit(float* l, float* r, const float* gain, float* out, int
     limiter_.follow(peak, n);
     for (int i = 0; i < n; ++i) {
         const float g = limiter_.gainFor(peak[i]);
-        out[2 * i] = SoftClipper::cubic(l[i] * g);
-        out[2 * i + 1] = SoftClipper::cubic(r[i] * g);
+        out[2 * i] = dsp::SoftClipper::cubic(l[i] * g);
+        out[2 * i + 1] = dsp::SoftClipper::cubic(r[i] * g);
     }
     if (bad) {
         // Never expected; if it happens the feedback paths must not keep recirculating it.

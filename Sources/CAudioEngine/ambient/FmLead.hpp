@@ -27,8 +27,8 @@ struct FmLeadState {
     float indexTracked = 2.0f;
     // The tone lowpass (SvfState::lowpass) in state-space form: the same filter, each frame's
     // recursion one multiply-add deep.
-    SvfStateSpace toneSpace;
-    SvfState tone;
+    dsp::SvfStateSpace toneSpace;
+    dsp::SvfState tone;
 };
 
 namespace fmlead {
@@ -41,12 +41,12 @@ BOOP_SIMD_INLINE d4 reduceTurns(d4 x) noexcept {
     const d4 magic = d4{} + 6755399441055744.0;
     return x - ((x + magic) - magic);
 }
-BOOP_SIMD_INLINE simd::f8 reduceTurns(simd::f8 x) noexcept {
-    const simd::f8 magic = simd::splat(12582912.0f);  // 1.5 * 2^23
+BOOP_SIMD_INLINE dsp::simd::f8 reduceTurns(dsp::simd::f8 x) noexcept {
+    const dsp::simd::f8 magic = dsp::simd::splat(12582912.0f);  // 1.5 * 2^23
     return x - ((x + magic) - magic);
 }
 // The eight frames' phases base + k * inc, reduced in double and then rounded to float.
-BOOP_SIMD_INLINE simd::f8 groupPhases(double base, const double* steps) noexcept {
+BOOP_SIMD_INLINE dsp::simd::f8 groupPhases(double base, const double* steps) noexcept {
     const d4 lo = reduceTurns(base + *reinterpret_cast<const d4*>(steps));
     const d4 hi = reduceTurns(base + *reinterpret_cast<const d4*>(steps + 4));
     typedef float f4 __attribute__((vector_size(16)));
@@ -95,10 +95,10 @@ BOOP_SIMD_INLINE void groupLevels(const FmLeadState& s, float* levels, int& end,
 // n frames of the lead into out (overwrites). The carrier and modulator of a group of eight frames
 // are computed as vectors; the envelope and the tone lowpass's recursion frame by frame.
 BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
-    using simd::f8;
+    using dsp::simd::f8;
     constexpr float kInvTwoPi = 0.15915494309189533577f;
     float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
-    const SvfStateSpace tone = s.toneSpace;
+    const dsp::SvfStateSpace tone = s.toneSpace;
     int i = 0;
     while (i < n && s.active) {
         alignas(32) float levels[8];
@@ -107,10 +107,10 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
         int peakLane = -1;  // the frame the attack reached the peak on, if it did in this group
         groupLevels(s, levels, end, dies, peakLane);
         const f8 env = *reinterpret_cast<const f8*>(levels);
-        const f8 mod = simd::sinTurns(groupPhases(s.modBase, s.modSteps));
+        const f8 mod = dsp::simd::sinTurns(groupPhases(s.modBase, s.modSteps));
         const f8 idx = s.indexTracked * (0.25f + 0.75f * env);
         const f8 arg = groupPhases(s.carrierBase, s.carrierSteps) + idx * mod * kInvTwoPi;
-        const f8 raw = env * simd::sinTurns(reduceTurns(arg));
+        const f8 raw = env * dsp::simd::sinTurns(reduceTurns(arg));
 
         const int stop = end - s.used < n - i ? end : s.used + (n - i);
         const f8 in1 = tone.b1 * raw, in2 = tone.b2 * raw, inOut = tone.d * raw;
@@ -155,9 +155,9 @@ class FmLead {
     void prepare(double sampleRate) noexcept {
         sampleRate_ = sampleRate;
         // A gentle lowpass takes the glassy edge (and any fold-over) off the top sidebands.
-        SvfCoeffs tone;
+        dsp::SvfCoeffs tone;
         tone.set(sampleRate, 7000.0, 0.6);
-        s_.toneSpace = SvfStateSpace::of(tone);
+        s_.toneSpace = dsp::SvfStateSpace::of(tone);
         setEnvelope(attackSeconds_, decaySeconds_);
         reset();
     }
@@ -209,7 +209,7 @@ class FmLead {
     using Kernel = void (*)(FmLeadState&, float*, int) noexcept [[clang::nonblocking]];
     static Kernel chooseKernel() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-        if (simd::useAvx2()) return renderFmLeadAvx2;
+        if (dsp::simd::useAvx2()) return renderFmLeadAvx2;
 #endif
         return renderFmLeadBaseline;
     }

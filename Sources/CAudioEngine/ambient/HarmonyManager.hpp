@@ -96,7 +96,7 @@ class HarmonyManager {
         reset();
     }
     void reset() BOOP_RT {
-        rng_.seedWith(seed_, kStreamHarmony);
+        rng_.seedWith(seed_, dsp::kStreamHarmony);
         key_ = initialKey_;
         chordCount_ = 0;
         current_ = build(0, false);
@@ -175,7 +175,7 @@ class HarmonyManager {
     }
 
   private:
-    Rng rng_;
+    dsp::Rng rng_;
     std::uint64_t seed_ = 0;
     int initialKey_ = 0, key_ = 0;
     Scale scale_ = Scale::Major;

@@ -20,7 +20,7 @@ class OceanNoise {
         reset();
     }
     void reset() BOOP_RT {
-        rng_.seedWith(seed_, kStreamOcean);
+        rng_.seedWith(seed_, dsp::kStreamOcean);
         for (int c = 0; c < 2; ++c) {
             ch_[c] = Channel{};
             ch_[c].phase = c == 0 ? 0.0 : 0.35;
@@ -42,8 +42,8 @@ class OceanNoise {
                 for (auto& c : ch_) advanceSwell(c);
             }
             const int m = kControlFrames - counter_ < n - i ? kControlFrames - counter_ : n - i;
-            Rng rng = rng_;
-            const SvfStateSpace p = ch_[0].m, q = ch_[1].m;
+            dsp::Rng rng = rng_;
+            const dsp::SvfStateSpace p = ch_[0].m, q = ch_[1].m;
             float l1 = ch_[0].ic1, l2 = ch_[0].ic2, r1 = ch_[1].ic1, r2 = ch_[1].ic2;
             for (int k = i; k < i + m; ++k) {
                 const float wl = rng.bipolar(), wr = rng.bipolar();
@@ -66,7 +66,7 @@ class OceanNoise {
         double phase = 0.0, inc = 0.0;
         float height = 0.5f, level = 0.0f;
         float ic1 = 0.0f, ic2 = 0.0f;
-        SvfStateSpace m;  // the lowpass, heard as (low + band / 2) x level
+        dsp::SvfStateSpace m;  // the lowpass, heard as (low + band / 2) x level
     };
 
     void newSwell(Channel& c) BOOP_RT {
@@ -88,15 +88,15 @@ class OceanNoise {
         const double shape = 0.5 - 0.5 * std::cos(6.283185307179586 * p);
         const float swell = static_cast<float>(shape) * c.height;
         c.level = 0.15f + 0.85f * swell;
-        SvfCoeffs k;
+        dsp::SvfCoeffs k;
         k.set(sampleRate_, 250.0 + 2200.0 * swell * swell, 0.6);
-        c.m = SvfStateSpace::of(k, 0.5f, c.level);
+        c.m = dsp::SvfStateSpace::of(k, 0.5f, c.level);
     }
 
     double sampleRate_ = 48000.0;
     std::uint64_t seed_ = 0;
     double swellSeconds_ = 9.0;
-    Rng rng_;
+    dsp::Rng rng_;
     Channel ch_[2];
     int counter_ = 0;
 };

@@ -14,37 +14,37 @@ namespace boop::ambient {
 // baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
 // register and the whole state stays in registers.
 template <class Lanes>
-__attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const SvfCoeffs& c, float attackStep,
-                                                          float releaseCoef, simd::f8* outL, simd::f8* outR,
+__attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep,
+                                                          float releaseCoef, dsp::simd::f8* outL, dsp::simd::f8* outR,
                                                           int m) noexcept {
-    using f8 = simd::f8;
-    using i8 = simd::i8;
+    using f8 = dsp::simd::f8;
+    using i8 = dsp::simd::i8;
     constexpr int kOscs = 3;
     Lanes s = lanes;
-    const f8 zero = simd::splat(0.0f), one = simd::splat(1.0f);
+    const f8 zero = dsp::simd::splat(0.0f), one = dsp::simd::splat(1.0f);
     for (int i = 0; i < m; ++i) {
-        s.env = simd::select<f8>(s.gate, simd::min(s.env + attackStep, one), s.env * releaseCoef);
+        s.env = dsp::simd::select<f8>(s.gate, dsp::simd::min(s.env + attackStep, one), s.env * releaseCoef);
         f8 o[kOscs];
         for (int k = 0; k < kOscs; ++k) {
-            o[k] = polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
+            o[k] = dsp::polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
             const f8 t = s.phase[k] + s.inc[k];
             // Silent voices keep their phases, so a voice reused later starts where it stopped.
-            s.phase[k] = simd::select<f8>(s.active, simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
+            s.phase[k] = dsp::simd::select<f8>(s.active, dsp::simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
         }
         const f8 a = s.env * s.gain;
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
         const f8 yl = s.left.lowpass(c, l), yr = s.right.lowpass(c, r);
-        outL[i] = simd::select<f8>(s.active, yl, zero);
-        outR[i] = simd::select<f8>(s.active, yr, zero);
+        outL[i] = dsp::simd::select<f8>(s.active, yl, zero);
+        outR[i] = dsp::simd::select<f8>(s.active, yr, zero);
         // A released voice under -100 dB ends after this frame: it and its filters go quiet.
         const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
         s.active &= ~ended;
-        s.env = simd::select<f8>(ended, zero, s.env);
-        s.left.ic1 = simd::select<f8>(s.active, s.left.ic1, zero);
-        s.left.ic2 = simd::select<f8>(s.active, s.left.ic2, zero);
-        s.right.ic1 = simd::select<f8>(s.active, s.right.ic1, zero);
-        s.right.ic2 = simd::select<f8>(s.active, s.right.ic2, zero);
+        s.env = dsp::simd::select<f8>(ended, zero, s.env);
+        s.left.ic1 = dsp::simd::select<f8>(s.active, s.left.ic1, zero);
+        s.left.ic2 = dsp::simd::select<f8>(s.active, s.left.ic2, zero);
+        s.right.ic1 = dsp::simd::select<f8>(s.active, s.right.ic1, zero);
+        s.right.ic2 = dsp::simd::select<f8>(s.active, s.right.ic2, zero);
     }
     lanes = s;
 }
@@ -71,7 +71,7 @@ class PolySynth {
     }
 
     void reset() BOOP_RT {
-        Rng rng(seed_, kStreamPad);
+        dsp::Rng rng(seed_, dsp::kStreamPad);
         lanes_ = Lanes{};
         for (int i = 0; i < kVoices; ++i) {
             voices_[i] = Voice{};
@@ -124,7 +124,7 @@ class PolySynth {
         return best;
     }
 
-    void releaseAll() BOOP_RT { lanes_.gate = simd::i8{}; }
+    void releaseAll() BOOP_RT { lanes_.gate = dsp::simd::i8{}; }
 
     // Recomputes increments after a detune change (control rate).
     void refreshTuning() BOOP_RT {
@@ -154,19 +154,19 @@ class PolySynth {
 
     // Per-lane state (lanes kVoices ... 7 stay inactive); public for the render kernels below.
     struct alignas(32) Lanes {
-        simd::f8 phase[kOscs] = {};
-        simd::f8 inc[kOscs] = {};
-        simd::f8 perInc[kOscs] = {};  // 1 / inc, for the polyBLEP
-        simd::f8 env = {}, gain = {};
-        simd::i8 gate = {}, active = {};   // -1 where true
-        SvfStateOf<simd::f8> left, right;  // the stereo lowpass, a lane per voice
+        dsp::simd::f8 phase[kOscs] = {};
+        dsp::simd::f8 inc[kOscs] = {};
+        dsp::simd::f8 perInc[kOscs] = {};  // 1 / inc, for the polyBLEP
+        dsp::simd::f8 env = {}, gain = {};
+        dsp::simd::i8 gate = {}, active = {};        // -1 where true
+        dsp::SvfStateOf<dsp::simd::f8> left, right;  // the stereo lowpass, a lane per voice
     };
 
   private:
-    using f8 = simd::f8;
-    using i8 = simd::i8;
+    using f8 = dsp::simd::f8;
+    using i8 = dsp::simd::i8;
     static constexpr int kFold = 32;
-    using Kernel = void (*)(Lanes&, const SvfCoeffs&, float, float, simd::f8*, simd::f8*, int) noexcept
+    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, dsp::simd::f8*, dsp::simd::f8*, int) noexcept
         [[clang::nonblocking]];
     static Kernel chooseKernel() noexcept;
 
@@ -181,7 +181,7 @@ class PolySynth {
 
     // out[i] = the sum of frame i's lanes.
     static void fold(const f8* frames, float* out, int m) BOOP_RT {
-        for (int i = 0; i < m; ++i) out[i] = simd::sum(frames[i]);
+        for (int i = 0; i < m; ++i) out[i] = dsp::simd::sum(frames[i]);
     }
 
     void updateIncrements(int lane) BOOP_RT {
@@ -200,7 +200,7 @@ class PolySynth {
     float attackStep_ = 0.0f, releaseCoef_ = 0.999f;
     float detuneCents_ = 8.0f;
     double cutoffHz_ = 1200.0, q_ = 0.707;
-    SvfCoeffs coeffs_;
+    dsp::SvfCoeffs coeffs_;
     Lanes lanes_;
     Kernel kernel_ = chooseKernel();
     Voice voices_[kVoices];
@@ -208,21 +208,21 @@ class PolySynth {
     std::uint64_t ageCounter_ = 0;
 };
 
-inline void renderPadBaseline(PolySynth::Lanes& lanes, const SvfCoeffs& c, float attackStep, float releaseCoef,
-                              simd::f8* outL, simd::f8* outR, int m) BOOP_RT {
+inline void renderPadBaseline(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep, float releaseCoef,
+                              dsp::simd::f8* outL, dsp::simd::f8* outR, int m) BOOP_RT {
     renderPadLanes(lanes, c, attackStep, releaseCoef, outL, outR, m);
 }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-__attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& lanes, const SvfCoeffs& c,
-                                                              float attackStep, float releaseCoef, simd::f8* outL,
-                                                              simd::f8* outR, int m) BOOP_RT {
+__attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c,
+                                                              float attackStep, float releaseCoef, dsp::simd::f8* outL,
+                                                              dsp::simd::f8* outR, int m) BOOP_RT {
     renderPadLanes(lanes, c, attackStep, releaseCoef, outL, outR, m);
 }
 #endif
 
 inline PolySynth::Kernel PolySynth::chooseKernel() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (simd::useAvx2()) return renderPadAvx2;
+    if (dsp::simd::useAvx2()) return renderPadAvx2;
 #endif
     return renderPadBaseline;
 }

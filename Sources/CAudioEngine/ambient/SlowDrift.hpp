@@ -26,7 +26,7 @@ struct SlowDrift {
     }
 
     // Advances by `frames`; returns the new value.
-    float advance(Rng& rng, unsigned frames) BOOP_RT {
+    float advance(dsp::Rng& rng, unsigned frames) BOOP_RT {
         pos += static_cast<double>(frames);
         if (pos >= legFrames) {
             from = value;

@@ -48,7 +48,7 @@ boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::Capt
 }  // namespace
 
 struct boop_pitch_detector {
-    boop::Yin yin;
+    boop::dsp::Yin yin;
 };
 
 extern "C" {
@@ -178,7 +178,7 @@ void boop_pitch_detector_set_silence_dbfs(boop_pitch_detector* detector, double 
 boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, const float* samples, uint32_t frames) {
     boop_pitch_result r{0.0, 0.0};
     if (detector == nullptr || samples == nullptr) return r;
-    const boop::YinResult y = detector->yin.process(samples, frames);
+    const boop::dsp::YinResult y = detector->yin.process(samples, frames);
     r.frequency_hz = y.frequency;
     r.confidence = y.confidence;
     return r;

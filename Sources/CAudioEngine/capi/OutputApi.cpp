@@ -21,8 +21,8 @@ struct boop_crossfader {
 };
 
 struct boop_loudness {
-    boop::LoudnessMeter meter;
-    boop::TruePeak peaks[2];
+    boop::dsp::LoudnessMeter meter;
+    boop::dsp::TruePeak peaks[2];
     uint32_t channels = 1;
     float truePeak = 0.0f;
 };

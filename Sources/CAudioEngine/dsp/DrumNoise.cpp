@@ -5,7 +5,7 @@
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 void DrumNoiseTables::prepare(double sampleRate) {
     uint32_t length = 1;

@@ -6,7 +6,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // The drums' noise, filtered once instead of on every hit. Each drum kind's noise is white
 // xorshift noise through that kind's lowpass (or the lowpass's complement), the same definition

@@ -3,7 +3,7 @@
 #include <cmath>
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 DrumRecipe::Kind DrumRecipe::kindForKey(uint32_t key) BOOP_RT {
     switch (key) {

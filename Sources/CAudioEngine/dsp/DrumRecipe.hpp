@@ -3,7 +3,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // The sound of one General MIDI drum key (35 ... 81): a tiny recipe of a swept sine and/or
 // filtered noise with exponential decays (classic analogue drum-machine structure), so a hit

@@ -7,7 +7,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Feedback-delay-network reverb: 8 delay lines mixed through a Householder matrix
 // (A = I - 2/N * 1 1^T, orthogonal, so the loop is lossless before the per-line gains).

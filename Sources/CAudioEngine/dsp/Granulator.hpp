@@ -6,7 +6,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Granular cloud over the last few seconds of its input: the input is written into a circular
 // buffer, and grains (Hann-windowed, randomly placed in the past, randomly panned, some

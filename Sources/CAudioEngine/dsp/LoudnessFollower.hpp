@@ -7,7 +7,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Keeps a generative piece at a target loudness without squashing it: the K-weighted loudness of
 // the signal (before this gain) is followed in 100 ms blocks by an exponential average with a

@@ -4,7 +4,7 @@
 #include <cmath>
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 void KWeighting::prepare(double sampleRate) noexcept {
     const double pi = 3.14159265358979323846;

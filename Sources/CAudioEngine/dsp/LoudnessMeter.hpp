@@ -7,7 +7,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // The K-weighting of ITU-R BS.1770-4: a high shelf (+4 dB above ~1.7 kHz, the head's effect) and
 // a high-pass (~38 Hz, RLB), both as biquads designed for the actual sample rate (the standard

@@ -4,7 +4,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Second-order lowpass (RBJ cookbook, bilinear transform with pre-warping). With Q = 1/sqrt(2)
 // it is a Butterworth: exactly -3.01 dB at the cutoff, maximally flat below it, -12 dB/octave

@@ -2,7 +2,7 @@
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // The one-pole lowpass (a leaky integrator): the state moves the fraction `coef` of the way to
 // the input each frame, and is the output. For one filter (T = float) or the lanes of a vector

@@ -5,7 +5,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Stereo ping-pong delay: the left line feeds the right and the right feeds the left, so echoes
 // alternate sides. A one-pole lowpass in the feedback path (damping) darkens each repeat like tape.

@@ -2,7 +2,7 @@
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // A band-limited sawtooth: the naive ramp at phase t in [0, 1) turns minus the polyBLEP residual
 // of a unit step at the wrap (dt the increment in turns, invDt = 1 / dt), which rounds off the

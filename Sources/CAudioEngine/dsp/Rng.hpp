@@ -5,7 +5,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // SplitMix64: turns a user seed (often small: 1, 2, 7 ...) into well-mixed state words, and
 // derives independent per-unit streams so adding a draw in one unit never shifts another's.

@@ -17,7 +17,7 @@
 // Every DSP unit lives in boop::dsp. The namespace is inline so that code outside dsp/ that
 // names a unit boop::X (the engine, the C API) keeps compiling until it spells boop::dsp::X.
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 namespace simd {
 
 // Whether to take the AVX2 + FMA build of a kernel: where the CPU has both, unless BOOP_NO_AVX2

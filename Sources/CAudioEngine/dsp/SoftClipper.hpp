@@ -3,7 +3,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // The clip curves of the output stages, in one place. Both are odd, monotonic and never leave
 // [-1, 1]; they differ because each master was tuned (and every rendered file made) with its own.

@@ -4,7 +4,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Output stage: a stereo-linked peak limiter (instant attack, smooth release) keeps the level
 // under the threshold without pumping, then the cubic soft clipper (SoftClipper::cubic) catches

@@ -4,7 +4,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // Coefficients of the topology-preserving-transform state-variable filter (Zavalishin / Simper).
 // Kept apart from the state so many voices can share one set recomputed at control rate.

@@ -5,7 +5,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // True peak after ITU-R BS.1770-4 Annex 2: the signal interpolated 4x by a polyphase FIR and the
 // largest magnitude taken. The filter is a Kaiser-windowed sinc of 32 taps per phase, longer than

@@ -8,7 +8,7 @@
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 // The output stage of everything boop makes: a plain gain, then a look-ahead limiter that keeps
 // the true peak (4x oversampled, TruePeak) under a ceiling without ever clipping.

@@ -4,7 +4,7 @@
 #include <cmath>
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 namespace {
 // Plain complex products: std::complex's operator* calls __muldc3 for C99 Inf/NaN rules,

@@ -27,7 +27,7 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-inline namespace dsp {
+namespace dsp {
 
 struct YinResult {
     double frequency = 0.0;   // Hz; 0 = unvoiced

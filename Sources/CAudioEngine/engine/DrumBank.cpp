@@ -6,7 +6,7 @@
 
 namespace boop {
 
-using namespace simd;
+using namespace dsp::simd;
 
 namespace {
 
@@ -23,7 +23,7 @@ BOOP_SIMD_INLINE T load8(const void* p) noexcept {
     return v;
 }
 
-void resetEnvelope(DrumBank::Envelope& e, const DrumRecipe& r, float gain) noexcept {
+void resetEnvelope(DrumBank::Envelope& e, const dsp::DrumRecipe& r, float gain) noexcept {
     e.age = 0;
     e.rampIn = r.rampInFrames;
     e.perRamp = 1.0f / static_cast<float>(r.rampInFrames);
@@ -274,7 +274,7 @@ void DrumBank::prepare(double sampleRate) {
     sampleRate_ = sampleRate;
     kernels_ = &kBaseline;
 #if defined(BOOP_HAVE_AVX2_RING)
-    if (simd::useAvx2()) kernels_ = &kAvx2;
+    if (dsp::simd::useAvx2()) kernels_ = &kAvx2;
 #endif
     tables_.prepare(sampleRate);
     reset();
@@ -305,12 +305,12 @@ void DrumBank::trigger(uint32_t key, float gain, uint32_t seed, uint64_t order, 
     }
     order_[lane] = order;
     if (ring_.ringing[lane]) stopRinging(lane);
-    const DrumRecipe r = DrumRecipe::forKey(key, sampleRate_);
+    const dsp::DrumRecipe r = dsp::DrumRecipe::forKey(key, sampleRate_);
     startSweep(sweep_[lane], r, gain, frame);
     startNoise(noise_[lane], r, gain, seed);
 }
 
-void DrumBank::startSweep(Sweep& t, const DrumRecipe& r, float gain, uint64_t frame) BOOP_RT {
+void DrumBank::startSweep(Sweep& t, const dsp::DrumRecipe& r, float gain, uint64_t frame) BOOP_RT {
     t.alive = r.toneAmp > 0.0f;
     resetEnvelope(t.env, r, gain);
     const double unitsPerHz = 4294967296.0 / sampleRate_;
@@ -345,7 +345,7 @@ void DrumBank::startSweep(Sweep& t, const DrumRecipe& r, float gain, uint64_t fr
     }
 }
 
-void DrumBank::startNoise(Noise& v, const DrumRecipe& r, float gain, uint32_t seed) BOOP_RT {
+void DrumBank::startNoise(Noise& v, const dsp::DrumRecipe& r, float gain, uint32_t seed) BOOP_RT {
     v.table = tables_.table(r.kind);
     v.alive = v.table != nullptr && r.noiseAmp > 0.0f;
     resetEnvelope(v.env, r, gain);

@@ -29,7 +29,7 @@ namespace boop {
 // once per group, so a sample's value never depends on where a block was cut.
 class DrumBank {
   public:
-    static constexpr int kVoices = simd::kLanes;
+    static constexpr int kVoices = dsp::simd::kLanes;
 
     // Allocates the noise tables; not for the audio thread.
     void prepare(double sampleRate);
@@ -78,10 +78,10 @@ class DrumBank {
     typedef double d8 __attribute__((vector_size(64), aligned(64)));
     struct alignas(64) Ring {
         d8 levelRe, levelIm, stepRe, stepIm;
-        simd::f8 re, im, level, decay8;
-        simd::f8 turnRe[8], turnIm[8];
-        simd::f8 fadeGain, fadeStep;
-        simd::i8 ringing;  // -1 on a ringing lane
+        dsp::simd::f8 re, im, level, decay8;
+        dsp::simd::f8 turnRe[8], turnIm[8];
+        dsp::simd::f8 fadeGain, fadeStep;
+        dsp::simd::i8 ringing;  // -1 on a ringing lane
     };
 
     struct Noise {
@@ -112,14 +112,14 @@ class DrumBank {
 
   private:
     void renderRing(float* mono, uint64_t clock, int begin, int end) BOOP_RT;
-    void startSweep(Sweep& t, const DrumRecipe& r, float gain, uint64_t frame) BOOP_RT;
-    void startNoise(Noise& v, const DrumRecipe& r, float gain, uint32_t seed) BOOP_RT;
+    void startSweep(Sweep& t, const dsp::DrumRecipe& r, float gain, uint64_t frame) BOOP_RT;
+    void startNoise(Noise& v, const dsp::DrumRecipe& r, float gain, uint32_t seed) BOOP_RT;
     void startRinging(int lane) BOOP_RT;
     void stopRinging(int lane) BOOP_RT;
 
     double sampleRate_ = 44100.0;
     const Kernels* kernels_ = nullptr;
-    DrumNoiseTables tables_;
+    dsp::DrumNoiseTables tables_;
     Sweep sweep_[kVoices];
     Ring ring_{};
     int ringing_ = 0;  // lanes ringing

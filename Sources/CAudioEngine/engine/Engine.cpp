@@ -21,10 +21,10 @@ Engine::Engine(const boop_engine_config& config)
     : config_(config), queue_(config.queue_capacity), now_(kNowQueueCapacity) {
     // Room for every owned voice plus as many fading ones again (each steal leaves one fading
     // for 5 ms) plus slack, so a steal practically never has to reuse a still-fading lane.
-    const int lanes = static_cast<int>(config.voices) * 2 + simd::kLanes;
+    const int lanes = static_cast<int>(config.voices) * 2 + dsp::simd::kLanes;
     for (int t = 0; t < BOOP_TIMBRE_COUNT; ++t) banks_[t].prepare(config.sample_rate, lanes, timbreSpec(t));
     drums_.prepare(config.sample_rate);
-    partialSums_.reset(new simd::f8[kSliceFrames]);
+    partialSums_.reset(new dsp::simd::f8[kSliceFrames]);
     mono_.reset(new float[kSliceFrames]);
     direct_.reset(new float[kSliceFrames]);
 }
@@ -136,7 +136,7 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
 
 float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
     // The partial sums only when the last slice wrote any (a chord of four or more voices).
-    if (sumsUsed_) std::memset(partialSums_.get(), 0, sizeof(simd::f8) * kSliceFrames);
+    if (sumsUsed_) std::memset(partialSums_.get(), 0, sizeof(dsp::simd::f8) * kSliceFrames);
     sumsUsed_ = false;
     std::memset(direct_.get(), 0, sizeof(float) * frames);
     const uint64_t cancelUpTo = cancelUpTo_.load(std::memory_order_acquire);
@@ -179,27 +179,27 @@ namespace {
 // Eight frames at a time: eight vectors of partial sums become one vector of eight samples
 // (simd::laneTrees), plus the direct sums, times the master gain. Returns how many frames it
 // folded (a multiple of eight).
-BOOP_SIMD_INLINE uint32_t foldEights(const simd::f8* sums, const float* direct, float* mono, uint32_t frames,
-                                     simd::f8& loudest) noexcept {
-    using simd::f8;
+BOOP_SIMD_INLINE uint32_t foldEights(const dsp::simd::f8* sums, const float* direct, float* mono, uint32_t frames,
+                                     dsp::simd::f8& loudest) noexcept {
+    using dsp::simd::f8;
     uint32_t n = 0;
     for (; n + 8 <= frames; n += 8) {
-        const f8 y =
-            (simd::laneTrees(sums + n) + *reinterpret_cast<const simd::f8u*>(direct + n)) * Engine::kMasterGain;
-        loudest = simd::max(loudest, simd::abs(y));
+        const f8 y = (dsp::simd::laneTrees(sums + n) + *reinterpret_cast<const dsp::simd::f8u*>(direct + n)) *
+                     Engine::kMasterGain;
+        loudest = dsp::simd::max(loudest, dsp::simd::abs(y));
         std::memcpy(mono + n, &y, sizeof y);
     }
     return n;
 }
 
-uint32_t foldEightsBaseline(const simd::f8* s, const float* d, float* m, uint32_t f, simd::f8& l) BOOP_RT {
+uint32_t foldEightsBaseline(const dsp::simd::f8* s, const float* d, float* m, uint32_t f, dsp::simd::f8& l) BOOP_RT {
     return foldEights(s, d, m, f, l);
 }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define BOOP_HAVE_AVX2_FOLD 1
 // With AVX2 each vector is one register instead of two: the fold was a tenth of a render.
-__attribute__((target("avx2,fma"))) uint32_t foldEightsAvx2(const simd::f8* s, const float* d, float* m, uint32_t f,
-                                                            simd::f8& l) BOOP_RT {
+__attribute__((target("avx2,fma"))) uint32_t foldEightsAvx2(const dsp::simd::f8* s, const float* d, float* m,
+                                                            uint32_t f, dsp::simd::f8& l) BOOP_RT {
     return foldEights(s, d, m, f, l);
 }
 #endif
@@ -208,7 +208,7 @@ __attribute__((target("avx2,fma"))) uint32_t foldEightsAvx2(const simd::f8* s, c
 
 Engine::FoldKernel Engine::chooseFold() noexcept {
 #if defined(BOOP_HAVE_AVX2_FOLD)
-    if (simd::useAvx2()) return foldEightsAvx2;
+    if (dsp::simd::useAvx2()) return foldEightsAvx2;
 #endif
     return foldEightsBaseline;
 }
@@ -216,10 +216,10 @@ Engine::FoldKernel Engine::chooseFold() noexcept {
 // Folds each frame's eight partial sums into one sample, applies the master gain and, only when
 // something reaches the knee, the soft clipper; then writes every channel. Returns the peak.
 float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
-    using simd::f8;
+    using dsp::simd::f8;
     float* mono = mono_.get();
     const f8* sums = partialSums_.get();
-    f8 loudest = simd::splat(0.0f);
+    f8 loudest = dsp::simd::splat(0.0f);
     uint32_t n = 0;
     if (sumsUsed_) {
         n = foldEights_(sums, direct_.get(), mono, frames, loudest);
@@ -227,8 +227,8 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
         // Nothing in the partial sums: they add exactly +0 (the fold's result, to the bit).
         const float* direct = direct_.get();
         for (; n + 8 <= frames; n += 8) {
-            const f8 y = *reinterpret_cast<const simd::f8u*>(direct + n) * kMasterGain;
-            loudest = simd::max(loudest, simd::abs(y));
+            const f8 y = *reinterpret_cast<const dsp::simd::f8u*>(direct + n) * kMasterGain;
+            loudest = dsp::simd::max(loudest, dsp::simd::abs(y));
             std::memcpy(mono + n, &y, sizeof y);
         }
     }
@@ -237,12 +237,12 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
     // The frames after the last whole eight, lanes added in the same tree as above: a frame's
     // bits must not depend on whether a block's end left it in the tail.
     for (; n < frames; ++n) {
-        mono[n] = (simd::laneTree(sums[n]) + direct_[n]) * kMasterGain;
+        mono[n] = (dsp::simd::laneTree(sums[n]) + direct_[n]) * kMasterGain;
         peak = std::max(peak, std::fabs(mono[n]));
     }
-    if (peak > SoftClipper::kKnee) {
-        for (n = 0; n < frames; ++n) mono[n] = SoftClipper::process(mono[n]);
-        peak = SoftClipper::process(peak);  // the clipper is monotonic
+    if (peak > dsp::SoftClipper::kKnee) {
+        for (n = 0; n < frames; ++n) mono[n] = dsp::SoftClipper::process(mono[n]);
+        peak = dsp::SoftClipper::process(peak);  // the clipper is monotonic
     }
     const uint32_t channels = config_.channels;
     if (channels == 1) {

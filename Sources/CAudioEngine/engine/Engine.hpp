@@ -48,7 +48,7 @@ class Engine {
     void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
     float renderSlice(float* out, uint32_t frames) BOOP_RT;  // returns the slice's peak
     float mixDown(float* out, uint32_t frames) BOOP_RT;
-    using FoldKernel = uint32_t (*)(const simd::f8*, const float*, float*, uint32_t, simd::f8&) noexcept
+    using FoldKernel = uint32_t (*)(const dsp::simd::f8*, const float*, float*, uint32_t, dsp::simd::f8&) noexcept
         [[clang::nonblocking]];
     static FoldKernel chooseFold() noexcept;
     FoldKernel foldEights_ = chooseFold();
@@ -60,9 +60,9 @@ class Engine {
     LockFreeQueue<Command> now_;
     VoiceBank banks_[BOOP_TIMBRE_COUNT];
     DrumBank drums_;
-    std::unique_ptr<simd::f8[]> partialSums_;  // one slice
-    std::unique_ptr<float[]> mono_;            // one slice, folded
-    std::unique_ptr<float[]> direct_;          // one slice: voices rendered along time add here
+    std::unique_ptr<dsp::simd::f8[]> partialSums_;  // one slice
+    std::unique_ptr<float[]> mono_;                 // one slice, folded
+    std::unique_ptr<float[]> direct_;               // one slice: voices rendered along time add here
     uint64_t clock_ = 0;
     uint64_t noteOrder_ = 0;
     uint32_t drumSeed_ = 0;

@@ -39,7 +39,7 @@ class OutputStage {
     uint32_t finish(float* out) BOOP_RT;
 
   private:
-    TruePeakLimiter limiter_;
+    dsp::TruePeakLimiter limiter_;
     double sampleRate_ = 0;
     uint32_t channels_ = 1;
     // Written by any thread, read by the processing thread at each block.

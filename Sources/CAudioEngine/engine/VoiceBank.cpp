@@ -7,12 +7,12 @@
 
 namespace boop {
 
-using namespace simd;
+using namespace dsp::simd;
 
 void VoiceBank::prepare(double sampleRate, int capacity, const TimbreSpec& spec) {
     spec_ = spec;
     sampleRate_ = sampleRate;
-    if (spec.filtered) coefficients_ = BiquadCoefficients::lowpass(sampleRate, spec.cutoffHz, spec.q);
+    if (spec.filtered) coefficients_ = dsp::BiquadCoefficients::lowpass(sampleRate, spec.cutoffHz, spec.q);
     group_ = GroupFilter::of(coefficients_.a1, coefficients_.a2);
     kernels_ = chooseKernels(spec);
     chunkCount_ = (std::max(capacity, 1) + kLanes - 1) / kLanes;

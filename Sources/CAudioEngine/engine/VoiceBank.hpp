@@ -29,7 +29,7 @@ class VoiceBank {
     // The envelope's level at the next frame (before shaping).
     float level(int lane) const noexcept {
         const Chunk& c = chunk(lane);
-        const int i = lane % simd::kLanes;
+        const int i = lane % dsp::simd::kLanes;
         const float ramp = c.slope[i] * c.t[i];
         const float level = c.start[i] + ramp;
         return level < 0.0f ? 0.0f : level > 1.0f ? 1.0f : level;
@@ -53,21 +53,21 @@ class VoiceBank {
     // renders each of them along time and adds straight into mono. clock is the engine's frame
     // at index 0: the lowpass works in groups of eight frames counted on it. True when it added
     // into acc.
-    bool render(simd::f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT;
+    bool render(dsp::simd::f8* acc, float* mono, uint64_t clock, int begin, int end) BOOP_RT;
     static constexpr int kMaxTimeMajorLanes = 3;
 
     struct alignas(32) Chunk {
-        simd::u8 phase;      // 32-bit phase accumulator: wraps by itself, exact frequency grid
-        simd::u8 increment;  // round(f / rate * 2^32)
+        dsp::simd::u8 phase;      // 32-bit phase accumulator: wraps by itself, exact frequency grid
+        dsp::simd::u8 increment;  // round(f / rate * 2^32)
         // The envelope before shaping, clamp(start + slope * t) at the segment's frame t: attack,
         // sustain and release are one formula, computed alike frame by frame or eight at once.
-        simd::f8 start;
-        simd::f8 slope;   // change per sample (+attack, -release, 0 idle)
-        simd::f8 t;       // frames into the segment (a float counting whole frames)
-        simd::f8 gain;    // velocity x timbre level (x lowpass b0 when filtered)
-        simd::f8 invDt;   // 2^32 / increment, for the saw's polyBLEP
-        simd::f8 s1, s2;  // lowpass state before the current group of eight frames (GroupFilter)
-        simd::f8 gx[8];   // the current group's inputs so far, when a block ended inside it
+        dsp::simd::f8 start;
+        dsp::simd::f8 slope;   // change per sample (+attack, -release, 0 idle)
+        dsp::simd::f8 t;       // frames into the segment (a float counting whole frames)
+        dsp::simd::f8 gain;    // velocity x timbre level (x lowpass b0 when filtered)
+        dsp::simd::f8 invDt;   // 2^32 / increment, for the saw's polyBLEP
+        dsp::simd::f8 s1, s2;  // lowpass state before the current group of eight frames (GroupFilter)
+        dsp::simd::f8 gx[8];   // the current group's inputs so far, when a block ended inside it
     };
 
     // The lowpass (the RBJ design, whose numerator is b0 * (1, 2, 1); b0 is folded into each
@@ -84,17 +84,18 @@ class VoiceBank {
     // coefficients are computed in double and rounded once: the same filter to within float
     // rounding (tested against the scalar voice).
     struct alignas(32) GroupFilter {
-        simd::f8 column[8];  // column[j][k] = h[k - j] (the impulse response), or 0 where k < j
-        simd::f8 s1, s2;     // S1 and S2 for each k
+        dsp::simd::f8 column[8];  // column[j][k] = h[k - j] (the impulse response), or 0 where k < j
+        dsp::simd::f8 s1, s2;     // S1 and S2 for each k
         // The same numbers in every lane, for the lane-major loop: a multiply-add reads them
         // from memory as they are, where a scalar would first be broadcast.
-        simd::f8 hLanes[8], s1Lanes[8], s2Lanes[8];
+        dsp::simd::f8 hLanes[8], s1Lanes[8], s2Lanes[8];
         float a1 = 0.0f, a2 = 0.0f;
         static GroupFilter of(float a1, float a2) noexcept;
     };
 
   private:
-    using Kernel = void (*)(Chunk&, simd::f8*, int, int, uint32_t, const GroupFilter&) noexcept [[clang::nonblocking]];
+    using Kernel = void (*)(Chunk&, dsp::simd::f8*, int, int, uint32_t, const GroupFilter&) noexcept
+        [[clang::nonblocking]];
     using LaneKernel = void (*)(Chunk&, unsigned, float*, int, int, uint32_t, const GroupFilter&) noexcept
         [[clang::nonblocking]];
     struct Kernels {
@@ -110,14 +111,14 @@ class VoiceBank {
         uint64_t onFrame = 0;
     };
 
-    Chunk& chunk(int lane) noexcept { return chunks_[lane / simd::kLanes]; }
-    const Chunk& chunk(int lane) const noexcept { return chunks_[lane / simd::kLanes]; }
+    Chunk& chunk(int lane) noexcept { return chunks_[lane / dsp::simd::kLanes]; }
+    const Chunk& chunk(int lane) const noexcept { return chunks_[lane / dsp::simd::kLanes]; }
     void retire(int lane) BOOP_RT;
 
     TimbreSpec spec_{};
     Kernels kernels_;
     double sampleRate_ = 44100.0;
-    BiquadCoefficients coefficients_;
+    dsp::BiquadCoefficients coefficients_;
     GroupFilter group_{};
     std::unique_ptr<Chunk[]> chunks_;
     std::unique_ptr<Lane[]> lanes_;

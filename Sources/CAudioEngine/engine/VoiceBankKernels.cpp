@@ -8,7 +8,7 @@
 
 namespace boop {
 
-using namespace simd;
+using namespace dsp::simd;
 
 // The waveform at a 32-bit phase (2^32 per turn), per lane; dt is the increment in turns.
 template <Waveform W, class F, class U>
@@ -18,7 +18,7 @@ BOOP_SIMD_INLINE F waveform(U phase, F dt, F invDt) noexcept {
     if constexpr (W == Waveform::Saw) {
         // Unsigned phase in [0, 1): a rising ramp, with polyBLEP residuals subtracted on either
         // side of the wrap so the step does not alias.
-        return polyBlepSaw<F>(__builtin_convertvector(phase, F) * kTurnsPerStep, dt, invDt);
+        return dsp::polyBlepSaw<F>(__builtin_convertvector(phase, F) * kTurnsPerStep, dt, invDt);
     } else {
         // Signed phase in [-0.5, 0.5) turns.
         const F x = __builtin_convertvector(reinterpret_cast<const I&>(phase), F) * kTurnsPerStep;

@@ -36,7 +36,7 @@ struct Voice {
 
     Oscillator oscillator;
     AttackReleaseEnvelope envelope;
-    Lowpass lowpass;
+    dsp::Lowpass lowpass;
     float gain = 0.6f;
 };
 
