@@ -106,7 +106,8 @@ struct PatternTests {
         ) {
             try Pattern.load(path: path)
         }
-        #expect(Date().timeIntervalSince(started) < 5)
+        // Not a timing: open(2) on a FIFO without a writer would block for ever.
+        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test("a device is refused (65), a directory is no input (66)")
