@@ -27,10 +27,11 @@ cmake --build "$out" --target EngineEventsFuzz
 swift build --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz --target PixelBoopCore
 lib=.build-fuzz/debug
 lld=(); command -v ld.lld >/dev/null 2>&1 || [[ -x "$(dirname "$(command -v swiftc)")/ld.lld" ]] && lld=(-use-ld=lld)
-mapfile -t objects < <(find "$lib/PixelBoopCore.build" "$lib/CAudioEngine.build" "$lib/CMpris.build" -name '*.o')
+mapfile -t objects < <(find "$lib/PixelBoopCore.build" "$lib/CAudioEngine.build" "$lib/CMpris.build" "$lib/CTerminal.build" -name '*.o')
 swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/LoaderFuzz.swift \
   -I "$lib/Modules" -Xcc -fmodule-map-file="$lib/CAudioEngine.build/module.modulemap" \
   -Xcc -fmodule-map-file="$lib/CMpris.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$lib/CTerminal.build/module.modulemap" \
   -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
   "${objects[@]}" -lsndfile -lasound -ljack -lsqlite3 -lsystemd -lstdc++ -o "$out/LoaderFuzz"
 
