@@ -67,6 +67,7 @@ def row_of(ed, label):
     return None
 
 
+class Editor:
     def __init__(self, boop, path, cols=80, rows=24, args=(), env=None, argv=None):
         self.cols, self.rows = cols, rows
         self.screen = pyte.Screen(cols, rows)
