@@ -60,22 +60,6 @@ struct ReferenceDrums {
     }
 };
 
-double dB(double x) { return 10 * std::log10(std::max(x, 1e-30)); }
-
-double energy(const std::vector<float>& x) {
-    double e = 0;
-    for (float v : x) e += double(v) * v;
-    return e;
-}
-
-// Energy above each octave edge from 63 Hz to 16 kHz, in dB relative to the whole signal.
-std::vector<double> octaveProfile(const std::vector<float>& x) {
-    std::vector<double> out;
-    const double total = energy(x);
-    for (double edge = 62.5; edge <= 16000; edge *= 2) out.push_back(dB(energy(highpass(x, kRate, edge)) / total));
-    return out;
-}
-
 struct Comparison {
     float worstSample = 0;
     double worstEnvelopeDb = 0, worstBandDb = 0;
@@ -90,7 +74,7 @@ Comparison compare(const std::vector<float>& x, const std::vector<float>& ref) {
         if (r < 1e-3) continue;  // -60 dB
         c.worstEnvelopeDb = std::max(c.worstEnvelopeDb, std::fabs(20 * std::log10(rms(x, at, at + window) / r)));
     }
-    const auto a = octaveProfile(x), b = octaveProfile(ref);
+    const auto a = octaveProfile(x, kRate), b = octaveProfile(ref, kRate);
     for (size_t k = 0; k < a.size(); ++k)
         if (b[k] > -60) c.worstBandDb = std::max(c.worstBandDb, std::fabs(a[k] - b[k]));
     return c;

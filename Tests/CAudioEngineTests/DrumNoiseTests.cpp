@@ -16,22 +16,6 @@ namespace {
 
 constexpr double kRate = 44100.0;
 
-double dB(double x) { return 10 * std::log10(std::max(x, 1e-30)); }
-
-double energy(const std::vector<float>& x) {
-    double e = 0;
-    for (float v : x) e += double(v) * v;
-    return e;
-}
-
-// Energy above each octave edge from 63 Hz to 16 kHz, in dB relative to the whole signal.
-std::vector<double> octaveProfile(const std::vector<float>& x) {
-    std::vector<double> out;
-    const double total = energy(x);
-    for (double edge = 62.5; edge <= 16000; edge *= 2) out.push_back(dB(energy(highpass(x, kRate, edge)) / total));
-    return out;
-}
-
 }  // namespace
 
 // Each table against the noise DrumVoice generates for its kind (xorshift through the kind's
@@ -61,7 +45,7 @@ TEST_CASE("the noise tables are the drums' filtered noise: level and octave band
             if (i >= 4096) generated[i - 4096] = r.noiseHighpass ? n - low : low;
         }
         const double levelDb = dB(energy(fromTable) / energy(generated) * 8);
-        const auto a = octaveProfile(fromTable), b = octaveProfile(generated);
+        const auto a = octaveProfile(fromTable, kRate), b = octaveProfile(generated, kRate);
         double worstBand = 0;
         for (size_t k = 0; k < a.size(); ++k)
             if (b[k] > -60) worstBand = std::max(worstBand, std::fabs(a[k] - b[k]));

@@ -106,4 +106,21 @@ inline std::vector<float> highpass(const std::vector<float>& x, double rate, dou
     return y;
 }
 
+inline double dB(double x) { return 10 * std::log10(std::max(x, 1e-30)); }
+
+inline double energy(const std::vector<float>& x) {
+    double e = 0;
+    for (float v : x) e += double(v) * v;
+    return e;
+}
+
+// Energy above each octave edge from 63 Hz to 16 kHz, in dB relative to the whole signal: the
+// spectral shape two noises are compared by.
+inline std::vector<double> octaveProfile(const std::vector<float>& x, double rate) {
+    std::vector<double> out;
+    const double total = energy(x);
+    for (double edge = 62.5; edge <= 16000; edge *= 2) out.push_back(dB(energy(highpass(x, rate, edge)) / total));
+    return out;
+}
+
 }  // namespace testsig
