@@ -2,23 +2,13 @@
 #include <cmath>
 #include <cstring>
 #include <vector>
+#include "TestSignals.hpp"
 #include "dsp/LoudnessFollower.hpp"
 #include "dsp/Rng.hpp"
 
 using boop::dsp::LoudnessFollower;
 
-namespace {
-
-// Noise in bursts (loud, then quiet enough to be gated), so the estimate moves and blocks end at
-// frames that are not block boundaries of the caller.
-std::vector<float> bursts(size_t frames, std::uint64_t seed) {
-    boop::dsp::Rng rng(seed, 1);
-    std::vector<float> x(frames);
-    for (size_t i = 0; i < frames; ++i) x[i] = rng.bipolar() * ((i / 30000) % 3 == 2 ? 0.001f : 0.3f);
-    return x;
-}
-
-}  // namespace
+using testsig::bursts;
 
 // run() is the block form of measure() and next(): both channels' filters as one vector, the
 // state in registers. It must give the very gains the frame-by-frame calls give.

@@ -3,23 +3,14 @@
 #include <cmath>
 #include <cstring>
 #include <vector>
+#include "TestSignals.hpp"
 #include "dsp/Rng.hpp"
 #include "dsp/SoftLimiter.hpp"
 
 using boop::dsp::SoftClipper;
 using boop::dsp::SoftLimiter;
 
-namespace {
-
-// Noise in bursts, loud and quiet, so the envelope both follows and releases.
-std::vector<float> bursts(size_t frames, std::uint64_t seed) {
-    boop::dsp::Rng rng(seed, 1);
-    std::vector<float> x(frames);
-    for (size_t i = 0; i < frames; ++i) x[i] = rng.bipolar() * ((i / 30000) % 3 == 2 ? 0.001f : 0.3f);
-    return x;
-}
-
-}  // namespace
+using testsig::bursts;
 
 TEST_CASE("SoftLimiter: the block passes (follow, gainFor, the cubic clip) equal process frame by frame") {
     const size_t frames = 48000;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
+#include "dsp/Rng.hpp"
 #include "include/CAudioEngine.h"
 
 namespace testsig {
@@ -121,6 +122,15 @@ inline std::vector<double> octaveProfile(const std::vector<float>& x, double rat
     const double total = energy(x);
     for (double edge = 62.5; edge <= 16000; edge *= 2) out.push_back(dB(energy(highpass(x, rate, edge)) / total));
     return out;
+}
+
+// Noise in bursts, loud (0.3) then quiet enough to be gated (0.001), 30000 frames each, so an
+// envelope or a loudness estimate both follows and releases.
+inline std::vector<float> bursts(size_t frames, std::uint64_t seed) {
+    boop::dsp::Rng rng(seed, 1);
+    std::vector<float> x(frames);
+    for (size_t i = 0; i < frames; ++i) x[i] = rng.bipolar() * ((i / 30000) % 3 == 2 ? 0.001f : 0.3f);
+    return x;
 }
 
 }  // namespace testsig
