@@ -75,7 +75,9 @@ no_file "interrupted render" "$work/long.wav"
 
 for extra in "$root"/scripts/cli-tests.d/*.sh; do
   [ -e "$extra" ] || continue
+  started=$SECONDS
   BOOP="$boop" ROOT="$root" WORK="$work" bash "$extra" || failures=$((failures + 1))
+  echo "---- $(basename "$extra"): $((SECONDS - started)) s"
 done
 
 if [ "$failures" -ne 0 ]; then

@@ -50,3 +50,41 @@ TEST_CASE("ambient config: defaults are valid; bad fields are named") {
     CHECK(std::string(boop_ambient_key_name(12)) == "?");
     CHECK(std::string(boop_ambient_scale_name(BOOP_AMBIENT_SCALE_LYDIAN)) == "lydian");
 }
+
+TEST_CASE("ambient config: the key keeps the spelling it was written with, and the sound does not change") {
+    CHECK(std::string(boop_ambient_spelled_name(1, BOOP_AMBIENT_SPELLING_SHARPS)) == "C#");
+    CHECK(std::string(boop_ambient_spelled_name(1, BOOP_AMBIENT_SPELLING_FLATS)) == "Db");
+    CHECK(std::string(boop_ambient_spelled_name(-11, BOOP_AMBIENT_SPELLING_CONVENTIONAL)) == "Db");
+    CHECK(boop_ambient_spelled_name(1, 3) == nullptr);
+    boop_ambient_config bad = config(1);
+    bad.key_spelling = 3;
+    const char* field = nullptr;
+    CHECK(boop_ambient_config_check(&bad, &field) == BOOP_ERROR_INVALID_ARGUMENT);
+    REQUIRE(field != nullptr);
+    CHECK(std::string(field) == "key_spelling");
+
+    std::vector<float> out[3];
+    std::string keys[3], chords[3];
+    const int32_t spellings[3] = {BOOP_AMBIENT_SPELLING_CONVENTIONAL, BOOP_AMBIENT_SPELLING_SHARPS,
+                                  BOOP_AMBIENT_SPELLING_FLATS};
+    for (int i = 0; i < 3; ++i) {
+        boop_ambient_config c = config(5);
+        c.key = 1;
+        c.key_spelling = spellings[i];
+        boop_ambient* a = nullptr;
+        REQUIRE(boop_ambient_create(&c, &a) == BOOP_OK);
+        out[i].resize(2 * 4096);
+        REQUIRE(boop_ambient_render(a, out[i].data(), 4096) == BOOP_OK);
+        boop_ambient_status s;
+        boop_ambient_get_status(a, &s);
+        keys[i] = s.key_name;
+        chords[i] = s.chord_name;
+        boop_ambient_destroy(a);
+    }
+    CHECK(keys[0] == "Db");
+    CHECK(keys[1] == "C#");
+    CHECK(keys[2] == "Db");
+    CHECK(chords[1].rfind("C#", 0) == 0);  // the first chord is the tonic's
+    CHECK(out[0] == out[1]);
+    CHECK(out[0] == out[2]);
+}

@@ -119,6 +119,19 @@ struct AmbientEngineTests {
         #expect(engine.status.frame == frozen + 22050)
     }
 
+    @Test("a preset keyed C# shows C# and sharp chord roots; keyed Db, Db; the sound is the same")
+    func keySpelling() throws {
+        var sharp = AmbientPreset.named("Glass_Rain")!
+        sharp.key = "C#"
+        var flat = sharp
+        flat.key = "Db"
+        let a = try AmbientEngine(preset: sharp, seed: 3, sampleRate: 22050)
+        let b = try AmbientEngine(preset: flat, seed: 3, sampleRate: 22050)
+        #expect(a.render(frames: 4096) == b.render(frames: 4096))
+        #expect(a.status.key == "C#" && a.status.chord.hasPrefix("C#"))
+        #expect(b.status.key == "Db" && b.status.chord.hasPrefix("Db"))
+    }
+
     @Test("the render source is stereo at the engine's rate")
     func source() throws {
         let engine = try AmbientEngine(preset: AmbientPreset.bundled[0], seed: 1, sampleRate: 48000, maxBlockFrames: 512)

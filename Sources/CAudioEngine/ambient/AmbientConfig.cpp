@@ -67,6 +67,7 @@ constexpr Field kFields[] = {
     {{"reverb_damping", 0, 1, 0}, offsetof(boop_ambient_config, reverb_damping), Kind::f32},
     {{"drift_amount", 0, 1, 0}, offsetof(boop_ambient_config, drift_amount), Kind::f32},
     {{"fade_in_seconds", 0, 30, 0}, offsetof(boop_ambient_config, fade_in_seconds), Kind::f32},
+    {{"key_spelling", 0, 2, 1}, offsetof(boop_ambient_config, key_spelling), Kind::i32},
 };
 
 bool inRange(const boop_ambient_config& c, const Field& f) noexcept {

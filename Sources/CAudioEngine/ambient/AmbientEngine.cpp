@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include "rt/Denormals.hpp"
 
@@ -167,8 +168,10 @@ void AmbientEngine::status(boop_ambient_status& s) const noexcept {
     s.scale = cfg_.scale;
     s.chord_root = pubRoot_.load(relaxed);
     s.chord_degree = pubDegree_.load(relaxed);
+    const auto spelling = static_cast<Spelling>(cfg_.key_spelling);
+    std::snprintf(s.key_name, sizeof s.key_name, "%s", noteName(s.key, spelling));
     HarmonyManager::chordName(s.chord_root, static_cast<ChordQuality>(pubQuality_.load(relaxed)), s.chord_name,
-                              sizeof s.chord_name);
+                              sizeof s.chord_name, spelling);
     s.peak_left = pubPeakL_.load(relaxed);
     s.peak_right = pubPeakR_.load(relaxed);
     s.level_pad = pubPad_.load(relaxed);

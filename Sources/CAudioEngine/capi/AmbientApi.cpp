@@ -131,6 +131,11 @@ const char* boop_ambient_key_name(int32_t key) {
     return boop::ambient::HarmonyManager::noteName(key);
 }
 
+const char* boop_ambient_spelled_name(int32_t key, int32_t spelling) {
+    if (spelling < BOOP_AMBIENT_SPELLING_CONVENTIONAL || spelling > BOOP_AMBIENT_SPELLING_FLATS) return nullptr;
+    return boop::ambient::noteName(key, static_cast<boop::ambient::Spelling>(spelling));
+}
+
 const char* boop_ambient_scale_name(int32_t scale) { return boop::ambient::HarmonyManager::scaleName(scale); }
 
 }  // extern "C"

@@ -720,6 +720,14 @@ typedef enum boop_ambient_scale {
 
 #define BOOP_AMBIENT_SCALE_COUNT 6
 
+/* How pitch classes are named: conventionally (the key signatures with the fewest accidentals:
+ * Db, Eb, F#, Ab, Bb), with sharps, or with flats; a preset keyed "C#" keeps its sharps. */
+typedef enum boop_ambient_spelling {
+    BOOP_AMBIENT_SPELLING_CONVENTIONAL = 0,
+    BOOP_AMBIENT_SPELLING_SHARPS = 1,
+    BOOP_AMBIENT_SPELLING_FLATS = 2
+} boop_ambient_spelling;
+
 /* A preset in plain numbers. Ranges are checked by boop_ambient_create. */
 typedef struct boop_ambient_config {
     double sample_rate;        /* Hz, BOOP_ENGINE_RATE_MIN ... _MAX */
@@ -786,6 +794,9 @@ typedef struct boop_ambient_config {
     float drift_amount; /* 0 ... 1 */
 
     float fade_in_seconds; /* 0 ... 30: master fade-in from silence */
+
+    /* names only: no effect on the sound */
+    int32_t key_spelling; /* boop_ambient_spelling: how the status spells the key and chord roots */
 } boop_ambient_config;
 
 /* Fills a config with a gentle default preset at 44100 Hz, seed 1.
@@ -871,10 +882,11 @@ typedef struct boop_ambient_status {
     uint64_t frame;       /* composition frames rendered (stands still while paused) */
     uint64_t chords;      /* chord changes so far */
     int32_t key;          /* current tonic pitch class 0 ... 11 */
+    char key_name[4];     /* the tonic spelled as the config's key_spelling says, e.g. "C#" */
     int32_t scale;        /* boop_ambient_scale */
     int32_t chord_root;   /* pitch class of the current chord's root */
     int32_t chord_degree; /* 0 ... 6 within the current key */
-    char chord_name[16];  /* e.g. "F#m7" (NUL-terminated) */
+    char chord_name[16];  /* e.g. "F#m7" (NUL-terminated; the root spelled as key_name is) */
     float peak_left;      /* peak |sample| of the last block, after the limiter */
     float peak_right;
     float level_pad; /* RMS of each layer in the last block (before the mix) */
@@ -894,6 +906,10 @@ void boop_ambient_get_status(const boop_ambient* ambient, boop_ambient_status* s
 /* Static names: "C", "Db", ... "B" and "major", "minor", ...; "?" when out of range.
  * Thread safety: any thread. */
 const char* boop_ambient_key_name(int32_t key);
+/* The static name of pitch class `key` (any integer, taken modulo 12) in `spelling`
+ * (boop_ambient_spelling): "C#" with sharps, "Db" with flats; NULL for an unknown spelling.
+ * Thread safety: any thread. */
+const char* boop_ambient_spelled_name(int32_t key, int32_t spelling);
 const char* boop_ambient_scale_name(int32_t scale);
 
 /* ====================================================================================== */

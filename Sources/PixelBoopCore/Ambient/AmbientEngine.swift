@@ -111,12 +111,13 @@ public final class AmbientEngine {
     public var status: AmbientStatus {
         var s = boop_ambient_status()
         boop_ambient_get_status(handle, &s)
-        let chord = withUnsafeBytes(of: s.chord_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
         }
+        let chord = text(s.chord_name)
         return AmbientStatus(
             frame: s.frame, chords: s.chords,
-            key: String(cString: boop_ambient_key_name(s.key)),
+            key: text(s.key_name),
             scale: String(cString: boop_ambient_scale_name(s.scale)),
             chord: chord, peakLeft: s.peak_left, peakRight: s.peak_right,
             levelPad: s.level_pad, levelLead: s.level_lead, levelGrain: s.level_grain,

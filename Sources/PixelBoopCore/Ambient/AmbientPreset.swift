@@ -71,6 +71,13 @@ public struct AmbientPreset: Codable, Equatable, Sendable {
     public static let scaleNames = ["major", "minor", "dorian", "phrygian", "lydian", "mixolydian"]
 
     public var keyIndex: Int { AmbientPreset.keyNames[key] ?? 0 }
+    /// The key keeps the accidental it was written with ("C#" stays sharp through the status and
+    /// the chord names); a natural key is named conventionally.
+    public var keySpelling: boop_ambient_spelling {
+        key.hasSuffix("#")
+            ? BOOP_AMBIENT_SPELLING_SHARPS
+            : key.count > 1 && key.hasSuffix("b") ? BOOP_AMBIENT_SPELLING_FLATS : BOOP_AMBIENT_SPELLING_CONVENTIONAL
+    }
     public var scaleIndex: Int { AmbientPreset.scaleNames.firstIndex(of: scale) ?? 0 }
 
     /// The engine configuration for this preset.
@@ -81,6 +88,7 @@ public struct AmbientPreset: Codable, Equatable, Sendable {
         c.seed = seed
         c.max_block_frames = UInt32(clamping: maxBlockFrames)
         c.key = Int32(keyIndex)
+        c.key_spelling = Int32(bitPattern: keySpelling.rawValue)
         c.scale = Int32(scaleIndex)
         c.tempo_bpm = tempo
         c.chord_seconds = chordSeconds

@@ -36,7 +36,7 @@ public struct EditorModel: Sendable {
     }
 
     public static let undoLevels = 500
-    public static let pitchRange = 0...127
+    public static let pitchRange = Limits.midiNote
 
     public private(set) var pattern: Pattern
     /// The pattern as last saved (or loaded): `isModified` compares with it.

@@ -27,7 +27,7 @@ public enum PitchRange {
     }
 
     public static func useful(_ kind: TrackKind) -> ClosedRange<Int> {
-        kind == .rhythm ? 0...127 : lowest...highest(kind)
+        kind == .rhythm ? Limits.midiNote : lowest...highest(kind)
     }
 
     /// A short tag for the status line ("too low", "too high"), or nil inside the range.

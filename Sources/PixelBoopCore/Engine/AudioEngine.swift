@@ -137,8 +137,8 @@ public final class AudioEngine {
         timbre: Timbre = .melody, cents: Double = 0,
         reference: Double = 440
     ) throws(AudioError) -> NoteID {
-        guard (0...127).contains(pitch) else {
-            throw AudioError.invalidConfiguration("MIDI pitch \(pitch): expected 0...127")
+        guard Limits.midiNote.contains(pitch) else {
+            throw AudioError.invalidConfiguration("MIDI pitch \(pitch): expected \(Limits.text(Limits.midiNote))")
         }
         let hz = Pitch.frequency(midi: Double(pitch), cents: cents, reference: reference)
         let id = try play(frequency: hz, gain: velocity.gain, at: frame, timbre: timbre)
@@ -185,8 +185,8 @@ public final class AudioEngine {
 
     /// Strikes a General MIDI drum (35 kick, 38 snare, 42 closed hat ...).
     public func drumHit(key: Int, velocity: Velocity = .normal, at frame: UInt64? = nil) throws(AudioError) {
-        guard (0...127).contains(key) else {
-            throw AudioError.invalidConfiguration("drum key \(key): expected 0...127")
+        guard Limits.midiNote.contains(key) else {
+            throw AudioError.invalidConfiguration("drum key \(key): expected \(Limits.text(Limits.midiNote))")
         }
         try AudioError.check(boop_engine_drum_hit(handle, frame ?? frameClock, UInt32(key), velocity.gain), "drum hit")
     }

@@ -32,6 +32,19 @@ public enum Limits {
     public static let toneHz = Double(BOOP_TONE_HZ_MIN)...Double(BOOP_TONE_HZ_MAX)
     public static let toneSeconds = Double(BOOP_TONE_SECONDS_MIN)...Double(BOOP_TONE_SECONDS_MAX)
 
+    // The command line's own ranges: the engine takes any finite value here, so these bound what a
+    // person may ask for (a tuning, a transposition, a session's length) rather than what works.
+    /// `tone --reference`: the frequency of A4 (Hz), from baroque pitch to the highest orchestras and beyond.
+    public static let referenceHz = 300.0...600.0
+    /// `tone --cents`: a transposition of up to an octave either way.
+    public static let cents = -1200.0...1200.0
+    /// `ambient --duration` (seconds): up to a day.
+    public static let ambientSeconds = 0.1...86400.0
+    /// `listen --duration` (seconds): up to a week.
+    public static let listenSeconds = 0.001...(86400.0 * 7)
+    /// MIDI note numbers, in patterns, the editor and the .mid export.
+    public static let midiNote = 0...127
+
     /// "8000...384000": a range as every message writes it.
     public static func text(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)...\(range.upperBound)" }
 

@@ -139,7 +139,7 @@ public struct MidiFileWriter {
         // pitch on one channel (the first note-off would end both), so an earlier note is cut where
         // a later one of the same pitch starts; the audio engine would sound both, MIDI retriggers.
         var spans: [(start: Int, end: Int, pitch: Int, velocity: UInt8)] = []
-        let byPitch = Dictionary(grouping: notes.filter { (0...127).contains($0.pitch) }, by: \.pitch)
+        let byPitch = Dictionary(grouping: notes.filter { Limits.midiNote.contains($0.pitch) }, by: \.pitch)
         for pitch in byPitch.keys.sorted() {
             let sorted = byPitch[pitch]!.sorted { $0.step < $1.step }
             for (i, note) in sorted.enumerated() {

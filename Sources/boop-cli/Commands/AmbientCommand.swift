@@ -24,7 +24,7 @@ struct AmbientCommand: ParsableCommand {
     @Option(name: .long, help: "Seed of the composition (any whole number 0...2^64-1).")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Seconds to play (live: until stopped; with -o: 60), 0.1...86400.")
+    @Option(name: .long, help: "Seconds to play (live: until stopped; with -o: 60), \(Limits.text(Limits.ambientSeconds)).")
     var duration: Double?
 
     @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
@@ -50,8 +50,8 @@ struct AmbientCommand: ParsableCommand {
     static let defaultRenderSeconds = 60.0
 
     mutating func validate() throws {
-        if let duration, !(duration.isFinite && duration >= 0.1 && duration <= 86400) {
-            throw ValidationError("--duration \(duration): expected seconds 0.1...86400")
+        if let duration, !(duration.isFinite && Limits.ambientSeconds.contains(duration)) {
+            throw ValidationError("--duration \(duration): expected seconds \(Limits.text(Limits.ambientSeconds))")
         }
         if let sampleFormat, SampleFormat(rawValue: sampleFormat) == nil {
             throw ValidationError("--sample-format \(sampleFormat): expected f32 or s16")

@@ -28,7 +28,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("buffer-frames"), help: "Frames per analysed buffer (\(Limits.text(Limits.pitchWindow))).")
     var bufferFrames: Int = 2048
 
-    @Option(name: .long, help: "Stop by itself after this many seconds.")
+    @Option(name: .long, help: "Stop by itself after this many seconds (\(Limits.text(Limits.listenSeconds))).")
     var duration: Double?
 
     @Option(name: [.short, .customLong("output")], help: "Record to this file (.wav, .flac, .ogg).")
@@ -52,8 +52,8 @@ struct ListenCommand: AsyncParsableCommand {
         if !Limits.pitchWindow.contains(bufferFrames) {
             throw ValidationError("--buffer-frames \(bufferFrames): expected \(Limits.text(Limits.pitchWindow))")
         }
-        if let duration, !(duration.isFinite && duration > 0 && duration <= 86400 * 7) {
-            throw ValidationError("--duration \(duration): expected seconds > 0")
+        if let duration, !(duration.isFinite && Limits.listenSeconds.contains(duration)) {
+            throw ValidationError("--duration \(duration): expected seconds \(Limits.text(Limits.listenSeconds))")
         }
         if samples && !json { throw ValidationError("--samples: goes with --json") }
         if raw && json { throw ValidationError("--raw and --json: expected at most one of them") }

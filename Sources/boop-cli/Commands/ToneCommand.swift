@@ -28,10 +28,10 @@ struct ToneCommand: ParsableCommand {
         help: "Seconds of silence between tones (onset-to-onset = duration + gap; negative overlaps, e.g. --gap=-0.1).")
     var gap: Double = 0.25
 
-    @Option(name: .long, help: "Cents added to every tone (e.g. --cents 3 or --cents=-3).")
+    @Option(name: .long, help: "Cents added to every tone, \(Limits.text(Limits.cents)) (e.g. --cents 3 or --cents=-3).")
     var cents: Double = 0
 
-    @Option(name: .long, help: "Frequency of A4 in Hz (300...600).")
+    @Option(name: .long, help: "Frequency of A4 in Hz (\(Limits.text(Limits.referenceHz))).")
     var reference: Double = 440
 
     @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
@@ -45,8 +45,6 @@ struct ToneCommand: ParsableCommand {
     var rate: Int? { deviceOptions.rate }
     var quiet: Bool { deviceOptions.quiet }
     var verbose: Bool { deviceOptions.verbose }
-
-    static let referenceRange: ClosedRange<Double> = 300...600
 
     /// ArgumentParser takes time quadratic in the number of positional values (16,000 notes: 10 s).
     /// For a long note list, the notes are taken out of the arguments here in one linear pass,
@@ -116,11 +114,12 @@ struct ToneCommand: ParsableCommand {
             throw BoopExit(.usage, rateProblem(rate))
         }
         guard !notes.isEmpty else { throw BoopExit(.usage, "tone: expected at least one NOTE (\(NoteSpec.accepted))") }
-        guard reference.isFinite, Self.referenceRange.contains(reference) else {
-            throw BoopExit(.usage, "--reference \(reference): expected the frequency of A4 within 300...600 Hz")
+        guard reference.isFinite, Limits.referenceHz.contains(reference) else {
+            throw BoopExit(
+                .usage, "--reference \(reference): expected the frequency of A4 within \(Limits.text(Limits.referenceHz)) Hz")
         }
-        guard cents.isFinite, abs(cents) <= 1200 else {
-            throw BoopExit(.usage, "--cents \(cents): expected -1200...1200")
+        guard cents.isFinite, Limits.cents.contains(cents) else {
+            throw BoopExit(.usage, "--cents \(cents): expected \(Limits.text(Limits.cents))")
         }
         guard duration.isFinite, ToneSequence.durationRange.contains(duration) else {
             throw BoopExit(.usage, "--duration \(duration): expected \(Limits.text(ToneSequence.durationRange)) seconds")
