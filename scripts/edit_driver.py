@@ -1,6 +1,7 @@
-"""Drives `boop edit` in a pseudo-terminal through pyte (a VT100/xterm emulator), as a user would.
+"""Drives boop in a pseudo-terminal through pyte (a VT100/xterm emulator), as a user would: any
+command (Terminal), `boop edit` (Editor), or an interactive bash for job control (Shell).
 
-Used by scripts/cli-tests.d/edit.sh; importable for ad-hoc runs:
+Used by the editor, terminal, stall and suspend checks; importable for ad-hoc runs:
 
     from edit_driver import Editor
     with Editor(boop, "song.json") as ed:
@@ -67,8 +68,10 @@ def row_of(ed, label):
     return None
 
 
-class Editor:
-    def __init__(self, boop, path, cols=80, rows=24, args=(), env=None, argv=None):
+class Terminal:
+    """A program on a pseudo-terminal, its screen read through pyte."""
+
+    def __init__(self, argv, cols=80, rows=24, env=None):
         self.cols, self.rows = cols, rows
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -82,8 +85,8 @@ class Editor:
             environment.update(env)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            # The child: the terminal settings as a shell leaves them, then boop.
-            os.execvpe((argv or [boop])[0], argv or [boop, "edit", path, *args], environment)
+            # The child: the terminal settings as a shell leaves them, then the program.
+            os.execvpe(argv[0], argv, environment)
         self.resize(cols, rows, signal_child=False)
         self.stty_before = self.stty()
 
@@ -115,6 +118,14 @@ class Editor:
                 self.raw += data
                 self.stream.feed(data)
         return True
+
+    def pump_until(self, until, seconds):
+        """Reads until `until(self)` holds, at most `seconds` (or the exit); whether it held."""
+        end = time.time() + seconds
+        while time.time() < end and not until(self):
+            if not self.pump(0.02):
+                break
+        return bool(until(self))
 
     # Limits, not delays: each wait ends as soon as its text (or the exit) is seen; generous for a
     # loaded two-core machine.
@@ -182,6 +193,10 @@ class Editor:
     def text(self):
         return "\n".join(self.screen.display)
 
+    def shown(self):
+        """The rows with something on them, without trailing blanks."""
+        return [line.rstrip() for line in self.screen.display if line.strip()]
+
     def line(self, row):
         return self.screen.display[row]
 
@@ -192,14 +207,36 @@ class Editor:
         end = time.time() + timeout
         while time.time() < end:
             self.pump(0.05)
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status)
+            if not self.alive():
                 return self.status
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         self.status = "hang"
         return self.status
+
+    def finish(self, key=b"q", limit=15.0):
+        """Sends `key` and waits (reading) for the exit: its code, or "hang"."""
+        os.write(self.fd, key)
+        return self.wait_exit(limit)
+
+    def exited(self, limit):
+        """Waits up to `limit` s WITHOUT reading for the exit: its code, or None."""
+        end = time.time() + limit
+        while time.time() < end:
+            if not self.alive():
+                return self.status
+            time.sleep(0.05)
+        return None
+
+    def stdout_blocking(self):
+        """Whether fd 1 of the program is still a blocking descriptor."""
+        with open(f"/proc/{self.pid}/fdinfo/1") as f:
+            flags = int(next(line for line in f if line.startswith("flags:")).split()[1], 8)
+        return flags & os.O_NONBLOCK == 0
+
+    def output_queued(self):
+        """Bytes written by the program that this side has not read (FIONREAD on the master)."""
+        return struct.unpack("i", fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
     def restored(self):
         """The terminal as boop found it: same settings; alternate screen, mouse modes, bracketed paste and
@@ -224,7 +261,14 @@ class Editor:
         os.close(self.fd)
 
 
-class Shell(Editor):
+class Editor(Terminal):
+    """`boop edit PATH` on a pseudo-terminal."""
+
+    def __init__(self, boop, path, cols=80, rows=24, args=(), env=None, argv=None):
+        super().__init__(argv or [boop, "edit", path, *args], cols, rows, env)
+
+
+class Shell(Terminal):
     """An interactive bash in a pseudo-terminal (job control on), for Ctrl-Z and `fg`:
 
         with Shell() as sh:
@@ -236,8 +280,7 @@ class Shell(Editor):
     def __init__(self, cols=80, rows=24, env=None):
         environment = {"PS1": self.PROMPT, "PROMPT_COMMAND": "", "HISTFILE": "/dev/null"}
         environment.update(env or {})
-        super().__init__(None, None, cols, rows, env=environment,
-                         argv=["bash", "--norc", "--noprofile", "-i"])
+        super().__init__(["bash", "--norc", "--noprofile", "-i"], cols, rows, env=environment)
         self.wait_prompt()
 
     def prompts(self):

@@ -16,6 +16,8 @@ CASE is one of:
   reconnect-edit              (or the editor, looping) says it waits/reconnects and keeps
                               running; the server is started again (BOOP_KILL_DIR, by
                               scripts/pulse-null-sink.sh) and the sink hears the music again.
+  late-device-edit            boop edit started while no server runs says it edits silently; once
+                              a server starts, it takes the device (within seconds) and p plays.
 
 The monitor is recorded by parec (16 kHz mono float, 20 ms fragments) on a reader thread that
 stamps every fragment with its arrival time (CLOCK_MONOTONIC), so "heard again after SIGCONT" is
@@ -381,6 +383,39 @@ def run_reconnect(editor):
     print("PASS  " + verdict)
 
 
+def run_late_device():
+    """The editor started while no server runs edits silently, and takes the device once it appears."""
+    from edit_driver import Editor
+    kill_dir = os.environ["BOOP_KILL_DIR"]
+    os.environ["PULSE_SERVER"] = f"unix:{kill_dir}/run/pulse/native"
+    path = os.path.join(WORK, "late.json")
+    with Editor(BOOP, path, args=["-D", "pulse"]) as ed:
+        if not ed.wait_for("no sound device", timeout=20):
+            fail("with no server, the editor did not say it edits silently: " + ed.status_line())
+        dense_editor(ed)  # edited silently meanwhile; p is pressed with no device to play
+        spid = server("start")  # waits for the server itself
+        t_up = time.monotonic()
+        try:
+            if not ed.wait_for("pulse", timeout=20):
+                fail("the editor never took the device that appeared: " + ed.status_line())
+            opened = time.monotonic() - t_up
+            mon = Monitor()
+            ed.keys("p")
+            started = time.monotonic()
+            heard = mon.wait_for(first_loud_after(started, run=4), 20, "the loop was never heard on the new device")
+            mon.close()
+            status = ed.status_line().strip()
+            ed.keys("q", "n")
+            rc = ed.wait_exit(timeout=10)
+        finally:
+            server("stop")
+    verdict = (f"boop edit started with no server: device taken {opened:.2f} s after the server was up,"
+               f" the loop heard {heard - started:.2f} s after p, status '{status}', q -> {rc}")
+    if rc != 0 or "pulse" not in status:
+        fail(verdict)
+    print("PASS  " + verdict)
+
+
 if CASE == "play":
     run_command(["play", os.path.join(ROOT, "examples", "demo.json"), "-D", "pulse", "--no-display", "-v"], 0.5,
                 "resumed after stops: 1")
@@ -396,6 +431,8 @@ elif CASE == "reconnect-ambient":
     run_reconnect(editor=False)
 elif CASE == "reconnect-edit":
     run_reconnect(editor=True)
+elif CASE == "late-device-edit":
+    run_late_device()
 else:
     print(f"unknown case {CASE}", file=sys.stderr)
     sys.exit(64)

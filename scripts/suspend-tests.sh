@@ -13,7 +13,7 @@ ROOT=$PWD
 BOOP=${1:?usage: $0 BOOP [CASE...]}
 shift
 CASES=("$@")
-[[ ${#CASES[@]} == 0 ]] && CASES=(play ambient tone edit listen reconnect-ambient reconnect-edit)
+[[ ${#CASES[@]} == 0 ]] && CASES=(play ambient tone edit listen reconnect-ambient reconnect-edit late-device-edit)
 WORK=$(mktemp -d /tmp/boop-suspend.XXXXXX)
 export BOOP_KILL_DIR="$WORK/pulse-kill"
 

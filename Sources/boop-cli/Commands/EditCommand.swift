@@ -129,10 +129,14 @@ final class EditSession {
             transport = t
             sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
         } catch {
+            // Tried again once a second (tickSound): a device that appears later (a server
+            // started, headphones plugged in) is used as soon as it opens.
             transport = nil
+            nextOpen = monotonicSeconds() + PatternTransport.reopenInterval
             sound = .silent("no sound device: editing silently")
         }
     }
+    private var nextOpen = 0.0
 
     var fileName: String { URL(fileURLWithPath: file).lastPathComponent }
 
@@ -164,7 +168,7 @@ final class EditSession {
         }
         loop.secondsUntilDue = { [unowned self] in
             if lostTransport != nil { return max(0, nextReopen - monotonicSeconds()) }
-            guard let transport else { return 1 }
+            guard let transport else { return max(0, nextOpen - monotonicSeconds()) }
             return transport.secondsUntilDue(atMost: transport.state == .playing ? 1.0 / 60 : 0.5)
         }
         loop.frame = { [unowned self] in nextFrame() }
@@ -187,7 +191,10 @@ final class EditSession {
 
     private func tickSound() {
         if let lost = lostTransport { return reconnect(lost) }
-        guard let transport else { return }
+        guard let transport else {
+            if monotonicSeconds() >= nextOpen { openTransport() }
+            return
+        }
         do {
             try transport.tick()
         } catch {

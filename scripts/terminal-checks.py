@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Live status lines and keys as a terminal shows them: the lines of ambient and listen fit 40,
+80 and 100 columns and follow a resize (one row on screen, never a new row per refresh);
+ambient's n / Right / > and p / Left / < step through the presets.
+
+    scripts/terminal-checks.py BOOP       prints PASS/FAIL lines, exits 1 on a failure
+"""
+import os
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from edit_driver import Checks, Terminal  # noqa: E402
+
+boop = sys.argv[1]
+presets = [line.split()[0] for line in subprocess.run([boop, "ambient", "--list"], capture_output=True,
+                                                       text=True).stdout.splitlines() if line.strip()]
+check = Checks()
+
+# The status lines: 2.5 s of refreshes, then a resize to 40 columns, must leave one row on screen.
+for cols in (40, 80, 100):
+    with Terminal([boop, "ambient", "-D", "null", "--preset", presets[0]], cols) as t:
+        t.pump(2.5)
+        rows = t.shown()
+        check(len(rows) == 1 and presets[0] in rows[0] and len(rows[0]) < cols,
+              f"ambient at {cols} columns: one row, within the width", rows)
+        if cols == 100:
+            t.resize(40, 24, signal_child=False)
+            os.kill(t.pid, signal.SIGWINCH)
+            # A line already on its way when the window shrank wraps (this reader cannot reflow it as
+            # a terminal would): it is read, then the screen is cleared, and what follows must fit.
+            t.pump(0.5)
+            t.screen.reset()
+            t.pump(1.5)
+            rows = t.shown()
+            check(len(rows) == 1 and len(rows[0]) < 40, "ambient after a resize 100 -> 40: one row", rows)
+        check(t.finish() == 0, f"ambient at {cols} columns: q exits 0")
+
+for cols in (40, 80, 100):
+    with Terminal([boop, "listen", "-D", "null", "--duration", "2"], cols) as t:
+        t.wait_exit(30)
+        rows = t.shown()
+        check(len(rows) == 1 and "dBFS" in rows[0] and len(rows[0]) < cols,
+              f"listen at {cols} columns: one row, within the width", rows)
+
+# Keys: n, Right and > go to the next preset, p, Left and < to the previous (cyclic, as the media keys).
+with Terminal([boop, "ambient", "-D", "null", "--preset", presets[0]], 100) as t:
+    def showing(name):
+        return lambda t: any(r.startswith(name + " ") for r in t.shown())
+
+    check(t.pump_until(showing(presets[0]), 10), "ambient shows the first preset", t.shown())
+    steps = [(b"n", 1), (b"\x1b[C", 2), (b">", 3), (b"p", 2), (b"\x1b[D", 1), (b"<", 0), (b"<", -1)]
+    for key, index in steps:
+        # A crossfade takes 2 s; a press during one waits for it, so each waits for the last to show.
+        os.write(t.fd, key)
+        name = presets[index % len(presets)]
+        check(t.pump_until(showing(name), 10), f"ambient key {key!r} -> {name}", t.shown())
+        t.pump(2.3)
+    check(t.finish() == 0, "ambient: q exits 0 after the keys")
+
+help_text = subprocess.run([boop, "ambient", "--help"], capture_output=True, text=True).stdout
+check(all(k in " ".join(help_text.split()) for k in ("n, Right or >", "p, Left or <")),
+      "ambient --help names the keys", help_text)
+sys.exit(1 if check.failures else 0)
