@@ -52,6 +52,9 @@ struct Boop: AsyncParsableCommand {
                 command = tone
             }
             if var asyncCommand = command as? AsyncParsableCommand {
+                // An async command runs on the concurrency runtime's threads, and libdispatch
+                // retries for ever when it cannot start one (`ulimit -v`): a clear error instead.
+                do { try Signals.checkThreadsCanStart() } catch { fail(error) }
                 try await asyncCommand.run()
             } else {
                 try command.run()

@@ -203,6 +203,11 @@ check "a directory as the pattern" 66 "$boop" render "$work" -o "$work/f4.wav"
 [ "$s" -eq 0 ] && echo "ok   tone -o under ulimit -v 90000" || fail "tone -o under ulimit -v 90000: exit $s (124: hung) $(cat "$work/stderr")"
 ( ulimit -v 90000; trap '' INT; timeout 30 "$boop" render "$demo" -o "$work/v2.wav" ) 2>"$work/stderr"; s=$?
 [ "$s" -eq 0 ] && echo "ok   render -o under ulimit -v 90000, SIGINT ignored" || fail "render -o under ulimit -v: exit $s $(cat "$work/stderr")"
+# listen runs on the concurrency runtime's threads: where none can start, one line and 74, not a hang.
+( ulimit -v 90000; timeout 30 "$boop" listen -D null --duration 0.5 --json >/dev/null ) 2>"$work/stderr"; s=$?
+[ "$s" -eq 74 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] && grep -q 'cannot start a thread' "$work/stderr" &&
+  echo "ok   listen under ulimit -v 90000: 74 $(cat "$work/stderr")" ||
+  fail "listen under ulimit -v 90000: exit $s (124: hung) $(cat "$work/stderr")"
 
 # --- ulimit -f: every format says so in words (Ogg said "Unspecified internal error"), 74, no file.
 for ext in ogg flac wav; do

@@ -79,6 +79,20 @@ enum Signals {
         watcherStarted.store(true, ordering: .releasing)
     }
 
+    /// Starts and joins a thread as the runtime's worker threads are made (default attributes,
+    /// so the default stack): throws BoopExit(.ioError) when it cannot, where the runtime would
+    /// wait for ever.
+    static func checkThreadsCanStart() throws(BoopExit) {
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { _ in nil }, nil)
+        guard status == 0 else {
+            throw BoopExit(
+                .ioError,
+                "cannot start a thread (\(String(cString: strerror(status)))); is memory or the thread count limited?")
+        }
+        pthread_join(thread, nil)
+    }
+
     /// The watcher thread: sleeps until the first signal, then runs the handler once.
     private static func watch() {
         var fds = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
