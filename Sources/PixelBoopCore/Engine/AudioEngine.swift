@@ -183,6 +183,14 @@ public final class AudioEngine {
         try AudioError.check(boop_engine_note_off(handle, frame ?? frameClock, id.rawValue), "note off")
     }
 
+    /// Strikes a General MIDI drum with a gain of its own (a song's velocity times the track's level).
+    public func drumHit(key: Int, gain: Float, at frame: UInt64) throws(AudioError) {
+        guard (0...127).contains(key) else {
+            throw AudioError.invalidConfiguration("drum key \(key): expected 0...127")
+        }
+        try AudioError.check(boop_engine_drum_hit(handle, frame, UInt32(key), gain), "drum hit")
+    }
+
     /// Strikes a General MIDI drum (35 kick, 38 snare, 42 closed hat ...).
     public func drumHit(key: Int, velocity: Velocity = .normal, at frame: UInt64? = nil) throws(AudioError) {
         guard (0...127).contains(key) else {

@@ -106,7 +106,10 @@ public struct StrictJSON {
     /// compared as the parser will see them: escapes decoded (`"b\u0070m"` is `"bpm"`) and as
     /// Swift strings (canonically equivalent spellings are one dictionary key). The message names
     /// the key's full path (`tracks.bass[0].pitch`). Malformed JSON is left for the parser.
-    func scanStructure(_ data: Data) throws(PatternError) {
+    /// Also returns the keys of the objects inside the top-level object `orderOf` (a song's
+    /// patterns), in the order written: the parsed dictionary has lost it.
+    @discardableResult
+    func scanStructure(_ data: Data, orderOf: String? = nil) throws(PatternError) -> [String] {
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
         var stack: [ScanFrame] = []
@@ -116,6 +119,7 @@ public struct StrictJSON {
         var escaped = false
         var stringIsKey = false
         var current: [UInt8] = []
+        var order: [String] = []
         for byte in data {
             if inString {
                 if escaped {
@@ -124,7 +128,12 @@ public struct StrictJSON {
                     escaped = true
                 } else if byte == quote {
                     inString = false
-                    if stringIsKey { try recordKey(current, &stack, &keySets) }
+                    if stringIsKey {
+                        try recordKey(current, &stack, &keySets)
+                        if let orderOf, stack.count == 2, case .object(orderOf) = stack[0], case .object(let k?) = stack[1] {
+                            order.append(k)
+                        }
+                    }
                     continue
                 }
                 if stringIsKey { current.append(byte) }
@@ -161,6 +170,7 @@ public struct StrictJSON {
             default: break
             }
         }
+        return order
     }
 
     /// A key has ended: it must be new in its object, and it names the object's current member.
@@ -341,7 +351,8 @@ extension Pattern {
     }
 
     static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
-        let top = try json.object(root, "", allowed: ["name", "bpm", "length", "tracks"])
+        let top = try json.object(root, "", allowed: ["version", "name", "bpm", "length", "tracks"])
+        if let v = top["version"] { _ = try json.integer(v, "version", in: 1...1) }
         let name =
             try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
             ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
