@@ -84,7 +84,7 @@ public struct NoteID: Hashable, Sendable {
 /// event queue), so the class is deliberately not `Sendable`. Rendering happens either here
 /// (`render(into:)`, offline) or on the ALSA I/O thread started by `AudioPlayback`, never both.
 public final class AudioEngine {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     public let configuration: EngineConfiguration
     // Ids from play()/triggerNote() live in the upper half so they never meet a sequencer's ids.
     private var nextNoteID: UInt32 = 0x8000_0000

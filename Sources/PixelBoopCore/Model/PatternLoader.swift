@@ -96,8 +96,27 @@ public struct StrictJSON {
             return try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
-            throw PatternError(.invalid, "\(file): not valid JSON (\(reason.prefix(120)))")
+            throw PatternError(.invalid, "\(file): not valid JSON\(StrictJSON.where(reason, in: data)) (\(reason.prefix(120)))")
         }
+    }
+
+    /// " at line L, column C" for a parser message that names a character offset ("around
+    /// character 35"), counted in bytes from 1 as editors show them; "" when it names none.
+    static func `where`(_ reason: String, in data: Data) -> String {
+        guard let range = reason.range(of: "character ") else { return "" }
+        let digits = reason[range.upperBound...].prefix { $0.isNumber }
+        guard let offset = Int(digits), offset <= data.count else { return "" }
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return " at line \(line), column \(column)"
     }
 
     /// One pass over the bytes before parsing. Depth: a pathological nest must not exhaust the

@@ -98,7 +98,7 @@ public struct Instrument: Sendable, Equatable {
     /// True when the track plays its version-1 timbre (no voice and no sound field given).
     public var isClassic: Bool {
         voice == nil && attack == nil && decay == nil && sustain == nil && release == nil && cutoff == nil
-            && resonance == nil
+            && resonance == nil && pan == 0
     }
 
     /// The voice a pitched track plays: the one named, else the one nearest its classic timbre.
@@ -109,6 +109,30 @@ public struct Instrument: Sendable, Equatable {
         case .chords: return .triangle
         case .bass: return .saw
         }
+    }
+
+    /// The envelope and filter a field left out takes: a classic track's timbre when the voice is
+    /// its own, else the voice's (a bell rings down, a pad swells, the rest open and quick).
+    public func sound(for kind: TrackKind) -> (attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double) {
+        let v = resolvedVoice(for: kind)
+        var d: (attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double) =
+            (0.005, 0.2, 0.8, 0.15, 20000, 0.7071)
+        switch (voice, kind) {
+        case (nil, .melody): d = (0.01, 0, 1, 0.15, 2000, 0.7071)
+        case (nil, .chords): d = (0.04, 0, 1, 0.3, 2500, 0.7071)
+        case (nil, .bass): d = (0.005, 0, 1, 0.1, 900, 1.1)
+        default:
+            switch v {
+            case .fm: d = (0.002, 1.5, 0, 0.4, 20000, 0.7071)
+            case .pluck: d = (0.002, 0, 1, 0.2, 20000, 0.7071)
+            case .pad: d = (0.3, 0.5, 0.8, 0.6, 3000, 0.7071)
+            default: break
+            }
+        }
+        return (
+            attack ?? d.attack, decay ?? d.decay, sustain ?? d.sustain, release ?? d.release, cutoff ?? d.cutoff,
+            resonance ?? d.resonance
+        )
     }
 
     public static let levelRange = 0.0...2.0

@@ -11,6 +11,11 @@ public enum PieceFile: Sendable {
         let data = try StrictJSON.readInput(path, limit: StrictJSON.maxBytes)
         let json = StrictJSON(file: path)
         let root = try json.parse(data)
+        if let top = root as? [String: Any], let v = top["version"] {
+            guard let n = StrictJSON.number(v), n == 1 || n == 2 else {
+                throw json.fail("version", "1 (a pattern) or 2 (a song)", got: v)
+            }
+        }
         if let top = root as? [String: Any], let v = top["version"], StrictJSON.number(v) == 2 {
             return .song(try Song.validate(root, json, order: try json.scanStructure(data, orderOf: "patterns")))
         }

@@ -39,6 +39,7 @@ public struct SongRenderer {
             configuration: EngineConfiguration(
                 sampleRate: sampleRate, voices: voices, maxBlockFrames: blockFrames,
                 queueCapacity: min(max(4096, densest * 8 * 16), 1 << 20), channels: channels))
+        try engine.prepare(song: song, at: 0)
         let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
         let end = sequencer.frame(ofStep: totalSteps)
         let tailLimit = end + UInt64(maxTailSeconds * sampleRate)

@@ -3,9 +3,10 @@ import Foundation
 /// One thing for the engine to do at an exact frame, from a song.
 public struct SongEvent: Equatable, Sendable, FrameStamped {
     public enum Action: Equatable, Sendable {
-        case noteOn(track: TrackKind, pitch: Int, gain: Float, id: UInt32)
+        /// `instrument`: on the track's instrument slot, else on its version-1 timbre.
+        case noteOn(track: TrackKind, pitch: Int, gain: Float, id: UInt32, instrument: Bool)
         case noteOff(id: UInt32)
-        case drum(key: Int, gain: Float)
+        case drum(key: Int, gain: Float, kit: Instrument.Kit)
     }
     public var frame: UInt64
     public var action: Action
@@ -85,7 +86,7 @@ public struct SongSequencer: Sendable {
             let gain = hit.velocity.gain * Float(inst.level)
             let on = frame(segment: hit.segment, position: hit.onPosition)
             if hit.track == .rhythm {
-                out.append(SongEvent(frame: on, action: .drum(key: hit.pitch, gain: gain), step: hit.step))
+                out.append(SongEvent(frame: on, action: .drum(key: hit.pitch, gain: gain, kit: inst.kit), step: hit.step))
                 continue
             }
             let id = nextNoteID
@@ -96,7 +97,8 @@ public struct SongSequencer: Sendable {
             } else {
                 off = frame(segment: hit.segment, position: hit.endPosition)
             }
-            out.append(SongEvent(frame: on, action: .noteOn(track: hit.track, pitch: hit.pitch, gain: gain, id: id), step: hit.step))
+            out.append(SongEvent(frame: on, action: .noteOn(track: hit.track, pitch: hit.pitch, gain: gain, id: id, instrument: !inst.isClassic),
+                    step: hit.step))
             out.append(SongEvent(frame: off, action: .noteOff(id: id), step: hit.step))
         }
         out.sort(by: SongEvent.playOrder)
@@ -111,14 +113,22 @@ extension AudioEngine {
     /// Queues one song event: a pitched note on its track's voice, a drum on the kit.
     public func schedule(_ event: SongEvent, referencePitch: Double = 440) throws(AudioError) {
         switch event.action {
-        case .noteOn(let track, let pitch, let gain, let id):
+        case .noteOn(let track, let pitch, let gain, let id, let instrument):
             let hz = Pitch.frequency(midi: Double(pitch), reference: referencePitch)
             guard hz < sampleRate / 2 else { return }
-            try noteOn(id: id, frequency: hz, gain: gain, at: event.frame, timbre: track.timbre ?? .melody)
+            if instrument {
+                try instrumentNoteOn(id: id, slot: track.instrumentSlot, frequency: hz, gain: gain, at: event.frame)
+            } else {
+                try noteOn(id: id, frequency: hz, gain: gain, at: event.frame, timbre: track.timbre ?? .melody)
+            }
         case .noteOff(let id):
             try releaseNote(NoteID(rawValue: id), at: event.frame)
-        case .drum(let key, let gain):
-            try drumHit(key: key, gain: gain, at: event.frame)
+        case .drum(let key, let gain, let kit):
+            if kit == .gm {
+                try drumHit(key: key, gain: gain, at: event.frame)
+            } else {
+                try kitHit(kit, key: key, gain: gain, at: event.frame)
+            }
         }
     }
 }

@@ -110,6 +110,7 @@ struct RenderCommand: ParsableCommand {
         }
         let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
         var renderer = SongRenderer(song: song)
+        renderer.channels = 2   // a song's tracks may be panned
         renderer.sampleRate = Double(rate ?? 44100)
         renderer.voices = patternOptions.voices
         renderer.loops = loops
