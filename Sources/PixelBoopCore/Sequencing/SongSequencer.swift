@@ -26,14 +26,17 @@ public struct SongEvent: Equatable, Sendable, FrameStamped {
 public struct SongSequencer: Sendable {
     public private(set) var timeline: SongTimeline
     public let sampleRate: Double
-    /// Frame of each laid-out segment's start.
+    /// Frame of each laid-out segment's start, counted from the music's first frame.
     private var starts: [UInt64]
+    /// The engine frame of the music's first frame (moved by `restart` after a pause).
+    private var origin: Int64
     private var nextNoteID: UInt32 = 1
 
     public init(song: Song, sampleRate: Double, loops: Int? = 1, seed: UInt64? = nil, startFrame: UInt64 = 0) {
         timeline = SongTimeline(song: song, loops: loops, seed: seed)
         self.sampleRate = sampleRate
-        starts = [startFrame]
+        starts = [0]
+        origin = Int64(startFrame)
     }
 
     public var song: Song { timeline.song }
@@ -54,14 +57,22 @@ public struct SongSequencer: Sendable {
     /// Frame of a position (steps from the start of segment i).
     public mutating func frame(segment i: Int, position: Double) -> UInt64 {
         let seg = timeline.segment(i)!
-        return startFrame(ofSegment: i) + UInt64((position * framesPerStep(seg) + 0.5).rounded(.down))
+        return engineFrame(startFrame(ofSegment: i) + UInt64((position * framesPerStep(seg) + 0.5).rounded(.down)))
+    }
+
+    private func engineFrame(_ musical: UInt64) -> UInt64 { UInt64(max(0, origin + Int64(musical))) }
+
+    /// Moves the music so that global step k starts on `frame` (resume after a pause).
+    public mutating func restart(step k: Int, atFrame frame: UInt64) {
+        let at = self.frame(ofStep: k)
+        origin += Int64(frame) - Int64(at)
     }
 
     /// The first frame of global step k (swing applied); past the end, the end of the music.
     public mutating func frame(ofStep k: Int) -> UInt64 {
         guard let si = timeline.segmentIndex(ofStep: k) else {
             let n = timeline.segmentCount ?? 0
-            return startFrame(ofSegment: n)
+            return engineFrame(startFrame(ofSegment: n))
         }
         let seg = timeline.segments[si]
         let length = song.patterns[seg.pattern].length
@@ -71,7 +82,7 @@ public struct SongSequencer: Sendable {
     /// The global step sounding at `frame` (the last starting at or before it; 0 before the first).
     public mutating func step(atFrame frame: UInt64) -> Int {
         var si = 0
-        while timeline.segment(si + 1) != nil && startFrame(ofSegment: si + 1) <= frame { si += 1 }
+        while timeline.segment(si + 1) != nil && engineFrame(startFrame(ofSegment: si + 1)) <= frame { si += 1 }
         guard let seg = timeline.segment(si) else { return 0 }
         var k = seg.firstStep
         while k + 1 < seg.firstStep + seg.steps && self.frame(ofStep: k + 1) <= frame { k += 1 }
