@@ -42,17 +42,26 @@ struct SongTests {
 
     @Test func refusesWithTheFieldsPath() {
         let cases: [(String, String)] = [
-            (#"{"version": 2, "patterns": {"A": {"tracks": {"melody": [{"step": 0, "pitch": 60, "probability": 101}]}}}}"#,
-             "t.json: patterns.A.tracks.melody[0].probability: expected an integer 0...100"),
+            (
+                #"{"version": 2, "patterns": {"A": {"tracks": {"melody": [{"step": 0, "pitch": 60, "probability": 101}]}}}}"#,
+                "t.json: patterns.A.tracks.melody[0].probability: expected an integer 0...100"
+            ),
             (#"{"version": 2, "patterns": {"A": {"length": 65}}}"#, "t.json: patterns.A.length: expected an integer 1...64"),
-            (#"{"version": 2, "patterns": {"A": {}}, "song": [{"pattern": "C"}]}"#, "t.json: song[0].pattern: expected one of the patterns (A)"),
+            (
+                #"{"version": 2, "patterns": {"A": {}}, "song": [{"pattern": "C"}]}"#,
+                "t.json: song[0].pattern: expected one of the patterns (A)"
+            ),
             (#"{"version": 2, "patterns": {"A": {"swing": 80}}}"#, "t.json: patterns.A.swing: expected a number 50...75"),
-            (#"{"version": 2, "patterns": {"A": {"tracks": {"bass": [{"step": 0, "pitch": 40, "condition": "0:2"}]}}}}"#,
-             "t.json: patterns.A.tracks.bass[0].condition: expected \"a:b\""),
-            (#"{"version": 2, "instruments": {"melody": {"voice": "organ"}}, "patterns": {"A": {}}}"#,
-             "t.json: instruments.melody.voice: expected one of sine, triangle"),
+            (
+                #"{"version": 2, "patterns": {"A": {"tracks": {"bass": [{"step": 0, "pitch": 40, "condition": "0:2"}]}}}}"#,
+                "t.json: patterns.A.tracks.bass[0].condition: expected \"a:b\""
+            ),
+            (
+                #"{"version": 2, "instruments": {"melody": {"voice": "organ"}}, "patterns": {"A": {}}}"#,
+                "t.json: instruments.melody.voice: expected one of sine, triangle"
+            ),
             (#"{"version": 2, "patterns": {}}"#, "t.json: patterns: expected 1...64 patterns"),
-            ("{\"version\": 2,\n \"patterns\": {]}", "t.json: not valid JSON at line 2, column 15"),
+            ("{\"version\": 2,\n \"patterns\": {]}", "t.json: not valid JSON at line 2, column 15")
         ]
         for (text, prefix) in cases {
             do {

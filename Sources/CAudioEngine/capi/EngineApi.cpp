@@ -177,13 +177,18 @@ bool valid(const boop_instrument& i) {
 }  // namespace
 
 extern "C" boop_status boop_engine_set_instrument(boop_engine* engine, uint64_t frame, uint32_t slot,
-                                       const boop_instrument* instrument) {
+                                                  const boop_instrument* instrument) {
     if (!engine || !instrument || slot >= BOOP_INSTRUMENT_SLOTS || !valid(*instrument))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    const double values[boop::InstrumentParams::Count] = {
-        static_cast<double>(instrument->voice), instrument->width,   instrument->attack,
-        instrument->decay,                      instrument->sustain, instrument->release,
-        instrument->cutoff,                     instrument->resonance, instrument->pan};
+    const double values[boop::InstrumentParams::Count] = {static_cast<double>(instrument->voice),
+                                                          instrument->width,
+                                                          instrument->attack,
+                                                          instrument->decay,
+                                                          instrument->sustain,
+                                                          instrument->release,
+                                                          instrument->cutoff,
+                                                          instrument->resonance,
+                                                          instrument->pan};
     boop_status status = BOOP_OK;
     for (uint32_t i = 0; i < boop::InstrumentParams::Count; ++i) {
         boop::Command c;
@@ -197,8 +202,8 @@ extern "C" boop_status boop_engine_set_instrument(boop_engine* engine, uint64_t 
     return status;
 }
 
-extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, uint32_t slot,
-                                           double frequency_hz, float gain) {
+extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id,
+                                                      uint32_t slot, double frequency_hz, float gain) {
     if (!engine || slot >= BOOP_INSTRUMENT_SLOTS) return BOOP_ERROR_INVALID_ARGUMENT;
     const double nyquist = engine->engine.config().sample_rate * 0.5;
     if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
@@ -213,7 +218,8 @@ extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint6
     return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
 }
 
-extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key, float gain) {
+extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key,
+                                           float gain) {
     if (!engine || gm_key > 127 || static_cast<int>(kit) < 0 || static_cast<int>(kit) > BOOP_KIT_CHIP ||
         !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
         return BOOP_ERROR_INVALID_ARGUMENT;
@@ -225,4 +231,3 @@ extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, 
     c.frame = frame;
     return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
 }
-

@@ -14,7 +14,7 @@ struct Command {
         InstrumentParam    // timbre: the slot; noteId: the InstrumentParams::Index; value: the value
     };
     Type type = Type::NoteOn;
-    uint8_t timbre = 0;  // NoteOn: boop_timbre; DrumHit: the kit (0 = gm); Instrument*: the slot
+    uint8_t timbre = 0;   // NoteOn: boop_timbre; DrumHit: the kit (0 = gm); Instrument*: the slot
     uint32_t noteId = 0;  // NoteOn/NoteOff: the note; DrumHit: the GM key
     float gain = 0.0f;
     uint64_t frame = 0;  // absolute frame on the engine clock

@@ -69,8 +69,8 @@ class Engine {
     // (so everything else renders exactly as without them).
     InstrumentBank instruments_[BOOP_INSTRUMENT_SLOTS];
     KitBank kits_;
-    std::unique_ptr<float[]> left_, right_;  // one slice
-    bool stereoUsed_ = false;                // the slice's stereo pair holds something
+    std::unique_ptr<float[]> left_, right_;         // one slice
+    bool stereoUsed_ = false;                       // the slice's stereo pair holds something
     std::unique_ptr<dsp::simd::f8[]> partialSums_;  // one slice
     std::unique_ptr<float[]> mono_;                 // one slice, folded
     std::unique_ptr<float[]> direct_;               // one slice: voices rendered along time add here

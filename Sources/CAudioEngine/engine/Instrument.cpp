@@ -24,7 +24,9 @@ inline float sinTurns(float x) noexcept {
 
 // The phase as signed turns in [-0.5, 0.5) (a cosine-phase start: 0 is the wave's minimum for
 // the triangle, its zero crossing for the sine).
-inline float signedTurns(uint32_t phase) noexcept { return static_cast<float>(static_cast<int32_t>(phase)) * kTurnsPerStep; }
+inline float signedTurns(uint32_t phase) noexcept {
+    return static_cast<float>(static_cast<int32_t>(phase)) * kTurnsPerStep;
+}
 
 // A band-limited saw at unsigned phase t in [0, 1): the naive ramp minus the polyBLEP residual.
 inline float blepSaw(float t, float dt, float invDt) noexcept {
@@ -75,15 +77,32 @@ void InstrumentBank::setParam(uint32_t index, double value) BOOP_RT {
         case InstrumentParams::Voice:
             params_.voice = static_cast<InstrumentVoice>(std::clamp(static_cast<int>(value), 0, 7));
             break;
-        case InstrumentParams::Width: params_.width = std::clamp(value, 0.05, 0.95); break;
-        case InstrumentParams::Attack: params_.attack = std::max(value, 0.0); break;
-        case InstrumentParams::Decay: params_.decay = std::max(value, 0.0); break;
-        case InstrumentParams::Sustain: params_.sustain = std::clamp(value, 0.0, 1.0); break;
-        case InstrumentParams::Release: params_.release = std::max(value, 0.0); break;
-        case InstrumentParams::Cutoff: params_.cutoff = std::max(value, 1.0); break;
-        case InstrumentParams::Resonance: params_.resonance = std::clamp(value, 0.5, 20.0); break;
-        case InstrumentParams::Pan: params_.pan = std::clamp(value, -1.0, 1.0); break;
-        default: return;
+        case InstrumentParams::Width:
+            params_.width = std::clamp(value, 0.05, 0.95);
+            break;
+        case InstrumentParams::Attack:
+            params_.attack = std::max(value, 0.0);
+            break;
+        case InstrumentParams::Decay:
+            params_.decay = std::max(value, 0.0);
+            break;
+        case InstrumentParams::Sustain:
+            params_.sustain = std::clamp(value, 0.0, 1.0);
+            break;
+        case InstrumentParams::Release:
+            params_.release = std::max(value, 0.0);
+            break;
+        case InstrumentParams::Cutoff:
+            params_.cutoff = std::max(value, 1.0);
+            break;
+        case InstrumentParams::Resonance:
+            params_.resonance = std::clamp(value, 0.5, 20.0);
+            break;
+        case InstrumentParams::Pan:
+            params_.pan = std::clamp(value, -1.0, 1.0);
+            break;
+        default:
+            return;
     }
     updateCoefficients();
 }
@@ -198,7 +217,8 @@ void InstrumentBank::advanceEnvelope(Voice& v) BOOP_RT {
                 v.stage = Stage::Sustain;
             }
             break;
-        case Stage::Sustain: break;
+        case Stage::Sustain:
+            break;
         case Stage::Release:
         case Stage::Fade:
             v.level -= v.step;
@@ -208,19 +228,24 @@ void InstrumentBank::advanceEnvelope(Voice& v) BOOP_RT {
                 --active_;
             }
             break;
-        case Stage::Idle: break;
+        case Stage::Idle:
+            break;
     }
 }
 
 float InstrumentBank::oscillator(Voice& v) BOOP_RT {
     const float t = static_cast<float>(v.phase) * kTurnsPerStep;
     switch (params_.voice) {
-        case InstrumentVoice::Sine: return sinTurns(signedTurns(v.phase));
-        case InstrumentVoice::Triangle: return std::fabs(signedTurns(v.phase)) * 4.0f - 1.0f;
-        case InstrumentVoice::Saw: return blepSaw(t, v.dt, v.invDt);
+        case InstrumentVoice::Sine:
+            return sinTurns(signedTurns(v.phase));
+        case InstrumentVoice::Triangle:
+            return std::fabs(signedTurns(v.phase)) * 4.0f - 1.0f;
+        case InstrumentVoice::Saw:
+            return blepSaw(t, v.dt, v.invDt);
         case InstrumentVoice::Pulse: {
             const uint32_t shifted = v.phase + static_cast<uint32_t>(params_.width * kTwoTo32);
-            return 0.5f * (blepSaw(t, v.dt, v.invDt) - blepSaw(static_cast<float>(shifted) * kTurnsPerStep, v.dt, v.invDt));
+            return 0.5f *
+                   (blepSaw(t, v.dt, v.invDt) - blepSaw(static_cast<float>(shifted) * kTurnsPerStep, v.dt, v.invDt));
         }
         case InstrumentVoice::Fm: {
             // Phase modulation by a partial 3.5 times the pitch: the bell's inharmonic sidebands
@@ -231,7 +256,8 @@ float InstrumentBank::oscillator(Voice& v) BOOP_RT {
             return sinTurns(x);
         }
         case InstrumentVoice::Pad:
-            return 0.6f * (blepSaw(t, v.dt, v.invDt) + 0.5f * blepSaw(static_cast<float>(v.phase2) * kTurnsPerStep, v.dt2, v.invDt2));
+            return 0.6f * (blepSaw(t, v.dt, v.invDt) +
+                           0.5f * blepSaw(static_cast<float>(v.phase2) * kTurnsPerStep, v.dt2, v.invDt2));
         case InstrumentVoice::Sub: {
             const float s = sinTurns(signedTurns(v.phase));
             return 1.2f * s - 0.3f * s * s * s;  // a little third harmonic, a warm sub

@@ -147,12 +147,7 @@ public struct StrictJSON {
                     escaped = true
                 } else if byte == quote {
                     inString = false
-                    if stringIsKey {
-                        try recordKey(current, &stack, &keySets)
-                        if let orderOf, stack.count == 2, case .object(orderOf) = stack[0], case .object(let k?) = stack[1] {
-                            order.append(k)
-                        }
-                    }
+                    if stringIsKey { try recordKey(current, &stack, &keySets, order: &order, of: orderOf) }
                     continue
                 }
                 if stringIsKey { current.append(byte) }
@@ -194,8 +189,14 @@ public struct StrictJSON {
 
     /// A key has ended: it must be new in its object, and it names the object's current member.
     private func recordKey(
-        _ bytes: [UInt8], _ stack: inout [ScanFrame], _ keySets: inout [Set<String>]
+        _ bytes: [UInt8], _ stack: inout [ScanFrame], _ keySets: inout [Set<String>], order: inout [String],
+        of orderOf: String?
     ) throws(PatternError) {
+        defer {
+            if let orderOf, stack.count == 2, case .object(orderOf) = stack[0], case .object(let k?) = stack[1] {
+                order.append(k)
+            }
+        }
         guard case .object = stack.last else { return }
         let key = StrictJSON.decodeKey(bytes)
         if !keySets[keySets.count - 1].insert(key).inserted {

@@ -75,7 +75,9 @@ public struct Instrument: Sendable, Equatable {
         case sine, triangle, pulse, saw, fm, pluck, pad, sub
     }
     public enum Kit: String, Sendable, CaseIterable {
-        case gm, k808 = "808", chip
+        case gm
+        case k808 = "808"
+        case chip
     }
     /// nil: the track's own voice of version 1 (its timbre, unchanged); a voice or any envelope
     /// or filter field selects the instrument voices.
@@ -113,7 +115,9 @@ public struct Instrument: Sendable, Equatable {
 
     /// The envelope and filter a field left out takes: a classic track's timbre when the voice is
     /// its own, else the voice's (a bell rings down, a pad swells, the rest open and quick).
-    public func sound(for kind: TrackKind) -> (attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double) {
+    public func sound(for kind: TrackKind) -> (
+        attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double
+    ) {
         let v = resolvedVoice(for: kind)
         var d: (attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double) =
             (0.005, 0.2, 0.8, 0.15, 20000, 0.7071)

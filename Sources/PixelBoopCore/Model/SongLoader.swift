@@ -79,7 +79,8 @@ extension Song {
         guard patterns.contains(name) else {
             throw json.fail("\(p).pattern", "one of the patterns (\(patterns.sorted().joined(separator: ", ")))", got: name)
         }
-        let repeats = try fields["repeat"].map { v throws(PatternError) in try json.integer(v, "\(p).repeat", in: repeatRange) } ?? 1
+        let repeats =
+            try fields["repeat"].map { v throws(PatternError) in try json.integer(v, "\(p).repeat", in: repeatRange) } ?? 1
         let bpm = try fields["bpm"].map { v throws(PatternError) in try json.double(v, "\(p).bpm", in: Pattern.bpmRange) }
         return ChainEntry(pattern: name, repeats: repeats, bpm: bpm)
     }
@@ -88,7 +89,9 @@ extension Song {
         let p = "patterns.\(name)"
         guard !name.isEmpty, name.count <= 64 else { throw json.fail(p, "a pattern name of 1...64 characters") }
         let fields = try json.object(value, p, allowed: ["length", "swing", "tracks"])
-        let length = try fields["length"].map { v throws(PatternError) in try json.integer(v, "\(p).length", in: SongPattern.lengths) } ?? 16
+        let length =
+            try fields["length"].map { v throws(PatternError) in try json.integer(v, "\(p).length", in: SongPattern.lengths) }
+            ?? 16
         let swing = try fields["swing"].map { v throws(PatternError) in try json.double(v, "\(p).swing", in: swingRange) }
         var tracks: [TrackKind: [SongNote]] = [:]
         if let v = fields["tracks"] {
@@ -102,7 +105,9 @@ extension Song {
                 for (i, entry) in entries.enumerated() {
                     let note = try parseNote(entry, "\(tp)[\(i)]", json, length: length)
                     guard seen.insert([note.step, note.pitch]).inserted else {
-                        throw json.fail("\(tp)[\(i)]", "each step and pitch once per track (step \(note.step), pitch \(note.pitch) is already there)")
+                        throw json.fail(
+                            "\(tp)[\(i)]",
+                            "each step and pitch once per track (step \(note.step), pitch \(note.pitch) is already there)")
                     }
                     notes.append(note)
                 }

@@ -108,7 +108,10 @@ public struct SongSequencer: Sendable {
             } else {
                 off = frame(segment: hit.segment, position: hit.endPosition)
             }
-            out.append(SongEvent(frame: on, action: .noteOn(track: hit.track, pitch: hit.pitch, gain: gain, id: id, instrument: !inst.isClassic),
+            out.append(
+                SongEvent(
+                    frame: on,
+                    action: .noteOn(track: hit.track, pitch: hit.pitch, gain: gain, id: id, instrument: !inst.isClassic),
                     step: hit.step))
             out.append(SongEvent(frame: off, action: .noteOff(id: id), step: hit.step))
         }
