@@ -2,6 +2,7 @@
 #include <cmath>
 #include <new>
 #include "engine/Engine.hpp"
+#include "engine/Instrument.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_engine {
@@ -159,3 +160,74 @@ boop_source boop_engine_source(boop_engine* engine) {
 }
 
 }  // extern "C"
+
+// ---- the song instruments and kits (CAudioEngine.h, "Instruments") ----
+
+namespace {
+
+bool within(double v, double lo, double hi) { return std::isfinite(v) && v >= lo && v <= hi; }
+
+bool valid(const boop_instrument& i) {
+    return static_cast<int>(i.voice) >= 0 && static_cast<int>(i.voice) <= BOOP_VOICE_SUB &&
+           within(i.width, 0.05, 0.95) && within(i.attack, 0.0, 10.0) && within(i.decay, 0.0, 10.0) &&
+           within(i.sustain, 0.0, 1.0) && within(i.release, 0.0, 10.0) && within(i.cutoff, 20.0, 20000.0) &&
+           within(i.resonance, 0.5, 20.0) && within(i.pan, -1.0, 1.0);
+}
+
+}  // namespace
+
+extern "C" boop_status boop_engine_set_instrument(boop_engine* engine, uint64_t frame, uint32_t slot,
+                                                  const boop_instrument* instrument) {
+    if (!engine || !instrument || slot >= BOOP_INSTRUMENT_SLOTS || !valid(*instrument))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const double values[boop::InstrumentParams::Count] = {static_cast<double>(instrument->voice),
+                                                          instrument->width,
+                                                          instrument->attack,
+                                                          instrument->decay,
+                                                          instrument->sustain,
+                                                          instrument->release,
+                                                          instrument->cutoff,
+                                                          instrument->resonance,
+                                                          instrument->pan};
+    boop_status status = BOOP_OK;
+    for (uint32_t i = 0; i < boop::InstrumentParams::Count; ++i) {
+        boop::Command c;
+        c.type = boop::Command::Type::InstrumentParam;
+        c.timbre = static_cast<uint8_t>(slot);
+        c.noteId = i;
+        c.frame = frame;
+        c.value = values[i];
+        if (!engine->engine.push(c)) status = BOOP_ERROR_QUEUE_FULL;
+    }
+    return status;
+}
+
+extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id,
+                                                      uint32_t slot, double frequency_hz, float gain) {
+    if (!engine || slot >= BOOP_INSTRUMENT_SLOTS) return BOOP_ERROR_INVALID_ARGUMENT;
+    const double nyquist = engine->engine.config().sample_rate * 0.5;
+    if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX))) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::Command c;
+    c.type = boop::Command::Type::InstrumentNoteOn;
+    c.timbre = static_cast<uint8_t>(slot);
+    c.noteId = note_id;
+    c.gain = gain;
+    c.frame = frame;
+    c.value = frequency_hz;
+    return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key,
+                                           float gain) {
+    if (!engine || gm_key > 127 || static_cast<int>(kit) < 0 || static_cast<int>(kit) > BOOP_KIT_CHIP ||
+        !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::Command c;
+    c.type = boop::Command::Type::DrumHit;
+    c.timbre = static_cast<uint8_t>(kit);
+    c.noteId = gm_key;
+    c.gain = gain;
+    c.frame = frame;
+    return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}

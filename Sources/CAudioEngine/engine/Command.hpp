@@ -5,9 +5,16 @@ namespace boop {
 
 // What the control thread tells the audio thread. Plain data, copied through the SPSC queue.
 struct Command {
-    enum class Type : uint8_t { NoteOn, NoteOff, DrumHit, AllNotesOff };
+    enum class Type : uint8_t {
+        NoteOn,
+        NoteOff,
+        DrumHit,
+        AllNotesOff,
+        InstrumentNoteOn,  // timbre: the instrument slot; otherwise as NoteOn
+        InstrumentParam    // timbre: the slot; noteId: the InstrumentParams::Index; value: the value
+    };
     Type type = Type::NoteOn;
-    uint8_t timbre = 0;
+    uint8_t timbre = 0;   // NoteOn: boop_timbre; DrumHit: the kit (0 = gm); Instrument*: the slot
     uint32_t noteId = 0;  // NoteOn/NoteOff: the note; DrumHit: the GM key
     float gain = 0.0f;
     uint64_t frame = 0;  // absolute frame on the engine clock

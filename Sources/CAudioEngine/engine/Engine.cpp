@@ -24,6 +24,10 @@ Engine::Engine(const boop_engine_config& config)
     const int lanes = static_cast<int>(config.voices) * 2 + dsp::simd::kLanes;
     for (int t = 0; t < BOOP_TIMBRE_COUNT; ++t) banks_[t].prepare(config.sample_rate, lanes, timbreSpec(t));
     drums_.prepare(config.sample_rate);
+    for (InstrumentBank& slot : instruments_) slot.prepare(config.sample_rate);
+    kits_.prepare(config.sample_rate);
+    left_.reset(new float[kSliceFrames]());
+    right_.reset(new float[kSliceFrames]());
     partialSums_.reset(new dsp::simd::f8[kSliceFrames]);
     mono_.reset(new float[kSliceFrames]);
     direct_.reset(new float[kSliceFrames]);
@@ -87,23 +91,37 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
         case Command::Type::NoteOn:
             noteOn(c, frame);
             break;
-        case Command::Type::NoteOff:
+        case Command::Type::NoteOff: {
+            bool found = false;
             for (VoiceBank& bank : banks_) {
                 const int lane = bank.findHeld(c.noteId);
                 if (lane >= 0) {
                     bank.release(lane, frame);
                     if (bank.state(lane) == VoiceBank::LaneState::Idle) --ownedVoices_;
+                    found = true;
                     break;
                 }
             }
+            for (int s = 0; !found && s < BOOP_INSTRUMENT_SLOTS; ++s) found = instruments_[s].release(c.noteId);
             break;
+        }
         case Command::Type::DrumHit:
-            drums_.trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_, frame);
+            if (c.timbre == 0) {
+                drums_.trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_, frame);
+            } else {
+                kits_.trigger(static_cast<KitBank::Kit>(c.timbre), c.noteId, c.gain, ++drumSeed_, ++noteOrder_);
+            }
+            break;
+        case Command::Type::InstrumentNoteOn:
+        case Command::Type::InstrumentParam:
+            applyInstrument(c);
             break;
         case Command::Type::AllNotesOff:
             for (VoiceBank& bank : banks_)
                 for (int l = 0; l < bank.capacity(); ++l) bank.fade(l, c.value);
             drums_.fadeAll(c.value);
+            for (InstrumentBank& slot : instruments_) slot.fadeAll(c.value);
+            kits_.fadeAll(c.value);
             ownedVoices_ = 0;
             break;
     }
@@ -114,6 +132,27 @@ void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
         sumsUsed_ |=
             bank.render(partialSums_.get(), direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
     drums_.render(direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
+    const int b = static_cast<int>(begin), e = static_cast<int>(end);
+    for (InstrumentBank& slot : instruments_) {
+        if (slot.activeCount() == 0) continue;
+        slot.render(left_.get(), right_.get(), b, e);
+        stereoUsed_ = true;
+    }
+    if (kits_.activeCount() > 0) {
+        float panLeft, panRight;
+        panGains(instruments_[BOOP_INSTRUMENT_SLOTS - 1].params().pan, panLeft, panRight);
+        kits_.render(left_.get(), right_.get(), panLeft, panRight, b, e);
+        stereoUsed_ = true;
+    }
+}
+
+void Engine::applyInstrument(const Command& c) BOOP_RT {
+    InstrumentBank& slot = instruments_[c.timbre % BOOP_INSTRUMENT_SLOTS];
+    if (c.type == Command::Type::InstrumentParam) {
+        slot.setParam(c.noteId, c.value);
+    } else {
+        slot.start(c.noteId, c.value, c.gain, ++noteOrder_, ++drumSeed_);
+    }
 }
 
 void Engine::render(float* out, uint32_t frames) BOOP_RT {
@@ -129,6 +168,8 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
     uint32_t active = 0;
     for (const VoiceBank& bank : banks_) active += static_cast<uint32_t>(bank.activeLanes());
     active += static_cast<uint32_t>(drums_.activeCount());
+    for (const InstrumentBank& slot : instruments_) active += static_cast<uint32_t>(slot.activeCount());
+    active += static_cast<uint32_t>(kits_.activeCount());
     activeVoices_.store(active, std::memory_order_relaxed);
     peak_.store(peak, std::memory_order_relaxed);
     publishedClock_.store(clock_, std::memory_order_release);
@@ -139,6 +180,11 @@ float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
     if (sumsUsed_) std::memset(partialSums_.get(), 0, sizeof(dsp::simd::f8) * kSliceFrames);
     sumsUsed_ = false;
     std::memset(direct_.get(), 0, sizeof(float) * frames);
+    if (stereoUsed_) {
+        std::memset(left_.get(), 0, sizeof(float) * kSliceFrames);
+        std::memset(right_.get(), 0, sizeof(float) * kSliceFrames);
+        stereoUsed_ = false;
+    }
     const uint64_t cancelUpTo = cancelUpTo_.load(std::memory_order_acquire);
     if (cancelUpTo > popped_) {
         Command discarded;
@@ -232,6 +278,11 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
             std::memcpy(mono + n, &y, sizeof y);
         }
     }
+    if (stereoUsed_) {
+        // Instruments sound: the centred mix (folded above, not yet clipped) plus the stereo pair.
+        for (; n < frames; ++n) mono[n] = (dsp::simd::laneTree(sums[n]) + direct_[n]) * kMasterGain;
+        return mixStereo(out, frames);
+    }
     float peak = 0.0f;
     for (int k = 0; k < 8; ++k) peak = std::max(peak, loudest[k]);
     // The frames after the last whole eight, lanes added in the same tree as above: a frame's
@@ -250,6 +301,38 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
     } else {
         for (n = 0; n < frames; ++n)
             for (uint32_t ch = 0; ch < channels; ++ch) out[n * channels + ch] = mono[n];
+    }
+    return peak;
+}
+
+// The slice with instrument voices or kits sounding: each channel is the centred mix plus its
+// side of the stereo pair (a mono output takes their mean) through the soft clipper. Returns the
+// peak.
+float Engine::mixStereo(float* out, uint32_t frames) BOOP_RT {
+    const float* mono = mono_.get();
+    const float* left = left_.get();
+    const float* right = right_.get();
+    const uint32_t channels = config_.channels;
+    float peak = 0.0f;
+    if (channels == 1) {
+        for (uint32_t n = 0; n < frames; ++n) {
+            out[n] = mono[n] + 0.5f * (left[n] + right[n]) * kMasterGain;
+            peak = std::max(peak, std::fabs(out[n]));
+        }
+    } else {
+        for (uint32_t n = 0; n < frames; ++n) {
+            const float l = mono[n] + left[n] * kMasterGain;
+            const float r = mono[n] + right[n] * kMasterGain;
+            peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));
+            out[n * channels] = l;
+            out[n * channels + 1] = r;
+            for (uint32_t ch = 2; ch < channels; ++ch) out[n * channels + ch] = 0.5f * (l + r);
+        }
+    }
+    // The clipper only when something reaches its knee (below it, it is the identity).
+    if (peak > dsp::SoftClipper::kKnee) {
+        for (uint32_t i = 0; i < frames * channels; ++i) out[i] = dsp::SoftClipper::process(out[i]);
+        peak = dsp::SoftClipper::process(peak);
     }
     return peak;
 }

@@ -5,6 +5,8 @@
 #include "dsp/SimdTypes.hpp"
 #include "engine/Command.hpp"
 #include "engine/DrumBank.hpp"
+#include "engine/Instrument.hpp"
+#include "engine/Kit.hpp"
 #include "engine/VoiceBank.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/LockFreeQueue.hpp"
@@ -46,6 +48,8 @@ class Engine {
     void noteOn(const Command& command, uint64_t frame) BOOP_RT;
     void stealOldest() BOOP_RT;
     void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
+    void applyInstrument(const Command& command) BOOP_RT;
+    float mixStereo(float* out, uint32_t frames) BOOP_RT;
     float renderSlice(float* out, uint32_t frames) BOOP_RT;  // returns the slice's peak
     float mixDown(float* out, uint32_t frames) BOOP_RT;
     using FoldKernel = uint32_t (*)(const dsp::simd::f8*, const float*, float*, uint32_t, dsp::simd::f8&) noexcept
@@ -60,6 +64,13 @@ class Engine {
     LockFreeQueue<Command> now_;
     VoiceBank banks_[BOOP_TIMBRE_COUNT];
     DrumBank drums_;
+    // A song's tracks with instruments of their own and its 808 and chip kits, panned: they add
+    // into a stereo pair beside the centred mono mix, which alone is used while they are silent
+    // (so everything else renders exactly as without them).
+    InstrumentBank instruments_[BOOP_INSTRUMENT_SLOTS];
+    KitBank kits_;
+    std::unique_ptr<float[]> left_, right_;         // one slice
+    bool stereoUsed_ = false;                       // the slice's stereo pair holds something
     std::unique_ptr<dsp::simd::f8[]> partialSums_;  // one slice
     std::unique_ptr<float[]> mono_;                 // one slice, folded
     std::unique_ptr<float[]> direct_;               // one slice: voices rendered along time add here

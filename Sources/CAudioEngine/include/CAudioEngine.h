@@ -181,6 +181,57 @@ boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t n
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain);
 
+/* Instruments: a song's tracks can each play an instrument of their own (a voice, an ADSR
+ * envelope, a lowpass and a pan) in one of BOOP_INSTRUMENT_SLOTS slots, and its rhythm one of the
+ * kits. Instrument voices and kits add into a stereo pair; while none sounds, the output is
+ * exactly the centred mix of the timbres and the General MIDI kit. */
+#define BOOP_INSTRUMENT_SLOTS 4
+
+typedef enum boop_instrument_voice {
+    BOOP_VOICE_SINE = 0,
+    BOOP_VOICE_TRIANGLE = 1,
+    BOOP_VOICE_PULSE = 2, /* band-limited, `width` the fraction of a cycle high */
+    BOOP_VOICE_SAW = 3,   /* band-limited (polyBLEP) */
+    BOOP_VOICE_FM = 4,    /* a bell: phase modulation by a partial at 3.5 x the pitch, brightness decaying */
+    BOOP_VOICE_PLUCK = 5, /* a Karplus-Strong string (delay line, averaging loop filter, allpass tuning) */
+    BOOP_VOICE_PAD = 6,   /* a saw with its octave */
+    BOOP_VOICE_SUB = 7,   /* a sine with a little third harmonic */
+    BOOP_VOICE_MAX_ENUM = 0x7FFFFFFF
+} boop_instrument_voice;
+
+typedef enum boop_kit { BOOP_KIT_GM = 0, BOOP_KIT_808 = 1, BOOP_KIT_CHIP = 2, BOOP_KIT_MAX_ENUM = 0x7FFFFFFF } boop_kit;
+
+typedef struct boop_instrument {
+    boop_instrument_voice voice;
+    double width;     /* pulse width, 0.05 ... 0.95 */
+    double attack;    /* seconds, 0 ... 10 (at least 2 ms is used: onsets never click) */
+    double decay;     /* seconds, 0 ... 10 */
+    double sustain;   /* level, 0 ... 1 */
+    double release;   /* seconds, 0 ... 10 (at least 5 ms is used) */
+    double cutoff;    /* lowpass cutoff in Hz, 20 ... 20000 (at or above 0.45 x the rate: no filter) */
+    double resonance; /* the lowpass's Q, 0.5 ... 20 */
+    double pan;       /* -1 (left) ... +1 (right); 0 keeps unity gain on both sides */
+} boop_instrument;
+
+/* Sets an instrument slot's sound from frame `frame` on (slot 3, the rhythm's, uses only pan:
+ * the kits' place in the stereo field). Voices already sounding keep their pitch; the filter,
+ * pan and envelope times apply to them at once.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (a slot or value out of range), BOOP_ERROR_QUEUE_FULL
+ * (some of the settings dropped and counted). Thread safety: control thread (the queue's producer); lock-free. */
+boop_status boop_engine_set_instrument(boop_engine* engine, uint64_t frame, uint32_t slot,
+                                       const boop_instrument* instrument);
+
+/* Starts a note on an instrument slot on `frame` (as boop_engine_note_on; released with
+ * boop_engine_note_off). Each slot holds up to 16 notes; beyond that its oldest fades out in 5 ms.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_QUEUE_FULL. Thread safety: control thread; lock-free. */
+boop_status boop_engine_instrument_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, uint32_t slot,
+                                           double frequency_hz, float gain);
+
+/* Strikes a drum of a kit (BOOP_KIT_GM is boop_engine_drum_hit's) on `frame`; 808 and chip are
+ * panned as instrument slot 3. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_QUEUE_FULL.
+ * Thread safety: control thread; lock-free. */
+boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key, float gain);
+
 /* Fades every sounding voice (and drum) to silence over fade_seconds (BOOP_FADE_SECONDS_MIN ... _MAX) from
  * `frame`. Notes queued after this call still play. Used for stop, pause and Ctrl-C.
  * Thread safety: control thread; lock-free. */

@@ -84,7 +84,7 @@ public struct NoteID: Hashable, Sendable {
 /// event queue), so the class is deliberately not `Sendable`. Rendering happens either here
 /// (`render(into:)`, offline) or on the ALSA I/O thread started by `AudioPlayback`, never both.
 public final class AudioEngine {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     public let configuration: EngineConfiguration
     // Ids from play()/triggerNote() live in the upper half so they never meet a sequencer's ids.
     private var nextNoteID: UInt32 = 0x8000_0000
@@ -181,6 +181,14 @@ public final class AudioEngine {
 
     public func releaseNote(_ id: NoteID, at frame: UInt64? = nil) throws(AudioError) {
         try AudioError.check(boop_engine_note_off(handle, frame ?? frameClock, id.rawValue), "note off")
+    }
+
+    /// Strikes a General MIDI drum with a gain of its own (a song's velocity times the track's level).
+    public func drumHit(key: Int, gain: Float, at frame: UInt64) throws(AudioError) {
+        guard (0...127).contains(key) else {
+            throw AudioError.invalidConfiguration("drum key \(key): expected 0...127")
+        }
+        try AudioError.check(boop_engine_drum_hit(handle, frame, UInt32(key), gain), "drum hit")
     }
 
     /// Strikes a General MIDI drum (35 kick, 38 snare, 42 closed hat ...).

@@ -96,8 +96,27 @@ public struct StrictJSON {
             return try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
-            throw PatternError(.invalid, "\(file): not valid JSON (\(reason.prefix(120)))")
+            throw PatternError(.invalid, "\(file): not valid JSON\(StrictJSON.where(reason, in: data)) (\(reason.prefix(120)))")
         }
+    }
+
+    /// " at line L, column C" for a parser message that names a character offset ("around
+    /// character 35"), counted in bytes from 1 as editors show them; "" when it names none.
+    static func `where`(_ reason: String, in data: Data) -> String {
+        guard let range = reason.range(of: "character ") else { return "" }
+        let digits = reason[range.upperBound...].prefix { $0.isNumber }
+        guard let offset = Int(digits), offset <= data.count else { return "" }
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return " at line \(line), column \(column)"
     }
 
     /// One pass over the bytes before parsing. Depth: a pathological nest must not exhaust the
@@ -106,7 +125,10 @@ public struct StrictJSON {
     /// compared as the parser will see them: escapes decoded (`"b\u0070m"` is `"bpm"`) and as
     /// Swift strings (canonically equivalent spellings are one dictionary key). The message names
     /// the key's full path (`tracks.bass[0].pitch`). Malformed JSON is left for the parser.
-    func scanStructure(_ data: Data) throws(PatternError) {
+    /// Also returns the keys of the objects inside the top-level object `orderOf` (a song's
+    /// patterns), in the order written: the parsed dictionary has lost it.
+    @discardableResult
+    func scanStructure(_ data: Data, orderOf: String? = nil) throws(PatternError) -> [String] {
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
         var stack: [ScanFrame] = []
@@ -116,6 +138,7 @@ public struct StrictJSON {
         var escaped = false
         var stringIsKey = false
         var current: [UInt8] = []
+        var order: [String] = []
         for byte in data {
             if inString {
                 if escaped {
@@ -124,7 +147,7 @@ public struct StrictJSON {
                     escaped = true
                 } else if byte == quote {
                     inString = false
-                    if stringIsKey { try recordKey(current, &stack, &keySets) }
+                    if stringIsKey { try recordKey(current, &stack, &keySets, order: &order, of: orderOf) }
                     continue
                 }
                 if stringIsKey { current.append(byte) }
@@ -161,12 +184,19 @@ public struct StrictJSON {
             default: break
             }
         }
+        return order
     }
 
     /// A key has ended: it must be new in its object, and it names the object's current member.
     private func recordKey(
-        _ bytes: [UInt8], _ stack: inout [ScanFrame], _ keySets: inout [Set<String>]
+        _ bytes: [UInt8], _ stack: inout [ScanFrame], _ keySets: inout [Set<String>], order: inout [String],
+        of orderOf: String?
     ) throws(PatternError) {
+        defer {
+            if let orderOf, stack.count == 2, case .object(orderOf) = stack[0], case .object(let k?) = stack[1] {
+                order.append(k)
+            }
+        }
         guard case .object = stack.last else { return }
         let key = StrictJSON.decodeKey(bytes)
         if !keySets[keySets.count - 1].insert(key).inserted {
@@ -341,7 +371,8 @@ extension Pattern {
     }
 
     static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
-        let top = try json.object(root, "", allowed: ["name", "bpm", "length", "tracks"])
+        let top = try json.object(root, "", allowed: ["version", "name", "bpm", "length", "tracks"])
+        if let v = top["version"] { _ = try json.integer(v, "version", in: 1...1) }
         let name =
             try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
             ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent

@@ -178,7 +178,7 @@ public struct MidiFileWriter {
 
 /// Where the file's bytes go: memory (no file) or an atomic file through a 64 KiB buffer. After the
 /// first write error later writes are skipped; the file's handle keeps the reason.
-private final class MidiSink {
+final class MidiSink {
     let file: OpaquePointer?
     var memory = Data()
     private var buffer: [UInt8] = []
@@ -227,7 +227,7 @@ private final class MidiSink {
 }
 
 /// Streams one MTrk chunk with delta times into the sink; the size is patched in by `finish`.
-private struct TrackBuilder {
+struct TrackBuilder {
     private let sink: MidiSink
     private let sizeOffset: Int
     private var tick = 0

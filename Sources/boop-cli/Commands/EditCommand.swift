@@ -52,7 +52,16 @@ struct EditCommand: ParsableCommand {
             let pattern: Pattern
             if FileManager.default.fileExists(atPath: file) {
                 do {
-                    pattern = try Pattern.load(path: file)
+                    switch try PieceFile.load(path: file) {
+                    case .pattern(let loaded): pattern = loaded
+                    case .song:
+                        // Editing only the first pattern would drop the rest on save: refuse, and
+                        // leave the file as it is.
+                        throw BoopExit(
+                            .dataError,
+                            "\(OneLine.escape(file)): a version-2 song: expected a version-1 pattern (the editor does not open songs yet; play or render it)"
+                        )
+                    }
                 } catch let error as PatternError {
                     throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
                 }

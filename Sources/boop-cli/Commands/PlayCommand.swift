@@ -53,7 +53,20 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let pattern = try patternOptions.loadPattern()
+            let pattern: Pattern
+            switch try patternOptions.loadPiece() {
+            case .pattern(let p): pattern = p
+            case .song(let song):
+                let transport = try SongTransport(
+                    song: song, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
+                    voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
+                    periods: periods ?? 3, adaptive: adaptive ?? false, gainDB: gainOption.gain,
+                    loops: patternOptions.loops, seed: patternOptions.songSeed)
+                try SongPlaySession(
+                    transport: transport, display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose
+                ).run()
+                return
+            }
             let transport = try PatternTransport(
                 pattern: pattern, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,

@@ -5,7 +5,7 @@ import PixelBoopCore
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a pattern to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
+        abstract: "Render a pattern or a song to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
         discussion:
             "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file."
     )
@@ -40,7 +40,13 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let pattern = try patternOptions.loadPattern()
+            let pattern: Pattern
+            switch try patternOptions.loadPiece() {
+            case .pattern(let p): pattern = p
+            case .song(let song):
+                try renderSong(song)
+                return
+            }
             // A MIDI file holds the notes, not sound: no engine, so --rate, --voices and
             // --sample-format do not apply. Same temporary-name-then-rename contract as audio.
             let lowered = output.lowercased()
@@ -87,6 +93,35 @@ struct RenderCommand: ParsableCommand {
                     to: output, format: format, progress: progress,
                     shouldStop: shouldStop)
             }
+        }
+    }
+
+    /// A version-2 song: the chain, the groove and the mix, as `SongRenderer` and `SongMidiWriter` lay them out.
+    private func renderSong(_ song: Song) throws {
+        let loops = patternOptions.loops ?? 1
+        let lowered = output.lowercased()
+        if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
+            try checkOutput(output)
+            try SongMidiWriter.write(song, loops: loops, seed: patternOptions.songSeed, to: output)
+            if verbose {
+                StandardError.write(shown("wrote \(output): Standard MIDI File, song \(song.name), \(loops) loop(s)") + "\n")
+            }
+            return
+        }
+        let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
+        var renderer = SongRenderer(song: song)
+        renderer.channels = 2   // a song's tracks may be panned
+        renderer.sampleRate = Double(rate ?? 44100)
+        renderer.voices = patternOptions.voices
+        renderer.loops = loops
+        renderer.seed = patternOptions.songSeed
+        renderer.gainDB = gainOption.gain
+        if verbose { StandardError.write(gainOption.description + "\n") }
+        try renderToFile(
+            title: song.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
+            verbose: verbose, detail: "\(song.name), \(format.rawValue)"
+        ) { progress, shouldStop in
+            try renderer.render(to: output, format: format, progress: progress, shouldStop: shouldStop)
         }
     }
 }

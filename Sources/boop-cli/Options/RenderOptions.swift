@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// Options shared by the commands that play or render a pattern.
 struct PatternOptions: ParsableArguments {
-    @Argument(help: "The pattern file (JSON).")
+    @Argument(help: "The pattern or song file (JSON; version 2 is a song).")
     var pattern: String
 
     @Option(name: .long, help: "Play the pattern this many times (\(Limits.text(Limits.loops))).")
@@ -15,7 +15,18 @@ struct PatternOptions: ParsableArguments {
     @Option(name: .long, help: "Polyphony of the voice pool (\(Limits.text(Limits.voices)), default \(Limits.defaultVoices)).")
     var voices: Int = Limits.defaultVoices
 
+    @Option(name: .customLong("pattern"), help: "Song files (version 2): loop only the pattern of this name.")
+    var onlyPattern: String?
+
+    @Option(
+        name: .long,
+        help: "Song files (version 2): the seed that decides probabilities (0...4294967295; default: the file's seed).")
+    var seed: Int?
+
     mutating func validate() throws {
+        if let seed, !(0...Int(UInt32.max)).contains(seed) {
+            throw ValidationError("--seed \(seed): expected 0...4294967295")
+        }
         if let loops, !Limits.loops.contains(loops) {
             throw ValidationError("--loops \(loops): expected \(Limits.text(Limits.loops))")
         }
@@ -24,6 +35,40 @@ struct PatternOptions: ParsableArguments {
         }
         try validateVoices(voices)
     }
+
+    /// Loads a pattern or a song (exit 66 missing, 65 invalid), applies --bpm and --pattern.
+    func loadPiece() throws -> PieceFile {
+        let piece: PieceFile
+        do {
+            piece = try PieceFile.load(path: self.pattern)
+        } catch {
+            throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
+        }
+        switch piece {
+        case .pattern(var pattern):
+            if onlyPattern != nil {
+                throw BoopExit(.usage, "--pattern: \(self.pattern) is a version-1 pattern file (expected a version-2 song)")
+            }
+            if let bpm { pattern.bpm = bpm }
+            return .pattern(pattern)
+        case .song(var song):
+            if let name = onlyPattern {
+                guard let one = song.looping(pattern: name) else {
+                    let names = song.patterns.map(\.name).joined(separator: ", ")
+                    throw BoopExit(.usage, "--pattern \(name): expected one of the song's patterns (\(names))")
+                }
+                song = one
+            }
+            if let bpm {
+                song.bpm = bpm
+                for i in song.chain.indices { song.chain[i].bpm = nil }
+            }
+            return .song(song)
+        }
+    }
+
+    /// The seed a song's probabilities are drawn with.
+    var songSeed: UInt64? { seed.map { UInt64($0) } }
 
     /// Loads the pattern (exit 66 missing, 65 invalid) and applies --bpm.
     func loadPattern() throws -> Pattern {

@@ -1,0 +1,55 @@
+#pragma once
+#include <cstdint>
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// The rhythm kits beside the General MIDI one (DrumBank): an 808-style kit (swept sine kicks and
+// toms, a tone-and-noise snare, a clap, metallic hats and a cowbell) and a chip kit (square-wave
+// sweeps and the short/long noise of an 8-bit console's noise channel). Each hit is a few
+// oscillators and a noise source under exponential decays, rendered frame by frame from its own
+// state (a sample never depends on where a block was cut), with a 1 ms ramp-in and a fade when
+// the voice is stolen: no click.
+class KitBank {
+  public:
+    enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
+    static constexpr int kVoices = 8;
+
+    void prepare(double sampleRate) noexcept;
+    void trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
+    void fadeAll(double seconds) BOOP_RT;
+    // Adds frames [begin, end) into left and right with the given pan gains.
+    void render(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
+    int activeCount() const BOOP_RT;
+
+    struct Hit {
+        bool active = false;
+        uint64_t order = 0;
+        float gain = 0.0f, ramp = 0.0f, rampStep = 0.0f, fade = 1.0f, fadeStep = 0.0f;
+        // The tone: frequency (cycles per frame) falling from `sweep` x rest toward rest.
+        uint32_t phase = 0;  // 2^-32 turns: an integer add from frame to frame
+        float rest = 0.0f, sweep = 0.0f, sweepEnv = 1.0f, sweepDecay = 1.0f;
+        float tone = 0.0f, toneDecay = 0.0f;  // its level and per-frame decay
+        uint32_t tone2Phase = 0;
+        float tone2 = 0.0f;   // a second partial (the cowbell's)
+        bool square = false;  // chip: square tones
+        float noise = 0.0f, noiseDecay = 0.0f, noiseHp = 0.0f, noiseState = 0.0f;
+        uint32_t rng = 1;
+        bool lfsrNoise = false;
+        uint32_t lfsr = 1;
+        int lfsrTap = 1, lfsrHold = 1, lfsrCount = 0;  // chip noise: 15-bit LFSR, short or long mode
+        float lfsrOut = 0.0f;
+        uint32_t age = 0, clapGaps = 0;
+    };
+
+  private:
+    float renderHit(Hit& h) BOOP_RT;
+    void recipe808(Hit& h, uint32_t key) BOOP_RT;
+    void recipeChip(Hit& h, uint32_t key) BOOP_RT;
+    float decayOver(double seconds) const noexcept;
+
+    double sampleRate_ = 44100.0;
+    Hit hits_[kVoices];
+};
+
+}  // namespace boop

@@ -1,0 +1,198 @@
+import Foundation
+
+/// A note of a song's pattern: a pattern note plus its groove (DESIGN.md, "Song files").
+public struct SongNote: Sendable, Equatable {
+    public var step: Int
+    public var pitch: Int
+    public var velocity: Velocity
+    public var length: Int
+    /// Percent chance (0...100) that the note plays on a pass, drawn from the song's seed.
+    public var probability: Int
+    /// "a:b": plays on the a-th of every b passes of its pattern (nil: every pass).
+    public var condition: Condition?
+    /// Hits inside the note's step (1: a plain note; 2...4: a ratchet).
+    public var ratchet: Int
+
+    public struct Condition: Sendable, Equatable {
+        public var a: Int
+        public var b: Int
+        public init(a: Int, b: Int) {
+            self.a = a
+            self.b = b
+        }
+        /// Whether pass `pass` (0-based count of the pattern's passes) is the a-th of every b.
+        public func passes(_ pass: Int) -> Bool { pass % b == a - 1 }
+    }
+
+    public init(
+        step: Int, pitch: Int, velocity: Velocity = .normal, length: Int = 1, probability: Int = 100,
+        condition: Condition? = nil, ratchet: Int = 1
+    ) {
+        self.step = step
+        self.pitch = pitch
+        self.velocity = velocity
+        self.length = length
+        self.probability = probability
+        self.condition = condition
+        self.ratchet = ratchet
+    }
+}
+
+/// One pattern of a song: up to 64 steps, its own swing.
+public struct SongPattern: Sendable, Equatable {
+    public static let lengths = 1...64
+    public var name: String
+    public var length: Int
+    /// Percent (50...75); nil: the song's.
+    public var swing: Double?
+    public var tracks: [TrackKind: [SongNote]]
+
+    public init(name: String, length: Int = 16, swing: Double? = nil, tracks: [TrackKind: [SongNote]] = [:]) {
+        self.name = name
+        self.length = length
+        self.swing = swing
+        self.tracks = tracks
+    }
+
+    public func notes(_ kind: TrackKind) -> [SongNote] { tracks[kind] ?? [] }
+}
+
+/// One entry of the song chain: a pattern played `repeats` times, at `bpm` when it names one.
+public struct ChainEntry: Sendable, Equatable {
+    public var pattern: String
+    public var repeats: Int
+    public var bpm: Double?
+    public init(pattern: String, repeats: Int = 1, bpm: Double? = nil) {
+        self.pattern = pattern
+        self.repeats = repeats
+        self.bpm = bpm
+    }
+}
+
+/// A track's sound and place in the mix.
+public struct Instrument: Sendable, Equatable {
+    public enum Voice: String, Sendable, CaseIterable {
+        case sine, triangle, pulse, saw, fm, pluck, pad, sub
+    }
+    public enum Kit: String, Sendable, CaseIterable {
+        case gm
+        case k808 = "808"
+        case chip
+    }
+    /// nil: the track's own voice of version 1 (its timbre, unchanged); a voice or any envelope
+    /// or filter field selects the instrument voices.
+    public var voice: Voice?
+    public var kit: Kit = .gm
+    public var width = 0.5
+    public var attack: Double?
+    public var decay: Double?
+    public var sustain: Double?
+    public var release: Double?
+    public var cutoff: Double?
+    public var resonance: Double?
+    public var level = 1.0
+    public var pan = 0.0
+    public var mute = false
+    public var solo = false
+
+    public init() {}
+
+    /// True when the track plays its version-1 timbre (no voice and no sound field given).
+    public var isClassic: Bool {
+        voice == nil && attack == nil && decay == nil && sustain == nil && release == nil && cutoff == nil
+            && resonance == nil && pan == 0
+    }
+
+    /// The voice a pitched track plays: the one named, else the one nearest its classic timbre.
+    public func resolvedVoice(for kind: TrackKind) -> Voice {
+        if let voice { return voice }
+        switch kind {
+        case .melody, .rhythm: return .sine
+        case .chords: return .triangle
+        case .bass: return .saw
+        }
+    }
+
+    /// The envelope and filter a field left out takes: a classic track's timbre when the voice is
+    /// its own, else the voice's (a bell rings down, a pad swells, the rest open and quick).
+    public func sound(for kind: TrackKind) -> (
+        attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double
+    ) {
+        let v = resolvedVoice(for: kind)
+        var d: (attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double) =
+            (0.005, 0.2, 0.8, 0.15, 20000, 0.7071)
+        switch (voice, kind) {
+        case (nil, .melody): d = (0.01, 0, 1, 0.15, 2000, 0.7071)
+        case (nil, .chords): d = (0.04, 0, 1, 0.3, 2500, 0.7071)
+        case (nil, .bass): d = (0.005, 0, 1, 0.1, 900, 1.1)
+        default:
+            switch v {
+            case .fm: d = (0.002, 1.5, 0, 0.4, 20000, 0.7071)
+            case .pluck: d = (0.002, 0, 1, 0.2, 20000, 0.7071)
+            case .pad: d = (0.3, 0.5, 0.8, 0.6, 3000, 0.7071)
+            default: break
+            }
+        }
+        return (
+            attack ?? d.attack, decay ?? d.decay, sustain ?? d.sustain, release ?? d.release, cutoff ?? d.cutoff,
+            resonance ?? d.resonance
+        )
+    }
+
+    public static let levelRange = 0.0...2.0
+    public static let panRange = -1.0...1.0
+    public static let secondsRange = 0.0...10.0
+    public static let cutoffRange = 20.0...20000.0
+    public static let resonanceRange = 0.5...20.0
+    public static let widthRange = 0.05...0.95
+}
+
+/// A version-2 file: patterns, a chain, instruments and groove (DESIGN.md, "Song files").
+public struct Song: Sendable, Equatable {
+    public static let maxPatterns = 64
+    public static let maxChain = 1024
+    public static let swingRange = 50.0...75.0
+    public static let repeatRange = 1...256
+
+    public var name: String
+    public var bpm: Double
+    public var swing: Double
+    public var seed: UInt64
+    public var instruments: [TrackKind: Instrument]
+    /// In the order written in the file.
+    public var patterns: [SongPattern]
+    /// The order the patterns play in (the file's `song`, or every pattern once in written order).
+    public var chain: [ChainEntry]
+
+    public init(
+        name: String, bpm: Double = 120, swing: Double = 50, seed: UInt64 = 0,
+        instruments: [TrackKind: Instrument] = [:], patterns: [SongPattern], chain: [ChainEntry]? = nil
+    ) {
+        self.name = name
+        self.bpm = bpm
+        self.swing = swing
+        self.seed = seed
+        self.instruments = instruments
+        self.patterns = patterns
+        self.chain = chain ?? patterns.map { ChainEntry(pattern: $0.name) }
+    }
+
+    public func pattern(named name: String) -> SongPattern? { patterns.first { $0.name == name } }
+
+    public func instrument(_ kind: TrackKind) -> Instrument { instruments[kind] ?? Instrument() }
+
+    /// Whether a track sounds: not muted, and soloed when any track is.
+    public func isAudible(_ kind: TrackKind) -> Bool {
+        let soloing = TrackKind.allCases.contains { instrument($0).solo }
+        let inst = instrument(kind)
+        return !inst.mute && (!soloing || inst.solo)
+    }
+
+    /// The song as `--pattern NAME` plays it: that pattern alone, once per loop.
+    public func looping(pattern name: String) -> Song? {
+        guard pattern(named: name) != nil else { return nil }
+        var song = self
+        song.chain = [ChainEntry(pattern: name)]
+        return song
+    }
+}

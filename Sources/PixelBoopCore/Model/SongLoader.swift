@@ -1,0 +1,152 @@
+import Foundation
+
+/// A file `play` and `render` accept: a version-1 pattern (played exactly as before) or a
+/// version-2 song.
+public enum PieceFile: Sendable {
+    case pattern(Pattern)
+    case song(Song)
+
+    /// Reads the file once: `"version": 2` is a song, anything else goes to the pattern loader.
+    public static func load(path: String) throws(PatternError) -> PieceFile {
+        let data = try StrictJSON.readInput(path, limit: StrictJSON.maxBytes)
+        let json = StrictJSON(file: path)
+        let root = try json.parse(data)
+        if let top = root as? [String: Any], let v = top["version"] {
+            guard let n = StrictJSON.number(v), n == 1 || n == 2 else {
+                throw json.fail("version", "1 (a pattern) or 2 (a song)", got: v)
+            }
+        }
+        if let top = root as? [String: Any], let v = top["version"], StrictJSON.number(v) == 2 {
+            return .song(try Song.validate(root, json, order: try json.scanStructure(data, orderOf: "patterns")))
+        }
+        return .pattern(try Pattern.validate(root, json))
+    }
+}
+
+extension Song {
+    /// Parses song JSON held in memory; `file` names it in messages.
+    public static func parse(_ data: Data, file: String) throws(PatternError) -> Song {
+        let json = StrictJSON(file: file)
+        let root = try json.parse(data)
+        return try validate(root, json, order: try json.scanStructure(data, orderOf: "patterns"))
+    }
+
+    static let topKeys: Set<String> = ["version", "name", "bpm", "swing", "seed", "instruments", "patterns", "song"]
+
+    static func validate(_ root: Any, _ json: StrictJSON, order: [String]) throws(PatternError) -> Song {
+        let top = try json.object(root, "", allowed: topKeys)
+        guard let version = top["version"] else { throw json.fail("version", "2 (required)") }
+        _ = try json.integer(version, "version", in: 2...2)
+        let name =
+            try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
+            ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
+        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
+        let swing = try top["swing"].map { v throws(PatternError) in try json.double(v, "swing", in: swingRange) } ?? 50
+        let seed = try top["seed"].map { v throws(PatternError) in try json.integer(v, "seed", in: 0...Int(UInt32.max)) } ?? 0
+        var instruments: [TrackKind: Instrument] = [:]
+        if let v = top["instruments"] {
+            let object = try json.object(v, "instruments", allowed: Set(TrackKind.allCases.map(\.rawValue)))
+            for kind in TrackKind.allCases {
+                if let entry = object[kind.rawValue] { instruments[kind] = try parseInstrument(entry, kind, json) }
+            }
+        }
+        guard let patternsValue = top["patterns"] else { throw json.fail("patterns", "an object of patterns (required)") }
+        let object = try json.object(patternsValue, "patterns", allowed: Set(order))
+        guard (1...maxPatterns).contains(object.count) else {
+            throw json.fail("patterns", "1...\(maxPatterns) patterns", got: "\(object.count) patterns")
+        }
+        var patterns: [SongPattern] = []
+        for name in order { patterns.append(try parsePattern(object[name]!, name: name, json)) }
+        var chain: [ChainEntry]?
+        if let v = top["song"] {
+            let entries = try json.array(v, "song", maxCount: maxChain)
+            guard !entries.isEmpty else { throw json.fail("song", "at least one entry", got: "an empty array") }
+            chain = try entries.enumerated().map { (i, e) throws(PatternError) in
+                try parseEntry(e, "song[\(i)]", json, patterns: Set(order))
+            }
+        }
+        return Song(
+            name: name, bpm: bpm, swing: swing, seed: UInt64(seed), instruments: instruments, patterns: patterns,
+            chain: chain)
+    }
+
+    private static func parseEntry(_ value: Any, _ p: String, _ json: StrictJSON, patterns: Set<String>) throws(PatternError)
+        -> ChainEntry
+    {
+        let fields = try json.object(value, p, allowed: ["pattern", "repeat", "bpm"])
+        guard let nameValue = fields["pattern"] else { throw json.fail("\(p).pattern", "a pattern's name (required)") }
+        let name = try json.string(nameValue, "\(p).pattern")
+        guard patterns.contains(name) else {
+            throw json.fail("\(p).pattern", "one of the patterns (\(patterns.sorted().joined(separator: ", ")))", got: name)
+        }
+        let repeats =
+            try fields["repeat"].map { v throws(PatternError) in try json.integer(v, "\(p).repeat", in: repeatRange) } ?? 1
+        let bpm = try fields["bpm"].map { v throws(PatternError) in try json.double(v, "\(p).bpm", in: Pattern.bpmRange) }
+        return ChainEntry(pattern: name, repeats: repeats, bpm: bpm)
+    }
+
+    private static func parsePattern(_ value: Any, name: String, _ json: StrictJSON) throws(PatternError) -> SongPattern {
+        let p = "patterns.\(name)"
+        guard !name.isEmpty, name.count <= 64 else { throw json.fail(p, "a pattern name of 1...64 characters") }
+        let fields = try json.object(value, p, allowed: ["length", "swing", "tracks"])
+        let length =
+            try fields["length"].map { v throws(PatternError) in try json.integer(v, "\(p).length", in: SongPattern.lengths) }
+            ?? 16
+        let swing = try fields["swing"].map { v throws(PatternError) in try json.double(v, "\(p).swing", in: swingRange) }
+        var tracks: [TrackKind: [SongNote]] = [:]
+        if let v = fields["tracks"] {
+            let object = try json.object(v, "\(p).tracks", allowed: Set(TrackKind.allCases.map(\.rawValue)))
+            for kind in TrackKind.allCases {
+                guard let list = object[kind.rawValue] else { continue }
+                let tp = "\(p).tracks.\(kind.rawValue)"
+                let entries = try json.array(list, tp, maxCount: length * 128)
+                var seen: Set<[Int]> = []
+                var notes: [SongNote] = []
+                for (i, entry) in entries.enumerated() {
+                    let note = try parseNote(entry, "\(tp)[\(i)]", json, length: length)
+                    guard seen.insert([note.step, note.pitch]).inserted else {
+                        throw json.fail(
+                            "\(tp)[\(i)]",
+                            "each step and pitch once per track (step \(note.step), pitch \(note.pitch) is already there)")
+                    }
+                    notes.append(note)
+                }
+                tracks[kind] = notes
+            }
+        }
+        return SongPattern(name: name, length: length, swing: swing, tracks: tracks)
+    }
+
+    private static func parseNote(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError) -> SongNote {
+        let fields = try json.object(
+            entry, p, allowed: ["step", "pitch", "velocity", "length", "probability", "condition", "ratchet"])
+        guard let stepValue = fields["step"] else { throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)") }
+        guard let pitchValue = fields["pitch"] else { throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)") }
+        let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
+        var note = SongNote(step: step, pitch: try json.integer(pitchValue, "\(p).pitch", in: 0...127))
+        if let v = fields["velocity"] {
+            guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
+                throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
+            }
+            note.velocity = parsed
+        }
+        if let v = fields["length"] { note.length = try json.integer(v, "\(p).length", in: 1...(length - step)) }
+        if let v = fields["probability"] { note.probability = try json.integer(v, "\(p).probability", in: 0...100) }
+        if let v = fields["ratchet"] { note.ratchet = try json.integer(v, "\(p).ratchet", in: 1...4) }
+        if note.ratchet > 1 && note.length > 1 {
+            throw json.fail("\(p).length", "1 for a ratcheted note (its hits fill one step)", got: note.length)
+        }
+        if let v = fields["condition"] { note.condition = try parseCondition(v, "\(p).condition", json) }
+        return note
+    }
+
+    private static func parseCondition(_ v: Any, _ p: String, _ json: StrictJSON) throws(PatternError) -> SongNote.Condition {
+        let expected = "\"a:b\" with 1 <= a <= b <= 64 (the a-th of every b passes)"
+        guard let s = v as? String else { throw json.fail(p, expected, got: v) }
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), 1 <= a, a <= b, b <= 64 else {
+            throw json.fail(p, expected, got: v)
+        }
+        return SongNote.Condition(a: a, b: b)
+    }
+}

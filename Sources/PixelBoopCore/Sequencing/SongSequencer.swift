@@ -1,0 +1,148 @@
+import Foundation
+
+/// One thing for the engine to do at an exact frame, from a song.
+public struct SongEvent: Equatable, Sendable, FrameStamped {
+    public enum Action: Equatable, Sendable {
+        /// `instrument`: on the track's instrument slot, else on its version-1 timbre.
+        case noteOn(track: TrackKind, pitch: Int, gain: Float, id: UInt32, instrument: Bool)
+        case noteOff(id: UInt32)
+        case drum(key: Int, gain: Float, kit: Instrument.Kit)
+    }
+    public var frame: UInt64
+    public var action: Action
+    /// The global step (segments counted) it belongs to.
+    public var step: Int
+
+    public var isNoteOff: Bool { if case .noteOff = action { return true } else { return false } }
+
+    /// Engine order: by frame, note-offs first on a shared frame (as `SequencerEvent.playOrder`).
+    public static func playOrder(_ a: SongEvent, _ b: SongEvent) -> Bool {
+        a.frame != b.frame ? a.frame < b.frame : (a.isNoteOff && !b.isNoteOff)
+    }
+}
+
+/// Turns a song's timeline into frame-exact engine events (the formula is `SongTimeline`'s),
+/// computed from each segment's start frame and never accumulated inside a segment.
+public struct SongSequencer: Sendable {
+    public private(set) var timeline: SongTimeline
+    public let sampleRate: Double
+    /// Frame of each laid-out segment's start, counted from the music's first frame.
+    private var starts: [UInt64]
+    /// The engine frame of the music's first frame (moved by `restart` after a pause).
+    private var origin: Int64
+    private var nextNoteID: UInt32 = 1
+
+    public init(song: Song, sampleRate: Double, loops: Int? = 1, seed: UInt64? = nil, startFrame: UInt64 = 0) {
+        timeline = SongTimeline(song: song, loops: loops, seed: seed)
+        self.sampleRate = sampleRate
+        starts = [0]
+        origin = Int64(startFrame)
+    }
+
+    public var song: Song { timeline.song }
+    public var totalSteps: Int? { timeline.totalSteps }
+
+    func framesPerStep(_ seg: SongSegment) -> Double { sampleRate * 60.0 / (seg.bpm * 4.0) }
+
+    /// The start frame of segment i (laid out as needed).
+    public mutating func startFrame(ofSegment i: Int) -> UInt64 {
+        while starts.count <= i {
+            let n = starts.count - 1
+            guard let seg = timeline.segment(n) else { return starts[n] }
+            starts.append(starts[n] + UInt64((Double(seg.steps) * framesPerStep(seg) + 0.5).rounded(.down)))
+        }
+        return starts[i]
+    }
+
+    /// Frame of a position (steps from the start of segment i).
+    public mutating func frame(segment i: Int, position: Double) -> UInt64 {
+        let seg = timeline.segment(i)!
+        return engineFrame(startFrame(ofSegment: i) + UInt64((position * framesPerStep(seg) + 0.5).rounded(.down)))
+    }
+
+    private func engineFrame(_ musical: UInt64) -> UInt64 { UInt64(max(0, origin + Int64(musical))) }
+
+    /// Moves the music so that global step k starts on `frame` (resume after a pause).
+    public mutating func restart(step k: Int, atFrame frame: UInt64) {
+        let at = self.frame(ofStep: k)
+        origin += Int64(frame) - Int64(at)
+    }
+
+    /// The first frame of global step k (swing applied); past the end, the end of the music.
+    public mutating func frame(ofStep k: Int) -> UInt64 {
+        guard let si = timeline.segmentIndex(ofStep: k) else {
+            let n = timeline.segmentCount ?? 0
+            return engineFrame(startFrame(ofSegment: n))
+        }
+        let seg = timeline.segments[si]
+        let length = song.patterns[seg.pattern].length
+        return frame(segment: si, position: SongTimeline.position(k - seg.firstStep, length: length, swing: seg.swing))
+    }
+
+    /// The global step sounding at `frame` (the last starting at or before it; 0 before the first).
+    public mutating func step(atFrame frame: UInt64) -> Int {
+        var si = 0
+        while timeline.segment(si + 1) != nil && engineFrame(startFrame(ofSegment: si + 1)) <= frame { si += 1 }
+        guard let seg = timeline.segment(si) else { return 0 }
+        var k = seg.firstStep
+        while k + 1 < seg.firstStep + seg.steps && self.frame(ofStep: k + 1) <= frame { k += 1 }
+        return k
+    }
+
+    /// Every event of global steps `steps`, in engine order.
+    public mutating func events(forSteps steps: Range<Int>) -> [SongEvent] {
+        var out: [SongEvent] = []
+        for hit in timeline.hits(forSteps: steps) {
+            let inst = song.instrument(hit.track)
+            let gain = hit.velocity.gain * Float(inst.level)
+            let on = frame(segment: hit.segment, position: hit.onPosition)
+            if hit.track == .rhythm {
+                out.append(SongEvent(frame: on, action: .drum(key: hit.pitch, gain: gain, kit: inst.kit), step: hit.step))
+                continue
+            }
+            let id = nextNoteID
+            nextNoteID = nextNoteID == SongSequencer.lastNoteID ? 1 : nextNoteID + 1
+            let off: UInt64
+            if let gate = hit.gateSteps {
+                off = on + UInt64((gate * framesPerStep(timeline.segments[hit.segment])).rounded())
+            } else {
+                off = frame(segment: hit.segment, position: hit.endPosition)
+            }
+            out.append(
+                SongEvent(
+                    frame: on,
+                    action: .noteOn(track: hit.track, pitch: hit.pitch, gain: gain, id: id, instrument: !inst.isClassic),
+                    step: hit.step))
+            out.append(SongEvent(frame: off, action: .noteOff(id: id), step: hit.step))
+        }
+        out.sort(by: SongEvent.playOrder)
+        return out
+    }
+
+    /// Note ids stay below the range the editor's auditions use.
+    static let lastNoteID: UInt32 = 0xEFFF_FFFF
+}
+
+extension AudioEngine {
+    /// Queues one song event: a pitched note on its track's voice, a drum on the kit.
+    public func schedule(_ event: SongEvent, referencePitch: Double = 440) throws(AudioError) {
+        switch event.action {
+        case .noteOn(let track, let pitch, let gain, let id, let instrument):
+            let hz = Pitch.frequency(midi: Double(pitch), reference: referencePitch)
+            guard hz < sampleRate / 2 else { return }
+            if instrument {
+                try instrumentNoteOn(id: id, slot: track.instrumentSlot, frequency: hz, gain: gain, at: event.frame)
+            } else {
+                try noteOn(id: id, frequency: hz, gain: gain, at: event.frame, timbre: track.timbre ?? .melody)
+            }
+        case .noteOff(let id):
+            try releaseNote(NoteID(rawValue: id), at: event.frame)
+        case .drum(let key, let gain, let kit):
+            if kit == .gm {
+                try drumHit(key: key, gain: gain, at: event.frame)
+            } else {
+                try kitHit(kit, key: key, gain: gain, at: event.frame)
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// One note that plays: its track, pitch and loudness, and where it sits in its chain entry, in
+/// steps from the entry's start (swing and ratchets included). Frames (audio) and ticks (MIDI)
+/// are both computed from these positions, so the two exports hold the same notes.
+public struct SongHit: Sendable, Equatable {
+    public var track: TrackKind
+    public var pitch: Int
+    public var velocity: Velocity
+    /// The segment (chain entry played once) it belongs to.
+    public var segment: Int
+    /// The global step (all segments counted) it starts on.
+    public var step: Int
+    public var onPosition: Double
+    /// Normal and accent notes: the gate, in steps from the onset (0.8 of the note, or of a
+    /// ratchet hit). Sustain: nil, the note ends at `endPosition`.
+    public var gateSteps: Double?
+    public var endPosition: Double
+}
+
+/// A chain entry as it is played: its pattern from `firstStep` (global) for `steps` steps at `bpm`.
+public struct SongSegment: Sendable, Equatable {
+    public var entry: Int
+    public var pattern: Int
+    public var firstStep: Int
+    public var steps: Int
+    public var bpm: Double
+    public var swing: Double
+    /// How many times the pattern was played before this segment (for conditions and the seed).
+    public var firstPass: Int
+}
+
+/// The song laid out in time: the chain (times `loops`, or for ever when nil) as segments, each
+/// a pattern repeated and counted from its own start, and every note that plays, decided by the
+/// seed. The one formula: step k of a segment (k counted from the segment's start, swing applied
+/// to odd steps of the pattern: position k - 1 + 2 x swing / 100) starts on frame
+/// `start + floor(position x rate x 60 / (bpm x 4) + 0.5)`; the next segment starts on the frame
+/// of the step after the last.
+public struct SongTimeline: Sendable {
+    public let song: Song
+    public let loops: Int?
+    public let seed: UInt64
+    private var patternIndex: [String: Int] = [:]
+    public private(set) var segments: [SongSegment] = []
+    private var passes: [Int]
+
+    public init(song: Song, loops: Int? = 1, seed: UInt64? = nil) {
+        self.song = song
+        self.loops = loops
+        self.seed = seed ?? song.seed
+        for (i, p) in song.patterns.enumerated() { patternIndex[p.name] = i }
+        passes = [Int](repeating: 0, count: song.patterns.count)
+    }
+
+    /// Segments in the whole piece (nil: endless).
+    public var segmentCount: Int? { loops.map { $0 * song.chain.count } }
+
+    /// Steps in the whole piece (nil: endless).
+    public var totalSteps: Int? {
+        guard let loops else { return nil }
+        let once = song.chain.reduce(0) { $0 + song.patterns[patternIndex[$1.pattern]!].length * $1.repeats }
+        return once * loops
+    }
+
+    /// Lays out segments up to index `i` (lazily, so an endless song costs only what was played).
+    @discardableResult
+    public mutating func segment(_ i: Int) -> SongSegment? {
+        if let count = segmentCount, i >= count { return nil }
+        while segments.count <= i {
+            let n = segments.count
+            let entry = song.chain[n % song.chain.count]
+            let p = patternIndex[entry.pattern]!
+            let pattern = song.patterns[p]
+            let first = segments.last.map { $0.firstStep + $0.steps } ?? 0
+            segments.append(
+                SongSegment(
+                    entry: n % song.chain.count, pattern: p, firstStep: first, steps: pattern.length * entry.repeats,
+                    bpm: entry.bpm ?? song.bpm, swing: pattern.swing ?? song.swing, firstPass: passes[p]))
+            passes[p] += entry.repeats
+        }
+        return segments[i]
+    }
+
+    /// The segment holding global step k (laid out as needed); nil past the end.
+    public mutating func segmentIndex(ofStep k: Int) -> Int? {
+        while segments.last.map({ k >= $0.firstStep + $0.steps }) ?? true {
+            guard segment(segments.count) != nil else { return nil }
+        }
+        var (a, b) = (0, segments.count - 1)
+        while a < b {
+            let m = (a + b) / 2
+            if segments[m].firstStep + segments[m].steps <= k { a = m + 1 } else { b = m }
+        }
+        return a
+    }
+
+    /// Position of local step k of a segment (steps from its start), swing applied to odd steps.
+    public static func position(_ k: Int, length: Int, swing: Double) -> Double {
+        ((k % length) & 1) == 1 ? Double(k - 1) + 2 * swing / 100 : Double(k)
+    }
+
+    /// The notes of global steps `steps` that play (probability, conditions and seed decided), in
+    /// step order.
+    public mutating func hits(forSteps steps: Range<Int>) -> [SongHit] {
+        var out: [SongHit] = []
+        var k = steps.lowerBound
+        while k < steps.upperBound, let si = segmentIndex(ofStep: k) {
+            let seg = segments[si]
+            let end = min(steps.upperBound, seg.firstStep + seg.steps)
+            for g in k..<end { appendHits(ofStep: g - seg.firstStep, segment: si, into: &out) }
+            k = end
+        }
+        return out
+    }
+
+    private func appendHits(ofStep local: Int, segment si: Int, into out: inout [SongHit]) {
+        let seg = segments[si]
+        let pattern = song.patterns[seg.pattern]
+        let length = pattern.length
+        let s = local % length
+        let pass = seg.firstPass + local / length
+        for kind in TrackKind.allCases where song.isAudible(kind) {
+            for (index, note) in pattern.notes(kind).enumerated() where note.step == s {
+                if let c = note.condition, !c.passes(pass) { continue }
+                if note.probability < 100
+                    && SongTimeline.draw(seed: seed, pattern: seg.pattern, pass: pass, track: kind, note: index)
+                        >= Double(note.probability)
+                {
+                    continue
+                }
+                let on = SongTimeline.position(local, length: length, swing: seg.swing)
+                let end = SongTimeline.position(local + note.length, length: length, swing: seg.swing)
+                let r = note.ratchet
+                for j in 0..<r {
+                    let span = (end - on) / Double(r)
+                    let hitOn = on + Double(j) * span
+                    out.append(
+                        SongHit(
+                            track: kind, pitch: note.pitch, velocity: note.velocity, segment: si,
+                            step: seg.firstStep + local, onPosition: hitOn,
+                            gateSteps: note.velocity == .sustain ? nil : 0.8 * (r == 1 ? Double(note.length) : span),
+                            endPosition: j == r - 1 ? end : on + Double(j + 1) * span))
+                }
+            }
+        }
+    }
+
+    /// A number in [0, 100) fixed by the seed, the pattern, its pass and the note: a note's fate
+    /// never depends on what else was drawn, so `play` and `render` agree note for note.
+    static func draw(seed: UInt64, pattern: Int, pass: Int, track: TrackKind, note: Int) -> Double {
+        var x = seed &* 0x9E37_79B9_7F4A_7C15
+        for part in [UInt64(pattern), UInt64(pass), UInt64(TrackKind.allCases.firstIndex(of: track)!), UInt64(note)] {
+            x = splitMix(x ^ part)
+        }
+        return Double(x >> 11) / Double(1 << 53) * 100
+    }
+
+    static func splitMix(_ v: UInt64) -> UInt64 {
+        var z = v &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
