@@ -43,7 +43,9 @@ extension AudioEngine {
 
     /// Strikes a drum of a kit.
     public func kitHit(_ kit: Instrument.Kit, key: Int, gain: Float, at frame: UInt64) throws(AudioError) {
-        guard (0...127).contains(key) else { throw AudioError.invalidConfiguration("drum key \(key): expected 0...127") }
+        guard Limits.midiNote.contains(key) else {
+            throw AudioError.invalidConfiguration("drum key \(key): expected \(Limits.text(Limits.midiNote))")
+        }
         try AudioError.check(boop_engine_kit_hit(handle, frame, kit.cValue, UInt32(key), gain), "kit hit")
     }
 

@@ -185,8 +185,8 @@ public final class AudioEngine {
 
     /// Strikes a General MIDI drum with a gain of its own (a song's velocity times the track's level).
     public func drumHit(key: Int, gain: Float, at frame: UInt64) throws(AudioError) {
-        guard (0...127).contains(key) else {
-            throw AudioError.invalidConfiguration("drum key \(key): expected 0...127")
+        guard Limits.midiNote.contains(key) else {
+            throw AudioError.invalidConfiguration("drum key \(key): expected \(Limits.text(Limits.midiNote))")
         }
         try AudioError.check(boop_engine_drum_hit(handle, frame, UInt32(key), gain), "drum hit")
     }

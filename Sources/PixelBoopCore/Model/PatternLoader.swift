@@ -422,10 +422,10 @@ extension Pattern {
             throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)")
         }
         guard let pitchValue = fields["pitch"] else {
-            throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)")
+            throw json.fail("\(p).pitch", "a MIDI pitch \(Limits.text(Limits.midiNote)) (required)")
         }
         let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
-        let pitch = try json.integer(pitchValue, "\(p).pitch", in: 0...127)
+        let pitch = try json.integer(pitchValue, "\(p).pitch", in: Limits.midiNote)
         var velocity = Velocity.normal
         if let v = fields["velocity"] {
             guard let s = v as? String, let parsed = Velocity(rawValue: s) else {

@@ -121,9 +121,11 @@ extension Song {
         let fields = try json.object(
             entry, p, allowed: ["step", "pitch", "velocity", "length", "probability", "condition", "ratchet"])
         guard let stepValue = fields["step"] else { throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)") }
-        guard let pitchValue = fields["pitch"] else { throw json.fail("\(p).pitch", "a MIDI pitch 0...127 (required)") }
+        guard let pitchValue = fields["pitch"] else {
+            throw json.fail("\(p).pitch", "a MIDI pitch \(Limits.text(Limits.midiNote)) (required)")
+        }
         let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
-        var note = SongNote(step: step, pitch: try json.integer(pitchValue, "\(p).pitch", in: 0...127))
+        var note = SongNote(step: step, pitch: try json.integer(pitchValue, "\(p).pitch", in: Limits.midiNote))
         if let v = fields["velocity"] {
             guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
                 throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
