@@ -155,7 +155,7 @@ void AmbientEngine::publish(float peakL, float peakR, const double* sums, std::u
     pubPaused_.store(pausing_ && fade_ == 0.0f ? 1 : 0, relaxed);
     pubFading_.store(fade_ != fadeTarget_ ? 1 : 0, relaxed);
     pubFinished_.store(finished_ ? 1 : 0, relaxed);
-    pubNonfinite_.store(nonfinite_, relaxed);
+    pubNonfinite_.store(nonfinite_ + echoNonfinite_.load(relaxed), relaxed);
 }
 
 void AmbientEngine::status(boop_ambient_status& s) const noexcept {
