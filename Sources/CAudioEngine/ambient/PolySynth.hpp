@@ -120,7 +120,7 @@ class PolySynth {
         lanes_.active[best] = -1;
         lanes_.gain[best] = gain;
         v.age = ageCounter_++;
-        updateIncrements(best);
+        updateIncrements(best, detuneRatio());
         return best;
     }
 
@@ -128,8 +128,9 @@ class PolySynth {
 
     // Recomputes increments after a detune change (control rate).
     void refreshTuning() BOOP_RT {
+        const double ratio = detuneRatio();  // the same for every voice: worked out once
         for (int i = 0; i < kVoices; ++i)
-            if (lanes_.active[i]) updateIncrements(i);
+            if (lanes_.active[i]) updateIncrements(i, ratio);
     }
 
     int activeVoices() const BOOP_RT {
@@ -184,8 +185,8 @@ class PolySynth {
         for (int i = 0; i < m; ++i) out[i] = dsp::simd::sum(frames[i]);
     }
 
-    void updateIncrements(int lane) BOOP_RT {
-        const double ratio = std::exp2(static_cast<double>(detuneCents_) / 1200.0);
+    double detuneRatio() const BOOP_RT { return std::exp2(static_cast<double>(detuneCents_) / 1200.0); }
+    void updateIncrements(int lane, double ratio) BOOP_RT {
         const double frequency = voices_[lane].frequency;
         const double f[kOscs] = {frequency, frequency * ratio, frequency / ratio};
         for (int o = 0; o < kOscs; ++o) {
