@@ -81,8 +81,10 @@ class AmbientEngine {
         float grainDensity = 0;
         float padL[kChunk], padR[kChunk], lead[kChunk], ocL[kChunk], ocR[kChunk], dlL[kChunk], dlR[kChunk];
     };
-    static constexpr std::uint32_t kRing = 256;      // stretches the worker may run ahead
-    static constexpr std::uint32_t kWakeBatch = 32;  // stretches made or freed before a wake-up
+    // Stretches the worker may run ahead, and the stretches made or freed before a sleeping side
+    // is woken: large batches, since each wake-up is a system call on the waking side's path.
+    static constexpr std::uint32_t kRing = 512;
+    static constexpr std::uint32_t kWakeBatch = 128;
 
     // The composition up to the next event (at most `limit` frames), rendered into s.
     void renderSources(Sources& s, std::uint64_t limit) BOOP_RT;
