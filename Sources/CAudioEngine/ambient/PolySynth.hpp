@@ -17,8 +17,7 @@ namespace boop::ambient {
 // would change nothing).
 template <bool MayEnd, class Lanes>
 __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep,
-                                                          float releaseCoef, dsp::simd::f8* outL, dsp::simd::f8* outR,
-                                                          int m) noexcept {
+                                                          float releaseCoef, float* outL, float* outR, int m) noexcept {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     constexpr int kOscs = 3;
@@ -37,8 +36,9 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
         const f8 yl = s.left.lowpass(c, l), yr = s.right.lowpass(c, r);
-        outL[i] = dsp::simd::select<f8>(s.active, yl, zero);
-        outR[i] = dsp::simd::select<f8>(s.active, yr, zero);
+        // The frame's lanes summed here, in the kernel's own instruction set.
+        outL[i] = dsp::simd::sum(dsp::simd::select<f8>(s.active, yl, zero));
+        outR[i] = dsp::simd::sum(dsp::simd::select<f8>(s.active, yr, zero));
         if constexpr (MayEnd) {
             // A released voice under -100 dB ends after this frame: it and its filters go quiet.
             const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
@@ -152,9 +152,7 @@ class PolySynth {
         }
         for (int done = 0; done < n; done += kFold) {
             const int m = n - done < kFold ? n - done : kFold;
-            renderLanes(m);
-            fold(perFrameL_, outL + done, m);
-            fold(perFrameR_, outR + done, m);
+            renderLanes(outL + done, outR + done, m);
         }
     }
 
@@ -172,7 +170,7 @@ class PolySynth {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     static constexpr int kFold = 32;
-    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, dsp::simd::f8*, dsp::simd::f8*, int) noexcept
+    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, float*, float*, int) noexcept
         [[clang::nonblocking]];
     struct Kernels {
         Kernel mayEnd, noEnd;
@@ -184,11 +182,11 @@ class PolySynth {
         std::uint64_t age = 0;
     };
 
-    // m frames of every lane into perFrameL_/perFrameR_ (one vector of lanes per frame), with the
-    // kernel chosen for this CPU in prepare().
-    void renderLanes(int m) BOOP_RT {
+    // m frames of every lane, each frame's lanes summed into outL/outR, with the kernel chosen for
+    // this CPU at construction.
+    void renderLanes(float* outL, float* outR, int m) BOOP_RT {
         const Kernel k = mayEnd() ? kernels_.mayEnd : kernels_.noEnd;
-        k(lanes_, coeffs_, attackStep_, releaseCoef_, perFrameL_, perFrameR_, m);
+        k(lanes_, coeffs_, attackStep_, releaseCoef_, outL, outR, m);
     }
     // Whether a released voice may end within the next kFold frames: its level falls by the
     // factor releaseCoef_ a frame (each step rounded, by at most 2^-24 of it, hence the margin).
@@ -198,11 +196,6 @@ class PolySynth {
                 !(static_cast<double>(lanes_.env[i]) * releaseOverFold_ > 1.001e-5))
                 return true;
         return false;
-    }
-
-    // out[i] = the sum of frame i's lanes.
-    static void fold(const f8* frames, float* out, int m) BOOP_RT {
-        for (int i = 0; i < m; ++i) out[i] = dsp::simd::sum(frames[i]);
     }
 
     double detuneRatio() const BOOP_RT { return std::exp2(static_cast<double>(detuneCents_) / 1200.0); }
@@ -226,20 +219,19 @@ class PolySynth {
     Lanes lanes_;
     Kernels kernels_ = chooseKernels();
     Voice voices_[kVoices];
-    f8 perFrameL_[kFold], perFrameR_[kFold];
     std::uint64_t ageCounter_ = 0;
 };
 
 template <bool MayEnd>
 inline void renderPadBaseline(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep, float releaseCoef,
-                              dsp::simd::f8* outL, dsp::simd::f8* outR, int m) BOOP_RT {
+                              float* outL, float* outR, int m) BOOP_RT {
     renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m);
 }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 template <bool MayEnd>
 __attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c,
-                                                              float attackStep, float releaseCoef, dsp::simd::f8* outL,
-                                                              dsp::simd::f8* outR, int m) BOOP_RT {
+                                                              float attackStep, float releaseCoef, float* outL,
+                                                              float* outR, int m) BOOP_RT {
     renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m);
 }
 #endif
