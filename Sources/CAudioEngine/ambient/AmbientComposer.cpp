@@ -172,19 +172,31 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     s.grainDensity = grainDensity_;
     pad_.process(s.padL, s.padR, m);
     lead_.process(s.lead, m);
-    ocean_.process(s.ocL, s.ocR, m);
-    renderEcho(s);
+    renderOceanAndEcho(s);
     frame_ += n;
 }
 
-// The lead's ping-pong echo for the stretch. Its samples do not depend on how the stretches are
-// cut into mix calls, so making it here gives the bits the mix once made. Anything not finite
-// (never expected) becomes silence and clears the echo's lines, where it happened.
-void AmbientEngine::renderEcho(Sources& s) BOOP_RT {
+// The ocean and the lead's ping-pong echo for the stretch, frame by frame in one loop: each is a
+// recursion a frame long, and side by side the processor overlaps them. Their samples are those
+// of OceanNoise::process and PingPongDelay::process. The echo's do not depend on how the
+// stretches are cut into mix calls, so making it here gives the bits the mix once made. Anything
+// not finite (never expected) becomes silence and clears the echo's lines, where it happened.
+void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     const int m = s.n;
     float in[kChunk];
     for (int i = 0; i < m; ++i) in[i] = s.lead[i] * s.leadLevel;
-    delay_.process(in, s.dlL, s.dlR, m);
+    dsp::PingPongDelay::Run echo = delay_.begin();
+    for (int i = 0; i < m;) {
+        OceanNoise::Run waves;
+        const int k = ocean_.beginRun(m - i, waves);
+        for (int j = i; j < i + k; ++j) {
+            OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+            dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
+        }
+        ocean_.endRun(waves, k);
+        i += k;
+    }
+    delay_.end(echo);
     int bad = 0;
     for (int i = 0; i < m; ++i)
         bad |= (std::fabs(s.dlL[i]) <= 3.4028235e38f && std::fabs(s.dlR[i]) <= 3.4028235e38f) ? 0 : 1;

@@ -88,7 +88,7 @@ class AmbientEngine {
 
     // The composition up to the next event (at most `limit` frames), rendered into s.
     void renderSources(Sources& s, std::uint64_t limit) BOOP_RT;
-    void renderEcho(Sources& s) BOOP_RT;
+    void renderOceanAndEcho(Sources& s) BOOP_RT;
     // Frames [at, at + n) of s mixed, reverberated and mastered into out.
     void mix(const Sources& s, int at, float* out, int n) BOOP_RT;
     void workerLoop() noexcept;

@@ -171,7 +171,7 @@ void AmbientEngine::limit(float* l, float* r, const float* gain, float* out, int
     }
     if (bad) {
         // Never expected; if it happens the feedback paths must not keep recirculating it (the
-        // echo, made with the sources, has its own guard: AmbientEngine::renderEcho).
+        // echo, made with the sources, has its own guard: AmbientEngine::renderOceanAndEcho).
         ++nonfinite_;
         reverb_.reset();
         grains_.reset();
