@@ -1,4 +1,4 @@
-// The composition: the source units (pad, lead, ocean) and the decisions that play them — chord
+// The composition: the source units (pad, lead, ocean, the lead's echo) and the decisions that play them — chord
 // changes, lead steps and slow drift — on exact frames of the composition clock.
 #include "ambient/AmbientEngine.hpp"
 
@@ -172,7 +172,38 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     s.grainDensity = grainDensity_;
     pad_.process(s.padL, s.padR, m);
     lead_.process(s.lead, m);
-    ocean_.process(s.ocL, s.ocR, m);
+    renderOceanAndEcho(s);
     frame_ += n;
+}
+
+// The ocean and the lead's ping-pong echo for the stretch, frame by frame in one loop: each is a
+// recursion a frame long, and side by side the processor overlaps them. Their samples are those
+// of OceanNoise::process and PingPongDelay::process. The echo's do not depend on how the
+// stretches are cut into mix calls, so making it here gives the bits the mix once made. Anything
+// not finite (never expected) becomes silence and clears the echo's lines, where it happened.
+void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
+    const int m = s.n;
+    float in[kChunk];
+    for (int i = 0; i < m; ++i) in[i] = s.lead[i] * s.leadLevel;
+    dsp::PingPongDelay::Run echo = delay_.begin();
+    for (int i = 0; i < m;) {
+        OceanNoise::Run waves;
+        const int k = ocean_.beginRun(m - i, waves);
+        for (int j = i; j < i + k; ++j) {
+            OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+            dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
+        }
+        ocean_.endRun(waves, k);
+        i += k;
+    }
+    delay_.end(echo);
+    int bad = 0;
+    for (int i = 0; i < m; ++i)
+        bad |= (std::fabs(s.dlL[i]) <= 3.4028235e38f && std::fabs(s.dlR[i]) <= 3.4028235e38f) ? 0 : 1;
+    if (bad) {
+        for (int i = 0; i < m; ++i) s.dlL[i] = s.dlR[i] = 0.0f;
+        delay_.reset();
+        echoNonfinite_.fetch_add(1, std::memory_order_relaxed);
+    }
 }
 }  // namespace boop::ambient

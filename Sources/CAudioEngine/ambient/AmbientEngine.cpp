@@ -126,8 +126,21 @@ void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
 }
 
 void AmbientEngine::finishRender(const float* out, std::uint32_t frames, std::uint32_t counted) BOOP_RT {
-    float pl = 0.0f, pr = 0.0f;
-    for (std::uint32_t i = 0; i < frames; ++i) {
+    // The peaks, four frames (eight samples) a step in two vectors of maxima: a maximum is the
+    // same in any order, so this is the frame-by-frame loop's result.
+    using dsp::simd::f4;
+    typedef float f4u __attribute__((vector_size(16), aligned(4)));
+    f4 m0 = {}, m1 = {};
+    std::uint32_t i = 0;
+    for (; i + 4 <= frames; i += 4) {
+        const f4 a = dsp::simd::abs(*reinterpret_cast<const f4u*>(out + 2 * i));
+        const f4 b = dsp::simd::abs(*reinterpret_cast<const f4u*>(out + 2 * i + 4));
+        m0 = dsp::simd::max(m0, a);
+        m1 = dsp::simd::max(m1, b);
+    }
+    const f4 m = dsp::simd::max(m0, m1);  // lanes: left, right, left, right
+    float pl = m[0] > m[2] ? m[0] : m[2], pr = m[1] > m[3] ? m[1] : m[3];
+    for (; i < frames; ++i) {
         const float l = std::fabs(out[2 * i]), r = std::fabs(out[2 * i + 1]);
         pl = l > pl ? l : pl;
         pr = r > pr ? r : pr;
@@ -156,7 +169,7 @@ void AmbientEngine::publish(float peakL, float peakR, const double* sums, std::u
     pubPaused_.store(pausing_ && fade_ == 0.0f ? 1 : 0, relaxed);
     pubFading_.store(fade_ != fadeTarget_ ? 1 : 0, relaxed);
     pubFinished_.store(finished_ ? 1 : 0, relaxed);
-    pubNonfinite_.store(nonfinite_, relaxed);
+    pubNonfinite_.store(nonfinite_ + echoNonfinite_.load(relaxed), relaxed);
 }
 
 void AmbientEngine::status(boop_ambient_status& s) const noexcept {

@@ -71,19 +71,24 @@ class AmbientEngine {
     std::uint64_t frame() const noexcept { return mixFrame_; }
 
   private:
-    // One stretch of the sources (pad, lead, ocean), between two composition events (at most
-    // kChunk frames), and the control values the rest takes at its start.
+    // One stretch of the sources (pad, lead, ocean) and of the lead's echo, between two
+    // composition events (at most kChunk frames), and the control values the rest takes at its
+    // start. The echo is fed by the lead alone, so it is made with the sources: on the worker's
+    // core, which balances the two threads (docs/DESIGN.md).
     struct Sources {
         int n = 0;
         float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0, leadPanL = 0, leadPanR = 0;
         float grainDensity = 0;
-        float padL[kChunk], padR[kChunk], lead[kChunk], ocL[kChunk], ocR[kChunk];
+        float padL[kChunk], padR[kChunk], lead[kChunk], ocL[kChunk], ocR[kChunk], dlL[kChunk], dlR[kChunk];
     };
-    static constexpr std::uint32_t kRing = 256;      // stretches the worker may run ahead
-    static constexpr std::uint32_t kWakeBatch = 32;  // stretches made or freed before a wake-up
+    // Stretches the worker may run ahead, and the stretches made or freed before a sleeping side
+    // is woken: large batches, since each wake-up is a system call on the waking side's path.
+    static constexpr std::uint32_t kRing = 512;
+    static constexpr std::uint32_t kWakeBatch = 128;
 
     // The composition up to the next event (at most `limit` frames), rendered into s.
     void renderSources(Sources& s, std::uint64_t limit) BOOP_RT;
+    void renderOceanAndEcho(Sources& s) BOOP_RT;
     // Frames [at, at + n) of s mixed, reverberated and mastered into out.
     void mix(const Sources& s, int at, float* out, int n) BOOP_RT;
     void workerLoop() noexcept;
@@ -155,10 +160,11 @@ class AmbientEngine {
     std::atomic<float> pubPeakL_{0}, pubPeakR_{0}, pubPad_{0}, pubLead_{0}, pubGrain_{0}, pubOcean_{0}, pubReverb_{0};
     std::atomic<int> pubPaused_{0}, pubFading_{0}, pubFinished_{0};
     std::uint64_t nonfinite_ = 0;
+    std::atomic<std::uint64_t> echoNonfinite_{0};  // counted where the echo runs (the worker)
 
     // scratch, one control period long
     Sources chunk_;
-    float grainIn_[kChunk], dlIn_[kChunk], grL_[kChunk], grR_[kChunk], dlL_[kChunk], dlR_[kChunk];
+    float grainIn_[kChunk], grL_[kChunk], grR_[kChunk];
     float dryL_[kChunk], dryR_[kChunk], rvL_[kChunk], rvR_[kChunk];
     double sums_[5] = {0, 0, 0, 0, 0};
 

@@ -1,5 +1,5 @@
-// The mix: the effects the sources feed (grains, echo), the dry bus, the reverb, and the master
-// stage (fades, loudness normalisation, the limiter and the clipper).
+// The mix: the grains the sources feed, the dry bus (the sources and their echo), the reverb, and
+// the master stage (fades, loudness normalisation, the limiter and the clipper).
 #include "ambient/AmbientEngine.hpp"
 
 #include <cmath>
@@ -7,17 +7,13 @@
 
 namespace boop::ambient {
 
-// The effects the sources feed (grains, echo), the dry mix, the reverb and the master stage,
-// for frames [at, at + n) of a stretch.
+// The grains the sources feed, the dry mix, the reverb and the master stage, for frames
+// [at, at + n) of a stretch.
 void AmbientEngine::mix(const Sources& s, int at, float* out, int n) BOOP_RT {
     if (at == 0) grains_.setGrain(cfg_.grain_seconds, s.grainDensity);
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at;
-    for (int i = 0; i < n; ++i) {
-        grainIn_[i] = 0.35f * (padL[i] + padR[i]) + 0.5f * lead[i];
-        dlIn_[i] = lead[i] * s.leadLevel;
-    }
+    for (int i = 0; i < n; ++i) grainIn_[i] = 0.35f * (padL[i] + padR[i]) + 0.5f * lead[i];
     grains_.process(grainIn_, grL_, grR_, n);
-    delay_.process(dlIn_, dlL_, dlR_, n);
     mixDry(s, at, n);
     reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
     master(out, n);
@@ -49,13 +45,25 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     const float dmix = cfg_.delay_mix;
     const float padLevel = s.padLevel, leadLevel = s.leadLevel, grainLevel = s.grainLevel, oceanLevel = s.oceanLevel;
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at, *grL = grL_, *grR = grR_;
-    const float *ocL = s.ocL + at, *ocR = s.ocR + at, *dlL = dlL_, *dlR = dlR_;
+    const float *ocL = s.ocL + at, *ocR = s.ocR + at, *dlL = s.dlL + at, *dlR = s.dlR + at;
     // Pan glides (~5 ms) so a retrigger under a ringing note never steps a channel's gain.
     float panL[kChunk], panR[kChunk];
     float pl = panL_, pr = panR_;
-    for (int i = 0; i < n; ++i) {
-        panL[i] = dsp::onePole(pl, s.leadPanL, panGlide_);
-        panR[i] = dsp::onePole(pr, s.leadPanR, panGlide_);
+    // Most of the time a glide has arrived: its next step leaves it where it is, and so does
+    // every step after (the same inputs), so the block is that value without the recursion.
+    float nl = pl, nr = pr;
+    dsp::onePole(nl, s.leadPanL, panGlide_);
+    dsp::onePole(nr, s.leadPanR, panGlide_);
+    if (nl == pl && nr == pr) {
+        for (int i = 0; i < n; ++i) {
+            panL[i] = pl;
+            panR[i] = pr;
+        }
+    } else {
+        for (int i = 0; i < n; ++i) {
+            panL[i] = dsp::onePole(pl, s.leadPanL, panGlide_);
+            panR[i] = dsp::onePole(pr, s.leadPanR, panGlide_);
+        }
     }
     panL_ = pl;
     panR_ = pr;
@@ -162,9 +170,9 @@ void AmbientEngine::limit(float* l, float* r, const float* gain, float* out, int
         out[2 * i + 1] = dsp::SoftClipper::cubic(r[i] * g);
     }
     if (bad) {
-        // Never expected; if it happens the feedback paths must not keep recirculating it.
+        // Never expected; if it happens the feedback paths must not keep recirculating it (the
+        // echo, made with the sources, has its own guard: AmbientEngine::renderOceanAndEcho).
         ++nonfinite_;
-        delay_.reset();
         reverb_.reset();
         grains_.reset();
         limiter_.reset();

@@ -38,27 +38,48 @@ class OceanNoise {
     // frame's critical path is one multiply-add deep instead of the TPT form's chain of four.
     void process(float* outL, float* outR, int n) BOOP_RT {
         for (int i = 0; i < n;) {
-            if (counter_ == 0) {
-                for (auto& c : ch_) advanceSwell(c);
-            }
-            const int m = kControlFrames - counter_ < n - i ? kControlFrames - counter_ : n - i;
-            dsp::Rng rng = rng_;
-            const dsp::SvfStateSpace p = ch_[0].m, q = ch_[1].m;
-            float l1 = ch_[0].ic1, l2 = ch_[0].ic2, r1 = ch_[1].ic1, r2 = ch_[1].ic2;
-            for (int k = i; k < i + m; ++k) {
-                const float wl = rng.bipolar(), wr = rng.bipolar();
-                outL[k] = p.process(l1, l2, wl);
-                outR[k] = q.process(r1, r2, wr);
-            }
-            rng_ = rng;
-            ch_[0].ic1 = l1;
-            ch_[0].ic2 = l2;
-            ch_[1].ic1 = r1;
-            ch_[1].ic2 = r2;
-            counter_ += m;
-            if (counter_ >= kControlFrames) counter_ = 0;
+            Run r;
+            const int m = beginRun(n - i, r);
+            for (int k = i; k < i + m; ++k) step(r, outL[k], outR[k]);
+            endRun(r, m);
             i += m;
         }
+    }
+
+    // process() in parts, for a caller that steps the ocean frame by frame beside other work (so
+    // the two recursions overlap): beginRun gives the frames up to the next control tick (at most
+    // n) and the state in `r`, step makes one frame, endRun keeps the state. The same samples.
+    struct Run {
+        dsp::Rng rng;
+        dsp::SvfStateSpace p, q;
+        float l1, l2, r1, r2;
+    };
+    int beginRun(int n, Run& r) BOOP_RT {
+        if (counter_ == 0) {
+            for (auto& c : ch_) advanceSwell(c);
+        }
+        r.rng = rng_;
+        r.p = ch_[0].m;
+        r.q = ch_[1].m;
+        r.l1 = ch_[0].ic1;
+        r.l2 = ch_[0].ic2;
+        r.r1 = ch_[1].ic1;
+        r.r2 = ch_[1].ic2;
+        return kControlFrames - counter_ < n ? kControlFrames - counter_ : n;
+    }
+    static BOOP_SIMD_INLINE void step(Run& r, float& left, float& right) noexcept {
+        const float wl = r.rng.bipolar(), wr = r.rng.bipolar();
+        left = r.p.process(r.l1, r.l2, wl);
+        right = r.q.process(r.r1, r.r2, wr);
+    }
+    void endRun(const Run& r, int m) BOOP_RT {
+        rng_ = r.rng;
+        ch_[0].ic1 = r.l1;
+        ch_[0].ic2 = r.l2;
+        ch_[1].ic1 = r.r1;
+        ch_[1].ic2 = r.r2;
+        counter_ += m;
+        if (counter_ >= kControlFrames) counter_ = 0;
     }
 
   private:

@@ -12,11 +12,12 @@ namespace boop::ambient {
 
 // One pass over m frames of the pad's lanes (PolySynth::Lanes is its state); compiled for the
 // baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
-// register and the whole state stays in registers.
-template <class Lanes>
+// register and the whole state stays in registers. MayEnd: whether a released voice can fall
+// under the end threshold within these frames; where none can, its checks are left out (they
+// would change nothing).
+template <bool MayEnd, class Lanes>
 __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep,
-                                                          float releaseCoef, dsp::simd::f8* outL, dsp::simd::f8* outR,
-                                                          int m) noexcept {
+                                                          float releaseCoef, float* outL, float* outR, int m) noexcept {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     constexpr int kOscs = 3;
@@ -35,16 +36,19 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
         const f8 yl = s.left.lowpass(c, l), yr = s.right.lowpass(c, r);
-        outL[i] = dsp::simd::select<f8>(s.active, yl, zero);
-        outR[i] = dsp::simd::select<f8>(s.active, yr, zero);
-        // A released voice under -100 dB ends after this frame: it and its filters go quiet.
-        const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
-        s.active &= ~ended;
-        s.env = dsp::simd::select<f8>(ended, zero, s.env);
-        s.left.ic1 = dsp::simd::select<f8>(s.active, s.left.ic1, zero);
-        s.left.ic2 = dsp::simd::select<f8>(s.active, s.left.ic2, zero);
-        s.right.ic1 = dsp::simd::select<f8>(s.active, s.right.ic1, zero);
-        s.right.ic2 = dsp::simd::select<f8>(s.active, s.right.ic2, zero);
+        // The frame's lanes summed here, in the kernel's own instruction set.
+        outL[i] = dsp::simd::sum(dsp::simd::select<f8>(s.active, yl, zero));
+        outR[i] = dsp::simd::sum(dsp::simd::select<f8>(s.active, yr, zero));
+        if constexpr (MayEnd) {
+            // A released voice under -100 dB ends after this frame: it and its filters go quiet.
+            const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
+            s.active &= ~ended;
+            s.env = dsp::simd::select<f8>(ended, zero, s.env);
+            s.left.ic1 = dsp::simd::select<f8>(s.active, s.left.ic1, zero);
+            s.left.ic2 = dsp::simd::select<f8>(s.active, s.left.ic2, zero);
+            s.right.ic1 = dsp::simd::select<f8>(s.active, s.right.ic1, zero);
+            s.right.ic2 = dsp::simd::select<f8>(s.active, s.right.ic2, zero);
+        }
     }
     lanes = s;
 }
@@ -89,6 +93,7 @@ class PolySynth {
     void setRelease(double seconds) BOOP_RT {
         releaseSeconds_ = seconds < 0.005 ? 0.005 : seconds;
         releaseCoef_ = static_cast<float>(std::exp(std::log(0.001) / (releaseSeconds_ * sampleRate_)));
+        releaseOverFold_ = std::pow(static_cast<double>(releaseCoef_), kFold);
     }
     // Control rate: shared by every voice.
     void setFilter(double cutoffHz, double q) BOOP_RT {
@@ -120,7 +125,7 @@ class PolySynth {
         lanes_.active[best] = -1;
         lanes_.gain[best] = gain;
         v.age = ageCounter_++;
-        updateIncrements(best);
+        updateIncrements(best, detuneRatio());
         return best;
     }
 
@@ -128,8 +133,9 @@ class PolySynth {
 
     // Recomputes increments after a detune change (control rate).
     void refreshTuning() BOOP_RT {
+        const double ratio = detuneRatio();  // the same for every voice: worked out once
         for (int i = 0; i < kVoices; ++i)
-            if (lanes_.active[i]) updateIncrements(i);
+            if (lanes_.active[i]) updateIncrements(i, ratio);
     }
 
     int activeVoices() const BOOP_RT {
@@ -146,9 +152,7 @@ class PolySynth {
         }
         for (int done = 0; done < n; done += kFold) {
             const int m = n - done < kFold ? n - done : kFold;
-            renderLanes(m);
-            fold(perFrameL_, outL + done, m);
-            fold(perFrameR_, outR + done, m);
+            renderLanes(outL + done, outR + done, m);
         }
     }
 
@@ -166,26 +170,36 @@ class PolySynth {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     static constexpr int kFold = 32;
-    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, dsp::simd::f8*, dsp::simd::f8*, int) noexcept
+    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, float*, float*, int) noexcept
         [[clang::nonblocking]];
-    static Kernel chooseKernel() noexcept;
+    struct Kernels {
+        Kernel mayEnd, noEnd;
+    };
+    static Kernels chooseKernels() noexcept;
 
     struct Voice {
         double frequency = 0.0;
         std::uint64_t age = 0;
     };
 
-    // m frames of every lane into perFrameL_/perFrameR_ (one vector of lanes per frame), with the
-    // kernel chosen for this CPU in prepare().
-    void renderLanes(int m) BOOP_RT { kernel_(lanes_, coeffs_, attackStep_, releaseCoef_, perFrameL_, perFrameR_, m); }
-
-    // out[i] = the sum of frame i's lanes.
-    static void fold(const f8* frames, float* out, int m) BOOP_RT {
-        for (int i = 0; i < m; ++i) out[i] = dsp::simd::sum(frames[i]);
+    // m frames of every lane, each frame's lanes summed into outL/outR, with the kernel chosen for
+    // this CPU at construction.
+    void renderLanes(float* outL, float* outR, int m) BOOP_RT {
+        const Kernel k = mayEnd() ? kernels_.mayEnd : kernels_.noEnd;
+        k(lanes_, coeffs_, attackStep_, releaseCoef_, outL, outR, m);
+    }
+    // Whether a released voice may end within the next kFold frames: its level falls by the
+    // factor releaseCoef_ a frame (each step rounded, by at most 2^-24 of it, hence the margin).
+    bool mayEnd() const BOOP_RT {
+        for (int i = 0; i < kVoices; ++i)
+            if (lanes_.active[i] && !lanes_.gate[i] &&
+                !(static_cast<double>(lanes_.env[i]) * releaseOverFold_ > 1.001e-5))
+                return true;
+        return false;
     }
 
-    void updateIncrements(int lane) BOOP_RT {
-        const double ratio = std::exp2(static_cast<double>(detuneCents_) / 1200.0);
+    double detuneRatio() const BOOP_RT { return std::exp2(static_cast<double>(detuneCents_) / 1200.0); }
+    void updateIncrements(int lane, double ratio) BOOP_RT {
         const double frequency = voices_[lane].frequency;
         const double f[kOscs] = {frequency, frequency * ratio, frequency / ratio};
         for (int o = 0; o < kOscs; ++o) {
@@ -198,33 +212,35 @@ class PolySynth {
     std::uint64_t seed_ = 0;
     double attackSeconds_ = 2.0, releaseSeconds_ = 4.0;
     float attackStep_ = 0.0f, releaseCoef_ = 0.999f;
+    double releaseOverFold_ = 0.0;  // releaseCoef_ to the power kFold
     float detuneCents_ = 8.0f;
     double cutoffHz_ = 1200.0, q_ = 0.707;
     dsp::SvfCoeffs coeffs_;
     Lanes lanes_;
-    Kernel kernel_ = chooseKernel();
+    Kernels kernels_ = chooseKernels();
     Voice voices_[kVoices];
-    f8 perFrameL_[kFold], perFrameR_[kFold];
     std::uint64_t ageCounter_ = 0;
 };
 
+template <bool MayEnd>
 inline void renderPadBaseline(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep, float releaseCoef,
-                              dsp::simd::f8* outL, dsp::simd::f8* outR, int m) BOOP_RT {
-    renderPadLanes(lanes, c, attackStep, releaseCoef, outL, outR, m);
+                              float* outL, float* outR, int m) BOOP_RT {
+    renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m);
 }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+template <bool MayEnd>
 __attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c,
-                                                              float attackStep, float releaseCoef, dsp::simd::f8* outL,
-                                                              dsp::simd::f8* outR, int m) BOOP_RT {
-    renderPadLanes(lanes, c, attackStep, releaseCoef, outL, outR, m);
+                                                              float attackStep, float releaseCoef, float* outL,
+                                                              float* outR, int m) BOOP_RT {
+    renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m);
 }
 #endif
 
-inline PolySynth::Kernel PolySynth::chooseKernel() noexcept {
+inline PolySynth::Kernels PolySynth::chooseKernels() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (dsp::simd::useAvx2()) return renderPadAvx2;
+    if (dsp::simd::useAvx2()) return {renderPadAvx2<true>, renderPadAvx2<false>};
 #endif
-    return renderPadBaseline;
+    return {renderPadBaseline<true>, renderPadBaseline<false>};
 }
 
 }  // namespace boop::ambient

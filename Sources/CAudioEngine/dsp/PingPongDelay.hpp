@@ -48,38 +48,50 @@ class PingPongDelay {
 
     // Mono in (already summed by the caller), stereo wet out (overwrites).
     void process(const float* in, float* outL, float* outR, int n) BOOP_RT {
-        // The state lives in locals: written through members, every store to a line would make
-        // the compiler reload it (the lines could alias the object), a round trip through memory
-        // on the loop's critical path.
-        float* const left = left_.data();
-        float* const right = right_.data();
-        const int size = size_;
-        const float sizeF = static_cast<float>(size);
-        const float target = target_, glide = glideCoef_, fb = feedback_, damp = dampCoef_;
-        float current = current_, dl = dampL_, dr = dampR_;
-        int write = write_;
-        for (int i = 0; i < n; ++i) {
-            onePole(current, target, glide);
-            float pos = static_cast<float>(write) - current;
-            pos = pos < 0.0f ? pos + sizeF : pos;
-            int i0 = static_cast<int>(pos);
-            const float frac = pos - static_cast<float>(i0);
-            i0 = i0 >= size ? i0 - size : i0;
-            const int i1 = i0 + 1 >= size ? 0 : i0 + 1;
-            const float yl = left[i0] + (left[i1] - left[i0]) * frac;
-            const float yr = right[i0] + (right[i1] - right[i0]) * frac;
-            onePole(dl, yl, damp);
-            onePole(dr, yr, damp);
-            left[write] = in[i] + fb * dr;
-            right[write] = fb * dl;
-            write = write + 1 >= size ? 0 : write + 1;
-            outL[i] = yl;
-            outR[i] = yr;
-        }
-        current_ = current;
-        dampL_ = dl;
-        dampR_ = dr;
-        write_ = write;
+        Run r = begin();
+        for (int i = 0; i < n; ++i) step(r, in[i], outL[i], outR[i]);
+        end(r);
+    }
+
+    // process() in parts, for a caller that steps the echo frame by frame beside other work (so
+    // the recursions overlap): begin takes the state into `Run`, step makes one frame, end keeps
+    // the state. The state lives in locals: written through members, every store to a line would
+    // make the compiler reload it (the lines could alias the object), a round trip through memory
+    // on the loop's critical path.
+    struct Run {
+        float* left;
+        float* right;
+        int size, write;
+        float sizeF, target, glide, fb, damp, current, dl, dr;
+    };
+    Run begin() BOOP_RT {
+        return Run{left_.data(), right_.data(), size_,     write_,    static_cast<float>(size_),
+                   target_,      glideCoef_,    feedback_, dampCoef_, current_,
+                   dampL_,       dampR_};
+    }
+    static BOOP_SIMD_INLINE void step(Run& r, float in, float& outL, float& outR) noexcept {
+        onePole(r.current, r.target, r.glide);
+        float pos = static_cast<float>(r.write) - r.current;
+        pos = pos < 0.0f ? pos + r.sizeF : pos;
+        int i0 = static_cast<int>(pos);
+        const float frac = pos - static_cast<float>(i0);
+        i0 = i0 >= r.size ? i0 - r.size : i0;
+        const int i1 = i0 + 1 >= r.size ? 0 : i0 + 1;
+        const float yl = r.left[i0] + (r.left[i1] - r.left[i0]) * frac;
+        const float yr = r.right[i0] + (r.right[i1] - r.right[i0]) * frac;
+        onePole(r.dl, yl, r.damp);
+        onePole(r.dr, yr, r.damp);
+        r.left[r.write] = in + r.fb * r.dr;
+        r.right[r.write] = r.fb * r.dl;
+        r.write = r.write + 1 >= r.size ? 0 : r.write + 1;
+        outL = yl;
+        outR = yr;
+    }
+    void end(const Run& r) BOOP_RT {
+        current_ = r.current;
+        dampL_ = r.dl;
+        dampR_ = r.dr;
+        write_ = r.write;
     }
 
   private:
