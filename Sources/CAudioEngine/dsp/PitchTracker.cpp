@@ -1,0 +1,196 @@
+#include "dsp/PitchTracker.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace boop {
+namespace dsp {
+
+namespace {
+// CDF of Beta(2, b): 1 − (1 − x)^b (1 + b·x).
+inline double thresholdCdf(double x, double b) noexcept {
+    if (!(x > 0.0)) return 0.0;
+    if (x >= 1.0) return 1.0;
+    return 1.0 - std::pow(1.0 - x, b) * (1.0 + b * x);
+}
+// Costs are −log probabilities; the floors keep an unlikely state reachable.
+constexpr double kFloor = 1e-4;
+// −log(0.01): a switch between voiced and unvoiced.
+constexpr double kSwitchCost = 4.6;
+// A dip no threshold reaches still gets this share of its (1 − depth), as in pYIN.
+constexpr double kGlobalShare = 0.01;
+}  // namespace
+
+void PitchTracker::prepare(double sampleRate, uint32_t windowSize, uint32_t lag) {
+    yin_.prepare(sampleRate, windowSize);
+    window_ = windowSize;
+    lag_ = std::min(lag, kMaxLag);
+    reset();
+}
+
+void PitchTracker::reset() noexcept {
+    frames_ = 0;
+    emitted_ = 0;
+    lastVoicedCents_ = 0.0;
+    cost_.fill(0.0);
+}
+
+// A window where the note starts (or ends) has a silent half: YIN over all of it finds the energy
+// step, not a period (a confident pitch octaves too high at an A4's onset). The half with the
+// note is analysed instead (its lowest pitch twice the whole window's).
+void PitchTracker::analyse(const float* samples, uint32_t n) BOOP_RT {
+    const uint32_t m = std::min(n, window_);
+    const float* w = samples + (n - m);
+    double first = 0.0, second = 0.0;
+    for (uint32_t i = 0; i < m / 2; ++i) first += double(w[i]) * double(w[i]);
+    for (uint32_t i = m / 2; i < m; ++i) second += double(w[i]) * double(w[i]);
+    if (first < kHalfRatio * second) {
+        yin_.process(w + m / 2, m - m / 2);
+    } else if (second < kHalfRatio * first) {
+        yin_.process(w, m / 2);
+    } else {
+        yin_.process(w, m);
+    }
+}
+
+// The frame's candidates and their emission costs (state 0: unvoiced).
+void PitchTracker::observe(const float* samples, uint32_t n, Slot& slot, std::array<double, kStates>& emission)
+    BOOP_RT {
+    analyse(samples, n);
+    const uint32_t count = yin_.candidates(scratch_.data(), kMaxCandidates);
+    slot.count = count;
+    slot.guess = 0.0;
+    double previousCdf = 1.0, voiced = 0.0, likeliest = -1.0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const YinCandidate& c = scratch_[i];
+        const double cdf = thresholdCdf(c.depth, betaB_);
+        double p = std::max(0.0, previousCdf - cdf);
+        previousCdf = cdf;
+        voiced += p;
+        p += kGlobalShare * (1.0 - std::min(1.0, c.depth)) * cdf;
+        // Only a likely candidate is worth the refinement's cost; the others only steer the path.
+        const double hz = p > 0.05 ? yin_.refinedFrequency(c) : 0.0;
+        slot.hz[i + 1] = hz > 0.0 ? hz : 0.0;
+        if (!(slot.hz[i + 1] > 0.0)) slot.hz[i + 1] = c.period > 0.0 ? yin_.sampleRate() / c.period : 0.0;
+        slot.cents[i + 1] = 1200.0 * std::log2(slot.hz[i + 1] / 440.0) + 6900.0;
+        slot.depth[i + 1] = c.depth;
+        emission[i + 1] = -std::log(std::max(p, kFloor));
+        if (p > likeliest) {
+            likeliest = p;
+            slot.guess = slot.hz[i + 1];
+        }
+    }
+    slot.voicedProb = voiced;
+    slot.hz[0] = 0.0;
+    slot.depth[0] = 1.0;
+    emission[0] = -std::log(std::max(1.0 - voiced, kFloor));
+}
+
+// One Viterbi step: each state's cheapest predecessor in the previous frame.
+void PitchTracker::step(Slot& slot, const std::array<double, kStates>& emission) BOOP_RT {
+    std::array<double, kStates> next{};
+    const bool first = frames_ == 0;
+    const Slot& prev = ring_[(frames_ + kRing - 1) % kRing];
+    const uint32_t prevStates = first ? 1 : prev.count + 1;
+    for (uint32_t s = 0; s <= slot.count; ++s) {
+        double best = HUGE_VAL;
+        uint8_t from = 0;
+        for (uint32_t q = 0; q < prevStates; ++q) {
+            double move = 0.0;
+            if ((s == 0) != (q == 0)) {
+                move = kSwitchCost;
+            } else if (s != 0) {
+                move = jumpCost_ * std::fabs(slot.cents[s] - prev.cents[q]) / 100.0;
+            }
+            const double total = (first ? 0.0 : cost_[q]) + move;
+            if (total < best) {
+                best = total;
+                from = static_cast<uint8_t>(q);
+            }
+        }
+        slot.back[s] = from;
+        next[s] = best + emission[s];
+    }
+    // Costs only matter relative to each other: keep them small.
+    double lowest = HUGE_VAL;
+    for (uint32_t s = 0; s <= slot.count; ++s) lowest = std::min(lowest, next[s]);
+    for (uint32_t s = 0; s <= slot.count; ++s) cost_[s] = next[s] - lowest;
+}
+
+uint32_t PitchTracker::bestState() const BOOP_RT {
+    const Slot& newest = ring_[(frames_ + kRing - 1) % kRing];
+    uint32_t best = 0;
+    for (uint32_t s = 1; s <= newest.count; ++s)
+        if (cost_[s] < cost_[best]) best = s;
+    return best;
+}
+
+// An unvoiced frame's guess: its candidate nearest (within a semitone) to the voiced pitch
+// around it on the path (the last one decided, or the next one ahead), else its likeliest.
+PitchFrame PitchTracker::decided(uint64_t frame, uint32_t state, double aheadCents) BOOP_RT {
+    const Slot& slot = ring_[frame % kRing];
+    PitchFrame out;
+    out.index = frame;
+    out.frequency = slot.hz[state];
+    out.guess = state != 0 ? slot.hz[state] : slot.guess;
+    out.voicedProb = slot.voicedProb;
+    out.depth = slot.depth[state];
+    if (state != 0) {
+        lastVoicedCents_ = slot.cents[state];
+        return out;
+    }
+    const double around = aheadCents > 0.0 ? aheadCents : lastVoicedCents_;
+    double nearest = 100.0;
+    for (uint32_t s = 1; around > 0.0 && s <= slot.count; ++s) {
+        if (std::fabs(slot.cents[s] - around) < nearest) {
+            nearest = std::fabs(slot.cents[s] - around);
+            out.guess = slot.hz[s];
+        }
+    }
+    return out;
+}
+
+bool PitchTracker::push(const float* samples, uint32_t n, PitchFrame& out) BOOP_RT {
+    Slot& slot = ring_[frames_ % kRing];
+    std::array<double, kStates> emission{};
+    observe(samples, n, slot, emission);
+    step(slot, emission);
+    ++frames_;
+    if (frames_ <= lag_) return false;
+    // Back from the newest frame's best state to the frame `lag` frames earlier, noting the
+    // earliest voiced pitch on the way (an unvoiced frame's guess leans on it).
+    uint32_t state = bestState();
+    double nearestCents = 0.0;
+    for (uint64_t f = frames_ - 1; f > frames_ - 1 - lag_; --f) {
+        if (state != 0) nearestCents = ring_[f % kRing].cents[state];
+        state = ring_[f % kRing].back[state];
+    }
+    out = decided(frames_ - 1 - lag_, state, nearestCents);
+    emitted_ = frames_ - lag_;
+    return true;
+}
+
+uint32_t PitchTracker::flush(PitchFrame* out, uint32_t max) BOOP_RT {
+    if (out == nullptr || frames_ == emitted_) return 0;
+    std::array<uint32_t, kRing> states{};
+    uint32_t state = bestState();
+    const uint64_t pending = frames_ - emitted_;
+    for (uint64_t k = 0; k < pending; ++k) {
+        const uint64_t f = frames_ - 1 - k;
+        states[f % kRing] = state;
+        state = ring_[f % kRing].back[state];
+    }
+    uint32_t written = 0;
+    uint64_t f = emitted_;
+    for (; f < frames_ && written < max; ++f) {
+        double ahead = 0.0;
+        for (uint64_t g = f + 1; g < frames_ && ahead == 0.0; ++g)
+            if (states[g % kRing] != 0) ahead = ring_[g % kRing].cents[states[g % kRing]];
+        out[written++] = decided(f, states[f % kRing], ahead);
+    }
+    emitted_ = f;
+    return written;
+}
+
+}  // namespace dsp
+}  // namespace boop
