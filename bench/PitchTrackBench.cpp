@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
         boop::dsp::PitchFrame rest[64];
         uint32_t n;
         while ((n = tracker.flush(rest, 64)) > 0)
-            for (uint32_t i = 0; i < n; ++i) out[rest[i].index] = rest[i].frequency > 0 ? rest[i].frequency : -rest[i].guess;
+            for (uint32_t i = 0; i < n; ++i)
+                out[rest[i].index] = rest[i].frequency > 0 ? rest[i].frequency : -rest[i].guess;
     }
     const double cpu = cpuSeconds() - start;
     for (size_t k = 0; k < frames; ++k) std::printf("%.5f %.4f\n", double(k * hop) / rate, out[k]);

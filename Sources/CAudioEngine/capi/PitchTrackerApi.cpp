@@ -10,9 +10,7 @@ struct boop_pitch_tracker {
 };
 
 namespace {
-boop_pitch_frame toC(const boop::dsp::PitchFrame& f) {
-    return {f.index, f.frequency, f.guess, f.voicedProb, f.depth};
-}
+boop_pitch_frame toC(const boop::dsp::PitchFrame& f) { return {f.index, f.frequency, f.guess, f.voicedProb, f.depth}; }
 }  // namespace
 
 extern "C" {
@@ -40,8 +38,7 @@ boop_status boop_pitch_tracker_create(double sample_rate, uint32_t window_frames
     }
 }
 
-int boop_pitch_tracker_push(boop_pitch_tracker* tracker, const float* samples, uint32_t frames,
-                            boop_pitch_frame* out) {
+int boop_pitch_tracker_push(boop_pitch_tracker* tracker, const float* samples, uint32_t frames, boop_pitch_frame* out) {
     if (tracker == nullptr || samples == nullptr || out == nullptr) return 0;
     boop::dsp::PitchFrame f;
     if (!tracker->tracker.push(samples, frames, f)) return 0;

@@ -54,8 +54,8 @@ void PitchTracker::analyse(const float* samples, uint32_t n) BOOP_RT {
 }
 
 // The frame's candidates and their emission costs (state 0: unvoiced).
-void PitchTracker::observe(const float* samples, uint32_t n, Slot& slot, std::array<double, kStates>& emission)
-    BOOP_RT {
+void PitchTracker::observe(const float* samples, uint32_t n, Slot& slot,
+                           std::array<double, kStates>& emission) BOOP_RT {
     analyse(samples, n);
     const uint32_t count = yin_.candidates(scratch_.data(), kMaxCandidates);
     slot.count = count;

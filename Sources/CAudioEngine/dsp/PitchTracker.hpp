@@ -12,8 +12,8 @@
 //
 // Each frame's candidates are YIN's dips that are deeper than every dip before them; the
 // probability that a candidate is "the first dip below the threshold" for a threshold drawn from
-// a Beta(2, 11) distribution (mean 0.15: the paper's 0.1 calls a voice in 10 dB of noise unvoiced) is F(depth of the previous one) − F(its own),
-// F the distribution's CDF; what is left, F(deepest), is the probability of "unvoiced".
+// a Beta(2, 11) distribution (mean 0.15: the paper's 0.1 calls a voice in 10 dB of noise unvoiced) is F(depth of the
+// previous one) − F(its own), F the distribution's CDF; what is left, F(deepest), is the probability of "unvoiced".
 #include <array>
 #include <cstdint>
 
@@ -24,11 +24,11 @@ namespace boop {
 namespace dsp {
 
 struct PitchFrame {
-    uint64_t index = 0;        // frame number, from 0 after reset()
-    double frequency = 0.0;    // Hz on the chosen path; 0 = unvoiced
-    double guess = 0.0;        // Hz: the path's pitch, or when unvoiced the likeliest candidate's (0: none)
-    double voicedProb = 0.0;   // the frame's probability of a dip below the threshold, 0 ... 1
-    double depth = 1.0;        // d' of the chosen dip
+    uint64_t index = 0;       // frame number, from 0 after reset()
+    double frequency = 0.0;   // Hz on the chosen path; 0 = unvoiced
+    double guess = 0.0;       // Hz: the path's pitch, or when unvoiced the likeliest candidate's (0: none)
+    double voicedProb = 0.0;  // the frame's probability of a dip below the threshold, 0 ... 1
+    double depth = 1.0;       // d' of the chosen dip
 };
 
 class PitchTracker {

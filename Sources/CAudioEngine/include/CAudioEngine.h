@@ -718,8 +718,7 @@ boop_status boop_pitch_tracker_create(double sample_rate, uint32_t window_frames
 /* Analyses the last min(frames, window_frames) samples as the next frame (call once per hop).
  * Return: 1 when the decision for the frame lag_frames back is in *out, else 0. Never allocates.
  * Thread safety: the tracker's thread. */
-int boop_pitch_tracker_push(boop_pitch_tracker* tracker, const float* samples, uint32_t frames,
-                            boop_pitch_frame* out);
+int boop_pitch_tracker_push(boop_pitch_tracker* tracker, const float* samples, uint32_t frames, boop_pitch_frame* out);
 
 /* At the end of a signal: the frames not yet decided, in order. Return: how many were written
  * (at most max); call until 0. Thread safety: the tracker's thread. */

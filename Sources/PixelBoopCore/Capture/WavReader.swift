@@ -17,7 +17,10 @@ public struct WavFile: Sendable {
             throw AudioError.invalidConfiguration("\(path): expected a WAV file (RIFF/WAVE)")
         }
         var offset = 12
-        var format = 0, channels = 0, rate = 0, bits = 0
+        var format = 0
+        var channels = 0
+        var rate = 0
+        var bits = 0
         var body: Range<Int>?
         while offset + 8 <= bytes.count {
             let size = u32(offset + 4)

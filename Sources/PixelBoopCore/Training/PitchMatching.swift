@@ -12,7 +12,7 @@ public struct SungInterval: Sendable, Equatable {
     static let table: [(String, Int, Double)] = [
         ("P1", 0, 1), ("m2", 1, 16.0 / 15), ("M2", 2, 9.0 / 8), ("m3", 3, 6.0 / 5), ("M3", 4, 5.0 / 4),
         ("P4", 5, 4.0 / 3), ("TT", 6, 45.0 / 32), ("P5", 7, 3.0 / 2), ("m6", 8, 8.0 / 5), ("M6", 9, 5.0 / 3),
-        ("m7", 10, 9.0 / 5), ("M7", 11, 15.0 / 8), ("P8", 12, 2),
+        ("m7", 10, 9.0 / 5), ("M7", 11, 15.0 / 8), ("P8", 12, 2)
     ]
     public static let names = table.map(\.0)
 
@@ -99,6 +99,6 @@ public struct MatchSummary: Sendable, Equatable {
 /// Singing ranges (MIDI, inclusive) for `--voice`.
 public enum VoiceRange {
     public static let ranges: [String: ClosedRange<Int>] = [
-        "bass": 40...64, "baritone": 43...67, "tenor": 48...72, "alto": 53...77, "soprano": 60...84,
+        "bass": 40...64, "baritone": 43...67, "tenor": 48...72, "alto": 53...77, "soprano": 60...84
     ]
 }

@@ -29,7 +29,7 @@ public enum SungNotes {
         let sorted = power.sorted()
         let floor = max(sorted[count / 10], 1e-10)
         let loud = sorted[min(count - 1, count * 95 / 100)]
-        guard loud > floor * 4 else { return [] }  // under 6 dB between floor and level: no notes
+        guard loud > floor * 4 else { return [] }   // under 6 dB between floor and level: no notes
         let threshold = (floor * loud).squareRoot()
         var notes: [Range<Int>] = []
         var start: Int?
@@ -84,7 +84,7 @@ public enum SungNotes {
             start = c[i].t
         }
         guard let start else { return nil }
-        let from = start - half + 0.03
+        let from = start
         let part = c.filter { $0.t >= from && $0.t <= end - 0.05 }
         return part.isEmpty ? nil : part
     }

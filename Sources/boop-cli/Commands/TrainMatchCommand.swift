@@ -26,13 +26,17 @@ struct TrainMatchCommand: ParsableCommand {
     @Option(name: .long, help: "The reference notes in order, e.g. C4,E4,A3 (otherwise drawn at random from the range).")
     var references: String?
 
-    @Option(name: .long, help: "Draw references from this voice's range: \(VoiceRange.ranges.keys.sorted().joined(separator: ", ")).")
+    @Option(
+        name: .long, help: "Draw references from this voice's range: \(VoiceRange.ranges.keys.sorted().joined(separator: ", ")).")
     var voice: String?
 
     @Option(name: .long, help: "Draw references from LOW..HIGH, e.g. A2..E4 (default C4..C5).")
     var range: String?
 
-    @Option(name: .long, help: "Sing this interval from the reference: \(SungInterval.names.joined(separator: ", ")); add down for below (M3down).")
+    @Option(
+        name: .long,
+        help: "Sing this interval from the reference: \(SungInterval.names.joined(separator: ", ")); add down for below (M3down)."
+    )
     var interval: String?
 
     @Option(name: .long, help: "Score intervals in equal temperament (equal) or just intonation (just).")
@@ -61,7 +65,8 @@ struct TrainMatchCommand: ParsableCommand {
         }
         if let interval, SungInterval(interval) == nil {
             throw ValidationError(
-                "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.joined(separator: ", ")), optionally followed by up or down")
+                "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.joined(separator: ", ")), optionally followed by up or down"
+            )
         }
         if input == nil {
             throw ValidationError("--input: expected a recording (WAV); live capture is not available in this build")
@@ -94,8 +99,11 @@ struct TrainMatchCommand: ParsableCommand {
         }
         guard let range else { return 60...72 }
         let parts = range.components(separatedBy: "..")
-        guard parts.count == 2 else { throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as A2..E4") }
-        let low = try Self.parseNote(parts[0], "--range"), high = try Self.parseNote(parts[1], "--range")
+        guard parts.count == 2 else {
+            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as A2..E4")
+        }
+        let low = try Self.parseNote(parts[0], "--range")
+        let high = try Self.parseNote(parts[1], "--range")
         guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
         return low...high
     }
@@ -114,7 +122,13 @@ struct TrainMatchCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let wav = try WavFile(path: input!)
+            let wav: WavFile
+            do {
+                wav = try WavFile(path: input!)
+            } catch let error as AudioError {
+                if case .ioError = error { throw BoopExit(.noInput, "\(error)") }
+                throw BoopExit(.dataError, "\(error)")
+            }
             let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
             let fixedCount = try fixedReferences()?.count
             let count = trials ?? fixedCount ?? max(1, notes.count)
@@ -126,8 +140,11 @@ struct TrainMatchCommand: ParsableCommand {
             for (k, midi) in refs.enumerated() {
                 let refHz = reference * pow(2, Double(midi - 69) / 12)
                 let target = sungInterval?.target(from: refHz, tuning: tuning) ?? refHz
-                say(json ? String(format: "{\"trial\":%d,\"reference_hz\":%.4f,\"listening\":true}", k + 1, refHz)
-                    : "trial \(k + 1)/\(count): \(NoteName(midi: midi))" + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
+                say(
+                    json
+                        ? String(format: "{\"trial\":%d,\"reference_hz\":%.4f,\"listening\":true}", k + 1, refHz)
+                        : "trial \(k + 1)/\(count): \(NoteName(midi: midi))"
+                            + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
                 let sung = k < notes.count ? SungNotes.stablePitch(Array(wav.samples[notes[k]]), tracker: tracker) : nil
                 guard let sung else {
                     say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
@@ -135,9 +152,12 @@ struct TrainMatchCommand: ParsableCommand {
                 }
                 let score = MatchScore(sung: sung.frequency, target: target)
                 errors.append(score.cents)
-                say(json ? String(format: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
-                                  k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
-                    : describe(sung, score, target: target))
+                say(
+                    json
+                        ? String(
+                            format: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
+                            k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
+                        : describe(sung, score, target: target))
             }
             summarise(MatchSummary(errors: errors))
         }
@@ -145,32 +165,46 @@ struct TrainMatchCommand: ParsableCommand {
 
     private func describe(_ sung: SungPitch, _ score: MatchScore, target: Double) -> String {
         let note = PitchDetector.nearestNote(to: sung.frequency, reference: reference).name
-        let octave = score.octave == 0 ? "" : score.octave == -1 ? " (an octave below)" : score.octave == 1 ? " (an octave above)"
-            : " (\(abs(score.octave)) octaves \(score.octave < 0 ? "below" : "above"))"
-        return String(format: "  sang %@ %.2f Hz%@: %+.1f cents, steady for %d ms", note as NSString, sung.frequency,
-                      octave as NSString, score.cents, sung.stableMilliseconds)
+        let octave =
+            score.octave == 0
+            ? ""
+            : score.octave == -1
+                ? " (an octave below)"
+                : score.octave == 1
+                    ? " (an octave above)"
+                    : " (\(abs(score.octave)) octaves \(score.octave < 0 ? "below" : "above"))"
+        return String(
+            format: "  sang %@ %.2f Hz%@: %+.1f cents, steady for %d ms", note as NSString, sung.frequency,
+            octave as NSString, score.cents, sung.stableMilliseconds)
     }
 
     private func summarise(_ s: MatchSummary?) {
         func num(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "null" }
         guard let s else {
-            say(json ? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null,\"trials\":0}"
-                : "No note heard: nothing to estimate.")
+            say(
+                json
+                    ? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null,\"trials\":0}"
+                    : "No note heard: nothing to estimate.")
             return
         }
         if json {
-            say("{\"bias_cents\":\(num(s.bias)),\"bias_low\":\(num(s.biasLow)),\"bias_high\":\(num(s.biasHigh)),"
-                + "\"spread_cents\":\(s.trials >= 2 ? num(s.spread) : "null"),\"trials\":\(s.trials)}")
+            say(
+                "{\"bias_cents\":\(num(s.bias)),\"bias_low\":\(num(s.biasLow)),\"bias_high\":\(num(s.biasHigh)),"
+                    + "\"spread_cents\":\(s.trials >= 2 ? num(s.spread) : "null"),\"trials\":\(s.trials)}")
             return
         }
         let trialsText = TrainStatsCommand.count(s.trials, "note")
         guard s.trials >= 2 else {
-            say(String(format: "Bias %+.1f cents after %@ (uncertain: one note gives no interval).", s.bias, trialsText as NSString))
+            say(
+                String(
+                    format: "Bias %+.1f cents after %@ (uncertain: one note gives no interval).", s.bias, trialsText as NSString))
             return
         }
-        say(String(format: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
-                   s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText as NSString,
-                   s.trials < 8 ? " (uncertain: few notes)" : ""))
+        say(
+            String(
+                format: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
+                s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText as NSString,
+                s.trials < 8 ? " (uncertain: few notes)" : ""))
     }
 
     private func say(_ line: String) {
