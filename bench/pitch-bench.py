@@ -30,7 +30,7 @@ try:
 except ImportError as e:
     sys.exit(f"pitch-bench: {e.name} missing: pip install --break-system-packages librosa mir_eval")
 
-RATE, WINDOW, HOP, LAG = 16000, 1024, 160, 8
+RATE, WINDOW, HOP, LAG = 16000, 1024, 160, 12
 FMIN, FMAX = 50.0, 1400.0
 RANGES = [(40, 60), (48, 67), (53, 74), (60, 81)]  # bass, tenor, alto, soprano (MIDI)
 

@@ -69,6 +69,11 @@ def session(boop, work, k, notes, rng, voice):
             errs.append(abs(d["cents"] - offs[i]))
             good += errs[-1] <= 3
             octave_ok += d["octave"] == octaves[i]
+            if d["octave"] != octaves[i] or errs[-1] > 3:
+                print(f"      singer {k} note {i + 1} ({name(refs[i])}, {offs[i]:+.1f} cents, octave {octaves[i]}): "
+                      f"measured {d['cents']:+.1f} cents, octave {d['octave']}")
+        else:
+            print(f"      singer {k} note {i + 1} ({name(refs[i])}): {json.dumps(d)}")
     return dict(notes=notes, good=good, octave_ok=octave_ok, worst=max(errs) if errs else None,
                 bias_err=summary["bias_cents"] - bias, spread_ratio=(summary["spread_cents"] or 0) / sd), None
 

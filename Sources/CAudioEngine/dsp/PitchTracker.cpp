@@ -53,11 +53,28 @@ void PitchTracker::analyse(const float* samples, uint32_t n) BOOP_RT {
     }
 }
 
+// A dip at T/2 that is clearly shallower than the one at T (less than half as deep, by more than
+// 0.03) is a voice with a strong second harmonic, not a pitch an octave up: noise alone leaves the
+// two about equal, and a true period P has its 2P dip as deep as P's. Such a dip is dropped.
+uint32_t PitchTracker::dropHalfPeriods(uint32_t count) BOOP_RT {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        bool half = false;
+        for (uint32_t j = i + 1; j < count && !half; ++j) {
+            const double ratio = scratch_[j].period / scratch_[i].period;
+            half = ratio > 1.94 && ratio < 2.06 && scratch_[j].depth < 0.5 * scratch_[i].depth &&
+                   scratch_[i].depth - scratch_[j].depth > 0.03;
+        }
+        if (!half) scratch_[kept++] = scratch_[i];
+    }
+    return kept;
+}
+
 // The frame's candidates and their emission costs (state 0: unvoiced).
 void PitchTracker::observe(const float* samples, uint32_t n, Slot& slot,
                            std::array<double, kStates>& emission) BOOP_RT {
     analyse(samples, n);
-    const uint32_t count = yin_.candidates(scratch_.data(), kMaxCandidates);
+    const uint32_t count = dropHalfPeriods(yin_.candidates(scratch_.data(), kMaxCandidates));
     slot.count = count;
     slot.guess = 0.0;
     double previousCdf = 1.0, voiced = 0.0, likeliest = -1.0;
@@ -126,7 +143,7 @@ uint32_t PitchTracker::bestState() const BOOP_RT {
 }
 
 // An unvoiced frame's guess: its candidate nearest (within a semitone) to the voiced pitch
-// around it on the path (the last one decided, or the next one ahead), else its likeliest.
+// around it on the path (the next one ahead, else the last one decided), else that pitch itself.
 PitchFrame PitchTracker::decided(uint64_t frame, uint32_t state, double aheadCents) BOOP_RT {
     const Slot& slot = ring_[frame % kRing];
     PitchFrame out;
@@ -137,9 +154,15 @@ PitchFrame PitchTracker::decided(uint64_t frame, uint32_t state, double aheadCen
     out.depth = slot.depth[state];
     if (state != 0) {
         lastVoicedCents_ = slot.cents[state];
+        lastVoicedFrame_ = frame;
         return out;
     }
-    const double around = aheadCents > 0.0 ? aheadCents : lastVoicedCents_;
+    // A pitch heard long ago (the last note) says nothing about this frame.
+    const bool recent = lastVoicedCents_ > 0.0 && frame - lastVoicedFrame_ <= kHoldFrames;
+    const double around = aheadCents > 0.0 ? aheadCents : recent ? lastVoicedCents_ : 0.0;
+    // With no candidate near it (a note's onset still buried in noise), the path's pitch itself is
+    // the best guess, as pYIN's unvoiced states carry it.
+    if (around > 0.0) out.guess = 440.0 * std::exp2((around - 6900.0) / 1200.0);
     double nearest = 100.0;
     for (uint32_t s = 1; around > 0.0 && s <= slot.count; ++s) {
         if (std::fabs(slot.cents[s] - around) < nearest) {

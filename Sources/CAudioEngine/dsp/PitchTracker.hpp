@@ -12,7 +12,7 @@
 //
 // Each frame's candidates are YIN's dips that are deeper than every dip before them; the
 // probability that a candidate is "the first dip below the threshold" for a threshold drawn from
-// a Beta(2, 11) distribution (mean 0.15: the paper's 0.1 calls a voice in 10 dB of noise unvoiced) is F(depth of the
+// a Beta(2, 8) distribution (mean 0.2: the paper's 0.1 calls a voice in 10 dB of noise unvoiced) is F(depth of the
 // previous one) − F(its own), F the distribution's CDF; what is left, F(deepest), is the probability of "unvoiced".
 #include <array>
 #include <cstdint>
@@ -42,7 +42,7 @@ class PitchTracker {
     void setSilenceThreshold(double dbfs) noexcept { yin_.setSilenceThreshold(dbfs); }
     // Cost per semitone of pitch change between frames (default 0.5; hop-dependent).
     void setJumpCost(double perSemitone) noexcept { jumpCost_ = perSemitone; }
-    // The threshold distribution Beta(2, b): mean 2/(2+b) (default b = 11, mean 0.15).
+    // The threshold distribution Beta(2, b): mean 2/(2+b) (default b = 8, mean 0.2).
     void setThresholdShape(double b) noexcept { betaB_ = b; }
     void reset() noexcept;
 
@@ -66,6 +66,7 @@ class PitchTracker {
     };
 
     void analyse(const float* samples, uint32_t n) BOOP_RT;
+    uint32_t dropHalfPeriods(uint32_t count) BOOP_RT;
     void observe(const float* samples, uint32_t n, Slot& slot, std::array<double, kStates>& emission) BOOP_RT;
     void step(Slot& slot, const std::array<double, kStates>& emission) BOOP_RT;
     PitchFrame decided(uint64_t frame, uint32_t state, double aheadCents) BOOP_RT;
@@ -74,8 +75,10 @@ class PitchTracker {
     Yin yin_;
     static constexpr double kHalfRatio = 0.1;
     double jumpCost_ = 0.5;
-    double betaB_ = 11.0;
+    double betaB_ = 8.0;
     double lastVoicedCents_ = 0.0;
+    uint64_t lastVoicedFrame_ = 0;
+    static constexpr uint64_t kHoldFrames = 10;
     uint32_t window_ = 0;
     uint32_t lag_ = 8;
     uint64_t frames_ = 0;   // frames pushed

@@ -20,8 +20,8 @@ public final class PitchTracker {
     public let windowFrames: Int
     public let hopFrames: Int
 
-    /// 64 ms windows, 10 ms hops; decisions 8 frames (80 ms) late.
-    public init(sampleRate: Double, lag: Int = 8, minFrequency: Double = 50, maxFrequency: Double = 1400)
+    /// 64 ms windows, 10 ms hops; decisions 12 frames (120 ms) late.
+    public init(sampleRate: Double, lag: Int = 12, minFrequency: Double = 50, maxFrequency: Double = 1400)
         throws(AudioError)
     {
         var window = 64
