@@ -16,7 +16,7 @@ struct TrainCommand: ParsableCommand {
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set. `boop train stats` \
             shows the history.
             """,
-        subcommands: [TrainRunCommand.self, TrainMatchCommand.self, TrainStatsCommand.self],
+        subcommands: [TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainStatsCommand.self],
         defaultSubcommand: TrainRunCommand.self)
 }
 
