@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     tracker.setRange(50.0, 1400.0);
     if (const char* b = std::getenv("BOOP_BETA_B")) tracker.setThresholdShape(std::atof(b));
     if (const char* j = std::getenv("BOOP_JUMP")) tracker.setJumpCost(std::atof(j));
+    if (const char* l = std::getenv("BOOP_LOWPASS")) tracker.setLowpass(std::atof(l));
     yin.setRange(50.0, 1400.0);
     const double start = cpuSeconds();
     boop::dsp::PitchFrame frame;

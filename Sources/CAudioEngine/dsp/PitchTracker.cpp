@@ -19,13 +19,23 @@ constexpr double kFloor = 1e-4;
 constexpr double kSwitchCost = 4.6;
 // A dip no threshold reaches still gets this share of its (1 − depth), as in pYIN.
 constexpr double kGlobalShare = 0.01;
+// What a marked half-period dip keeps of its share (markHalfPeriods).
+constexpr double kHalfShare = 0.05;
 }  // namespace
 
 void PitchTracker::prepare(double sampleRate, uint32_t windowSize, uint32_t lag) {
     yin_.prepare(sampleRate, windowSize);
     window_ = windowSize;
+    filtered_.assign(windowSize, 0.0f);
+    setLowpass(lowpassHz_);
     lag_ = std::min(lag, kMaxLag);
     reset();
+}
+
+void PitchTracker::setLowpass(double hz) noexcept {
+    lowpassHz_ = hz;
+    const double rate = yin_.sampleRate();
+    lowpassCoefficient_ = hz > 0.0 && hz < rate / 2 ? 1.0 - std::exp(-2.0 * M_PI * hz / rate) : 0.0;
 }
 
 void PitchTracker::reset() noexcept {
@@ -40,7 +50,7 @@ void PitchTracker::reset() noexcept {
 // note is analysed instead (its lowest pitch twice the whole window's).
 void PitchTracker::analyse(const float* samples, uint32_t n) BOOP_RT {
     const uint32_t m = std::min(n, window_);
-    const float* w = samples + (n - m);
+    const float* w = lowpassed(samples + (n - m), m);
     double first = 0.0, second = 0.0;
     for (uint32_t i = 0; i < m / 2; ++i) first += double(w[i]) * double(w[i]);
     for (uint32_t i = m / 2; i < m; ++i) second += double(w[i]) * double(w[i]);
@@ -53,28 +63,44 @@ void PitchTracker::analyse(const float* samples, uint32_t n) BOOP_RT {
     }
 }
 
-// A dip at T/2 that is clearly shallower than the one at T (less than half as deep, by more than
-// 0.03) is a voice with a strong second harmonic, not a pitch an octave up: noise alone leaves the
-// two about equal, and a true period P has its 2P dip as deep as P's. Such a dip is dropped.
-uint32_t PitchTracker::dropHalfPeriods(uint32_t count) BOOP_RT {
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        bool half = false;
-        for (uint32_t j = i + 1; j < count && !half; ++j) {
-            const double ratio = scratch_[j].period / scratch_[i].period;
-            half = ratio > 1.94 && ratio < 2.06 && scratch_[j].depth < 0.5 * scratch_[i].depth &&
-                   scratch_[i].depth - scratch_[j].depth > 0.03;
-        }
-        if (!half) scratch_[kept++] = scratch_[i];
+// Two one-pole lowpasses (cutoff setLowpass): broadband noise above a voice's strong harmonics
+// fills YIN's dips without adding periodicity. Filtered afresh per window: the filter settles
+// within a few samples, far less than a period.
+const float* PitchTracker::lowpassed(const float* w, uint32_t m) BOOP_RT {
+    if (!(lowpassCoefficient_ > 0.0)) return w;
+    double y1 = w[0], y2 = w[0];
+    const double a = lowpassCoefficient_;
+    for (uint32_t i = 0; i < m; ++i) {
+        y1 += a * (double(w[i]) - y1);
+        y2 += a * (y1 - y2);
+        filtered_[i] = float(y2);
     }
-    return kept;
+    return filtered_.data();
+}
+
+// A dip at T/2 that is clearly shallower than the one at T (less than half as deep, by more than
+// 0.03) is most likely a voice with a strong second harmonic, not a pitch an octave up: noise
+// alone leaves the two about equal, and a true period P has its 2P dip about as deep as P's. Such
+// a dip is marked: it passes its share of the threshold distribution on to the dips after it and
+// keeps only a small one itself, so continuity can still choose it.
+void PitchTracker::markHalfPeriods(uint32_t count, std::array<bool, kMaxCandidates>& half) const BOOP_RT {
+    for (uint32_t i = 0; i < count; ++i) {
+        half[i] = false;
+        for (uint32_t j = i + 1; j < count && !half[i]; ++j) {
+            const double ratio = scratch_[j].period / scratch_[i].period;
+            half[i] = ratio > 1.94 && ratio < 2.06 && scratch_[j].depth < 0.5 * scratch_[i].depth &&
+                      scratch_[i].depth - scratch_[j].depth > 0.03;
+        }
+    }
 }
 
 // The frame's candidates and their emission costs (state 0: unvoiced).
 void PitchTracker::observe(const float* samples, uint32_t n, Slot& slot,
                            std::array<double, kStates>& emission) BOOP_RT {
     analyse(samples, n);
-    const uint32_t count = dropHalfPeriods(yin_.candidates(scratch_.data(), kMaxCandidates));
+    const uint32_t count = yin_.candidates(scratch_.data(), kMaxCandidates);
+    std::array<bool, kMaxCandidates> half{};
+    markHalfPeriods(count, half);
     slot.count = count;
     slot.guess = 0.0;
     double previousCdf = 1.0, voiced = 0.0, likeliest = -1.0;
@@ -82,8 +108,12 @@ void PitchTracker::observe(const float* samples, uint32_t n, Slot& slot,
         const YinCandidate& c = scratch_[i];
         const double cdf = thresholdCdf(c.depth, betaB_);
         double p = std::max(0.0, previousCdf - cdf);
-        previousCdf = cdf;
-        voiced += p;
+        if (half[i]) {
+            p *= kHalfShare;
+        } else {
+            previousCdf = cdf;
+            voiced += p;
+        }
         p += kGlobalShare * (1.0 - std::min(1.0, c.depth)) * cdf;
         // Only a likely candidate is worth the refinement's cost; the others only steer the path.
         const double hz = p > 0.05 ? yin_.refinedFrequency(c) : 0.0;
@@ -142,7 +172,7 @@ uint32_t PitchTracker::bestState() const BOOP_RT {
     return best;
 }
 
-// An unvoiced frame's guess: its candidate nearest (within a semitone) to the voiced pitch
+// An unvoiced frame's guess: its candidate nearest (within 150 cents) to the voiced pitch
 // around it on the path (the next one ahead, else the last one decided), else that pitch itself.
 PitchFrame PitchTracker::decided(uint64_t frame, uint32_t state, double aheadCents) BOOP_RT {
     const Slot& slot = ring_[frame % kRing];
@@ -163,7 +193,7 @@ PitchFrame PitchTracker::decided(uint64_t frame, uint32_t state, double aheadCen
     // With no candidate near it (a note's onset still buried in noise), the path's pitch itself is
     // the best guess, as pYIN's unvoiced states carry it.
     if (around > 0.0) out.guess = 440.0 * std::exp2((around - 6900.0) / 1200.0);
-    double nearest = 100.0;
+    double nearest = 150.0;  // cents
     for (uint32_t s = 1; around > 0.0 && s <= slot.count; ++s) {
         if (std::fabs(slot.cents[s] - around) < nearest) {
             nearest = std::fabs(slot.cents[s] - around);

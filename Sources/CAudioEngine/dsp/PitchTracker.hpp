@@ -16,6 +16,7 @@
 // previous one) − F(its own), F the distribution's CDF; what is left, F(deepest), is the probability of "unvoiced".
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "dsp/Yin.hpp"
 #include "rt/Realtime.hpp"
@@ -44,6 +45,8 @@ class PitchTracker {
     void setJumpCost(double perSemitone) noexcept { jumpCost_ = perSemitone; }
     // The threshold distribution Beta(2, b): mean 2/(2+b) (default b = 8, mean 0.2).
     void setThresholdShape(double b) noexcept { betaB_ = b; }
+    // Cutoff (Hz) of the lowpass ahead of YIN (0 = none; default 3000 Hz).
+    void setLowpass(double hz) noexcept;
     void reset() noexcept;
 
     // Analyses the last window of samples as the next frame. True when the decision for the
@@ -66,7 +69,8 @@ class PitchTracker {
     };
 
     void analyse(const float* samples, uint32_t n) BOOP_RT;
-    uint32_t dropHalfPeriods(uint32_t count) BOOP_RT;
+    const float* lowpassed(const float* w, uint32_t m) BOOP_RT;
+    void markHalfPeriods(uint32_t count, std::array<bool, kMaxCandidates>& half) const BOOP_RT;
     void observe(const float* samples, uint32_t n, Slot& slot, std::array<double, kStates>& emission) BOOP_RT;
     void step(Slot& slot, const std::array<double, kStates>& emission) BOOP_RT;
     PitchFrame decided(uint64_t frame, uint32_t state, double aheadCents) BOOP_RT;
@@ -80,6 +84,9 @@ class PitchTracker {
     uint64_t lastVoicedFrame_ = 0;
     static constexpr uint64_t kHoldFrames = 10;
     uint32_t window_ = 0;
+    double lowpassHz_ = 3000.0;
+    double lowpassCoefficient_ = 0.0;
+    std::vector<float> filtered_;
     uint32_t lag_ = 8;
     uint64_t frames_ = 0;   // frames pushed
     uint64_t emitted_ = 0;  // frames decided
