@@ -11,7 +11,9 @@ struct TrainMatchCommand: ParsableCommand {
             after the onset's scoop, vibrato averaged out) gives the sung pitch and its error in cents, \
             scored in the nearest octave with the octave named. --interval M3 (m2 ... P8, M3down for \
             below) asks for that interval from the reference instead, in equal temperament or \
-            --tuning just. --input FILE.wav takes the sung notes from a recording: its k-th note \
+            --tuning just. Live, each reference plays on -D and the note is heard on -C \
+            (a needle shows the cents while it is held; the note ends after 0.3 s of silence). \
+            --input FILE.wav takes the sung notes from a recording instead: its k-th note \
             (notes separated by at least 0.3 s of silence) answers the k-th trial. --json prints \
             {"trial","reference_hz","listening":true} as each trial starts listening, then \
             {"trial","sung_hz","cents","octave","stable_ms"} or {"trial","unvoiced":true}, and at the \
@@ -54,6 +56,16 @@ struct TrainMatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Machine mode: one JSON object per line on stdout.")
     var json = false
 
+    @Option(
+        name: [.customShort("C"), .customLong("capture-device")],
+        help: "ALSA PCM to hear the singer on (separate from -D, where the references play).")
+    var captureDevice: String = "default"
+
+    @Option(name: .long, help: "Seconds to wait for each note before calling it unvoiced (0.5...60).")
+    var listenSeconds: Double = 8
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
     mutating func validate() throws {
         if let trials, !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
         if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
@@ -68,8 +80,8 @@ struct TrainMatchCommand: ParsableCommand {
                 "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.joined(separator: ", ")), optionally followed by up or down"
             )
         }
-        if input == nil {
-            throw ValidationError("--input: expected a recording (WAV); live capture is not available in this build")
+        if !(0.5...60).contains(listenSeconds) {
+            throw ValidationError("--listen-seconds \(listenSeconds): expected 0.5...60")
         }
         _ = try fixedReferences()
         _ = try drawRange()
@@ -122,45 +134,87 @@ struct TrainMatchCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let wav: WavFile
-            do {
-                wav = try WavFile(path: input!)
-            } catch let error as AudioError {
-                if case .ioError = error { throw BoopExit(.noInput, "\(error)") }
-                throw BoopExit(.dataError, "\(error)")
+            Signals.install()
+            if let input {
+                let wav = try Self.readWav(input)
+                let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
+                let tracker = try PitchTracker(sampleRate: wav.sampleRate)
+                let fixed = try fixedReferences()?.count
+                let count = trials ?? fixed ?? max(1, notes.count)
+                try session(count: count) { k, _, announce in
+                    announce()
+                    return k < notes.count ? SungNotes.stablePitch(Array(wav.samples[notes[k]]), tracker: tracker) : nil
+                }
+                return
             }
-            let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
-            let fixedCount = try fixedReferences()?.count
-            let count = trials ?? fixedCount ?? max(1, notes.count)
-            let refs = try referenceNotes(count: count)
-            let tracker = try PitchTracker(sampleRate: wav.sampleRate)
-            let sungInterval = interval.flatMap(SungInterval.init)
-            let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
-            var errors: [Double] = []
-            for (k, midi) in refs.enumerated() {
-                let refHz = reference * pow(2, Double(midi - 69) / 12)
-                let target = sungInterval?.target(from: refHz, tuning: tuning) ?? refHz
+            try runLive()
+        }
+    }
+
+    static func readWav(_ path: String) throws -> WavFile {
+        do {
+            return try WavFile(path: path)
+        } catch {
+            if case .ioError = error { throw BoopExit(.noInput, "\(error)") }
+            throw BoopExit(.dataError, "\(error)")
+        }
+    }
+
+    /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
+    private func runLive() throws {
+        let player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100))
+        defer { player.close(drain: true) }
+        let input = try LiveMatchInput(device: captureDevice)
+        defer { input.close() }
+        let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
+        let fixed = try fixedReferences()?.count
+        try session(count: trials ?? fixed ?? 10) { _, refHz, announce in
+            let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: player.sampleRate)
+            _ = try player.play(tone, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
+            try input.waitForQuiet()
+            announce()
+            let note = try input.listenNote(limit: listenSeconds) { hz in
+                guard needle else { return }
+                let n = PitchDetector.nearestNote(to: hz, reference: reference)
+                _ = StandardOutput.send(String(format: "\r  %@ %+6.1f cents \u{1B}[K", n.name as NSString, n.cents))
+            }
+            if needle { _ = StandardOutput.send("\r\u{1B}[K") }
+            guard let note else { return nil }
+            return SungNotes.stablePitch(note, tracker: try PitchTracker(sampleRate: input.rate))
+        }
+    }
+
+    /// The trials: `sing(k, referenceHz, announce)` gives the k-th sung pitch (nil: none heard),
+    /// calling announce() when it starts listening.
+    private func session(count: Int, sing: (Int, Double, () -> Void) throws -> SungPitch?) throws {
+        let refs = try referenceNotes(count: count)
+        let sungInterval = interval.flatMap(SungInterval.init)
+        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
+        var errors: [Double] = []
+        for (k, midi) in refs.enumerated() where !Signals.interrupted {
+            let refHz = reference * pow(2, Double(midi - 69) / 12)
+            let target = sungInterval?.target(from: refHz, tuning: tuning) ?? refHz
+            let sung = try sing(k, refHz) {
                 say(
                     json
                         ? String(format: "{\"trial\":%d,\"reference_hz\":%.4f,\"listening\":true}", k + 1, refHz)
                         : "trial \(k + 1)/\(count): \(NoteName(midi: midi))"
                             + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
-                let sung = k < notes.count ? SungNotes.stablePitch(Array(wav.samples[notes[k]]), tracker: tracker) : nil
-                guard let sung else {
-                    say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
-                    continue
-                }
-                let score = MatchScore(sung: sung.frequency, target: target)
-                errors.append(score.cents)
-                say(
-                    json
-                        ? String(
-                            format: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
-                            k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
-                        : describe(sung, score, target: target))
             }
-            summarise(MatchSummary(errors: errors))
+            guard let sung else {
+                say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
+                continue
+            }
+            let score = MatchScore(sung: sung.frequency, target: target)
+            errors.append(score.cents)
+            say(
+                json
+                    ? String(
+                        format: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
+                        k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
+                    : describe(sung, score, target: target))
         }
+        summarise(MatchSummary(errors: errors))
     }
 
     private func describe(_ sung: SungPitch, _ score: MatchScore, target: Double) -> String {
