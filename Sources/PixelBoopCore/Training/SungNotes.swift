@@ -89,9 +89,8 @@ public enum SungNotes {
         return part.isEmpty ? nil : part
     }
 
-    /// The centre of a held pitch with vibrato: the constant of the least-squares fit of
-    /// c + a·sin(2πft) + b·cos(2πft) over f in 3 ... 9 Hz (the best fit), so a part cycle of
-    /// vibrato does not pull the mean. Without vibrato this is the plain mean.
+    /// The centre of a held pitch with vibrato: the constant of the least-squares vibrato fit
+    /// (sineFit) at the best f in 3 ... 9 Hz, so a part cycle of vibrato does not pull the mean.
     static func vibratoCentre(_ part: [(t: Double, c: Double)]) -> Double {
         let n = Double(part.count)
         let plain = part.reduce(0) { $0 + $1.c } / n
@@ -104,34 +103,49 @@ public enum SungNotes {
         return best.centre
     }
 
-    /// Normal equations of [1, sin, cos] at frequency f: (residual, constant).
+    /// Least squares of c ≈ k + (a0 + a1·u)·sin(2πft) + (b0 + b1·u)·cos(2πft), u the time from
+    /// the part's middle: a vibrato that grows or fades (as it does after an onset) is fitted too,
+    /// so it does not pull the constant k. Returns (residual, k).
     static func sineFit(_ part: [(t: Double, c: Double)], frequency f: Double) -> (residual: Double, centre: Double)? {
-        var a = [[Double]](repeating: [0, 0, 0, 0], count: 3)
+        let n = 5
+        let mid = 0.5 * (part.first!.t + part.last!.t)
+        func row(_ t: Double) -> [Double] {
+            let s = sin(2 * .pi * f * t)
+            let c = cos(2 * .pi * f * t)
+            let u = t - mid
+            return [1, s, c, u * s, u * c]
+        }
+        var a = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
         for p in part {
-            let row = [1, sin(2 * .pi * f * p.t), cos(2 * .pi * f * p.t)]
-            for i in 0..<3 {
-                for j in 0..<3 { a[i][j] += row[i] * row[j] }
-                a[i][3] += row[i] * p.c
+            let r = row(p.t)
+            for i in 0..<n {
+                for j in 0..<n { a[i][j] += r[i] * r[j] }
+                a[i][n] += r[i] * p.c
             }
         }
-        // Gauss-Jordan on the 3 × 4 system.
-        for col in 0..<3 {
-            guard let pivot = (col..<3).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }), abs(a[pivot][col]) > 1e-9 else {
-                return nil
-            }
-            a.swapAt(col, pivot)
-            for r in 0..<3 where r != col {
-                let k = a[r][col] / a[col][col]
-                for j in col...3 { a[r][j] -= k * a[col][j] }
-            }
-        }
-        let x = (0..<3).map { a[$0][3] / a[$0][$0] }
+        guard let x = solve(&a, n) else { return nil }
         var residual = 0.0
         for p in part {
-            let e = p.c - x[0] - x[1] * sin(2 * .pi * f * p.t) - x[2] * cos(2 * .pi * f * p.t)
+            let r = row(p.t)
+            let e = p.c - (0..<n).reduce(0) { $0 + x[$1] * r[$1] }
             residual += e * e
         }
         return (residual, x[0])
+    }
+
+    /// Gauss-Jordan with partial pivoting on an n × (n+1) augmented system.
+    static func solve(_ a: inout [[Double]], _ n: Int) -> [Double]? {
+        for col in 0..<n {
+            guard let pivot = (col..<n).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }), abs(a[pivot][col]) > 1e-9 else {
+                return nil
+            }
+            a.swapAt(col, pivot)
+            for r in 0..<n where r != col {
+                let k = a[r][col] / a[col][col]
+                for j in col...n { a[r][j] -= k * a[col][j] }
+            }
+        }
+        return (0..<n).map { a[$0][n] / a[$0][$0] }
     }
 
     static func median(_ v: [Double]) -> Double {
