@@ -3,6 +3,8 @@
 // time being the window's centre; an unvoiced frame prints its best guess negated (mir_eval's
 // convention; 0 = no guess). stderr: the CPU seconds spent per second of audio.
 //   PitchTrackBench RATE WINDOW HOP LAG FILE.f32 [--plain]
+// For tuning, BOOP_BETA_B, BOOP_JUMP and BOOP_LOWPASS override the tracker's threshold shape,
+// jump cost and lowpass cutoff (PitchTracker's setters).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
