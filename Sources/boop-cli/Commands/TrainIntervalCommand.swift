@@ -77,6 +77,8 @@ struct TrainIntervalCommand: ParsableCommand {
                 let plan = session.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
                 try sound.play(plan)
+                // Keys typed while the notes played are a guess, not an answer: dropped.
+                if !json { tcflush(STDIN_FILENO, TCIFLUSH) }
                 guard let wider = try answer(plan) else { break }
                 session.answer(secondWider: wider)
             }
