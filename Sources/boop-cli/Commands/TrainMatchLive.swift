@@ -50,18 +50,27 @@ final class LiveMatchInput {
 
     func close() { stream.stop() }
 
-    /// Waits (up to `limit` seconds) until the input has been quiet for `quiet` seconds: what was
-    /// played as the reference has passed the capture path before listening starts.
+    /// The room's level (RMS of its quietest 10 ms seen while waiting): a microphone never reads
+    /// digital silence, so "silence" is judged against this too.
+    private var noiseFloor = 0.0
+
+    /// Waits (up to `limit` seconds) until the input has been quiet for `quiet` seconds (within
+    /// 6 dB of the quietest block heard): what was played as the reference has passed the capture
+    /// path before listening starts.
     func waitForQuiet(_ quiet: Double = 0.2, limit: Double = 3) throws {
         let deadline = Date().addingTimeInterval(limit)
         var silentFrames = 0
+        var lowest = Double.infinity
         while Date() < deadline && !Signals.interrupted {
             let got = try next()
-            for block in Self.blocks(got, size: Int(rate / 100)) {
-                silentFrames = Self.rms(block) < Self.silenceFloor ? silentFrames + block.count : 0
+            for block in Self.blocks(got, size: Int(rate / 100)) where block.count == Int(rate / 100) {
+                let level = Self.rms(block)
+                lowest = min(lowest, level)
+                silentFrames = level < max(Self.silenceFloor, 2 * lowest) ? silentFrames + block.count : 0
             }
-            if Double(silentFrames) >= quiet * rate { return }
+            if Double(silentFrames) >= quiet * rate { break }
         }
+        if lowest.isFinite { noiseFloor = lowest }
     }
 
     /// One note: from its first sound to `gap` seconds of silence after it (or `limit` seconds).
@@ -82,7 +91,7 @@ final class LiveMatchInput {
                 pending.removeFirst(hop)
                 let level = Self.rms(block)
                 loudest = max(loudest, level)
-                let silent = level < max(Self.silenceFloor, loudest * 0.03)
+                let silent = level < max(Self.silenceFloor, 4 * noiseFloor, loudest * 0.03)
                 if !heard && silent { continue }
                 heard = true
                 note += block
