@@ -167,6 +167,15 @@ else
     failed "${out#FAIL  }"
 fi
 
+# train match live: a simulated singer's notes played into the null sink once boop, capturing its
+# monitor (-C), says it is listening; the references play on -D into the same sink. About 25 s.
+if out=$(timeout 240 python3 "$ROOT/scripts/sim-singer.py" "$BOOP" "$WORK/match" --live pulse --notes 5 \
+    --tolerance 8 --seed 2 2>&1); then
+    pass "${out##*PASS  }"
+else
+    failed "train match live: $(echo "$out" | tail -5 | tr '\n' ' ')"
+fi
+
 # listen hears tone A4
 "$BOOP" listen -D pulse --json --duration 3 >"$WORK/listen.json" 2>"$WORK/listen.err" &
 lpid=$!

@@ -35,6 +35,8 @@ ap.add_argument("--sessions", type=int, default=100)
 ap.add_argument("--trials", default="40")
 ap.add_argument("--check-wav", type=int, default=3)
 ap.add_argument("--seed", type=int, default=2026)
+ap.add_argument("--exercise", choices=["pitch", "interval"], default="pitch",
+                help="interval: `boop train interval --json`, the listener judging the widths of two intervals")
 args = ap.parse_args()
 os.makedirs(args.work, exist_ok=True)
 rng = random.Random(args.seed)
@@ -52,7 +54,31 @@ class Listener:
         return 0.5 + (0.5 - self.lapse) * (1 - math.exp(-((cents / self.scale) ** self.slope)))
 
 
+def interval_session(listener, trials, r):
+    cmd = [args.boop, "train", "interval", "--json", "--trials", str(trials), "--seed", str(r.randrange(1 << 32)),
+           "--interval", r.choice(["M3", "P4", "P5", "m6"]), "-o", os.path.join(args.work, "scratch.wav"), "-q"]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    final = None
+    for line in p.stdout:
+        o = json.loads(line)
+        if "threshold_cents" in o:
+            final = o
+            break
+        w1 = 1200 * math.log2(o["first_hz"][1] / o["first_hz"][0])
+        w2 = 1200 * math.log2(o["second_hz"][1] / o["second_hz"][0])
+        right = r.random() < listener.p_correct(abs(w2 - w1))
+        p.stdin.write(("wider" if (w2 > w1) == right else "narrower") + "\n")
+        p.stdin.flush()
+    p.stdin.close()
+    p.wait()
+    if p.returncode != 0 or final is None or final["trials"] != trials:
+        sys.exit(f"boop train interval exited {p.returncode}, final {final}")
+    return final, []
+
+
 def session(listener, trials, r, wav=None):
+    if args.exercise == "interval":
+        return interval_session(listener, trials, r)
     cmd = [args.boop, "train", "--json", "--trials", str(trials), "--seed", str(r.randrange(1 << 32)),
            "--db", os.path.join(args.work, "sim.sqlite"), "-q"]
     cmd += ["-o", wav] if wav else ["-o", os.path.join(args.work, "scratch.wav")]
@@ -128,7 +154,7 @@ for trials in map(int, args.trials.split(",")):
     errors, stairs_errors, wav_worst = [], [], 0.0
     r = random.Random(args.seed + trials)
     for i, listener in enumerate(listeners):
-        wav = os.path.join(args.work, f"trials-{i}.wav") if i < args.check_wav else None
+        wav = os.path.join(args.work, f"trials-{i}.wav") if i < args.check_wav and args.exercise == "pitch" else None
         final, shown = session(listener, trials, r, wav)
         t = listener.threshold
         within += t / 1.3 <= final["threshold_cents"] <= t * 1.3
@@ -141,11 +167,11 @@ for trials in map(int, args.trials.split(",")):
             wav_worst = max(wav_worst, check_wav(wav, shown))
             os.remove(wav)
     n = len(listeners)
-    print(f"{trials} trials, {n} simulated listeners: boop train within 1.3x of the 75 % point in "
+    print(f"{trials} trials, {n} simulated listeners: boop train {args.exercise} within 1.3x of the 75 % point in "
           f"{100 * within / n:.0f} %, median error x{math.exp(statistics.median(errors)):.2f}, "
           f"68 % interval covers {100 * covered / n:.0f} %; 2-down-1-up staircase within 1.3x in "
           f"{100 * stairs_within / n:.0f} %, median error x{math.exp(statistics.median(stairs_errors)):.2f}")
-    if args.check_wav:
+    if args.check_wav and args.exercise == "pitch":
         ok = wav_worst <= 0.01
         print(f"{'PASS' if ok else 'FAIL'}  the tones in -o are the frequencies reported, in order: "
               f"worst {wav_worst:.5f} cent over {min(args.check_wav, n)} sessions")

@@ -185,6 +185,7 @@ double Yin::polishMinimum(double tau, uint32_t W, uint32_t tauMax) const BOOP_RT
 
 YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
     YinResult result;
+    lastValid_ = false;
     if (windowSize_ == 0 || samples == nullptr) return result;
     const uint32_t m = std::min(n, windowSize_) & ~1u;
     if (m < 32) return result;
@@ -196,6 +197,11 @@ YinResult Yin::process(const float* samples, uint32_t n) BOOP_RT {
     const uint32_t tauMin = std::max<uint32_t>(2, static_cast<uint32_t>(std::floor(sampleRate_ / maxHz_)));
     const uint32_t tauHi = std::min<uint32_t>(tauMax - 1, static_cast<uint32_t>(std::ceil(sampleRate_ / minHz_)));
     if (tauMin + 1 >= tauHi) return result;
+    lastW_ = W;
+    lastTauMax_ = tauMax;
+    lastTauMin_ = tauMin;
+    lastTauHi_ = tauHi;
+    lastValid_ = true;
 
     double best = 1.0;
     const uint32_t tau = firstDip(tauMin, tauHi, best);
@@ -311,6 +317,29 @@ double Yin::refinedPeriod(uint32_t tau, uint32_t W, uint32_t tauMax, double& dep
         period = polished / double(mult);
     }
     return period;
+}
+
+uint32_t Yin::candidates(YinCandidate* out, uint32_t max) const BOOP_RT {
+    if (!lastValid_ || out == nullptr) return 0;
+    uint32_t count = 0;
+    double lowest = HUGE_VAL;
+    for (uint32_t t = std::max<uint32_t>(lastTauMin_, 2); t <= lastTauHi_ && count < max; ++t) {
+        if (!(cmnd_[t] <= cmnd_[t - 1] && cmnd_[t] < cmnd_[t + 1])) continue;
+        const double depth = dipDepth(t, double(t));
+        if (!(depth < lowest)) continue;
+        lowest = depth;
+        double period = interpolatedMinimum(t, lastTauMax_, double(t));
+        period = interpolatedMinimum(t, lastTauMax_, period);
+        out[count++] = {period, depth, t};
+    }
+    return count;
+}
+
+double Yin::refinedFrequency(const YinCandidate& candidate) const BOOP_RT {
+    const uint32_t tau = candidate.lag;
+    if (!lastValid_ || tau < 2 || tau + 1 > lastTauMax_) return 0.0;
+    double depth = 1.0;
+    return sampleRate_ / refinedPeriod(tau, lastW_, lastTauMax_, depth);
 }
 
 }  // namespace dsp

@@ -29,6 +29,13 @@
 namespace boop {
 namespace dsp {
 
+// One dip of d'(τ) after process(): its interpolated period (samples) and depth d' there.
+struct YinCandidate {
+    double period = 0.0;
+    double depth = 1.0;
+    uint32_t lag = 0;  // the dip's integer lag
+};
+
 struct YinResult {
     double frequency = 0.0;   // Hz; 0 = unvoiced
     double confidence = 0.0;  // 1 − d'(T), in [0, 1]
@@ -46,9 +53,19 @@ class Yin {
     void setThreshold(double threshold) noexcept { threshold_ = threshold; }
     // Below this RMS level (dBFS) the result is unvoiced (default −60 dBFS).
     void setSilenceThreshold(double dbfs) noexcept;
+    double sampleRate() const noexcept { return sampleRate_; }
 
     // Estimates the pitch of the last min(n, windowSize) samples. Never allocates.
     YinResult process(const float* samples, uint32_t n) BOOP_RT;
+
+    // After process(): the dips of d' in the pitch range, by increasing lag, each deeper than
+    // every dip before it (only those can be "the first dip below a threshold" for some
+    // threshold, the candidates of probabilistic YIN). None for a silent or onset window.
+    // Returns how many were written to out (at most max).
+    uint32_t candidates(YinCandidate* out, uint32_t max) const BOOP_RT;
+    // After process(): a candidate's period refined as process() refines its own (band-limited
+    // polish, then the dips at 2T, 4T, ...); returns the frequency in Hz.
+    double refinedFrequency(const YinCandidate& candidate) const BOOP_RT;
 
   private:
     // The steps of process(), in order.
@@ -68,6 +85,10 @@ class Yin {
     uint32_t localMinimumNear(double center, uint32_t radius, uint32_t maxTau) const BOOP_RT;
     void evalFractional(double tau, uint32_t W, double& d, double& d1, double& d2) const BOOP_RT;
     double polishMinimum(double tau, uint32_t W, uint32_t tauMax) const BOOP_RT;
+
+    // The last process()'s window: W, τmax and the searched lags; valid = d' was computed.
+    uint32_t lastW_ = 0, lastTauMax_ = 0, lastTauMin_ = 0, lastTauHi_ = 0;
+    bool lastValid_ = false;
 
     double sampleRate_ = 16000.0;
     uint32_t windowSize_ = 0;

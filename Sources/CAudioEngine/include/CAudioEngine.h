@@ -747,6 +747,40 @@ boop_pitch_result boop_pitch_detector_process(boop_pitch_detector* detector, con
 /* Frees a detector (NULL is ignored). Thread safety: the detector's thread. */
 void boop_pitch_detector_destroy(boop_pitch_detector* detector);
 
+/* ---- Voice pitch tracking: YIN's dips per frame, probabilistic-YIN weights, fixed-lag Viterbi ---- */
+
+typedef struct boop_pitch_tracker boop_pitch_tracker;
+
+typedef struct boop_pitch_frame {
+    uint64_t index;      /* frame number, from 0 */
+    double frequency_hz; /* on the chosen path; 0 = unvoiced */
+    double guess_hz;     /* the path's pitch, or when unvoiced the likeliest candidate (0: none) */
+    double voiced_prob;  /* probability of a YIN dip below the threshold, 0 ... 1 */
+    double depth;        /* d' of the chosen dip (0 = a perfect period) */
+} boop_pitch_frame;
+
+/* Creates a tracker for frames of window_frames samples (BOOP_PITCH_WINDOW_MIN ... _MAX) at
+ * sample_rate; each frame is decided lag_frames (0 ... 31) frames later. min_hz / max_hz as for
+ * the detector. Allocates. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY.
+ * Thread safety: any thread; one thread per tracker afterwards. */
+boop_status boop_pitch_tracker_create(double sample_rate, uint32_t window_frames, uint32_t lag_frames, double min_hz,
+                                      double max_hz, boop_pitch_tracker** out_tracker);
+
+/* Analyses the last min(frames, window_frames) samples as the next frame (call once per hop).
+ * Return: 1 when the decision for the frame lag_frames back is in *out, else 0. Never allocates.
+ * Thread safety: the tracker's thread. */
+int boop_pitch_tracker_push(boop_pitch_tracker* tracker, const float* samples, uint32_t frames, boop_pitch_frame* out);
+
+/* At the end of a signal: the frames not yet decided, in order. Return: how many were written
+ * (at most max); call until 0. Thread safety: the tracker's thread. */
+uint32_t boop_pitch_tracker_flush(boop_pitch_tracker* tracker, boop_pitch_frame* out, uint32_t max);
+
+/* Forgets every frame (a new signal). Thread safety: the tracker's thread. */
+void boop_pitch_tracker_reset(boop_pitch_tracker* tracker);
+
+/* Frees a tracker (NULL is ignored). Thread safety: the tracker's thread. */
+void boop_pitch_tracker_destroy(boop_pitch_tracker* tracker);
+
 /* ====================================================================================== */
 /* Generative ambient                                                                     */
 /* ====================================================================================== */

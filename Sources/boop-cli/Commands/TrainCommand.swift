@@ -16,7 +16,7 @@ struct TrainCommand: ParsableCommand {
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set. `boop train stats` \
             shows the history.
             """,
-        subcommands: [TrainRunCommand.self, TrainStatsCommand.self],
+        subcommands: [TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainStatsCommand.self],
         defaultSubcommand: TrainRunCommand.self)
 }
 
@@ -369,9 +369,10 @@ final class TrainSessionRunner {
         say(
             String(
                 format:
-                    "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %@: you hear a difference this size right 75 %% of the time.",
+                    "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@: you hear a difference this size right 75 %% of the time.",
                 estimate.threshold, estimate.low, estimate.high,
-                TrainStatsCommand.count(procedure.answered, "trial") as NSString))
+                TrainStatsCommand.count(procedure.answered, "trial") as NSString,
+                (procedure.answered < TrainStatsCommand.fewTrials ? " (uncertain: few trials)" : "") as NSString))
         if let earlier = try? store.sessions().filter({ $0.id != sessionID && $0.threshold != nil }).suffix(5),
             !earlier.isEmpty
         {

@@ -52,30 +52,44 @@ struct TrainStatsCommand: ParsableCommand {
                 s.threshold.map { t in
                     String(format: "%17.1f  %.1f-%.1f", t, s.low ?? t, s.high ?? t)
                 } ?? String(format: "%17@  -", "-")
-            out += String(format: "%7lld  %@  %6d  ", s.id, day.string(from: s.started), s.trials) + estimate + "\n"
+            let uncertain = s.threshold != nil && s.trials < fewTrials ? "  (uncertain: \(count(s.trials, "trial")))" : ""
+            out += String(format: "%7lld  %@  %6d  ", s.id, day.string(from: s.started), s.trials) + estimate + uncertain + "\n"
         }
         return out
     }
 
-    /// The threshold over sessions, log scale in cents (0.1 ... 100), one column per session,
-    /// drawn with block characters; at most the last 60 sessions.
+    /// Under this many trials a session's estimate is marked uncertain.
+    static let fewTrials = 20
+
+    /// The threshold over sessions, log scale in cents, one column per session (at most the last
+    /// 60), drawn with block characters. Rows are 15 % apart (so a 20 % change moves a row) over
+    /// the range the sessions span, coarser only when that range needs more than 20 rows; the
+    /// axis below carries the first and last session's dates.
     static func plot(_ sessions: [TrainingSession]) -> String {
-        let points = sessions.compactMap(\.threshold).suffix(60)
-        guard points.count >= 2 else { return "" }
-        let rows = 8
-        let levels = [100.0, 30, 10, 3, 1, 0.3, 0.1]
-        func row(_ cents: Double) -> Int {
-            let v = (log10(min(max(cents, 0.1), 100)) + 1) / 3   // 0 at 0.1 cent, 1 at 100
-            return min(rows - 1, Int((1 - v) * Double(rows - 1) + 0.5))
-        }
+        let shown = sessions.filter { $0.threshold != nil }.suffix(60)
+        let points = shown.map { min(max($0.threshold!, 0.1), 100) }
+        guard points.count >= 2, let low = points.min(), let high = points.max() else { return "" }
+        var step = log(1.15)
+        let span = log(high / low)
+        if span / step > 19 { step = span / 19 }
+        let rows = Int((span / step).rounded(.up)) + 1
+        func row(_ cents: Double) -> Int { min(rows - 1, Int((log(high / cents) / step).rounded())) }
         var grid = Array(repeating: Array(repeating: Character(" "), count: points.count), count: rows)
         for (i, p) in points.enumerated() { grid[row(p)][i] = "█" }
-        var out = "\nthreshold over sessions (cents, log scale; lower is finer)\n"
+        var out =
+            "\nthreshold over sessions (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; lower is finer)\n"
         for r in 0..<rows {
-            let label = levels.first { row($0) == r }.map { String(format: "%6g ┤", $0) } ?? "       │"
+            let cents = high / exp(Double(r) * step)
+            let label = r % 3 == 0 || r == rows - 1 ? String(format: "%6.1f ┤", cents) : "       │"
             out += label + String(grid[r]) + "\n"
         }
         out += "       └" + String(repeating: "─", count: points.count) + "\n"
+        let day = DateFormatter()
+        day.dateFormat = "yyyy-MM-dd"
+        let first = day.string(from: shown.first!.started)
+        let last = day.string(from: shown.last!.started)
+        let gap = max(1, points.count - first.count - last.count + 1)
+        out += "        " + first + (first == last ? "" : String(repeating: " ", count: gap) + last) + "\n"
         return out
     }
 }

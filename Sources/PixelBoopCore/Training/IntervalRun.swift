@@ -1,0 +1,70 @@
+import Foundation
+
+/// One interval-discrimination trial: two melodic intervals (each a lower then an upper note),
+/// one wider than the other by `cents`; the second interval starts on a roved note, so the
+/// upper notes alone do not tell which is wider.
+public struct IntervalTrialPlan: Sendable, Equatable {
+    public let number: Int
+    public let first: (Double, Double)
+    public let second: (Double, Double)
+    public let cents: Double
+    /// 1 or 2: the wider interval.
+    public let widerInterval: Int
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.number == b.number && a.first == b.first && a.second == b.second && a.cents == b.cents
+            && a.widerInterval == b.widerInterval
+    }
+
+    public func isCorrect(secondWider: Bool) -> Bool { secondWider == (widerInterval == 2) }
+}
+
+/// An interval-discrimination session: the psi-marginal procedure on the difference in width.
+public struct IntervalRun: Sendable {
+    public let semitones: Int
+    public let notes: ClosedRange<Int>
+    public let reference: Double
+    public private(set) var psi = PsiMethod()
+    public private(set) var answered = 0
+    private var rng: SeededGenerator
+    private var current: IntervalTrialPlan?
+
+    /// The second interval's lower note is roved by up to this many cents from the first's.
+    public static let roveCents = 300.0
+
+    public init(semitones: Int, notes: ClosedRange<Int>, reference: Double = 440, seed: UInt64) {
+        self.semitones = semitones
+        self.notes = notes
+        self.reference = reference
+        rng = SeededGenerator(seed: seed)
+    }
+
+    public mutating func nextTrial() -> IntervalTrialPlan {
+        if let current { return current }
+        let cents = psi.nextCents()
+        let wider = Bool.random(using: &rng) ? 2 : 1
+        let base = Pitch.frequency(midi: Double(Int.random(in: notes, using: &rng)), reference: reference)
+        let roved = base * pow(2, Double.random(in: -Self.roveCents...Self.roveCents, using: &rng) / 1200)
+        let width = 100 * Double(semitones)
+        func interval(_ low: Double, wide: Bool) -> (Double, Double) {
+            (low, low * pow(2, (width + (wide ? cents / 2 : -cents / 2)) / 1200))
+        }
+        let plan = IntervalTrialPlan(
+            number: answered + 1, first: interval(base, wide: wider == 1), second: interval(roved, wide: wider == 2),
+            cents: cents, widerInterval: wider)
+        current = plan
+        return plan
+    }
+
+    @discardableResult
+    public mutating func answer(secondWider: Bool) -> Bool {
+        let plan = nextTrial()
+        let correct = plan.isCorrect(secondWider: secondWider)
+        psi.update(cents: plan.cents, correct: correct)
+        answered += 1
+        current = nil
+        return correct
+    }
+
+    public var estimate: (threshold: Double, low: Double, high: Double)? { answered > 0 ? psi.estimate : nil }
+}

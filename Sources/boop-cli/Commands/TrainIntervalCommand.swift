@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct TrainIntervalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "interval",
+        abstract: "Interval discrimination: was the second interval wider or narrower than the first?",
+        discussion: """
+            Each trial plays two melodic intervals of the same kind (--interval, default P5), one \
+            wider than the other; the second starts on a note up to 3 semitones from the first's, so \
+            only the widths compare. Answer w (wider) or n (narrower) and Enter; q ends. The \
+            psi-marginal procedure finds the difference in cents you judge right 75 % of the time, \
+            with a 68 % credible interval. --json prints {"trial","first_hz":[F1,F2],"second_hz":[F3,F4]} \
+            and reads wider, narrower or quit; at the end \
+            {"threshold_cents","low_cents","high_cents","trials"}.
+            """)
+
+    @Option(name: .long, help: "The interval: \(SungInterval.names.dropFirst().joined(separator: ", ")).")
+    var interval: String = "P5"
+
+    @Option(name: .long, help: "Trials in the session (1...500).")
+    var trials: Int = 40
+
+    @Option(name: .long, help: "Lower notes of the first interval: LOW..HIGH (default C4..C5).")
+    var range: String?
+
+    @Option(name: .long, help: "Seconds per note (0.1...5).")
+    var duration: Double = 0.5
+
+    @Option(name: .long, help: "Seed for the trial sequence.")
+    var seed: UInt64?
+
+    @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (wider, narrower, quit) read from stdin.")
+    var json = false
+
+    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
+    var output: String?
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    mutating func validate() throws {
+        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
+        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
+        guard let i = SungInterval(interval), i.semitones > 0, i.direction > 0 else {
+            throw ValidationError(
+                "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.dropFirst().joined(separator: ", "))"
+            )
+        }
+        _ = try notes()
+    }
+
+    func notes() throws -> ClosedRange<Int> {
+        guard let range else { return 60...72 }
+        let parts = range.components(separatedBy: "..")
+        guard parts.count == 2 else {
+            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C5")
+        }
+        let low = try TrainMatchCommand.parseNote(parts[0], "--range")
+        let high = try TrainMatchCommand.parseNote(parts[1], "--range")
+        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
+        return low...high
+    }
+
+    func run() throws {
+        runReportingErrors {
+            if !json && isatty(STDIN_FILENO) != 1 {
+                throw BoopExit(.usage, "train interval: answers come from the keyboard; use --json to answer from a program")
+            }
+            if let output { try checkOutput(output) }
+            Signals.install()
+            var session = IntervalRun(
+                semitones: SungInterval(interval)!.semitones, notes: try notes(),
+                seed: seed ?? UInt64.random(in: 0...UInt64.max))
+            let sound = try IntervalSound(command: self)
+            while session.answered < trials && !Signals.interrupted {
+                let plan = session.nextTrial()
+                say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
+                try sound.play(plan)
+                // Keys typed while the notes played are a guess, not an answer: dropped.
+                if !json { tcflush(STDIN_FILENO, TCIFLUSH) }
+                guard let wider = try answer(plan) else { break }
+                session.answer(secondWider: wider)
+            }
+            try sound.finish(keep: session.answered > 0)
+            report(session)
+        }
+    }
+
+    static func jsonTrial(_ p: IntervalTrialPlan) -> String {
+        String(
+            format: "{\"trial\":%d,\"first_hz\":[%.6f,%.6f],\"second_hz\":[%.6f,%.6f]}", p.number, p.first.0, p.first.1,
+            p.second.0, p.second.1)
+    }
+
+    /// true: "the second was wider"; nil: the session ends.
+    private func answer(_ plan: IntervalTrialPlan) throws -> Bool? {
+        if !json { say("  second interval wider (w) or narrower (n)? q ends") }
+        guard let line = readLine(strippingNewline: true) else { return nil }
+        switch line.trimmingCharacters(in: .whitespaces) {
+        case "wider", "w": return true
+        case "narrower", "n": return false
+        case "quit", "q": return nil
+        default:
+            throw BoopExit(
+                .dataError,
+                "stdin, trial \(plan.number): expected wider, narrower or quit, got \"\(OneLine.escape(String(line.prefix(40))))\""
+            )
+        }
+    }
+
+    private func report(_ session: IntervalRun) {
+        guard let e = session.estimate else {
+            say(
+                json
+                    ? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
+                    : "No answers: nothing to estimate.")
+            return
+        }
+        if json {
+            say(
+                String(
+                    format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}", e.threshold, e.low,
+                    e.high, session.answered))
+            return
+        }
+        let uncertain = session.answered < 20 ? " (uncertain: few trials)" : ""
+        say(
+            String(
+                format: "%@ threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@.", interval as NSString, e.threshold, e.low,
+                e.high, TrainStatsCommand.count(session.answered, "trial") as NSString, uncertain as NSString))
+    }
+
+    func say(_ line: String) {
+        if let failure = StandardOutput.send(line + "\n") { StandardOutput.exit(for: failure, also: "") }
+    }
+}
+
+/// Where a trial's notes go: a live player, or a WAV file (0.5 s between the intervals, 1 s
+/// after a trial).
+final class IntervalSound {
+    private var player: SineWaveNotePlayer?
+    private var writer: AudioFileWriter?
+    private let rate: Double
+    private let duration: Double
+
+    init(command: TrainIntervalCommand) throws {
+        duration = command.duration
+        var rate = command.deviceOptions.sampleRate(default: 44100)
+        if let output = command.output {
+            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
+        } else {
+            player = try SineWaveNotePlayer.live(route: command.deviceOptions.route, sampleRate: rate)
+            rate = player!.sampleRate
+        }
+        self.rate = rate
+    }
+
+    func play(_ plan: IntervalTrialPlan) throws {
+        for (k, pair) in [plan.first, plan.second].enumerated() {
+            let sequence = try ToneSequence(frequencies: [pair.0, pair.1], duration: duration, gap: 0.05, sampleRate: rate)
+            if let writer {
+                var renderer = ToneRenderer(sequence: sequence)
+                renderer.tailSeconds = k == 0 ? 0.5 : 1.0
+                do {
+                    try renderer.render { try writer.write($0) }
+                } catch let e as AudioError {
+                    throw BoopExit(e)
+                }
+            } else if let player {
+                _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
+                if k == 0 { Thread.sleep(forTimeInterval: 0.5) }
+            }
+        }
+    }
+
+    func finish(keep: Bool) throws {
+        defer { player?.close(drain: true) }
+        guard let writer else { return }
+        if !keep {
+            writer.abort()
+            return
+        }
+        do {
+            try writer.commit()
+        } catch {
+            writer.abort()
+            throw BoopExit(error)
+        }
+    }
+}

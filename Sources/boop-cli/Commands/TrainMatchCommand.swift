@@ -1,0 +1,267 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct TrainMatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Pitch matching: sing (or play) each reference note back; the error in cents, bias and spread.",
+        discussion: """
+            Each trial gives a reference note; the stable part of the note sung back (voiced, steady, \
+            after the onset's scoop, vibrato averaged out) gives the sung pitch and its error in cents, \
+            scored in the nearest octave with the octave named. --interval M3 (m2 ... P8, M3down for \
+            below) asks for that interval from the reference instead, in equal temperament or \
+            --tuning just. Live, each reference plays on -D and the note is heard on -C \
+            (a needle shows the cents while it is held; the note ends after 0.3 s of silence). \
+            --input FILE.wav takes the sung notes from a recording instead: its k-th note \
+            (notes separated by at least 0.3 s of silence) answers the k-th trial. --json prints \
+            {"trial","reference_hz","listening":true} as each trial starts listening, then \
+            {"trial","sung_hz","cents","octave","stable_ms"} or {"trial","unvoiced":true}, and at the \
+            end {"bias_cents","bias_low","bias_high","spread_cents","trials"}. The session's bias \
+            (mean error) and spread (SD) carry 68 % intervals: Student's t for the mean, chi-square \
+            for the SD.
+            """)
+
+    @Option(name: .long, help: "Trials (1...500; default: one per --references note, one per note of --input, else 10).")
+    var trials: Int?
+
+    @Option(name: .long, help: "The reference notes in order, e.g. C4,E4,A3 (otherwise drawn at random from the range).")
+    var references: String?
+
+    @Option(
+        name: .long, help: "Draw references from this voice's range: \(VoiceRange.ranges.keys.sorted().joined(separator: ", ")).")
+    var voice: String?
+
+    @Option(name: .long, help: "Draw references from LOW..HIGH, e.g. A2..E4 (default C4..C5).")
+    var range: String?
+
+    @Option(
+        name: .long,
+        help: "Sing this interval from the reference: \(SungInterval.names.joined(separator: ", ")); add down for below (M3down)."
+    )
+    var interval: String?
+
+    @Option(name: .long, help: "Score intervals in equal temperament (equal) or just intonation (just).")
+    var tuning: String = "equal"
+
+    @Option(name: .long, help: "A recording of the sung notes (WAV), instead of a capture device.")
+    var input: String?
+
+    @Option(name: .long, help: "Seed for the references drawn at random.")
+    var seed: UInt64?
+
+    @Option(name: .long, help: "A4 in Hz (400...480).")
+    var reference: Double = 440
+
+    @Flag(name: .long, help: "Machine mode: one JSON object per line on stdout.")
+    var json = false
+
+    @Option(
+        name: [.customShort("C"), .customLong("capture-device")],
+        help: "ALSA PCM to hear the singer on (separate from -D, where the references play).")
+    var captureDevice: String = "default"
+
+    @Option(name: .long, help: "Seconds to wait for each note before calling it unvoiced (0.5...60).")
+    var listenSeconds: Double = 8
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    mutating func validate() throws {
+        if let trials, !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
+        if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
+        if [references != nil, voice != nil, range != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--references, --voice and --range: expected at most one of them")
+        }
+        if SungInterval.Tuning(rawValue: tuning) == nil {
+            throw ValidationError("--tuning \(OneLine.escape(tuning)): expected equal or just")
+        }
+        if let interval, SungInterval(interval) == nil {
+            throw ValidationError(
+                "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.joined(separator: ", ")), optionally followed by up or down"
+            )
+        }
+        if !(0.5...60).contains(listenSeconds) {
+            throw ValidationError("--listen-seconds \(listenSeconds): expected 0.5...60")
+        }
+        _ = try fixedReferences()
+        _ = try drawRange()
+    }
+
+    static func parseNote(_ text: String, _ option: String) throws -> Int {
+        guard let n = NoteName(text.trimmingCharacters(in: .whitespaces)), (24...108).contains(n.midi) else {
+            throw ValidationError("\(option) \(OneLine.escape(text)): expected notes C1...C8 such as A4 or C#5")
+        }
+        return n.midi
+    }
+
+    func fixedReferences() throws -> [Int]? {
+        guard let references else { return nil }
+        return try references.split(separator: ",", omittingEmptySubsequences: false).map {
+            try Self.parseNote(String($0), "--references")
+        }
+    }
+
+    func drawRange() throws -> ClosedRange<Int> {
+        if let voice {
+            guard let r = VoiceRange.ranges[voice] else {
+                throw ValidationError(
+                    "--voice \(OneLine.escape(voice)): expected \(VoiceRange.ranges.keys.sorted().joined(separator: ", "))")
+            }
+            return r
+        }
+        guard let range else { return 60...72 }
+        let parts = range.components(separatedBy: "..")
+        guard parts.count == 2 else {
+            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as A2..E4")
+        }
+        let low = try Self.parseNote(parts[0], "--range")
+        let high = try Self.parseNote(parts[1], "--range")
+        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
+        return low...high
+    }
+
+    /// The reference of each trial, MIDI.
+    func referenceNotes(count: Int) throws -> [Int] {
+        if let fixed = try fixedReferences() { return (0..<count).map { fixed[$0 % fixed.count] } }
+        var rng = SeededGenerator(seed: seed ?? UInt64.random(in: 0...UInt64.max))
+        var r = try drawRange()
+        // An interval's target stays in the range too.
+        if let i = interval.flatMap(SungInterval.init), r.count > i.semitones {
+            r = i.direction > 0 ? r.lowerBound...(r.upperBound - i.semitones) : (r.lowerBound + i.semitones)...r.upperBound
+        }
+        return (0..<count).map { _ in Int.random(in: r, using: &rng) }
+    }
+
+    func run() throws {
+        runReportingErrors {
+            Signals.install()
+            if let input {
+                let wav = try Self.readWav(input)
+                let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
+                let tracker = try PitchTracker(sampleRate: wav.sampleRate)
+                let fixed = try fixedReferences()?.count
+                let count = trials ?? fixed ?? max(1, notes.count)
+                try session(count: count) { k, _, announce in
+                    announce()
+                    return k < notes.count ? SungNotes.stablePitch(Array(wav.samples[notes[k]]), tracker: tracker) : nil
+                }
+                return
+            }
+            try runLive()
+        }
+    }
+
+    static func readWav(_ path: String) throws -> WavFile {
+        do {
+            return try WavFile(path: path)
+        } catch {
+            if case .ioError = error { throw BoopExit(.noInput, "\(error)") }
+            throw BoopExit(.dataError, "\(error)")
+        }
+    }
+
+    /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
+    private func runLive() throws {
+        let player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100))
+        defer { player.close(drain: true) }
+        let input = try LiveMatchInput(device: captureDevice)
+        defer { input.close() }
+        let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
+        let fixed = try fixedReferences()?.count
+        try session(count: trials ?? fixed ?? 10) { _, refHz, announce in
+            let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: player.sampleRate)
+            _ = try player.play(tone, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
+            try input.waitForQuiet()
+            announce()
+            let note = try input.listenNote(limit: listenSeconds) { hz in
+                guard needle else { return }
+                let n = PitchDetector.nearestNote(to: hz, reference: reference)
+                _ = StandardOutput.send(String(format: "\r  %@ %+6.1f cents \u{1B}[K", n.name as NSString, n.cents))
+            }
+            if needle { _ = StandardOutput.send("\r\u{1B}[K") }
+            guard let note else { return nil }
+            return SungNotes.stablePitch(note, tracker: try PitchTracker(sampleRate: input.rate))
+        }
+    }
+
+    /// The trials: `sing(k, referenceHz, announce)` gives the k-th sung pitch (nil: none heard),
+    /// calling announce() when it starts listening.
+    private func session(count: Int, sing: (Int, Double, () -> Void) throws -> SungPitch?) throws {
+        let refs = try referenceNotes(count: count)
+        let sungInterval = interval.flatMap(SungInterval.init)
+        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
+        var errors: [Double] = []
+        for (k, midi) in refs.enumerated() where !Signals.interrupted {
+            let refHz = reference * pow(2, Double(midi - 69) / 12)
+            let target = sungInterval?.target(from: refHz, tuning: tuning) ?? refHz
+            let sung = try sing(k, refHz) {
+                say(
+                    json
+                        ? String(format: "{\"trial\":%d,\"reference_hz\":%.4f,\"listening\":true}", k + 1, refHz)
+                        : "trial \(k + 1)/\(count): \(NoteName(midi: midi))"
+                            + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
+            }
+            guard let sung else {
+                say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
+                continue
+            }
+            let score = MatchScore(sung: sung.frequency, target: target)
+            errors.append(score.cents)
+            say(
+                json
+                    ? String(
+                        format: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
+                        k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
+                    : describe(sung, score, target: target))
+        }
+        summarise(MatchSummary(errors: errors))
+    }
+
+    private func describe(_ sung: SungPitch, _ score: MatchScore, target: Double) -> String {
+        let note = PitchDetector.nearestNote(to: sung.frequency, reference: reference).name
+        let octave =
+            score.octave == 0
+            ? ""
+            : score.octave == -1
+                ? " (an octave below)"
+                : score.octave == 1
+                    ? " (an octave above)"
+                    : " (\(abs(score.octave)) octaves \(score.octave < 0 ? "below" : "above"))"
+        return String(
+            format: "  sang %@ %.2f Hz%@: %+.1f cents, steady for %d ms", note as NSString, sung.frequency,
+            octave as NSString, score.cents, sung.stableMilliseconds)
+    }
+
+    private func summarise(_ s: MatchSummary?) {
+        func num(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "null" }
+        guard let s else {
+            say(
+                json
+                    ? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null,\"trials\":0}"
+                    : "No note heard: nothing to estimate.")
+            return
+        }
+        if json {
+            say(
+                "{\"bias_cents\":\(num(s.bias)),\"bias_low\":\(num(s.biasLow)),\"bias_high\":\(num(s.biasHigh)),"
+                    + "\"spread_cents\":\(s.trials >= 2 ? num(s.spread) : "null"),\"trials\":\(s.trials)}")
+            return
+        }
+        let trialsText = TrainStatsCommand.count(s.trials, "note")
+        guard s.trials >= 2 else {
+            say(
+                String(
+                    format: "Bias %+.1f cents after %@ (uncertain: one note gives no interval).", s.bias, trialsText as NSString))
+            return
+        }
+        say(
+            String(
+                format: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
+                s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText as NSString,
+                s.trials < 8 ? " (uncertain: few notes)" : ""))
+    }
+
+    private func say(_ line: String) {
+        if let failure = StandardOutput.send(line + "\n") { StandardOutput.exit(for: failure, also: "") }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import PixelBoopCore
+
+/// Captured samples, gathered by the task that reads the stream and taken by the command's
+/// thread. @unchecked Sendable: every field is guarded by `lock`.
+final class CaptureBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var samples: [Float] = []
+    private var failure: String?
+    private var stopped = false
+
+    func append(_ s: [Float]) { lock.withLock { samples += s } }
+    func fail(_ message: String) { lock.withLock { failure = message } }
+    func stop() { lock.withLock { stopped = true } }
+
+    /// Everything captured since the last take, and why capture ended (if it did).
+    func take() -> (samples: [Float], failure: String?, stopped: Bool) {
+        lock.withLock {
+            defer { samples.removeAll(keepingCapacity: true) }
+            return (samples, failure, stopped)
+        }
+    }
+}
+
+/// The live half of `train match`: the capture device (-C) heard note by note, with a needle.
+final class LiveMatchInput {
+    let stream: AudioStream
+    let rate: Double
+    private let buffer = CaptureBuffer()
+    /// A 10 ms block quieter than this (dBFS RMS) is silence whatever came before.
+    static let silenceFloor = pow(10, -50.0 / 20)
+
+    init(device: String) throws {
+        stream = AudioStream(config: StreamConfig(sampleRate: 16000, bufferFrames: 320, channels: 1, device: device))
+        try stream.start()
+        rate = stream.sampleRate
+        let stream = self.stream
+        let buffer = self.buffer
+        Task.detached {
+            for await event in stream.events {
+                switch event {
+                case .samples(let s, _, _, _): buffer.append(s)
+                case .error(_, let message): buffer.fail(message)
+                case .status(let status): if status == .stopped { buffer.stop() }
+                }
+            }
+            buffer.stop()
+        }
+    }
+
+    func close() { stream.stop() }
+
+    /// The room's level (RMS of its quietest 10 ms seen while waiting): a microphone never reads
+    /// digital silence, so "silence" is judged against this too.
+    private var noiseFloor = 0.0
+
+    /// Waits (up to `limit` seconds) until the input has been quiet for `quiet` seconds (within
+    /// 6 dB of the quietest block heard): what was played as the reference has passed the capture
+    /// path before listening starts.
+    func waitForQuiet(_ quiet: Double = 0.2, limit: Double = 3) throws {
+        let deadline = Date().addingTimeInterval(limit)
+        var silentFrames = 0
+        var lowest = Double.infinity
+        while Date() < deadline && !Signals.interrupted {
+            let got = try next()
+            for block in Self.blocks(got, size: Int(rate / 100)) where block.count == Int(rate / 100) {
+                let level = Self.rms(block)
+                lowest = min(lowest, level)
+                silentFrames = level < max(Self.silenceFloor, 2 * lowest) ? silentFrames + block.count : 0
+            }
+            if Double(silentFrames) >= quiet * rate { break }
+        }
+        if lowest.isFinite { noiseFloor = lowest }
+    }
+
+    /// One note: from its first sound to `gap` seconds of silence after it (or `limit` seconds).
+    /// `needle` gets each voiced frame while the note is held. Nil when nothing was heard.
+    func listenNote(limit: Double, gap: Double = 0.3, needle: (Double) -> Void) throws -> [Float]? {
+        let tracker = try PitchTracker(sampleRate: rate, lag: 4)
+        let hop = Int(rate / 100)
+        var note: [Float] = []
+        var loudest = 0.0
+        var silentFrames = 0
+        var heard = false
+        let deadline = Date().addingTimeInterval(limit)
+        var pending: [Float] = []
+        while Date() < deadline && !Signals.interrupted {
+            pending += try next()
+            while pending.count >= hop {
+                let block = Array(pending[0..<hop])
+                pending.removeFirst(hop)
+                let level = Self.rms(block)
+                loudest = max(loudest, level)
+                let silent = level < max(Self.silenceFloor, 4 * noiseFloor, loudest * 0.03)
+                if !heard && silent { continue }
+                heard = true
+                note += block
+                silentFrames = silent ? silentFrames + hop : 0
+                if note.count >= tracker.windowFrames, !silent {
+                    note.withUnsafeBufferPointer { all in
+                        let window = UnsafeBufferPointer(rebasing: all[(all.count - tracker.windowFrames)...])
+                        if let f = tracker.push(window), f.frequency > 0 { needle(f.frequency) }
+                    }
+                }
+                if Double(silentFrames) >= gap * rate { return note }
+            }
+        }
+        return heard ? note : nil
+    }
+
+    private func next() throws -> [Float] {
+        let got = buffer.take()
+        if let failure = got.failure { throw BoopExit(.ioError, "capture: \(failure)") }
+        if got.samples.isEmpty {
+            if got.stopped { throw BoopExit(.ioError, "capture: the device stopped") }
+            Thread.sleep(forTimeInterval: 0.01)   // a 20 ms buffer arrives at this pace
+        }
+        return got.samples
+    }
+
+    static func blocks(_ s: [Float], size: Int) -> [ArraySlice<Float>] {
+        stride(from: 0, to: s.count, by: max(1, size)).map { s[$0..<min(s.count, $0 + size)] }
+    }
+
+    static func rms<C: Collection>(_ s: C) -> Double where C.Element == Float {
+        guard !s.isEmpty else { return 0 }
+        return (s.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(s.count)).squareRoot()
+    }
+}

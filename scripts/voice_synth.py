@@ -1,0 +1,75 @@
+"""Voice-like test signals with exact ground truth: a Rosenberg glottal pulse train (jitter,
+shimmer) through vowel formant filters, breath (aspiration) noise, a scooped onset and vibrato.
+Used by bench/pitch-bench.py (the tracker benchmark) and scripts/sim-singer.py (simulated singers
+for `boop train match`). numpy and scipy only."""
+import numpy as np
+from scipy.signal import lfilter
+
+RATE = 16000
+# F1, F2, F3 (Hz) of five vowels (adult averages).
+VOWELS = {
+    "a": (800, 1150, 2900),
+    "e": (400, 1700, 2600),
+    "i": (300, 2300, 3000),
+    "o": (450, 800, 2830),
+    "u": (325, 700, 2530),
+}
+BANDWIDTHS = (80, 90, 120)
+
+
+def rosenberg(phase, open_q=0.4, close_q=0.16):
+    """Glottal flow for a phase in [0, 1): opening half-cosine, closing quarter-cosine, closed."""
+    g = np.zeros_like(phase)
+    a = phase < open_q
+    g[a] = 0.5 * (1 - np.cos(np.pi * phase[a] / open_q))
+    b = (phase >= open_q) & (phase < open_q + close_q)
+    g[b] = np.cos(np.pi * (phase[b] - open_q) / (2 * close_q))
+    return g
+
+
+def formants(x, vowel, rate=RATE):
+    for f, bw in zip(VOWELS[vowel], BANDWIDTHS):
+        if f >= rate / 2 - 200:
+            continue
+        r = np.exp(-np.pi * bw / rate)
+        a = [1, -2 * r * np.cos(2 * np.pi * f / rate), r * r]
+        x = lfilter([sum(a)], a, x)  # unity gain at DC
+    return x
+
+
+def contour(n, f0, rng, rate=RATE, scoop_cents=-150.0, scoop_ms=80.0, vibrato_cents=50.0, vibrato_hz=5.5):
+    """The note's exact f0 (Hz per sample): an exponential scoop from scoop_cents, then vibrato
+    (faded in over 200 ms after 250 ms)."""
+    t = np.arange(n) / rate
+    cents = scoop_cents * np.exp(-t / (scoop_ms / 1000.0))
+    fade = np.clip((t - 0.25) / 0.2, 0, 1)
+    phase0 = rng.uniform(0, 2 * np.pi)
+    cents = cents + vibrato_cents * fade * np.sin(2 * np.pi * vibrato_hz * t + phase0)
+    return f0 * 2.0 ** (cents / 1200.0)
+
+
+def note(f0, seconds, rng, vowel="a", jitter=0.01, shimmer_db=0.5, breath_db=-25.0, rate=RATE, **shape):
+    """One sung note: (signal, exact f0 per sample). The level is about -12 dBFS RMS."""
+    n = int(seconds * rate)
+    f = contour(n, f0, rng, rate=rate, **shape)
+    base = np.cumsum(f / rate)
+    cycles = int(base[-1]) + 2
+    jit = 1.0 + jitter * rng.standard_normal(cycles)
+    phase = np.cumsum(f * jit[base.astype(int)] / rate)
+    cyc = phase.astype(int)
+    amp = 10 ** (shimmer_db * rng.standard_normal(int(phase[-1]) + 2) / 20)
+    flow = rosenberg(phase - cyc) * amp[cyc]
+    src = np.diff(flow, prepend=0.0)  # lip radiation: the flow's derivative
+    src /= np.sqrt(np.mean(src**2)) + 1e-12
+    breath = rng.standard_normal(n) * (0.5 + rosenberg(phase - cyc)) * 10 ** (breath_db / 20)
+    y = formants(src + breath, vowel, rate)
+    env = np.minimum(1, np.minimum(np.arange(n) / (0.04 * rate), (n - np.arange(n)) / (0.08 * rate)))
+    y = y * env
+    y *= 0.25 / (np.sqrt(np.mean(y**2)) + 1e-12)
+    return y.astype(np.float64), f
+
+
+def add_noise(y, snr_db, rng, voiced=None):
+    """White noise at snr_db below the mean power of the voiced part (all of y if voiced is None)."""
+    p = np.mean(y[voiced] ** 2) if voiced is not None else np.mean(y**2)
+    return y + rng.standard_normal(len(y)) * np.sqrt(p / 10 ** (snr_db / 10))
