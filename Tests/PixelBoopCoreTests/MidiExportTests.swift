@@ -217,8 +217,10 @@ private let sample = Pattern(
         let examples = root.appendingPathComponent("examples")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: examples.path).sorted()) ?? []
         where name.hasSuffix(".json") {
-            patterns.append(
-                (examples.appendingPathComponent(name).path, try Pattern.load(path: examples.appendingPathComponent(name).path)))
+            // Songs (version 2) have an export of their own (SongMidiWriter, SongTests, song.sh).
+            let path = examples.appendingPathComponent(name).path
+            guard case .pattern(let pattern) = try PieceFile.load(path: path) else { continue }
+            patterns.append((path, pattern))
         }
         for (name, pattern) in patterns {
             let json = name.hasPrefix("/") ? name : dir.appendingPathComponent(name).path

@@ -314,12 +314,14 @@ float Engine::mixStereo(float* out, uint32_t frames) BOOP_RT {
     const float* right = right_.get();
     const uint32_t channels = config_.channels;
     float peak = 0.0f;
-    for (uint32_t n = 0; n < frames; ++n) {
-        if (channels == 1) {
+    if (channels == 1) {
+        for (uint32_t n = 0; n < frames; ++n) {
             out[n] = dsp::SoftClipper::process(mono[n] + 0.5f * (left[n] + right[n]) * kMasterGain);
             peak = std::max(peak, std::fabs(out[n]));
-            continue;
         }
+        return peak;
+    }
+    for (uint32_t n = 0; n < frames; ++n) {
         const float l = dsp::SoftClipper::process(mono[n] + left[n] * kMasterGain);
         const float r = dsp::SoftClipper::process(mono[n] + right[n] * kMasterGain);
         peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));

@@ -2,44 +2,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include "engine/ScalarWaves.hpp"
 
 namespace boop {
+
+using namespace waves;
 
 namespace {
 
 constexpr double kTwoTo32 = 4294967296.0;
-constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
-
-// sin(2 pi x) for x in [-0.5, 0.5) turns: the engine's polynomial (dsp::simd::sinTurns), one lane.
-inline float sinTurns(float x) noexcept {
-    const float b = std::fabs(x) - 0.25f;
-    const float b2 = b * b;
-    float p = 56.24054044084265f;
-    p = p * b2 - 85.24010035715763f;
-    p = p * b2 + 64.93458164580115f;
-    p = p * b2 - 19.739171322478587f;
-    p = p * b2 + 0.9999999532476083f;
-    return x < 0.0f ? -p : p;
-}
-
-// The phase as signed turns in [-0.5, 0.5) (a cosine-phase start: 0 is the wave's minimum for
-// the triangle, its zero crossing for the sine).
-inline float signedTurns(uint32_t phase) noexcept {
-    return static_cast<float>(static_cast<int32_t>(phase)) * kTurnsPerStep;
-}
-
-// A band-limited saw at unsigned phase t in [0, 1): the naive ramp minus the polyBLEP residual.
-inline float blepSaw(float t, float dt, float invDt) noexcept {
-    float blep = 0.0f;
-    if (t < dt) {
-        const float u = t * invDt;
-        blep = u + u - u * u - 1.0f;
-    } else if (t > 1.0f - dt) {
-        const float u = (t - 1.0f) * invDt;
-        blep = u * u + u + u + 1.0f;
-    }
-    return (t + t - 1.0f) - blep;
-}
 
 // xorshift32: the pluck's excitation noise, seeded per note.
 inline uint32_t xorshift(uint32_t& s) noexcept {
@@ -68,6 +39,7 @@ void InstrumentBank::updateCoefficients() BOOP_RT {
     filtered_ = params_.cutoff < 0.45 * sampleRate_;
     if (filtered_) filter_.set(sampleRate_, params_.cutoff, params_.resonance);
     panGains(params_.pan, panLeft_, panRight_);
+    widthShift_ = static_cast<uint32_t>(params_.width * kTwoTo32);
     // The bell's brightness falls by 60 dB in 1.2 s, whatever the rate.
     fmDecay_ = static_cast<float>(std::pow(0.001, 1.0 / (1.2 * sampleRate_)));
 }
@@ -199,7 +171,7 @@ void InstrumentBank::fadeAll(double seconds) BOOP_RT {
     }
 }
 
-void InstrumentBank::advanceEnvelope(Voice& v) BOOP_RT {
+inline void InstrumentBank::advanceEnvelope(Voice& v) BOOP_RT {
     switch (v.stage) {
         case Stage::Attack:
             v.level += v.step;
@@ -233,59 +205,90 @@ void InstrumentBank::advanceEnvelope(Voice& v) BOOP_RT {
     }
 }
 
-float InstrumentBank::oscillator(Voice& v) BOOP_RT {
+template <InstrumentVoice V>
+inline float InstrumentBank::oscillator(Voice& v) BOOP_RT {
     const float t = static_cast<float>(v.phase) * kTurnsPerStep;
-    switch (params_.voice) {
-        case InstrumentVoice::Sine:
-            return sinTurns(signedTurns(v.phase));
-        case InstrumentVoice::Triangle:
-            return std::fabs(signedTurns(v.phase)) * 4.0f - 1.0f;
-        case InstrumentVoice::Saw:
-            return blepSaw(t, v.dt, v.invDt);
-        case InstrumentVoice::Pulse: {
-            const uint32_t shifted = v.phase + static_cast<uint32_t>(params_.width * kTwoTo32);
-            return 0.5f *
-                   (blepSaw(t, v.dt, v.invDt) - blepSaw(static_cast<float>(shifted) * kTurnsPerStep, v.dt, v.invDt));
-        }
-        case InstrumentVoice::Fm: {
-            // Phase modulation by a partial 3.5 times the pitch: the bell's inharmonic sidebands
-            // (2.5, 4.5, 6, 8 x f) above a carrier that stays the lowest and strongest partial.
-            float x = signedTurns(v.phase) + v.modIndex * sinTurns(signedTurns(v.phase2));
-            x -= std::floor(x + 0.5f);
-            v.modIndex *= fmDecay_;
-            return sinTurns(x);
-        }
-        case InstrumentVoice::Pad:
-            return 0.6f * (blepSaw(t, v.dt, v.invDt) +
-                           0.5f * blepSaw(static_cast<float>(v.phase2) * kTurnsPerStep, v.dt2, v.invDt2));
-        case InstrumentVoice::Sub: {
-            const float s = sinTurns(signedTurns(v.phase));
-            return 1.2f * s - 0.3f * s * s * s;  // a little third harmonic, a warm sub
-        }
-        case InstrumentVoice::Pluck: {
-            const float out = v.line[v.pos];
-            const float averaged = 0.5f * (out + v.last);
-            v.last = out;
-            const float ap = v.apCoeff * averaged + v.apIn - v.apCoeff * v.apOut;
-            v.apIn = averaged;
-            v.apOut = ap;
-            v.line[v.pos] = 0.996f * ap;
-            if (++v.pos >= v.length) v.pos = 0;
-            return out;
+    if constexpr (V == InstrumentVoice::Sine) {
+        return sinTurns(signedTurns(v.phase));
+    } else if constexpr (V == InstrumentVoice::Triangle) {
+        return std::fabs(signedTurns(v.phase)) * 4.0f - 1.0f;
+    } else if constexpr (V == InstrumentVoice::Saw) {
+        return blepSaw(t, v.dt, v.invDt);
+    } else if constexpr (V == InstrumentVoice::Pulse) {
+        const uint32_t shifted = v.phase + widthShift_;
+        return 0.5f * (blepSaw(t, v.dt, v.invDt) - blepSaw(static_cast<float>(shifted) * kTurnsPerStep, v.dt, v.invDt));
+    } else if constexpr (V == InstrumentVoice::Fm) {
+        // Phase modulation by a partial 3.5 times the pitch: the bell's inharmonic sidebands
+        // (2.5, 4.5, 6, 8 x f) around a carrier that stays the lowest partial.
+        float x = signedTurns(v.phase) + v.modIndex * sinTurns(signedTurns(v.phase2));
+        x -= std::floor(x + 0.5f);
+        v.modIndex *= fmDecay_;
+        return sinTurns(x);
+    } else if constexpr (V == InstrumentVoice::Pad) {
+        return 0.6f * (blepSaw(t, v.dt, v.invDt) +
+                       0.5f * blepSaw(static_cast<float>(v.phase2) * kTurnsPerStep, v.dt2, v.invDt2));
+    } else if constexpr (V == InstrumentVoice::Sub) {
+        const float s = sinTurns(signedTurns(v.phase));
+        return 1.2f * s - 0.3f * s * s * s;  // a little third harmonic, a warm sub
+    } else {
+        // Karplus-Strong: the string's sample, then the loop: two-point average, allpass, loss.
+        const float out = v.line[v.pos];
+        const float averaged = 0.5f * (out + v.last);
+        v.last = out;
+        const float ap = v.apCoeff * averaged + v.apIn - v.apCoeff * v.apOut;
+        v.apIn = averaged;
+        v.apOut = ap;
+        v.line[v.pos] = 0.996f * ap;
+        if (++v.pos >= v.length) v.pos = 0;
+        return out;
+    }
+}
+
+template <InstrumentVoice V, bool Filtered>
+void InstrumentBank::renderRun(Voice& v, float* left, float* right, int begin, int end) BOOP_RT {
+    const float panLeft = panLeft_, panRight = panRight_;
+    for (int n = begin; n < end; ++n) {
+        float y = oscillator<V>(v) * v.level * v.gain;
+        if constexpr (Filtered) y = v.filter.lowpass(filter_, y);
+        left[n] += y * panLeft;
+        right[n] += y * panRight;
+        v.phase += v.increment;
+        if constexpr (V == InstrumentVoice::Fm || V == InstrumentVoice::Pad) v.phase2 += v.increment2;
+        if (v.stage != Stage::Sustain) {
+            advanceEnvelope(v);
+            if (v.stage == Stage::Idle) return;
         }
     }
-    return 0.0f;
 }
 
 void InstrumentBank::renderVoice(Voice& v, float* left, float* right, int begin, int end) BOOP_RT {
-    for (int n = begin; n < end && v.stage != Stage::Idle; ++n) {
-        float y = oscillator(v) * v.level * v.gain;
-        if (filtered_) y = v.filter.lowpass(filter_, y);
-        left[n] += y * panLeft_;
-        right[n] += y * panRight_;
-        v.phase += v.increment;
-        v.phase2 += v.increment2;
-        advanceEnvelope(v);
+    using IV = InstrumentVoice;
+    const bool f = filtered_;
+    switch (params_.voice) {
+        case IV::Sine:
+            return f ? renderRun<IV::Sine, true>(v, left, right, begin, end)
+                     : renderRun<IV::Sine, false>(v, left, right, begin, end);
+        case IV::Triangle:
+            return f ? renderRun<IV::Triangle, true>(v, left, right, begin, end)
+                     : renderRun<IV::Triangle, false>(v, left, right, begin, end);
+        case IV::Pulse:
+            return f ? renderRun<IV::Pulse, true>(v, left, right, begin, end)
+                     : renderRun<IV::Pulse, false>(v, left, right, begin, end);
+        case IV::Saw:
+            return f ? renderRun<IV::Saw, true>(v, left, right, begin, end)
+                     : renderRun<IV::Saw, false>(v, left, right, begin, end);
+        case IV::Fm:
+            return f ? renderRun<IV::Fm, true>(v, left, right, begin, end)
+                     : renderRun<IV::Fm, false>(v, left, right, begin, end);
+        case IV::Pluck:
+            return f ? renderRun<IV::Pluck, true>(v, left, right, begin, end)
+                     : renderRun<IV::Pluck, false>(v, left, right, begin, end);
+        case IV::Pad:
+            return f ? renderRun<IV::Pad, true>(v, left, right, begin, end)
+                     : renderRun<IV::Pad, false>(v, left, right, begin, end);
+        case IV::Sub:
+            return f ? renderRun<IV::Sub, true>(v, left, right, begin, end)
+                     : renderRun<IV::Sub, false>(v, left, right, begin, end);
     }
 }
 

@@ -73,6 +73,10 @@ class InstrumentBank {
   private:
     void beginRelease(Voice& v, double seconds) BOOP_RT;
     void renderVoice(Voice& v, float* left, float* right, int begin, int end) BOOP_RT;
+    // The hot loop, one per voice and filter setting, so a frame is straight-line code.
+    template <InstrumentVoice V, bool Filtered>
+    void renderRun(Voice& v, float* left, float* right, int begin, int end) BOOP_RT;
+    template <InstrumentVoice V>
     float oscillator(Voice& v) BOOP_RT;
     void advanceEnvelope(Voice& v) BOOP_RT;
     void updateCoefficients() BOOP_RT;
@@ -83,6 +87,7 @@ class InstrumentBank {
     bool filtered_ = false;
     float panLeft_ = 1.0f, panRight_ = 1.0f;
     float fmDecay_ = 1.0f;
+    uint32_t widthShift_ = 0x80000000u;  // the pulse width as a phase offset
     Voice voices_[kLanes];
     std::unique_ptr<float[]> strings_;
     int stringLength_ = 0;

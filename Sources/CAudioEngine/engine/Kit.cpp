@@ -1,11 +1,11 @@
 #include "engine/Kit.hpp"
 #include <algorithm>
 #include <cmath>
+#include "engine/ScalarWaves.hpp"
 
 namespace boop {
 
 namespace {
-constexpr float kTwoPi = 6.283185307179586f;
 constexpr float kSilent = 1e-4f;  // -80 dB: a part this quiet has ended
 }  // namespace
 
@@ -134,7 +134,7 @@ void KitBank::fadeAll(double seconds) BOOP_RT {
         if (h.active) h.fadeStep = std::max(h.fadeStep, step);
 }
 
-float KitBank::renderHit(Hit& h) BOOP_RT {
+inline float KitBank::renderHit(Hit& h) BOOP_RT {
     if (h.ramp < 1.0f) h.ramp = std::min(1.0f, h.ramp + h.rampStep);
     float y = 0.0f;
     if (h.tone > kSilent) {
@@ -142,7 +142,8 @@ float KitBank::renderHit(Hit& h) BOOP_RT {
         h.sweepEnv *= h.sweepDecay;
         h.phase += freq;
         h.phase -= std::floor(h.phase);
-        y += h.tone * (h.square ? (h.phase < 0.5f ? 0.5f : -0.5f) : std::sin(kTwoPi * h.phase));
+        y += h.tone *
+             (h.square ? (h.phase < 0.5f ? 0.5f : -0.5f) : waves::sinTurns(h.phase < 0.5f ? h.phase : h.phase - 1.0f));
         if (h.tone2 > 0.0f) {
             h.tone2Phase += freq * 1.48f;
             h.tone2Phase -= std::floor(h.tone2Phase);

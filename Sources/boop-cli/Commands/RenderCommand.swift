@@ -5,7 +5,7 @@ import PixelBoopCore
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a pattern to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
+        abstract: "Render a pattern or a song to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
         discussion:
             "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file."
     )

@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// Options shared by the commands that play or render a pattern.
 struct PatternOptions: ParsableArguments {
-    @Argument(help: "The pattern file (JSON).")
+    @Argument(help: "The pattern or song file (JSON; version 2 is a song).")
     var pattern: String
 
     @Option(name: .long, help: "Play the pattern this many times (\(Limits.text(Limits.loops))).")
