@@ -5,21 +5,29 @@ import PixelBoopCore
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "The PixelBoop grid: edit a pattern in the terminal, hear every note as you place it, edit while it loops.",
+        abstract:
+            "The PixelBoop grid: edit a pattern or a whole song in the terminal, hear every note as you place it, edit while it loops.",
         discussion: """
             Steps run across, pitches (or drum lanes) down. Keys: arrows or h j k l move (up is a \
             semitone higher), H and L four steps; space or Enter places or removes a note (it sounds at \
             once); 1 2 3 set normal, accent, sustain; [ and ] shorten and lengthen the note; Tab and \
-            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM; \
-            < and > change the length (8, 16, 24, 32 steps); u undoes, Ctrl-R redoes; s or Ctrl-S \
-            saves; W saves as (type a path); ? shows the keys; Ctrl-Z suspends (fg comes back); q or \
-            Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag paints, a right \
-            click removes, the wheel scrolls. A FILE that does not exist is a new pattern, written when \
-            you save; a symbolic link is saved through (its target gets the edits); a read-only FILE \
-            is replaced only when you say so; when saving fails you are asked for another path. \
-            SIGTERM or SIGHUP with unsaved changes writes them to FILE.save, or when its folder takes \
-            no file to $XDG_STATE_HOME/pixelboop/ (~/.local/state/pixelboop/), and the next \
-            `boop edit FILE` offers them back. Without a sound device it edits silently.
+            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM, = and \
+            _ by 1, b types it; < and > change the length (8 to 64 steps); v starts and ends a block \
+            (Shift+arrows extend it, Esc clears it); y copies, x cuts, P pastes at the cursor, D \
+            duplicates, Delete deletes; t and T transpose a semitone, o and O an octave; ( and ) nudge; \
+            } and { go to the next and previous pattern, c clones it, n adds an empty one; g opens the \
+            song chain, I the track's instrument and mix; m mutes and M solos the track; S sets a scale \
+            lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
+            saves as and E exports (.wav, .mid: type a path); ? shows the keys; Ctrl-Z suspends (fg comes \
+            back); q or Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag \
+            paints, a right click removes, the wheel scrolls. A version-1 file stays version 1 while \
+            nothing needs version 2. Without FILE a new untitled.json (untitled-2.json, ... when it \
+            exists). A FILE that does not exist is a new pattern, written when you save; a symbolic link \
+            is saved through (its target gets the edits); a read-only FILE is replaced only when you \
+            say so; when saving fails you are asked for another path. SIGTERM or SIGHUP with unsaved \
+            changes writes them to FILE.save, or when its folder takes no file to \
+            $XDG_STATE_HOME/pixelboop/ (~/.local/state/pixelboop/), and the next `boop edit FILE` \
+            offers them back. Without a sound device it edits silently.
             """)
 
     @Argument(
