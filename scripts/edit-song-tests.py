@@ -158,6 +158,11 @@ with Editor(BOOP, "untitled.json", cols=120, args=["-D", "null"]) as ed:
     check(ed.wait_for("pattern A 1/2"), "a version-2 song opens on its first pattern", ed.status_line())
     ed.keys("}")
     check(ed.wait_for("pattern B 2/2"), "} shows pattern B", ed.status_line())
+    # The loop and the auditions on the song's instruments (a sine melody, the muted drums left out).
+    ed.keys("p", "I", "l", "esc", "l", " ", "p")
+    check("playing" not in ed.status_line() and "instrument:" not in ed.text() and "audition:" not in ed.text(),
+          "played and stopped on the song's instruments, changed while playing", ed.text())
+    ed.keys("u", "u")
     ed.keys(">", ">", ">", ">", *["L"] * 16)
     check(ed.wait_for("step 64/64") and " 61" in ed.line(1), "64 steps, scrolled to the end", ed.line(1))
     ed.keys("u", "u", "u", "u", "q")

@@ -153,6 +153,7 @@ final class EditSession {
                 periodFrames: command.periodFrames ?? 128, periods: command.periods ?? 3,
                 adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
             try t.openSound()
+            try t.setMix(model.song.instruments)
             transport = t
             sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
         } catch {
@@ -284,7 +285,18 @@ final class EditSession {
     }
 
     private func patternChanged() { transport?.replacePattern(model.audiblePattern) }
-    func replacePatternInTransport() { patternChanged() }
+    func replacePatternInTransport() {
+        patternChanged()
+        mixChanged()
+    }
+    /// The loop and the auditions sound with the song's instruments, as `play` and `render` do.
+    private func mixChanged() {
+        do {
+            try transport?.setMix(model.song.instruments)
+        } catch {
+            model.message = "instrument: \(error)"
+        }
+    }
     func setFile(_ path: String) { file = path }
 
     func togglePlay() {
@@ -326,7 +338,11 @@ final class EditSession {
         }
         model.message = nil
         let before = model.audiblePattern
-        defer { if model.audiblePattern != before { patternChanged() } }
+        let mixBefore = model.song.instruments
+        defer {
+            if model.audiblePattern != before { patternChanged() }
+            if model.song.instruments != mixBefore { mixChanged() }
+        }
         if let panel = model.panel { return panelKey(event, panel) }
         return gridKey(event, readAt: readAt)
     }
