@@ -44,6 +44,7 @@ STEPS = [
     # In B: the whole melody (steps 1-7, A4 down to C4) an octave down.
     ("B's melody an octave down", ["H", "H"] + ["k"] * 7 + ["v"] + ["l"] * 6 + ["j"] * 9 + ["v", "O"]),
     ("B repeats twice in the chain", ["esc", "g", "+"]),
+    ("B at 140 BPM in the chain", ["b", "ctrl-u", "1", "4", "0", "enter"]),
     ("tempo +1 BPM", ["esc", "="]),
 ]
 
@@ -61,7 +62,7 @@ EXPECTED = {
             "chords": [{"step": 4, "pitch": 60}],
             "rhythm": [{"step": 0, "pitch": 36}, {"step": 4, "pitch": 36}]}},
     },
-    "song": [{"pattern": "A", "repeat": 1}, {"pattern": "B", "repeat": 2}],
+    "song": [{"pattern": "A", "repeat": 1}, {"pattern": "B", "repeat": 2, "bpm": 140}],
 }
 
 
@@ -100,8 +101,10 @@ with Editor(BOOP, None, cols=120, argv=[BOOP, "edit", "-D", "null"]) as ed:
             break
         undone += 1
     check(undone == len(STEPS), f"every step one undo step ({len(STEPS)})", undone)
+    # No `*`: the song is the empty one it started as, field for field.
     check(not grid_notes(ed) and "pattern" not in ed.status_line() and "(m)" not in ed.line(0)
-          and "120 BPM" in ed.status_line(), "undone back to the empty file", ed.text())
+          and "120 BPM" in ed.status_line() and "untitled.json │" in ed.status_line(),
+          "undone back to the empty file", ed.text())
     ed.keys("tab", "tab", "tab")
     check(not grid_notes(ed), "undone: no drums either", ed.text())
     ed.keys("tab")
@@ -126,7 +129,7 @@ for pattern in ("A", "B"):
     for track in ("melody", "chords", "rhythm"):
         got, want = track_notes(data, pattern, track), track_notes(EXPECTED, pattern, track)
         check(got == want, f"saved {pattern}.{track} as entered", f"{got} != {want}")
-check(data.get("song") == EXPECTED["song"], "saved chain: A, B twice", data.get("song"))
+check(data.get("song") == EXPECTED["song"], "saved chain: A, B twice at 140 BPM", data.get("song"))
 inst = data.get("instruments", {})
 check(inst.get("melody", {}).get("voice") == "sine" and inst["melody"].get("solo") is True
       and inst["melody"].get("cutoff", 20000) < 20000 and inst.get("rhythm", {}).get("mute") is True,
@@ -138,10 +141,12 @@ r = subprocess.run([BOOP, "render", "untitled.json", "--output", "render.mid"], 
 check(r.returncode == 0, "boop render of the saved song", r.stderr)
 if r.returncode == 0:
     got, tempos = song_model.read_midi("render.mid")
-    want, _ = song_model.model(EXPECTED)
-    check(sorted((p, t) for _, p, t in got) == sorted((p, t) for _, p, _, t, _, _ in want),
+    want_notes, want_tempos = song_model.model(EXPECTED)
+    check(sorted((p, t) for _, p, t in got) == sorted((p, t) for _, p, _, t, _, _ in want_notes),
           "render's notes are the ones entered (melody only: solo; drums muted)",
-          (len(got), len(want)))
+          (len(got), len(want_notes)))
+    check(sorted(set(tempos)) == sorted(set(want_tempos)), "render's tempo changes are the ones entered",
+          (tempos, want_tempos))
     check(open("render.mid", "rb").read() == open("export.mid", "rb").read(), "render's .mid == the editor's export")
 
 # 2. untitled.json exists: a new untitled-2.json, the existing file untouched.

@@ -125,6 +125,13 @@ extension EditorModel {
         editSong { $0.chain[i].pattern = name }
     }
 
+    /// `b` in the chain: the entry's own tempo (nil: the song's).
+    public mutating func setEntryBPM(_ bpm: Double?) {
+        let i = chainIndex
+        let value = bpm.map { min(max($0.rounded(), Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound) }
+        editSong { $0.chain[i].bpm = value }
+    }
+
     /// `r`: renames the entry's pattern (every entry that plays it follows).
     public mutating func renamePattern(to newName: String) {
         let old = song.chain[chainIndex].pattern

@@ -78,7 +78,10 @@ extension EditorView {
                 "\(i == model.chainIndex ? ">" : " ") \(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)"
             )
         }
-        lines += ["", "Enter edit  a again  d duplicate  n new  r rename", "x delete  J K move  + - repeats  [ ] pattern  Esc"]
+        lines += [
+            "", "Enter edit  a again  d duplicate  n new  r rename", "x delete  J K move  + - repeats  [ ] pattern",
+            "b tempo  Esc close"
+        ]
         for (i, line) in lines.enumerated() {
             f.put(" " + line.padding(toLength: width - 1, withPad: " ", startingAt: 0), column: left, row: 2 + i, style: style)
         }

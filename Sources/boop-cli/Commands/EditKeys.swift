@@ -100,6 +100,10 @@ extension EditSession {
             model.openChainEntry()
             model.addPattern(clone: false)
             model.panel = .chain
+        case (.chain, .char("b")):
+            ask(
+                .entryTempo, label: "entry tempo (BPM; empty: the song's)",
+                text: model.song.chain[model.chainIndex].bpm.map { String(Int($0)) } ?? "")
         case (.chain, .char("r")): ask(.rename, label: "rename pattern", text: model.song.chain[model.chainIndex].pattern)
         case (.chain, .char("x")), (.chain, .delete): model.deleteChainEntry()
         case (.chain, .char("K")): model.moveChainEntry(by: -1)

@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
 enum PromptPurpose: Equatable {
-    case save, export, tempo, scale, rename
+    case save, export, tempo, entryTempo, scale, rename
 }
 
 /// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
@@ -21,6 +21,14 @@ extension EditSession {
             }
             model.setBPM(bpm)
             replacePatternInTransport()
+        case .entryTempo:
+            if text.isEmpty { return setEntry(nil) }
+            guard let bpm = Double(text), Pattern.bpmRange.contains(bpm) else {
+                model.message =
+                    "tempo: expected a number \(Int(Pattern.bpmRange.lowerBound))...\(Int(Pattern.bpmRange.upperBound))"
+                return nil
+            }
+            return setEntry(bpm)
         case .scale:
             if text.lowercased() == "off" || text.isEmpty {
                 model.setScale(nil)
@@ -34,6 +42,11 @@ extension EditSession {
         case .rename: model.renamePattern(to: text)
         case .export: export(to: text)
         }
+        return nil
+    }
+
+    private func setEntry(_ bpm: Double?) -> Int32? {
+        model.setEntryBPM(bpm)
         return nil
     }
 
