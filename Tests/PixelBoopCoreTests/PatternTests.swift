@@ -66,7 +66,7 @@ struct PatternTests {
         ("duplicate-canonical", "café: duplicate key"),
         ("duplicate-surrogates", "x🎵: duplicate key"),
         ("duplicate-solidus", "na/me: duplicate key"),
-        ("escaped-key", "unknown key (expected one of bpm, length, name, tracks)"),
+        ("escaped-key", "unknown key (expected one of bpm, length, name, tracks, version)"),
         ("length-1e19", "length: expected 8, 16, 24 or 32 steps, got 1e+19"),
         ("length-negative-huge", "length: expected 8, 16, 24 or 32 steps, got -1e+300"),
         ("pitch-2-63", "tracks.melody[0].pitch: expected an integer 0...127, got 9.22")

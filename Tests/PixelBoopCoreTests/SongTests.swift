@@ -21,7 +21,7 @@ struct SongTests {
          "song": [{"pattern": "B", "repeat": 2}, {"pattern": "A", "bpm": 90}, {"pattern": "B"}]}
         """
 
-    static func song(_ text: String = SongTests.text) throws -> Song {
+    static func song(_ text: String = SongTests.text) throws(PatternError) -> Song {
         try Song.parse(Data(text.utf8), file: "t.json")
     }
 

@@ -316,18 +316,23 @@ float Engine::mixStereo(float* out, uint32_t frames) BOOP_RT {
     float peak = 0.0f;
     if (channels == 1) {
         for (uint32_t n = 0; n < frames; ++n) {
-            out[n] = dsp::SoftClipper::process(mono[n] + 0.5f * (left[n] + right[n]) * kMasterGain);
+            out[n] = mono[n] + 0.5f * (left[n] + right[n]) * kMasterGain;
             peak = std::max(peak, std::fabs(out[n]));
         }
-        return peak;
+    } else {
+        for (uint32_t n = 0; n < frames; ++n) {
+            const float l = mono[n] + left[n] * kMasterGain;
+            const float r = mono[n] + right[n] * kMasterGain;
+            peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));
+            out[n * channels] = l;
+            out[n * channels + 1] = r;
+            for (uint32_t ch = 2; ch < channels; ++ch) out[n * channels + ch] = 0.5f * (l + r);
+        }
     }
-    for (uint32_t n = 0; n < frames; ++n) {
-        const float l = dsp::SoftClipper::process(mono[n] + left[n] * kMasterGain);
-        const float r = dsp::SoftClipper::process(mono[n] + right[n] * kMasterGain);
-        peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));
-        out[n * channels] = l;
-        out[n * channels + 1] = r;
-        for (uint32_t ch = 2; ch < channels; ++ch) out[n * channels + ch] = 0.5f * (l + r);
+    // The clipper only when something reaches its knee (below it, it is the identity).
+    if (peak > dsp::SoftClipper::kKnee) {
+        for (uint32_t i = 0; i < frames * channels; ++i) out[i] = dsp::SoftClipper::process(out[i]);
+        peak = dsp::SoftClipper::process(peak);
     }
     return peak;
 }

@@ -37,7 +37,10 @@ void InstrumentBank::prepare(double sampleRate) {
 
 void InstrumentBank::updateCoefficients() BOOP_RT {
     filtered_ = params_.cutoff < 0.45 * sampleRate_;
-    if (filtered_) filter_.set(sampleRate_, params_.cutoff, params_.resonance);
+    if (filtered_) {
+        filter_.set(sampleRate_, params_.cutoff, params_.resonance);
+        space_ = dsp::SvfStateSpace::of(filter_);
+    }
     panGains(params_.pan, panLeft_, panRight_);
     widthShift_ = static_cast<uint32_t>(params_.width * kTwoTo32);
     // The bell's brightness falls by 60 dB in 1.2 s, whatever the rate.
@@ -245,11 +248,11 @@ inline float InstrumentBank::oscillator(Voice& v) BOOP_RT {
 }
 
 template <InstrumentVoice V, bool Filtered>
-void InstrumentBank::renderRun(Voice& v, float* left, float* right, int begin, int end) BOOP_RT {
+void InstrumentBank::renderRun(Voice& v, float* __restrict left, float* __restrict right, int begin, int end) BOOP_RT {
     const float panLeft = panLeft_, panRight = panRight_;
     for (int n = begin; n < end; ++n) {
         float y = oscillator<V>(v) * v.level * v.gain;
-        if constexpr (Filtered) y = v.filter.lowpass(filter_, y);
+        if constexpr (Filtered) y = space_.process(v.filter.ic1, v.filter.ic2, y);
         left[n] += y * panLeft;
         right[n] += y * panRight;
         v.phase += v.increment;
@@ -294,8 +297,12 @@ void InstrumentBank::renderVoice(Voice& v, float* left, float* right, int begin,
 
 void InstrumentBank::render(float* left, float* right, int begin, int end) BOOP_RT {
     if (active_ == 0) return;
-    for (Voice& v : voices_)
-        if (v.stage != Stage::Idle) renderVoice(v, left, right, begin, end);
+    for (Voice& stored : voices_) {
+        if (stored.stage == Stage::Idle) continue;
+        Voice v = stored;  // in registers: the output cannot alias it
+        renderVoice(v, left, right, begin, end);
+        stored = v;
+    }
 }
 
 }  // namespace boop

@@ -84,6 +84,9 @@ class InstrumentBank {
     double sampleRate_ = 44100.0;
     InstrumentParams params_{};
     dsp::SvfCoeffs filter_{};
+    // The same lowpass as a state space: one multiply-add deep from frame to frame, where the
+    // TPT form's chain of four bounded a lone voice.
+    dsp::SvfStateSpace space_{};
     bool filtered_ = false;
     float panLeft_ = 1.0f, panRight_ = 1.0f;
     float fmDecay_ = 1.0f;

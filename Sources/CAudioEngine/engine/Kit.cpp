@@ -134,7 +134,7 @@ void KitBank::fadeAll(double seconds) BOOP_RT {
         if (h.active) h.fadeStep = std::max(h.fadeStep, step);
 }
 
-inline float KitBank::renderHit(Hit& h) BOOP_RT {
+__attribute__((always_inline)) inline float KitBank::renderHit(Hit& h) BOOP_RT {
     if (h.ramp < 1.0f) h.ramp = std::min(1.0f, h.ramp + h.rampStep);
     float y = 0.0f;
     if (h.tone > kSilent) {
@@ -189,13 +189,17 @@ inline float KitBank::renderHit(Hit& h) BOOP_RT {
     return y;
 }
 
-void KitBank::render(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT {
-    for (Hit& h : hits_) {
+void KitBank::render(float* __restrict left, float* __restrict right, float panLeft, float panRight, int begin,
+                     int end) BOOP_RT {
+    for (Hit& stored : hits_) {
+        if (!stored.active) continue;
+        Hit h = stored;  // in registers: the output cannot alias it
         for (int n = begin; n < end && h.active; ++n) {
             const float y = renderHit(h);
             left[n] += y * panLeft;
             right[n] += y * panRight;
         }
+        stored = h;
     }
 }
 
