@@ -109,6 +109,24 @@ struct EditorSongTests {
         #expect(back.patterns[1].length == 48)
     }
 
+    @Test("a song's groove survives the editor: paste keeps probability and ratchets; a ratchet stays one step")
+    func groove() {
+        let note = SongNote(step: 0, pitch: 60, probability: 40, condition: .init(a: 1, b: 2), ratchet: 3)
+        let song = Song(name: "s", patterns: [SongPattern(name: "A", length: 12, tracks: [.melody: [note]])])
+        var m = EditorModel(song: song, version1: false)
+        m.changeLength(by: 1)
+        #expect(m.songPattern.notes(.melody) == [note] && m.message?.contains("ratchet") == true)
+        m.toggleBlock()
+        m.copyBlock()
+        m.clearBlock()
+        m.move(steps: 5)
+        m.paste()
+        var moved = note
+        moved.step = 5
+        #expect(m.songPattern.notes(.melody) == [note, moved])
+        #expect(!m.savesVersion1)
+    }
+
     @Test("the scale lock moves the cursor onto its notes")
     func scale() {
         var m = EditorModel(pattern: Pattern(name: "t"))

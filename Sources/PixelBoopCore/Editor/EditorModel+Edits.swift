@@ -109,6 +109,11 @@ extension EditorModel {
         }
         let length = min(max(existing.length + delta, 1), songPattern.length - existing.step)
         guard length != existing.length else { return }
+        let ratchet = songPattern.notes(track).first { $0.step == existing.step && $0.pitch == existing.pitch }?.ratchet ?? 1
+        guard ratchet == 1 else {
+            message = "a ratcheted note fills one step (its hits repeat inside it)"
+            return
+        }
         replace(existing) { $0.length = length }
     }
 

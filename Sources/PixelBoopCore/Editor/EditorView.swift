@@ -253,8 +253,9 @@ public struct EditorView: Sendable {
             f.put(label, column: x, row: 0, style: current ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
             x += label.count + 1
         }
-        let velocity = "new notes: \(model.velocity.rawValue)"
-        f.put(velocity, column: f.width - velocity.count, row: 0, style: CellStyle(fg: .text))
+        // Mute and solo marks may leave too little room: the shorter form, or nothing, rather than overlap.
+        let velocity = ["new notes: \(model.velocity.rawValue)", model.velocity.rawValue].first { x + $0.count <= f.width }
+        if let velocity { f.put(velocity, column: f.width - velocity.count, row: 0, style: CellStyle(fg: .text)) }
     }
 
     private func drawRow(
