@@ -70,7 +70,19 @@ struct EditorSongTests {
         #expect(m.song.chain.map(\.pattern) == ["A", "B", "C"] && m.song.chain[1].repeats == 3)
         m.renamePattern(to: "verse")
         #expect(m.song.chain[1].pattern == "verse" && m.song.pattern(named: "verse") != nil)
-        for _ in 0..<5 { m.undo() }
+        m.deleteChainPattern()   // "verse" and its entry
+        #expect(m.song.patterns.map(\.name) == ["A", "C"] && m.song.chain.map(\.pattern) == ["A", "C"])
+        m.addPattern(clone: false)
+        m.panel = .chain
+        m.cycleTrack(by: 3)
+        m.place()
+        m.copyBlock()
+        m.toggleBlock()
+        m.copyBlock()
+        m.cycleTrack(by: 1)
+        m.paste()
+        #expect(m.message == "drums paste on the rhythm track")
+        for _ in 0..<8 { m.undo() }
         #expect(m.song.patterns.count == 1 && m.current == 0 && Self.melody(m).count == 3)
     }
 

@@ -112,6 +112,10 @@ extension EditorModel {
             message = "nothing copied (y copies a block)"
             return []
         }
+        guard (clip.track == .rhythm) == (track == .rhythm) else {
+            message = clip.track == .rhythm ? "drums paste on the rhythm track" : "notes paste on a pitched track"
+            return []
+        }
         let length = songPattern.length
         var placed: [SongNote] = []
         for item in clip.notes {

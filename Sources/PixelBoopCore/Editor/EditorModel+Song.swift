@@ -100,6 +100,23 @@ extension EditorModel {
         chainIndex = min(chainIndex, song.chain.count - 1)
     }
 
+    /// `X`: the entry's pattern removed from the song, with every entry that plays it (never the
+    /// last pattern, nor the last entry).
+    public mutating func deleteChainPattern() {
+        let name = song.chain[chainIndex].pattern
+        guard song.patterns.count > 1, song.chain.contains(where: { $0.pattern != name }) else {
+            message = "the song keeps at least one pattern in its chain"
+            return
+        }
+        editSong { s in
+            s.patterns.removeAll { $0.name == name }
+            s.chain.removeAll { $0.pattern == name }
+        }
+        current = min(current, song.patterns.count - 1)
+        chainIndex = min(chainIndex, song.chain.count - 1)
+        message = "pattern \(name) deleted"
+    }
+
     /// `K` / `J`: the entry one place earlier or later.
     public mutating func moveChainEntry(by delta: Int) {
         let i = chainIndex

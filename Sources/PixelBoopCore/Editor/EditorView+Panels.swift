@@ -79,8 +79,8 @@ extension EditorView {
             )
         }
         lines += [
-            "", "Enter edit  a again  d duplicate  n new  r rename", "x delete  J K move  + - repeats  [ ] pattern",
-            "b tempo  Esc close"
+            "", "Enter edit  a again  d duplicate  n new  r rename", "x delete  X delete the pattern  J K move",
+            "+ - repeats  [ ] pattern  b tempo  Esc close"
         ]
         for (i, line) in lines.enumerated() {
             f.put(" " + line.padding(toLength: width - 1, withPad: " ", startingAt: 0), column: left, row: 2 + i, style: style)

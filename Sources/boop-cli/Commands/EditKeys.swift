@@ -106,6 +106,7 @@ extension EditSession {
                 text: model.song.chain[model.chainIndex].bpm.map { String(Int($0)) } ?? "")
         case (.chain, .char("r")): ask(.rename, label: "rename pattern", text: model.song.chain[model.chainIndex].pattern)
         case (.chain, .char("x")), (.chain, .delete): model.deleteChainEntry()
+        case (.chain, .char("X")): model.deleteChainPattern()
         case (.chain, .char("K")): model.moveChainEntry(by: -1)
         case (.chain, .char("J")): model.moveChainEntry(by: 1)
         case (.chain, .char("+")), (.chain, .char("=")): model.changeRepeats(by: 1)
