@@ -185,5 +185,31 @@ saved = json.load(open("v1.json"))
 check("version" not in saved and sorted((n["step"], n["pitch"]) for n in saved["tracks"]["melody"]) == [(0, 60), (0, 62)],
       "a version-1 file edited stays version 1", saved)
 
+# 4. A song written elsewhere (notes out of step order, groove, a tempo change) opened, edited,
+# undone and saved: unchanged in music: render gives the same .mid (the seed draws by note order) before and after.
+ISSUE = {"version": 2, "name": "song", "bpm": 120, "swing": 50, "seed": 1,
+         "instruments": {"melody": {"voice": "pluck", "attack": 0.005, "cutoff": 2000, "level": 0.8},
+                         "rhythm": {"kit": "808", "level": 0.9}},
+         "patterns": {"B": {"length": 12, "tracks": {}},
+                      "A": {"length": 16, "swing": 60, "tracks": {
+                          "melody": [{"step": 3, "pitch": 64, "ratchet": 3, "probability": 70},
+                                     {"step": 0, "pitch": 60, "velocity": "accent", "length": 2,
+                                      "probability": 50, "condition": "1:2"}],
+                          "rhythm": [{"step": 4, "pitch": 38}, {"step": 0, "pitch": 36, "probability": 40}]}}},
+         "song": [{"pattern": "A", "repeat": 4}, {"pattern": "B", "repeat": 1, "bpm": 140}]}
+json.dump(ISSUE, open("outside.json", "w"))
+subprocess.run([BOOP, "render", "outside.json", "--output", "outside-before.mid"], check=True)
+with Editor(BOOP, "outside.json", cols=120, args=["-D", "null"]) as ed:
+    ed.wait_for("outside.json")
+    check(ed.wait_for("pattern A 2/2 │ accent len 2"), "opens on the chain's first pattern (A, written second), on its first note",
+          ed.status_line())
+    ed.keys(" ", "u", "s")   # the accented C4 removed and back
+    check(ed.wait_for("saved outside.json"), "a song from elsewhere saved", ed.text())
+    ed.keys("q")
+    ed.wait_exit()
+subprocess.run([BOOP, "render", "outside.json", "--output", "outside-after.mid"], check=True)
+check(open("outside-before.mid", "rb").read() == open("outside-after.mid", "rb").read(),
+      "opened and saved, it renders the same .mid (notes, probabilities, conditions, ratchets, tempo)")
+
 print(f"edit song tests: {check.failures} failed")
 sys.exit(1 if check.failures else 0)

@@ -98,6 +98,8 @@ public struct EditorModel: Sendable {
         self.song = song
         self.savedSong = saved ?? song
         self.version1 = version1
+        // The grid opens on the pattern the song starts with.
+        current = song.chain.first.flatMap { e in song.patterns.firstIndex { $0.name == e.pattern } } ?? 0
         placeCursorOnFirstNotes()
     }
 

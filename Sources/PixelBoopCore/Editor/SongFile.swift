@@ -8,7 +8,9 @@ extension PatternFile {
         if version1 && !song.needsVersion2 { return try write(song.asPattern(0), to: path) }
         let data = song.fileData()
         let reread = try? Song.parse(data, file: path)
-        guard let reread, reread.normalized == song.normalized else {
+        guard let reread, reread.normalized == song.normalized,
+            reread.patterns.map(\.tracks) == song.patterns.map({ $0.tracks.filter { !$0.value.isEmpty } })
+        else {
             throw PatternFileError(
                 kind: .ioError, reason: "the saved form does not read back the same",
                 description: "\(OneLine.escape(path)): the saved form does not read back the same (not written)")

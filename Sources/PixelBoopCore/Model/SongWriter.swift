@@ -46,10 +46,13 @@ extension Song {
         return s
     }
 
-    /// The song as a version-2 file: pretty-printed JSON, patterns in their order, only what
-    /// differs from the defaults. It always parses with the strict loader back to an equal song.
+    /// The song as a version-2 file: pretty-printed JSON, patterns and notes in their order, only
+    /// what differs from the defaults. It always parses with the strict loader back to an equal song.
     public func fileData() -> Data {
-        let s = normalized
+        // Notes keep their order: a note's index in its track picks its probability draw.
+        var s = self
+        for i in s.patterns.indices { s.patterns[i].tracks = s.patterns[i].tracks.filter { !$0.value.isEmpty } }
+        s.instruments = s.instruments.filter { $0.value != Instrument() }
         var top: [(String, String)] = [
             ("version", "2"), ("name", Song.quote(s.name)), ("bpm", Song.number(s.bpm)), ("swing", Song.number(s.swing)),
             ("seed", String(s.seed))
