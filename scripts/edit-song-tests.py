@@ -119,6 +119,8 @@ with Editor(BOOP, None, cols=120, argv=[BOOP, "edit", "-D", "null"]) as ed:
     check(ed.wait_for("saved untitled.json"), "saved", ed.text())
     ed.keys("E", "ctrl-u", *"export.mid", "enter")
     check(ed.wait_for("exported export.mid"), "E exports a .mid", ed.text())
+    ed.keys("E", "ctrl-u", *"export.wav", "enter")
+    check(ed.wait_for("exported export.wav"), "E exports a .wav", ed.text())
     ed.keys("q")
     check(ed.wait_exit() == 0, "quits after saving", ed.status)
 
@@ -148,6 +150,8 @@ if r.returncode == 0:
     check(sorted(set(tempos)) == sorted(set(want_tempos)), "render's tempo changes are the ones entered",
           (tempos, want_tempos))
     check(open("render.mid", "rb").read() == open("export.mid", "rb").read(), "render's .mid == the editor's export")
+    subprocess.run([BOOP, "render", "untitled.json", "--output", "render.wav"], check=True)
+    check(open("render.wav", "rb").read() == open("export.wav", "rb").read(), "render's .wav == the editor's export")
 
 # 2. untitled.json exists: a new untitled-2.json, the existing file untouched.
 before = open("untitled.json", "rb").read()
