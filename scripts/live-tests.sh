@@ -8,7 +8,7 @@
 #                                   bad device, server killed (each test starts its own server)
 # 2. swift test (CaptureLive)       AudioStream events against the server
 # 3. the CLI, as a user would run it (release `boop`):
-#    boop devices · boop play demo -D pulse --loops 2 (wall time = music time) · boop listen --json
+#    boop devices · boop play demo -D pulse --loops 2 and a song (wall time = music time) · boop listen --json
 #    hearing boop tone A4 at 440 Hz · -D hw:9,0 -> 69 · Ctrl-C -> 0 within 1 s, WAV finalised ·
 #    server killed -> 74 (or 69), no hang · boop edit: audition and an edit while playing heard
 # Servers are stopped by their PID on exit, whatever happens.
@@ -98,6 +98,20 @@ print(2 * p.get('length', 16) * 60.0 / (p.get('bpm', 120) * 4))")
         pass "boop play --loops 2 on an idle sink, 10 runs: exit 0, wall (s)$walls for ${music}s of music"
     else
         failed "boop play --loops 2 on an idle sink: walls$walls for ${music}s of music"
+    fi
+    # A song (version 2): its chain with a tempo change, played live, lasts as long as its music.
+    music=$(python3 -c "
+import json; s = json.load(open('examples/song.json'))
+print(sum(s['patterns'][e['pattern']].get('length', 16) * e.get('repeat', 1) * 60.0 / (e.get('bpm', s.get('bpm', 120)) * 4)
+          for e in s['song']))")
+    t0=$(now)
+    "$BOOP" play examples/song.json -D pulse --loops 1 --no-display --seed 3 >"$WORK/song.out" 2>&1 &
+    wait_for $! $(awk -v m="$music" 'BEGIN { print m + 15 }')
+    wall=$(elapsed "$t0" "$(now)")
+    if [[ $WAIT_RC == 0 ]] && awk -v w="$wall" -v m="$music" 'BEGIN { exit !(w >= m * 0.98 && w <= m + 3) }'; then
+        pass "boop play of a song (chain, tempo change, instruments): exit 0, wall ${wall}s for ${music}s of music"
+    else
+        failed "boop play of a song: rc $WAIT_RC, wall ${wall}s for ${music}s of music: $(tail -c 300 "$WORK/song.out")"
     fi
 
     # The server stopped for 1.5 s mid-play (SIGSTOP, then SIGCONT): a stall, survived.

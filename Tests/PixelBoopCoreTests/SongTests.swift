@@ -150,6 +150,19 @@ struct SongTests {
         #expect(timeline.hits(forSteps: 0..<41).allSatisfy { $0.track == .rhythm })
     }
 
+    @Test func playAndRenderQueueTheSameEvents() throws {
+        // SongTransport asks for one step at a time, SongRenderer for sixteen: the same events.
+        let song = try Self.song()
+        var live = SongSequencer(song: song, sampleRate: 48000, loops: 2, seed: 9)
+        var offline = SongSequencer(song: song, sampleRate: 48000, loops: 2, seed: 9)
+        var one: [SongEvent] = []
+        for k in 0..<82 { one += live.events(forSteps: k..<(k + 1)) }
+        var sixteen: [SongEvent] = []
+        for k in stride(from: 0, to: 82, by: 16) { sixteen += offline.events(forSteps: k..<min(82, k + 16)) }
+        #expect(one.sorted(by: SongEvent.playOrder).map(\.frame) == sixteen.map(\.frame))
+        #expect(Set(one.map(\.step)) == Set(sixteen.map(\.step)) && one.count == sixteen.count)
+    }
+
     @Test func midiExportHasTheSameNotesAndATempoChange() throws {
         let song = try Self.song()
         let data = [UInt8](SongMidiWriter.data(for: song))

@@ -138,16 +138,16 @@ __attribute__((always_inline)) inline float KitBank::renderHit(Hit& h) BOOP_RT {
     if (h.ramp < 1.0f) h.ramp = std::min(1.0f, h.ramp + h.rampStep);
     float y = 0.0f;
     if (h.tone > kSilent) {
+        // Cycles per frame as a 32-bit increment: the phase is an integer add from frame to frame.
         const float freq = h.rest * (1.0f + (h.sweep - 1.0f) * h.sweepEnv);
+        const uint32_t increment = static_cast<uint32_t>(freq * 4294967296.0f);
         h.sweepEnv *= h.sweepDecay;
-        h.phase += freq;
-        h.phase -= std::floor(h.phase);
-        y += h.tone *
-             (h.square ? (h.phase < 0.5f ? 0.5f : -0.5f) : waves::sinTurns(h.phase < 0.5f ? h.phase : h.phase - 1.0f));
+        h.phase += increment;
+        y +=
+            h.tone * (h.square ? (h.phase < 0x80000000u ? 0.5f : -0.5f) : waves::sinTurns(waves::signedTurns(h.phase)));
         if (h.tone2 > 0.0f) {
-            h.tone2Phase += freq * 1.48f;
-            h.tone2Phase -= std::floor(h.tone2Phase);
-            y += h.tone2 * (h.tone2Phase < 0.5f ? 0.5f : -0.5f);
+            h.tone2Phase += static_cast<uint32_t>(freq * 1.48f * 4294967296.0f);
+            y += h.tone2 * (h.tone2Phase < 0x80000000u ? 0.5f : -0.5f);
             h.tone2 *= h.toneDecay;
         }
         h.tone *= h.toneDecay;

@@ -27,10 +27,12 @@ class KitBank {
         uint64_t order = 0;
         float gain = 0.0f, ramp = 0.0f, rampStep = 0.0f, fade = 1.0f, fadeStep = 0.0f;
         // The tone: frequency (cycles per frame) falling from `sweep` x rest toward rest.
-        float phase = 0.0f, rest = 0.0f, sweep = 0.0f, sweepEnv = 1.0f, sweepDecay = 1.0f;
-        float tone = 0.0f, toneDecay = 0.0f;    // its level and per-frame decay
-        float tone2Phase = 0.0f, tone2 = 0.0f;  // a second partial (cowbell, metallic hat)
-        bool square = false;                    // chip: square tones
+        uint32_t phase = 0;  // 2^-32 turns: an integer add from frame to frame
+        float rest = 0.0f, sweep = 0.0f, sweepEnv = 1.0f, sweepDecay = 1.0f;
+        float tone = 0.0f, toneDecay = 0.0f;  // its level and per-frame decay
+        uint32_t tone2Phase = 0;
+        float tone2 = 0.0f;   // a second partial (the cowbell's)
+        bool square = false;  // chip: square tones
         float noise = 0.0f, noiseDecay = 0.0f, noiseHp = 0.0f, noiseState = 0.0f;
         uint32_t rng = 1;
         bool lfsrNoise = false;
