@@ -109,7 +109,7 @@ struct EditorSafetyTests {
         }
         let at80 = view.statusText(
             model: m, playing: false, sound: .device(name: "pulse", latencyMilliseconds: 8.7), name: name + "*", width: 80)
-        #expect(at80 == " \(name)*│mel│1/16│C4│120│■")
+        #expect(at80 == " \(name)*│mel│1/16│C4│120│■│n1")
         // A device being reconnected says so on an 80-column line with a usual file name.
         let reconnecting = view.statusText(
             model: m, playing: true, sound: .reconnecting, name: "reconnect.json*", width: 80)

@@ -26,7 +26,8 @@ struct EditorViewTests {
         #expect(row("E4") == "E4         ┆ · · · ●━━━━ · ┆ · · · ┆ · · ·")
         #expect(row("D4") == "D4         ┆ · · · ┆ · · · • • · · ┆ · · ·")
         #expect(row("C4") == "C4         ● · · · ┆ · · · ┆ · · · ┆ · · ·")
-        #expect(lines[23] == " snap.json │ melody │ step 1/16 │ C4 │ 120 BPM │ playing │ pulse 8.7 ms")
+        // The note under the cursor (normal, one step) comes last, its shortest form first to go.
+        #expect(lines[23] == " snap.json │ melody │ step 1/16 │ C4 │ 120 BPM │ playing │ pulse 8.7 ms │ n1")
         // The playhead column is highlighted; the cursor cell is in reverse video.
         #expect(f[11 + 2 * 5, 5].style.bg == .playhead)
         let c4 = lines.firstIndex { $0.hasPrefix("C4 ") }!

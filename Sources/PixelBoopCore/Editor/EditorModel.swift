@@ -16,8 +16,9 @@ public struct DrumLane: Sendable, Equatable {
     public static func name(forKey key: Int) -> String? { all.first { $0.key == key }?.name }
 }
 
-/// The editor's state, free of terminal and sound: the pattern, the cursor, the current track,
-/// the velocity for new notes, undo and redo. Every edit goes through here, so the tests drive
+/// The editor's state, free of terminal and sound: the whole song (patterns, chain, instruments),
+/// the pattern being edited, the cursor, the current track, the velocity for new notes, the block
+/// selection, undo and redo over the whole song. Every edit goes through here, so the tests drive
 /// exactly what the keys and the mouse do.
 public struct EditorModel: Sendable {
     /// What the model asks of the user before it goes on.
@@ -35,19 +36,37 @@ public struct EditorModel: Sendable {
         case overwriteExisting(path: String)
     }
 
+    /// A panel over the grid that takes the keys while it is open.
+    public enum Panel: Sendable, Equatable {
+        /// The song chain (`g`).
+        case chain
+        /// The current track's instrument and mix (`I`).
+        case instrument
+    }
+
+    /// One state undo returns to: the song and the pattern that was being edited.
+    struct Snapshot: Sendable, Equatable {
+        var song: Song
+        var current: Int
+    }
+
     public static let undoLevels = 500
     public static let pitchRange = Limits.midiNote
 
-    public private(set) var pattern: Pattern
-    /// The pattern as last saved (or loaded): `isModified` compares with it.
-    public private(set) var savedPattern: Pattern
-    public private(set) var track: TrackKind = .melody
+    public internal(set) var song: Song
+    /// The song as last saved (or loaded): `isModified` compares with it.
+    public internal(set) var savedSong: Song
+    /// The index (in `song.patterns`) of the pattern on the grid.
+    public internal(set) var current = 0
+    /// The file was version 1 (or is new): it is saved as version 1 while nothing needs version 2.
+    public var version1: Bool
+    public internal(set) var track: TrackKind = .melody
     /// The cursor's step, 0-based.
-    public private(set) var step = 0
+    public internal(set) var step = 0
     /// The cursor's row per track: a MIDI pitch for melody, chords and bass; a lane index for rhythm.
-    public private(set) var rows: [TrackKind: Int] = [.melody: 60, .chords: 60, .bass: 48, .rhythm: 0]
+    public internal(set) var rows: [TrackKind: Int] = [.melody: 60, .chords: 60, .bass: 48, .rhythm: 0]
     /// The velocity of notes placed from now on (keys 1, 2, 3).
-    public private(set) var velocity: Velocity = .normal
+    public internal(set) var velocity: Velocity = .normal
     public var question: Question?
     /// A line of typed text (the path to save to); keys go to it while it is open.
     public var prompt: PathPrompt?
@@ -56,29 +75,64 @@ public struct EditorModel: Sendable {
     public var showHelp = false
     /// One line for the user (saved, nothing to undo, ...), cleared by the next key.
     public var message: String?
+    public var panel: Panel?
+    /// The chain entry the chain panel points at; the instrument field the track panel points at.
+    public internal(set) var chainIndex = 0
+    public internal(set) var instrumentField = 0
+    /// The block: its anchor, and its other corner once `v` ended it (nil: it follows the cursor).
+    public internal(set) var blockAnchor: (step: Int, row: Int)?
+    public internal(set) var blockEnd: (step: Int, row: Int)?
+    var clipboard: Clipboard?
+    /// Scale lock: rows outside it are dimmed, the cursor and the mouse land on its notes.
+    public var scale: Scale?
 
-    private var undoStack: [Pattern] = []
-    private var redoStack: [Pattern] = []
-    private var grouping = false
+    var undoStack: [Snapshot] = []
+    var redoStack: [Snapshot] = []
+    var grouping = false
 
     public init(pattern: Pattern, saved: Pattern? = nil) {
-        self.pattern = pattern
-        self.savedPattern = saved ?? pattern
-        // A tonal track's cursor starts on its first note (earliest step, then highest pitch), so
-        // a reopened file shows its notes wherever they lie; an empty track starts at C4 (C3 bass).
+        self.init(song: Song(pattern: pattern), saved: saved.map(Song.init(pattern:)), version1: true)
+    }
+
+    public init(song: Song, saved: Song? = nil, version1: Bool) {
+        self.song = song
+        self.savedSong = saved ?? song
+        self.version1 = version1
+        // The grid opens on the pattern the song starts with.
+        current = song.chain.first.flatMap { e in song.patterns.firstIndex { $0.name == e.pattern } } ?? 0
+        placeCursorOnFirstNotes()
+    }
+
+    /// A tonal track's cursor starts on its first note (earliest step, then highest pitch), so a
+    /// reopened file shows its notes wherever they lie; an empty track starts at C4 (C3 bass).
+    mutating func placeCursorOnFirstNotes() {
+        let p = songPattern
         for kind in TrackKind.allCases where kind != .rhythm {
-            let first = pattern.notes(kind).filter { EditorModel.pitchRange.contains($0.pitch) }
+            let first = p.notes(kind).filter { EditorModel.pitchRange.contains($0.pitch) }
                 .min { ($0.step, -$0.pitch) < ($1.step, -$1.pitch) }
             if let first { rows[kind] = first.pitch }
         }
-        if let lane = pattern.notes(.rhythm).compactMap({ n in DrumLane.all.firstIndex { $0.key == n.pitch } }).min() {
+        if let lane = p.notes(.rhythm).compactMap({ n in DrumLane.all.firstIndex { $0.key == n.pitch } }).min() {
             rows[.rhythm] = lane
         }
     }
 
-    public var isModified: Bool { !EditorModel.sameNotes(pattern, savedPattern) }
+    /// The pattern on the grid as a version-1 pattern (the song's name and tempo, its notes).
+    public var pattern: Pattern { song.asPattern(current) }
+    public var songPattern: SongPattern { song.patterns[current] }
+    /// The pattern as the loop plays it: muted tracks (and those a solo silences) left out.
+    public var audiblePattern: Pattern {
+        var p = pattern
+        for kind in TrackKind.allCases where !song.isAudible(kind) { p.tracks[kind] = nil }
+        return p
+    }
+    public var savedPattern: Pattern { savedSong.asPattern(0) }
+
+    public var isModified: Bool { song.normalized != savedSong.normalized }
     public var canUndo: Bool { !undoStack.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
+    /// True when the next save writes version 1.
+    public var savesVersion1: Bool { version1 && !song.needsVersion2 }
 
     /// The cursor's row on the current track (pitch, or lane index for rhythm).
     public var row: Int { rows[track] ?? 0 }
@@ -98,212 +152,11 @@ public struct EditorModel: Sendable {
         pattern.notes(kind).first { $0.pitch == pitch && $0.step <= step && step < $0.step + $0.length }
     }
 
-    // MARK: Cursor
-
-    /// Moves by `steps` columns (wrapping at the ends: h and l) and `rows` rows (up = +1 = a
-    /// semitone higher; on rhythm, up is the lane above), clamped at the top and bottom.
-    public mutating func move(steps: Int = 0, rows dy: Int = 0) {
-        if steps != 0 { step = ((step + steps % pattern.length) % pattern.length + pattern.length) % pattern.length }
-        if dy != 0 {
-            if track == .rhythm {
-                rows[.rhythm] = min(max(row - dy, 0), DrumLane.all.count - 1)
-            } else {
-                rows[track] = min(max(row + dy, EditorModel.pitchRange.lowerBound), EditorModel.pitchRange.upperBound)
-            }
-        }
-    }
-
-    /// H and L: `steps` columns, stopping at the first and the last step (a jump never wraps).
-    public mutating func jump(steps: Int) {
-        step = min(max(step + max(min(steps, pattern.length), -pattern.length), 0), pattern.length - 1)
-    }
-
-    /// Why the cursor's pitch is hardly worth placing on this track (`PitchRange`), or nil.
-    public var pitchHint: String? { PitchRange.hint(pitch: cursorPitch, kind: track) }
-
-    /// Puts the cursor on a cell (a mouse click): `row` as in `rows`.
-    public mutating func moveTo(step newStep: Int, row newRow: Int) {
-        step = min(max(newStep, 0), pattern.length - 1)
-        if track == .rhythm {
-            rows[.rhythm] = min(max(newRow, 0), DrumLane.all.count - 1)
-        } else {
-            rows[track] = min(max(newRow, EditorModel.pitchRange.lowerBound), EditorModel.pitchRange.upperBound)
-        }
-    }
-
-    /// Tab / Shift-Tab: melody -> chords -> bass -> rhythm -> melody.
-    public mutating func cycleTrack(by delta: Int) {
-        let all = TrackKind.allCases
-        let i = all.firstIndex(of: track)!
-        track = all[((i + delta) % all.count + all.count) % all.count]
-    }
-
-    // MARK: Edits
-
-    /// Space / Enter / a left click: removes the note covering the cursor, or places one (length 1,
-    /// the current velocity). Returns the placed note (to be auditioned), or nil when one was removed.
-    @discardableResult
-    public mutating func toggle() -> Note? {
-        if let existing = noteUnderCursor {
-            let kind = track
-            edit { $0.tracks[kind]?.removeAll { $0 == existing } }
-            return nil
-        }
-        return place()
-    }
-
-    /// Places a note at the cursor unless one covers it (a drag paints with this). Returns it.
-    @discardableResult
-    public mutating func place() -> Note? {
-        guard noteUnderCursor == nil else { return nil }
-        let note = Note(step: step, pitch: cursorPitch, velocity: velocity, length: 1)
-        let kind = track
-        edit { p in
-            p.tracks[kind, default: []].append(note)
-            p.tracks[kind]?.sort { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
-        }
-        return note
-    }
-
-    /// Removes the note covering the cursor (a right click). True when there was one.
-    @discardableResult
-    public mutating func remove() -> Bool {
-        guard let existing = noteUnderCursor else { return false }
-        let kind = track
-        edit { $0.tracks[kind]?.removeAll { $0 == existing } }
-        return true
-    }
-
-    /// Keys 1, 2, 3: the velocity for new notes, and for the note under the cursor.
-    public mutating func setVelocity(_ v: Velocity) {
-        velocity = v
-        guard let existing = noteUnderCursor, existing.velocity != v else { return }
-        replace(existing) { $0.velocity = v }
-    }
-
-    /// `]` / `[`: the note under the cursor one step longer or shorter (1 ... to the pattern's end).
-    public mutating func changeLength(by delta: Int) {
-        guard let existing = noteUnderCursor else {
-            message = "no note under the cursor"
-            return
-        }
-        let length = min(max(existing.length + delta, 1), pattern.length - existing.step)
-        guard length != existing.length else { return }
-        replace(existing) { $0.length = length }
-    }
-
-    /// `+` / `-`: tempo in steps of 5 within 60 ... 200 BPM.
-    public mutating func changeBPM(by delta: Double) {
-        let bpm = min(max((pattern.bpm + delta).rounded(), Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
-        guard bpm != pattern.bpm else { return }
-        edit { $0.bpm = bpm }
-    }
-
-    /// `<` / `>`: the next allowed length. Growing applies at once; shrinking asks first when it
-    /// would remove or trim notes (`question`), and `confirmShorten` applies it.
-    public mutating func changeLength(steps direction: Int) {
-        let lengths = Pattern.allowedLengths
-        let i = lengths.firstIndex(of: pattern.length) ?? 1
-        let j = min(max(i + direction, 0), lengths.count - 1)
-        guard j != i else { return }
-        let newLength = lengths[j]
-        let affected = pattern.tracks.values.joined().filter { $0.step + $0.length > newLength }.count
-        if newLength < pattern.length && affected > 0 {
-            question = .shorten(to: newLength, affected: affected)
-            return
-        }
-        applyLength(newLength)
-    }
-
-    public mutating func confirmShorten() {
-        guard case .shorten(let newLength, _) = question else { return }
-        question = nil
-        applyLength(newLength)
-    }
-
-    private mutating func applyLength(_ newLength: Int) {
-        edit { p in
-            for kind in TrackKind.allCases {
-                guard var notes = p.tracks[kind] else { continue }
-                notes.removeAll { $0.step >= newLength }
-                for i in notes.indices where notes[i].step + notes[i].length > newLength {
-                    notes[i].length = newLength - notes[i].step
-                }
-                p.tracks[kind] = notes
-            }
-            p.length = newLength
-        }
-        step = min(step, newLength - 1)
-    }
-
-    // MARK: Undo
-
-    /// A mouse drag: every note it paints is one undo step.
-    public mutating func beginGroup() {
-        guard !grouping else { return }
-        pushUndo()
-        grouping = true
-    }
-
-    public mutating func endGroup() {
-        grouping = false
-        // A drag that changed nothing leaves no undo step.
-        if let last = undoStack.last, last == pattern { undoStack.removeLast() }
-    }
-
-    public mutating func undo() {
-        guard let previous = undoStack.popLast() else {
-            message = "nothing to undo"
-            return
-        }
-        redoStack.append(pattern)
-        pattern = previous
-        step = min(step, pattern.length - 1)
-    }
-
-    public mutating func redo() {
-        guard let next = redoStack.popLast() else {
-            message = "nothing to redo"
-            return
-        }
-        undoStack.append(pattern)
-        pattern = next
-        step = min(step, pattern.length - 1)
-    }
-
-    /// After a successful save: this is the pattern on disk now.
-    public mutating func markSaved() { savedPattern = pattern }
-
-    private mutating func pushUndo() {
-        undoStack.append(pattern)
-        if undoStack.count > EditorModel.undoLevels { undoStack.removeFirst(undoStack.count - EditorModel.undoLevels) }
-        redoStack.removeAll()
-    }
-
-    private mutating func edit(_ change: (inout Pattern) -> Void) {
-        if !grouping { pushUndo() }
-        change(&pattern)
-        if pattern.tracks[track]?.isEmpty == true { pattern.tracks[track] = nil }
-        if !grouping, let last = undoStack.last, last == pattern { undoStack.removeLast() }
-    }
-
-    private mutating func replace(_ note: Note, _ change: (inout Note) -> Void) {
-        let kind = track
-        edit { p in
-            guard let i = p.tracks[kind]?.firstIndex(of: note) else { return }
-            change(&p.tracks[kind]![i])
-        }
-    }
-
-    /// Equal as music: the same name, tempo, length and notes per track (empty tracks and note
-    /// order do not matter).
-    public static func sameNotes(_ a: Pattern, _ b: Pattern) -> Bool {
-        guard a.name == b.name, a.bpm == b.bpm, a.length == b.length else { return false }
-        for kind in TrackKind.allCases where Set(a.notes(kind)) != Set(b.notes(kind)) { return false }
-        return true
-    }
+    /// The pitch (or GM key) of a row value of the current track.
+    func pitch(ofRow value: Int) -> Int { track == .rhythm ? DrumLane.all[value].key : value }
+    /// The row value of a pitch on the current track (nil: a drum key without a lane).
+    func row(ofPitch pitch: Int) -> Int? { track == .rhythm ? DrumLane.all.firstIndex { $0.key == pitch } : pitch }
 }
-
 extension Pattern {
     /// The pattern as a file: pretty-printed JSON with sorted keys, empty tracks left out, notes
     /// in step order. It always parses with the strict loader back to an equal pattern.

@@ -107,10 +107,25 @@ public struct EditorView: Sendable {
     public var colorMode: ColorMode
     /// The highest pitch shown, per tonal track (the window scrolls to keep the cursor in view).
     private var topPitch: [TrackKind: Int] = [:]
+    /// The first step shown (patterns wider than the screen scroll to keep the cursor in view).
+    public private(set) var leftStep = 0
 
     public init(colorMode: ColorMode) { self.colorMode = colorMode }
 
     var ascii: Bool { colorMode == .none }
+
+    /// Steps that fit a screen of this width.
+    static func gridSteps(width: Int) -> Int { max(1, (width - labelWidth) / cellWidth) }
+
+    /// Scrolls the steps so the cursor is in view; returns the steps shown.
+    mutating func visibleSteps(for model: EditorModel, width: Int) -> Range<Int> {
+        let count = EditorView.gridSteps(width: width)
+        let length = model.songPattern.length
+        if model.step < leftStep { leftStep = model.step }
+        if model.step >= leftStep + count { leftStep = model.step - count + 1 }
+        leftStep = max(0, min(leftStep, length - count))
+        return leftStep..<min(length, leftStep + count)
+    }
 
     /// Grid rows that fit a screen of this height.
     static func gridRows(height: Int) -> Int { height - 4 }
@@ -156,9 +171,10 @@ public struct EditorView: Sendable {
         let x = column - 1 - EditorView.labelWidth
         let y = row - 1 - 2
         guard x >= 0, y >= 0 else { return nil }
-        let step = x / EditorView.cellWidth
+        let steps = visibleSteps(for: model, width: width)
+        let step = steps.lowerBound + x / EditorView.cellWidth
         let rows = visibleRows(for: model, height: height)
-        guard step < model.pattern.length, y < rows.count else { return nil }
+        guard steps.contains(step), y < rows.count else { return nil }
         return (step, rows[y])
     }
 
@@ -174,18 +190,25 @@ public struct EditorView: Sendable {
         }
         let pattern = model.pattern
         drawTitle(&f, model: model)
+        let steps = visibleSteps(for: model, width: width)
         // The step ruler: beat numbers every four steps.
-        for s in stride(from: 0, to: pattern.length, by: 4) {
+        for s in stride(from: 0, to: pattern.length, by: 4) where steps.contains(s) {
             f.put(
-                String(s + 1), column: EditorView.labelWidth + s * EditorView.cellWidth, row: 1,
+                String(s + 1), column: EditorView.labelWidth + (s - steps.lowerBound) * EditorView.cellWidth, row: 1,
                 style: CellStyle(fg: .dim))
         }
         let rows = visibleRows(for: model, height: height)
         let play = playStep.map { (($0 % pattern.length) + pattern.length) % pattern.length }
         for (y, value) in rows.enumerated() {
-            drawRow(&f, model: model, value: value, y: y + 2, play: play)
+            drawRow(&f, model: model, value: value, y: y + 2, play: play, steps: steps)
         }
-        if model.showHelp { drawHelp(&f) }
+        if model.showHelp {
+            drawHelp(&f)
+        } else if model.panel == .chain {
+            drawChain(&f, model: model)
+        } else if model.panel == .instrument {
+            drawInstrument(&f, model: model)
+        }
         // The message line: typed text, a question, a message, a hint about the pitch, or the keys.
         let asking = model.prompt != nil || model.question != nil
         let prompt = messageLine(model: model, fileName: fileName, width: width)
@@ -224,24 +247,32 @@ public struct EditorView: Sendable {
         var x = 11
         for kind in TrackKind.allCases {
             let current = kind == model.track
-            let label = current ? "[\(kind.rawValue)]" : " \(kind.rawValue) "
+            let inst = model.song.instrument(kind)
+            let name = kind.rawValue + (inst.mute ? "(m)" : "") + (inst.solo ? "(s)" : "")
+            let label = current ? "[\(name)]" : " \(name) "
             f.put(label, column: x, row: 0, style: current ? CellStyle(fg: .bright, bold: true) : CellStyle(fg: .dim))
             x += label.count + 1
         }
-        let velocity = "new notes: \(model.velocity.rawValue)"
-        f.put(velocity, column: f.width - velocity.count, row: 0, style: CellStyle(fg: .text))
+        // Mute and solo marks may leave too little room: the shorter form, or nothing, rather than overlap.
+        let velocity = ["new notes: \(model.velocity.rawValue)", model.velocity.rawValue].first { x + $0.count <= f.width }
+        if let velocity { f.put(velocity, column: f.width - velocity.count, row: 0, style: CellStyle(fg: .text)) }
     }
 
-    private func drawRow(_ f: inout ScreenFrame, model: EditorModel, value: Int, y: Int, play: Int?) {
+    private func drawRow(
+        _ f: inout ScreenFrame, model: EditorModel, value: Int, y: Int, play: Int?, steps: Range<Int>
+    ) {
         let pattern = model.pattern
         let rhythm = model.track == .rhythm
         let pitch = rhythm ? DrumLane.all[value].key : value
         let isC = !rhythm && pitch % 12 == 0
         let cursorRow = value == model.row
+        // Scale lock: the rows outside the scale are drawn faintly.
+        let outside = !rhythm && model.scale.map { !$0.contains(pitch) } == true
         let label = rhythm ? DrumLane.all[value].name : NoteName(midi: pitch).description
         f.put(
             label, column: 0, row: y,
-            style: CellStyle(fg: cursorRow ? .bright : isC ? .text : .dim, bold: isC || cursorRow))
+            style: CellStyle(
+                fg: cursorRow ? .bright : outside ? .faint : isC ? .text : .dim, bold: !outside && (isC || cursorRow)))
         let mine = pattern.notes(model.track).filter { $0.pitch == pitch }
         // The other tonal tracks, faintly behind the current one.
         let others =
@@ -249,11 +280,12 @@ public struct EditorView: Sendable {
             ? []
             : TrackKind.allCases.filter { $0 != model.track && $0 != .rhythm }
                 .flatMap { pattern.notes($0) }.filter { $0.pitch == pitch }
-        for s in 0..<pattern.length {
-            let x = EditorView.labelWidth + s * EditorView.cellWidth
+        for s in steps {
+            let x = EditorView.labelWidth + (s - steps.lowerBound) * EditorView.cellWidth
             var glyph: Character = ascii ? (s % 4 == 0 ? ":" : ".") : (s % 4 == 0 ? "┆" : "·")
+            if outside { glyph = " " }
             var tail: Character = " "
-            var style = CellStyle(fg: isC ? .dim : .faint)
+            var style = CellStyle(fg: isC && !outside ? .dim : .faint)
             if let note = mine.first(where: { $0.step <= s && s < $0.step + $0.length }) {
                 let color = EditorView.color(note.velocity)
                 let last = s == note.step + note.length - 1
@@ -271,6 +303,9 @@ public struct EditorView: Sendable {
             }
             if s == play {
                 if ascii { style.underline = true } else { style.bg = .playhead }
+            }
+            if model.inBlock(step: s, row: value) {
+                if ascii { style.underline = true } else { style.bg = .cursorLine }
             }
             var tailStyle = style
             if s == model.step && cursorRow {
@@ -290,36 +325,6 @@ public struct EditorView: Sendable {
         var line = statusText(model: model, playing: playing, sound: sound, name: name, width: f.width)
         if line.count < f.width { line += String(repeating: " ", count: f.width - line.count) }
         f.put(line, column: 0, row: row, style: CellStyle(fg: .bright, reverse: true))
-    }
-
-    static let helpLines = [
-        "keys",
-        "arrows, h j k l   move (up: a semitone higher)",
-        "H L               four steps left / right (stop at the ends)",
-        "space, Enter      place or remove a note (it sounds)",
-        "1 2 3             normal / accent / sustain",
-        "[ ]               shorter / longer note",
-        "Tab, Shift-Tab    next / previous track",
-        "p                 play / stop the loop",
-        "+ -               tempo +5 / -5 BPM",
-        "< >               pattern length 8/16/24/32",
-        "u, Ctrl-R         undo / redo",
-        "s, Ctrl-S         save;  W  save as (type a path)",
-        "Ctrl-Z            suspend (fg comes back)",
-        "q, Ctrl-C         quit (asks to save)",
-        "mouse             click toggles, drag paints,",
-        "                  right click removes, wheel scrolls",
-        "? or Esc          close this help"
-    ]
-
-    private func drawHelp(_ f: inout ScreenFrame) {
-        let width = (EditorView.helpLines.map(\.count).max() ?? 0) + 4
-        let left = max(0, (f.width - width) / 2)
-        let top = 2
-        for (i, line) in ([""] + EditorView.helpLines + [""]).enumerated() {
-            let padded = "  " + line + String(repeating: " ", count: max(0, width - 2 - line.count))
-            f.put(padded, column: left, row: top + i, style: CellStyle(fg: .bright, reverse: true))
-        }
     }
 
     static func color(_ v: Velocity) -> CellStyle.Color {

@@ -29,6 +29,14 @@ public enum EmergencySave {
     public static func write(_ pattern: Pattern, for file: String, environment: [String: String]) throws(PatternFileError)
         -> String
     {
+        try write(song: Song(pattern: pattern), version1: true, for: file, environment: environment)
+    }
+
+    /// As `write(_:for:environment:)`, for the editor's whole song (version 1 when it fits).
+    @discardableResult
+    public static func write(song: Song, version1: Bool, for file: String, environment: [String: String])
+        throws(PatternFileError) -> String
+    {
         var lastError: PatternFileError?
         for place in locations(for: file, environment: environment) {
             if place != file + ".save" {
@@ -37,7 +45,7 @@ public enum EmergencySave {
                     attributes: [.posixPermissions: 0o700])
             }
             do {
-                try PatternFile.write(pattern, to: place)
+                try PatternFile.write(song: song, version1: version1, to: place)
                 return place
             } catch {
                 lastError = error

@@ -23,15 +23,27 @@ extension EditorView {
         let tag = PitchRange.tag(pitch: model.cursorPitch, kind: model.track)
         let fields: [[String]] = [
             [track, String(track.prefix(3)), ""],
-            ["step \(model.step + 1)/\(model.pattern.length)", "\(model.step + 1)/\(model.pattern.length)", ""],
+            ["step \(model.step + 1)/\(model.songPattern.length)", "\(model.step + 1)/\(model.songPattern.length)", ""],
             tag.map { ["\(label) \($0)", "\(label)!"] } ?? [label],
-            ["\(Int(model.pattern.bpm)) BPM", "\(Int(model.pattern.bpm))", ""],
+            ["\(Int(model.song.bpm)) BPM", "\(Int(model.song.bpm))", ""],
             playing ? ["playing", ascii ? ">" : "▶", ""] : ["stopped", ascii ? "-" : "■", ""],
-            sound
+            sound,
+            // The pattern when the song has more than one, the note under the cursor when there is one.
+            model.song.patterns.count > 1
+                ? [
+                    "pattern \(model.songPattern.name) \(model.current + 1)/\(model.song.patterns.count)", model.songPattern.name,
+                    ""
+                ]
+                : [""],
+            model.noteUnderCursor.map {
+                ["\($0.velocity.rawValue) len \($0.length)", "\($0.velocity.rawValue.prefix(1))\($0.length)", ""]
+            }
+                ?? [""]
         ]
         // The order fields give way: (field, to which alternative); -1 is the bars losing their spaces.
         let steps: [(Int, Int)] = [
-            (5, 1), (-1, 0), (4, 1), (3, 1), (1, 1), (0, 1), (5, 2), (5, 3), (4, 2), (3, 2), (0, 2), (2, 1), (1, 2)
+            (7, 1), (5, 1), (6, 1), (-1, 0), (4, 1), (3, 1), (1, 1), (0, 1), (5, 2), (5, 3), (4, 2), (3, 2), (0, 2),
+            (7, 2), (6, 2), (2, 1), (1, 2)
         ]
         let bar = ascii ? "|" : "│"
         var choice = Array(repeating: 0, count: fields.count)

@@ -6,6 +6,10 @@ public enum InputEvent: Sendable, Equatable {
     /// A printable character: ASCII, or any other valid UTF-8 character (typed into a path).
     case char(Character)
     case arrow(Arrow)
+    /// An arrow with Shift held (xterm: ESC [ 1 ; 2 A ...).
+    case shiftArrow(Arrow)
+    /// The Delete key (ESC [ 3 ~).
+    case delete
     case enter
     case tab
     case shiftTab
@@ -95,7 +99,10 @@ public struct TerminalInput: Sendable {
         let used = j - i + 1
         switch final {
         case UInt8(ascii: "A"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "D"):
+            // A modifier of 2 is Shift alone (1 + 1); others (Ctrl, Alt) move as plain arrows.
+            if params == "1;2" { return (arrow(final).map { .shiftArrow($0) }, used) }
             return (arrow(final).map { .arrow($0) }, used)
+        case UInt8(ascii: "~"): return (params == "3" ? .delete : nil, used)
         case UInt8(ascii: "Z"): return (.shiftTab, used)
         case UInt8(ascii: "M"), UInt8(ascii: "m"):
             guard params.hasPrefix("<"), let fields = TerminalInput.mouseFields(params.utf8.dropFirst()) else {

@@ -35,6 +35,9 @@ public final class PatternTransport: @unchecked Sendable {
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
     private var pausedAtStep = 0
+    /// Each track's instrument and level (the editor's song; empty: the version-1 timbres, as a
+    /// pattern file plays).
+    private var mix: [TrackKind: Instrument] = [:]
     /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
     private var schedulingError: AudioError?
     /// Steps to play before finishing (nil: loop until stopped).
@@ -216,14 +219,30 @@ public final class PatternTransport: @unchecked Sendable {
 
     private func auditionLocked(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double) throws(AudioError) {
         if track == .rhythm {
-            try engine.drumHit(key: pitch, velocity: velocity, at: AudioEngine.now)
+            if let inst = mix[.rhythm] {
+                try engine.schedule(
+                    SongEvent(
+                        frame: AudioEngine.now, action: .drum(key: pitch, gain: velocity.gain * Float(inst.level), kit: inst.kit),
+                        step: 0))
+            } else {
+                try engine.drumHit(key: pitch, velocity: velocity, at: AudioEngine.now)
+            }
             return
         }
         let id = nextAuditionID
         nextAuditionID = nextAuditionID == UInt32.max ? PatternTransport.auditionIDs : nextAuditionID + 1
-        try engine.noteOn(
-            id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
-            at: AudioEngine.now, timbre: track.timbre ?? .melody)
+        if let inst = mix[track] {
+            let gain = velocity.gain * Float(inst.level)
+            try engine.schedule(
+                SongEvent(
+                    frame: AudioEngine.now,
+                    action: .noteOn(track: track, pitch: pitch, gain: gain, id: id, instrument: !inst.isClassic),
+                    step: 0))
+        } else {
+            try engine.noteOn(
+                id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
+                at: AudioEngine.now, timbre: track.timbre ?? .melody)
+        }
         // Kept in the order the gates end (a shorter gate may end before an earlier, longer one).
         auditions.add(
             [AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)], order: { $0.frame < $1.frame })
@@ -294,7 +313,18 @@ public final class PatternTransport: @unchecked Sendable {
             nextStep += 1
         }
         if !steps.isEmpty { pending.add(steps, order: SequencerEvent.playOrder) }
-        try pending.flush(before: horizon) { event throws(AudioError) in try engine.schedule(event) }
+        try pending.flush(before: horizon) { event throws(AudioError) in
+            if mix.isEmpty { try engine.schedule(event) } else { try engine.schedule(event, mix: mix) }
+        }
+    }
+
+    /// Gives the tracks the song's instruments (and levels) from now on; an empty map plays the
+    /// version-1 timbres again.
+    public func setMix(_ instruments: [TrackKind: Instrument]) throws(AudioError) {
+        try sync.locked { () throws(AudioError) -> Void in
+            mix = instruments.filter { $0.value != Instrument() }
+            try engine.prepare(song: Song(name: "", instruments: mix, patterns: []), at: engine.frameClock)
+        }
     }
 
     /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the

@@ -5,25 +5,39 @@ import PixelBoopCore
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "The PixelBoop grid: edit a pattern in the terminal, hear every note as you place it, edit while it loops.",
+        abstract:
+            "The PixelBoop grid: edit a pattern or a whole song in the terminal, hear every note as you place it, edit while it loops.",
         discussion: """
             Steps run across, pitches (or drum lanes) down. Keys: arrows or h j k l move (up is a \
             semitone higher), H and L four steps; space or Enter places or removes a note (it sounds at \
             once); 1 2 3 set normal, accent, sustain; [ and ] shorten and lengthen the note; Tab and \
-            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM; \
-            < and > change the length (8, 16, 24, 32 steps); u undoes, Ctrl-R redoes; s or Ctrl-S \
-            saves; W saves as (type a path); ? shows the keys; Ctrl-Z suspends (fg comes back); q or \
-            Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag paints, a right \
-            click removes, the wheel scrolls. A FILE that does not exist is a new pattern, written when \
-            you save; a symbolic link is saved through (its target gets the edits); a read-only FILE \
-            is replaced only when you say so; when saving fails you are asked for another path. \
-            SIGTERM or SIGHUP with unsaved changes writes them to FILE.save, or when its folder takes \
-            no file to $XDG_STATE_HOME/pixelboop/ (~/.local/state/pixelboop/), and the next \
-            `boop edit FILE` offers them back. Without a sound device it edits silently.
+            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM, = and \
+            _ by 1, b types it; < and > change the length (8 to 64 steps); v starts and ends a block \
+            (Shift+arrows extend it, Esc clears it); y copies, x cuts, P pastes at the cursor, D \
+            duplicates, Delete deletes; t and T transpose a semitone, o and O an octave; ( and ) nudge; \
+            } and { go to the next and previous pattern, c clones it, n adds an empty one; g opens the \
+            song chain, I the track's instrument and mix; m mutes and M solos the track; S sets a scale \
+            lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
+            saves as and E exports (.wav, .mid: type a path); ? shows the keys; Ctrl-Z suspends (fg comes \
+            back); q or Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag \
+            paints, a right click removes, the wheel scrolls. A version-1 file stays version 1 while \
+            nothing needs version 2. Without FILE a new untitled.json (untitled-2.json, ... when it \
+            exists). A FILE that does not exist is a new pattern, written when you save; a symbolic link \
+            is saved through (its target gets the edits); a read-only FILE is replaced only when you \
+            say so; when saving fails you are asked for another path. SIGTERM or SIGHUP with unsaved \
+            changes writes them to FILE.save, or when its folder takes no file to \
+            $XDG_STATE_HOME/pixelboop/ (~/.local/state/pixelboop/), and the next `boop edit FILE` \
+            offers them back. Without a sound device it edits silently.
             """)
 
-    @Argument(help: "The pattern file (JSON). A new pattern when it does not exist.")
-    var file: String
+    @Argument(
+        help:
+            "The pattern or song file (JSON, version 1 or 2). A new file when it does not exist; without one, a new untitled.json (untitled-2.json, ... when that exists)."
+    )
+    var file: String?
+
+    @Option(name: .long, help: "Scale lock: a key and a scale (\"C major\", \"A minor\", \"D dorian\", ...).")
+    var scale: String?
 
     @OptionGroup var deviceOptions: DeviceOptions
 
@@ -39,7 +53,10 @@ struct EditCommand: ParsableCommand {
     var periods: Int?
 
     mutating func validate() throws {
-        if file.isEmpty { throw ValidationError("FILE: expected a pattern file name such as song.json") }
+        if file?.isEmpty == true { throw ValidationError("FILE: expected a pattern file name such as song.json") }
+        if let scale, Scale(parsing: scale) == nil {
+            throw ValidationError("--scale: expected \(Scale.help), got \(OneLine.escape(scale))")
+        }
         try validateVoices(voices)
         try validatePeriods(periodFrames: periodFrames, periods: periods)
     }
@@ -48,30 +65,28 @@ struct EditCommand: ParsableCommand {
         var status: Int32 = 0
         runReportingErrors {
             // An existing file must load exactly as `play` would load it (65, one line, before the
-            // terminal is touched); a missing one is a new pattern.
-            let pattern: Pattern
+            // terminal is touched); a missing one is a new pattern (saved as version 1 while it fits).
+            let file = self.file ?? PatternSaving.untitled(in: ".")
+            let song: Song
+            var version1 = true
             if FileManager.default.fileExists(atPath: file) {
                 do {
                     switch try PieceFile.load(path: file) {
-                    case .pattern(let loaded): pattern = loaded
-                    case .song:
-                        // Editing only the first pattern would drop the rest on save: refuse, and
-                        // leave the file as it is.
-                        throw BoopExit(
-                            .dataError,
-                            "\(OneLine.escape(file)): a version-2 song: expected a version-1 pattern (the editor does not open songs yet; play or render it)"
-                        )
+                    case .pattern(let loaded): song = Song(pattern: loaded)
+                    case .song(let loaded):
+                        song = loaded
+                        version1 = false
                     }
                 } catch let error as PatternError {
                     throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
                 }
             } else {
-                pattern = Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
+                song = Song(pattern: Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
             }
             guard let terminal = TerminalSession.start(.fullScreen) else {
                 throw BoopExit(.usage, "edit: needs a terminal on stdin and stdout (use play or render in scripts)")
             }
-            let session = EditSession(file: file, pattern: pattern, terminal: terminal, command: self)
+            let session = EditSession(file: file, song: song, version1: version1, terminal: terminal, command: self)
             status = session.run()
         }
         if status != 0 { Foundation.exit(status) }
@@ -106,14 +121,17 @@ final class EditSession {
     var quitAfterSave = false
     /// Read-only files the user agreed to replace in this session (their resolved paths).
     var confirmedReadOnly: Set<String> = []
+    /// What the text typed at the message line is for.
+    var promptPurpose = PromptPurpose.save
 
-    init(file: String, pattern: Pattern, terminal: TerminalSession, command: EditCommand) {
+    init(file: String, song: Song, version1: Bool, terminal: TerminalSession, command: EditCommand) {
         self.file = file
         self.terminal = terminal
         screen = ScreenOutput(descriptor: terminal.screenDescriptor)
         loop = LiveLoop(terminal: terminal, screen: screen)
         self.command = command
-        model = EditorModel(pattern: pattern)
+        model = EditorModel(song: song, version1: version1)
+        model.setScale(command.scale.flatMap(Scale.init(parsing:)))
         let colors = ColorMode.detect(ProcessInfo.processInfo.environment)
         view = EditorView(colorMode: colors)
         writer = ScreenWriter(colorMode: colors)
@@ -130,11 +148,12 @@ final class EditSession {
     func openTransport() {
         do {
             let t = try PatternTransport(
-                pattern: model.pattern, route: command.deviceOptions.route,
+                pattern: model.audiblePattern, route: command.deviceOptions.route,
                 sampleRate: command.deviceOptions.sampleRate(default: 44100), voices: command.voices,
                 periodFrames: command.periodFrames ?? 128, periods: command.periods ?? 3,
                 adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
             try t.openSound()
+            try t.setMix(model.song.instruments)
             transport = t
             sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
         } catch {
@@ -223,7 +242,7 @@ final class EditSession {
         guard (try? lost.reopenDevice()) == true else { return }
         lostTransport = nil
         transport = lost
-        lost.replacePattern(model.pattern)
+        lost.replacePattern(model.audiblePattern)
         sound = .device(name: lost.device, latencyMilliseconds: Double(lost.info.bufferFrames) / lost.sampleRate * 1000)
     }
     private var lostTransport: PatternTransport?
@@ -246,7 +265,7 @@ final class EditSession {
         tapLog.append(line)
     }
 
-    private func audition(_ note: Note, readAt: Double) {
+    func audition(_ note: Note) {
         auditionQueue.append((note, model.track))
     }
 
@@ -272,8 +291,19 @@ final class EditSession {
         measureTap()
     }
 
-    private func patternChanged() { transport?.replacePattern(model.pattern) }
-    func replacePatternInTransport() { patternChanged() }
+    private func patternChanged() { transport?.replacePattern(model.audiblePattern) }
+    func replacePatternInTransport() {
+        patternChanged()
+        mixChanged()
+    }
+    /// The loop and the auditions sound with the song's instruments, as `play` and `render` do.
+    private func mixChanged() {
+        do {
+            try transport?.setMix(model.song.instruments)
+        } catch {
+            model.message = "instrument: \(error)"
+        }
+    }
     func setFile(_ path: String) { file = path }
 
     func togglePlay() {
@@ -285,7 +315,7 @@ final class EditSession {
             if transport.state == .playing || transport.state == .paused {
                 try transport.stopLoop()
             } else {
-                transport.replacePattern(model.pattern)
+                transport.replacePattern(model.audiblePattern)
                 try transport.start()
             }
         } catch {
@@ -314,41 +344,14 @@ final class EditSession {
             }
         }
         model.message = nil
-        let before = model.pattern
-        switch event {
-        case .arrow(.up), .char("k"): model.move(rows: 1)
-        case .arrow(.down), .char("j"): model.move(rows: -1)
-        case .arrow(.left), .char("h"): model.move(steps: -1)
-        case .arrow(.right), .char("l"): model.move(steps: 1)
-        case .char("H"): model.jump(steps: -4)
-        case .char("L"): model.jump(steps: 4)
-        case .char(" "), .enter:
-            if let placed = model.toggle() { audition(placed, readAt: readAt) }
-        case .char("1"): model.setVelocity(.normal)
-        case .char("2"): model.setVelocity(.accent)
-        case .char("3"): model.setVelocity(.sustain)
-        case .char("["): model.changeLength(by: -1)
-        case .char("]"): model.changeLength(by: 1)
-        case .tab: model.cycleTrack(by: 1)
-        case .shiftTab: model.cycleTrack(by: -1)
-        case .char("p"): togglePlay()
-        case .char("+"), .char("="): model.changeBPM(by: 5)
-        case .char("-"), .char("_"): model.changeBPM(by: -5)
-        case .char("<"), .char(","): model.changeLength(steps: -1)
-        case .char(">"), .char("."): model.changeLength(steps: 1)
-        case .char("u"): model.undo()
-        case .control("r"): model.redo()
-        case .char("s"), .control("s"): save()
-        case .char("W"): askSavePath(label: "save as")
-        case .char("?"): model.showHelp = true
-        case .char("q"), .control("c"):
-            if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
-        case .mouse(let button, let column, let row, let pressed, let drag):
-            mouse(button, column: column, row: row, pressed: pressed, drag: drag, readAt: readAt)
-        default: break
+        let before = model.audiblePattern
+        let mixBefore = model.song.instruments
+        defer {
+            if model.audiblePattern != before { patternChanged() }
+            if model.song.instruments != mixBefore { mixChanged() }
         }
-        if model.pattern != before { patternChanged() }
-        return nil
+        if let panel = model.panel { return panelKey(event, panel) }
+        return gridKey(event, readAt: readAt)
     }
 
     private func answer(_ question: EditorModel.Question, _ event: InputEvent) -> Int32? {
@@ -396,7 +399,7 @@ final class EditSession {
         return nil
     }
 
-    private func mouse(
+    func mouse(
         _ button: InputEvent.MouseButton, column: Int, row: Int, pressed: Bool, drag: Bool,
         readAt: Double
     ) {
@@ -418,11 +421,11 @@ final class EditSession {
                     dragging = true
                     model.beginGroup()
                 }
-                if let placed = model.place() { audition(placed, readAt: readAt) }
+                if let placed = model.place() { audition(placed) }
             } else {
                 dragging = true
                 model.beginGroup()
-                if let placed = model.toggle() { audition(placed, readAt: readAt) }
+                if let placed = model.toggle() { audition(placed) }
             }
         case .right:
             guard pressed, !drag,

@@ -24,7 +24,8 @@ extension EditSession {
     /// Writes without asking; on failure opens the path line with the reason.
     func write(to path: String) -> Bool {
         do {
-            try PatternSaving.save(model.pattern, to: path, editing: file, environment: environment)
+            try PatternSaving.save(
+                song: model.song, version1: model.version1, to: path, editing: file, environment: environment)
         } catch {
             askSavePath(label: "not saved (\(OneLine.escape(error.reason))); save to", text: path)
             return false
@@ -37,7 +38,12 @@ extension EditSession {
     }
 
     func askSavePath(label: String, text: String? = nil) {
-        model.prompt = PathPrompt(label: label, text: text ?? file)
+        ask(.save, label: label, text: text ?? file)
+    }
+
+    func ask(_ purpose: PromptPurpose, label: String, text: String) {
+        promptPurpose = purpose
+        model.prompt = PathPrompt(label: label, text: text)
     }
 
     /// A key while the path line is open; Enter saves there, Esc gives up.
@@ -53,6 +59,7 @@ extension EditSession {
             model.message = model.isModified ? "not saved" : nil
         case .done(let typed):
             model.prompt = nil
+            if promptPurpose != .save { return typedLine(typed, for: promptPurpose) }
             switch PatternSaving.destination(typed: typed, editing: file, home: environment["HOME"]) {
             case .folder(let path, let suggested):
                 askSavePath(label: "\(OneLine.escape(path)) is a folder; save as", text: suggested)
@@ -68,9 +75,15 @@ extension EditSession {
     func restoreBackup() {
         guard let source = model.restoreSource else { return }
         do {
-            let restored = try Pattern.load(path: source)
-            let saved = model.savedPattern
-            model = EditorModel(pattern: restored, saved: saved)
+            let restored: Song
+            switch try PieceFile.load(path: source) {
+            case .pattern(let p): restored = Song(pattern: p)
+            case .song(let s): restored = s
+            }
+            let saved = model.savedSong
+            let scale = model.scale
+            model = EditorModel(song: restored, saved: saved, version1: model.version1)
+            model.setScale(scale)
             model.restoreSource = source
             replacePatternInTransport()
             model.message = "restored unsaved changes from \(OneLine.escape(source))"
@@ -84,7 +97,8 @@ extension EditSession {
     func hangUp() -> Int32 {
         guard model.isModified else { return 0 }
         do {
-            let place = try EmergencySave.write(model.pattern, for: file, environment: environment)
+            let place = try EmergencySave.write(
+                song: model.song, version1: model.version1, for: file, environment: environment)
             tapLog.append(
                 "boop: edit: unsaved changes written to \(OneLine.escape(place)); `boop edit \(OneLine.escape(file))` offers them back"
             )

@@ -1,0 +1,78 @@
+import Foundation
+
+extension EditorModel {
+    // MARK: Undo
+
+    /// A mouse drag: every note it paints is one undo step.
+    public mutating func beginGroup() {
+        guard !grouping else { return }
+        pushUndo()
+        grouping = true
+    }
+
+    public mutating func endGroup() {
+        grouping = false
+        // A drag that changed nothing leaves no undo step.
+        if let last = undoStack.last, last.song == song { undoStack.removeLast() }
+    }
+
+    /// Undo returns the whole song as it was, and the grid to the pattern the change was made in.
+    public mutating func undo() {
+        guard let previous = undoStack.popLast() else {
+            message = "nothing to undo"
+            return
+        }
+        redoStack.append(Snapshot(song: song, current: current))
+        restore(previous)
+    }
+
+    public mutating func redo() {
+        guard let next = redoStack.popLast() else {
+            message = "nothing to redo"
+            return
+        }
+        undoStack.append(Snapshot(song: song, current: current))
+        restore(next)
+    }
+
+    private mutating func restore(_ snapshot: Snapshot) {
+        song = snapshot.song
+        current = min(snapshot.current, song.patterns.count - 1)
+        step = min(step, songPattern.length - 1)
+        chainIndex = min(chainIndex, song.chain.count - 1)
+        clearBlock()
+    }
+
+    /// After a successful save: this is the song on disk now.
+    public mutating func markSaved() { savedSong = song }
+
+    mutating func pushUndo() {
+        undoStack.append(Snapshot(song: song, current: current))
+        if undoStack.count > EditorModel.undoLevels { undoStack.removeFirst(undoStack.count - EditorModel.undoLevels) }
+        redoStack.removeAll()
+    }
+
+    /// One undo step: `change` applied to the whole song (none when it changed nothing).
+    mutating func editSong(_ change: (inout Song) -> Void) {
+        if !grouping { pushUndo() }
+        change(&song)
+        for i in song.patterns.indices {
+            for (kind, notes) in song.patterns[i].tracks where notes.isEmpty { song.patterns[i].tracks[kind] = nil }
+        }
+        if !grouping, let last = undoStack.last, last.song == song { undoStack.removeLast() }
+    }
+
+    /// One undo step on the pattern on the grid.
+    mutating func editPattern(_ change: (inout SongPattern) -> Void) {
+        let i = current
+        editSong { change(&$0.patterns[i]) }
+    }
+
+    /// Equal as music: the same name, tempo, length and notes per track (empty tracks and note
+    /// order do not matter).
+    public static func sameNotes(_ a: Pattern, _ b: Pattern) -> Bool {
+        guard a.name == b.name, a.bpm == b.bpm, a.length == b.length else { return false }
+        for kind in TrackKind.allCases where Set(a.notes(kind)) != Set(b.notes(kind)) { return false }
+        return true
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension PatternFile {
+    /// Writes the editor's song: a version-1 pattern file when `version1` and nothing needs version
+    /// 2 (the very bytes a version-1 save always wrote), else a version-2 song. Checked first as a
+    /// pattern is: it must parse back with the strict loader to the same music.
+    public static func write(song: Song, version1: Bool, to path: String) throws(PatternFileError) {
+        if version1 && !song.needsVersion2 { return try write(song.asPattern(0), to: path) }
+        let data = song.fileData()
+        let reread = try? Song.parse(data, file: path)
+        guard let reread, reread.normalized == song.normalized,
+            reread.patterns.map(\.tracks) == song.patterns.map({ $0.tracks.filter { !$0.value.isEmpty } })
+        else {
+            throw PatternFileError(
+                kind: .ioError, reason: "the saved form does not read back the same",
+                description: "\(OneLine.escape(path)): the saved form does not read back the same (not written)")
+        }
+        try write(data, to: path)
+    }
+}
+
+extension PatternSaving {
+    /// As `save(_:to:editing:environment:)`, for the editor's whole song.
+    public static func save(
+        song: Song, version1: Bool, to path: String, editing file: String, environment: [String: String]
+    ) throws(PatternFileError) {
+        try PatternFile.write(song: song, version1: version1, to: path)
+        EmergencySave.removeAll(for: file, environment: environment)
+        if path != file { EmergencySave.removeAll(for: path, environment: environment) }
+    }
+
+    /// The file `boop edit` opens without a name: untitled.json in `folder`, or untitled-2.json,
+    /// untitled-3.json, ... when that exists (an existing file is never opened in its place).
+    public static func untitled(in folder: String) -> String {
+        var n = 1
+        while true {
+            let name = n == 1 ? "untitled.json" : "untitled-\(n).json"
+            let path = folder == "." ? name : (folder as NSString).appendingPathComponent(name)
+            var st = stat()
+            if lstat(path, &st) != 0 { return path }
+            n += 1
+        }
+    }
+}

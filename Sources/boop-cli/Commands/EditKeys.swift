@@ -1,0 +1,132 @@
+import Foundation
+import PixelBoopCore
+
+/// The editor's keys (docs/DESIGN.md, "The editor"; the README's key table; `?`): the grid's, and
+/// those of the chain and track panels while one is open.
+extension EditSession {
+    /// A key on the grid; a status ends the session.
+    func gridKey(_ event: InputEvent, readAt: Double) -> Int32? {
+        if noteKey(event, readAt: readAt) != nil { return nil }
+        switch event {
+        case .char("p"): togglePlay()
+        case .char("+"): model.changeBPM(by: 5)
+        case .char("-"): model.changeBPM(by: -5)
+        case .char("="): model.changeBPM(by: 1)
+        case .char("_"): model.changeBPM(by: -1)
+        case .char("b"): ask(.tempo, label: "tempo (BPM)", text: String(Int(model.song.bpm)))
+        case .char("<"), .char(","): model.changeLength(steps: -1)
+        case .char(">"), .char("."): model.changeLength(steps: 1)
+        case .char("u"): model.undo()
+        case .control("r"): model.redo()
+        case .char("s"), .control("s"): save()
+        case .char("W"): askSavePath(label: "save as")
+        case .char("E"): ask(.export, label: "export to (.wav or .mid)", text: exportSuggestion)
+        case .char("S"): ask(.scale, label: "scale (C major, A minor, ..., off)", text: model.scale?.name ?? "C major")
+        case .char("?"): model.showHelp = true
+        case .char("}"): model.selectPattern(by: 1)
+        case .char("{"): model.selectPattern(by: -1)
+        case .char("c"): model.addPattern(clone: true)
+        case .char("n"): model.addPattern(clone: false)
+        case .char("g"):
+            model.panel = .chain
+            model.moveChainCursor(by: 0)
+        case .char("I"): model.panel = .instrument
+        case .char("m"): model.toggleMute()
+        case .char("M"): model.toggleSolo()
+        case .char("q"), .control("c"):
+            if model.isModified { model.question = .saveBeforeQuit } else { return 0 }
+        case .mouse(let button, let column, let row, let pressed, let drag):
+            mouse(button, column: column, row: row, pressed: pressed, drag: drag, readAt: readAt)
+        default: break
+        }
+        return nil
+    }
+
+    /// The cursor, notes and block keys; nil when `event` is none of them.
+    private func noteKey(_ event: InputEvent, readAt: Double) -> Bool? {
+        switch event {
+        case .arrow(.up), .char("k"): model.move(rows: 1)
+        case .arrow(.down), .char("j"): model.move(rows: -1)
+        case .arrow(.left), .char("h"): model.move(steps: -1)
+        case .arrow(.right), .char("l"): model.move(steps: 1)
+        case .shiftArrow(.up): model.extendBlock(rows: 1)
+        case .shiftArrow(.down): model.extendBlock(rows: -1)
+        case .shiftArrow(.left): model.extendBlock(steps: -1)
+        case .shiftArrow(.right): model.extendBlock(steps: 1)
+        case .char("H"): model.jump(steps: -4)
+        case .char("L"): model.jump(steps: 4)
+        case .char(" "), .enter:
+            if let placed = model.toggle() { audition(placed) }
+        case .char("1"): model.setVelocity(.normal)
+        case .char("2"): model.setVelocity(.accent)
+        case .char("3"): model.setVelocity(.sustain)
+        case .char("["): model.changeLength(by: -1)
+        case .char("]"): model.changeLength(by: 1)
+        case .tab: model.cycleTrack(by: 1)
+        case .shiftTab: model.cycleTrack(by: -1)
+        case .char("v"): model.toggleBlock()
+        case .escape: model.clearBlock()
+        case .char("y"): model.copyBlock()
+        case .char("x"): model.cutBlock()
+        case .char("P"): for note in model.paste() { audition(note) }
+        case .char("D"): for note in model.duplicateBlock() { audition(note) }
+        case .delete, .backspace: model.deleteBlock()
+        case .char("t"): model.transpose(by: 1)
+        case .char("T"): model.transpose(by: -1)
+        case .char("o"): model.transpose(by: 12)
+        case .char("O"): model.transpose(by: -12)
+        case .char("("): model.nudge(by: -1)
+        case .char(")"): model.nudge(by: 1)
+        default: return nil
+        }
+        return true
+    }
+
+    /// A key while the chain or the track panel is open; Esc (or the key that opened it) closes it.
+    func panelKey(_ event: InputEvent, _ panel: EditorModel.Panel) -> Int32? {
+        switch (panel, event) {
+        case (_, .escape), (.chain, .char("g")), (.instrument, .char("I")): model.panel = nil
+        case (_, .char("u")): model.undo()
+        case (_, .control("r")): model.redo()
+        case (_, .char("q")), (_, .control("c")):
+            model.panel = nil
+            return gridKey(event, readAt: 0)
+        case (.chain, .arrow(.up)), (.chain, .char("k")): model.moveChainCursor(by: -1)
+        case (.chain, .arrow(.down)), (.chain, .char("j")): model.moveChainCursor(by: 1)
+        case (.chain, .enter): model.openChainEntry()
+        case (.chain, .char("a")): model.repeatChainEntry()
+        case (.chain, .char("d")): model.duplicateChainEntry()
+        case (.chain, .char("n")):
+            model.openChainEntry()
+            model.addPattern(clone: false)
+            model.panel = .chain
+        case (.chain, .char("b")):
+            ask(
+                .entryTempo, label: "entry tempo (BPM; empty: the song's)",
+                text: model.song.chain[model.chainIndex].bpm.map { String(Int($0)) } ?? "")
+        case (.chain, .char("r")): ask(.rename, label: "rename pattern", text: model.song.chain[model.chainIndex].pattern)
+        case (.chain, .char("x")), (.chain, .delete): model.deleteChainEntry()
+        case (.chain, .char("X")): model.deleteChainPattern()
+        case (.chain, .char("K")): model.moveChainEntry(by: -1)
+        case (.chain, .char("J")): model.moveChainEntry(by: 1)
+        case (.chain, .char("+")), (.chain, .char("=")): model.changeRepeats(by: 1)
+        case (.chain, .char("-")), (.chain, .char("_")): model.changeRepeats(by: -1)
+        case (.chain, .char("]")): model.cycleChainPattern(by: 1)
+        case (.chain, .char("[")): model.cycleChainPattern(by: -1)
+        case (.instrument, .arrow(.up)), (.instrument, .char("k")): model.moveInstrumentField(by: -1)
+        case (.instrument, .arrow(.down)), (.instrument, .char("j")): model.moveInstrumentField(by: 1)
+        case (.instrument, .arrow(.left)), (.instrument, .char("h")): model.changeInstrument(by: -1)
+        case (.instrument, .arrow(.right)), (.instrument, .char("l")): model.changeInstrument(by: 1)
+        case (.instrument, .char("m")): model.toggleMute()
+        case (.instrument, .char("M")): model.toggleSolo()
+        case (.instrument, .tab): model.cycleTrack(by: 1)
+        case (.instrument, .shiftTab): model.cycleTrack(by: -1)
+        default: break
+        }
+        return nil
+    }
+
+    var exportSuggestion: String {
+        (file as NSString).deletingPathExtension + ".wav"
+    }
+}

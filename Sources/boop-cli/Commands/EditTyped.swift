@@ -1,0 +1,80 @@
+import Foundation
+import PixelBoopCore
+
+/// What a line typed at the editor's message line is for.
+enum PromptPurpose: Equatable {
+    case save, export, tempo, entryTempo, scale, rename
+}
+
+/// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
+/// file to export to.
+extension EditSession {
+    func typedLine(_ typed: String, for purpose: PromptPurpose) -> Int32? {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        switch purpose {
+        case .save: break
+        case .tempo:
+            guard let bpm = Double(text), Pattern.bpmRange.contains(bpm) else {
+                model.message =
+                    "tempo: expected a number \(Int(Pattern.bpmRange.lowerBound))...\(Int(Pattern.bpmRange.upperBound))"
+                return nil
+            }
+            model.setBPM(bpm)
+            replacePatternInTransport()
+        case .entryTempo:
+            if text.isEmpty { return setEntry(nil) }
+            guard let bpm = Double(text), Pattern.bpmRange.contains(bpm) else {
+                model.message =
+                    "tempo: expected a number \(Int(Pattern.bpmRange.lowerBound))...\(Int(Pattern.bpmRange.upperBound))"
+                return nil
+            }
+            return setEntry(bpm)
+        case .scale:
+            if text.lowercased() == "off" || text.isEmpty {
+                model.setScale(nil)
+                model.message = "scale lock off"
+            } else if let scale = Scale(parsing: text) {
+                model.setScale(scale)
+                model.message = "scale lock: \(scale.name)"
+            } else {
+                model.message = "scale: expected \(Scale.help)"
+            }
+        case .rename: model.renamePattern(to: text)
+        case .export: export(to: text)
+        }
+        return nil
+    }
+
+    private func setEntry(_ bpm: Double?) -> Int32? {
+        model.setEntryBPM(bpm)
+        return nil
+    }
+
+    /// `E`: the song as audio (.wav; any other name: 16-bit as `render` writes it) or as a
+    /// Standard MIDI File (.mid), exactly as `boop render` writes the saved file. A failure opens
+    /// the line again with the reason.
+    func export(to typed: String) {
+        let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: environment["HOME"]) : typed
+        let lowered = path.lowercased()
+        let midi = lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi")
+        do {
+            if model.savesVersion1 {
+                // A version-1 file renders through the pattern path, as `boop render` renders it.
+                if midi {
+                    try MidiFileWriter.write(model.pattern, to: path)
+                } else {
+                    try PatternRenderer(pattern: model.pattern).render(to: path, format: SampleFormat.natural(forPath: path))
+                }
+            } else if midi {
+                try SongMidiWriter.write(model.song, to: path)
+            } else {
+                var renderer = SongRenderer(song: model.song)
+                renderer.channels = 2
+                try renderer.render(to: path, format: SampleFormat.natural(forPath: path))
+            }
+            model.message = "exported \(OneLine.escape(path))"
+        } catch {
+            ask(.export, label: "not exported (\(OneLine.escape("\(error)"))); export to", text: path)
+        }
+    }
+}
