@@ -5,7 +5,9 @@ namespace boop {
 
 // What the control thread tells the audio thread. Plain data, copied through the SPSC queue.
 struct Command {
-    enum class Type : uint8_t { NoteOn, NoteOff, DrumHit, AllNotesOff };
+    // FadeGroup, RetuneGroup and FadeDrums serve live MIDI: a group is noteId >> 8 (a MIDI
+    // channel's notes share it), value is the fade in seconds or the frequency ratio.
+    enum class Type : uint8_t { NoteOn, NoteOff, DrumHit, AllNotesOff, FadeGroup, RetuneGroup, FadeDrums };
     Type type = Type::NoteOn;
     uint8_t timbre = 0;
     uint32_t noteId = 0;  // NoteOn/NoteOff: the note; DrumHit: the GM key
