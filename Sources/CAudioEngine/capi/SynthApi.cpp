@@ -62,13 +62,9 @@ boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_sy
 
 double boop_synth_sample_rate(const boop_synth* synth) { return synth != nullptr ? synth->jack.sampleRate() : 0.0; }
 
-uint32_t boop_synth_buffer_frames(const boop_synth* synth) {
-    return synth != nullptr ? synth->jack.bufferFrames() : 0;
-}
+uint32_t boop_synth_buffer_frames(const boop_synth* synth) { return synth != nullptr ? synth->jack.bufferFrames() : 0; }
 
-const char* boop_synth_midi_port(const boop_synth* synth) {
-    return synth != nullptr ? synth->jack.midiPortName() : "";
-}
+const char* boop_synth_midi_port(const boop_synth* synth) { return synth != nullptr ? synth->jack.midiPortName() : ""; }
 
 boop_status boop_synth_start(boop_synth* synth) {
     if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;

@@ -37,11 +37,18 @@ bool MidiParser::feed(uint8_t byte, MidiMessage& out) BOOP_RT {
         running_ = 0;
         ++ignored_;
         switch (byte) {
-            case 0xF0: inSysEx_ = true; break;
+            case 0xF0:
+                inSysEx_ = true;
+                break;
             case 0xF1:
-            case 0xF3: skip_ = 1; break;  // time code quarter frame, song select
-            case 0xF2: skip_ = 2; break;  // song position pointer
-            default: break;               // tune request, undefined F4/F5, a stray F7
+            case 0xF3:
+                skip_ = 1;
+                break;  // time code quarter frame, song select
+            case 0xF2:
+                skip_ = 2;
+                break;  // song position pointer
+            default:
+                break;  // tune request, undefined F4/F5, a stray F7
         }
         return false;
     }

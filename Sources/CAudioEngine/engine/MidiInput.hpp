@@ -39,8 +39,8 @@ class MidiParser {
   private:
     uint8_t running_ = 0;  // the channel status in force, 0 when none
     uint8_t data_[2] = {0, 0};
-    int have_ = 0;         // data bytes collected for running_
-    int skip_ = 0;         // data bytes of a system common message still to drop
+    int have_ = 0;  // data bytes collected for running_
+    int skip_ = 0;  // data bytes of a system common message still to drop
     bool inSysEx_ = false;
     uint64_t malformed_ = 0;
     uint64_t ignored_ = 0;

@@ -14,7 +14,7 @@ namespace boop {
 class MidiSynth {
   public:
     static constexpr int kChannels = 16;
-    static constexpr int kDrums = BOOP_TIMBRE_COUNT;  // a channel's voice: the drum kit
+    static constexpr int kDrums = BOOP_TIMBRE_COUNT;      // a channel's voice: the drum kit
     static constexpr double kAllSoundOffSeconds = 0.005;  // CC 120 and CC 123: silent within 10 ms
 
     // channelVoices: a boop_timbre or kDrums for each channel; bendRange in semitones.

@@ -964,7 +964,7 @@ typedef struct boop_synth boop_synth;
 #define BOOP_MIDI_CHANNELS 16
 /* A channel's voice: a boop_timbre (0 ... BOOP_TIMBRE_COUNT - 1), or the General MIDI drum kit. */
 #define BOOP_SYNTH_VOICE_DRUMS BOOP_TIMBRE_COUNT
-#define BOOP_SYNTH_BEND_RANGE_MIN 0.0  /* semitones either way */
+#define BOOP_SYNTH_BEND_RANGE_MIN 0.0 /* semitones either way */
 #define BOOP_SYNTH_BEND_RANGE_MAX 24.0
 
 typedef struct boop_synth_config {
@@ -984,8 +984,8 @@ typedef struct boop_synth_stats {
     uint32_t voices;          /* voices sounding */
     int32_t last_note;        /* channel (0-based) << 8 | key of the last note started, -1 if none */
     uint64_t xruns;
-    uint64_t frames;          /* frames rendered */
-    boop_status error;        /* BOOP_OK, or BOOP_ERROR_DEVICE_LOST once the server went away */
+    uint64_t frames;   /* frames rendered */
+    boop_status error; /* BOOP_OK, or BOOP_ERROR_DEVICE_LOST once the server went away */
 } boop_synth_stats;
 
 /* One channel message as received: frame is the server's frame time it was applied on. */

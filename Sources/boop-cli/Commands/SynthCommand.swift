@@ -13,13 +13,17 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Sound system: jack (the ALSA sequencer input is not built in yet).")
     var backend: AudioBackend = .alsa
 
-    @Flag(name: .customLong("no-connect"), help: "Leave boop:out_1/out_2 unconnected instead of linking them to the system playback ports.")
+    @Flag(
+        name: .customLong("no-connect"),
+        help: "Leave boop:out_1/out_2 unconnected instead of linking them to the system playback ports.")
     var noConnect = false
 
     @Option(name: .customLong("midi-connect"), help: "Connect this JACK MIDI output port (client:port) to boop:midi_in.")
     var midiConnect: [String] = []
 
-    @Option(name: .customLong("channel"), help: "A channel's voice, N=VOICE (N 1...16; melody, chords, bass, tone or drums); repeatable.")
+    @Option(
+        name: .customLong("channel"),
+        help: "A channel's voice, N=VOICE (N 1...16; melody, chords, bass, tone or drums); repeatable.")
     var channels: [String] = []
 
     @Option(name: .customLong("bend-range"), help: "Semitones of a full pitch bend either way (0...24, default 2).")
@@ -99,6 +103,7 @@ final class SynthSession {
 
     func run(connecting sources: [String]) throws {
         Signals.install()
+        let port = synth.midiPort
         try synth.start()
         for source in sources { try synth.connectMidi(from: source) }
         if verbose {
@@ -131,7 +136,7 @@ final class SynthSession {
         try loop.run()
         if lost {
             synth.stop()
-            throw BoopExit(.ioError, "JACK server went away while the synth was running (\(synth.midiPort))")
+            throw BoopExit(.ioError, "JACK server went away while the synth was running (\(port))")
         }
         fadeAndStop()
     }
