@@ -17,6 +17,8 @@
 # boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start a fixed
 # one frame later at 64- and 256-frame periods (jitter 0), C3...C6 in tune, channels 2/3/10, the
 # sustain pedal, all notes off, random bytes; no server -> 69; the server killed -> 74.
+# play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s): every note and
+# clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -228,7 +230,17 @@ done
 
 echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
 stop_jackd
-if start_jackd 256; then synth_test; else failed "jackd -p 256 did not start"; fi
+if start_jackd 256; then
+  synth_test
+  echo "--- play --midi-out --clock --no-sound: a random pattern's MIDI on the frame clock ---"
+  out=$(python3 scripts/jack_midi_out_test.py "$BOOP" 6 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play --midi-out test printed no result"
+else
+  failed "jackd -p 256 did not start"
+fi
 
 echo "jack tests: $PASSES passed, $FAILURES failed"
 [ "$FAILURES" = 0 ]

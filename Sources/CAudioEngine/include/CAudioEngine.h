@@ -440,6 +440,8 @@ typedef struct boop_playback_config {
                                   the routing to the user */
     boop_output_config output; /* the output stage every source played passes through (gain and
                                   true-peak limiter; defaults: boop_output_config_default) */
+    int midi_out;              /* JACK: 1 adds a port midi_out (boop_playback_midi_send); default 0 */
+    int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
 } boop_playback_config;
 
 /* Which scheduling the I/O thread got. */
@@ -517,6 +519,25 @@ void boop_playback_stop(boop_playback* playback, int drain);
 
 /* Stops if needed and frees. NULL is ignored. Thread safety: control thread. */
 void boop_playback_destroy(boop_playback* playback);
+
+/* MIDI out (a JACK playback opened with midi_out = 1). Queues one message (1 ... 3 bytes) for
+ * engine frame `frame` (the engine's frame clock, as boop_engine_note_on takes): the process
+ * callback writes it at its exact offset in the cycle that contains that frame (a frame already
+ * past goes out at the start of the next cycle, counted late). Messages must be queued in frame
+ * order. Return: BOOP_OK, BOOP_ERROR_QUEUE_FULL, BOOP_ERROR_NOT_RUNNING (no MIDI out),
+ * BOOP_ERROR_INVALID_ARGUMENT. Thread safety: one control thread at a time (the queue's producer). */
+boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, const uint8_t* bytes, uint32_t size);
+
+/* At the next cycle: drops the queued MIDI, sends a note-off for every note sent on and not off,
+ * and Stop if a Start or Continue was sent since the last Stop. boop_playback_midi_panic_done says
+ * when that went out. Thread safety: control thread. */
+boop_status boop_playback_midi_panic(boop_playback* playback);
+int boop_playback_midi_panic_done(const boop_playback* playback);
+
+/* Connects midi_out to another client's MIDI input port ("client:port"), after start.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI input port), BOOP_ERROR_NOT_RUNNING.
+ * Thread safety: control thread. */
+boop_status boop_playback_midi_connect(boop_playback* playback, const char* destination);
 
 /* ====================================================================================== */
 /* ALSA capture, device listing and pitch detection                                       */

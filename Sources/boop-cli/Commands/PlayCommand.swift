@@ -23,6 +23,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var gainOption: GainOption
 
+    @OptionGroup var midiOptions: MidiOutOptions
+
     @Option(
         name: .long,
         help:
@@ -49,16 +51,24 @@ struct PlayCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validatePeriods(periodFrames: periodFrames, periods: periods)
+        try midiOptions.check(backend: deviceOptions.backend)
     }
 
     func run() throws {
         runReportingErrors {
             let pattern = try patternOptions.loadPattern()
+            var route = deviceOptions.route
+            route.midiOut = midiOptions.midiOut
+            route.mute = midiOptions.noSound
             let transport = try PatternTransport(
-                pattern: pattern, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
+                pattern: pattern, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
                 periods: periods ?? 3, adaptive: adaptive ?? false, gainDB: gainOption.gain,
-                loops: patternOptions.loops)
+                loops: patternOptions.loops, midiClock: midiOptions.clock)
+            if let port = midiOptions.midiConnect {
+                try transport.openSound()
+                try transport.connectMidiOut(to: port)
+            }
             if deviceOptions.verbose { StandardError.write(gainOption.description + "\n") }
             let session = PlaySession(
                 transport: transport, device: transport.device,
