@@ -206,6 +206,29 @@ synth_test() {
 }
 synth_test --quick
 
+# boop devices lists JACK MIDI ports: boop:midi_in while a synth runs.
+"$BOOP" synth --backend jack --no-connect --no-display >/dev/null 2>"$WORK/err" &
+pid=$!
+if wait_until 60 "$pid" has_port boop:midi_in && "$BOOP" devices | grep -q "boop:midi_in.*JACK MIDI input"; then
+  pass "boop devices lists boop:midi_in among the MIDI sinks"
+else
+  failed "boop devices does not list boop:midi_in: $("$BOOP" devices | tail -5) $(cat "$WORK/err")"
+fi
+kill -TERM "$pid"
+wait_for "$pid" 20
+[ "$WAIT_RC" = 0 ] && pass "synth: SIGTERM -> exit 0" || failed "synth: SIGTERM -> exit $WAIT_RC"
+
+# The ALSA sequencer: only where the kernel offers one (build machines and containers do not).
+if [ -e /dev/snd/seq ]; then
+  if "$BOOP" devices | grep -q "ALSA sequencer"; then
+    pass "boop devices lists the ALSA sequencer's ports"
+  else
+    failed "/dev/snd/seq exists but boop devices lists no ALSA sequencer port"
+  fi
+else
+  echo "SKIP  ALSA sequencer live check: this machine has no /dev/snd/seq (the conversion of sequencer events is unit-tested in AlsaSeqEventsTests)"
+fi
+
 echo "--- the server killed ---"
 for cmd in "play examples/demo.json --backend jack --no-display" "listen --backend jack --json" \
   "synth --backend jack --no-display"; do

@@ -141,6 +141,7 @@ try:
         if boop.poll() is not None:
             log.seek(0)
             raise SystemExit("FAIL  boop synth exited at once: " + log.read())
+        # boop registers midi_in once active: connecting works at once (a refusal is a failure).
         send.connect(midi_out, "boop:midi_in")
         rec.connect("boop:out_1", audio_in)
         state["start"] = send.frame_time + rate // 2

@@ -598,6 +598,12 @@ boop_status boop_device_list_create(boop_device_list** out_list);
  * is started). Thread safety: any thread. */
 boop_status boop_device_list_create_jack(boop_device_list** out_list);
 
+/* Lists MIDI ports: the ALSA sequencer's (name "client:port", where /dev/snd/seq exists) and the
+ * running JACK server's MIDI ports (full port names). playback = 1 for a port that takes MIDI (a
+ * sink), capture = 1 for one that gives MIDI (a source); the description names the system. Neither
+ * present is an empty list. Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY. Thread safety: any thread. */
+boop_status boop_device_list_create_midi(boop_device_list** out_list);
+
 /* Number of entries. Thread safety: any thread. */
 size_t boop_device_list_count(const boop_device_list* list);
 
@@ -1023,7 +1029,8 @@ void boop_synth_config_default(boop_synth_config* config);
  * BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
 boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_synth);
 
-/* The server's rate and buffer size; the MIDI input port's full name (valid while open).
+/* The server's rate and buffer size; the MIDI input port's full name ("" until started: the port
+ * is registered once the client is active, so that its appearing means it takes connections).
  * Thread safety: any thread. */
 double boop_synth_sample_rate(const boop_synth* synth);
 uint32_t boop_synth_buffer_frames(const boop_synth* synth);

@@ -103,8 +103,8 @@ final class SynthSession {
 
     func run(connecting sources: [String]) throws {
         Signals.install()
-        let port = synth.midiPort
         try synth.start()
+        let port = synth.midiPort
         for source in sources { try synth.connectMidi(from: source) }
         if verbose {
             log(

@@ -239,6 +239,7 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         return;
     }
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
+    if (midiBuffer != nullptr) catchUp(frames);
     if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < frames;) {
@@ -252,6 +253,22 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
     frames_.fetch_add(frames, std::memory_order_release);
 }
+// A cycle the server ran without this client moves the frame time on by more than a cycle.
+void JackPlayback::catchUp(jack_nframes_t frames) BOOP_RT {
+    const jack_nframes_t now = jack_last_frame_time(client());
+    const uint32_t missed = cycleSeen_ ? static_cast<uint32_t>(now - nextCycleTime_) : 0;
+    cycleSeen_ = true;
+    nextCycleTime_ = now + frames;
+    if (missed == 0 || missed > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
+    const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
+    for (uint32_t done = 0; done < missed;) {
+        const uint32_t n = std::min(missed - done, step);
+        source_.render(source_.context, block_.data(), n);
+        done += n;
+    }
+    frames_.fetch_add(missed, std::memory_order_release);
+}
+
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -117,6 +117,12 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     std::vector<float> block_;
     jack_port_t* midiOut_ = nullptr;
     std::unique_ptr<MidiOutWriter> midiWriter_;
+    // With MIDI out the engine's clock must stay the server's: cycles the server ran without this
+    // client (an xrun) are rendered and dropped at the next cycle, up to kCatchUpSeconds.
+    void catchUp(jack_nframes_t frames) BOOP_RT;
+    static constexpr double kCatchUpSeconds = 2.0;
+    jack_nframes_t nextCycleTime_ = 0;
+    bool cycleSeen_ = false;
     std::atomic<bool> rendering_{false};
     std::atomic<uint64_t> frames_{0};
     bool started_ = false;

@@ -14,11 +14,6 @@ boop_status JackSynth::open(const Config& config) {
     config_ = config;
     boop_status s = JackClient::open(config.clientName, 2, true);
     if (s != BOOP_OK) return s;
-    midiIn_ = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
-    if (midiIn_ == nullptr) {
-        close();
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    }
     boop_engine_config ec;
     boop_engine_config_default(&ec);
     ec.sample_rate = sampleRate();
@@ -47,21 +42,29 @@ boop_status JackSynth::start() {
     if (started_) return BOOP_ERROR_ALREADY_RUNNING;
     const boop_status s = activateWith(running_, config_.connect);
     started_ = s == BOOP_OK;
-    return s;
+    if (s != BOOP_OK) return s;
+    jack_port_t* port = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+    if (port == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    midiIn_.store(port, std::memory_order_release);
+    return BOOP_OK;
 }
 
 boop_status JackSynth::connectMidi(const char* source) {
-    if (client() == nullptr || !active()) return BOOP_ERROR_NOT_RUNNING;
+    if (client() == nullptr || !active() || midiIn_.load(std::memory_order_acquire) == nullptr)
+        return BOOP_ERROR_NOT_RUNNING;
     if (source == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     jack_port_t* port = jack_port_by_name(client(), source);
     if (port == nullptr || (jack_port_flags(port) & JackPortIsOutput) == 0 ||
         std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
-    const int r = jack_connect(client(), source, jack_port_name(midiIn_));
+    const int r = jack_connect(client(), source, jack_port_name(midiIn_.load(std::memory_order_acquire)));
     return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
 }
 
-const char* JackSynth::midiPortName() const noexcept { return midiIn_ != nullptr ? jack_port_name(midiIn_) : ""; }
+const char* JackSynth::midiPortName() const noexcept {
+    jack_port_t* port = midiIn_.load(std::memory_order_acquire);
+    return port != nullptr ? jack_port_name(port) : "";
+}
 
 void JackSynth::fadeOut(double seconds) noexcept {
     if (!engine_) return;
@@ -77,7 +80,7 @@ void JackSynth::stop() noexcept {
     if (active()) jack_deactivate(client());
     running_.store(false, std::memory_order_release);
     close();
-    midiIn_ = nullptr;
+    midiIn_.store(nullptr, std::memory_order_release);
 }
 
 int JackSynth::onProcess(jack_nframes_t frames, void* self) noexcept {
@@ -100,7 +103,8 @@ void JackSynth::process(jack_nframes_t frames) BOOP_RT {
     }
     cycleStart_ = jack_last_frame_time(client());
     uint32_t done = 0;
-    readMidi(jack_port_get_buffer(midiIn_, frames), frames, done);
+    if (jack_port_t* port = midiIn_.load(std::memory_order_acquire))
+        readMidi(jack_port_get_buffer(port, frames), frames, done);
     renderTo(done, frames);
     malformed_.store(parser_.malformed(), std::memory_order_relaxed);
     ignored_.store(parser_.ignored(), std::memory_order_relaxed);

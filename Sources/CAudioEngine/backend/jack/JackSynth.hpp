@@ -68,7 +68,9 @@ class JackSynth final : public JackClient {
     static constexpr std::size_t kLogCapacity = 4096;
 
     Config config_;
-    jack_port_t* midiIn_ = nullptr;
+    // Registered after activation, so that the port appearing means the client takes
+    // connections (a port of a client not yet active cannot be connected to).
+    std::atomic<jack_port_t*> midiIn_{nullptr};
     std::unique_ptr<Engine> engine_;
     std::unique_ptr<MidiSynth> synth_;
     std::unique_ptr<LockFreeQueue<MidiLogEntry>> log_;
