@@ -14,6 +14,11 @@
 # --pdeathsig), so it dies with this script even if the script is killed outright.
 # Every wait is for the thing itself (the server taking clients, boop's ports appearing or being
 # connected), with generous limits: a loaded two-core machine can be slow to start anything.
+# boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start a fixed
+# one frame later at 64- and 256-frame periods (jitter 0), C3...C6 in tune, channels 2/3/10, the
+# sustain pedal, all notes off, random bytes; no server -> 69; the server killed -> 74.
+# play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s): every note and
+# clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -50,14 +55,15 @@ jack_up() { jack_lsp -s "$JACK_DEFAULT_SERVER" 2>/dev/null | grep "system:playba
 
 # Starts the dummy server (real-time scheduling when permitted, as jackd does by default; without
 # it when not) and waits until it takes clients (60 s at most, and no longer than it lives).
-start_jackd() {
+start_jackd() { # [PERIOD], 64 by default
+  local period=${1:-64}
   if jack_up; then
     echo "a JACK server named $JACK_DEFAULT_SERVER is already running, not started by this script; stop it first:" >&2
     pgrep -a -x jackd | grep -e "-n $JACK_DEFAULT_SERVER" >&2
     return 1
   fi
   for rt in -R -r; do
-    "${deathsig[@]}" jackd "$rt" -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p 64 -w 1333 >"$WORK/jackd.log" 2>&1 &
+    "${deathsig[@]}" jackd "$rt" -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p "$period" -w $((period * 1000000 / 48000)) >"$WORK/jackd.log" 2>&1 &
     JACKD_PID=$!
     if wait_until 60 "$JACKD_PID" jack_up; then return 0; fi
     echo "jackd $rt: $WAIT_WHY" >&2
@@ -104,6 +110,14 @@ if [ "$rc" = 69 ] && [ "$(wc -l <"$WORK/err")" = 1 ]; then
   pass "no JACK server: exit 69, one line: $(cat "$WORK/err")"
 else
   failed "no JACK server: exit $rc (expected 69), stderr: $(cat "$WORK/err")"
+fi
+
+"$BOOP" synth --backend jack --no-display 2>"$WORK/err"
+rc=$?
+if [ "$rc" = 69 ] && [ "$(wc -l <"$WORK/err")" = 1 ]; then
+  pass "synth, no JACK server: exit 69, one line: $(cat "$WORK/err")"
+else
+  failed "synth, no JACK server: exit $rc (expected 69), stderr: $(cat "$WORK/err")"
 fi
 
 echo "--- jackd -d dummy -r 48000 -p 64 -w 1333 ---"
@@ -177,8 +191,47 @@ lines=$(grep -c '"rms"' "$WORK/out")
 [ "$lines" -ge 20 ] && pass "listen --backend jack --json: $lines readings in 1 s" ||
   failed "listen --backend jack: $lines readings in 1 s"
 
+# The synth test's PASS/FAIL lines, counted here.
+synth_test() {
+  if ! python3 -c "import jack, numpy" 2>/dev/null; then
+    failed "boop synth: the test client needs JACK-Client and numpy (scripts/setup.sh installs them)"
+    return
+  fi
+  local out
+  out=$(python3 scripts/jack_synth_test.py "$BOOP" "$@" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "boop synth test printed no result"
+}
+synth_test --quick
+
+# boop devices lists JACK MIDI ports: boop:midi_in while a synth runs.
+"$BOOP" synth --backend jack --no-connect --no-display >/dev/null 2>"$WORK/err" &
+pid=$!
+if wait_until 60 "$pid" has_port boop:midi_in && "$BOOP" devices | grep -q "boop:midi_in.*JACK MIDI input"; then
+  pass "boop devices lists boop:midi_in among the MIDI sinks"
+else
+  failed "boop devices does not list boop:midi_in: $("$BOOP" devices | tail -5) $(cat "$WORK/err")"
+fi
+kill -TERM "$pid"
+wait_for "$pid" 20
+[ "$WAIT_RC" = 0 ] && pass "synth: SIGTERM -> exit 0" || failed "synth: SIGTERM -> exit $WAIT_RC"
+
+# The ALSA sequencer: only where the kernel offers one (build machines and containers do not).
+if [ -e /dev/snd/seq ]; then
+  if "$BOOP" devices | grep -q "ALSA sequencer"; then
+    pass "boop devices lists the ALSA sequencer's ports"
+  else
+    failed "/dev/snd/seq exists but boop devices lists no ALSA sequencer port"
+  fi
+else
+  echo "SKIP  ALSA sequencer live check: this machine has no /dev/snd/seq (the conversion of sequencer events is unit-tested in AlsaSeqEventsTests)"
+fi
+
 echo "--- the server killed ---"
-for cmd in "play examples/demo.json --backend jack --no-display" "listen --backend jack --json"; do
+for cmd in "play examples/demo.json --backend jack --no-display" "listen --backend jack --json" \
+  "synth --backend jack --no-display"; do
   # shellcheck disable=SC2086
   "$BOOP" $cmd >/dev/null 2>"$WORK/err" &
   pid=$!
@@ -197,6 +250,20 @@ for cmd in "play examples/demo.json --backend jack --no-display" "listen --backe
   fi
   start_jackd || { failed "jackd did not restart"; break; }
 done
+
+echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
+stop_jackd
+if start_jackd 256; then
+  synth_test
+  echo "--- play --midi-out --clock --no-sound: a random pattern's MIDI on the frame clock ---"
+  out=$(python3 scripts/jack_midi_out_test.py "$BOOP" 6 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play --midi-out test printed no result"
+else
+  failed "jackd -p 256 did not start"
+fi
 
 echo "jack tests: $PASSES passed, $FAILURES failed"
 [ "$FAILURES" = 0 ]

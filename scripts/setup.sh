@@ -28,12 +28,14 @@ fi
 
 # Test tools from PyPI, for whichever python3 runs the tests: pyloudnorm, the independent BS.1770
 # meter the loudness checks compare boop's output with, and pyte, the terminal emulator that
-# drives `boop edit` in a pseudo-terminal.
-for module in pyloudnorm pyte; do
+# drives `boop edit` in a pseudo-terminal, and JACK-Client (module jack), the test client that
+# sends MIDI to `boop synth` and records its output on the server's frame clock. module:package.
+for entry in pyloudnorm:pyloudnorm pyte:pyte jack:JACK-Client; do
+  module=${entry%%:*} package=${entry#*:}
   if ! python3 -c "import $module" 2>/dev/null; then
-    echo "setup: installing $module (PyPI)" >&2
-    python3 -m pip install --quiet --break-system-packages "$module" 2>/dev/null ||
-      python3 -m pip install --quiet "$module"
+    echo "setup: installing $package (PyPI)" >&2
+    python3 -m pip install --quiet --break-system-packages "$package" 2>/dev/null ||
+      python3 -m pip install --quiet "$package"
   fi
 done
 

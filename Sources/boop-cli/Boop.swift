@@ -11,6 +11,7 @@ struct Boop: AsyncParsableCommand {
         version: PixelBoopVersion.string,
         subcommands: [
             PlayCommand.self,
+            SynthCommand.self,
             EditCommand.self,
             RenderCommand.self,
             ToneCommand.self,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/MidiPorts.hpp"
 #include "backend/alsa/AlsaDevices.hpp"
 #include "backend/jack/JackClient.hpp"
 #include "include/CAudioEngine.h"
@@ -58,6 +59,13 @@ extern "C" {
 boop_status boop_device_list_create(boop_device_list** out_list) { return create(out_list, boop::listAlsaPcms); }
 
 boop_status boop_device_list_create_jack(boop_device_list** out_list) { return create(out_list, listJack); }
+
+boop_status boop_device_list_create_midi(boop_device_list** out_list) {
+    return create(out_list, [](std::vector<boop::DeviceEntry>& out) {
+        boop::listMidiPorts(out);
+        return BOOP_OK;
+    });
+}
 
 size_t boop_device_list_count(const boop_device_list* list) { return list != nullptr ? list->entries.size() : 0; }
 

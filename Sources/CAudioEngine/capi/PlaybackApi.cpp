@@ -49,7 +49,9 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
     if (c.backend == BOOP_BACKEND_JACK) {
         boop::JackPlayback::Config cfg;
         cfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
-        cfg.connect = c.connect != 0;
+        cfg.connect = c.connect != 0 && c.mute == 0;
+        cfg.midiOut = c.midi_out != 0;
+        cfg.mute = c.mute != 0;
         auto jack = std::make_unique<boop::JackPlayback>();
         const boop_status s = jack->open(cfg, sampleRate, channels);
         if (s == BOOP_OK) out = std::move(jack);
@@ -177,3 +179,41 @@ void boop_playback_destroy(boop_playback* playback) {
 }
 
 }  // extern "C"
+
+namespace {
+boop::MidiOutWriter* midiOf(const boop_playback* p) {
+    if (p == nullptr) return nullptr;
+    auto* jack = dynamic_cast<boop::JackPlayback*>(p->backend.get());
+    return jack != nullptr ? jack->midi() : nullptr;
+}
+}  // namespace
+
+boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, const uint8_t* bytes, uint32_t size) {
+    if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::MidiOutWriter* midi = midiOf(playback);
+    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    boop::MidiOutEvent e;
+    e.frame = frame;
+    e.size = static_cast<uint8_t>(size);
+    for (uint32_t i = 0; i < size; ++i) e.bytes[i] = bytes[i];
+    return midi->push(e) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+boop_status boop_playback_midi_panic(boop_playback* playback) {
+    boop::MidiOutWriter* midi = midiOf(playback);
+    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    midi->panic();
+    return BOOP_OK;
+}
+
+int boop_playback_midi_panic_done(const boop_playback* playback) {
+    const boop::MidiOutWriter* midi = midiOf(playback);
+    return midi == nullptr || midi->panicDone() ? 1 : 0;
+}
+
+boop_status boop_playback_midi_connect(boop_playback* playback, const char* destination) {
+    if (playback == nullptr || destination == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    auto* jack = dynamic_cast<boop::JackPlayback*>(playback->backend.get());
+    if (jack == nullptr || jack->midi() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    return jack->connectMidiOut(destination);
+}

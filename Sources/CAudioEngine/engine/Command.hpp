@@ -5,13 +5,18 @@ namespace boop {
 
 // What the control thread tells the audio thread. Plain data, copied through the SPSC queue.
 struct Command {
+    // FadeGroup, RetuneGroup and FadeDrums serve live MIDI: a group is noteId >> 8 (a MIDI
+    // channel's notes share it), value is the fade in seconds or the frequency ratio.
     enum class Type : uint8_t {
         NoteOn,
         NoteOff,
         DrumHit,
         AllNotesOff,
         InstrumentNoteOn,  // timbre: the instrument slot; otherwise as NoteOn
-        InstrumentParam    // timbre: the slot; noteId: the InstrumentParams::Index; value: the value
+        InstrumentParam,   // timbre: the slot; noteId: the InstrumentParams::Index; value: the value
+        FadeGroup,
+        RetuneGroup,
+        FadeDrums
     };
     Type type = Type::NoteOn;
     uint8_t timbre = 0;   // NoteOn: boop_timbre; DrumHit: the kit (0 = gm); Instrument*: the slot

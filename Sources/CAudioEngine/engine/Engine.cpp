@@ -124,6 +124,16 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             kits_.fadeAll(c.value);
             ownedVoices_ = 0;
             break;
+        case Command::Type::FadeGroup:
+            for (VoiceBank& bank : banks_)
+                ownedVoices_ -= static_cast<uint32_t>(bank.fadeGroup(c.noteId >> 8, c.value));
+            break;
+        case Command::Type::RetuneGroup:
+            for (VoiceBank& bank : banks_) bank.retuneGroup(c.noteId >> 8, c.value);
+            break;
+        case Command::Type::FadeDrums:
+            drums_.fadeAll(c.value);
+            break;
     }
 }
 

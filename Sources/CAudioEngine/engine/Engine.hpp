@@ -35,6 +35,9 @@ class Engine {
 
     // Audio thread.
     void render(float* out, uint32_t frames) BOOP_RT;
+    // Audio thread: applies a command on the next frame to render. A live MIDI input renders up
+    // to each event's frame, then applies it here, so the event lands on its own frame.
+    void applyNow(const Command& command) BOOP_RT { apply(command, clock_); }
 
     // Any thread.
     uint64_t frameClock() const noexcept { return publishedClock_.load(std::memory_order_acquire); }

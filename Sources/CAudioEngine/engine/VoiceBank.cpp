@@ -116,6 +116,7 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     l.noteId = noteId;
     l.order = order;
     l.onFrame = frame;
+    l.hz = frequencyHz;
     chunkActive_[lane / kLanes] |= static_cast<uint8_t>(1u << i);
 }
 

@@ -46,6 +46,11 @@ class VoiceBank {
     void start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame) BOOP_RT;
     void release(int lane, uint64_t frame) BOOP_RT;
     void fade(int lane, double seconds) BOOP_RT;
+    // Live MIDI (VoiceBankGroups.cpp). A group is noteId >> 8. fadeGroup fades every held or
+    // releasing lane of the group and returns how many it took from the owned voices;
+    // retuneGroup multiplies their frequency by ratio, keeping the phase (a bend glides).
+    int fadeGroup(uint32_t group, double seconds) BOOP_RT;
+    void retuneGroup(uint32_t group, double ratio) BOOP_RT;
 
     // Adds frames [begin, end) of every sounding lane, then retires lanes whose release or fade
     // has reached zero. A busy chunk adds into acc (one 8-lane partial sum per frame; the caller
@@ -109,6 +114,7 @@ class VoiceBank {
         uint32_t noteId = 0;
         uint64_t order = 0;
         uint64_t onFrame = 0;
+        double hz = 0.0;  // the exact frequency, so that bends multiply no rounding errors
     };
 
     Chunk& chunk(int lane) noexcept { return chunks_[lane / dsp::simd::kLanes]; }

@@ -491,6 +491,8 @@ typedef struct boop_playback_config {
                                   the routing to the user */
     boop_output_config output; /* the output stage every source played passes through (gain and
                                   true-peak limiter; defaults: boop_output_config_default) */
+    int midi_out;              /* JACK: 1 adds a port midi_out (boop_playback_midi_send); default 0 */
+    int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
 } boop_playback_config;
 
 /* Which scheduling the I/O thread got. */
@@ -569,6 +571,25 @@ void boop_playback_stop(boop_playback* playback, int drain);
 /* Stops if needed and frees. NULL is ignored. Thread safety: control thread. */
 void boop_playback_destroy(boop_playback* playback);
 
+/* MIDI out (a JACK playback opened with midi_out = 1). Queues one message (1 ... 3 bytes) for
+ * engine frame `frame` (the engine's frame clock, as boop_engine_note_on takes): the process
+ * callback writes it at its exact offset in the cycle that contains that frame (a frame already
+ * past goes out at the start of the next cycle, counted late). Messages must be queued in frame
+ * order. Return: BOOP_OK, BOOP_ERROR_QUEUE_FULL, BOOP_ERROR_NOT_RUNNING (no MIDI out),
+ * BOOP_ERROR_INVALID_ARGUMENT. Thread safety: one control thread at a time (the queue's producer). */
+boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, const uint8_t* bytes, uint32_t size);
+
+/* At the next cycle: drops the queued MIDI, sends a note-off for every note sent on and not off,
+ * and Stop if a Start or Continue was sent since the last Stop. boop_playback_midi_panic_done says
+ * when that went out. Thread safety: control thread. */
+boop_status boop_playback_midi_panic(boop_playback* playback);
+int boop_playback_midi_panic_done(const boop_playback* playback);
+
+/* Connects midi_out to another client's MIDI input port ("client:port"), after start.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI input port), BOOP_ERROR_NOT_RUNNING.
+ * Thread safety: control thread. */
+boop_status boop_playback_midi_connect(boop_playback* playback, const char* destination);
+
 /* ====================================================================================== */
 /* ALSA capture, device listing and pitch detection                                       */
 /* ====================================================================================== */
@@ -627,6 +648,12 @@ boop_status boop_device_list_create(boop_device_list** out_list);
  * Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_DEVICE_UNAVAILABLE (no server running; none
  * is started). Thread safety: any thread. */
 boop_status boop_device_list_create_jack(boop_device_list** out_list);
+
+/* Lists MIDI ports: the ALSA sequencer's (name "client:port", where /dev/snd/seq exists) and the
+ * running JACK server's MIDI ports (full port names). playback = 1 for a port that takes MIDI (a
+ * sink), capture = 1 for one that gives MIDI (a source); the description names the system. Neither
+ * present is an empty list. Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY. Thread safety: any thread. */
+boop_status boop_device_list_create_midi(boop_device_list** out_list);
 
 /* Number of entries. Thread safety: any thread. */
 size_t boop_device_list_count(const boop_device_list* list);
@@ -1055,6 +1082,84 @@ size_t boop_file_resolve_links(const char* path, char* out, size_t out_size);
 /* A recording (boop listen -o, boop train -o) cannot be made again: its commit should be SYNC.
  * A render's is RENAME, the default. Call before boop_file_writer_commit. */
 void boop_file_writer_set_durability(boop_file_writer* writer, boop_durability durability);
+
+/* ====================================================================================== */
+/* Live MIDI synth: boop played from a keyboard or another program (boop synth)            */
+/* ====================================================================================== */
+
+typedef struct boop_synth boop_synth;
+
+#define BOOP_MIDI_CHANNELS 16
+/* A channel's voice: a boop_timbre (0 ... BOOP_TIMBRE_COUNT - 1), or the General MIDI drum kit. */
+#define BOOP_SYNTH_VOICE_DRUMS BOOP_TIMBRE_COUNT
+#define BOOP_SYNTH_BEND_RANGE_MIN 0.0 /* semitones either way */
+#define BOOP_SYNTH_BEND_RANGE_MAX 24.0
+
+typedef struct boop_synth_config {
+    boop_backend backend;    /* BOOP_BACKEND_JACK (the ALSA sequencer is not built in yet: INVALID_ARGUMENT) */
+    const char* client_name; /* default "boop": ports <name>:midi_in, <name>:out_1, <name>:out_2 */
+    int connect;             /* 1 (default): out_1/out_2 to the server's physical playback ports */
+    uint32_t voices;         /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 16) */
+    double bend_range;       /* semitones of a full pitch bend (default 2) */
+    int channel_voice[BOOP_MIDI_CHANNELS]; /* default: 1 melody, 2 chords, 3 bass, 10 drums, others melody */
+} boop_synth_config;
+
+typedef struct boop_synth_stats {
+    uint64_t messages;        /* channel messages received */
+    uint64_t malformed_bytes; /* bytes that belonged to no message (skipped) */
+    uint64_t ignored;         /* SysEx, clock and other system messages (skipped) */
+    uint32_t notes_held;      /* keys down or held by the sustain pedal */
+    uint32_t voices;          /* voices sounding */
+    int32_t last_note;        /* channel (0-based) << 8 | key of the last note started, -1 if none */
+    uint64_t xruns;
+    uint64_t frames;   /* frames rendered */
+    boop_status error; /* BOOP_OK, or BOOP_ERROR_DEVICE_LOST once the server went away */
+} boop_synth_stats;
+
+/* One channel message as received: frame is the server's frame time it was applied on. */
+typedef struct boop_midi_event {
+    uint64_t frame;
+    uint8_t status, data1, data2;
+} boop_midi_event;
+
+/* Fills a config with the defaults. Thread safety: any thread. */
+void boop_synth_config_default(boop_synth_config* config);
+
+/* Opens the client and its ports and makes the engine at the server's rate. Nothing sounds until
+ * boop_synth_start. Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE (no server), BOOP_ERROR_INVALID_ARGUMENT,
+ * BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
+boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_synth);
+
+/* The server's rate and buffer size; the MIDI input port's full name ("" until started: the port
+ * is registered once the client is active, so that its appearing means it takes connections).
+ * Thread safety: any thread. */
+double boop_synth_sample_rate(const boop_synth* synth);
+uint32_t boop_synth_buffer_frames(const boop_synth* synth);
+const char* boop_synth_midi_port(const boop_synth* synth);
+
+/* Activates the client: from the next cycle each MIDI event is applied on its own frame inside
+ * the process callback (real-time thread; no allocation, locks or system calls there).
+ * Return: BOOP_OK, BOOP_ERROR_ALREADY_RUNNING, BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety: control thread. */
+boop_status boop_synth_start(boop_synth* synth);
+
+/* Connects the MIDI output port `source` ("client:port") to the synth's input, after start.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port), BOOP_ERROR_NOT_RUNNING.
+ * Thread safety: control thread. */
+boop_status boop_synth_connect_midi(boop_synth* synth, const char* source);
+
+/* Fades every voice out over `seconds` (0.001 ... 10) at the next cycle. Thread safety: control thread. */
+boop_status boop_synth_fade_out(boop_synth* synth, double seconds);
+
+/* Statistics. Thread safety: any thread. */
+boop_synth_stats boop_synth_get_stats(const boop_synth* synth);
+
+/* The next received message (oldest first, up to 4096 kept), for a -v log. Return: 1 and the
+ * event, or 0 when none waits. Thread safety: one control thread. */
+int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event);
+
+/* Deactivates and closes the client; destroy frees (NULL is ignored). Thread safety: control thread. */
+void boop_synth_stop(boop_synth* synth);
+void boop_synth_destroy(boop_synth* synth);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -64,6 +64,19 @@ public enum AudioDevices {
         return entries(list, backend: .jack)
     }
 
+    /// MIDI ports: the ALSA sequencer's (where /dev/snd/seq exists) and the running JACK server's.
+    /// `capture` is a source (something to play `boop synth` from), `playback` a sink (something
+    /// `--midi-out` can drive); the description names the system. Empty when there are none.
+    public static func midiPorts() -> [AudioDevice] {
+        var list: OpaquePointer?
+        guard boop_device_list_create_midi(&list) == BOOP_OK, let list else { return [] }
+        return entries(list, backend: .jack).map { d in
+            var d = d
+            if d.description.hasPrefix("ALSA") { d.backend = .alsa }
+            return d
+        }
+    }
+
     private static func entries(_ list: OpaquePointer, backend: AudioBackend) -> [AudioDevice] {
         defer { boop_device_list_destroy(list) }
         return (0..<boop_device_list_count(list)).map { i in

@@ -75,7 +75,7 @@ public struct PlaybackStats: Sendable, Equatable {
 /// device is opened by `init` (so a missing device fails early with `deviceUnavailable`) and
 /// closed by `stop` or `deinit`. Not `Sendable`: one control thread owns it.
 public final class AudioPlayback {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Where the sound goes.
     public let route: AudioRoute
     /// The ALSA PCM name, or "jack:<client>".
@@ -122,7 +122,9 @@ public final class AudioPlayback {
         config.periods = UInt32(periods)
         config.adaptive = adaptive ? 1 : 0
         config.backend = route.backend.cValue
-        config.connect = route.connect ? 1 : 0
+        config.connect = route.connect && !route.mute ? 1 : 0
+        config.midi_out = route.midiOut ? 1 : 0
+        config.mute = route.mute ? 1 : 0
         var out: OpaquePointer?
         let status = route.device.withCString { name -> boop_status in
             route.clientName.withCString { client -> boop_status in

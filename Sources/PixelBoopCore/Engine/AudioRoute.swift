@@ -21,6 +21,10 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     public var connect: Bool
     /// JACK: the client's name (the server adds a suffix when it is taken).
     public var clientName: String
+    /// JACK: a MIDI output port `midi_out` carrying the sequencer's notes (and clock).
+    public var midiOut = false
+    /// JACK: silence on the audio ports (only external gear sounds); they are left unconnected.
+    public var mute = false
 
     public init(
         device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,

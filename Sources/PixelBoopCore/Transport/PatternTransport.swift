@@ -31,6 +31,8 @@ public final class PatternTransport: @unchecked Sendable {
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
     private var pending: EventScheduler<SequencerEvent>
+    /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
+    private var midi: MidiOutScheduler?
     private var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
@@ -64,8 +66,9 @@ public final class PatternTransport: @unchecked Sendable {
     public init(
         pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
         periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-        loops: Int? = nil
+        loops: Int? = nil, midiClock: Bool = false
     ) throws(AudioError) {
+        midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(
             route: route, sampleRate: sampleRate, channels: 2,
@@ -79,8 +82,11 @@ public final class PatternTransport: @unchecked Sendable {
         _sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
         self.sampleRate = info.sampleRate
         // 40 ms ahead of the render clock (plus one buffer): far more than a control thread's
-        // wake-up jitter, short enough that tempo changes feel immediate.
-        pending = EventScheduler(lookahead: UInt64(0.04 * info.sampleRate) + UInt64(info.bufferFrames))
+        // wake-up jitter, short enough that tempo changes feel immediate. With a MIDI output,
+        // 200 ms: external gear must never get a late event, even from a machine under heavy
+        // load (a tempo change then takes effect up to 200 ms later; pause and stop stay immediate).
+        let ahead = route.midiOut ? 0.2 : 0.04
+        pending = EventScheduler(lookahead: UInt64(ahead * info.sampleRate) + UInt64(info.bufferFrames))
         totalSteps = loops.map { $0 * pattern.length }
     }
 
@@ -104,6 +110,7 @@ public final class PatternTransport: @unchecked Sendable {
             nextStep = 0
             pending.removeAll()
             _sequencer.restart(step: 0, atFrame: _startFrame)
+            midi?.announce(step: 0, resume: false)
             try schedule()
             try openSoundLocked()
             startedAt = Date()
@@ -159,6 +166,10 @@ public final class PatternTransport: @unchecked Sendable {
                         from: clock, until: due > pending.lookahead ? due - pending.lookahead : 0, sampleRate: sampleRate))
             }
             if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
+            if let next = midi?.nextFrame {
+                let due = next > pending.lookahead ? next - pending.lookahead + 1 : 0
+                wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: due, sampleRate: sampleRate))
+            }
         }
         if let gate = auditions.nextFrame {
             wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
@@ -202,6 +213,7 @@ public final class PatternTransport: @unchecked Sendable {
             guard _state == .playing || _state == .paused || _state == .finished else { return }
             pending.removeAll()
             try engine.cancelPending(fade: 0.015)
+            midiPanic()
             auditions.removeAll()
             _state = .ready
         }
@@ -308,6 +320,7 @@ public final class PatternTransport: @unchecked Sendable {
     private func schedule() throws(AudioError) {
         let horizon = pending.horizon(clock: engine.frameClock)
         var steps: [SequencerEvent] = []
+        let first = nextStep
         while _sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
             steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
@@ -315,6 +328,11 @@ public final class PatternTransport: @unchecked Sendable {
         if !steps.isEmpty { pending.add(steps, order: SequencerEvent.playOrder) }
         try pending.flush(before: horizon) { event throws(AudioError) in
             if mix.isEmpty { try engine.schedule(event) } else { try engine.schedule(event, mix: mix) }
+        }
+        if midi != nil {
+            if first < nextStep { midi!.add(steps, steps: first..<nextStep, sequencer: _sequencer) }
+            let playback = self.playback
+            try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
         }
     }
 
@@ -339,10 +357,12 @@ public final class PatternTransport: @unchecked Sendable {
                 pausedAtStep = min(_sequencer.step(atFrame: playback.audibleFrame) + 1, nextStep)
                 pending.removeAll()
                 try engine.cancelPending(fade: 0.01)
+                midiPanic()
             case (.paused, false):
                 _state = .playing
                 nextStep = pausedAtStep
                 _sequencer.restart(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
+                midi?.announce(step: nextStep, resume: true)
             default: break
             }
         }
@@ -384,10 +404,14 @@ public final class PatternTransport: @unchecked Sendable {
             auditions.removeAll()
             _state = .stopped   // the scheduling thread ends at its next step
             try? engine.cancelPending(fade: 0.015)
+            midiPanic()
             return engine.frameClock + UInt64(0.02 * sampleRate) + UInt64(playback.info.bufferFrames)
         }
         sync.end()
         waitForEngine(until: fadeEnd, frame: { playback.audibleFrame }, limit: 1) { playback.stats.error == nil }
+        // The note-offs and Stop are out before the port goes away (at most a second).
+        let deadline = Date().addingTimeInterval(1)
+        while !playback.midiPanicDone && playback.stats.error == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
         let stats = playback.stats
         playback.stop(drain: false)
         if let error = stats.error { throw error }
@@ -408,6 +432,18 @@ public final class PatternTransport: @unchecked Sendable {
             let missing = Double(target - now) / sampleRate
             Thread.sleep(forTimeInterval: min(max(missing, 0.001), max(buffer, 0.001)))
         }
+    }
+
+    /// Lock held: the MIDI output ends every note it sent on (and a running clock) at its next cycle.
+    private func midiPanic() {
+        guard midi != nil else { return }
+        midi!.reset()
+        playback.midiPanic()
+    }
+
+    /// Connects the MIDI output to another client's input port (after `openSound`, before `start`).
+    public func connectMidiOut(to port: String) throws(AudioError) {
+        try sync.locked { () throws(AudioError) -> Void in try playback.connectMidiOut(to: port) }
     }
 
     /// Under -v: the latency after adaptive growth, once per growth.

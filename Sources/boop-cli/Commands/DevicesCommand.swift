@@ -10,7 +10,8 @@ struct DevicesCommand: ParsableCommand {
             Any ALSA NAME shown can be passed as -D NAME to play, tone, ambient and listen. Hardware \
             devices are also reachable as hw:CARD,DEV (raw) or plughw:CARD,DEV (with conversion). \
             With a JACK server running, its audio ports are listed too: --backend jack plays into \
-            (or records from) them, connected to the system ports unless --no-connect.
+            (or records from) them, connected to the system ports unless --no-connect. MIDI ports \
+            follow: the ALSA sequencer's (where /dev/snd/seq exists) and JACK's MIDI ports.
             """)
 
     @Flag(name: .long, help: "Print a JSON array of {backend, name, description, playback, capture, default}.")
@@ -27,7 +28,10 @@ struct DevicesCommand: ParsableCommand {
         runReportingErrors {
             let devices = try AudioDevices.list(all: all) + AudioDevices.jackPorts()
             // A failed write is 74, a closed pipe a quiet 0 (StandardOutput).
-            StandardOutput.write(json ? DevicesCommand.json(devices) + "\n" : DevicesCommand.table(devices))
+            StandardOutput.write(
+                json
+                    ? DevicesCommand.json(devices) + "\n"
+                    : DevicesCommand.table(devices) + DevicesCommand.midiTable(AudioDevices.midiPorts()))
         }
     }
 
@@ -55,6 +59,28 @@ struct DevicesCommand: ParsableCommand {
                 let mark = d.isDefault ? "*" : " "
                 let pad = String(repeating: " ", count: max(0, width - d.name.count))
                 out += "\(mark) \(shown(d.name))\(pad)  \(shown(d.description))\n"
+            }
+        }
+        return out
+    }
+
+    /// MIDI sources and sinks (ALSA sequencer and JACK MIDI ports), after the audio devices.
+    static func midiTable(_ ports: [AudioDevice]) -> String {
+        guard !ports.isEmpty else {
+            return "MIDI ports: (none: no ALSA sequencer at /dev/snd/seq and no JACK server)\n"
+        }
+        var out = ""
+        for (title, keep) in [
+            ("MIDI sources (boop synth --midi-connect plays from them)", { (d: AudioDevice) in d.capture }),
+            ("MIDI sinks (boop play --midi-out --midi-connect drives them)", { (d: AudioDevice) in d.playback })
+        ] {
+            let rows = ports.filter(keep)
+            out += "\(title):\n"
+            if rows.isEmpty { out += "  (none)\n" }
+            let width = min(40, rows.map(\.name.count).max() ?? 0)
+            for d in rows {
+                out +=
+                    "  \(shown(d.name))\(String(repeating: " ", count: max(0, width - d.name.count)))  \(shown(d.description))\n"
             }
         }
         return out

@@ -23,6 +23,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var gainOption: GainOption
 
+    @OptionGroup var midiOptions: MidiOutOptions
+
     @Option(
         name: .long,
         help:
@@ -49,6 +51,7 @@ struct PlayCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validatePeriods(periodFrames: periodFrames, periods: periods)
+        try midiOptions.check(backend: deviceOptions.backend)
     }
 
     func run() throws {
@@ -57,6 +60,9 @@ struct PlayCommand: ParsableCommand {
             switch try patternOptions.loadPiece() {
             case .pattern(let p): pattern = p
             case .song(let song):
+                if midiOptions.midiOut {
+                    throw BoopExit(.usage, "--midi-out: a song is played as sound only; MIDI out takes a version-1 pattern")
+                }
                 let transport = try SongTransport(
                     song: song, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
                     voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
@@ -67,11 +73,18 @@ struct PlayCommand: ParsableCommand {
                 ).run()
                 return
             }
+            var route = deviceOptions.route
+            route.midiOut = midiOptions.midiOut
+            route.mute = midiOptions.noSound
             let transport = try PatternTransport(
-                pattern: pattern, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
+                pattern: pattern, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
                 periods: periods ?? 3, adaptive: adaptive ?? false, gainDB: gainOption.gain,
-                loops: patternOptions.loops)
+                loops: patternOptions.loops, midiClock: midiOptions.clock)
+            if let port = midiOptions.midiConnect {
+                try transport.openSound()
+                try transport.connectMidiOut(to: port)
+            }
             if deviceOptions.verbose { StandardError.write(gainOption.description + "\n") }
             let session = PlaySession(
                 transport: transport, device: transport.device,

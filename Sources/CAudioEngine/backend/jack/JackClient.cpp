@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -172,8 +173,31 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
     const boop_status s = JackClient::open(config.clientName, channels, true);
     if (s != BOOP_OK) return s;
     block_.assign(std::size_t(kBlockFrames) * channels, 0.0f);
+    if (config.midiOut) {
+        midiOut_ = jack_port_register(client(), "midi_out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
+        if (midiOut_ == nullptr) {
+            close();
+            return BOOP_ERROR_DEVICE_UNAVAILABLE;
+        }
+        try {
+            midiWriter_ = std::make_unique<MidiOutWriter>(std::size_t(1) << 16);
+        } catch (...) {
+            close();
+            return BOOP_ERROR_OUT_OF_MEMORY;
+        }
+    }
     jack_set_process_callback(client(), onProcess, this);
     return BOOP_OK;
+}
+
+boop_status JackPlayback::connectMidiOut(const char* destination) {
+    if (midiOut_ == nullptr || !active()) return BOOP_ERROR_NOT_RUNNING;
+    jack_port_t* port = jack_port_by_name(client(), destination);
+    if (port == nullptr || (jack_port_flags(port) & JackPortIsInput) == 0 ||
+        std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const int r = jack_connect(client(), jack_port_name(midiOut_), destination);
+    return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
 }
 
 boop_status JackPlayback::start(boop_source source) {
@@ -208,10 +232,15 @@ int JackPlayback::onProcess(jack_nframes_t frames, void* self) noexcept {
 void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     fetchBuffers(frames);
     const uint32_t ch = channels();
+    void* midiBuffer = midiOut_ != nullptr ? jack_port_get_buffer(midiOut_, frames) : nullptr;
     if (!rendering_.load(std::memory_order_acquire)) {
         for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
+        if (midiBuffer != nullptr) jack_midi_clear_buffer(midiBuffer);
         return;
     }
+    // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
+    if (midiBuffer != nullptr) catchUp(frames);
+    if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < frames;) {
         const uint32_t n = std::min<uint32_t>(frames - done, step);
@@ -220,8 +249,26 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         deinterleave(block_.data(), ch, n, buffers_.data(), done);
         done += n;
     }
+    if (config_.mute)
+        for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
     frames_.fetch_add(frames, std::memory_order_release);
 }
+// A cycle the server ran without this client moves the frame time on by more than a cycle.
+void JackPlayback::catchUp(jack_nframes_t frames) BOOP_RT {
+    const jack_nframes_t now = jack_last_frame_time(client());
+    const uint32_t missed = cycleSeen_ ? static_cast<uint32_t>(now - nextCycleTime_) : 0;
+    cycleSeen_ = true;
+    nextCycleTime_ = now + frames;
+    if (missed == 0 || missed > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
+    const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
+    for (uint32_t done = 0; done < missed;) {
+        const uint32_t n = std::min(missed - done, step);
+        source_.render(source_.context, block_.data(), n);
+        done += n;
+    }
+    frames_.fetch_add(missed, std::memory_order_release);
+}
+
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/jack/JackMidiOut.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 #include "rt/SampleRing.hpp"
@@ -84,9 +85,16 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     struct Config {
         const char* clientName = "boop";
         bool connect = true;
+        bool midiOut = false;  // a port midi_out written from midi() at engine frames
+        bool mute = false;     // the ports carry silence (MIDI out only); the source still runs
     };
 
     ~JackPlayback() override;
+
+    // The MIDI output, when the config asked for one (nullptr otherwise).
+    MidiOutWriter* midi() noexcept { return midiWriter_.get(); }
+    // Connects midi_out to another client's MIDI input port (control thread, after start).
+    boop_status connectMidiOut(const char* destination);
 
     // The server's rate wins over `sampleRate` (see info); the source must be made at that rate.
     boop_status open(const Config& config, double sampleRate, uint32_t channels);
@@ -107,6 +115,14 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     Config config_;
     boop_source source_{};
     std::vector<float> block_;
+    jack_port_t* midiOut_ = nullptr;
+    std::unique_ptr<MidiOutWriter> midiWriter_;
+    // With MIDI out the engine's clock must stay the server's: cycles the server ran without this
+    // client (an xrun) are rendered and dropped at the next cycle, up to kCatchUpSeconds.
+    void catchUp(jack_nframes_t frames) BOOP_RT;
+    static constexpr double kCatchUpSeconds = 2.0;
+    jack_nframes_t nextCycleTime_ = 0;
+    bool cycleSeen_ = false;
     std::atomic<bool> rendering_{false};
     std::atomic<uint64_t> frames_{0};
     bool started_ = false;

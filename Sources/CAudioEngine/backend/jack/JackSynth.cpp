@@ -1,0 +1,147 @@
+// `boop synth` on JACK (see JackSynth.hpp).
+#include "backend/jack/JackSynth.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+namespace boop {
+
+JackSynth::~JackSynth() { stop(); }
+
+boop_status JackSynth::open(const Config& config) {
+    config_ = config;
+    boop_status s = JackClient::open(config.clientName, 2, true);
+    if (s != BOOP_OK) return s;
+    boop_engine_config ec;
+    boop_engine_config_default(&ec);
+    ec.sample_rate = sampleRate();
+    ec.voices = config.voices;
+    ec.channels = 2;
+    ec.max_block_frames = kBlockFrames;
+    if (!Engine::isValid(ec)) {
+        close();
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    }
+    try {
+        engine_ = std::make_unique<Engine>(ec);
+        synth_ = std::make_unique<MidiSynth>(*engine_, config.channelVoices, config.bendRange);
+        log_ = std::make_unique<LockFreeQueue<MidiLogEntry>>(kLogCapacity);
+        block_.assign(std::size_t(kBlockFrames) * 2, 0.0f);
+    } catch (...) {
+        close();
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    jack_set_process_callback(client(), onProcess, this);
+    return BOOP_OK;
+}
+
+boop_status JackSynth::start() {
+    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    const boop_status s = activateWith(running_, config_.connect);
+    started_ = s == BOOP_OK;
+    if (s != BOOP_OK) return s;
+    jack_port_t* port = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+    if (port == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    midiIn_.store(port, std::memory_order_release);
+    return BOOP_OK;
+}
+
+boop_status JackSynth::connectMidi(const char* source) {
+    if (client() == nullptr || !active() || midiIn_.load(std::memory_order_acquire) == nullptr)
+        return BOOP_ERROR_NOT_RUNNING;
+    if (source == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    jack_port_t* port = jack_port_by_name(client(), source);
+    if (port == nullptr || (jack_port_flags(port) & JackPortIsOutput) == 0 ||
+        std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const int r = jack_connect(client(), source, jack_port_name(midiIn_.load(std::memory_order_acquire)));
+    return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
+}
+
+const char* JackSynth::midiPortName() const noexcept {
+    jack_port_t* port = midiIn_.load(std::memory_order_acquire);
+    return port != nullptr ? jack_port_name(port) : "";
+}
+
+void JackSynth::fadeOut(double seconds) noexcept {
+    if (!engine_) return;
+    Command c;
+    c.type = Command::Type::AllNotesOff;
+    c.frame = BOOP_FRAME_NOW;
+    c.value = seconds;
+    engine_->push(c);
+}
+
+void JackSynth::stop() noexcept {
+    if (client() == nullptr) return;
+    if (active()) jack_deactivate(client());
+    running_.store(false, std::memory_order_release);
+    close();
+    midiIn_.store(nullptr, std::memory_order_release);
+}
+
+int JackSynth::onProcess(jack_nframes_t frames, void* self) noexcept {
+    static_cast<JackSynth*>(self)->process(frames);
+    return 0;
+}
+
+// libjack's MIDI accessors and jack_last_frame_time read the server's shared memory without
+// system calls or locks, but are not annotated: allowed by name here, as in JackClient.cpp.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+void JackSynth::process(jack_nframes_t frames) BOOP_RT {
+    fetchBuffers(frames);
+    if (!running_.load(std::memory_order_acquire)) {
+        for (float* b : buffers_) std::memset(b, 0, sizeof(float) * frames);
+        return;
+    }
+    cycleStart_ = jack_last_frame_time(client());
+    uint32_t done = 0;
+    if (jack_port_t* port = midiIn_.load(std::memory_order_acquire))
+        readMidi(jack_port_get_buffer(port, frames), frames, done);
+    renderTo(done, frames);
+    malformed_.store(parser_.malformed(), std::memory_order_relaxed);
+    ignored_.store(parser_.ignored(), std::memory_order_relaxed);
+    messages_.store(parser_.messages(), std::memory_order_relaxed);
+    frames_.fetch_add(frames, std::memory_order_relaxed);
+}
+
+void JackSynth::readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BOOP_RT {
+    const uint32_t count = jack_midi_get_event_count(buffer);
+    for (uint32_t e = 0; e < count; ++e) {
+        jack_midi_event_t event;
+        if (jack_midi_event_get(&event, buffer, e) != 0) continue;
+        // Events come in time order; a time past the cycle (never from a sane client) is
+        // applied on its last frame rather than dropped.
+        const uint32_t at = std::max(done, std::min<uint32_t>(event.time, frames - 1));
+        renderTo(done, at);
+        done = at;
+        for (std::size_t b = 0; b < event.size; ++b) {
+            MidiMessage m;
+            if (!parser_.feed(event.buffer[b], m)) continue;
+            synth_->handle(m);
+            const MidiLogEntry entry{uint64_t(cycleStart_) + at, m.status, m.data1, m.data2};
+            if (!log_->tryPush(entry)) logDropped_.fetch_add(1, std::memory_order_relaxed);
+        }
+    }
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+void JackSynth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
+    while (begin < end) {
+        const uint32_t n = std::min(end - begin, kBlockFrames);
+        engine_->render(block_.data(), n);
+        deinterleave(block_.data(), 2, n, buffers_.data(), begin);
+        begin += n;
+    }
+}
+
+}  // namespace boop

@@ -1,0 +1,89 @@
+#pragma once
+// `boop synth` on JACK: a client with a MIDI input port (midi_in) and two audio outputs, whose
+// process callback reads the cycle's MIDI events and applies each on its own frame: the engine
+// renders up to the event's frame, the event is applied, rendering goes on. A note therefore
+// starts on the frame its event carries, at any buffer size: no latency, no jitter.
+#include <jack/jack.h>
+#include <jack/midiport.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/jack/JackClient.hpp"
+#include "engine/Engine.hpp"
+#include "engine/MidiInput.hpp"
+#include "engine/MidiSynth.hpp"
+#include "rt/LockFreeQueue.hpp"
+
+namespace boop {
+
+// One channel message as it arrived, for -v (the audio thread logs, the control thread prints).
+struct MidiLogEntry {
+    uint64_t frame = 0;  // the server's frame time
+    uint8_t status = 0, data1 = 0, data2 = 0;
+};
+
+class JackSynth final : public JackClient {
+  public:
+    struct Config {
+        const char* clientName = "boop";
+        bool connect = true;
+        uint32_t voices = 16;
+        double bendRange = 2.0;
+        int channelVoices[MidiSynth::kChannels] = {};
+    };
+
+    ~JackSynth();
+
+    boop_status open(const Config& config);
+    boop_status start();
+    // Connects a MIDI output port of another client to midi_in (control thread).
+    boop_status connectMidi(const char* source);
+    // Fades every voice out over `seconds` at the next cycle (control thread).
+    void fadeOut(double seconds) noexcept;
+    void stop() noexcept;
+
+    // Any thread.
+    const char* midiPortName() const noexcept;
+    uint64_t framesRendered() const noexcept { return frames_.load(std::memory_order_relaxed); }
+    uint64_t malformed() const noexcept { return malformed_.load(std::memory_order_relaxed); }
+    uint64_t ignored() const noexcept { return ignored_.load(std::memory_order_relaxed); }
+    uint64_t messages() const noexcept { return messages_.load(std::memory_order_relaxed); }
+    uint64_t logDropped() const noexcept { return logDropped_.load(std::memory_order_relaxed); }
+    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() : 0; }
+    const MidiSynth* synth() const noexcept { return synth_.get(); }
+    bool running() const noexcept { return running_.load(std::memory_order_acquire) && error() == BOOP_OK; }
+    // Control thread (the log's one consumer).
+    bool nextLogged(MidiLogEntry& out) noexcept { return log_ && log_->tryPop(out); }
+
+  private:
+    static int onProcess(jack_nframes_t frames, void* self) noexcept;
+    void process(jack_nframes_t frames) BOOP_RT;
+    void renderTo(uint32_t begin, uint32_t end) BOOP_RT;
+    void readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BOOP_RT;
+
+    static constexpr uint32_t kBlockFrames = 4096;
+    static constexpr std::size_t kLogCapacity = 4096;
+
+    Config config_;
+    // Registered after activation, so that the port appearing means the client takes
+    // connections (a port of a client not yet active cannot be connected to).
+    std::atomic<jack_port_t*> midiIn_{nullptr};
+    std::unique_ptr<Engine> engine_;
+    std::unique_ptr<MidiSynth> synth_;
+    std::unique_ptr<LockFreeQueue<MidiLogEntry>> log_;
+    MidiParser parser_;
+    std::vector<float> block_;
+    jack_nframes_t cycleStart_ = 0;
+    std::atomic<bool> running_{false};
+    std::atomic<uint64_t> frames_{0};
+    std::atomic<uint64_t> malformed_{0};
+    std::atomic<uint64_t> ignored_{0};
+    std::atomic<uint64_t> messages_{0};
+    std::atomic<uint64_t> logDropped_{0};
+    bool started_ = false;
+};
+
+}  // namespace boop

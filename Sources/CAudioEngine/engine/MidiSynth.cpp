@@ -1,0 +1,147 @@
+#include "engine/MidiSynth.hpp"
+
+#include <cmath>
+
+namespace boop {
+
+MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept
+    : engine_(engine), bendRange_(bendRange) {
+    for (int c = 0; c < kChannels; ++c) channels_[c].voice = channelVoices[c];
+}
+
+float MidiSynth::velocityGain(uint8_t velocity) noexcept {
+    const float v = static_cast<float>(velocity);
+    return v <= 96.0f ? 0.6f * v / 96.0f : 0.6f + 0.4f * (v - 96.0f) / 24.0f;
+}
+
+double MidiSynth::keyHz(uint8_t key) noexcept { return 440.0 * std::exp2((static_cast<double>(key) - 69.0) / 12.0); }
+
+void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
+    const int ch = m.channel();
+    switch (m.kind()) {
+        case 0x90:
+            if (m.data2 > 0) {
+                noteOn(ch, m.data1, m.data2);
+                break;
+            }
+            [[fallthrough]];  // velocity 0 is a note-off
+        case 0x80:
+            noteOff(ch, m.data1);
+            break;
+        case 0xB0:
+            control(ch, m.data1, m.data2);
+            break;
+        case 0xE0:
+            setBend(ch, (int(m.data2) << 7 | int(m.data1)) - 8192);
+            break;
+        default:
+            break;  // aftertouch, program change, channel pressure: nothing to change in these voices
+    }
+    held_.store(heldCount_, std::memory_order_relaxed);
+}
+
+void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
+    Channel& c = channels_[ch];
+    const float gain = velocityGain(velocity) * c.volume;
+    Command cmd;
+    cmd.gain = gain;
+    if (c.voice == kDrums) {
+        cmd.type = Command::Type::DrumHit;
+        cmd.noteId = key;
+        send(cmd);
+    } else {
+        // A key struck again while it still sounds (held by the pedal) ends the old note first.
+        if (c.keys[key] != Up) release(ch, key);
+        cmd.type = Command::Type::NoteOn;
+        cmd.timbre = static_cast<uint8_t>(c.voice);
+        cmd.noteId = noteId(ch, key);
+        cmd.value = keyHz(key) * c.bend;
+        send(cmd);
+        c.keys[key] = Down;
+        ++heldCount_;
+    }
+    last_.store(ch << 8 | key, std::memory_order_relaxed);
+}
+
+void MidiSynth::release(int ch, uint8_t key) BOOP_RT {
+    Command cmd;
+    cmd.type = Command::Type::NoteOff;
+    cmd.noteId = noteId(ch, key);
+    send(cmd);
+    channels_[ch].keys[key] = Up;
+    --heldCount_;
+}
+
+void MidiSynth::noteOff(int ch, uint8_t key) BOOP_RT {
+    Channel& c = channels_[ch];
+    if (c.keys[key] != Down) return;  // drums have no note-off; a key not down has nothing to end
+    if (c.pedal)
+        c.keys[key] = Pedalled;
+    else
+        release(ch, key);
+}
+
+void MidiSynth::setPedal(int ch, bool down) BOOP_RT {
+    Channel& c = channels_[ch];
+    c.pedal = down;
+    if (down) return;
+    for (int k = 0; k < 128; ++k)
+        if (c.keys[k] == Pedalled) release(ch, static_cast<uint8_t>(k));
+}
+
+void MidiSynth::silence(int ch) BOOP_RT {
+    Channel& c = channels_[ch];
+    Command cmd;
+    cmd.value = kAllSoundOffSeconds;
+    if (c.voice == kDrums) {
+        cmd.type = Command::Type::FadeDrums;
+    } else {
+        cmd.type = Command::Type::FadeGroup;
+        cmd.noteId = noteId(ch, 0);
+    }
+    send(cmd);
+    for (uint8_t& k : c.keys) {
+        if (k != Up) --heldCount_;
+        k = Up;
+    }
+}
+
+void MidiSynth::setBend(int ch, int value) BOOP_RT {
+    Channel& c = channels_[ch];
+    const double bend = std::exp2(static_cast<double>(value) / 8192.0 * bendRange_ / 12.0);
+    if (bend == c.bend) return;
+    Command cmd;
+    cmd.type = Command::Type::RetuneGroup;
+    cmd.noteId = noteId(ch, 0);
+    cmd.value = bend / c.bend;
+    c.bend = bend;
+    if (c.voice != kDrums) send(cmd);
+}
+
+void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
+    Channel& c = channels_[ch];
+    switch (number) {
+        case 7:  // channel volume, for the notes that start from now on
+            c.volume = static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);
+            break;
+        case 64:
+            setPedal(ch, value >= 64);
+            break;
+        case 120:  // all sound off
+        case 123:  // all notes off: ended within 10 ms too, the pedal holding none of them
+        case 124:  // the mode messages imply all notes off (MIDI 1.0)
+        case 125:
+        case 126:
+        case 127:
+            silence(ch);
+            break;
+        case 121:  // reset all controllers: bend centred, pedal up (volume stays, as RP-015 says)
+            setBend(ch, 0);
+            setPedal(ch, false);
+            break;
+        default:
+            break;
+    }
+}
+
+}  // namespace boop

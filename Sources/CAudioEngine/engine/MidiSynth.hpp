@@ -1,0 +1,64 @@
+#pragma once
+// Live MIDI to the engine: channel messages become engine commands applied on the audio thread,
+// at the frame the caller has rendered up to (see Engine::applyNow). Keeps what MIDI keeps per
+// channel: which keys are down or held by the sustain pedal, the pedal, volume and pitch bend.
+#include <atomic>
+#include <cstdint>
+
+#include "engine/Engine.hpp"
+#include "engine/MidiInput.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+class MidiSynth {
+  public:
+    static constexpr int kChannels = 16;
+    static constexpr int kDrums = BOOP_TIMBRE_COUNT;      // a channel's voice: the drum kit
+    static constexpr double kAllSoundOffSeconds = 0.005;  // CC 120 and CC 123: silent within 10 ms
+
+    // channelVoices: a boop_timbre or kDrums for each channel; bendRange in semitones.
+    MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept;
+
+    // Audio thread.
+    void handle(const MidiMessage& message) BOOP_RT;
+
+    // Any thread.
+    uint32_t notesHeld() const noexcept { return held_.load(std::memory_order_relaxed); }
+    // The last note started as channel << 8 | key, or -1.
+    int32_t lastNote() const noexcept { return last_.load(std::memory_order_relaxed); }
+
+    // The gain of a MIDI velocity: the inverse of the .mid export's mapping (96 is a normal
+    // step's 0.6, 120 an accent's 1.0), linear between and through zero.
+    static float velocityGain(uint8_t velocity) noexcept;
+    static double keyHz(uint8_t key) noexcept;
+    static uint32_t noteId(int channel, uint8_t key) noexcept { return 0x80000000u | uint32_t(channel) << 8 | key; }
+
+  private:
+    enum Key : uint8_t { Up = 0, Down = 1, Pedalled = 2 };
+    struct Channel {
+        int voice = 0;
+        bool pedal = false;
+        float volume = 1.0f;  // CC 7: 100 (the General MIDI default) is unity
+        double bend = 1.0;    // frequency ratio
+        uint8_t keys[128] = {};
+    };
+
+    void noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT;
+    void noteOff(int ch, uint8_t key) BOOP_RT;
+    void control(int ch, uint8_t number, uint8_t value) BOOP_RT;
+    void setPedal(int ch, bool down) BOOP_RT;
+    void setBend(int ch, int value) BOOP_RT;  // -8192 ... 8191
+    void silence(int ch) BOOP_RT;             // every note of the channel, within kAllSoundOffSeconds
+    void release(int ch, uint8_t key) BOOP_RT;
+    void send(const Command& c) BOOP_RT { engine_.applyNow(c); }
+
+    Engine& engine_;
+    double bendRange_;
+    Channel channels_[kChannels];
+    uint32_t heldCount_ = 0;
+    std::atomic<uint32_t> held_{0};
+    std::atomic<int32_t> last_{-1};
+};
+
+}  // namespace boop

@@ -1,0 +1,36 @@
+// The voice bank's operations on groups of notes, for live MIDI (see VoiceBank.hpp).
+#include <cmath>
+
+#include "engine/VoiceBank.hpp"
+
+namespace boop {
+
+int VoiceBank::fadeGroup(uint32_t group, double seconds) BOOP_RT {
+    int owned = 0;
+    for (int l = 0; l < laneCount_; ++l) {
+        const LaneState s = lanes_[l].state;
+        if ((s == LaneState::Held || s == LaneState::Releasing) && (lanes_[l].noteId >> 8) == group) {
+            fade(l, seconds);
+            ++owned;
+        }
+    }
+    return owned;
+}
+
+void VoiceBank::retuneGroup(uint32_t group, double ratio) BOOP_RT {
+    for (int l = 0; l < laneCount_; ++l) {
+        Lane& lane = lanes_[l];
+        if (lane.state == LaneState::Idle || (lane.noteId >> 8) != group) continue;
+        lane.hz *= ratio;
+        // Only the increment changes: the phase runs on from where it is, so the waveform has
+        // no step, and the next frame already sounds the new pitch.
+        const double increment = std::nearbyint(lane.hz / sampleRate_ * 4294967296.0);
+        if (!(increment >= 1.0 && increment < 2147483648.0)) continue;  // at or above Nyquist: keep the old pitch
+        Chunk& c = chunk(l);
+        const int i = l % dsp::simd::kLanes;
+        c.increment[i] = static_cast<uint32_t>(increment);
+        c.invDt[i] = static_cast<float>(4294967296.0 / increment);
+    }
+}
+
+}  // namespace boop

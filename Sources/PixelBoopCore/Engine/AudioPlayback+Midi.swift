@@ -1,0 +1,25 @@
+import CAudioEngine
+
+/// MIDI out of a JACK playback opened with `AudioRoute.midiOut`: messages stamped with engine
+/// frames, written by the process callback at their exact offset in the cycle.
+extension AudioPlayback {
+    /// Queues one message for engine frame `frame` (in frame order). Throws `queueFull` when the
+    /// queue is full (the caller retries later), `invalidConfiguration` without MIDI out.
+    public func sendMidi(_ bytes: [UInt8], at frame: UInt64) throws(AudioError) {
+        let status = bytes.withUnsafeBufferPointer { boop_playback_midi_send(handle, frame, $0.baseAddress, UInt32($0.count)) }
+        guard status == BOOP_OK else { throw AudioError.from(status, "queueing a MIDI message") }
+    }
+
+    /// At the next cycle: drops queued MIDI, ends every note sent on, and sends Stop if a clock ran.
+    public func midiPanic() { _ = boop_playback_midi_panic(handle) }
+
+    /// True once the last `midiPanic` went out (or there is no MIDI out).
+    public var midiPanicDone: Bool { boop_playback_midi_panic_done(handle) != 0 }
+
+    /// Connects `midi_out` to another client's MIDI input port.
+    public func connectMidiOut(to port: String) throws(AudioError) {
+        guard boop_playback_midi_connect(handle, port) == BOOP_OK else {
+            throw .deviceUnavailable("--midi-connect \(port): no JACK MIDI input port of that name (see boop devices)")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CAudioEngine
+
+/// What a MIDI channel plays in `boop synth`: a track timbre or the General MIDI drum kit.
+public enum SynthVoice: String, CaseIterable, Sendable {
+    case melody, chords, bass, tone, drums
+
+    var cValue: Int32 {
+        switch self {
+        case .melody: return Int32(BOOP_TIMBRE_MELODY.rawValue)
+        case .chords: return Int32(BOOP_TIMBRE_CHORDS.rawValue)
+        case .bass: return Int32(BOOP_TIMBRE_BASS.rawValue)
+        case .tone: return Int32(BOOP_TIMBRE_TONE.rawValue)
+        case .drums: return Int32(BOOP_TIMBRE_COUNT)
+        }
+    }
+
+    /// The default map: channel 1 melody, 2 chords, 3 bass, 10 drums, every other melody.
+    public static func defaultVoice(channel: Int) -> SynthVoice {
+        switch channel {
+        case 2: return .chords
+        case 3: return .bass
+        case 10: return .drums
+        default: return .melody
+        }
+    }
+}
+
+/// One channel message as the synth received it, on the server's frame clock.
+public struct MidiEvent: Sendable, Equatable, CustomStringConvertible {
+    public let frame: UInt64
+    public let status: UInt8
+    public let data1: UInt8
+    public let data2: UInt8
+
+    /// 1-based, as musicians count channels.
+    public var channel: Int { Int(status & 0x0F) + 1 }
+
+    public var description: String {
+        let note = NoteName(midi: Int(data1))
+        let what: String
+        switch status & 0xF0 {
+        case 0x90 where data2 > 0: what = "note-on \(note) velocity \(data2)"
+        case 0x90, 0x80: what = "note-off \(note)"
+        case 0xA0: what = "aftertouch \(note) \(data2)"
+        case 0xB0: what = "control \(data1) = \(data2)"
+        case 0xC0: what = "program \(data1)"
+        case 0xD0: what = "channel pressure \(data1)"
+        default: what = "pitch bend \((Int(data2) << 7 | Int(data1)) - 8192)"
+        }
+        return "frame \(frame)  ch \(channel)  \(what)"
+    }
+}
+
+/// Counters of a running synth; read atomically from the engine.
+public struct LiveSynthStats: Sendable, Equatable {
+    public let messages: UInt64
+    public let malformedBytes: UInt64
+    public let ignored: UInt64
+    public let notesHeld: Int
+    public let voices: Int
+    /// The last note started: 1-based channel and MIDI key.
+    public let lastNote: (channel: Int, key: Int)?
+    public let xruns: UInt64
+    public let frames: UInt64
+    /// Set once the server went away.
+    public let lost: Bool
+
+    public static func == (a: LiveSynthStats, b: LiveSynthStats) -> Bool {
+        a.messages == b.messages && a.malformedBytes == b.malformedBytes && a.ignored == b.ignored
+            && a.notesHeld == b.notesHeld && a.voices == b.voices && a.lastNote?.channel == b.lastNote?.channel
+            && a.lastNote?.key == b.lastNote?.key && a.xruns == b.xruns && a.frames == b.frames && a.lost == b.lost
+    }
+}
+
+/// boop as a live instrument on JACK: a client with a MIDI input and two audio outputs, each MIDI
+/// event applied on its own frame in the server's process callback. Used from one control thread.
+public final class LiveSynth {
+    private let handle: OpaquePointer
+
+    public static let bendRange: ClosedRange<Double> = BOOP_SYNTH_BEND_RANGE_MIN...BOOP_SYNTH_BEND_RANGE_MAX
+
+    /// Opens the client `clientName` with ports midi_in, out_1, out_2 (nothing sounds until `start`).
+    /// `voices` maps 1-based channels to voices; the ones not given keep the default map.
+    public init(
+        clientName: String = "boop", connect: Bool = true, polyphony: Int = 16, bendRange: Double = 2,
+        voices: [Int: SynthVoice] = [:]
+    ) throws(AudioError) {
+        var config = boop_synth_config()
+        boop_synth_config_default(&config)
+        config.connect = connect ? 1 : 0
+        config.voices = UInt32(clamping: polyphony)
+        config.bend_range = bendRange
+        withUnsafeMutableBytes(of: &config.channel_voice) { raw in
+            let slots = raw.bindMemory(to: Int32.self)
+            for (channel, voice) in voices where (1...16).contains(channel) { slots[channel - 1] = voice.cValue }
+        }
+        var out: OpaquePointer?
+        let status = clientName.withCString { name in
+            config.client_name = name
+            return boop_synth_open(&config, &out)
+        }
+        guard status == BOOP_OK, let out else {
+            throw AudioError.from(status, "JACK client \(clientName) with a MIDI input (is a JACK server running?)")
+        }
+        handle = out
+    }
+
+    deinit { boop_synth_destroy(handle) }
+
+    public var sampleRate: Double { boop_synth_sample_rate(handle) }
+    public var bufferFrames: Int { Int(boop_synth_buffer_frames(handle)) }
+    /// The MIDI input's full port name, e.g. `boop:midi_in`.
+    public var midiPort: String { String(cString: boop_synth_midi_port(handle)) }
+
+    public func start() throws(AudioError) {
+        let status = boop_synth_start(handle)
+        guard status == BOOP_OK else { throw AudioError.from(status, "activating the JACK client") }
+    }
+
+    /// Connects another client's MIDI output port to the synth's input.
+    public func connectMidi(from port: String) throws(AudioError) {
+        let status = boop_synth_connect_midi(handle, port)
+        guard status == BOOP_OK else {
+            throw .deviceUnavailable("--midi-connect \(port): no JACK MIDI output port of that name (see boop devices)")
+        }
+    }
+
+    public func fadeOut(seconds: Double) { _ = boop_synth_fade_out(handle, seconds) }
+
+    public var stats: LiveSynthStats {
+        let s = boop_synth_get_stats(handle)
+        return LiveSynthStats(
+            messages: s.messages, malformedBytes: s.malformed_bytes, ignored: s.ignored, notesHeld: Int(s.notes_held),
+            voices: Int(s.voices), lastNote: s.last_note < 0 ? nil : (Int(s.last_note >> 8) + 1, Int(s.last_note & 0x7F)),
+            xruns: s.xruns, frames: s.frames, lost: s.error != BOOP_OK)
+    }
+
+    /// The next message received since the last call (for -v), oldest first.
+    public func nextEvent() -> MidiEvent? {
+        var e = boop_midi_event()
+        guard boop_synth_next_event(handle, &e) != 0 else { return nil }
+        return MidiEvent(frame: e.frame, status: e.status, data1: e.data1, data2: e.data2)
+    }
+
+    public func stop() { boop_synth_stop(handle) }
+}

@@ -1,0 +1,180 @@
+/// One MIDI message for the output, on the engine's frame clock.
+struct MidiOutMessage {
+    enum Kind: Equatable {
+        case songPosition(UInt16)
+        case start, resume, clock
+        case noteOff(id: UInt32, channel: UInt8, key: UInt8)
+        case noteOn(id: UInt32, channel: UInt8, key: UInt8, velocity: UInt8)
+    }
+    var frame: UInt64
+    var kind: Kind
+
+    /// On one frame: position and Start/Continue, then the clock, then note-offs, then note-ons.
+    var rank: Int {
+        switch kind {
+        case .songPosition, .start, .resume: return 0
+        case .clock: return 1
+        case .noteOff: return 2
+        case .noteOn: return 3
+        }
+    }
+}
+
+/// The sequencer's notes (and MIDI clock) for a MIDI output, as the `.mid` export writes them:
+/// each track on its channel (1, 2, 3, 10), its velocities and gates; a note-off before a note-on
+/// on the same frame; a note struck again on a key still sounding ends the earlier one there
+/// (MIDI cannot hold two). With `clock`, 24 clocks per quarter note: clock k after an anchor (the
+/// start, or the step where a tempo change takes effect) on frame anchor + round(k x rate x 60 /
+/// (bpm x 24)), Start before the first step, Song Position and Continue on resuming.
+/// Not thread-safe: the transport's lock guards it.
+struct MidiOutScheduler {
+    let clock: Bool
+    private var queue: [MidiOutMessage] = []
+    private var sounding: [UInt16: UInt32] = [:]   // channel << 8 | key -> the note sounding there
+    private var nextDrumID: UInt32 = 0xE000_0000
+    /// The step whose first frame gets Start (0) or Song Position + Continue (a resumed step).
+    private var announce: (step: Int, resume: Bool)?
+    /// The frame whose note-ons have had their keys cleared (see `cutBeforeOns`).
+    private var cutFrame: UInt64?
+
+    init(clock: Bool) { self.clock = clock }
+
+    var nextFrame: UInt64? { queue.first?.frame }
+
+    /// Forgets everything queued and sounding (the output's panic ended those notes).
+    mutating func reset() {
+        queue.removeAll()
+        sounding.removeAll()
+        announce = nil
+        cutFrame = nil
+    }
+
+    /// Start goes before `step` (the first of a run); with `resume`, Song Position + Continue.
+    mutating func announce(step: Int, resume: Bool) { announce = clock ? (step, resume) : nil }
+
+    /// Lock held: the MIDI of `steps`, whose engine events the sequencer just made.
+    mutating func add(_ events: [SequencerEvent], steps: Range<Int>, sequencer: Sequencer) {
+        var added: [MidiOutMessage] = []
+        var ons: [UInt32: (channel: UInt8, key: UInt8)] = [:]
+        for e in events {
+            switch e.action {
+            case .noteOn(let track, let pitch, let velocity, let id):
+                guard (0...127).contains(pitch) else { continue }
+                let ch = MidiFileWriter.channel(track)
+                let key = UInt8(pitch)
+                ons[id] = (ch, key)
+                added.append(
+                    .init(
+                        frame: e.frame, kind: .noteOn(id: id, channel: ch, key: key, velocity: MidiFileWriter.velocity(velocity)))
+                )
+            case .drum(let key, let velocity):
+                guard (0...127).contains(key) else { continue }
+                let pattern = sequencer.pattern
+                let local = ((e.step % pattern.length) + pattern.length) % pattern.length
+                let note = pattern.notes(.rhythm).first { $0.step == local && $0.pitch == key } ?? Note(step: local, pitch: key)
+                nextDrumID &+= 1
+                let id = nextDrumID
+                added.append(
+                    .init(
+                        frame: e.frame,
+                        kind: .noteOn(id: id, channel: 9, key: UInt8(key), velocity: MidiFileWriter.velocity(velocity))))
+                added.append(
+                    .init(
+                        frame: sequencer.offFrame(for: note, atStep: e.step), kind: .noteOff(id: id, channel: 9, key: UInt8(key)))
+                )
+            case .noteOff: break
+            }
+        }
+        for e in events {
+            if case .noteOff(let id) = e.action, let note = ons[id] {
+                added.append(.init(frame: e.frame, kind: .noteOff(id: id, channel: note.channel, key: note.key)))
+            }
+        }
+        if clock { added += clocks(for: steps, sequencer: sequencer) }
+        queue += added
+        // Stable: on a shared frame and rank, the order they were made in.
+        queue = queue.enumerated().sorted { a, b in
+            (a.element.frame, a.element.rank, a.offset) < (b.element.frame, b.element.rank, b.offset)
+        }.map(\.element)
+    }
+
+    /// Six clocks per step (a sixteenth), counted from the sequencer's anchor.
+    private mutating func clocks(for steps: Range<Int>, sequencer: Sequencer) -> [MidiOutMessage] {
+        var out: [MidiOutMessage] = []
+        let rate = sequencer.sampleRate
+        let bpm = sequencer.pattern.bpm
+        for s in steps {
+            if let a = announce, a.step == s {
+                let frame = sequencer.frame(ofStep: s)
+                if a.resume {
+                    out.append(.init(frame: frame, kind: .songPosition(UInt16(clamping: s & 0x3FFF))))
+                    out.append(.init(frame: frame, kind: .resume))
+                } else {
+                    out.append(.init(frame: frame, kind: .start))
+                }
+                announce = nil
+            }
+            for c in (6 * s)..<(6 * s + 6) {
+                let k = Double(c - 6 * sequencer.anchorStep)
+                let offset = (k * rate * 60.0 / (bpm * 24.0) + 0.5).rounded(.down)
+                out.append(.init(frame: sequencer.anchorFrame + UInt64(max(0, offset)), kind: .clock))
+            }
+        }
+        return out
+    }
+
+    /// Lock held: hands the output every message before `horizon`, in order; a full queue keeps
+    /// the rest for the next flush.
+    mutating func flush(before horizon: UInt64, send: ([UInt8], UInt64) throws(AudioError) -> Void) throws(AudioError) {
+        var sent = 0
+        defer { queue.removeFirst(sent) }
+        while sent < queue.count, queue[sent].frame < horizon {
+            let m = queue[sent]
+            do {
+                if case .noteOn = m.kind, cutFrame != m.frame {
+                    try cutBeforeOns(from: sent, send)
+                    cutFrame = m.frame
+                }
+                try deliver(m, send)
+            } catch .queueFull {
+                return
+            }
+            sent += 1
+        }
+    }
+
+    /// Before the first note-on of a frame: a note-off for every key one of its note-ons strikes
+    /// again while it sounds, so that on this frame too every note-off precedes the note-ons.
+    private mutating func cutBeforeOns(from index: Int, _ send: ([UInt8], UInt64) throws(AudioError) -> Void) throws(AudioError) {
+        var i = index
+        while i < queue.count, queue[i].frame == queue[index].frame {
+            if case .noteOn(_, let ch, let key, _) = queue[i].kind, sounding[UInt16(ch) << 8 | UInt16(key)] != nil {
+                try send([0x80 | ch, key, 0x40], queue[i].frame)
+                sounding[UInt16(ch) << 8 | UInt16(key)] = nil
+            }
+            i += 1
+        }
+    }
+
+    private mutating func deliver(_ m: MidiOutMessage, _ send: ([UInt8], UInt64) throws(AudioError) -> Void) throws(AudioError) {
+        switch m.kind {
+        case .songPosition(let p): try send([0xF2, UInt8(p & 0x7F), UInt8(p >> 7)], m.frame)
+        case .start: try send([0xFA], m.frame)
+        case .resume: try send([0xFB], m.frame)
+        case .clock: try send([0xF8], m.frame)
+        case .noteOn(let id, let ch, let key, let velocity):
+            let slot = UInt16(ch) << 8 | UInt16(key)
+            if sounding[slot] != nil {
+                try send([0x80 | ch, key, 0x40], m.frame)
+                sounding[slot] = nil
+            }
+            try send([0x90 | ch, key, velocity], m.frame)
+            sounding[slot] = id
+        case .noteOff(let id, let ch, let key):
+            let slot = UInt16(ch) << 8 | UInt16(key)
+            guard sounding[slot] == id else { return }   // cut short by a later note on its key
+            try send([0x80 | ch, key, 0x40], m.frame)
+            sounding[slot] = nil
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+struct SynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synth",
+        abstract: "Play boop live from a MIDI keyboard or another program (JACK MIDI).",
+        discussion:
+            "A JACK client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server exits 69; a server that goes away exits 74."
+    )
+
+    @Option(name: .long, help: "Sound system: jack (the ALSA sequencer input is not built in yet).")
+    var backend: AudioBackend = .alsa
+
+    @Flag(
+        name: .customLong("no-connect"),
+        help: "Leave boop:out_1/out_2 unconnected instead of linking them to the system playback ports.")
+    var noConnect = false
+
+    @Option(name: .customLong("midi-connect"), help: "Connect this JACK MIDI output port (client:port) to boop:midi_in.")
+    var midiConnect: [String] = []
+
+    @Option(
+        name: .customLong("channel"),
+        help: "A channel's voice, N=VOICE (N 1...16; melody, chords, bass, tone or drums); repeatable.")
+    var channels: [String] = []
+
+    @Option(name: .customLong("bend-range"), help: "Semitones of a full pitch bend either way (0...24, default 2).")
+    var bendRange: Double = 2
+
+    @Option(name: .long, help: "Polyphony (\(Limits.text(Limits.voices)), default 16).")
+    var voices: Int = 16
+
+    @Flag(name: .long, help: "No status line (for scripts).")
+    var noDisplay = false
+
+    @Flag(name: .shortAndLong, help: "Print each MIDI event, the server's rate and buffer, and the malformed bytes counted.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    mutating func validate() throws {
+        _ = try channelVoices()
+        if !LiveSynth.bendRange.contains(bendRange) {
+            throw ValidationError("--bend-range \(bendRange): expected 0...24 semitones")
+        }
+        if !Limits.voices.contains(voices) {
+            throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
+        }
+        if verbose && quiet { throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them") }
+    }
+
+    /// --channel N=VOICE, each checked.
+    func channelVoices() throws -> [Int: SynthVoice] {
+        var map: [Int: SynthVoice] = [:]
+        for text in channels {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let n = Int(parts[0]), (1...16).contains(n), let v = SynthVoice(rawValue: parts[1])
+            else {
+                throw ValidationError(
+                    "--channel \(shown(text)): expected N=VOICE with N 1...16 and VOICE one of \(SynthVoice.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            map[n] = v
+        }
+        return map
+    }
+
+    func run() throws {
+        runReportingErrors {
+            guard backend == .jack else {
+                throw BoopExit(
+                    .unavailable,
+                    "synth --backend alsa: the ALSA sequencer input is not available in this build; use --backend jack")
+            }
+            let synth = try LiveSynth(
+                connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices())
+            let session = SynthSession(
+                synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+            try session.run(connecting: midiConnect)
+        }
+    }
+}
+
+/// The running synth: keys, the stop signals, the status line and -v lines. Everything sounding
+/// happens in the engine's process callback; this loop only watches and reports.
+final class SynthSession {
+    private let synth: LiveSynth
+    private let verbose: Bool
+    private let showView: Bool
+    private var view = LineView()
+    private var lastShown: LiveSynthStats?
+
+    init(synth: LiveSynth, verbose: Bool, display: Bool) {
+        self.synth = synth
+        self.verbose = verbose
+        showView = display
+    }
+
+    private func log(_ line: String) { StandardError.write(shown(line) + "\n") }
+
+    func run(connecting sources: [String]) throws {
+        Signals.install()
+        try synth.start()
+        let port = synth.midiPort
+        for source in sources { try synth.connectMidi(from: source) }
+        if verbose {
+            log(
+                String(
+                    format: "synth jack: %@, %.0f Hz, buffer %d frames; events applied on their own frame",
+                    synth.midiPort, synth.sampleRate, synth.bufferFrames))
+        }
+        let terminal = TerminalSession.start(.keys(hideCursor: showView))
+        defer { terminal?.restore() }
+        let screen = showView ? ScreenOutput(reopening: STDOUT_FILENO) : nil
+        let loop = LiveLoop(terminal: terminal, screen: screen)
+        var lost = false
+        loop.watch(Signals.wakeDescriptor) { .stop }
+        loop.onKeys = { keys in keys.contains { $0 == .char("q") || $0 == .char("Q") } ? .stop : .carryOn }
+        loop.onTurn = {
+            if Signals.interrupted { return .stop }
+            if self.verbose { self.printEvents() }
+            let stats = self.synth.stats
+            if stats.lost {
+                lost = true
+                return .stop
+            }
+            if stats != self.lastShown { loop.redraw() }
+            return .carryOn
+        }
+        // The log and the status line are read a few times a second; the sound never waits on them.
+        loop.secondsUntilDue = { self.verbose || self.showView ? 0.05 : 0.25 }
+        if showView { loop.frame = { self.view.frame([self.statusLine()], resumeCount: terminal?.resumeCount ?? 0) } }
+        try loop.run()
+        if lost {
+            synth.stop()
+            throw BoopExit(.ioError, "JACK server went away while the synth was running (\(port))")
+        }
+        fadeAndStop()
+    }
+
+    private func printEvents() {
+        while let event = synth.nextEvent() { log(event.description) }
+    }
+
+    private func statusLine() -> String {
+        let s = synth.stats
+        lastShown = s
+        let last = s.lastNote.map { "last \(NoteName(midi: $0.key)) ch \($0.channel)" } ?? "last -"
+        return "\(synth.midiPort)  held \(s.notesHeld)  voices \(s.voices)  \(last)  xruns \(s.xruns)   [q] quit"
+    }
+
+    /// A 20 ms fade, waited for on the server's clock (its frames rendered), at most a second.
+    private func fadeAndStop() {
+        let fadeFrames = UInt64(0.03 * synth.sampleRate) + UInt64(synth.bufferFrames)
+        let from = synth.stats.frames
+        synth.fadeOut(seconds: 0.02)
+        let deadline = Date().addingTimeInterval(1)
+        while synth.stats.frames < from + fadeFrames && !synth.stats.lost && Date() < deadline {
+            usleep(2000)
+        }
+        if verbose { printEvents() }
+        let s = synth.stats
+        synth.stop()
+        if verbose {
+            log(
+                "synth: \(s.messages) messages, \(s.malformedBytes) malformed bytes skipped, \(s.ignored) system messages ignored, \(s.xruns) xruns"
+            )
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+
+@testable import PixelBoopCore
+
+/// Every message the scheduler hands out for `steps`, as (frame, bytes).
+private func midi(_ pattern: Pattern, steps: Range<Int>, clock: Bool, rate: Double = 48000) -> [(UInt64, [UInt8])] {
+    var sequencer = Sequencer(pattern: pattern, sampleRate: rate, startFrame: 1000)
+    var scheduler = MidiOutScheduler(clock: clock)
+    scheduler.announce(step: 0, resume: false)
+    scheduler.add(sequencer.events(forSteps: steps), steps: steps, sequencer: sequencer)
+    var out: [(UInt64, [UInt8])] = []
+    try? scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
+    return out
+}
+
+@Suite("MIDI out scheduling")
+struct MidiOutSchedulerTests {
+    @Test("Start first, then 24 clocks a quarter note on round(k x rate x 60 / (bpm x 24)) after it")
+    func clockFrames() {
+        let out = midi(Pattern(name: "c", bpm: 133), steps: 0..<64, clock: true)
+        #expect(out.first?.1 == [0xFA])
+        #expect(out.first?.0 == 1000)
+        let clocks = out.filter { $0.1 == [0xF8] }.map(\.0)
+        #expect(clocks.count == 6 * 64)
+        for (k, f) in clocks.enumerated() {
+            #expect(f == 1000 + UInt64((Double(k) * 48000 * 60 / (133 * 24) + 0.5).rounded(.down)))
+        }
+    }
+
+    @Test("tracks on channels 1, 2, 3, 10 with the export's velocities; a key struck again ends its note first")
+    func notes() {
+        let pattern = Pattern(
+            name: "n", bpm: 120, length: 16,
+            tracks: [
+                .melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 4), Note(step: 2, pitch: 60, velocity: .accent)],
+                .chords: [Note(step: 0, pitch: 64)], .bass: [Note(step: 0, pitch: 36)],
+                .rhythm: [Note(step: 0, pitch: 36, velocity: .accent, length: 2)]
+            ])
+        let out = midi(pattern, steps: 0..<16, clock: false)
+        let ons = out.filter { $0.1[0] & 0xF0 == 0x90 }
+        #expect(Set(ons.map { $0.1[0] }) == [0x90, 0x91, 0x92, 0x99])
+        #expect(ons.contains { $0.1 == [0x90, 60, 108] } && ons.contains { $0.1 == [0x90, 60, 120] })
+        let step = 48000 * 60 / (120.0 * 4)
+        // The sustained C4 is cut where the accent strikes the key again: off, then on, on that frame.
+        let strike = 1000 + UInt64(2 * step)
+        let there = out.filter { $0.0 == strike }.map(\.1)
+        #expect(there == [[0x80, 60, 0x40], [0x90, 60, 120]])
+        // The drum's note-off after its gate, 0.8 x 2 steps.
+        #expect(out.contains { $0.0 == 1000 + UInt64((1.6 * step).rounded()) && $0.1 == [0x89, 36, 0x40] })
+        // Every note-on ends; no note-off is sent twice.
+        var on = Set<[UInt8]>()
+        for (_, b) in out where b.count == 3 {
+            if b[0] & 0xF0 == 0x90 { on.insert([b[0] & 0x0F, b[1]]) } else { #expect(on.remove([b[0] & 0x0F, b[1]]) != nil) }
+        }
+        #expect(on.isEmpty)
+    }
+}
