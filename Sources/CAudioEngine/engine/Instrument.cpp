@@ -248,60 +248,70 @@ inline float InstrumentBank::oscillator(Voice& v) BOOP_RT {
 }
 
 template <InstrumentVoice V, bool Filtered>
-void InstrumentBank::renderRun(Voice& v, float* __restrict left, float* __restrict right, int begin, int end) BOOP_RT {
-    const float panLeft = panLeft_, panRight = panRight_;
+void InstrumentBank::renderRun(Voice& v, float* __restrict mono, int begin, int end) BOOP_RT {
+    // The filter's matrix and state as locals: registers for the whole run, not reloads.
+    const dsp::SvfStateSpace space = space_;
+    float s1 = v.filter.ic1, s2 = v.filter.ic2;
     for (int n = begin; n < end; ++n) {
         float y = oscillator<V>(v) * v.level * v.gain;
-        if constexpr (Filtered) y = space_.process(v.filter.ic1, v.filter.ic2, y);
-        left[n] += y * panLeft;
-        right[n] += y * panRight;
+        if constexpr (Filtered) y = space.process(s1, s2, y);
+        mono[n] += y;
         v.phase += v.increment;
         if constexpr (V == InstrumentVoice::Fm || V == InstrumentVoice::Pad) v.phase2 += v.increment2;
         if (v.stage != Stage::Sustain) {
             advanceEnvelope(v);
-            if (v.stage == Stage::Idle) return;
+            if (v.stage == Stage::Idle) break;
         }
     }
+    v.filter.ic1 = s1;
+    v.filter.ic2 = s2;
 }
 
-void InstrumentBank::renderVoice(Voice& v, float* left, float* right, int begin, int end) BOOP_RT {
+void InstrumentBank::renderVoice(Voice& v, float* mono, int begin, int end) BOOP_RT {
     using IV = InstrumentVoice;
     const bool f = filtered_;
     switch (params_.voice) {
         case IV::Sine:
-            return f ? renderRun<IV::Sine, true>(v, left, right, begin, end)
-                     : renderRun<IV::Sine, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Sine, true>(v, mono, begin, end) : renderRun<IV::Sine, false>(v, mono, begin, end);
         case IV::Triangle:
-            return f ? renderRun<IV::Triangle, true>(v, left, right, begin, end)
-                     : renderRun<IV::Triangle, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Triangle, true>(v, mono, begin, end)
+                     : renderRun<IV::Triangle, false>(v, mono, begin, end);
         case IV::Pulse:
-            return f ? renderRun<IV::Pulse, true>(v, left, right, begin, end)
-                     : renderRun<IV::Pulse, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Pulse, true>(v, mono, begin, end)
+                     : renderRun<IV::Pulse, false>(v, mono, begin, end);
         case IV::Saw:
-            return f ? renderRun<IV::Saw, true>(v, left, right, begin, end)
-                     : renderRun<IV::Saw, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Saw, true>(v, mono, begin, end) : renderRun<IV::Saw, false>(v, mono, begin, end);
         case IV::Fm:
-            return f ? renderRun<IV::Fm, true>(v, left, right, begin, end)
-                     : renderRun<IV::Fm, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Fm, true>(v, mono, begin, end) : renderRun<IV::Fm, false>(v, mono, begin, end);
         case IV::Pluck:
-            return f ? renderRun<IV::Pluck, true>(v, left, right, begin, end)
-                     : renderRun<IV::Pluck, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Pluck, true>(v, mono, begin, end)
+                     : renderRun<IV::Pluck, false>(v, mono, begin, end);
         case IV::Pad:
-            return f ? renderRun<IV::Pad, true>(v, left, right, begin, end)
-                     : renderRun<IV::Pad, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Pad, true>(v, mono, begin, end) : renderRun<IV::Pad, false>(v, mono, begin, end);
         case IV::Sub:
-            return f ? renderRun<IV::Sub, true>(v, left, right, begin, end)
-                     : renderRun<IV::Sub, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Sub, true>(v, mono, begin, end) : renderRun<IV::Sub, false>(v, mono, begin, end);
     }
 }
 
-void InstrumentBank::render(float* left, float* right, int begin, int end) BOOP_RT {
+void InstrumentBank::render(float* __restrict left, float* __restrict right, int begin, int end) BOOP_RT {
     if (active_ == 0) return;
-    for (Voice& stored : voices_) {
-        if (stored.stage == Stage::Idle) continue;
-        Voice v = stored;  // in registers: the output cannot alias it
-        renderVoice(v, left, right, begin, end);
-        stored = v;
+    // The voices sum into one mono chunk, panned once (they share the track's pan): a frame's
+    // sum runs in voice order whatever the chunk, so the bits do not depend on the block size.
+    alignas(32) float mono[kChunk];
+    for (int c = begin; c < end && active_ > 0; c += kChunk) {
+        const int n = std::min(kChunk, end - c);
+        std::fill(mono, mono + n, 0.0f);
+        for (Voice& stored : voices_) {
+            if (stored.stage == Stage::Idle) continue;
+            Voice v = stored;  // in registers: the output cannot alias it
+            renderVoice(v, mono, 0, n);
+            stored = v;
+        }
+        const float panLeft = panLeft_, panRight = panRight_;
+        for (int i = 0; i < n; ++i) {
+            left[c + i] += mono[i] * panLeft;
+            right[c + i] += mono[i] * panRight;
+        }
     }
 }
 

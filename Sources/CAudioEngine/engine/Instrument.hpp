@@ -30,6 +30,7 @@ class InstrumentBank {
   public:
     static constexpr int kMaxHeld = 16;
     static constexpr int kLanes = kMaxHeld + 8;  // room for voices still fading after a steal
+    static constexpr int kChunk = 256;           // frames summed in mono before panning
     static constexpr double kMinAttack = 0.002;
     static constexpr double kMinRelease = 0.005;
     static constexpr double kStealFade = 0.005;
@@ -72,10 +73,10 @@ class InstrumentBank {
 
   private:
     void beginRelease(Voice& v, double seconds) BOOP_RT;
-    void renderVoice(Voice& v, float* left, float* right, int begin, int end) BOOP_RT;
+    void renderVoice(Voice& v, float* mono, int begin, int end) BOOP_RT;
     // The hot loop, one per voice and filter setting, so a frame is straight-line code.
     template <InstrumentVoice V, bool Filtered>
-    void renderRun(Voice& v, float* left, float* right, int begin, int end) BOOP_RT;
+    void renderRun(Voice& v, float* mono, int begin, int end) BOOP_RT;
     template <InstrumentVoice V>
     float oscillator(Voice& v) BOOP_RT;
     void advanceEnvelope(Voice& v) BOOP_RT;

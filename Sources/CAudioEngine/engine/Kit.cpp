@@ -191,15 +191,25 @@ __attribute__((always_inline)) inline float KitBank::renderHit(Hit& h) BOOP_RT {
 
 void KitBank::render(float* __restrict left, float* __restrict right, float panLeft, float panRight, int begin,
                      int end) BOOP_RT {
-    for (Hit& stored : hits_) {
-        if (!stored.active) continue;
-        Hit h = stored;  // in registers: the output cannot alias it
-        for (int n = begin; n < end && h.active; ++n) {
-            const float y = renderHit(h);
-            left[n] += y * panLeft;
-            right[n] += y * panRight;
+    // The hits sum into one mono chunk, panned once: a frame's sum runs in hit order whatever
+    // the chunk, so the bits do not depend on where a block was cut.
+    alignas(32) float mono[kChunk];
+    for (int c = begin; c < end; c += kChunk) {
+        const int n = std::min(kChunk, end - c);
+        bool any = false;
+        for (Hit& stored : hits_) {
+            if (!stored.active) continue;
+            if (!any) std::fill(mono, mono + n, 0.0f);
+            any = true;
+            Hit h = stored;  // in registers: the output cannot alias it
+            for (int i = 0; i < n && h.active; ++i) mono[i] += renderHit(h);
+            stored = h;
         }
-        stored = h;
+        if (!any) return;  // every hit has ended: none starts inside a render call
+        for (int i = 0; i < n; ++i) {
+            left[c + i] += mono[i] * panLeft;
+            right[c + i] += mono[i] * panRight;
+        }
     }
 }
 

@@ -14,6 +14,7 @@ class KitBank {
   public:
     enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
     static constexpr int kVoices = 8;
+    static constexpr int kChunk = 256;  // frames summed in mono before panning
 
     void prepare(double sampleRate) noexcept;
     void trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
