@@ -40,6 +40,14 @@ void InstrumentBank::updateCoefficients() BOOP_RT {
     if (filtered_) {
         filter_.set(sampleRate_, params_.cutoff, params_.resonance);
         space_ = dsp::SvfStateSpace::of(filter_);
+        const dsp::SvfStateSpace& m = space_;
+        const double a11 = m.a11, a12 = m.a12, a21 = m.a21, a22 = m.a22;
+        twoStep_.a11 = static_cast<float>(a11 * a11 + a12 * a21);
+        twoStep_.a12 = static_cast<float>(a11 * a12 + a12 * a22);
+        twoStep_.a21 = static_cast<float>(a21 * a11 + a22 * a21);
+        twoStep_.a22 = static_cast<float>(a21 * a12 + a22 * a22);
+        twoStep_.ab1 = static_cast<float>(a11 * m.b1 + a12 * m.b2);
+        twoStep_.ab2 = static_cast<float>(a21 * m.b1 + a22 * m.b2);
     }
     panGains(params_.pan, panLeft_, panRight_);
     widthShift_ = static_cast<uint32_t>(params_.width * kTwoTo32);
@@ -247,61 +255,118 @@ inline float InstrumentBank::oscillator(Voice& v) BOOP_RT {
     }
 }
 
+// A chunk of a wave that is a function of the phases alone, ahead of the frame loop: a loop
+// without a recursion, which the compiler vectorises.
+template <InstrumentVoice V>
+void InstrumentBank::waveChunk(const Voice& v, float* __restrict out, int count) BOOP_RT {
+    Voice w = v;
+    for (int i = 0; i < count; ++i) {
+        out[i] = oscillator<V>(w);
+        w.phase += w.increment;
+        if constexpr (V == InstrumentVoice::Pad) w.phase2 += w.increment2;
+    }
+}
+
 template <InstrumentVoice V, bool Filtered>
-void InstrumentBank::renderRun(Voice& v, float* __restrict left, float* __restrict right, int begin, int end) BOOP_RT {
-    const float panLeft = panLeft_, panRight = panRight_;
+void InstrumentBank::renderRun(Voice& v, float* __restrict mono, int begin, int end) BOOP_RT {
+    constexpr bool kPhaseOnly = V != InstrumentVoice::Fm && V != InstrumentVoice::Pluck;
+    alignas(32) float wave[kChunk];
+    if constexpr (kPhaseOnly) waveChunk<V>(v, wave, end - begin);
+    // The filter's matrix and state as locals: registers for the whole run, not reloads.
+    const dsp::SvfStateSpace space = space_;
+    const TwoStep two = twoStep_;
+    float s1 = v.filter.ic1, s2 = v.filter.ic2;
+    float t1 = v.next1, t2 = v.next2, xEven = v.xEven;
+    bool odd = v.odd;
     for (int n = begin; n < end; ++n) {
-        float y = oscillator<V>(v) * v.level * v.gain;
-        if constexpr (Filtered) y = space_.process(v.filter.ic1, v.filter.ic2, y);
-        left[n] += y * panLeft;
-        right[n] += y * panRight;
+        float osc;
+        if constexpr (kPhaseOnly) {
+            osc = wave[n - begin];
+        } else {
+            osc = oscillator<V>(v);
+        }
+        float y = osc * v.level * v.gain;
+        if constexpr (Filtered) {
+            // Frames in pairs: an even frame's output and the odd frame's state from s; the odd
+            // frame's output from that state, and the next even state straight from s through
+            // A^2, so the recursion waits on one multiply-add per two frames. The pairs follow
+            // the voice's own frame count: the same bits wherever a block was cut.
+            const float x = y;
+            if (!odd) {
+                y = space.c1 * s1 + space.c2 * s2 + space.d * x;
+                t1 = space.a11 * s1 + space.a12 * s2 + space.b1 * x;
+                t2 = space.a21 * s1 + space.a22 * s2 + space.b2 * x;
+                xEven = x;
+            } else {
+                y = space.c1 * t1 + space.c2 * t2 + space.d * x;
+                const float u1 = two.ab1 * xEven + space.b1 * x, u2 = two.ab2 * xEven + space.b2 * x;
+                const float n1 = two.a11 * s1 + two.a12 * s2 + u1;
+                s2 = two.a21 * s1 + two.a22 * s2 + u2;
+                s1 = n1;
+            }
+            odd = !odd;
+        }
+        mono[n] += y;
         v.phase += v.increment;
         if constexpr (V == InstrumentVoice::Fm || V == InstrumentVoice::Pad) v.phase2 += v.increment2;
         if (v.stage != Stage::Sustain) {
             advanceEnvelope(v);
-            if (v.stage == Stage::Idle) return;
+            if (v.stage == Stage::Idle) break;
         }
     }
+    v.filter.ic1 = s1;
+    v.filter.ic2 = s2;
+    v.next1 = t1;
+    v.next2 = t2;
+    v.xEven = xEven;
+    v.odd = odd;
 }
 
-void InstrumentBank::renderVoice(Voice& v, float* left, float* right, int begin, int end) BOOP_RT {
+void InstrumentBank::renderVoice(Voice& v, float* mono, int begin, int end) BOOP_RT {
     using IV = InstrumentVoice;
     const bool f = filtered_;
     switch (params_.voice) {
         case IV::Sine:
-            return f ? renderRun<IV::Sine, true>(v, left, right, begin, end)
-                     : renderRun<IV::Sine, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Sine, true>(v, mono, begin, end) : renderRun<IV::Sine, false>(v, mono, begin, end);
         case IV::Triangle:
-            return f ? renderRun<IV::Triangle, true>(v, left, right, begin, end)
-                     : renderRun<IV::Triangle, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Triangle, true>(v, mono, begin, end)
+                     : renderRun<IV::Triangle, false>(v, mono, begin, end);
         case IV::Pulse:
-            return f ? renderRun<IV::Pulse, true>(v, left, right, begin, end)
-                     : renderRun<IV::Pulse, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Pulse, true>(v, mono, begin, end)
+                     : renderRun<IV::Pulse, false>(v, mono, begin, end);
         case IV::Saw:
-            return f ? renderRun<IV::Saw, true>(v, left, right, begin, end)
-                     : renderRun<IV::Saw, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Saw, true>(v, mono, begin, end) : renderRun<IV::Saw, false>(v, mono, begin, end);
         case IV::Fm:
-            return f ? renderRun<IV::Fm, true>(v, left, right, begin, end)
-                     : renderRun<IV::Fm, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Fm, true>(v, mono, begin, end) : renderRun<IV::Fm, false>(v, mono, begin, end);
         case IV::Pluck:
-            return f ? renderRun<IV::Pluck, true>(v, left, right, begin, end)
-                     : renderRun<IV::Pluck, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Pluck, true>(v, mono, begin, end)
+                     : renderRun<IV::Pluck, false>(v, mono, begin, end);
         case IV::Pad:
-            return f ? renderRun<IV::Pad, true>(v, left, right, begin, end)
-                     : renderRun<IV::Pad, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Pad, true>(v, mono, begin, end) : renderRun<IV::Pad, false>(v, mono, begin, end);
         case IV::Sub:
-            return f ? renderRun<IV::Sub, true>(v, left, right, begin, end)
-                     : renderRun<IV::Sub, false>(v, left, right, begin, end);
+            return f ? renderRun<IV::Sub, true>(v, mono, begin, end) : renderRun<IV::Sub, false>(v, mono, begin, end);
     }
 }
 
-void InstrumentBank::render(float* left, float* right, int begin, int end) BOOP_RT {
+void InstrumentBank::render(float* __restrict left, float* __restrict right, int begin, int end) BOOP_RT {
     if (active_ == 0) return;
-    for (Voice& stored : voices_) {
-        if (stored.stage == Stage::Idle) continue;
-        Voice v = stored;  // in registers: the output cannot alias it
-        renderVoice(v, left, right, begin, end);
-        stored = v;
+    // The voices sum into one mono chunk, panned once (they share the track's pan): a frame's
+    // sum runs in voice order whatever the chunk, so the bits do not depend on the block size.
+    alignas(32) float mono[kChunk];
+    for (int c = begin; c < end && active_ > 0; c += kChunk) {
+        const int n = std::min(kChunk, end - c);
+        std::fill(mono, mono + n, 0.0f);
+        for (Voice& stored : voices_) {
+            if (stored.stage == Stage::Idle) continue;
+            Voice v = stored;  // in registers: the output cannot alias it
+            renderVoice(v, mono, 0, n);
+            stored = v;
+        }
+        const float panLeft = panLeft_, panRight = panRight_;
+        for (int i = 0; i < n; ++i) {
+            left[c + i] += mono[i] * panLeft;
+            right[c + i] += mono[i] * panRight;
+        }
     }
 }
 

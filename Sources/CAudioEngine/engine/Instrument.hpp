@@ -30,6 +30,7 @@ class InstrumentBank {
   public:
     static constexpr int kMaxHeld = 16;
     static constexpr int kLanes = kMaxHeld + 8;  // room for voices still fading after a steal
+    static constexpr int kChunk = 256;           // frames summed in mono before panning
     static constexpr double kMinAttack = 0.002;
     static constexpr double kMinRelease = 0.005;
     static constexpr double kStealFade = 0.005;
@@ -64,6 +65,9 @@ class InstrumentBank {
         float dt2 = 0.0f, invDt2 = 0.0f;
         float modIndex = 0.0f;  // FM: the modulation depth in turns, decaying
         dsp::SvfState filter;
+        // The lowpass's frame pairs: the odd frame's state, the even frame's input, which is next.
+        float next1 = 0.0f, next2 = 0.0f, xEven = 0.0f;
+        bool odd = false;
         // Karplus-Strong: the string's delay line, its length and place, and the loop filters.
         float* line = nullptr;
         int length = 0, pos = 0;
@@ -72,12 +76,15 @@ class InstrumentBank {
 
   private:
     void beginRelease(Voice& v, double seconds) BOOP_RT;
-    void renderVoice(Voice& v, float* left, float* right, int begin, int end) BOOP_RT;
-    // The hot loop, one per voice and filter setting, so a frame is straight-line code.
+    void renderVoice(Voice& v, float* mono, int begin, int end) BOOP_RT;
+    // The hot loop, one per voice and filter setting, so a frame is straight-line code. A run is
+    // at most kChunk frames.
     template <InstrumentVoice V, bool Filtered>
-    void renderRun(Voice& v, float* left, float* right, int begin, int end) BOOP_RT;
+    void renderRun(Voice& v, float* mono, int begin, int end) BOOP_RT;
     template <InstrumentVoice V>
     float oscillator(Voice& v) BOOP_RT;
+    template <InstrumentVoice V>
+    void waveChunk(const Voice& v, float* out, int count) BOOP_RT;
     void advanceEnvelope(Voice& v) BOOP_RT;
     void updateCoefficients() BOOP_RT;
 
@@ -87,6 +94,10 @@ class InstrumentBank {
     // The same lowpass as a state space: one multiply-add deep from frame to frame, where the
     // TPT form's chain of four bounded a lone voice.
     dsp::SvfStateSpace space_{};
+    // Two frames of it at once: A^2 and A B, s'' = A^2 s + A B x + B x'.
+    struct TwoStep {
+        float a11 = 1, a12 = 0, a21 = 0, a22 = 1, ab1 = 0, ab2 = 0;
+    } twoStep_{};
     bool filtered_ = false;
     float panLeft_ = 1.0f, panRight_ = 1.0f;
     float fmDecay_ = 1.0f;

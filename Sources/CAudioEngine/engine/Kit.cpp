@@ -134,20 +134,26 @@ void KitBank::fadeAll(double seconds) BOOP_RT {
         if (h.active) h.fadeStep = std::max(h.fadeStep, step);
 }
 
-__attribute__((always_inline)) inline float KitBank::renderHit(Hit& h) BOOP_RT {
+// One frame of a hit's state, everything but the sine: its amplitude and phase (or, for a square
+// tone, the tone's whole term), the second partial's and the noise's terms, and the gain. The sine
+// and the sum follow in a loop over the chunk that the compiler vectorises (KitBank::render).
+__attribute__((always_inline)) inline void KitBank::stepHit(Hit& h, Frames& f, int i) BOOP_RT {
     if (h.ramp < 1.0f) h.ramp = std::min(1.0f, h.ramp + h.rampStep);
-    float y = 0.0f;
+    f.amp[i] = 0.0f;
+    f.phase[i] = 0;
+    f.tone2[i] = 0.0f;
+    f.noise[i] = 0.0f;
     if (h.tone > kSilent) {
         // Cycles per frame as a 32-bit increment: the phase is an integer add from frame to frame.
         const float freq = h.rest * (1.0f + (h.sweep - 1.0f) * h.sweepEnv);
         const uint32_t increment = static_cast<uint32_t>(freq * 4294967296.0f);
         h.sweepEnv *= h.sweepDecay;
         h.phase += increment;
-        y +=
-            h.tone * (h.square ? (h.phase < 0x80000000u ? 0.5f : -0.5f) : waves::sinTurns(waves::signedTurns(h.phase)));
+        f.amp[i] = h.square ? h.tone * (h.phase < 0x80000000u ? 0.5f : -0.5f) : h.tone;
+        f.phase[i] = h.phase;
         if (h.tone2 > 0.0f) {
             h.tone2Phase += static_cast<uint32_t>(freq * 1.48f * 4294967296.0f);
-            y += h.tone2 * (h.tone2Phase < 0x80000000u ? 0.5f : -0.5f);
+            f.tone2[i] = h.tone2 * (h.tone2Phase < 0x80000000u ? 0.5f : -0.5f);
             h.tone2 *= h.toneDecay;
         }
         h.tone *= h.toneDecay;
@@ -176,30 +182,57 @@ __attribute__((always_inline)) inline float KitBank::renderHit(Hit& h) BOOP_RT {
             const uint32_t gap = static_cast<uint32_t>(0.01 * sampleRate_);
             if (h.age < gap * h.clapGaps) level *= 1.0f - static_cast<float>(h.age % gap) / static_cast<float>(gap);
         }
-        y += level * n;
+        f.noise[i] = level * n;
         h.noise *= h.noiseDecay;
     }
     ++h.age;
     if (h.tone <= kSilent && h.noise <= kSilent) h.active = false;
-    y *= h.gain * h.ramp * h.fade;
+    f.gain[i] = h.gain * h.ramp * h.fade;
     if (h.fadeStep > 0.0f) {
         h.fade -= h.fadeStep;
         if (h.fade <= 0.0f) h.active = false;
     }
-    return y;
+}
+
+// The frames' terms summed in the order a frame has always summed them: tone, second partial,
+// noise, then the gain.
+template <bool Square>
+void KitBank::mixHit(const Frames& f, float* __restrict mono, int count) BOOP_RT {
+    for (int i = 0; i < count; ++i) {
+        const float tone = Square ? f.amp[i] : f.amp[i] * waves::sinTurns(waves::signedTurns(f.phase[i]));
+        const float y = ((tone + f.tone2[i]) + f.noise[i]) * f.gain[i];
+        mono[i] += y;
+    }
 }
 
 void KitBank::render(float* __restrict left, float* __restrict right, float panLeft, float panRight, int begin,
                      int end) BOOP_RT {
-    for (Hit& stored : hits_) {
-        if (!stored.active) continue;
-        Hit h = stored;  // in registers: the output cannot alias it
-        for (int n = begin; n < end && h.active; ++n) {
-            const float y = renderHit(h);
-            left[n] += y * panLeft;
-            right[n] += y * panRight;
+    // The hits sum into one mono chunk, panned once: a frame's sum runs in hit order whatever
+    // the chunk, so the bits do not depend on where a block was cut.
+    alignas(32) float mono[kChunk];
+    Frames frames;
+    for (int c = begin; c < end; c += kChunk) {
+        const int n = std::min(kChunk, end - c);
+        bool any = false;
+        for (Hit& stored : hits_) {
+            if (!stored.active) continue;
+            if (!any) std::fill(mono, mono + n, 0.0f);
+            any = true;
+            Hit h = stored;  // in registers: the output cannot alias it
+            int count = 0;
+            while (count < n && h.active) stepHit(h, frames, count++);
+            if (h.square) {
+                mixHit<true>(frames, mono, count);
+            } else {
+                mixHit<false>(frames, mono, count);
+            }
+            stored = h;
         }
-        stored = h;
+        if (!any) return;  // every hit has ended: none starts inside a render call
+        for (int i = 0; i < n; ++i) {
+            left[c + i] += mono[i] * panLeft;
+            right[c + i] += mono[i] * panRight;
+        }
     }
 }
 

@@ -14,6 +14,7 @@ class KitBank {
   public:
     enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
     static constexpr int kVoices = 8;
+    static constexpr int kChunk = 256;  // frames summed in mono before panning
 
     void prepare(double sampleRate) noexcept;
     void trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
@@ -43,7 +44,17 @@ class KitBank {
     };
 
   private:
-    float renderHit(Hit& h) BOOP_RT;
+    // A chunk of one hit's frames, split where the sine can be taken for many frames at once.
+    struct Frames {
+        alignas(32) float amp[kChunk];
+        alignas(32) uint32_t phase[kChunk];
+        alignas(32) float tone2[kChunk];
+        alignas(32) float noise[kChunk];
+        alignas(32) float gain[kChunk];
+    };
+    void stepHit(Hit& h, Frames& f, int i) BOOP_RT;
+    template <bool Square>
+    static void mixHit(const Frames& f, float* mono, int count) BOOP_RT;
     void recipe808(Hit& h, uint32_t key) BOOP_RT;
     void recipeChip(Hit& h, uint32_t key) BOOP_RT;
     float decayOver(double seconds) const noexcept;
