@@ -234,13 +234,13 @@ waited = time.time() - started
 time.sleep(0.5)
 alive = os.waitpid(pid, os.WNOHANG) == (0, 0)
 os.write(fd, b"j")
-pump(b"after 1 trial:", 20)
+pump(b"you hear a difference", 20)
 _, status = os.waitpid(pid, 0)
 text = out.decode(errors="replace")
 rows = list(csv.DictReader(io.StringIO(subprocess.run([boop, "train", "stats", "--db", db, "--csv"],
                                                       capture_output=True, text=True).stdout)))
 good = (ok and alive and status == 0 and waited > 1.5 and len(rows) == 1 and rows[0]["answer"] == "lower"
-        and int(rows[0]["response_ms"]) >= 400 and "after 1 trial:" in text)
+        and int(rows[0]["response_ms"]) >= 400 and "after 1 trial" in text and "1 trials" not in text)
 print("" if good else f"ok {ok} alive {alive} status {status} waited {waited:.2f} rows {rows}\n{text}", end="")
 sys.exit(0 if good else 1)
 PY
