@@ -20,3 +20,27 @@ extension AudioEngine {
         try schedule(SongEvent(frame: event.frame, action: action, step: 0))
     }
 }
+
+/// The song's mix and the MIDI output of a playing pattern.
+extension PatternTransport {
+    /// Gives the tracks the song's instruments (and levels) from now on; an empty map plays the
+    /// version-1 timbres again.
+    public func setMix(_ instruments: [TrackKind: Instrument]) throws(AudioError) {
+        try sync.locked { () throws(AudioError) -> Void in
+            mix = instruments.filter { $0.value != Instrument() }
+            try engine.prepare(song: Song(name: "", instruments: mix, patterns: []), at: engine.frameClock)
+        }
+    }
+
+    /// Lock held: the MIDI output ends every note it sent on (and a running clock) at its next cycle.
+    func midiPanic() {
+        guard midi != nil else { return }
+        midi!.reset()
+        playback.midiPanic()
+    }
+
+    /// Connects the MIDI output to another client's input port (after `openSound`, before `start`).
+    public func connectMidiOut(to port: String) throws(AudioError) {
+        try sync.locked { () throws(AudioError) -> Void in try playback.connectMidiOut(to: port) }
+    }
+}

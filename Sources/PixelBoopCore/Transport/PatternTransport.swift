@@ -25,21 +25,21 @@ public final class PatternTransport: @unchecked Sendable {
     public var sequencer: Sequencer { sync.locked { _sequencer } }
     private var _state = State.ready
     private var _sequencer: Sequencer
-    private let sync = SchedulingThread()
-    private let engine: AudioEngine
-    private var playback: AudioPlayback
+    let sync = SchedulingThread()   // internal, as engine, playback, midi and mix: the +Mix extension
+    let engine: AudioEngine
+    var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
     private var pending: EventScheduler<SequencerEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
-    private var midi: MidiOutScheduler?
+    var midi: MidiOutScheduler?
     private var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
     private var pausedAtStep = 0
     /// Each track's instrument and level (the editor's song; empty: the version-1 timbres, as a
     /// pattern file plays).
-    private var mix: [TrackKind: Instrument] = [:]
+    var mix: [TrackKind: Instrument] = [:]
     /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
     private var schedulingError: AudioError?
     /// Steps to play before finishing (nil: loop until stopped).
@@ -336,15 +336,6 @@ public final class PatternTransport: @unchecked Sendable {
         }
     }
 
-    /// Gives the tracks the song's instruments (and levels) from now on; an empty map plays the
-    /// version-1 timbres again.
-    public func setMix(_ instruments: [TrackKind: Instrument]) throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in
-            mix = instruments.filter { $0.value != Instrument() }
-            try engine.prepare(song: Song(name: "", instruments: mix, patterns: []), at: engine.frameClock)
-        }
-    }
-
     /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the
     /// step after the one heard when pausing.
     public func setPaused(_ paused: Bool) throws(AudioError) {
@@ -432,18 +423,6 @@ public final class PatternTransport: @unchecked Sendable {
             let missing = Double(target - now) / sampleRate
             Thread.sleep(forTimeInterval: min(max(missing, 0.001), max(buffer, 0.001)))
         }
-    }
-
-    /// Lock held: the MIDI output ends every note it sent on (and a running clock) at its next cycle.
-    private func midiPanic() {
-        guard midi != nil else { return }
-        midi!.reset()
-        playback.midiPanic()
-    }
-
-    /// Connects the MIDI output to another client's input port (after `openSound`, before `start`).
-    public func connectMidiOut(to port: String) throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in try playback.connectMidiOut(to: port) }
     }
 
     /// Under -v: the latency after adaptive growth, once per growth.
