@@ -3,7 +3,7 @@ import Foundation
 /// Offline rendering of a song: `PatternRenderer`'s loop (the same engine, event scheduler and
 /// output stage, the horizon the end of each block) driven by a `SongSequencer`, so a file sounds
 /// exactly like `boop play` of the same song and seed.
-public struct SongRenderer {
+public struct SongRenderer: FileRendering {
     public var song: Song
     public var sampleRate: Double = 44100
     public var voices: Int = 8
@@ -41,57 +41,13 @@ public struct SongRenderer {
                 queueCapacity: min(max(4096, densest * 8 * 16), 1 << 20), channels: channels))
         try engine.prepare(song: song, at: 0)
         let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
-        let end = sequencer.frame(ofStep: totalSteps)
-        let tailLimit = end + UInt64(maxTailSeconds * sampleRate)
-        var pending = EventScheduler<SongEvent>()
-        var nextStep = 0
-        var buffer = [Float](repeating: 0, count: blockFrames * channels)
-        var frame: UInt64 = 0
-        while true {
-            if shouldStop() { throw CancellationError() }
-            let blockEnd = frame + UInt64(blockFrames)
-            while nextStep < totalSteps && sequencer.frame(ofStep: nextStep) < blockEnd {
-                let upTo = min(totalSteps, nextStep + 16)
-                pending.add(sequencer.events(forSteps: nextStep..<upTo), order: SongEvent.playOrder)
-                nextStep = upTo
-            }
-            try pending.flush(before: blockEnd) { event throws(AudioError) in try engine.schedule(event) }
-            if let next = pending.nextFrame, next < blockEnd {
-                throw AudioError.queueFull("more events in one block than the queue holds")
-            }
-            let frames: Int
-            if frame < end {
-                frames = Int(min(UInt64(blockFrames), end - frame))
-            } else {
-                if engine.activeVoices == 0 || frame >= tailLimit { break }
-                frames = Int(min(UInt64(blockFrames), tailLimit - frame))
-            }
-            try engine.render(into: &buffer, frames: frames)
-            try buffer.withUnsafeMutableBufferPointer {
-                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
-            }
-            frame += UInt64(frames)
-            progress?(min(1.0, Double(frame) / Double(max(end, 1))))
-        }
-        try output.finish(into: sink)
-        return frame
+        let loop = OfflineRender(
+            engine: engine, output: output, blockFrames: blockFrames, channels: channels,
+            tailFrames: UInt64(maxTailSeconds * sampleRate))
+        return try loop.run(
+            &sequencer, totalSteps: totalSteps, order: SongEvent.playOrder,
+            schedule: { event throws(AudioError) in try engine.schedule(event) }, progress: progress,
+            shouldStop: shouldStop, sink: sink)
     }
 
-    /// Renders to a file (temporary name, renamed when complete).
-    @discardableResult
-    public func render(
-        to path: String, format: SampleFormat = .f32, progress: ((Double) -> Void)? = nil,
-        shouldStop: () -> Bool = { false }
-    ) throws -> UInt64 {
-        let writer = try AudioFileWriter(
-            path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: maxFrames)
-        do {
-            let frames = try render(progress: progress, shouldStop: shouldStop) { samples in try writer.write(samples) }
-            try writer.commit()
-            return frames
-        } catch {
-            writer.abort()
-            throw error
-        }
-    }
 }

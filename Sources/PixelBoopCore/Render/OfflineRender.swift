@@ -1,0 +1,98 @@
+import Foundation
+
+/// What the offline render loop steps through: a pattern's `Sequencer` or a song's `SongSequencer`.
+protocol StepSource {
+    associatedtype Event: FrameStamped
+    mutating func frame(ofStep k: Int) -> UInt64
+    mutating func events(forSteps steps: Range<Int>) -> [Event]
+}
+
+extension Sequencer: StepSource {}
+extension SongSequencer: StepSource {}
+
+/// The offline render loop of patterns and songs: the same engine, event scheduler and output
+/// stage as live playback, driven block by block instead of by the sound card (the horizon is the
+/// end of each block), then the release tail until every voice is silent, at most `tailFrames`.
+struct OfflineRender {
+    let engine: AudioEngine
+    let output: OutputStage
+    let blockFrames: Int
+    let channels: Int
+    let tailFrames: UInt64
+
+    /// Renders `totalSteps` steps of `source` into `sink`; `progress` gets the fraction done;
+    /// `shouldStop` is polled between blocks (Ctrl-C). Returns the frames rendered.
+    func run<Source: StepSource>(
+        _ source: inout Source, totalSteps: Int, order: (Source.Event, Source.Event) -> Bool,
+        schedule: (Source.Event) throws(AudioError) -> Void, progress: ((Double) -> Void)?,
+        shouldStop: () -> Bool, sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
+        let end = source.frame(ofStep: totalSteps)
+        let tailLimit = end + tailFrames
+        var pending = EventScheduler<Source.Event>()
+        var nextStep = 0
+        var buffer = [Float](repeating: 0, count: blockFrames * channels)
+        var frame: UInt64 = 0
+        while true {
+            if shouldStop() { throw CancellationError() }
+            let blockEnd = frame + UInt64(blockFrames)
+            // Generate steps starting before this block ends; queue what falls inside it.
+            while nextStep < totalSteps && source.frame(ofStep: nextStep) < blockEnd {
+                let upTo = min(totalSteps, nextStep + 16)
+                pending.add(source.events(forSteps: nextStep..<upTo), order: order)
+                nextStep = upTo
+            }
+            try pending.flush(before: blockEnd, send: schedule)
+            // The queue holds the densest step: anything left before the horizon is a fault.
+            if let next = pending.nextFrame, next < blockEnd {
+                throw AudioError.queueFull("more events in one block than the queue holds")
+            }
+            let frames: Int
+            if frame < end {
+                frames = Int(min(UInt64(blockFrames), end - frame))
+            } else {
+                // Past the music: render the release tail until every voice is silent.
+                if engine.activeVoices == 0 || frame >= tailLimit { break }
+                frames = Int(min(UInt64(blockFrames), tailLimit - frame))
+            }
+            try engine.render(into: &buffer, frames: frames)
+            try buffer.withUnsafeMutableBufferPointer {
+                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+            }
+            frame += UInt64(frames)
+            progress?(min(1.0, Double(frame) / Double(max(end, 1))))
+        }
+        try output.finish(into: sink)
+        return frame
+    }
+}
+
+/// A renderer of a whole piece (a pattern, a song) that can write it to a file.
+public protocol FileRendering {
+    var sampleRate: Double { get }
+    var channels: Int { get }
+    var maxFrames: UInt64 { get }
+    func render(
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64
+}
+
+extension FileRendering {
+    /// Renders to a file (temporary name, renamed when complete).
+    @discardableResult
+    public func render(
+        to path: String, format: SampleFormat = .f32, progress: ((Double) -> Void)? = nil,
+        shouldStop: () -> Bool = { false }
+    ) throws -> UInt64 {
+        let writer = try AudioFileWriter(
+            path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: maxFrames)
+        do {
+            let frames = try render(progress: progress, shouldStop: shouldStop) { samples in try writer.write(samples) }
+            try writer.commit()
+            return frames
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+}
