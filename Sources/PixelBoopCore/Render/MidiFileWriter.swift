@@ -98,6 +98,11 @@ public struct MidiFileWriter {
     /// the temporary file cannot be created, `.ioError` (exit 74) when writing (a full disk,
     /// `ulimit -f`) or renaming fails.
     public static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) {
+        try writeAtomically(to: path) { sink in emit(pattern, loops: loops, into: sink) }
+    }
+
+    /// The atomic write of any Standard MIDI File `emit` streams into its sink (a pattern's, a song's).
+    static func writeAtomically(to path: String, _ emit: (MidiSink) -> Void) throws(AudioError) {
         var handle: OpaquePointer?
         var why = [CChar](repeating: 0, count: 256)
         let whySize = why.count
@@ -107,7 +112,7 @@ public struct MidiFileWriter {
             throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
         }
         let sink = MidiSink(file: handle)
-        emit(pattern, loops: loops, into: sink)
+        emit(sink)
         var failed = sink.failed
         if !failed { failed = boop_atomic_file_commit(handle, BOOP_DURABILITY_RENAME) != BOOP_OK }
         if failed {

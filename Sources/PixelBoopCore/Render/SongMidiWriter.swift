@@ -39,23 +39,7 @@ public enum SongMidiWriter {
 
     /// Writes the file through the atomic writer (as `MidiFileWriter.write`; the same errors).
     public static func write(_ song: Song, loops: Int = 1, seed: UInt64? = nil, to path: String) throws(AudioError) {
-        var handle: OpaquePointer?
-        var why = [CChar](repeating: 0, count: 256)
-        let whySize = why.count
-        let opened = RawBytes.withPath(path) { boop_atomic_file_open($0, 0, &handle, &why, whySize) }
-        guard opened == BOOP_OK, let handle else {
-            let reason = opened == BOOP_ERROR_CANNOT_CREATE ? String(cBuffer: why) : String(cString: boop_status_string(opened))
-            throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
-        }
-        let sink = MidiSink(file: handle)
-        emit(song, loops: loops, seed: seed, into: sink)
-        var failed = sink.failed
-        if !failed { failed = boop_atomic_file_commit(handle, BOOP_DURABILITY_RENAME) != BOOP_OK }
-        if failed {
-            let reason = String(cString: boop_atomic_file_error(handle))
-            boop_atomic_file_abort(handle)
-            throw AudioError.ioError("\(path): \(reason)")
-        }
+        try MidiFileWriter.writeAtomically(to: path) { sink in emit(song, loops: loops, seed: seed, into: sink) }
     }
 
     private static func emit(_ song: Song, loops: Int, seed: UInt64?, into sink: MidiSink) {
