@@ -129,13 +129,16 @@ def longest_zero_run(x):
 
 def step_onsets(x):
     """Times (s) where a note starts: the 1 ms RMS rising through a quarter of its typical peak
-    (the notes rise from their predecessor's quiet tail), interpolated, at most one per 50 ms."""
+    (the notes rise from their predecessor's quiet tail), interpolated, at most one per 50 ms.
+    The first and last millisecond are left out: there the RMS window runs past the recording,
+    and a cut that lands in a note's tail can rise through the threshold where nothing started."""
     n = int(0.001 * RATE)
     x = x.astype(np.float64)
     env = np.sqrt(np.convolve(x * x, np.ones(n) / n, mode="same"))
     threshold = 0.25 * np.percentile(env, 90)
     out, last = [], -RATE
-    for i in np.flatnonzero((env[:-1] < threshold) & (env[1:] >= threshold)):
+    rising = np.flatnonzero((env[:-1] < threshold) & (env[1:] >= threshold))
+    for i in rising[(rising >= n) & (rising < env.size - n)]:
         if i - last >= 0.05 * RATE:
             out.append((i + (threshold - env[i]) / (env[i + 1] - env[i])) / RATE)
             last = i
