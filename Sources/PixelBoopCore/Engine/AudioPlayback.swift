@@ -1,4 +1,5 @@
 import CAudioEngine
+import Foundation
 
 /// What ALSA granted when the playback device was opened.
 public struct PlaybackInfo: Sendable, Equatable {
@@ -194,6 +195,22 @@ public final class AudioPlayback {
         let s = boop_playback_get_stats(handle)
         let audible = Int64(bitPattern: s.frames_written) - s.delay_frames
         return audible > 0 ? UInt64(audible) : 0
+    }
+
+    /// The longest a stop waits for its fade to be heard. A device that holds more than this
+    /// (PulseAudio's idle null sink reports half a second and more) is closed with the rest still
+    /// in it: a stop must feel immediate, and the fade has then long passed the engine.
+    public static let stopWaitLimit = 0.5
+
+    /// Sleeps until the listener hears `frame` of the source's timeline, the device fails, or
+    /// `limit` seconds pass; each nap is the time still missing, so it wakes when the frame is due.
+    public func waitUntilHeard(frame: UInt64, sampleRate: Double, limit: Double = AudioPlayback.stopWaitLimit) {
+        let deadline = Date().addingTimeInterval(limit)
+        while Date() < deadline && stats.error == nil {
+            let heard = audibleFrame
+            if heard >= frame { return }
+            Thread.sleep(forTimeInterval: min(max(Double(frame - heard) / sampleRate, 0.001), limit))
+        }
     }
 
     /// True while the I/O thread runs (false before start, after stop, or after a device loss).

@@ -396,10 +396,12 @@ public final class PatternTransport: @unchecked Sendable {
             _state = .stopped   // the scheduling thread ends at its next step
             try? engine.cancelPending(fade: 0.015)
             midiPanic()
-            return engine.frameClock + UInt64(0.02 * sampleRate) + UInt64(playback.info.bufferFrames)
+            // The engine takes the 15 ms fade at the start of its next block (one period on, if a
+            // block is being rendered now): heard once 20 ms past that have reached the listener.
+            return engine.frameClock + UInt64(playback.info.periodFrames) + UInt64(0.02 * sampleRate)
         }
         sync.end()
-        waitForEngine(until: fadeEnd, frame: { playback.audibleFrame }, limit: 1) { playback.stats.error == nil }
+        playback.waitUntilHeard(frame: fadeEnd, sampleRate: sampleRate)
         // The note-offs and Stop are out before the port goes away (at most a second).
         let deadline = Date().addingTimeInterval(1)
         while !playback.midiPanicDone && playback.stats.error == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }

@@ -158,13 +158,12 @@ public final class SongTransport: @unchecked Sendable {
             pending.removeAll()
             _state = .stopped
             try? engine.cancelPending(fade: 0.015)
-            return engine.frameClock + UInt64(0.02 * sampleRate) + UInt64(playback.info.bufferFrames)
+            // The engine takes the 15 ms fade at the start of its next block (one period on, if a
+            // block is being rendered now): heard once 20 ms past that have reached the listener.
+            return engine.frameClock + UInt64(playback.info.periodFrames) + UInt64(0.02 * sampleRate)
         }
         sync.end()
-        let limit = Date().addingTimeInterval(1)
-        while playback.audibleFrame < fadeEnd && Date() < limit && playback.stats.error == nil {
-            Thread.sleep(forTimeInterval: max(Double(fadeEnd - min(fadeEnd, playback.audibleFrame)) / sampleRate, 0.001))
-        }
+        playback.waitUntilHeard(frame: fadeEnd, sampleRate: sampleRate)
         let stats = playback.stats
         playback.stop(drain: false)
         if let error = stats.error { throw error }
