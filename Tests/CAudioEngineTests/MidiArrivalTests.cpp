@@ -197,3 +197,43 @@ TEST_CASE("a full queue drops the event and counts it") {
     CHECK(pushed == 4);
     CHECK(s.dropped() == 6);
 }
+
+#include <time.h>
+
+namespace {
+// The ALSA synth's I/O thread stamps its reports with CLOCK_MONOTONIC (a vDSO read): under
+// RealtimeSanitizer this test dies if that counts as a blocking call.
+uint64_t stampLikeTheIoThread() BOOP_RT {
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+    return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
+}
+
+void reportLikeTheIoThread(MidiArrivalScheduler& s, uint64_t head) BOOP_RT {
+    uint32_t at = 0;
+    MidiMessage m;
+    while (s.next(head - kPeriod, kPeriod, 0, at, m)) {
+    }
+    s.clock().observe(stampLikeTheIoThread(), head);
+}
+}  // namespace
+
+TEST_CASE("the audio thread's side (take due events, stamp, report) is real-time safe") {
+    MidiArrivalScheduler s(64);
+    s.clock().prepare(kRate, kPeriod);
+    for (uint64_t head = kPeriod; head <= 8 * kPeriod; head += kPeriod) {
+        s.arrive(stampLikeTheIoThread(), noteOn(60));
+        reportLikeTheIoThread(s, head);
+    }
+    MidiArrivalClock::Line line;
+    CHECK(s.clock().line(line));
+    CHECK(line.head == 8 * kPeriod);
+}
