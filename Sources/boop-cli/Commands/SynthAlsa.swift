@@ -8,7 +8,7 @@ import PixelBoopCore
 extension SynthCommand {
     func validateBackendFlags() throws {
         if backend == .jack && alsaOptions.given {
-            throw ValidationError("-D, -r, --period and --midi: only with the ALSA backend (on JACK use --midi-connect)")
+            throw ValidationError("-D, -r, --period-frames and --midi: only with the ALSA backend (on JACK use --midi-connect)")
         }
         if backend == .alsa && (noConnect || !midiConnect.isEmpty) {
             throw ValidationError("--no-connect and --midi-connect: only with --backend jack (on ALSA use --midi)")

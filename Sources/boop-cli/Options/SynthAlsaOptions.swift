@@ -13,8 +13,10 @@ struct SynthAlsaOptions: ParsableArguments {
     var rate: Int = 48000
 
     @Option(
-        name: .customLong("period"),
-        help: "ALSA period in frames (16...8192, default 256): MIDI events sound one period after they arrive.")
+        name: .customLong("period-frames"),
+        help:
+            "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 256): MIDI events sound one period after they arrive."
+    )
     var period: Int = 256
 
     @Option(
@@ -27,7 +29,7 @@ struct SynthAlsaOptions: ParsableArguments {
         if !Limits.sampleRate.contains(rate) {
             throw ValidationError("-r/--rate \(rate): expected \(Limits.text(Limits.sampleRate)) Hz")
         }
-        if !(16...8192).contains(period) { throw ValidationError("--period \(period): expected 16...8192 frames") }
+        try validatePeriods(periodFrames: period, periods: nil)
     }
 
     /// Whether any ALSA-only flag was given (refused with --backend jack).
