@@ -220,8 +220,7 @@ uint64_t stampLikeTheIoThread() BOOP_RT {
 void reportLikeTheIoThread(MidiArrivalScheduler& s, uint64_t head) BOOP_RT {
     uint32_t at = 0;
     MidiMessage m;
-    while (s.next(head - kPeriod, kPeriod, 0, at, m)) {
-    }
+    while (s.next(head - kPeriod, kPeriod, 0, at, m)) {}
     s.clock().observe(stampLikeTheIoThread(), head);
 }
 }  // namespace

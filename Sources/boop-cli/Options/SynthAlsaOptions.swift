@@ -9,7 +9,9 @@ struct SynthAlsaOptions: ParsableArguments {
         help: "ALSA PCM to play through (default, pulse, hw:0,0, ...; see `boop devices`).")
     var device: String = "default"
 
-    @Option(name: [.customShort("r"), .customLong("rate")], help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate)), default 48000).")
+    @Option(
+        name: [.customShort("r"), .customLong("rate")],
+        help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate)), default 48000).")
     var rate: Int = 48000
 
     @Option(
