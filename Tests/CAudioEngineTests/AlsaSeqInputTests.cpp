@@ -80,3 +80,24 @@ TEST_CASE("the C API reports the reason, and rejects a bad ALSA config before op
     CHECK(synth == nullptr);
     CHECK(std::string(why).empty());
 }
+
+#include "backend/alsa/AlsaSeqOutput.hpp"
+
+TEST_CASE("MIDI out on the sequencer: a frame is scheduled for when it is heard; no sequencer fails cleanly") {
+    const boop::MidiArrivalClock::Line line{7'000'000'000, 48000, 1e9 / 48000};
+    // The render head itself, heard a buffer (and the stage's look-ahead) later: 768 frames = 16 ms.
+    CHECK(boop::AlsaSeqOutput::frameTimeNs(line, 48000, 768) == 7'016'000'000);
+    CHECK(boop::AlsaSeqOutput::frameTimeNs(line, 48000 + 48, 0) == 7'001'000'000);
+    CHECK(boop::AlsaSeqOutput::frameTimeNs(line, 48000 - 48, 0) == 6'999'000'000);
+
+    boop::AlsaSeqOutput out;
+    boop::AlsaSeqOutput::Config config;
+    config.devicePath = "/nonexistent/snd/seq";
+    std::string why;
+    CHECK(out.open(config, why) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    CHECK(why == "no ALSA sequencer (/nonexistent/snd/seq: No such file or directory)");
+    const uint8_t on[3] = {0x90, 60, 100};
+    CHECK(out.send(0, on, 3) == BOOP_ERROR_NOT_RUNNING);
+    out.panic();  // nothing open: nothing to do
+    CHECK(out.connect("14:0", why) == BOOP_ERROR_NOT_RUNNING);
+}

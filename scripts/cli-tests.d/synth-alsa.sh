@@ -2,7 +2,7 @@
 # `boop synth` on ALSA (the default backend) where there is no sequencer device, as on the build
 # machines: one line saying so and exit 69, before any sound device is opened. Where
 # /dev/snd/seq exists the check says plainly that it was skipped (the live path needs a sequencer
-# client to play it). And `boop devices --json` stays one valid JSON array, MIDI ports included.
+# client to play it). `play --midi-out` likewise. And `boop devices --json` stays one valid JSON array, MIDI ports included.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set. About 1 s.
 set -uo pipefail
 boop="$BOOP" root="$ROOT" work="$WORK/synth-alsa"
@@ -21,6 +21,15 @@ else
     fi
   done
 fi
+
+# play --midi-out on ALSA needs the sequencer too: one line and 69, no sound device opened.
+if [ ! -e /dev/snd/seq ]; then
+  if check "play --midi-out (ALSA), no sequencer" 69 timeout 20 "$boop" play "$root/examples/demo.json" --midi-out --no-display; then
+    grep -qx "boop: --midi-out: no ALSA sequencer (/dev/snd/seq: No such file or directory); --backend jack sends JACK MIDI instead" \
+      "$work/stderr" || fail "play --midi-out: unexpected line: $(cat "$work/stderr")"
+  fi
+fi
+check "play --midi-out --no-sound (ALSA)" 64 "$boop" play "$root/examples/demo.json" --midi-out --no-sound
 
 # Flags of the other backend: usage errors (64), one line each.
 check "synth --backend jack --midi" 64 "$boop" synth --backend jack --midi 14:0

@@ -491,7 +491,10 @@ typedef struct boop_playback_config {
                                   the routing to the user */
     boop_output_config output; /* the output stage every source played passes through (gain and
                                   true-peak limiter; defaults: boop_output_config_default) */
-    int midi_out;              /* JACK: 1 adds a port midi_out (boop_playback_midi_send); default 0 */
+    int midi_out;              /* 1 adds a MIDI output midi_out (boop_playback_midi_send); default 0.
+                                  JACK: a port of the client. ALSA: a sequencer client <client_name>
+                                  whose events are scheduled on a queue for the real time their
+                                  frame is heard (open fails DEVICE_UNAVAILABLE without /dev/snd/seq) */
     int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
 } boop_playback_config;
 
@@ -571,7 +574,9 @@ void boop_playback_stop(boop_playback* playback, int drain);
 /* Stops if needed and frees. NULL is ignored. Thread safety: control thread. */
 void boop_playback_destroy(boop_playback* playback);
 
-/* MIDI out (a JACK playback opened with midi_out = 1). Queues one message (1 ... 3 bytes) for
+/* MIDI out (a playback opened with midi_out = 1; on ALSA the message is scheduled on the
+ * sequencer queue at once, for the time its frame is heard, and a panic is done on return).
+ * Queues one message (1 ... 3 bytes) for
  * engine frame `frame` (the engine's frame clock, as boop_engine_note_on takes): the process
  * callback writes it at its exact offset in the cycle that contains that frame (a frame already
  * past goes out at the start of the next cycle, counted late). Messages must be queued in frame
