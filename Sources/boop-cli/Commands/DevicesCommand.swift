@@ -91,9 +91,8 @@ struct DevicesCommand: ParsableCommand {
     static func json(_ devices: [AudioDevice], midi: [AudioDevice] = []) -> String {
         let items = devices.map { ("audio", $0) } + midi.map { ("midi", $0) }
         let objects = items.map { kind, d in
-            "{\"backend\":\"\(d.backend.rawValue)\",\"kind\":\"\(kind)\",\"name\":\(jsonString(d.name)),"
-                + "\"description\":\(jsonString(d.description)),"
-                + "\"playback\":\(d.playback),\"capture\":\(d.capture),\"default\":\(d.isDefault)}"
+            "{\"backend\":\"\(d.backend.rawValue)\",\"name\":\(jsonString(d.name)),\"description\":\(jsonString(d.description)),"
+                + "\"playback\":\(d.playback),\"capture\":\(d.capture),\"default\":\(d.isDefault),\"kind\":\"\(kind)\"}"
         }
         return "[" + objects.joined(separator: ",") + "]"
     }

@@ -132,6 +132,8 @@ void AlsaSeqInput::run() noexcept {
         const int r = poll(fds, nfds_t(count + 1), 1000);
         if (r < 0 && errno != EINTR) return;
         if (fds[count].revents & POLLIN) return;
+        for (int i = 0; i < count; ++i)
+            if (fds[i].revents & (POLLERR | POLLNVAL)) return;  // the sequencer is gone: the sound plays on
         if (r > 0) drain();
     }
 }
