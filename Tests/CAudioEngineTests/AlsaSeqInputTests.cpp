@@ -101,3 +101,13 @@ TEST_CASE("MIDI out on the sequencer: a frame is scheduled for when it is heard;
     out.panic();  // nothing open: nothing to do
     CHECK(out.connect("14:0", why) == BOOP_ERROR_NOT_RUNNING);
 }
+
+#include <cstring>
+
+TEST_CASE("a playback config's defaults leave MIDI out off, whatever the memory held before") {
+    boop_playback_config config;
+    std::memset(&config, 0x5A, sizeof config);
+    boop_playback_config_default(&config);
+    CHECK(config.midi_out == 0);  // on ALSA a stray value would open the sequencer
+    CHECK(config.mute == 0);
+}

@@ -101,6 +101,9 @@ void boop_playback_config_default(boop_playback_config* config) {
     config->backend = BOOP_BACKEND_ALSA;
     config->client_name = "boop";
     config->connect = 1;
+    // Set, not left to the caller's memory: on ALSA a stray non-zero midi_out opens the sequencer.
+    config->midi_out = 0;
+    config->mute = 0;
     boop_output_config_default(&config->output);
 }
 
