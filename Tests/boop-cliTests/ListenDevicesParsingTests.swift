@@ -85,7 +85,7 @@ struct ListenDevicesParsingTests {
         let json = DevicesCommand.json(list)
         #expect(
             json.hasPrefix(
-                "[{\"backend\":\"alsa\",\"name\":\"default\",\"description\":\"Default ALSA device\",\"playback\":true,\"capture\":true,\"default\":true}"
+                "[{\"backend\":\"alsa\",\"name\":\"default\",\"description\":\"Default ALSA device\",\"playback\":true,\"capture\":true,\"default\":true,\"kind\":\"audio\"}"
             ))
         #expect(json.contains("\"description\":\"USB \\\"mic\\\"\""))
     }
@@ -105,6 +105,36 @@ struct ListenDevicesParsingTests {
                     + "  system:playback_1  physical playback port (takes audio)\n"))
         #expect(table.contains("JACK ports that give audio (--backend jack records from the physical ones):\n  (none)\n"))
         #expect(DevicesCommand.json([port]).hasPrefix("[{\"backend\":\"jack\",\"name\":\"system:playback_1\""))
+    }
+
+    @Test("synth: -D, -r, --period-frames and --midi on ALSA; --midi-connect and --no-connect on JACK")
+    func synthBackendFlags() throws {
+        let alsa = try #require(
+            try Boop.parseAsRoot(["synth", "--midi", "24:0", "--midi", "Keystation", "-D", "hw:0,0", "--period-frames", "128"])
+                as? SynthCommand)
+        #expect(alsa.alsaOptions.midi == ["24:0", "Keystation"])
+        #expect(alsa.alsaOptions.config.periodFrames == 128)
+        #expect(alsa.alsaOptions.config.device == "hw:0,0")
+        #expect(try Boop.parseAsRoot(["synth", "--backend", "jack", "--midi-connect", "a:b"]) is SynthCommand)
+        #expect(throws: (any Error).self) { try Boop.parseAsRoot(["synth", "--backend", "jack", "--midi", "24:0"]) }
+        #expect(throws: (any Error).self) { try Boop.parseAsRoot(["synth", "--midi-connect", "a:b"]) }
+        #expect(throws: (any Error).self) { try Boop.parseAsRoot(["synth", "--period-frames", "9000"]) }
+    }
+
+    @Test("--json lists the MIDI ports after the audio devices, each with kind midi")
+    func devicesJsonWithMidi() {
+        var keys = AudioDevice(
+            name: "24:0", description: "ALSA sequencer: Keystation - MIDI 1", playback: false, capture: true,
+            isDefault: false)
+        keys.backend = .alsa
+        let json = DevicesCommand.json(
+            [AudioDevice(name: "default", description: "Default", playback: true, capture: true, isDefault: true)],
+            midi: [keys])
+        #expect(json.contains("\"default\":true,\"kind\":\"audio\"}"))
+        #expect(
+            json.hasSuffix(
+                ",{\"backend\":\"alsa\",\"name\":\"24:0\",\"description\":\"ALSA sequencer: Keystation - MIDI 1\",\"playback\":false,\"capture\":true,\"default\":false,\"kind\":\"midi\"}]"
+            ))
     }
 
     @Test("--backend jack and --no-connect on every live command; --no-connect needs jack")

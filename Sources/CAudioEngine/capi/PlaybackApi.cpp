@@ -3,8 +3,11 @@
 // one control thread; info and stats from any thread.
 #include <memory>
 #include <new>
+#include <string>
 
+#include "backend/alsa/AlsaCommon.hpp"
 #include "backend/alsa/AlsaPlayback.hpp"
+#include "backend/alsa/AlsaSeqOutput.hpp"
 #include "backend/jack/JackClient.hpp"
 #include "engine/OutputStage.hpp"
 #include "include/CAudioEngine.h"
@@ -17,6 +20,9 @@ struct boop_playback {
     double ceilingDbtp = BOOP_CEILING_DBTP;  // the stage's, prepared by start
     boop_source inner{};                     // what start was given
     bool started = false;
+    // ALSA with midi_out: the sequencer port, scheduled by the I/O thread's frame line.
+    std::unique_ptr<boop::AlsaSeqOutput> seqOut;
+    boop::MidiArrivalClock line;
 };
 
 namespace {
@@ -69,6 +75,18 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
     return s;
 }
 
+// MIDI out on the sequencer is scheduled for when a frame is heard: the I/O thread's line of
+// frames rendered, plus the device's buffer and the output stage's look-ahead.
+void followFrames(boop_playback& p, double rate) {
+    auto* alsa = dynamic_cast<boop::AlsaPlayback*>(p.backend.get());
+    if (alsa == nullptr) return;
+    const boop_playback_info info = alsa->info();
+    p.line.prepare(rate, info.period_frames);
+    alsa->reportFramesTo(&p.line);
+    const uint32_t latency = info.buffer_frames + p.stage.latency();
+    p.seqOut->follow(&p.line, latency, uint64_t(boop::monotonicNs()), rate);
+}
+
 }  // namespace
 
 extern "C" {
@@ -83,6 +101,9 @@ void boop_playback_config_default(boop_playback_config* config) {
     config->backend = BOOP_BACKEND_ALSA;
     config->client_name = "boop";
     config->connect = 1;
+    // Set, not left to the caller's memory: on ALSA a stray non-zero midi_out opens the sequencer.
+    config->midi_out = 0;
+    config->mute = 0;
     boop_output_config_default(&config->output);
 }
 
@@ -98,8 +119,18 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
         std::unique_ptr<boop::PlaybackBackend> backend;
         const boop_status s = openBackend(c, sample_rate, channels, backend);
         if (s != BOOP_OK) return s;
+        std::unique_ptr<boop::AlsaSeqOutput> seqOut;
+        if (c.backend == BOOP_BACKEND_ALSA && c.midi_out != 0) {
+            seqOut = std::make_unique<boop::AlsaSeqOutput>();
+            boop::AlsaSeqOutput::Config sc;
+            sc.clientName = c.client_name != nullptr ? c.client_name : "boop";
+            std::string why;
+            const boop_status opened = seqOut->open(sc, why);
+            if (opened != BOOP_OK) return opened;
+        }
         auto* p = new boop_playback();
         p->backend = std::move(backend);
+        p->seqOut = std::move(seqOut);
         p->ceilingDbtp = c.output.ceiling_dbtp;
         p->stage.setGainDb(c.output.gain_db);
         *out_playback = p;
@@ -133,6 +164,7 @@ boop_status boop_playback_start(boop_playback* playback, boop_source source) {
         boop_source limited = source;
         limited.render = renderThroughStage;
         limited.context = playback;
+        if (playback->seqOut) followFrames(*playback, source.sample_rate);
         const boop_status s = playback->backend->start(limited);
         playback->started = s == BOOP_OK || s == BOOP_ERROR_ALREADY_RUNNING;
         return s;
@@ -190,6 +222,7 @@ boop::MidiOutWriter* midiOf(const boop_playback* p) {
 
 boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, const uint8_t* bytes, uint32_t size) {
     if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (playback != nullptr && playback->seqOut) return playback->seqOut->send(frame, bytes, size);
     boop::MidiOutWriter* midi = midiOf(playback);
     if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
     boop::MidiOutEvent e;
@@ -200,6 +233,10 @@ boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, con
 }
 
 boop_status boop_playback_midi_panic(boop_playback* playback) {
+    if (playback != nullptr && playback->seqOut) {
+        playback->seqOut->panic();  // done when it returns: the note-offs went out directly
+        return BOOP_OK;
+    }
     boop::MidiOutWriter* midi = midiOf(playback);
     if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
     midi->panic();
@@ -213,6 +250,10 @@ int boop_playback_midi_panic_done(const boop_playback* playback) {
 
 boop_status boop_playback_midi_connect(boop_playback* playback, const char* destination) {
     if (playback == nullptr || destination == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (playback->seqOut) {
+        std::string why;
+        return playback->seqOut->connect(destination, why);
+    }
     auto* jack = dynamic_cast<boop::JackPlayback*>(playback->backend.get());
     if (jack == nullptr || jack->midi() == nullptr) return BOOP_ERROR_NOT_RUNNING;
     return jack->connectMidiOut(destination);

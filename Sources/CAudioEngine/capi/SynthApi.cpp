@@ -1,14 +1,18 @@
 // C shim for the live MIDI synth section of CAudioEngine.h: argument checks, handle <-> object,
-// no exception crossing the boundary.
+// no exception crossing the boundary. JACK and ALSA synths behind one handle.
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 
+#include "backend/alsa/AlsaSynth.hpp"
 #include "backend/jack/JackSynth.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_synth {
     boop::JackSynth jack;
+    std::unique_ptr<boop::AlsaSynth> alsa;  // set when the ALSA backend was opened
 };
 
 void boop_synth_config_default(boop_synth_config* config) {
@@ -23,80 +27,154 @@ void boop_synth_config_default(boop_synth_config* config) {
     config->channel_voice[1] = BOOP_TIMBRE_CHORDS;
     config->channel_voice[2] = BOOP_TIMBRE_BASS;
     config->channel_voice[9] = BOOP_SYNTH_VOICE_DRUMS;
+    config->device = "default";
+    config->sample_rate = 48000;
+    config->period_frames = 256;
+    config->periods = 3;
 }
 
 namespace {
 bool validSynthConfig(const boop_synth_config& c) {
-    if (c.backend != BOOP_BACKEND_JACK) return false;
+    if (c.backend != BOOP_BACKEND_JACK && c.backend != BOOP_BACKEND_ALSA) return false;
     if (c.voices < BOOP_ENGINE_VOICES_MIN || c.voices > BOOP_ENGINE_VOICES_MAX) return false;
     if (!(std::isfinite(c.bend_range) && c.bend_range >= BOOP_SYNTH_BEND_RANGE_MIN &&
           c.bend_range <= BOOP_SYNTH_BEND_RANGE_MAX))
         return false;
     for (int v : c.channel_voice)
         if (v < 0 || v > BOOP_SYNTH_VOICE_DRUMS) return false;
+    if (c.backend == BOOP_BACKEND_ALSA &&
+        (c.device == nullptr || c.device[0] == '\0' ||
+         !(c.sample_rate >= BOOP_ENGINE_RATE_MIN && c.sample_rate <= BOOP_ENGINE_RATE_MAX) ||
+         c.period_frames < BOOP_PERIOD_FRAMES_MIN || c.period_frames > BOOP_PERIOD_FRAMES_MAX ||
+         c.periods < BOOP_PERIODS_MIN || c.periods > BOOP_PERIODS_MAX))
+        return false;
     return true;
+}
+
+boop_status openAlsa(const boop_synth_config& config, boop_synth& s, std::string& why) {
+    boop::AlsaSynth::Config cfg;
+    cfg.pcm.device = config.device;
+    cfg.pcm.periodFrames = config.period_frames;
+    cfg.pcm.periods = config.periods;
+    cfg.pcm.adaptive = false;  // the MIDI delay is one period: it must not grow under the player
+    cfg.seq.clientName = config.client_name != nullptr ? config.client_name : "boop";
+    cfg.sampleRate = config.sample_rate;
+    cfg.voices = config.voices;
+    cfg.bendRange = config.bend_range;
+    for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config.channel_voice[c];
+    s.alsa = std::make_unique<boop::AlsaSynth>();
+    return s.alsa->open(cfg, why);
+}
+
+boop_status openJack(const boop_synth_config& config, boop_synth& s) {
+    boop::JackSynth::Config cfg;
+    cfg.clientName = config.client_name != nullptr ? config.client_name : "boop";
+    cfg.connect = config.connect != 0;
+    cfg.voices = config.voices;
+    cfg.bendRange = config.bend_range;
+    for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config.channel_voice[c];
+    return s.jack.open(cfg);
 }
 }  // namespace
 
-boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_synth) {
+boop_status boop_synth_open_why(const boop_synth_config* config, boop_synth** out_synth, char* why, size_t why_size) {
+    if (why != nullptr && why_size > 0) why[0] = '\0';
     if (config == nullptr || out_synth == nullptr || !validSynthConfig(*config)) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_synth = nullptr;
     std::unique_ptr<boop_synth> s(new (std::nothrow) boop_synth);
     if (!s) return BOOP_ERROR_OUT_OF_MEMORY;
-    boop::JackSynth::Config cfg;
-    cfg.clientName = config->client_name != nullptr ? config->client_name : "boop";
-    cfg.connect = config->connect != 0;
-    cfg.voices = config->voices;
-    cfg.bendRange = config->bend_range;
-    for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config->channel_voice[c];
     boop_status status = BOOP_ERROR_INTERNAL;
+    std::string reason;
     try {
-        status = s->jack.open(cfg);
+        status = config->backend == BOOP_BACKEND_ALSA ? openAlsa(*config, *s, reason) : openJack(*config, *s);
     } catch (...) {
         status = BOOP_ERROR_OUT_OF_MEMORY;
     }
-    if (status != BOOP_OK) return status;
+    if (status != BOOP_OK) {
+        if (why != nullptr && why_size > 0) {
+            std::strncpy(why, reason.c_str(), why_size - 1);
+            why[why_size - 1] = '\0';
+        }
+        return status;
+    }
     *out_synth = s.release();
     return BOOP_OK;
 }
 
-double boop_synth_sample_rate(const boop_synth* synth) { return synth != nullptr ? synth->jack.sampleRate() : 0.0; }
+boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_synth) {
+    return boop_synth_open_why(config, out_synth, nullptr, 0);
+}
 
-uint32_t boop_synth_buffer_frames(const boop_synth* synth) { return synth != nullptr ? synth->jack.bufferFrames() : 0; }
+double boop_synth_sample_rate(const boop_synth* synth) {
+    if (synth == nullptr) return 0.0;
+    return synth->alsa ? synth->alsa->sampleRate() : synth->jack.sampleRate();
+}
 
-const char* boop_synth_midi_port(const boop_synth* synth) { return synth != nullptr ? synth->jack.midiPortName() : ""; }
+uint32_t boop_synth_buffer_frames(const boop_synth* synth) {
+    if (synth == nullptr) return 0;
+    return synth->alsa ? synth->alsa->periodFrames() : synth->jack.bufferFrames();
+}
+
+const char* boop_synth_midi_port(const boop_synth* synth) {
+    if (synth == nullptr) return "";
+    return synth->alsa ? synth->alsa->midiPortName() : synth->jack.midiPortName();
+}
 
 boop_status boop_synth_start(boop_synth* synth) {
     if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->jack.start();
+    return synth->alsa ? synth->alsa->start() : synth->jack.start();
 }
 
 boop_status boop_synth_connect_midi(boop_synth* synth, const char* source) {
     if (synth == nullptr || source == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->jack.connectMidi(source);
+    if (!synth->alsa) return synth->jack.connectMidi(source);
+    std::string why;
+    try {
+        return synth->alsa->connectMidi(source, why);
+    } catch (...) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
 }
 
 boop_status boop_synth_fade_out(boop_synth* synth, double seconds) {
     if (synth == nullptr || !(seconds >= 0.001 && seconds <= 10.0)) return BOOP_ERROR_INVALID_ARGUMENT;
-    synth->jack.fadeOut(seconds);
+    if (synth->alsa)
+        synth->alsa->fadeOut(seconds);
+    else
+        synth->jack.fadeOut(seconds);
     return BOOP_OK;
 }
 
-boop_synth_stats boop_synth_get_stats(const boop_synth* synth) {
-    boop_synth_stats s{};
-    s.last_note = -1;
-    if (synth == nullptr) return s;
-    const boop::JackSynth& j = synth->jack;
+namespace {
+template <typename Synth>
+void fillCommon(const Synth& j, boop_synth_stats& s) {
     s.messages = j.messages();
-    s.malformed_bytes = j.malformed();
     s.ignored = j.ignored();
     if (const boop::MidiSynth* m = j.synth()) {
         s.notes_held = m->notesHeld();
         s.last_note = m->lastNote();
     }
     s.voices = j.voices();
-    s.xruns = j.xruns();
     s.frames = j.framesRendered();
+}
+}  // namespace
+
+boop_synth_stats boop_synth_get_stats(const boop_synth* synth) {
+    boop_synth_stats s{};
+    s.last_note = -1;
+    if (synth == nullptr) return s;
+    if (synth->alsa) {
+        fillCommon(*synth->alsa, s);
+        const boop_playback_stats p = synth->alsa->playbackStats();
+        s.xruns = p.xruns;
+        s.error = p.error;
+        s.late = synth->alsa->late();
+        return s;
+    }
+    const boop::JackSynth& j = synth->jack;
+    fillCommon(j, s);
+    s.malformed_bytes = j.malformed();
+    s.xruns = j.xruns();
     s.error = j.error();
     return s;
 }
@@ -104,13 +182,17 @@ boop_synth_stats boop_synth_get_stats(const boop_synth* synth) {
 int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event) {
     if (synth == nullptr || out_event == nullptr) return 0;
     boop::MidiLogEntry e;
-    if (!synth->jack.nextLogged(e)) return 0;
+    if (!(synth->alsa ? synth->alsa->nextLogged(e) : synth->jack.nextLogged(e))) return 0;
     *out_event = boop_midi_event{e.frame, e.status, e.data1, e.data2};
     return 1;
 }
 
 void boop_synth_stop(boop_synth* synth) {
-    if (synth != nullptr) synth->jack.stop();
+    if (synth == nullptr) return;
+    if (synth->alsa)
+        synth->alsa->stop();
+    else
+        synth->jack.stop();
 }
 
 void boop_synth_destroy(boop_synth* synth) { delete synth; }

@@ -491,7 +491,10 @@ typedef struct boop_playback_config {
                                   the routing to the user */
     boop_output_config output; /* the output stage every source played passes through (gain and
                                   true-peak limiter; defaults: boop_output_config_default) */
-    int midi_out;              /* JACK: 1 adds a port midi_out (boop_playback_midi_send); default 0 */
+    int midi_out;              /* 1 adds a MIDI output midi_out (boop_playback_midi_send); default 0.
+                                  JACK: a port of the client. ALSA: a sequencer client <client_name>
+                                  whose events are scheduled on a queue for the real time their
+                                  frame is heard (open fails DEVICE_UNAVAILABLE without /dev/snd/seq) */
     int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
 } boop_playback_config;
 
@@ -571,7 +574,9 @@ void boop_playback_stop(boop_playback* playback, int drain);
 /* Stops if needed and frees. NULL is ignored. Thread safety: control thread. */
 void boop_playback_destroy(boop_playback* playback);
 
-/* MIDI out (a JACK playback opened with midi_out = 1). Queues one message (1 ... 3 bytes) for
+/* MIDI out (a playback opened with midi_out = 1; on ALSA the message is scheduled on the
+ * sequencer queue at once, for the time its frame is heard, and a panic is done on return).
+ * Queues one message (1 ... 3 bytes) for
  * engine frame `frame` (the engine's frame clock, as boop_engine_note_on takes): the process
  * callback writes it at its exact offset in the cycle that contains that frame (a frame already
  * past goes out at the start of the next cycle, counted late). Messages must be queued in frame
@@ -880,12 +885,19 @@ typedef struct boop_synth boop_synth;
 #define BOOP_SYNTH_BEND_RANGE_MAX 24.0
 
 typedef struct boop_synth_config {
-    boop_backend backend;    /* BOOP_BACKEND_JACK (the ALSA sequencer is not built in yet: INVALID_ARGUMENT) */
-    const char* client_name; /* default "boop": ports <name>:midi_in, <name>:out_1, <name>:out_2 */
-    int connect;             /* 1 (default): out_1/out_2 to the server's physical playback ports */
-    uint32_t voices;         /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 16) */
-    double bend_range;       /* semitones of a full pitch bend (default 2) */
+    boop_backend backend;                  /* BOOP_BACKEND_JACK (default), or BOOP_BACKEND_ALSA: audio through the
+                                              ALSA PCM `device`, MIDI from an ALSA sequencer client <name> with a
+                                              writable port midi_in (events placed one period after arrival) */
+    const char* client_name;               /* default "boop": ports <name>:midi_in, <name>:out_1, <name>:out_2 */
+    int connect;                           /* 1 (default): out_1/out_2 to the server's physical playback ports */
+    uint32_t voices;                       /* polyphony, BOOP_ENGINE_VOICES_MIN ... _MAX (default 16) */
+    double bend_range;                     /* semitones of a full pitch bend (default 2) */
     int channel_voice[BOOP_MIDI_CHANNELS]; /* default: 1 melody, 2 chords, 3 bass, 10 drums, others melody */
+    /* ALSA only (JACK takes the server's): */
+    const char* device;     /* ALSA PCM name (default "default") */
+    double sample_rate;     /* requested rate (default 48000; the device may grant another) */
+    uint32_t period_frames; /* BOOP_PERIOD_FRAMES_MIN ... _MAX (default 256): also the MIDI delay */
+    uint32_t periods;       /* BOOP_PERIODS_MIN ... _MAX (default 3) */
 } boop_synth_config;
 
 typedef struct boop_synth_stats {
@@ -898,6 +910,8 @@ typedef struct boop_synth_stats {
     uint64_t xruns;
     uint64_t frames;   /* frames rendered */
     boop_status error; /* BOOP_OK, or BOOP_ERROR_DEVICE_LOST once the server went away */
+    uint64_t late;     /* ALSA: events played after their frame (the I/O thread woke more than a
+                          period late), at the start of the next block */
 } boop_synth_stats;
 
 /* One channel message as received: frame is the server's frame time it was applied on. */
@@ -914,8 +928,14 @@ void boop_synth_config_default(boop_synth_config* config);
  * BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
 boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_synth);
 
-/* The server's rate and buffer size; the MIDI input port's full name ("" until started: the port
- * is registered once the client is active, so that its appearing means it takes connections).
+/* As boop_synth_open, and on failure `why` (NUL-terminated, one line, `why_size` bytes at most)
+ * says what failed: with ALSA, "no ALSA sequencer (/dev/snd/seq: ...)" before any sound device is
+ * opened, or the PCM that cannot be opened. */
+boop_status boop_synth_open_why(const boop_synth_config* config, boop_synth** out_synth, char* why, size_t why_size);
+
+/* The server's rate and buffer size (ALSA: the granted rate and period); the MIDI input port's
+ * full name ("" until started: the port is registered once the client is active, so that its
+ * appearing means it takes connections; ALSA: "boop:midi_in (client:port)" once open).
  * Thread safety: any thread. */
 double boop_synth_sample_rate(const boop_synth* synth);
 uint32_t boop_synth_buffer_frames(const boop_synth* synth);
@@ -926,8 +946,11 @@ const char* boop_synth_midi_port(const boop_synth* synth);
  * Return: BOOP_OK, BOOP_ERROR_ALREADY_RUNNING, BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety: control thread. */
 boop_status boop_synth_start(boop_synth* synth);
 
-/* Connects the MIDI output port `source` ("client:port") to the synth's input, after start.
- * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port), BOOP_ERROR_NOT_RUNNING.
+/* Connects the MIDI output port `source` ("client:port") to the synth's input, after start. With
+ * ALSA, subscribes midi_in to a sequencer port that gives MIDI: "client:port" by numbers, a client
+ * number, "name:port", or a part of "client name:port name" (the first such port; case ignored).
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port), BOOP_ERROR_NOT_RUNNING,
+ * BOOP_ERROR_DEVICE_UNAVAILABLE (the sequencer refused the subscription).
  * Thread safety: control thread. */
 boop_status boop_synth_connect_midi(boop_synth* synth, const char* source);
 

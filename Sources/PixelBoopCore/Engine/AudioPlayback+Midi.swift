@@ -19,7 +19,8 @@ extension AudioPlayback {
     /// Connects `midi_out` to another client's MIDI input port.
     public func connectMidiOut(to port: String) throws(AudioError) {
         guard boop_playback_midi_connect(handle, port) == BOOP_OK else {
-            throw .deviceUnavailable("--midi-connect \(port): no JACK MIDI input port of that name (see boop devices)")
+            let what = route.backend == .jack ? "JACK MIDI input port" : "ALSA sequencer port that takes MIDI"
+            throw .deviceUnavailable("--midi-connect \(port): no \(what) of that name (see boop devices)")
         }
     }
 }

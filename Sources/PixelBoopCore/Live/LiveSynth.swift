@@ -64,6 +64,8 @@ public struct LiveSynthStats: Sendable, Equatable {
     public let frames: UInt64
     /// Set once the server went away.
     public let lost: Bool
+    /// ALSA: events played after their frame (the I/O thread woke more than a period late).
+    public var late: UInt64 = 0
 
     public static func == (a: LiveSynthStats, b: LiveSynthStats) -> Bool {
         a.messages == b.messages && a.malformedBytes == b.malformedBytes && a.ignored == b.ignored
@@ -72,10 +74,27 @@ public struct LiveSynthStats: Sendable, Equatable {
     }
 }
 
-/// boop as a live instrument on JACK: a client with a MIDI input and two audio outputs, each MIDI
-/// event applied on its own frame in the server's process callback. Used from one control thread.
+/// The ALSA side of a live synth: the PCM it plays through and the period, which is also the delay
+/// between a sequencer event's arrival and its frame.
+public struct LiveSynthAlsa: Sendable {
+    public var device: String
+    public var sampleRate: Double
+    public var periodFrames: Int
+
+    public init(device: String = "default", sampleRate: Double = 48000, periodFrames: Int = 256) {
+        self.device = device
+        self.sampleRate = sampleRate
+        self.periodFrames = periodFrames
+    }
+}
+
+/// boop as a live instrument. On JACK: a client with a MIDI input and two audio outputs, each MIDI
+/// event applied on its own frame in the server's process callback. On ALSA (`alsa` given): the
+/// PCM, and a sequencer client whose events are placed one period after their arrival. Used from
+/// one control thread.
 public final class LiveSynth {
     private let handle: OpaquePointer
+    public let backend: AudioBackend
 
     public static let bendRange: ClosedRange<Double> = BOOP_SYNTH_BEND_RANGE_MIN...BOOP_SYNTH_BEND_RANGE_MAX
 
@@ -83,10 +102,16 @@ public final class LiveSynth {
     /// `voices` maps 1-based channels to voices; the ones not given keep the default map.
     public init(
         clientName: String = "boop", connect: Bool = true, polyphony: Int = 16, bendRange: Double = 2,
-        voices: [Int: SynthVoice] = [:]
+        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil
     ) throws(AudioError) {
         var config = boop_synth_config()
         boop_synth_config_default(&config)
+        backend = alsa == nil ? .jack : .alsa
+        if let alsa {
+            config.backend = BOOP_BACKEND_ALSA
+            config.sample_rate = alsa.sampleRate
+            config.period_frames = UInt32(clamping: alsa.periodFrames)
+        }
         config.connect = connect ? 1 : 0
         config.voices = UInt32(clamping: polyphony)
         config.bend_range = bendRange
@@ -95,11 +120,19 @@ public final class LiveSynth {
             for (channel, voice) in voices where (1...16).contains(channel) { slots[channel - 1] = voice.cValue }
         }
         var out: OpaquePointer?
+        var why = [CChar](repeating: 0, count: 256)
         let status = clientName.withCString { name in
-            config.client_name = name
-            return boop_synth_open(&config, &out)
+            (alsa?.device ?? "default").withCString { device in
+                config.client_name = name
+                config.device = device
+                return boop_synth_open_why(&config, &out, &why, why.count)
+            }
         }
         guard status == BOOP_OK, let out else {
+            let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if alsa != nil && !reason.isEmpty {
+                throw status == BOOP_ERROR_DEVICE_UNAVAILABLE ? .deviceUnavailable(reason) : .from(status, reason)
+            }
             throw AudioError.from(status, "JACK client \(clientName) with a MIDI input (is a JACK server running?)")
         }
         handle = out
@@ -121,6 +154,10 @@ public final class LiveSynth {
     public func connectMidi(from port: String) throws(AudioError) {
         let status = boop_synth_connect_midi(handle, port)
         guard status == BOOP_OK else {
+            if backend == .alsa {
+                throw .deviceUnavailable(
+                    "--midi \(port): no ALSA sequencer source of that client:port or name (see boop devices)")
+            }
             throw .deviceUnavailable("--midi-connect \(port): no JACK MIDI output port of that name (see boop devices)")
         }
     }
@@ -132,7 +169,7 @@ public final class LiveSynth {
         return LiveSynthStats(
             messages: s.messages, malformedBytes: s.malformed_bytes, ignored: s.ignored, notesHeld: Int(s.notes_held),
             voices: Int(s.voices), lastNote: s.last_note < 0 ? nil : (Int(s.last_note >> 8) + 1, Int(s.last_note & 0x7F)),
-            xruns: s.xruns, frames: s.frames, lost: s.error != BOOP_OK)
+            xruns: s.xruns, frames: s.frames, lost: s.error != BOOP_OK, late: s.late)
     }
 
     /// The next message received since the last call (for -v), oldest first.

@@ -30,7 +30,7 @@ struct DevicesCommand: ParsableCommand {
             // A failed write is 74, a closed pipe a quiet 0 (StandardOutput).
             StandardOutput.write(
                 json
-                    ? DevicesCommand.json(devices) + "\n"
+                    ? DevicesCommand.json(devices, midi: AudioDevices.midiPorts()) + "\n"
                     : DevicesCommand.table(devices) + DevicesCommand.midiTable(AudioDevices.midiPorts()))
         }
     }
@@ -71,7 +71,7 @@ struct DevicesCommand: ParsableCommand {
         }
         var out = ""
         for (title, keep) in [
-            ("MIDI sources (boop synth --midi-connect plays from them)", { (d: AudioDevice) in d.capture }),
+            ("MIDI sources (boop synth --midi, or --midi-connect on JACK, plays from them)", { (d: AudioDevice) in d.capture }),
             ("MIDI sinks (boop play --midi-out --midi-connect drives them)", { (d: AudioDevice) in d.playback })
         ] {
             let rows = ports.filter(keep)
@@ -86,12 +86,15 @@ struct DevicesCommand: ParsableCommand {
         return out
     }
 
-    static func json(_ devices: [AudioDevice]) -> String {
-        let items = devices.map { d in
+    /// Audio devices, then MIDI ports ("kind":"midi"; playback = a sink boop's MIDI out can drive,
+    /// capture = a source boop synth can play from).
+    static func json(_ devices: [AudioDevice], midi: [AudioDevice] = []) -> String {
+        let items = devices.map { ("audio", $0) } + midi.map { ("midi", $0) }
+        let objects = items.map { kind, d in
             "{\"backend\":\"\(d.backend.rawValue)\",\"name\":\(jsonString(d.name)),\"description\":\(jsonString(d.description)),"
-                + "\"playback\":\(d.playback),\"capture\":\(d.capture),\"default\":\(d.isDefault)}"
+                + "\"playback\":\(d.playback),\"capture\":\(d.capture),\"default\":\(d.isDefault),\"kind\":\"\(kind)\"}"
         }
-        return "[" + items.joined(separator: ",") + "]"
+        return "[" + objects.joined(separator: ",") + "]"
     }
 }
 

@@ -73,6 +73,7 @@ struct PlayCommand: ParsableCommand {
                 ).run()
                 return
             }
+            try midiOptions.checkSequencer(backend: deviceOptions.backend)
             var route = deviceOptions.route
             route.midiOut = midiOptions.midiOut
             route.mute = midiOptions.noSound

@@ -5,13 +5,15 @@ import PixelBoopCore
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth",
-        abstract: "Play boop live from a MIDI keyboard or another program (JACK MIDI).",
+        abstract: "Play boop live from a MIDI keyboard or another program (ALSA sequencer or JACK MIDI).",
         discussion:
-            "A JACK client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server exits 69; a server that goes away exits 74."
+            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69, as does a --midi source not found; a server or device that goes away exits 74."
     )
 
-    @Option(name: .long, help: "Sound system: jack (the ALSA sequencer input is not built in yet).")
+    @Option(name: .long, help: "Sound system: alsa (default: the PCM and the ALSA sequencer) or jack.")
     var backend: AudioBackend = .alsa
+
+    @OptionGroup var alsaOptions: SynthAlsaOptions
 
     @Flag(
         name: .customLong("no-connect"),
@@ -42,6 +44,7 @@ struct SynthCommand: ParsableCommand {
     var quiet = false
 
     mutating func validate() throws {
+        try validateBackendFlags()
         _ = try channelVoices()
         if !LiveSynth.bendRange.contains(bendRange) {
             throw ValidationError("--bend-range \(bendRange): expected 0...24 semitones")
@@ -70,11 +73,7 @@ struct SynthCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            guard backend == .jack else {
-                throw BoopExit(
-                    .unavailable,
-                    "synth --backend alsa: the ALSA sequencer input is not available in this build; use --backend jack")
-            }
+            if backend == .alsa { return try runAlsa() }
             let synth = try LiveSynth(
                 connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices())
             let session = SynthSession(
@@ -109,7 +108,9 @@ final class SynthSession {
         if verbose {
             log(
                 String(
-                    format: "synth jack: %@, %.0f Hz, buffer %d frames; events applied on their own frame",
+                    format: synth.backend == .jack
+                        ? "synth jack: %@, %.0f Hz, buffer %d frames; events applied on their own frame"
+                        : "synth alsa: %@, %.0f Hz, period %d frames; events placed one period after arrival",
                     synth.midiPort, synth.sampleRate, synth.bufferFrames))
         }
         let terminal = TerminalSession.start(.keys(hideCursor: showView))
@@ -136,7 +137,8 @@ final class SynthSession {
         try loop.run()
         if lost {
             synth.stop()
-            throw BoopExit(.ioError, "JACK server went away while the synth was running (\(port))")
+            let what = synth.backend == .jack ? "JACK server" : "ALSA sound device"
+            throw BoopExit(.ioError, "\(what) went away while the synth was running (\(port))")
         }
         fadeAndStop()
     }

@@ -1,12 +1,14 @@
 import ArgumentParser
+import Foundation
 import PixelBoopCore
 
-/// `play`'s MIDI output: the sequencer's notes (and clock) on a JACK MIDI port.
+/// `play`'s MIDI output: the sequencer's notes (and clock) on a JACK MIDI port, or on an ALSA
+/// sequencer port whose events are scheduled on a queue for the time their frame is heard.
 struct MidiOutOptions: ParsableArguments {
     @Flag(
         name: .customLong("midi-out"),
         help:
-            "With --backend jack: also send the notes to a MIDI port boop:midi_out, each on its exact frame (channels 1, 2, 3, 10, as the .mid export)."
+            "Also send the notes to a MIDI port midi_out (channels 1, 2, 3, 10, as the .mid export): on JACK boop:midi_out, each on its exact frame; on ALSA a sequencer port boop:midi_out, scheduled in real time for when its frame is heard."
     )
     var midiOut = false
 
@@ -20,15 +22,26 @@ struct MidiOutOptions: ParsableArguments {
 
     @Option(
         name: .customLong("midi-connect"),
-        help: "With --midi-out: connect boop:midi_out to this JACK MIDI input port (client:port) before the first note.")
+        help:
+            "With --midi-out: connect boop:midi_out to this MIDI input before the first note (JACK: client:port; ALSA: client:port, a client number or part of its name)."
+    )
     var midiConnect: String?
 
     func check(backend: AudioBackend) throws {
         if (clock || noSound || midiConnect != nil) && !midiOut {
             throw ValidationError("--clock, --no-sound and --midi-connect: only with --midi-out")
         }
-        if midiOut && backend != .jack {
-            throw ValidationError("--midi-out: only with --backend jack (the ALSA sequencer output is not built in yet)")
+        if noSound && backend != .jack {
+            throw ValidationError("--no-sound: only with --backend jack (on ALSA the sequencer follows the sound device's clock)")
         }
+    }
+
+    /// On ALSA, --midi-out needs the sequencer: where /dev/snd/seq is missing, one line and 69.
+    func checkSequencer(backend: AudioBackend) throws {
+        guard midiOut && backend == .alsa && access("/dev/snd/seq", R_OK | W_OK) != 0 else { return }
+        throw BoopExit(
+            .unavailable,
+            "--midi-out: no ALSA sequencer (/dev/snd/seq: \(String(cString: strerror(errno)))); --backend jack sends JACK MIDI instead"
+        )
     }
 }

@@ -223,6 +223,8 @@ const uint8_t* AlsaPlayback::render(snd_pcm_uframes_t frames) {
         if (source_.render(source_.context, dst, n) != BOOP_OK) std::fill(dst, dst + std::size_t(n) * ch, 0.0f);
         done += n;
     }
+    rendered_ += frames;
+    if (line_ != nullptr) line_->observe(uint64_t(monotonicNs()), rendered_);
     const std::size_t samples = std::size_t(frames) * ch;
     if (pcm_.format() == SampleFormat::S32) {
         convertFloatToS32(floatBuf_.data(), reinterpret_cast<int32_t*>(convBuf_.data()), samples);

@@ -14,6 +14,7 @@
 
 #include "backend/Backend.hpp"
 #include "backend/alsa/AlsaPcm.hpp"
+#include "engine/MidiArrival.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -51,6 +52,10 @@ class AlsaPlayback final : public PlaybackBackend {
     boop_playback_info info() const override;
     boop_playback_stats stats() const override;
 
+    // Before start: after each block the I/O thread reports to `line` how far the source has been
+    // rendered and when (MIDI out on the sequencer schedules by it).
+    void reportFramesTo(MidiArrivalClock* line) noexcept { line_ = line; }
+
   private:
     enum class Step { progressed, idle, retry, lost };
 
@@ -76,6 +81,8 @@ class AlsaPlayback final : public PlaybackBackend {
     int realtimePriority_ = 0;
 
     boop_source source_{};
+    MidiArrivalClock* line_ = nullptr;
+    uint64_t rendered_ = 0;         // source frames rendered (the I/O thread's)
     std::vector<float> floatBuf_;   // one period, interleaved
     std::vector<uint8_t> convBuf_;  // one period in the device format when it is not float
 

@@ -1,0 +1,153 @@
+// The ALSA sequencer input of `boop synth` (see AlsaSeqInput.hpp).
+#include "backend/alsa/AlsaSeqInput.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "backend/RealtimePriority.hpp"
+#include "backend/alsa/AlsaCommon.hpp"
+
+namespace boop {
+
+namespace {
+constexpr unsigned kReadable = SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ;
+}  // namespace
+
+AlsaSeqInput::~AlsaSeqInput() { stop(); }
+
+boop_status AlsaSeqInput::open(const Config& config, std::string& why) {
+    if (seq_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
+    if (access(config.devicePath, R_OK | W_OK) != 0) {
+        why = std::string("no ALSA sequencer (") + config.devicePath + ": " + std::strerror(errno) + ")";
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
+    silenceAlsaErrors();
+    const int opened = snd_seq_open(&seq_, "default", SND_SEQ_OPEN_DUPLEX, SND_SEQ_NONBLOCK);
+    if (opened < 0) {
+        seq_ = nullptr;
+        why = std::string("the ALSA sequencer refused a client: ") + snd_strerror(opened);
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
+    snd_seq_set_client_name(seq_, config.clientName);
+    port_ = snd_seq_create_simple_port(
+        seq_, config.portName, SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE,
+        SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_SYNTHESIZER | SND_SEQ_PORT_TYPE_APPLICATION);
+    wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (port_ < 0 || wakeFd_ < 0) {
+        why = std::string("the ALSA sequencer refused the port ") + config.portName;
+        stop();
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
+    realtimePriority_ = config.realtimePriority;
+    portName_ = std::string(config.clientName) + ":" + config.portName + " (" +
+                std::to_string(snd_seq_client_id(seq_)) + ":" + std::to_string(port_) + ")";
+    return BOOP_OK;
+}
+
+boop_status AlsaSeqInput::start(Sink sink, void* context) {
+    if (seq_ == nullptr || sink == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (thread_.joinable()) return BOOP_ERROR_ALREADY_RUNNING;
+    sink_ = sink;
+    context_ = context;
+    stopping_.store(false, std::memory_order_release);
+    try {
+        thread_ = std::thread([this] { run(); });
+    } catch (...) {
+        return BOOP_ERROR_INTERNAL;
+    }
+    return BOOP_OK;
+}
+
+std::vector<SeqPort> AlsaSeqInput::sources() const {
+    std::vector<SeqPort> out;
+    if (seq_ == nullptr) return out;
+    snd_seq_client_info_t* client;
+    snd_seq_port_info_t* port;
+    snd_seq_client_info_alloca(&client);
+    snd_seq_port_info_alloca(&port);
+    snd_seq_client_info_set_client(client, -1);
+    const int self = snd_seq_client_id(seq_);
+    while (snd_seq_query_next_client(seq_, client) >= 0) {
+        const int id = snd_seq_client_info_get_client(client);
+        if (id == SND_SEQ_CLIENT_SYSTEM || id == self) continue;
+        snd_seq_port_info_set_client(port, id);
+        snd_seq_port_info_set_port(port, -1);
+        while (snd_seq_query_next_port(seq_, port) >= 0) {
+            const unsigned caps = snd_seq_port_info_get_capability(port);
+            if ((caps & kReadable) != kReadable || (caps & SND_SEQ_PORT_CAP_NO_EXPORT)) continue;
+            out.push_back(SeqPort{id, snd_seq_port_info_get_port(port), snd_seq_client_info_get_name(client),
+                                  snd_seq_port_info_get_name(port)});
+        }
+    }
+    return out;
+}
+
+boop_status AlsaSeqInput::subscribe(const char* spec, std::string& why) {
+    if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    const std::vector<SeqPort> ports = sources();
+    const int found = matchSeqPort(ports, spec);
+    if (found < 0) {
+        why = "no ALSA sequencer source matches it (see boop devices)";
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    }
+    const SeqPort& p = ports[std::size_t(found)];
+    const int r = snd_seq_connect_from(seq_, port_, p.client, p.port);
+    if (r < 0 && r != -EBUSY) {  // EBUSY: already subscribed
+        why = "the sequencer refused the subscription to " + p.clientName + ":" + p.portName + ": " + snd_strerror(r);
+        return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
+    why = std::to_string(p.client) + ":" + std::to_string(p.port) + " " + p.clientName + ":" + p.portName;
+    return BOOP_OK;
+}
+
+void AlsaSeqInput::stop() noexcept {
+    if (thread_.joinable()) {
+        stopping_.store(true, std::memory_order_release);
+        const uint64_t one = 1;
+        if (write(wakeFd_, &one, sizeof one) < 0) {
+            // the eventfd cannot be full; the reader also checks `stopping_` each second
+        }
+        thread_.join();
+    }
+    if (wakeFd_ >= 0) ::close(wakeFd_);
+    wakeFd_ = -1;
+    if (seq_ != nullptr) snd_seq_close(seq_);
+    seq_ = nullptr;
+    port_ = -1;
+}
+
+void AlsaSeqInput::run() noexcept {
+    if (realtimePriority_ > 0) makeCurrentThreadRealtime(realtimePriority_);
+    const int count = snd_seq_poll_descriptors_count(seq_, POLLIN);
+    if (count <= 0 || count > 15) return;
+    pollfd fds[16];
+    snd_seq_poll_descriptors(seq_, fds, static_cast<unsigned>(count), POLLIN);
+    fds[count] = pollfd{wakeFd_, POLLIN, 0};
+    while (!stopping_.load(std::memory_order_acquire)) {
+        const int r = poll(fds, nfds_t(count + 1), 1000);
+        if (r < 0 && errno != EINTR) return;
+        if (fds[count].revents & POLLIN) return;
+        for (int i = 0; i < count; ++i)
+            if (fds[i].revents & (POLLERR | POLLNVAL)) return;  // the sequencer is gone: the sound plays on
+        if (r > 0) drain();
+    }
+}
+
+// Takes every event waiting, each stamped as it is taken: after a wake-up that is within the
+// scheduling latency of a real-time thread (tens of microseconds) of its arrival.
+void AlsaSeqInput::drain() noexcept {
+    for (;;) {
+        snd_seq_event_t* event = nullptr;
+        const int r = snd_seq_event_input(seq_, &event);
+        if (r == -ENOSPC) continue;  // the kernel's buffer overran: the events lost are gone; go on
+        if (r < 0 || event == nullptr) return;
+        sink_(context_, static_cast<uint64_t>(monotonicNs()), *event);
+    }
+}
+
+}  // namespace boop

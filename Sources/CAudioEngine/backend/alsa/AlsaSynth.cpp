@@ -1,0 +1,131 @@
+// `boop synth` on ALSA (see AlsaSynth.hpp).
+#include "backend/alsa/AlsaSynth.hpp"
+
+#include <time.h>
+
+#include "backend/alsa/AlsaSeqEvents.hpp"
+
+namespace boop {
+
+namespace {
+// CLOCK_MONOTONIC through the vDSO: a read of shared memory, no system call, so the I/O thread may
+// stamp its reports with it (not annotated, hence allowed by name).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+uint64_t monotonicNow() BOOP_RT {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+}  // namespace
+
+AlsaSynth::~AlsaSynth() { stop(); }
+
+boop_status AlsaSynth::open(const Config& config, std::string& why) {
+    boop_status s = seq_.open(config.seq, why);
+    if (s != BOOP_OK) return s;
+    s = playback_.open(config.pcm, config.sampleRate, 2);
+    if (s != BOOP_OK) {
+        why = std::string("ALSA PCM ") + config.pcm.device + " cannot be opened for playback";
+        seq_.stop();
+        return s;
+    }
+    const boop_playback_info info = playback_.info();
+    rate_ = info.sample_rate;
+    period_ = info.period_frames;
+    boop_engine_config ec;
+    boop_engine_config_default(&ec);
+    ec.sample_rate = rate_;
+    ec.voices = config.voices;
+    ec.channels = 2;
+    ec.max_block_frames = kBlockFrames;
+    if (!Engine::isValid(ec)) {
+        stop();
+        why = "the engine cannot run at the rate the device granted";
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    }
+    try {
+        engine_ = std::make_unique<Engine>(ec);
+        synth_ = std::make_unique<MidiSynth>(*engine_, config.channelVoices, config.bendRange);
+        scheduler_ = std::make_unique<MidiArrivalScheduler>(kQueueCapacity);
+        log_ = std::make_unique<LockFreeQueue<MidiLogEntry>>(kQueueCapacity);
+    } catch (...) {
+        stop();
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    scheduler_->clock().prepare(rate_, period_);
+    return BOOP_OK;
+}
+
+boop_status AlsaSynth::start() {
+    if (!engine_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    boop_source source{};
+    source.render = &AlsaSynth::renderSource;
+    source.context = this;
+    source.channels = 2;
+    source.max_block_frames = kBlockFrames;
+    source.sample_rate = rate_;
+    boop_status s = playback_.start(source);
+    if (s != BOOP_OK) return s;
+    started_ = true;
+    return seq_.start(&AlsaSynth::onEvent, this);
+}
+
+void AlsaSynth::fadeOut(double seconds) noexcept {
+    if (!engine_) return;
+    Command c;
+    c.type = Command::Type::AllNotesOff;
+    c.frame = BOOP_FRAME_NOW;
+    c.value = seconds;
+    engine_->push(c);
+}
+
+void AlsaSynth::stop() noexcept {
+    seq_.stop();  // no more events before the audio stops
+    playback_.stop(false);
+    started_ = false;
+}
+
+// The reader thread: decoded sequencer events become channel messages, placed and queued.
+void AlsaSynth::onEvent(void* context, uint64_t arrivalNs, const snd_seq_event_t& event) {
+    auto* self = static_cast<AlsaSynth*>(context);
+    MidiMessage m;
+    if (!seqEventToMidi(event, m)) {
+        // Clock, SysEx, announcements: a source subscribing or going away is not a failure.
+        self->ignored_.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    self->messages_.fetch_add(1, std::memory_order_relaxed);
+    self->scheduler_->arrive(arrivalNs, m);
+}
+
+boop_status AlsaSynth::renderSource(void* self, float* out, uint32_t frames) BOOP_RT {
+    static_cast<AlsaSynth*>(self)->render(out, frames);
+    return BOOP_OK;
+}
+
+void AlsaSynth::render(float* out, uint32_t frames) BOOP_RT {
+    const uint64_t blockStart = rendered_;
+    uint32_t done = 0, at = 0;
+    MidiMessage m;
+    while (scheduler_->next(blockStart, frames, done, at, m)) {
+        if (at > done) engine_->render(out + std::size_t(done) * 2, at - done);
+        done = at;
+        synth_->handle(m);
+        if (!log_->tryPush(MidiLogEntry{blockStart + at, m.status, m.data1, m.data2}))
+            logDropped_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (frames > done) engine_->render(out + std::size_t(done) * 2, frames - done);
+    rendered_ = blockStart + frames;
+    scheduler_->clock().observe(monotonicNow(), rendered_);
+    frames_.store(rendered_, std::memory_order_relaxed);
+}
+
+}  // namespace boop

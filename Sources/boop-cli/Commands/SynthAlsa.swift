@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import PixelBoopCore
+
+/// `boop synth` on the ALSA backend (the default): the PCM as `play` uses it, MIDI from an ALSA
+/// sequencer client `boop` with a writable port midi_in. Kept apart from the JACK path so either
+/// can change without touching the other.
+extension SynthCommand {
+    func validateBackendFlags() throws {
+        if backend == .jack && alsaOptions.given {
+            throw ValidationError("-D, -r, --period-frames and --midi: only with the ALSA backend (on JACK use --midi-connect)")
+        }
+        if backend == .alsa && (noConnect || !midiConnect.isEmpty) {
+            throw ValidationError("--no-connect and --midi-connect: only with --backend jack (on ALSA use --midi)")
+        }
+    }
+
+    func runAlsa() throws {
+        let synth: LiveSynth
+        do {
+            synth = try LiveSynth(
+                polyphony: voices, bendRange: bendRange, voices: try channelVoices(), alsa: alsaOptions.config)
+        } catch AudioError.deviceUnavailable(let reason) where reason.hasPrefix("no ALSA sequencer") {
+            throw BoopExit(.unavailable, "synth: \(reason); --backend jack plays from JACK MIDI instead")
+        }
+        let session = SynthSession(
+            synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+        try session.run(connecting: alsaOptions.midi)
+    }
+}
