@@ -110,22 +110,11 @@ struct TrainRunCommand: ParsableCommand {
 
     /// The reference notes as MIDI numbers.
     func notes() throws -> ClosedRange<Int> {
-        func parse(_ text: String, _ option: String) throws -> Int {
-            guard let n = NoteName(text), (24...108).contains(n.midi) else {
-                throw ValidationError("\(option) \(OneLine.escape(text)): expected a note C1...C8 such as A4 or C#5")
-            }
-            return n.midi
+        if let note {
+            let midi = try TrainingNotes.note(note, "--note")
+            return midi...midi
         }
-        if let note { return try parse(note, "--note")...parse(note, "--note") }
-        guard let range else { return 60...84 }
-        let parts = range.components(separatedBy: "..")
-        guard parts.count == 2 else {
-            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C6")
-        }
-        let low = try parse(parts[0], "--range")
-        let high = try parse(parts[1], "--range")
-        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
-        return low...high
+        return try TrainingNotes.range(range, fallback: 60...84)
     }
 
     func run() throws {

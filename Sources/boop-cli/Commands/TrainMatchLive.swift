@@ -127,3 +127,29 @@ final class LiveMatchInput {
         return (s.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(s.count)).squareRoot()
     }
 }
+
+/// A matching session in the history: every attempt stored as it is scored (its own
+/// transaction), the session closed at the end.
+final class MatchRecorder {
+    let store: TrainingStore
+    let session: Int64
+
+    init(store: TrainingStore, settings: String) throws {
+        self.store = store
+        do {
+            session = try store.beginSession(settings: settings, exercise: .match)
+        } catch {
+            throw BoopExit(error)
+        }
+    }
+
+    func store(_ attempt: MatchAttempt) throws {
+        do {
+            try store.add(attempt)
+        } catch {
+            throw BoopExit(error)
+        }
+    }
+
+    func end() { try? store.endSession(session, estimate: nil) }
+}
