@@ -46,7 +46,8 @@ def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0):
     refs = [int(rng.integers(lo, hi + 1)) for _ in range(notes)]
     offs = rng.uniform(-30, 30, notes)
     octaves = [(-1 if rng.random() < 0.15 and r - 12 >= 40 else 0) for r in refs]
-    p = subprocess.Popen([boop, "train", "match", "--json", "-C", device, "-D", device, "--references",
+    p = subprocess.Popen([boop, "train", "match", "--json", "--db", os.path.join(work, "history.sqlite"),
+                          "-C", device, "-D", device, "--references",
                           ",".join(name(r) for r in refs), "--listen-seconds", "20"],
                          stdout=subprocess.PIPE, text=True, bufsize=1)
     good, octave_ok, k_done = 0, 0, 0
@@ -93,7 +94,8 @@ def session(boop, work, k, notes, rng, voice):
     y = vs.add_noise(y, 20, rng, np.abs(y) > 0)
     wav = os.path.join(work, f"singer-{k}.wav")
     write_wav(wav, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
-    out = subprocess.run([boop, "train", "match", "--json", "--input", wav, "--references",
+    out = subprocess.run([boop, "train", "match", "--json", "--db", os.path.join(work, "history.sqlite"),
+                          "--input", wav, "--references",
                           ",".join(name(r) for r in refs)], capture_output=True, text=True)
     if out.returncode != 0:
         return None, f"session {k}: exit {out.returncode}: {out.stderr.strip()}"
