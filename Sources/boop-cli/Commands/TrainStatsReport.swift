@@ -108,34 +108,44 @@ enum StatsReport {
         return out
     }
 
-    /// Values over sessions, log scale, one column per session (at most the last 60), drawn with
-    /// block characters. Rows are 15 % apart (so a 20 % change moves a row) over the range the
-    /// sessions span, coarser only when that range needs more than 20 rows; the axis below
-    /// carries the first and last session's dates.
-    static func plot(_ series: [(Date, Double)], what: String) -> String {
-        let shown = series.suffix(60)
-        let points = shown.map { min(max($0.1, 0.1), 1200) }
-        guard points.count >= 2, let low = points.min(), let high = points.max() else { return "" }
+    /// Values over time, log scale, drawn with block characters on a calendar axis: one column
+    /// per day (per few days when the history spans more than 60 columns; per session when every
+    /// session was on one day), so weeks of progress read as weeks. Rows are 15 % apart (a 20 %
+    /// change moves a row) over the range the sessions span, coarser only when that range needs
+    /// more than 20 rows; the axis carries the first and last dates.
+    static func plot(_ unsorted: [(Date, Double)], what: String) -> String {
+        let series = unsorted.sorted { $0.0 < $1.0 }
+        guard series.count >= 2 else { return "" }
+        let calendar = Calendar.current
+        let first = calendar.startOfDay(for: series.first!.0)
+        let day = series.map { calendar.dateComponents([.day], from: first, to: calendar.startOfDay(for: $0.0)).day ?? 0 }
+        let span = day.last! + 1
+        let perColumn = span == 1 ? 0 : (span + 59) / 60
+        let columns = perColumn == 0 ? series.count : (span + perColumn - 1) / perColumn
+        let column = perColumn == 0 ? Array(0..<series.count) : day.map { $0 / perColumn }
+        let points = series.map { min(max($0.1, 0.1), 1200) }
+        guard let low = points.min(), let high = points.max() else { return "" }
         var step = log(1.15)
-        let span = log(high / low)
-        if span / step > 19 { step = span / 19 }
-        let rows = Int((span / step).rounded(.up)) + 1
+        let range = log(high / low)
+        if range / step > 19 { step = range / 19 }
+        let rows = Int((range / step).rounded(.up)) + 1
         func row(_ cents: Double) -> Int { min(rows - 1, Int((log(high / cents) / step).rounded())) }
-        var grid = Array(repeating: Array(repeating: Character(" "), count: points.count), count: rows)
-        for (i, p) in points.enumerated() { grid[row(p)][i] = "█" }
+        var grid = Array(repeating: Array(repeating: Character(" "), count: columns), count: rows)
+        for (i, p) in points.enumerated() { grid[row(p)][column[i]] = "█" }
+        let unit = perColumn == 0 ? "a session" : perColumn == 1 ? "a day" : "\(perColumn) days"
         var out =
-            "\n\(what) over sessions (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; lower is finer)\n"
+            "\n\(what) over time (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; a column is \(unit); lower is finer)\n"
         for r in 0..<rows {
             let cents = high / exp(Double(r) * step)
             let label = r % 3 == 0 || r == rows - 1 ? String(format: "%6.1f ┤", cents) : "       │"
             out += label + String(grid[r]) + "\n"
         }
-        out += "       └" + String(repeating: "─", count: points.count) + "\n"
-        let date = day("yyyy-MM-dd")
-        let first = date.string(from: shown.first!.0)
-        let last = date.string(from: shown.last!.0)
-        let gap = max(1, points.count - first.count - last.count + 1)
-        out += "        " + first + (first == last ? "" : String(repeating: " ", count: gap) + last) + "\n"
+        out += "       └" + String(repeating: "─", count: columns) + "\n"
+        let date = self.day("yyyy-MM-dd")
+        let start = date.string(from: series.first!.0)
+        let end = date.string(from: series.last!.0)
+        let gap = max(1, columns - start.count - end.count + 1)
+        out += "        " + start + (start == end ? "" : String(repeating: " ", count: gap) + end) + "\n"
         return out
     }
 }
