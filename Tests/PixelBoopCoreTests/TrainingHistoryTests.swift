@@ -162,12 +162,19 @@ struct TrainingHistoryTests {
     func timbre() async throws {
         func render(_ timbre: Timbre) async throws -> [Float] {
             let player = try SineWaveNotePlayer.offline(sampleRate: 16000, timbre: timbre)
-            try await player.play(frequency: 220, duration: 0.5)
+            try await player.play(frequency: 220, duration: 1.0)
             return player.renderedSamples
         }
         let sine = try await render(.tone)
         let melody = try await render(.melody)
         #expect(sine.count == melody.count && sine != melody)
         #expect(Timbre.names == ["melody", "chords", "bass", "tone"] && Timbre(name: "bass") == .bass && Timbre(name: "x") == nil)
+        // Whatever the timbre, the reference is at its pitch (a singer matches it).
+        for timbre in Timbre.allCases {
+            let samples = try await render(timbre)
+            let sung = SungNotes.stablePitch(samples, tracker: try PitchTracker(sampleRate: 16000))
+            let cents = sung.map { 1200 * log2($0.frequency / 220) }
+            #expect(cents.map { abs($0) < 1 } == true, "\(timbre.name): \(String(describing: cents))")
+        }
     }
 }
