@@ -5,7 +5,7 @@
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 boop="$BOOP" work="$WORK/train-profile"
-mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work"
 failures=0
 pass() { echo "PASS  $1"; }
 fail() { echo "FAIL  $1"; failures=$((failures + 1)); }
@@ -176,6 +176,16 @@ for cmd in "train --json --trials 1" "train match --json --references A4 --input
   [ "$rc" = 65 ] && [ "$(wc -l <"$work/n.err")" = 1 ] && grep -q 'newer PixelBoop (schema 3' "$work/n.err" &&
     [ "$(md5sum <"$newer")" = "$sum" ] && pass "boop $cmd: a newer history is 65, one line, untouched" ||
     fail "boop $cmd on a newer history: rc $rc $(cat "$work/n.err")"
+done
+
+# A failed write to stdout is 74 with one line, for every form of stats and for match.
+for args in "stats --json" "stats --profile" "stats --profile --json" \
+  "match --json --references A3,C4,E4 --input $work/s1.wav"; do
+  # shellcheck disable=SC2086
+  "$boop" train $args --db "$db" >/dev/full 2>"$work/f.err"
+  rc=$?
+  [ "$rc" = 74 ] && [ "$(wc -l <"$work/f.err")" = 1 ] && pass "train $args >/dev/full: 74, one line" ||
+    fail "train $args >/dev/full: rc $rc $(cat "$work/f.err")"
 done
 
 # --timbre: the engine's names; anything else is a usage error (64, one line) before any work.

@@ -362,7 +362,9 @@ final class TrainSessionRunner {
                 estimate.threshold, estimate.low, estimate.high,
                 TrainStatsCommand.count(procedure.answered, "trial") as NSString,
                 (procedure.answered < TrainStatsCommand.fewTrials ? " (uncertain: few trials)" : "") as NSString))
-        if let earlier = try? store.sessions().filter({ $0.id != sessionID && $0.threshold != nil }).suffix(5),
+        if let earlier = try? store.sessions().filter({
+            $0.id != sessionID && $0.exercise == .discrimination && $0.threshold != nil
+        }).suffix(5),
             !earlier.isEmpty
         {
             let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
