@@ -205,7 +205,8 @@ struct TrainMatchCommand: ParsableCommand {
             try recorder.store(
                 MatchAttempt(
                     session: recorder.session, trial: k + 1, time: Date(), referenceHz: refHz, targetHz: target,
-                    interval: interval, sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
+                    interval: sungInterval.map { $0.name + ($0.direction < 0 ? "down" : "") },
+                    sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
                     stableMilliseconds: sung?.stableMilliseconds))
             guard let sung, let score else {
                 say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
