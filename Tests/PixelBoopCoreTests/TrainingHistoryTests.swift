@@ -101,6 +101,29 @@ struct TrainingHistoryTests {
         #expect(try store.sessions().first?.trials == 1)
     }
 
+    @Test("a recording's session is stored whole or not at all")
+    func wholeSession() throws {
+        let store = try TrainingStore(path: TrainingStoreTests.tempPath("whole"))
+        let attempts = (1...4).map { k in
+            MatchAttempt(
+                session: 0, trial: k, time: Date(timeIntervalSince1970: 1_800_000_000 + Double(k)), referenceHz: 440,
+                targetHz: 440, interval: nil, sungHz: 441, cents: 3.93, octave: 0, stableMilliseconds: 700)
+        }
+        try store.exec(
+            """
+            CREATE TRIGGER refuse BEFORE INSERT ON match_attempts WHEN NEW.trial = 3
+            BEGIN SELECT RAISE(ABORT, 'disk full'); END;
+            """, "test")
+        #expect(throws: TrainingStoreError.self) {
+            try store.addMatchSession(settings: "{}", attempts: attempts, started: Date())
+        }
+        #expect(try store.sessions().isEmpty && store.matchAttempts().isEmpty)
+        try store.exec("DROP TRIGGER refuse", "test")
+        let id = try store.addMatchSession(settings: "{}", attempts: attempts, started: Date())
+        #expect(try store.sessions().map(\.trials) == [4] && store.matchAttempts().allSatisfy { $0.session == id })
+        #expect(try store.matchAttempts().map(\.trial) == [1, 2, 3, 4])
+    }
+
     @Test("matching attempts (voiced or not) and interval trials come back as stored")
     func roundTrip() throws {
         let path = TrainingStoreTests.tempPath("roundtrip")

@@ -5,13 +5,26 @@ import Foundation
 /// trials (one transaction per attempt, with its session's count), read for `stats`.
 extension TrainingStore {
     public func add(_ a: MatchAttempt) throws(TrainingStoreError) {
+        try exec("BEGIN IMMEDIATE", "storing a trial")
+        do {
+            try insertAttempt(a)
+            try run("UPDATE sessions SET trials = trials + 1 WHERE id = ?", "storing a trial", [.int(a.session)])
+            try exec("COMMIT", "storing a trial")
+        } catch {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    /// The attempt's row alone (the caller holds the transaction).
+    private func insertAttempt(_ a: MatchAttempt) throws(TrainingStoreError) {
         func real(_ v: Double?) -> Value { v.map { .real($0) } ?? .null }
         func int(_ v: Int?) -> Value { v.map { .int(Int64($0)) } ?? .null }
-        try insertTrial(
+        try run(
             """
             INSERT INTO match_attempts(session_id, trial, time, reference_hz, target_hz, interval, register,
                                        sung_hz, error_cents, octave, stable_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, session: a.session,
+            """, "storing a trial",
             [
                 .int(a.session), .int(Int64(a.trial)), .text(TrainingStore.iso(a.time)), .real(a.referenceHz),
                 .real(a.targetHz), a.interval.map { .text($0) } ?? .null, .int(Int64(a.register)), real(a.sungHz),
@@ -75,5 +88,33 @@ extension TrainingStore {
                     responseMilliseconds: Int(sqlite3_column_int(s, 11))))
         }
         return out
+    }
+}
+
+extension TrainingStore {
+    /// A whole matching session at once (a recording scored offline): the session, its attempts
+    /// and its count in one transaction, so a failure at any point leaves no trace of it rather
+    /// than half of it. Returns the session's id.
+    @discardableResult
+    public func addMatchSession(
+        settings: String, attempts: [MatchAttempt], started: Date, ended: Date = Date()
+    ) throws(TrainingStoreError) -> Int64 {
+        try exec("BEGIN IMMEDIATE", "storing a session")
+        do {
+            try run(
+                "INSERT INTO sessions(started, ended, settings, exercise, trials) VALUES (?, ?, ?, 'match', 0)",
+                "storing a session", [.text(TrainingStore.iso(started)), .text(TrainingStore.iso(ended)), .text(settings)])
+            let id = sqlite3_last_insert_rowid(db)
+            for var attempt in attempts {
+                attempt.session = id
+                try insertAttempt(attempt)
+                try run("UPDATE sessions SET trials = trials + 1 WHERE id = ?", "storing a session", [.int(id)])
+            }
+            try exec("COMMIT", "storing a session")
+            return id
+        } catch {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
     }
 }

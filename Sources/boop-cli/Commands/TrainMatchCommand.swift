@@ -133,7 +133,8 @@ struct TrainMatchCommand: ParsableCommand {
             Signals.install()
             // A recording that cannot be read is refused before the history is touched.
             let wav = try input.map(Self.readWav)
-            let recorder = try MatchRecorder(store: try history.open(forWriting: true), settings: settingsJSON())
+            let recorder = try MatchRecorder(
+                store: try history.open(forWriting: true), settings: settingsJSON(), live: wav == nil)
             if let wav {
                 let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
                 let tracker = try PitchTracker(sampleRate: wav.sampleRate)
@@ -204,7 +205,7 @@ struct TrainMatchCommand: ParsableCommand {
             let score = sung.map { MatchScore(sung: $0.frequency, target: target) }
             try recorder.store(
                 MatchAttempt(
-                    session: recorder.session, trial: k + 1, time: Date(), referenceHz: refHz, targetHz: target,
+                    session: 0, trial: k + 1, time: Date(), referenceHz: refHz, targetHz: target,
                     interval: sungInterval.map { $0.name + ($0.direction < 0 ? "down" : "") },
                     sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
                     stableMilliseconds: sung?.stableMilliseconds))
@@ -220,7 +221,7 @@ struct TrainMatchCommand: ParsableCommand {
                         k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
                     : describe(sung, score, target: target))
         }
-        recorder.end()
+        try recorder.end(complete: !Signals.interrupted)
         summarise(MatchSummary(errors: errors))
     }
 
