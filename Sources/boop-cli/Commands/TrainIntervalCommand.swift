@@ -84,6 +84,7 @@ struct TrainIntervalCommand: ParsableCommand {
             try? store.endSession(id, estimate: session.estimate)
             try sound.finish(keep: session.answered > 0)
             report(session)
+            if !json && session.answered > 0 { compare(with: store, current: id) }
         }
     }
 
@@ -146,6 +147,21 @@ struct TrainIntervalCommand: ParsableCommand {
             String(
                 format: "%@ threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@.", interval as NSString, e.threshold, e.low,
                 e.high, TrainStatsCommand.count(session.answered, "trial") as NSString, uncertain as NSString))
+    }
+
+    /// The last sessions of the same interval, as `boop train` compares its own.
+    private func compare(with store: TrainingStore, current: Int64) {
+        guard let sessions = try? store.sessions(), let trials = try? store.intervalTrials() else { return }
+        let same = Set(trials.filter { $0.interval == interval }.map(\.session))
+        let earlier = sessions.filter { $0.id != current && same.contains($0.id) && $0.threshold != nil }.suffix(5)
+        guard !earlier.isEmpty, let now = session(current, in: sessions)?.threshold else { return }
+        let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
+        let best = earlier.map { $0.threshold! }.min()!
+        say("Your last \(interval) sessions: \(list) cents" + (now < best ? " - a new best." : "."))
+    }
+
+    private func session(_ id: Int64, in sessions: [TrainingSession]) -> TrainingSession? {
+        sessions.first { $0.id == id }
     }
 
     func say(_ line: String) {
