@@ -6,6 +6,8 @@ boop="${1:?usage: cli-tests.sh path/to/boop}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# The training commands keep a history by default: here, never in the user's own.
+export XDG_DATA_HOME="$work/data"
 failures=0
 
 check() {  # check NAME EXPECTED_STATUS COMMAND...

@@ -177,6 +177,13 @@ if out=$(timeout 240 python3 "$ROOT/scripts/sim-singer.py" "$BOOP" "$WORK/match"
 else
     failed "train match live: $(echo "$out" | tail -5 | tr '\n' ' ')"
 fi
+# The same with the references in an engine timbre (--timbre melody) instead of the sine. About 15 s.
+if out=$(timeout 240 python3 "$ROOT/scripts/sim-singer.py" "$BOOP" "$WORK/match-timbre" --live pulse --notes 3 \
+    --tolerance 8 --seed 3 --timbre melody 2>&1); then
+    pass "${out##*PASS  }"
+else
+    failed "train match --timbre melody live: $(echo "$out" | tail -5 | tr '\n' ' ')"
+fi
 
 # listen hears tone A4
 "$BOOP" listen -D pulse --json --duration 3 >"$WORK/listen.json" 2>"$WORK/listen.err" &

@@ -39,14 +39,15 @@ def write_wav(path, y, rate):
         w.writeframes(pcm.tobytes())
 
 
-def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0):
+def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0, timbre="tone"):
     """The same singer through a sound server: each note played into `sink` (paplay) once boop
     says it is listening on `device`."""
     lo, hi = {"bass": (43, 60), "tenor": (50, 67), "alto": (55, 72), "soprano": (62, 79)}[voice]
     refs = [int(rng.integers(lo, hi + 1)) for _ in range(notes)]
     offs = rng.uniform(-30, 30, notes)
     octaves = [(-1 if rng.random() < 0.15 and r - 12 >= 40 else 0) for r in refs]
-    p = subprocess.Popen([boop, "train", "match", "--json", "-C", device, "-D", device, "--references",
+    p = subprocess.Popen([boop, "train", "match", "--json", "--db", os.path.join(work, "history.sqlite"),
+                          "--timbre", timbre, "-C", device, "-D", device, "--references",
                           ",".join(name(r) for r in refs), "--listen-seconds", "20"],
                          stdout=subprocess.PIPE, text=True, bufsize=1)
     good, octave_ok, k_done = 0, 0, 0
@@ -93,7 +94,8 @@ def session(boop, work, k, notes, rng, voice):
     y = vs.add_noise(y, 20, rng, np.abs(y) > 0)
     wav = os.path.join(work, f"singer-{k}.wav")
     write_wav(wav, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
-    out = subprocess.run([boop, "train", "match", "--json", "--input", wav, "--references",
+    out = subprocess.run([boop, "train", "match", "--json", "--db", os.path.join(work, "history.sqlite"),
+                          "--input", wav, "--references",
                           ",".join(name(r) for r in refs)], capture_output=True, text=True)
     if out.returncode != 0:
         return None, f"session {k}: exit {out.returncode}: {out.stderr.strip()}"
@@ -126,13 +128,15 @@ def main():
     ap.add_argument("--live", metavar="DEVICE", help="sing through a sound server: boop hears -C DEVICE")
     ap.add_argument("--sink", default="boop_null", help="with --live: the Pulse sink paplay plays into")
     ap.add_argument("--tolerance", type=float, default=3.0, help="cents a note may be off (95 %% of notes)")
+    ap.add_argument("--timbre", default="tone", help="with --live: the engine timbre the references play in")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     if args.live:
-        good, octave_ok, n, rc = live(args.boop, args.work, 0, args.notes, rng, "tenor", args.live, args.sink, args.tolerance)
+        good, octave_ok, n, rc = live(args.boop, args.work, 0, args.notes, rng, "tenor", args.live, args.sink, args.tolerance,
+                                      args.timbre)
         ok = rc == 0 and good >= 0.95 * n and octave_ok == n
-        print(f"{'PASS' if ok else 'FAIL'}  boop train match -C {args.live}: {good}/{n} notes within {args.tolerance:g} cents, octaves {octave_ok}/{n}, exit {rc}")
+        print(f"{'PASS' if ok else 'FAIL'}  boop train match --timbre {args.timbre} -C {args.live}: {good}/{n} notes within {args.tolerance:g} cents, octaves {octave_ok}/{n}, exit {rc}")
         sys.exit(0 if ok else 1)
     failures, total, good = 0, 0, 0
     for k in range(args.sessions):

@@ -56,7 +56,8 @@ class Listener:
 
 def interval_session(listener, trials, r):
     cmd = [args.boop, "train", "interval", "--json", "--trials", str(trials), "--seed", str(r.randrange(1 << 32)),
-           "--interval", r.choice(["M3", "P4", "P5", "m6"]), "-o", os.path.join(args.work, "scratch.wav"), "-q"]
+           "--interval", r.choice(["M3", "P4", "P5", "m6"]), "-o", os.path.join(args.work, "scratch.wav"), "-q",
+           "--db", os.path.join(args.work, "sim.sqlite")]
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     final = None
     for line in p.stdout:

@@ -127,11 +127,18 @@ rc=$(sed -n 's/^rc=//p' "$work/u.out")
 # A killed session's answers still in the -wal: stats reads them when it can, else says so (74).
 "$boop" train stats --db "$db" | grep -q '^      1 .*  5  ' && pass "stats reads a killed session's answers from the -wal" ||
   fail "stats of a killed session: $("$boop" train stats --db "$db" 2>&1)"
+# Under ulimit -f 0 with the -wal there: one line and 74 (or the answers read), and the history,
+# its -wal and what they hold unchanged (every one of the five answers still there, intact).
+[ -s "$db-wal" ] || fail "the killed session left no -wal to test with"
+sums=$(cat "$db" "$db-wal" | md5sum)
 (ulimit -f 0 && "$boop" train stats --db "$db" 2>&1 >/dev/null; echo "rc=$?") | cat >"$work/u.out"
 rc=$(sed -n 's/^rc=//p' "$work/u.out")
 { { [ "$rc" = 74 ] && [ "$(wc -l <"$work/u.out")" = 2 ]; } || { [ "$rc" = 0 ] && [ "$(wc -l <"$work/u.out")" = 1 ]; }; } &&
-  pass "stats of a killed session under ulimit -f 0: rc $rc $(head -1 "$work/u.out")" ||
+  [ "$(cat "$db" "$db-wal" | md5sum)" = "$sums" ] &&
+  pass "stats of a killed session under ulimit -f 0: rc $rc $(head -1 "$work/u.out"); history and -wal unchanged" ||
   fail "stats of a killed session under ulimit -f 0: $(cat "$work/u.out")"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); assert c.execute('PRAGMA integrity_check').fetchone()[0]=='ok'; print(c.execute('SELECT count(*) FROM trials').fetchone()[0])" "$db" 2>&1 |
+  grep -qx 5 && pass "after it, the history is intact with its five answers" || fail "the history after ulimit -f 0 is damaged"
 if [ "$(id -u)" = 0 ]; then
   cp "$clean" "$work/romount/clean.sqlite"
   unshare --mount sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \

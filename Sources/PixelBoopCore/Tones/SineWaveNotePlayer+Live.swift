@@ -23,7 +23,7 @@ extension SineWaveNotePlayer {
     func flushPending() throws(AudioError) {
         try pending.flush(before: pending.horizon(clock: engine.frameClock)) { e throws(AudioError) in
             if let f = e.frequency {
-                try engine.noteOn(id: e.id, frequency: f, gain: gain, at: e.frame, timbre: .tone)
+                try engine.noteOn(id: e.id, frequency: f, gain: gain, at: e.frame, timbre: timbre)
             } else {
                 try engine.releaseNote(NoteID(rawValue: e.id), at: e.frame)
             }

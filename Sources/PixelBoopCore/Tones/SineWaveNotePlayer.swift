@@ -29,6 +29,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public let sampleRate: Double
     /// Velocity gain before the engine's master gain of 0.3 (1.0: peaks at 0.3).
     public let gain: Float
+    /// The engine timbre every note is played with: the pure sine (`tone`) unless a trainer asks
+    /// for an instrument's (`train match --timbre`).
+    public let timbre: Timbre
     /// Fade used by `stop()`.
     public static let stopFadeSeconds = 0.01
 
@@ -57,8 +60,11 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     }
 
     /// A player that renders into memory (`renderedSamples`) instead of a device.
-    public static func offline(sampleRate: Double = 44100, gain: Float = 1.0) throws(AudioError) -> SineWaveNotePlayer {
-        try SineWaveNotePlayer(mode: .offline, sampleRate: sampleRate, gain: gain, periodFrames: 4096, periods: 2)
+    public static func offline(
+        sampleRate: Double = 44100, gain: Float = 1.0, timbre: Timbre = .tone
+    ) throws(AudioError) -> SineWaveNotePlayer {
+        try SineWaveNotePlayer(
+            mode: .offline, sampleRate: sampleRate, gain: gain, periodFrames: 4096, periods: 2, timbre: timbre)
     }
 
     /// A player on an ALSA device, started now so the first note sounds at once. Throws
@@ -78,16 +84,16 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public static func live(
         route: AudioRoute, sampleRate: Double = 44100, gain: Float = 1.0,
         periodFrames: Int = 128, periods: Int = 3,
-        outputGainDB: Double = 0
+        outputGainDB: Double = 0, timbre: Timbre = .tone
     ) throws(AudioError) -> SineWaveNotePlayer {
         try SineWaveNotePlayer(
             mode: .live(route: route), sampleRate: sampleRate, gain: gain,
-            periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB)
+            periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB, timbre: timbre)
     }
 
     init(
         mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
-        outputGainDB: Double = 0
+        outputGainDB: Double = 0, timbre: Timbre = .tone
     ) throws(AudioError) {
         guard Limits.eventGain.contains(Double(gain)) else {
             throw AudioError.invalidConfiguration("gain \(gain): expected \(Limits.text(Limits.eventGain))")
@@ -106,6 +112,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         self.mode = mode
         self.sampleRate = rate
         self.gain = gain
+        self.timbre = timbre
         self.engine = try AudioEngine(
             configuration: EngineConfiguration(
                 sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
@@ -220,7 +227,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         let end = frame(atSeconds: cursorSeconds + duration)
         cursorSeconds += duration
         let id = nextNoteID()
-        try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: .tone)
+        try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: timbre)
         try engine.releaseNote(
             NoteID(rawValue: id),
             at: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate))

@@ -24,10 +24,7 @@ public struct IntervalRun: Sendable {
     public let semitones: Int
     public let notes: ClosedRange<Int>
     public let reference: Double
-    public private(set) var psi = PsiMethod()
-    public private(set) var answered = 0
-    private var rng: SeededGenerator
-    private var current: IntervalTrialPlan?
+    private var session: PsiSession<IntervalTrialPlan>
 
     /// The second interval's lower note is roved by up to this many cents from the first's.
     public static let roveCents = 300.0
@@ -36,35 +33,34 @@ public struct IntervalRun: Sendable {
         self.semitones = semitones
         self.notes = notes
         self.reference = reference
-        rng = SeededGenerator(seed: seed)
+        session = PsiSession(seed: seed)
     }
 
+    public var psi: PsiMethod { session.psi }
+    public var answered: Int { session.answered }
+
     public mutating func nextTrial() -> IntervalTrialPlan {
-        if let current { return current }
-        let cents = psi.nextCents()
-        let wider = Bool.random(using: &rng) ? 2 : 1
-        let base = Pitch.frequency(midi: Double(Int.random(in: notes, using: &rng)), reference: reference)
-        let roved = base * pow(2, Double.random(in: -Self.roveCents...Self.roveCents, using: &rng) / 1200)
-        let width = 100 * Double(semitones)
-        func interval(_ low: Double, wide: Bool) -> (Double, Double) {
-            (low, low * pow(2, (width + (wide ? cents / 2 : -cents / 2)) / 1200))
+        let (notes, reference, width) = (notes, reference, 100 * Double(semitones))
+        return session.nextTrial { number, cents, rng in
+            let wider = Bool.random(using: &rng) ? 2 : 1
+            let base = Pitch.frequency(midi: Double(Int.random(in: notes, using: &rng)), reference: reference)
+            let roved = base * pow(2, Double.random(in: -Self.roveCents...Self.roveCents, using: &rng) / 1200)
+            func interval(_ low: Double, wide: Bool) -> (Double, Double) {
+                (low, low * pow(2, (width + (wide ? cents / 2 : -cents / 2)) / 1200))
+            }
+            return IntervalTrialPlan(
+                number: number, first: interval(base, wide: wider == 1), second: interval(roved, wide: wider == 2),
+                cents: cents, widerInterval: wider)
         }
-        let plan = IntervalTrialPlan(
-            number: answered + 1, first: interval(base, wide: wider == 1), second: interval(roved, wide: wider == 2),
-            cents: cents, widerInterval: wider)
-        current = plan
-        return plan
     }
 
     @discardableResult
     public mutating func answer(secondWider: Bool) -> Bool {
         let plan = nextTrial()
         let correct = plan.isCorrect(secondWider: secondWider)
-        psi.update(cents: plan.cents, correct: correct)
-        answered += 1
-        current = nil
+        session.answer(cents: plan.cents, correct: correct)
         return correct
     }
 
-    public var estimate: (threshold: Double, low: Double, high: Double)? { answered > 0 ? psi.estimate : nil }
+    public var estimate: (threshold: Double, low: Double, high: Double)? { session.estimate }
 }

@@ -47,7 +47,19 @@ public struct TrainingTrial: Sendable, Equatable {
     }
 }
 
-/// One session as stored: its settings (JSON text) and, once it ended, its estimate.
+/// What a session trained.
+public enum TrainingExercise: String, Sendable, Equatable, CaseIterable {
+    /// `boop train`: which of two tones was higher.
+    case discrimination
+    /// `boop train match`: a note sung back.
+    case match
+    /// `boop train interval`: which of two intervals was wider.
+    case interval
+}
+
+/// One session as stored: its settings (JSON text) and, once it ended, its estimate (the
+/// threshold of a discrimination or interval session; a matching session's bias and spread come
+/// from its attempts).
 public struct TrainingSession: Sendable, Equatable {
     public var id: Int64
     public var started: Date
@@ -57,4 +69,5 @@ public struct TrainingSession: Sendable, Equatable {
     public var threshold: Double?
     public var low: Double?
     public var high: Double?
+    public var exercise: TrainingExercise = .discrimination
 }

@@ -47,30 +47,60 @@ public struct TrainingTrialPlan: Sendable, Equatable {
     public func isCorrect(secondHigher: Bool) -> Bool { secondHigher == (higherInterval == 2) }
 }
 
+/// The trial loop both discrimination exercises share: the psi-marginal procedure picks each
+/// difference, `draw` turns it into a trial (with the session's generator, so a seed gives the
+/// same trials), the same trial is offered until it is answered.
+public struct PsiSession<Plan: Sendable>: Sendable {
+    public private(set) var psi = PsiMethod()
+    public private(set) var answered = 0
+    private var rng: SeededGenerator
+    private var current: Plan?
+
+    public init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+
+    /// The next trial (the same one again until it is answered): `draw(number, cents, &rng)`.
+    public mutating func nextTrial(_ draw: (Int, Double, inout SeededGenerator) -> Plan) -> Plan {
+        if let current { return current }
+        let plan = draw(answered + 1, psi.nextCents(), &rng)
+        current = plan
+        return plan
+    }
+
+    /// Takes the answer to the current trial, given at `cents`.
+    public mutating func answer(cents: Double, correct: Bool) {
+        psi.update(cents: cents, correct: correct)
+        answered += 1
+        current = nil
+    }
+
+    /// The 75 %-correct threshold in cents and its 68 % credible interval (nil before any answer).
+    public var estimate: (threshold: Double, low: Double, high: Double)? { answered > 0 ? psi.estimate : nil }
+}
+
 /// A training session's logic: draws each trial (reference note and order at random, the
 /// difference from the psi-marginal procedure) and takes the answers. No audio, no terminal,
 /// no storage: the command does those.
 public struct TrainingRun: Sendable {
     public let settings: TrainingSettings
-    public private(set) var psi = PsiMethod()
-    public private(set) var answered = 0
-    private var rng: SeededGenerator
-    private var current: TrainingTrialPlan?
+    private var session: PsiSession<TrainingTrialPlan>
 
     public init(settings: TrainingSettings) {
         self.settings = settings
-        rng = SeededGenerator(seed: settings.seed)
+        session = PsiSession(seed: settings.seed)
     }
+
+    public var psi: PsiMethod { session.psi }
+    public var answered: Int { session.answered }
 
     /// The next trial (the same one again until it is answered).
     public mutating func nextTrial() -> TrainingTrialPlan {
-        if let current { return current }
-        let note = Int.random(in: settings.lowNote...settings.highNote, using: &rng)
-        let plan = TrainingTrialPlan(
-            number: answered + 1, referenceHz: Pitch.frequency(midi: Double(note), reference: settings.reference),
-            cents: psi.nextCents(), higherInterval: Bool.random(using: &rng) ? 2 : 1)
-        current = plan
-        return plan
+        let settings = settings
+        return session.nextTrial { number, cents, rng in
+            let note = Int.random(in: settings.lowNote...settings.highNote, using: &rng)
+            return TrainingTrialPlan(
+                number: number, referenceHz: Pitch.frequency(midi: Double(note), reference: settings.reference),
+                cents: cents, higherInterval: Bool.random(using: &rng) ? 2 : 1)
+        }
     }
 
     /// Takes the answer to the current trial; returns whether it was right.
@@ -78,12 +108,10 @@ public struct TrainingRun: Sendable {
     public mutating func answer(secondHigher: Bool) -> Bool {
         let plan = nextTrial()
         let correct = plan.isCorrect(secondHigher: secondHigher)
-        psi.update(cents: plan.cents, correct: correct)
-        answered += 1
-        current = nil
+        session.answer(cents: plan.cents, correct: correct)
         return correct
     }
 
     /// The 75 %-correct threshold in cents and its 68 % credible interval (nil before any answer).
-    public var estimate: (threshold: Double, low: Double, high: Double)? { answered > 0 ? psi.estimate : nil }
+    public var estimate: (threshold: Double, low: Double, high: Double)? { session.estimate }
 }

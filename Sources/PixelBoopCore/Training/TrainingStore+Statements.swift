@@ -6,28 +6,35 @@ extension TrainingStore {
     // MARK: Writing
 
     /// Starts a session; returns its id.
-    public func beginSession(settings: String, at time: Date = Date()) throws(TrainingStoreError) -> Int64 {
+    public func beginSession(
+        settings: String, exercise: TrainingExercise = .discrimination, at time: Date = Date()
+    ) throws(TrainingStoreError) -> Int64 {
         try run(
-            "INSERT INTO sessions(started, settings) VALUES (?, ?)", "starting a session",
-            [.text(TrainingStore.iso(time)), .text(settings)])
+            "INSERT INTO sessions(started, settings, exercise) VALUES (?, ?, ?)", "starting a session",
+            [.text(TrainingStore.iso(time)), .text(settings), .text(exercise.rawValue)])
         return sqlite3_last_insert_rowid(db)
     }
 
     /// Stores one answered trial, in its own transaction (durable when this returns).
     public func add(_ t: TrainingTrial) throws(TrainingStoreError) {
+        try insertTrial(
+            """
+            INSERT INTO trials(session_id, trial, time, reference_hz, difference_cents, higher_interval,
+                               answer, correct, response_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, session: t.session,
+            [
+                .int(t.session), .int(Int64(t.trial)), .text(TrainingStore.iso(t.time)), .real(t.referenceHz),
+                .real(t.differenceCents), .int(Int64(t.higherInterval)), .text(t.answer), .int(t.correct ? 1 : 0),
+                .int(Int64(t.responseMilliseconds))
+            ])
+    }
+
+    /// A trial's row and its session's count in one transaction: both or neither.
+    func insertTrial(_ sql: String, session: Int64, _ values: [Value]) throws(TrainingStoreError) {
         try exec("BEGIN IMMEDIATE", "storing a trial")
         do {
-            try run(
-                """
-                INSERT INTO trials(session_id, trial, time, reference_hz, difference_cents, higher_interval,
-                                   answer, correct, response_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, "storing a trial",
-                [
-                    .int(t.session), .int(Int64(t.trial)), .text(TrainingStore.iso(t.time)), .real(t.referenceHz),
-                    .real(t.differenceCents), .int(Int64(t.higherInterval)), .text(t.answer), .int(t.correct ? 1 : 0),
-                    .int(Int64(t.responseMilliseconds))
-                ])
-            try run("UPDATE sessions SET trials = trials + 1 WHERE id = ?", "storing a trial", [.int(t.session)])
+            try run(sql, "storing a trial", values)
+            try run("UPDATE sessions SET trials = trials + 1 WHERE id = ?", "storing a trial", [.int(session)])
             try exec("COMMIT", "storing a trial")
         } catch {
             _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
@@ -54,8 +61,10 @@ extension TrainingStore {
     public func sessions() throws(TrainingStoreError) -> [TrainingSession] {
         var out: [TrainingSession] = []
         guard hasSchema else { return out }
+        // Schema 1 knew one exercise (read as it is: `stats` never migrates).
+        let exercise = schema >= 2 ? "exercise" : "'discrimination'"
         try query(
-            "SELECT id, started, ended, settings, trials, threshold_cents, low_cents, high_cents FROM sessions ORDER BY id",
+            "SELECT id, started, ended, settings, trials, threshold_cents, low_cents, high_cents, \(exercise) FROM sessions ORDER BY id",
             "reading sessions"
         ) { s in
             out.append(
@@ -63,7 +72,8 @@ extension TrainingStore {
                     id: sqlite3_column_int64(s, 0), started: TrainingStore.date(TrainingStore.text(s, 1)) ?? Date.distantPast,
                     ended: TrainingStore.date(TrainingStore.text(s, 2)), settings: TrainingStore.text(s, 3),
                     trials: Int(sqlite3_column_int(s, 4)), threshold: TrainingStore.real(s, 5), low: TrainingStore.real(s, 6),
-                    high: TrainingStore.real(s, 7)))
+                    high: TrainingStore.real(s, 7),
+                    exercise: TrainingExercise(rawValue: TrainingStore.text(s, 8)) ?? .discrimination))
         }
         return out
     }
@@ -89,7 +99,7 @@ extension TrainingStore {
 
     // MARK: Statements
 
-    private enum Value {
+    enum Value {
         case int(Int64)
         case real(Double)
         case text(String)
@@ -103,7 +113,7 @@ extension TrainingStore {
         return statement
     }
 
-    private func run(_ sql: String, _ what: String, _ values: [Value]) throws(TrainingStoreError) {
+    func run(_ sql: String, _ what: String, _ values: [Value]) throws(TrainingStoreError) {
         let s = try prepare(sql, what)
         defer { sqlite3_finalize(s) }
         // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
@@ -136,7 +146,7 @@ extension TrainingStore {
         sqlite3_column_text(s, i).map { String(cString: $0) } ?? ""
     }
 
-    private static func real(_ s: OpaquePointer, _ i: Int32) -> Double? {
+    static func real(_ s: OpaquePointer, _ i: Int32) -> Double? {
         sqlite3_column_type(s, i) == SQLITE_NULL ? nil : sqlite3_column_double(s, i)
     }
 

@@ -10,11 +10,11 @@ import Foundation
 /// the version are all writes): a path that is not a regular file is refused before SQLite sees it
 /// (SQLite would put a `-journal` beside `/dev/null`); an existing file is first opened read-only
 /// and is ours when it carries our application_id, or is empty, or (histories written before the
-/// application_id was set) holds exactly our two tables at schema 1. `readOnly` (for `stats`) never
+/// application_id was set) holds exactly our tables of its schema version. `readOnly` (for `stats`) never
 /// opens it for writing at all.
 public final class TrainingStore {
     /// The schema this build writes; a higher user_version is a newer boop's file.
-    public static let schemaVersion: Int32 = 1
+    public static let schemaVersion: Int32 = 2
     /// `PRAGMA application_id` of a history: "PBtr".
     public static let applicationID: Int32 = 0x5042_7472
     /// Read by the statements (TrainingStore+Statements.swift); set only here.
@@ -22,6 +22,9 @@ public final class TrainingStore {
     public let path: String
     /// False for an empty file opened read-only: there is nothing to read yet.
     private(set) var hasSchema = true
+    /// The schema version of the open history: an older one is read as it is (`stats` never
+    /// migrates), a writer migrates it to `schemaVersion` first.
+    var schema: Int32 = TrainingStore.schemaVersion
 
     /// `$XDG_DATA_HOME/pixelboop/training.sqlite`, or `~/.local/share/pixelboop/training.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -43,10 +46,8 @@ public final class TrainingStore {
             try inspectExisting(readOnly: readOnly)
             if readOnly { return }
         } else {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
+            let folder = TrainingStore.folder(of: path)
+            guard TrainingStore.makeFolders(folder) else {
                 throw TrainingStoreError(
                     kind: .unreadable,
                     message: "\(OneLine.escape(folder)): cannot create the folder for the training history")
@@ -75,7 +76,7 @@ public final class TrainingStore {
             // Answers left in the `-wal` (a session killed) cannot be read that way, and a
             // history without them would be wrong: refused.
             var wal = stat()
-            if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 {
+            if RawBytes.withPath(path + "-wal", { stat($0, &wal) }) == 0 && wal.st_size > 0 {
                 let detail = error.message.components(separatedBy: ": ").last ?? ""
                 throw TrainingStoreError(
                     kind: .unreadable,
@@ -110,7 +111,7 @@ public final class TrainingStore {
     /// for anything else, before SQLite opens it.
     private static func checkRegularFile(_ path: String) throws(TrainingStoreError) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard RawBytes.withPath(path, { stat($0, &info) }) == 0 else {
             let code = errno
             if code == ENOENT { return false }
             throw TrainingStoreError(
@@ -148,15 +149,36 @@ public final class TrainingStore {
         }
     }
 
-    /// A path as the path of a `file:` URI (percent-encoding what a URI gives a meaning to).
+    /// A path as the path of a `file:` URI: its bytes on disk, each one a URI gives a meaning to
+    /// (and every byte past ASCII: a name need not be UTF-8) percent-encoded.
     static func uriEscaped(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-._~".utf8)
+        var out = ""
+        for c in RawBytes.fileSystemBytes(path).dropLast() {
+            let byte = UInt8(bitPattern: c)
+            out += plain.contains(byte) ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }
+        return out
+    }
+
+    /// The folder part of a path (".", for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// mkdir -p on the path's own bytes; true when the folder is there.
+    static func makeFolders(_ folder: String) -> Bool {
+        var info = stat()
+        if RawBytes.withPath(folder, { stat($0, &info) }) == 0 { return info.st_mode & S_IFMT == S_IFDIR }
+        let parent = TrainingStore.folder(of: folder)
+        if parent != folder && !makeFolders(parent) { return false }
+        return RawBytes.withPath(folder, { mkdir($0, 0o755) }) == 0 || errno == EEXIST
     }
 
     private func open(_ flags: Int32, name: String? = nil) throws(TrainingStoreError) {
-        let status = sqlite3_open_v2(name ?? path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        // The path's own bytes (a name need not be UTF-8); a URI is already escaped ASCII.
+        let status = RawBytes.withPath(name ?? path) { sqlite3_open_v2($0, &db, flags | SQLITE_OPEN_NOMUTEX, nil) }
         guard status == SQLITE_OK else {
             let error = fail(status, "cannot open")
             sqlite3_close(db)
@@ -189,22 +211,18 @@ public final class TrainingStore {
             _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
             throw error
         }
-        let ours: Set<String> = ["sessions", "trials"]
         let foreign = TrainingStoreError(
             kind: .foreign,
             message:
                 "\(OneLine.escape(path)): not a PixelBoop training history (an SQLite database of something else); it is left as it is"
         )
         if application != 0 && application != TrainingStore.applicationID { throw foreign }
-        if version > TrainingStore.schemaVersion {
-            throw TrainingStoreError(
-                kind: .newer,
-                message:
-                    "\(OneLine.escape(path)): written by a newer PixelBoop (schema \(version), this one knows \(TrainingStore.schemaVersion)); it is left as it is"
-            )
-        }
+        if version > TrainingStore.schemaVersion { throw newerError(version) }
         if tables.isEmpty && version == 0 { return false }   // empty: a new history
-        if tables == ours && version >= 1 { return true }
+        if let ours = TrainingStore.tables[version], tables == ours {
+            schema = version
+            return true
+        }
         throw foreign
     }
 
@@ -231,57 +249,5 @@ public final class TrainingStore {
     func exec(_ sql: String, _ what: String) throws(TrainingStoreError) {
         let status = sqlite3_exec(db, sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw fail(status, what) }
-    }
-
-    private func migrate() throws(TrainingStoreError) {
-        // Reading the schema is the first real read: garbage fails here as "not a database".
-        var version: Int32 = 0
-        try query("PRAGMA user_version", "reading the schema version") { version = sqlite3_column_int($0, 0) }
-        if version > TrainingStore.schemaVersion {
-            throw TrainingStoreError(
-                kind: .newer,
-                message:
-                    "\(OneLine.escape(path)): written by a newer PixelBoop (schema \(version), this one knows \(TrainingStore.schemaVersion)); it is left as it is"
-            )
-        }
-        // A history of schema 1 written before the application_id was set gets it now.
-        var application: Int32 = 0
-        try query("PRAGMA application_id", "reading the application id") { application = sqlite3_column_int($0, 0) }
-        try exec("PRAGMA journal_mode=WAL", "switching to WAL")
-        if version >= 1 && application == 0 {
-            try exec("PRAGMA application_id = \(TrainingStore.applicationID)", "marking the history as PixelBoop's")
-        }
-        try exec("PRAGMA synchronous=FULL", "setting durability")
-        try exec("PRAGMA foreign_keys=ON", "enabling foreign keys")
-        if version < 1 {
-            try exec(
-                """
-                BEGIN IMMEDIATE;
-                CREATE TABLE IF NOT EXISTS sessions (
-                    id INTEGER PRIMARY KEY,
-                    started TEXT NOT NULL,
-                    ended TEXT,
-                    settings TEXT NOT NULL,
-                    trials INTEGER NOT NULL DEFAULT 0,
-                    threshold_cents REAL,
-                    low_cents REAL,
-                    high_cents REAL);
-                CREATE TABLE IF NOT EXISTS trials (
-                    id INTEGER PRIMARY KEY,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id),
-                    trial INTEGER NOT NULL,
-                    time TEXT NOT NULL,
-                    reference_hz REAL NOT NULL,
-                    difference_cents REAL NOT NULL,
-                    higher_interval INTEGER NOT NULL CHECK (higher_interval IN (1, 2)),
-                    answer TEXT NOT NULL CHECK (answer IN ('higher', 'lower')),
-                    correct INTEGER NOT NULL,
-                    response_ms INTEGER NOT NULL);
-                CREATE INDEX IF NOT EXISTS trials_by_session ON trials(session_id, trial);
-                PRAGMA application_id = \(TrainingStore.applicationID);
-                PRAGMA user_version = 1;
-                COMMIT;
-                """, "creating the schema")
-        }
     }
 }

@@ -110,22 +110,11 @@ struct TrainRunCommand: ParsableCommand {
 
     /// The reference notes as MIDI numbers.
     func notes() throws -> ClosedRange<Int> {
-        func parse(_ text: String, _ option: String) throws -> Int {
-            guard let n = NoteName(text), (24...108).contains(n.midi) else {
-                throw ValidationError("\(option) \(OneLine.escape(text)): expected a note C1...C8 such as A4 or C#5")
-            }
-            return n.midi
+        if let note {
+            let midi = try TrainingNotes.note(note, "--note")
+            return midi...midi
         }
-        if let note { return try parse(note, "--note")...parse(note, "--note") }
-        guard let range else { return 60...84 }
-        let parts = range.components(separatedBy: "..")
-        guard parts.count == 2 else {
-            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C6")
-        }
-        let low = try parse(parts[0], "--range")
-        let high = try parse(parts[1], "--range")
-        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
-        return low...high
+        return try TrainingNotes.range(range, fallback: 60...84)
     }
 
     func run() throws {
@@ -373,7 +362,9 @@ final class TrainSessionRunner {
                 estimate.threshold, estimate.low, estimate.high,
                 TrainStatsCommand.count(procedure.answered, "trial") as NSString,
                 (procedure.answered < TrainStatsCommand.fewTrials ? " (uncertain: few trials)" : "") as NSString))
-        if let earlier = try? store.sessions().filter({ $0.id != sessionID && $0.threshold != nil }).suffix(5),
+        if let earlier = try? store.sessions().filter({
+            $0.id != sessionID && $0.exercise == .discrimination && $0.threshold != nil
+        }).suffix(5),
             !earlier.isEmpty
         {
             let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")

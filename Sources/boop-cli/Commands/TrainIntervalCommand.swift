@@ -37,6 +37,8 @@ struct TrainIntervalCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
     var output: String?
 
+    @OptionGroup var history: HistoryOption
+
     @OptionGroup var deviceOptions: DeviceOptions
 
     mutating func validate() throws {
@@ -50,17 +52,7 @@ struct TrainIntervalCommand: ParsableCommand {
         _ = try notes()
     }
 
-    func notes() throws -> ClosedRange<Int> {
-        guard let range else { return 60...72 }
-        let parts = range.components(separatedBy: "..")
-        guard parts.count == 2 else {
-            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as C4..C5")
-        }
-        let low = try TrainMatchCommand.parseNote(parts[0], "--range")
-        let high = try TrainMatchCommand.parseNote(parts[1], "--range")
-        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
-        return low...high
-    }
+    func notes() throws -> ClosedRange<Int> { try TrainingNotes.range(range, fallback: 60...72) }
 
     func run() throws {
         runReportingErrors {
@@ -69,22 +61,48 @@ struct TrainIntervalCommand: ParsableCommand {
             }
             if let output { try checkOutput(output) }
             Signals.install()
-            var session = IntervalRun(
-                semitones: SungInterval(interval)!.semitones, notes: try notes(),
-                seed: seed ?? UInt64.random(in: 0...UInt64.max))
+            let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            var session = IntervalRun(semitones: SungInterval(interval)!.semitones, notes: try notes(), seed: seed)
+            let store = try history.open(forWriting: true)
+            let id = try Self.storing { try store.beginSession(settings: settingsJSON(seed), exercise: .interval) }
             let sound = try IntervalSound(command: self)
             while session.answered < trials && !Signals.interrupted {
                 let plan = session.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
                 try sound.play(plan)
-                // Keys typed while the notes played are a guess, not an answer: dropped.
+                // Keys typed while the notes played are a guess, not an answer: dropped; the
+                // answer is timed from the end of the second interval.
                 if !json { tcflush(STDIN_FILENO, TCIFLUSH) }
+                let asked = Date()
                 guard let wider = try answer(plan) else { break }
                 session.answer(secondWider: wider)
+                let record = IntervalTrialRecord(
+                    session: id, trial: plan.number, time: Date(), interval: interval, plan: plan, secondWider: wider,
+                    responseMilliseconds: Int(Date().timeIntervalSince(asked) * 1000))
+                try Self.storing { try store.add(record) }
             }
+            try? store.endSession(id, estimate: session.estimate)
             try sound.finish(keep: session.answered > 0)
             report(session)
+            if !json && session.answered > 0 { compare(with: store, current: id) }
         }
+    }
+
+    /// A history write, its failure as the one line and status of the history's errors.
+    static func storing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as TrainingStoreError {
+            throw BoopExit(error)
+        }
+    }
+
+    private func settingsJSON(_ seed: UInt64) -> String {
+        let settings: [String: Any] = [
+            "interval": interval, "trials": trials, "range": range ?? "C4..C5", "duration": duration, "seed": seed
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: settings, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func jsonTrial(_ p: IntervalTrialPlan) -> String {
@@ -129,6 +147,21 @@ struct TrainIntervalCommand: ParsableCommand {
             String(
                 format: "%@ threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@.", interval as NSString, e.threshold, e.low,
                 e.high, TrainStatsCommand.count(session.answered, "trial") as NSString, uncertain as NSString))
+    }
+
+    /// The last sessions of the same interval, as `boop train` compares its own.
+    private func compare(with store: TrainingStore, current: Int64) {
+        guard let sessions = try? store.sessions(), let trials = try? store.intervalTrials() else { return }
+        let same = Set(trials.filter { $0.interval == interval }.map(\.session))
+        let earlier = sessions.filter { $0.id != current && same.contains($0.id) && $0.threshold != nil }.suffix(5)
+        guard !earlier.isEmpty, let now = session(current, in: sessions)?.threshold else { return }
+        let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
+        let best = earlier.map { $0.threshold! }.min()!
+        say("Your last \(interval) sessions: \(list) cents" + (now < best ? " - a new best." : "."))
+    }
+
+    private func session(_ id: Int64, in sessions: [TrainingSession]) -> TrainingSession? {
+        sessions.first { $0.id == id }
     }
 
     func say(_ line: String) {

@@ -64,6 +64,13 @@ struct TrainMatchCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds to wait for each note before calling it unvoiced (0.5...60).")
     var listenSeconds: Double = 8
 
+    @Option(
+        name: .long,
+        help: "Play the references with this engine timbre instead of a pure sine: \(Timbre.names.joined(separator: ", ")).")
+    var timbre: String = Timbre.tone.name
+
+    @OptionGroup var history: HistoryOption
+
     @OptionGroup var deviceOptions: DeviceOptions
 
     mutating func validate() throws {
@@ -80,6 +87,10 @@ struct TrainMatchCommand: ParsableCommand {
                 "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.joined(separator: ", ")), optionally followed by up or down"
             )
         }
+        if Timbre(name: timbre) == nil {
+            throw ValidationError(
+                "--timbre \(OneLine.escape(timbre)): expected one of \(Timbre.names.joined(separator: ", "))")
+        }
         if !(0.5...60).contains(listenSeconds) {
             throw ValidationError("--listen-seconds \(listenSeconds): expected 0.5...60")
         }
@@ -87,17 +98,10 @@ struct TrainMatchCommand: ParsableCommand {
         _ = try drawRange()
     }
 
-    static func parseNote(_ text: String, _ option: String) throws -> Int {
-        guard let n = NoteName(text.trimmingCharacters(in: .whitespaces)), (24...108).contains(n.midi) else {
-            throw ValidationError("\(option) \(OneLine.escape(text)): expected notes C1...C8 such as A4 or C#5")
-        }
-        return n.midi
-    }
-
     func fixedReferences() throws -> [Int]? {
         guard let references else { return nil }
         return try references.split(separator: ",", omittingEmptySubsequences: false).map {
-            try Self.parseNote(String($0), "--references")
+            try TrainingNotes.note(String($0), "--references")
         }
     }
 
@@ -109,15 +113,7 @@ struct TrainMatchCommand: ParsableCommand {
             }
             return r
         }
-        guard let range else { return 60...72 }
-        let parts = range.components(separatedBy: "..")
-        guard parts.count == 2 else {
-            throw ValidationError("--range \(OneLine.escape(range)): expected LOW..HIGH such as A2..E4")
-        }
-        let low = try Self.parseNote(parts[0], "--range")
-        let high = try Self.parseNote(parts[1], "--range")
-        guard low <= high else { throw ValidationError("--range \(OneLine.escape(range)): expected the low note first") }
-        return low...high
+        return try TrainingNotes.range(range, fallback: 60...72)
     }
 
     /// The reference of each trial, MIDI.
@@ -135,19 +131,22 @@ struct TrainMatchCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             Signals.install()
-            if let input {
-                let wav = try Self.readWav(input)
+            // A recording that cannot be read is refused before the history is touched.
+            let wav = try input.map(Self.readWav)
+            let recorder = try MatchRecorder(
+                store: try history.open(forWriting: true), settings: settingsJSON(), live: wav == nil)
+            if let wav {
                 let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
                 let tracker = try PitchTracker(sampleRate: wav.sampleRate)
                 let fixed = try fixedReferences()?.count
                 let count = trials ?? fixed ?? max(1, notes.count)
-                try session(count: count) { k, _, announce in
+                try session(count: count, recorder: recorder) { k, _, announce in
                     announce()
                     return k < notes.count ? SungNotes.stablePitch(Array(wav.samples[notes[k]]), tracker: tracker) : nil
                 }
                 return
             }
-            try runLive()
+            try runLive(recorder)
         }
     }
 
@@ -161,14 +160,16 @@ struct TrainMatchCommand: ParsableCommand {
     }
 
     /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
-    private func runLive() throws {
-        let player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100))
+    private func runLive(_ recorder: MatchRecorder) throws {
+        let player = try SineWaveNotePlayer.live(
+            route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
+            timbre: Timbre(name: timbre) ?? .tone)
         defer { player.close(drain: true) }
         let input = try LiveMatchInput(device: captureDevice)
         defer { input.close() }
         let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
         let fixed = try fixedReferences()?.count
-        try session(count: trials ?? fixed ?? 10) { _, refHz, announce in
+        try session(count: trials ?? fixed ?? 10, recorder: recorder) { _, refHz, announce in
             let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: player.sampleRate)
             _ = try player.play(tone, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
             try input.waitForQuiet()
@@ -186,7 +187,7 @@ struct TrainMatchCommand: ParsableCommand {
 
     /// The trials: `sing(k, referenceHz, announce)` gives the k-th sung pitch (nil: none heard),
     /// calling announce() when it starts listening.
-    private func session(count: Int, sing: (Int, Double, () -> Void) throws -> SungPitch?) throws {
+    private func session(count: Int, recorder: MatchRecorder, sing: (Int, Double, () -> Void) throws -> SungPitch?) throws {
         let refs = try referenceNotes(count: count)
         let sungInterval = interval.flatMap(SungInterval.init)
         let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
@@ -201,11 +202,17 @@ struct TrainMatchCommand: ParsableCommand {
                         : "trial \(k + 1)/\(count): \(NoteName(midi: midi))"
                             + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
             }
-            guard let sung else {
+            let score = sung.map { MatchScore(sung: $0.frequency, target: target) }
+            try recorder.store(
+                MatchAttempt(
+                    session: 0, trial: k + 1, time: Date(), referenceHz: refHz, targetHz: target,
+                    interval: sungInterval.map { $0.name + ($0.direction < 0 ? "down" : "") },
+                    sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
+                    stableMilliseconds: sung?.stableMilliseconds))
+            guard let sung, let score else {
                 say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
                 continue
             }
-            let score = MatchScore(sung: sung.frequency, target: target)
             errors.append(score.cents)
             say(
                 json
@@ -214,7 +221,22 @@ struct TrainMatchCommand: ParsableCommand {
                         k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
                     : describe(sung, score, target: target))
         }
+        try recorder.end(complete: !Signals.interrupted)
         summarise(MatchSummary(errors: errors))
+    }
+
+    /// The session's settings as stored with it.
+    private func settingsJSON() -> String {
+        var settings: [String: Any] = [
+            "tuning": tuning, "reference": reference, "timbre": timbre, "source": input == nil ? "live" : "file"
+        ]
+        if let references { settings["references"] = references }
+        if let interval { settings["interval"] = interval }
+        if let seed { settings["seed"] = seed }
+        if let voice { settings["voice"] = voice }
+        if let range { settings["range"] = range }
+        let data = (try? JSONSerialization.data(withJSONObject: settings, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 
     private func describe(_ sung: SungPitch, _ score: MatchScore, target: Double) -> String {

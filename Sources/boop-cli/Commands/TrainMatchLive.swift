@@ -127,3 +127,55 @@ final class LiveMatchInput {
         return (s.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(s.count)).squareRoot()
     }
 }
+
+/// A matching session in the history. Live, every attempt is stored as it is scored (its own
+/// transaction: a crash loses at most the note being sung); from a recording, which can be scored
+/// again at will, the whole session is stored at the end in one transaction, so a failure leaves
+/// all of it or none.
+final class MatchRecorder {
+    private let store: TrainingStore
+    private let settings: String
+    private let started = Date()
+    /// Live: the session, begun at once. From a recording: nil, the attempts wait in `pending`.
+    private let session: Int64?
+    private var pending: [MatchAttempt] = []
+
+    init(store: TrainingStore, settings: String, live: Bool) throws {
+        self.store = store
+        self.settings = settings
+        do {
+            session = live ? try store.beginSession(settings: settings, exercise: .match) : nil
+        } catch {
+            throw BoopExit(error)
+        }
+    }
+
+    func store(_ attempt: MatchAttempt) throws {
+        guard let session else {
+            pending.append(attempt)
+            return
+        }
+        var attempt = attempt
+        attempt.session = session
+        do {
+            try store.add(attempt)
+        } catch {
+            throw BoopExit(error)
+        }
+    }
+
+    /// `complete`: false when the session was interrupted; a recording's then is not stored (it
+    /// can be scored again whole), a live one keeps what was sung.
+    func end(complete: Bool) throws {
+        if let session {
+            try? store.endSession(session, estimate: nil)
+            return
+        }
+        guard complete else { return }
+        do {
+            try store.addMatchSession(settings: settings, attempts: pending, started: started)
+        } catch {
+            throw BoopExit(error)
+        }
+    }
+}

@@ -2,94 +2,142 @@ import ArgumentParser
 import Foundation
 import PixelBoopCore
 
-/// `boop train stats`: the history's sessions as a table and a plot, or as CSV/JSON.
+/// `boop train stats`: each exercise's sessions over time (a table and a chart), the profile per
+/// register, or every discrimination trial as CSV; `--json` for programs.
 struct TrainStatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "The training history: one row per session, the threshold over time, or every trial as CSV.")
+        abstract: "The training history: progress per exercise, your ear and voice per register, or every trial as CSV.",
+        discussion: """
+            Without options: one row per session and a chart over time for each exercise — pitch \
+            discrimination (threshold), pitch matching (bias and spread of the sung notes) and \
+            interval discrimination (threshold, per interval). --profile: the discrimination \
+            threshold and the matching bias and spread per register (octave bands C to B), over \
+            every session, with 68 % intervals. Sessions without a trial are not listed; a session \
+            under 20 trials (8 sung notes) is marked uncertain. --json prints the same as one object.
+            """)
 
     @OptionGroup var history: HistoryOption
 
-    @Flag(name: .long, help: "Every stored trial as CSV (for a spreadsheet or a notebook).")
+    @Flag(name: .long, help: "Every stored discrimination trial as CSV (for a spreadsheet or a notebook).")
     var csv = false
+
+    @Flag(name: .long, help: "The threshold, bias and spread per register (octave bands) instead of per session.")
+    var profile = false
+
+    @Flag(name: .long, help: "One JSON object instead of tables and charts.")
+    var json = false
+
+    mutating func validate() throws {
+        if csv && (profile || json) { throw ValidationError("--csv: expected alone (not with --profile or --json)") }
+    }
 
     func run() throws {
         runReportingErrors {
             let store = try history.open(forWriting: false)
             do {
                 if csv {
-                    var out = "session,trial,time,reference_hz,difference_cents,higher_interval,answer,correct,response_ms\n"
-                    let iso = ISO8601DateFormatter()
-                    iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                    for t in try store.trials() {
-                        out += String(
-                            format: "%lld,%d,%@,%.6f,%.6f,%d,%@,%d,%d\n", t.session, t.trial,
-                            iso.string(from: t.time), t.referenceHz, t.differenceCents, t.higherInterval,
-                            t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
-                    }
-                    StandardOutput.write(out)
+                    StandardOutput.write(try Self.csv(store.trials()))
                     return
                 }
-                // A session left before its first answer has nothing to show.
-                let sessions = try store.sessions().filter { $0.trials > 0 }
-                StandardOutput.write(TrainStatsCommand.table(sessions) + TrainStatsCommand.plot(sessions))
+                let p = TrainingProfile(
+                    sessions: try store.sessions(), trials: try store.trials(), attempts: try store.matchAttempts(),
+                    intervals: try store.intervalTrials())
+                let text =
+                    switch (profile, json) {
+                    case (false, false): StatsReport.progress(p)
+                    case (true, false): StatsReport.profile(p)
+                    case (false, true): StatsJSON.progress(p)
+                    case (true, true): StatsJSON.profile(p)
+                    }
+                StandardOutput.write(text)
             } catch let error as TrainingStoreError {
                 throw BoopExit(error)
             }
         }
     }
 
-    /// "1 trial", "2 trials".
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
-    static func table(_ sessions: [TrainingSession]) -> String {
-        guard !sessions.isEmpty else { return "No training sessions yet.\n" }
-        let day = DateFormatter()
-        day.dateFormat = "yyyy-MM-dd HH:mm"
-        var out = "session  date              trials  threshold (cents)  68 % interval\n"
-        for s in sessions {
-            let estimate =
-                s.threshold.map { t in
-                    String(format: "%17.1f  %.1f-%.1f", t, s.low ?? t, s.high ?? t)
-                } ?? String(format: "%17@  -", "-")
-            let uncertain = s.threshold != nil && s.trials < fewTrials ? "  (uncertain: \(count(s.trials, "trial")))" : ""
-            out += String(format: "%7lld  %@  %6d  ", s.id, day.string(from: s.started), s.trials) + estimate + uncertain + "\n"
+    static func csv(_ trials: [TrainingTrial]) -> String {
+        var out = "session,trial,time,reference_hz,difference_cents,higher_interval,answer,correct,response_ms\n"
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for t in trials {
+            out += String(
+                format: "%lld,%d,%@,%.6f,%.6f,%d,%@,%d,%d\n", t.session, t.trial, iso.string(from: t.time), t.referenceHz,
+                t.differenceCents, t.higherInterval, t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
         }
         return out
     }
 
-    /// Under this many trials a session's estimate is marked uncertain.
-    static let fewTrials = 20
+    /// "1 trial", "2 trials".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
-    /// The threshold over sessions, log scale in cents, one column per session (at most the last
-    /// 60), drawn with block characters. Rows are 15 % apart (so a 20 % change moves a row) over
-    /// the range the sessions span, coarser only when that range needs more than 20 rows; the
-    /// axis below carries the first and last session's dates.
-    static func plot(_ sessions: [TrainingSession]) -> String {
-        let shown = sessions.filter { $0.threshold != nil }.suffix(60)
-        let points = shown.map { min(max($0.threshold!, 0.1), 100) }
-        guard points.count >= 2, let low = points.min(), let high = points.max() else { return "" }
-        var step = log(1.15)
-        let span = log(high / low)
-        if span / step > 19 { step = span / 19 }
-        let rows = Int((span / step).rounded(.up)) + 1
-        func row(_ cents: Double) -> Int { min(rows - 1, Int((log(high / cents) / step).rounded())) }
-        var grid = Array(repeating: Array(repeating: Character(" "), count: points.count), count: rows)
-        for (i, p) in points.enumerated() { grid[row(p)][i] = "█" }
-        var out =
-            "\nthreshold over sessions (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; lower is finer)\n"
-        for r in 0..<rows {
-            let cents = high / exp(Double(r) * step)
-            let label = r % 3 == 0 || r == rows - 1 ? String(format: "%6.1f ┤", cents) : "       │"
-            out += label + String(grid[r]) + "\n"
-        }
-        out += "       └" + String(repeating: "─", count: points.count) + "\n"
-        let day = DateFormatter()
-        day.dateFormat = "yyyy-MM-dd"
-        let first = day.string(from: shown.first!.started)
-        let last = day.string(from: shown.last!.started)
-        let gap = max(1, points.count - first.count - last.count + 1)
-        out += "        " + first + (first == last ? "" : String(repeating: " ", count: gap) + last) + "\n"
-        return out
+    /// Under this many trials a threshold is marked uncertain.
+    static let fewTrials = 20
+    /// Under this many sung notes a bias and spread are marked uncertain.
+    static let fewNotes = 8
+}
+
+/// `stats --json`: the same numbers as the tables, full precision, non-finite bounds as null.
+enum StatsJSON {
+    static func progress(_ p: TrainingProfile) -> String {
+        let object: [String: Any] = [
+            "discrimination": p.discrimination.compactMap { threshold($0) },
+            "match": p.match.compactMap { match($0) },
+            "interval": p.interval.compactMap { threshold($0) }
+        ]
+        return encode(object)
+    }
+
+    static func profile(_ p: TrainingProfile) -> String {
+        let object: [String: Any] = [
+            "discrimination": p.thresholdByRegister.map { r, e in
+                ["register": r, "band": StatsReport.band(r)].merging(fields(e)) { a, _ in a }
+            },
+            "match": p.matchByRegister.map { r, s in
+                ["register": r, "band": StatsReport.band(r)].merging(fields(s)) { a, _ in a }
+            }
+        ]
+        return encode(object)
+    }
+
+    private static func session(_ s: SessionProgress) -> [String: Any] {
+        ["session": s.session.id, "started": iso(s.session.started), "interval": s.interval ?? NSNull()]
+    }
+
+    private static func threshold(_ s: SessionProgress) -> [String: Any]? {
+        s.threshold.map { session(s).merging(fields($0)) { a, _ in a } }
+    }
+
+    private static func match(_ s: SessionProgress) -> [String: Any]? {
+        s.match.map { session(s).merging(fields($0)) { a, _ in a } }
+    }
+
+    private static func fields(_ e: ThresholdEstimate) -> [String: Any] {
+        [
+            "trials": e.trials, "threshold_cents": e.threshold, "low_cents": e.low, "high_cents": e.high,
+            "uncertain": e.trials < TrainStatsCommand.fewTrials
+        ]
+    }
+
+    private static func fields(_ m: MatchSummary) -> [String: Any] {
+        func num(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
+        let spread = m.trials >= 2
+        return [
+            "notes": m.trials, "bias_cents": m.bias, "bias_low": num(m.biasLow), "bias_high": num(m.biasHigh),
+            "spread_cents": spread ? m.spread : NSNull(), "spread_low": spread ? num(m.spreadLow) : NSNull(),
+            "spread_high": spread ? num(m.spreadHigh) : NSNull(), "uncertain": m.trials < TrainStatsCommand.fewNotes
+        ]
+    }
+
+    private static func iso(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: d)
+    }
+
+    private static func encode(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A threshold with its 68 % credible interval, from some number of trials.
+public struct ThresholdEstimate: Sendable, Equatable {
+    public let trials: Int
+    public let threshold: Double
+    public let low: Double
+    public let high: Double
+
+    public init(trials: Int, threshold: Double, low: Double, high: Double) {
+        (self.trials, self.threshold, self.low, self.high) = (trials, threshold, low, high)
+    }
+
+    /// The posterior of the psi-marginal model given these answers, as one session would have
+    /// it: the posterior depends on the answers only, not on the order the trials were chosen in.
+    public init?(answers: [(cents: Double, correct: Bool)]) {
+        guard !answers.isEmpty else { return nil }
+        var psi = PsiMethod()
+        for a in answers { psi.update(cents: a.cents, correct: a.correct) }
+        let e = psi.estimate
+        self.init(trials: answers.count, threshold: e.threshold, low: e.low, high: e.high)
+    }
+}
+
+/// One session's line of progress: when, how many trials, and its result.
+public struct SessionProgress: Sendable {
+    public let session: TrainingSession
+    /// Trials answered (discrimination, interval) or notes sung and heard (match).
+    public let trials: Int
+    /// Discrimination and interval sessions.
+    public let threshold: ThresholdEstimate?
+    /// Matching sessions: bias and spread of the errors heard.
+    public let match: MatchSummary?
+    /// The interval of an interval session, or the one a matching session asked for.
+    public let interval: String?
+}
+
+/// The history read as a singer's teacher would: each exercise's sessions over time, and the ear
+/// and the voice per register (octave bands, C to B).
+public struct TrainingProfile: Sendable {
+    public let discrimination: [SessionProgress]
+    public let match: [SessionProgress]
+    public let interval: [SessionProgress]
+    /// The discrimination threshold per register of the reference tones, over every session.
+    public let thresholdByRegister: [(register: Int, estimate: ThresholdEstimate)]
+    /// Matching bias and spread per register of the target notes, over every session.
+    public let matchByRegister: [(register: Int, summary: MatchSummary)]
+
+    /// Sessions with no trial (left before the first answer, or no note heard) are left out.
+    public init(
+        sessions: [TrainingSession], trials: [TrainingTrial], attempts: [MatchAttempt], intervals: [IntervalTrialRecord]
+    ) {
+        let byID = Dictionary(uniqueKeysWithValues: sessions.map { ($0.id, $0) })
+        func stored(_ s: TrainingSession) -> ThresholdEstimate? {
+            guard let t = s.threshold else { return nil }
+            return ThresholdEstimate(trials: s.trials, threshold: t, low: s.low ?? t, high: s.high ?? t)
+        }
+        discrimination = sessions.filter { $0.exercise == .discrimination && $0.trials > 0 }.map {
+            SessionProgress(session: $0, trials: $0.trials, threshold: stored($0), match: nil, interval: nil)
+        }
+        let heard = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.session)
+        match = heard.keys.sorted().compactMap { id in
+            guard let s = byID[id], let list = heard[id] else { return nil }
+            return SessionProgress(
+                session: s, trials: list.count, threshold: nil, match: MatchSummary(errors: list.map { $0.cents! }),
+                interval: list.first?.interval)
+        }
+        let answered = Dictionary(grouping: intervals, by: \.session)
+        interval = answered.keys.sorted().compactMap { id in
+            guard let s = byID[id], let list = answered[id] else { return nil }
+            let estimate =
+                stored(s) ?? ThresholdEstimate(answers: list.map { ($0.differenceCents, $0.correct) })
+            return SessionProgress(
+                session: s, trials: list.count, threshold: estimate, match: nil, interval: list.first?.interval)
+        }
+        let bands = Dictionary(grouping: trials) { Register.octave(hz: $0.referenceHz) }
+        thresholdByRegister = bands.keys.sorted().compactMap { r in
+            ThresholdEstimate(answers: bands[r]!.map { ($0.differenceCents, $0.correct) }).map { (r, $0) }
+        }
+        let sung = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.register)
+        matchByRegister = sung.keys.sorted().compactMap { r in
+            MatchSummary(errors: sung[r]!.map { $0.cents! }).map { (r, $0) }
+        }
+    }
+}

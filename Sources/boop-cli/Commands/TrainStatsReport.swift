@@ -1,0 +1,158 @@
+import Foundation
+import PixelBoopCore
+
+/// `stats` as text: a table and a chart per exercise, or the profile per register.
+enum StatsReport {
+    static func progress(_ p: TrainingProfile) -> String {
+        if p.discrimination.isEmpty && p.match.isEmpty && p.interval.isEmpty { return "No training sessions yet.\n" }
+        var parts: [String] = []
+        if !p.discrimination.isEmpty {
+            parts.append(
+                "Pitch discrimination (which tone was higher)\n" + thresholds(p.discrimination, label: nil)
+                    + plot(
+                        p.discrimination.compactMap { s in s.threshold.map { (s.session.started, $0.threshold) } },
+                        what: "threshold"))
+        }
+        if !p.match.isEmpty {
+            parts.append(
+                "Pitch matching (notes sung back)\n" + matches(p.match)
+                    + plot(
+                        p.match.compactMap { s in
+                            s.match.flatMap { $0.trials >= 2 ? (s.session.started, $0.spread) : nil }
+                        }, what: "spread"))
+        }
+        let byInterval = Dictionary(grouping: p.interval) { $0.interval ?? "?" }
+        for name in byInterval.keys.sorted() {
+            let list = byInterval[name]!
+            parts.append(
+                "Interval discrimination: \(name) (which interval was wider)\n" + thresholds(list, label: name)
+                    + plot(list.compactMap { s in s.threshold.map { (s.session.started, $0.threshold) } }, what: "threshold"))
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    static func profile(_ p: TrainingProfile) -> String {
+        if p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty { return "No training sessions yet.\n" }
+        var out = ""
+        if !p.thresholdByRegister.isEmpty {
+            out += "Your ear by register (pitch discrimination, every session)\n"
+            out += "register  notes   trials  threshold (cents)  68 % interval\n"
+            for (r, e) in p.thresholdByRegister {
+                out +=
+                    String(format: "%8d  %@  %6d  %17.1f  %.1f-%.1f", r, band(r).padding(6), e.trials, e.threshold, e.low, e.high)
+                    + uncertain(e.trials, "trial", TrainStatsCommand.fewTrials) + "\n"
+            }
+        }
+        if !p.matchByRegister.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += "Your voice by register (pitch matching, every session; the register of the note asked for)\n"
+            out += "register  notes    sung  " + matchHeader
+            for (r, s) in p.matchByRegister {
+                out += String(format: "%8d  %@  %6d  ", r, band(r).padding(6), s.trials) + matchColumns(s) + "\n"
+            }
+        }
+        return out
+    }
+
+    /// "C4-B4": the notes of a register.
+    static func band(_ register: Int) -> String { "C\(register)-B\(register)" }
+
+    private static func day(_ format: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.dateFormat = format
+        return f
+    }
+
+    private static func uncertain(_ n: Int, _ noun: String, _ few: Int) -> String {
+        n < few ? "  (uncertain: \(TrainStatsCommand.count(n, noun)))" : ""
+    }
+
+    private static func thresholds(_ list: [SessionProgress], label: String?) -> String {
+        let date = day("yyyy-MM-dd HH:mm")
+        var out = "session  date              trials  threshold (cents)  68 % interval\n"
+        for s in list {
+            let estimate =
+                s.threshold.map { String(format: "%17.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high) }
+                ?? String(format: "%17@  -", "-")
+            let flag = s.threshold == nil ? "" : uncertain(s.trials, "trial", TrainStatsCommand.fewTrials)
+            out +=
+                String(format: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials) + estimate
+                + flag + "\n"
+        }
+        return out
+    }
+
+    private static let matchHeader = "bias (cents)  68 % interval    spread (cents)  68 % interval\n"
+
+    private static func matchColumns(_ m: MatchSummary) -> String {
+        guard m.trials >= 2 else {
+            return String(format: "%+12.1f  %@  %14@  %@", m.bias, "-".padding(15), "-", "-".padding(13))
+                + "  (uncertain: one note gives no interval)"
+        }
+        return String(
+            format: "%+12.1f  %+.1f ... %+.1f%@  %14.1f  %.1f ... %.1f", m.bias, m.biasLow, m.biasHigh,
+            String(repeating: " ", count: max(0, 15 - String(format: "%+.1f ... %+.1f", m.biasLow, m.biasHigh).count))
+                as NSString, m.spread, m.spreadLow, m.spreadHigh) + uncertain(m.trials, "note", TrainStatsCommand.fewNotes)
+    }
+
+    private static func matches(_ list: [SessionProgress]) -> String {
+        let date = day("yyyy-MM-dd HH:mm")
+        var out = "session  date               notes  " + matchHeader
+        for s in list {
+            guard let m = s.match else { continue }
+            let asked = s.interval.map { "  (\($0))" } ?? ""
+            out +=
+                String(format: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), m.trials)
+                + matchColumns(m) + asked + "\n"
+        }
+        return out
+    }
+
+    /// Values over time, log scale, drawn with block characters on a calendar axis: one column
+    /// per day (per few days when the history spans more than 60 columns; per session when every
+    /// session was on one day), so weeks of progress read as weeks. Rows are 15 % apart (a 20 %
+    /// change moves a row) over the range the sessions span, coarser only when that range needs
+    /// more than 20 rows; the axis carries the first and last dates.
+    static func plot(_ unsorted: [(Date, Double)], what: String) -> String {
+        let series = unsorted.sorted { $0.0 < $1.0 }
+        guard series.count >= 2 else { return "" }
+        let calendar = Calendar.current
+        let first = calendar.startOfDay(for: series.first!.0)
+        let day = series.map { calendar.dateComponents([.day], from: first, to: calendar.startOfDay(for: $0.0)).day ?? 0 }
+        let span = day.last! + 1
+        let perColumn = span == 1 ? 0 : (span + 59) / 60
+        let columns = perColumn == 0 ? series.count : (span + perColumn - 1) / perColumn
+        let column = perColumn == 0 ? Array(0..<series.count) : day.map { $0 / perColumn }
+        let points = series.map { min(max($0.1, 0.1), 1200) }
+        guard let low = points.min(), let high = points.max() else { return "" }
+        var step = log(1.15)
+        let range = log(high / low)
+        if range / step > 19 { step = range / 19 }
+        let rows = Int((range / step).rounded(.up)) + 1
+        func row(_ cents: Double) -> Int { min(rows - 1, Int((log(high / cents) / step).rounded())) }
+        var grid = Array(repeating: Array(repeating: Character(" "), count: columns), count: rows)
+        for (i, p) in points.enumerated() { grid[row(p)][column[i]] = "█" }
+        let unit = perColumn == 0 ? "a session" : perColumn == 1 ? "a day" : "\(perColumn) days"
+        var out =
+            "\n\(what) over time (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; a column is \(unit); lower is finer)\n"
+        for r in 0..<rows {
+            let cents = high / exp(Double(r) * step)
+            let label = r % 3 == 0 || r == rows - 1 ? String(format: "%6.1f ┤", cents) : "       │"
+            out += label + String(grid[r]) + "\n"
+        }
+        out += "       └" + String(repeating: "─", count: columns) + "\n"
+        let date = self.day("yyyy-MM-dd")
+        let start = date.string(from: series.first!.0)
+        let end = date.string(from: series.last!.0)
+        let gap = max(1, columns - start.count - end.count + 1)
+        out += "        " + start + (start == end ? "" : String(repeating: " ", count: gap) + end) + "\n"
+        return out
+    }
+}
+
+extension String {
+    /// Left-aligned in `width` columns (as NSString for String(format:)).
+    fileprivate func padding(_ width: Int) -> NSString {
+        (self + String(repeating: " ", count: max(0, width - count))) as NSString
+    }
+}
