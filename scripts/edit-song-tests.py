@@ -203,9 +203,10 @@ ISSUE = {"version": 2, "name": "song", "bpm": 120, "swing": 50, "seed": 1,
          "song": [{"pattern": "A", "repeat": 4}, {"pattern": "B", "repeat": 1, "bpm": 140}]}
 json.dump(ISSUE, open("outside.json", "w"))
 subprocess.run([BOOP, "render", "outside.json", "--output", "outside-before.mid"], check=True)
-with Editor(BOOP, "outside.json", cols=120, args=["-D", "null"]) as ed:
+with Editor(BOOP, "outside.json", cols=130, args=["-D", "null"]) as ed:
     ed.wait_for("outside.json")
-    check(ed.wait_for("pattern A 2/2 │ accent len 2"), "opens on the chain's first pattern (A, written second), on its first note",
+    check(ed.wait_for("swing 60% │") and ed.wait_for("pattern A 2/2 │ accent len 2 50% 1:2"),
+          "opens on the chain's first pattern (A, written second), on its first note (its groove and A's swing shown)",
           ed.status_line())
     ed.keys(" ", "u", "s")   # the accented C4 removed and back
     check(ed.wait_for("saved outside.json"), "a song from elsewhere saved", ed.text())
@@ -214,6 +215,80 @@ with Editor(BOOP, "outside.json", cols=120, args=["-D", "null"]) as ed:
 subprocess.run([BOOP, "render", "outside.json", "--output", "outside-after.mid"], check=True)
 check(open("outside-before.mid", "rb").read() == open("outside-after.mid", "rb").read(),
       "opened and saved, it renders the same .mid (notes, probabilities, conditions, ratchets, tempo)")
+
+# 5. The groove from the keys (each one undo step, shown for the note under the cursor) and the
+# loop playing the chain (G); saved, the file renders exactly as the same song written by hand.
+GROOVE_STEPS = [
+    ("C4 at step 1", [" "]),
+    ("probability 90", ["A"]), ("probability 80", ["A"]), ("probability 70", ["A"]),
+    ("condition 1:2", ["z"]),
+    ("E4 at step 2", ["l", "k", "k", "k", "k", " "]),
+    ("ratchet 2", ["r"]), ("ratchet 3", ["r"]),
+    ("swing 55", ["f"]), ("swing 60", ["f"]),
+    ("pattern cloned into B", ["c"]),
+    ("B: swing 65", ["f"]),
+]
+with Editor(BOOP, "groove.json", cols=120, args=["-D", "null"]) as ed:
+    check(ed.wait_for("groove.json"), "a new groove.json", ed.status_line())
+    for what, keys in GROOVE_STEPS[:5]:
+        ed.keys(*keys)
+    check(ed.wait_for("normal len 1 70% 1:2"), "the note's probability and condition in the status line",
+          ed.status_line())
+    for what, keys in GROOVE_STEPS[5:10]:
+        ed.keys(*keys)
+    check(ed.wait_for("swing 60%") and ed.wait_for("normal len 1 x3"), "the swing and the ratchet in the status line",
+          ed.status_line())
+    for what, keys in GROOVE_STEPS[10:]:
+        ed.keys(*keys)
+    check(ed.wait_for("pattern B 2/2") and ed.wait_for("swing 65%"), "B's own swing", ed.status_line())
+    ed.keys("r")   # E4 is ratcheted already: r again makes it 4 hits, then u takes it back
+    check(ed.wait_for("x4"), "r: four hits", ed.status_line())
+    ed.keys("u")
+    check(ed.wait_for("x3"), "u: three again", ed.status_line())
+    ed.keys("?")
+    check(ed.wait_for("loop: pattern / chain") and "swing +5 / -5" in ed.text() and "condition" in ed.text(),
+          "? lists G and the groove keys", ed.text())
+    ed.keys("esc")
+    ed.keys("G")
+    check(ed.wait_for("plays the song chain") and ed.wait_for("stopped (chain)"), "G: the loop plays the chain",
+          ed.text())
+    ed.keys("p")
+    check(ed.wait_for("playing chain"), "p plays the chain; the status line says which entry",
+          ed.status_line())
+    ed.keys("g")
+    check(ed.wait_for("playing") and ("◀ playing" in ed.text()), "the chain panel marks the entry heard", ed.text())
+    ed.keys("esc", "p")
+    check(ed.wait_for("stopped (chain)"), "p stops the chain", ed.status_line())
+    ed.keys("G")
+    check(ed.wait_for("plays the pattern") and "chain" not in ed.status_line(), "G again: the pattern loop",
+          ed.status_line())
+    undone = 0
+    for i in range(len(GROOVE_STEPS) + 3):
+        ed.keys("u")
+        if "nothing to undo" in ed.text():
+            break
+        undone += 1
+    check(undone == len(GROOVE_STEPS), f"every groove step one undo step ({len(GROOVE_STEPS)})", undone)
+    for i in range(len(GROOVE_STEPS)):
+        ed.keys("ctrl-r")
+    ed.keys("s")
+    check(ed.wait_for("saved groove.json"), "saved", ed.text())
+    ed.keys("q")
+    check(ed.wait_exit() == 0, "quits after saving", ed.status)
+
+saved = json.load(open("groove.json"))
+A_GROOVE = {"length": 16, "swing": 60, "tracks": {"melody": [
+    {"step": 0, "pitch": 60, "probability": 70, "condition": "1:2"}, {"step": 1, "pitch": 64, "ratchet": 3}]}}
+BY_HAND = {"version": 2, "name": "groove", "bpm": 120,
+           "patterns": {"A": A_GROOVE, "B": dict(A_GROOVE, swing=65)},
+           "song": [{"pattern": "A", "repeat": 1}, {"pattern": "B", "repeat": 1}]}
+check(saved.get("patterns") == BY_HAND["patterns"], "the groove saved as entered", saved.get("patterns"))
+json.dump(BY_HAND, open("by-hand.json", "w"))
+for ext in ("wav", "mid"):
+    for name in ("groove", "by-hand"):
+        subprocess.run([BOOP, "render", f"{name}.json", "--loops", "3", "--output", f"{name}.{ext}"], check=True)
+    check(open("groove." + ext, "rb").read() == open("by-hand." + ext, "rb").read(),
+          f"render of the saved file == render of the song written by hand (.{ext}, 3 loops: conditions)")
 
 print(f"edit song tests: {check.failures} failed")
 sys.exit(1 if check.failures else 0)

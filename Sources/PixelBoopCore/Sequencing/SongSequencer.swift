@@ -68,6 +68,22 @@ public struct SongSequencer: Sendable {
         origin += Int64(frame) - Int64(at)
     }
 
+    /// The segment holding global step k (nil past the end).
+    public mutating func segment(ofStep k: Int) -> SongSegment? {
+        timeline.segmentIndex(ofStep: k).map { timeline.segments[$0] }
+    }
+
+    /// Plays `newSong` from global step k on (an editor's change, heard from the next step to be
+    /// queued): step k keeps its frame, the steps after it follow the new song's layout and tempo,
+    /// and note ids go on counting so a note still sounding is never confused with a new one.
+    public mutating func replaceSong(_ newSong: Song, fromStep k: Int, seed: UInt64? = nil) {
+        let at = frame(ofStep: k)
+        var next = SongSequencer(song: newSong, sampleRate: sampleRate, loops: timeline.loops, seed: seed)
+        next.restart(step: k, atFrame: at)
+        next.nextNoteID = nextNoteID
+        self = next
+    }
+
     /// The first frame of global step k (swing applied); past the end, the end of the music.
     public mutating func frame(ofStep k: Int) -> UInt64 {
         guard let si = timeline.segmentIndex(ofStep: k) else {

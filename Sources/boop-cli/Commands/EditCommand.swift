@@ -154,6 +154,7 @@ final class EditSession {
                 adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
             try t.openSound()
             try t.setMix(model.song.instruments)
+            t.playSong(model.audibleSong)
             transport = t
             sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
         } catch {
@@ -242,7 +243,7 @@ final class EditSession {
         guard (try? lost.reopenDevice()) == true else { return }
         lostTransport = nil
         transport = lost
-        lost.replacePattern(model.audiblePattern)
+        lost.playSong(model.audibleSong)
         sound = .device(name: lost.device, latencyMilliseconds: Double(lost.info.bufferFrames) / lost.sampleRate * 1000)
     }
     private var lostTransport: PatternTransport?
@@ -291,7 +292,8 @@ final class EditSession {
         measureTap()
     }
 
-    private func patternChanged() { transport?.replacePattern(model.audiblePattern) }
+    /// The loop plays the edit from the next step it queues.
+    private func patternChanged() { transport?.playSong(model.audibleSong) }
     func replacePatternInTransport() {
         patternChanged()
         mixChanged()
@@ -315,7 +317,7 @@ final class EditSession {
             if transport.state == .playing || transport.state == .paused {
                 try transport.stopLoop()
             } else {
-                transport.replacePattern(model.audiblePattern)
+                transport.playSong(model.audibleSong)
                 try transport.start()
             }
         } catch {
@@ -344,10 +346,10 @@ final class EditSession {
             }
         }
         model.message = nil
-        let before = model.audiblePattern
+        let before = model.audibleSong
         let mixBefore = model.song.instruments
         defer {
-            if model.audiblePattern != before { patternChanged() }
+            if model.audibleSong != before { patternChanged() }
             if model.song.instruments != mixBefore { mixChanged() }
         }
         if let panel = model.panel { return panelKey(event, panel) }
