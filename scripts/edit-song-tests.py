@@ -169,7 +169,7 @@ with Editor(BOOP, "untitled.json", cols=120, args=["-D", "null"]) as ed:
     check(ed.wait_for("pattern B 2/2"), "} shows pattern B", ed.status_line())
     # The loop and the auditions on the song's instruments (a sine melody, the muted drums left out).
     ed.keys("p", "I", "l", "esc", "l", " ", "p")
-    check("playing" not in ed.status_line() and "instrument:" not in ed.text() and "audition:" not in ed.text(),
+    check(ed.wait_for("│ stopped │") and "instrument:" not in ed.text() and "audition:" not in ed.text(),
           "played and stopped on the song's instruments, changed while playing", ed.text())
     ed.keys("u", "u")
     ed.keys(">", ">", ">", ">", *["L"] * 16)

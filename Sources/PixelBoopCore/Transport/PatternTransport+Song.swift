@@ -40,7 +40,7 @@ extension PatternTransport {
         sync.locked {
             guard song != nil, _state == .playing || _state == .paused else { return nil }
             let k = song!.step(atFrame: playback.audibleFrame)
-            guard let seg = song!.segment(ofStep: k) else { return nil }
+            guard let (_, seg) = song!.segment(ofStep: k) else { return nil }
             let length = song!.song.patterns[seg.pattern].length
             return SongPosition(entry: seg.entry, pattern: seg.pattern, step: (k - seg.firstStep) % length, bpm: seg.bpm)
         }
@@ -82,6 +82,9 @@ extension PatternTransport {
             try engine.schedule(event)
             scheduledLog?.append(event)
         }
-        _ = first
+        guard midi != nil else { return }
+        if first < nextStep { midi!.add(song!.spans(forSteps: first..<nextStep), steps: first..<nextStep, song: &song!) }
+        let playback = self.playback
+        try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
     }
 }

@@ -96,6 +96,7 @@ public final class PatternTransport: @unchecked Sendable {
         // A song plays its chain `loops` times (for ever when nil), note for note as `render`.
         self.song = song.map { SongSequencer(song: $0, sampleRate: info.sampleRate, loops: loops, seed: seed) }
         totalSteps = song == nil ? loops.map { $0 * pattern.length } : self.song!.totalSteps
+        if let song { try engine.prepare(song: song, at: 0) }
     }
 
     deinit { sync.end() }
