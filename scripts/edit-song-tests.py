@@ -290,5 +290,34 @@ for ext in ("wav", "mid"):
     check(open("groove." + ext, "rb").read() == open("by-hand." + ext, "rb").read(),
           f"render of the saved file == render of the song written by hand (.{ext}, 3 loops: conditions)")
 
+# 6. The mouse marks a block: a drag with the right button held, from the first note to the last;
+# t then transposes the three notes (one undo step); a right click (no drag) still removes.
+from edit_driver import row_of  # noqa: E402
+
+
+def column_of(step):
+    return 11 + 2 * step + 1
+
+
+with Editor(BOOP, "mouse-block.json", cols=100, rows=30, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys(" ", "l", " ", "l", " ", "l", "l", " ")   # C4 on steps 1, 2, 3 and 5
+    ed.wait_for("step 5/16")
+    c4 = row_of(ed, "C4")
+    ed.drag([(column_of(0), c4), (column_of(1), c4), (column_of(2), c4)], button=2)
+    ed.keys("t")
+    want = {(0, "C#4"), (1, "C#4"), (2, "C#4"), (4, "C4")}
+    ed.pump_until(lambda e: grid_notes(e) == want, 30)
+    check(grid_notes(ed) == want,
+          "a right-button drag marks steps 1-3 as a block; t transposes just those", sorted(grid_notes(ed)))
+    ed.keys("esc")
+    ed.click(column_of(4), c4, button=2)
+    ed.keys("s")
+    check(ed.wait_for("saved"), "saved", ed.text())
+    ed.keys("q")
+    ed.wait_exit()
+saved = sorted((n["step"], n["pitch"]) for n in json.load(open("mouse-block.json"))["tracks"]["melody"])
+check(saved == [(0, 61), (1, 61), (2, 61)], "saved: the block transposed, the right-clicked note removed", saved)
+
 print(f"edit song tests: {check.failures} failed")
 sys.exit(1 if check.failures else 0)

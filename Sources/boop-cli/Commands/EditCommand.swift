@@ -20,7 +20,7 @@ struct EditCommand: ParsableCommand {
             lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
             saves as and E exports (.wav, .mid: type a path); ? shows the keys; Ctrl-Z suspends (fg comes \
             back); q or Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag \
-            paints, a right click removes, the wheel scrolls. A version-1 file stays version 1 while \
+            paints, a right click removes, a drag with the right or middle button marks a block, the wheel scrolls. A version-1 file stays version 1 while \
             nothing needs version 2. Without FILE a new untitled.json (untitled-2.json, ... when it \
             exists). A FILE that does not exist is a new pattern, written when you save; a symbolic link \
             is saved through (its target gets the edits); a read-only FILE is replaced only when you \
@@ -111,6 +111,9 @@ final class EditSession {
     let environment = ProcessInfo.processInfo.environment
     var size = TerminalSession.size()
     var dragging = false
+    /// A right or middle button held: the cell it was pressed on, and whether it has moved (a block).
+    var blockPress: (step: Int, row: Int)?
+    var blockDragging = false
     private var lastTap: (read: Double, frame: UInt64)?
     var tapLog: [String] = []
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
@@ -399,44 +402,6 @@ final class EditSession {
             askSavePath(label: "not replaced; save as", text: path)
         }
         return nil
-    }
-
-    func mouse(
-        _ button: InputEvent.MouseButton, column: Int, row: Int, pressed: Bool, drag: Bool,
-        readAt: Double
-    ) {
-        switch button {
-        case .wheelUp: view.scroll(model, by: 3, height: size.height)
-        case .wheelDown: view.scroll(model, by: -3, height: size.height)
-        case .left:
-            if !pressed {
-                if dragging { model.endGroup() }
-                dragging = false
-                return
-            }
-            guard let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
-            else { return }
-            model.moveTo(step: cell.step, row: cell.row)
-            if drag {
-                // A drag paints: one undo step for the whole stroke.
-                if !dragging {
-                    dragging = true
-                    model.beginGroup()
-                }
-                if let placed = model.place() { audition(placed) }
-            } else {
-                dragging = true
-                model.beginGroup()
-                if let placed = model.toggle() { audition(placed) }
-            }
-        case .right:
-            guard pressed, !drag,
-                let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
-            else { return }
-            model.moveTo(step: cell.step, row: cell.row)
-            model.remove()
-        case .middle: break
-        }
     }
 
     func monotonicSeconds() -> Double {
