@@ -71,8 +71,13 @@ extension EditorView {
         let mark = playing ? (ascii ? ">" : "▶") : (ascii ? "-" : "■")
         guard model.playsChain else { return playing ? ["playing", mark, ""] : ["stopped", mark, ""] }
         let entry = model.heard.map { " \($0.entry + 1)/\(model.song.chain.count)" } ?? ""
+        // The pattern heard, when the song still has it (an edit may have just removed it).
+        let name =
+            model.heard.flatMap { h in
+                model.song.patterns.indices.contains(h.pattern) ? " " + model.song.patterns[h.pattern].name : nil
+            } ?? ""
         return playing
-            ? ["playing chain\(entry)", "\(mark) chain\(entry)", "\(mark) chain", mark, ""]
+            ? ["playing chain\(entry)\(name)", "\(mark) chain\(entry)", "\(mark) chain", mark, ""]
             : ["stopped (chain)", "\(mark) chain", mark, ""]
     }
 

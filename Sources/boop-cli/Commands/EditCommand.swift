@@ -11,7 +11,7 @@ struct EditCommand: ParsableCommand {
             Steps run across, pitches (or drum lanes) down. Keys: arrows or h j k l move (up is a \
             semitone higher), H and L four steps; space or Enter places or removes a note (it sounds at \
             once); 1 2 3 set normal, accent, sustain; [ and ] shorten and lengthen the note; Tab and \
-            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM, = and \
+            Shift-Tab change track; p plays and stops the loop, G makes it play the song chain (or the pattern again); f and F change the pattern's swing; a and A the probability, z and Z the condition, r and R the ratchet of the note or the block; + and - change the tempo by 5 BPM, = and \
             _ by 1, b types it; < and > change the length (8 to 64 steps); v starts and ends a block \
             (Shift+arrows extend it, Esc clears it); y copies, x cuts, P pastes at the cursor, D \
             duplicates, Delete deletes; t and T transpose a semitone, o and O an octave; ( and ) nudge; \
