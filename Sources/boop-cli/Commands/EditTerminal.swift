@@ -35,6 +35,8 @@ extension EditSession {
         size = TerminalSession.size()
         writer.invalidate()
         dragging = false
+        blockPress = nil
+        blockDragging = false
         loop.redraw()
     }
 
