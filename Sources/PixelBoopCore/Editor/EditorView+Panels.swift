@@ -42,7 +42,7 @@ extension EditorView {
             "m M              mute / solo the track",
             "f F              swing +5 / -5 %",
             "a A  r R         chance ±10 %, ratchet",
-            "z Z              condition (1:2, 3:4..)",
+            "z Z              condition (1:2, 3:4)",
             "right/middle drag  mark a block",
             "? or Esc         close this help"
         ]
