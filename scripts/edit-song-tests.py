@@ -169,7 +169,7 @@ with Editor(BOOP, "untitled.json", cols=120, args=["-D", "null"]) as ed:
     check(ed.wait_for("pattern B 2/2"), "} shows pattern B", ed.status_line())
     # The loop and the auditions on the song's instruments (a sine melody, the muted drums left out).
     ed.keys("p", "I", "l", "esc", "l", " ", "p")
-    check("playing" not in ed.status_line() and "instrument:" not in ed.text() and "audition:" not in ed.text(),
+    check(ed.wait_for("│ stopped │") and "instrument:" not in ed.text() and "audition:" not in ed.text(),
           "played and stopped on the song's instruments, changed while playing", ed.text())
     ed.keys("u", "u")
     ed.keys(">", ">", ">", ">", *["L"] * 16)
@@ -203,9 +203,10 @@ ISSUE = {"version": 2, "name": "song", "bpm": 120, "swing": 50, "seed": 1,
          "song": [{"pattern": "A", "repeat": 4}, {"pattern": "B", "repeat": 1, "bpm": 140}]}
 json.dump(ISSUE, open("outside.json", "w"))
 subprocess.run([BOOP, "render", "outside.json", "--output", "outside-before.mid"], check=True)
-with Editor(BOOP, "outside.json", cols=120, args=["-D", "null"]) as ed:
+with Editor(BOOP, "outside.json", cols=130, args=["-D", "null"]) as ed:
     ed.wait_for("outside.json")
-    check(ed.wait_for("pattern A 2/2 │ accent len 2"), "opens on the chain's first pattern (A, written second), on its first note",
+    check(ed.wait_for("swing 60% │") and ed.wait_for("pattern A 2/2 │ accent len 2 50% 1:2"),
+          "opens on the chain's first pattern (A, written second), on its first note (its groove and A's swing shown)",
           ed.status_line())
     ed.keys(" ", "u", "s")   # the accented C4 removed and back
     check(ed.wait_for("saved outside.json"), "a song from elsewhere saved", ed.text())
@@ -214,6 +215,109 @@ with Editor(BOOP, "outside.json", cols=120, args=["-D", "null"]) as ed:
 subprocess.run([BOOP, "render", "outside.json", "--output", "outside-after.mid"], check=True)
 check(open("outside-before.mid", "rb").read() == open("outside-after.mid", "rb").read(),
       "opened and saved, it renders the same .mid (notes, probabilities, conditions, ratchets, tempo)")
+
+# 5. The groove from the keys (each one undo step, shown for the note under the cursor) and the
+# loop playing the chain (G); saved, the file renders exactly as the same song written by hand.
+GROOVE_STEPS = [
+    ("C4 at step 1", [" "]),
+    ("probability 90", ["A"]), ("probability 80", ["A"]), ("probability 70", ["A"]),
+    ("condition 1:2", ["z"]),
+    ("E4 at step 2", ["l", "k", "k", "k", "k", " "]),
+    ("ratchet 2", ["r"]), ("ratchet 3", ["r"]),
+    ("swing 55", ["f"]), ("swing 60", ["f"]),
+    ("pattern cloned into B", ["c"]),
+    ("B: swing 65", ["f"]),
+]
+with Editor(BOOP, "groove.json", cols=120, args=["-D", "null"]) as ed:
+    check(ed.wait_for("groove.json"), "a new groove.json", ed.status_line())
+    for what, keys in GROOVE_STEPS[:5]:
+        ed.keys(*keys)
+    check(ed.wait_for("normal len 1 70% 1:2"), "the note's probability and condition in the status line",
+          ed.status_line())
+    for what, keys in GROOVE_STEPS[5:10]:
+        ed.keys(*keys)
+    check(ed.wait_for("swing 60%") and ed.wait_for("normal len 1 x3"), "the swing and the ratchet in the status line",
+          ed.status_line())
+    for what, keys in GROOVE_STEPS[10:]:
+        ed.keys(*keys)
+    check(ed.wait_for("pattern B 2/2") and ed.wait_for("swing 65%"), "B's own swing", ed.status_line())
+    ed.keys("r")   # E4 is ratcheted already: r again makes it 4 hits, then u takes it back
+    check(ed.wait_for("x4"), "r: four hits", ed.status_line())
+    ed.keys("u")
+    check(ed.wait_for("x3"), "u: three again", ed.status_line())
+    ed.keys("?")
+    check(ed.wait_for("loop: pattern / chain") and "swing +5 / -5" in ed.text() and "condition" in ed.text(),
+          "? lists G and the groove keys", ed.text())
+    ed.keys("esc")
+    ed.keys("G")
+    check(ed.wait_for("plays the song chain") and ed.wait_for("stopped (chain)"), "G: the loop plays the chain",
+          ed.text())
+    ed.keys("p")
+    check(ed.wait_for("playing chain"), "p plays the chain; the status line says which entry",
+          ed.status_line())
+    ed.keys("g")
+    check(ed.wait_for("playing") and ("◀ playing" in ed.text()), "the chain panel marks the entry heard", ed.text())
+    ed.keys("esc", "p")
+    check(ed.wait_for("stopped (chain)"), "p stops the chain", ed.status_line())
+    ed.keys("G")
+    check(ed.wait_for("plays the pattern") and "chain" not in ed.status_line(), "G again: the pattern loop",
+          ed.status_line())
+    undone = 0
+    for i in range(len(GROOVE_STEPS) + 3):
+        ed.keys("u")
+        if "nothing to undo" in ed.text():
+            break
+        undone += 1
+    check(undone == len(GROOVE_STEPS), f"every groove step one undo step ({len(GROOVE_STEPS)})", undone)
+    for i in range(len(GROOVE_STEPS)):
+        ed.keys("ctrl-r")
+    ed.keys("s")
+    check(ed.wait_for("saved groove.json"), "saved", ed.text())
+    ed.keys("q")
+    check(ed.wait_exit() == 0, "quits after saving", ed.status)
+
+saved = json.load(open("groove.json"))
+A_GROOVE = {"length": 16, "swing": 60, "tracks": {"melody": [
+    {"step": 0, "pitch": 60, "probability": 70, "condition": "1:2"}, {"step": 1, "pitch": 64, "ratchet": 3}]}}
+BY_HAND = {"version": 2, "name": "groove", "bpm": 120,
+           "patterns": {"A": A_GROOVE, "B": dict(A_GROOVE, swing=65)},
+           "song": [{"pattern": "A", "repeat": 1}, {"pattern": "B", "repeat": 1}]}
+check(saved.get("patterns") == BY_HAND["patterns"], "the groove saved as entered", saved.get("patterns"))
+json.dump(BY_HAND, open("by-hand.json", "w"))
+for ext in ("wav", "mid"):
+    for name in ("groove", "by-hand"):
+        subprocess.run([BOOP, "render", f"{name}.json", "--loops", "3", "--output", f"{name}.{ext}"], check=True)
+    check(open("groove." + ext, "rb").read() == open("by-hand." + ext, "rb").read(),
+          f"render of the saved file == render of the song written by hand (.{ext}, 3 loops: conditions)")
+
+# 6. The mouse marks a block: a drag with the right button held, from the first note to the last;
+# t then transposes the three notes (one undo step); a right click (no drag) still removes.
+from edit_driver import row_of  # noqa: E402
+
+
+def column_of(step):
+    return 11 + 2 * step + 1
+
+
+with Editor(BOOP, "mouse-block.json", cols=100, rows=30, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys(" ", "l", " ", "l", " ", "l", "l", " ")   # C4 on steps 1, 2, 3 and 5
+    ed.wait_for("step 5/16")
+    c4 = row_of(ed, "C4")
+    ed.drag([(column_of(0), c4), (column_of(1), c4), (column_of(2), c4)], button=2)
+    ed.keys("t")
+    want = {(0, "C#4"), (1, "C#4"), (2, "C#4"), (4, "C4")}
+    ed.pump_until(lambda e: grid_notes(e) == want, 30)
+    check(grid_notes(ed) == want,
+          "a right-button drag marks steps 1-3 as a block; t transposes just those", sorted(grid_notes(ed)))
+    ed.keys("esc")
+    ed.click(column_of(4), c4, button=2)
+    ed.keys("s")
+    check(ed.wait_for("saved"), "saved", ed.text())
+    ed.keys("q")
+    ed.wait_exit()
+saved = sorted((n["step"], n["pitch"]) for n in json.load(open("mouse-block.json"))["tracks"]["melody"])
+check(saved == [(0, 61), (1, 61), (2, 61)], "saved: the block transposed, the right-clicked note removed", saved)
 
 print(f"edit song tests: {check.failures} failed")
 sys.exit(1 if check.failures else 0)

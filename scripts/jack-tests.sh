@@ -17,7 +17,8 @@
 # boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start a fixed
 # one frame later at 64- and 256-frame periods (jitter 0), C3...C6 in tune, channels 2/3/10, the
 # sustain pedal, all notes off, random bytes; no server -> 69; the server killed -> 74.
-# play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s): every note and
+# play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s; a song:
+# scripts/jack_midi_out_song_test.py, about 5 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -261,6 +262,12 @@ if start_jackd 256; then
   PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
   FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
   grep -q '^PASS' <<<"$out" || failed "play --midi-out test printed no result"
+  echo "--- play SONG --midi-out --clock --no-sound: a song's chain, tempo change and groove on the frame clock ---"
+  out=$(python3 scripts/jack_midi_out_song_test.py "$BOOP" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play SONG --midi-out test printed no result"
 else
   failed "jackd -p 256 did not start"
 fi

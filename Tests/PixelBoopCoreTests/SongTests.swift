@@ -151,7 +151,7 @@ struct SongTests {
     }
 
     @Test func playAndRenderQueueTheSameEvents() throws {
-        // SongTransport asks for one step at a time, SongRenderer for sixteen: the same events.
+        // The live transport asks for one step at a time, SongRenderer for sixteen: the same events.
         let song = try Self.song()
         var live = SongSequencer(song: song, sampleRate: 48000, loops: 2, seed: 9)
         var offline = SongSequencer(song: song, sampleRate: 48000, loops: 2, seed: 9)

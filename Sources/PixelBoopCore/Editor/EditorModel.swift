@@ -85,6 +85,10 @@ public struct EditorModel: Sendable {
     var clipboard: Clipboard?
     /// Scale lock: rows outside it are dimmed, the cursor and the mouse land on its notes.
     public var scale: Scale?
+    /// `G`: the loop plays the song chain instead of the pattern on the grid (not an edit).
+    public var playsChain = false
+    /// Where the playing song is heard (set by the editor's session before each frame).
+    public var heard: SongPosition?
 
     var undoStack: [Snapshot] = []
     var redoStack: [Snapshot] = []

@@ -12,6 +12,7 @@ extension EditorView {
             "[ ]              shorter / longer note",
             "Tab, Shift-Tab   next / previous track",
             "p                play / stop the loop",
+            "G                loop: pattern / chain",
             "+ -  = _         tempo ±5 / ±1 BPM",
             "b                type the tempo",
             "< >              pattern length (1-64)",
@@ -39,9 +40,10 @@ extension EditorView {
             "g                the song chain",
             "I                instrument and mix",
             "m M              mute / solo the track",
-            "",
-            "",
-            "",
+            "f F              swing +5 / -5 %",
+            "a A  r R         chance ±10 %, ratchet",
+            "z Z              condition (1:2, 3:4)",
+            "right/middle drag  mark a block",
             "? or Esc         close this help"
         ]
     ]
@@ -74,8 +76,10 @@ extension EditorView {
             let e = model.song.chain[i]
             let length = model.song.pattern(named: e.pattern)?.length ?? 0
             let bpm = e.bpm.map { " \(Int($0)) BPM" } ?? ""
+            // The entry the playing chain is in.
+            let heard = model.heard?.entry == i ? (ascii ? "  < playing" : "  ◀ playing") : ""
             lines.append(
-                "\(i == model.chainIndex ? ">" : " ") \(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)"
+                "\(i == model.chainIndex ? ">" : " ") \(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)\(heard)"
             )
         }
         lines += [

@@ -25,8 +25,10 @@ extension EditorView {
             [track, String(track.prefix(3)), ""],
             ["step \(model.step + 1)/\(model.songPattern.length)", "\(model.step + 1)/\(model.songPattern.length)", ""],
             tag.map { ["\(label) \($0)", "\(label)!"] } ?? [label],
-            ["\(Int(model.song.bpm)) BPM", "\(Int(model.song.bpm))", ""],
-            playing ? ["playing", ascii ? ">" : "▶", ""] : ["stopped", ascii ? "-" : "■", ""],
+            model.swing == 50
+                ? ["\(Int(model.song.bpm)) BPM", "\(Int(model.song.bpm))", ""]
+                : ["\(Int(model.song.bpm)) BPM swing \(Int(model.swing))%", "\(Int(model.song.bpm)) sw\(Int(model.swing))", ""],
+            loopField(model: model, playing: playing),
             sound,
             // The pattern when the song has more than one, the note under the cursor when there is one.
             model.song.patterns.count > 1
@@ -35,10 +37,7 @@ extension EditorView {
                     ""
                 ]
                 : [""],
-            model.noteUnderCursor.map {
-                ["\($0.velocity.rawValue) len \($0.length)", "\($0.velocity.rawValue.prefix(1))\($0.length)", ""]
-            }
-                ?? [""]
+            noteField(model: model)
         ]
         // The order fields give way: (field, to which alternative); -1 is the bars losing their spaces.
         let steps: [(Int, Int)] = [
@@ -64,5 +63,29 @@ extension EditorView {
             line = width > more.count + 1 ? " " + more + name.suffix(width - 1 - more.count) : String(name.suffix(max(0, width)))
         }
         return line
+    }
+
+    /// Playing or stopped, and what the loop plays: the pattern ("playing", "stopped", as ever) or
+    /// the song chain (`G`), with the entry heard.
+    private func loopField(model: EditorModel, playing: Bool) -> [String] {
+        let mark = playing ? (ascii ? ">" : "▶") : (ascii ? "-" : "■")
+        guard model.playsChain else { return playing ? ["playing", mark, ""] : ["stopped", mark, ""] }
+        let entry = model.heard.map { " \($0.entry + 1)/\(model.song.chain.count)" } ?? ""
+        // The pattern heard, when the song still has it (an edit may have just removed it).
+        let name =
+            model.heard.flatMap { h in
+                model.song.patterns.indices.contains(h.pattern) ? " " + model.song.patterns[h.pattern].name : nil
+            } ?? ""
+        return playing
+            ? ["playing chain\(entry)\(name)", "\(mark) chain\(entry)", "\(mark) chain", mark, ""]
+            : ["stopped (chain)", "\(mark) chain", mark, ""]
+    }
+
+    /// The note under the cursor: its velocity, length and groove (only what differs from a plain note).
+    private func noteField(model: EditorModel) -> [String] {
+        guard let n = model.songNoteUnderCursor else { return [""] }
+        let groove = EditorModel.grooveText(n)
+        let tail = groove.isEmpty ? "" : " " + groove
+        return ["\(n.velocity.rawValue) len \(n.length)\(tail)", "\(n.velocity.rawValue.prefix(1))\(n.length)\(tail)", ""]
     }
 }

@@ -1,4 +1,5 @@
 import CAudioEngine
+import Foundation
 
 /// MIDI out of a JACK playback opened with `AudioRoute.midiOut`: messages stamped with engine
 /// frames, written by the process callback at their exact offset in the cycle.
@@ -15,6 +16,13 @@ extension AudioPlayback {
 
     /// True once the last `midiPanic` went out (or there is no MIDI out).
     public var midiPanicDone: Bool { boop_playback_midi_panic_done(handle) != 0 }
+
+    /// Waits (at most `limit` seconds) until the note-offs and Stop of the last `midiPanic` are
+    /// out, so they leave before the port goes away.
+    public func waitForMidiPanic(limit: Double = 1) {
+        let deadline = Date().addingTimeInterval(limit)
+        while !midiPanicDone && stats.error == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+    }
 
     /// Connects `midi_out` to another client's MIDI input port.
     public func connectMidiOut(to port: String) throws(AudioError) {

@@ -21,6 +21,13 @@ public struct SongEvent: Equatable, Sendable, FrameStamped {
     }
 }
 
+/// A note that plays, on the engine's frame clock.
+public struct SongSpan: Sendable, Equatable {
+    public var hit: SongHit
+    public var on: UInt64
+    public var off: UInt64
+}
+
 /// Turns a song's timeline into frame-exact engine events (the formula is `SongTimeline`'s),
 /// computed from each segment's start frame and never accumulated inside a segment.
 public struct SongSequencer: Sendable {
@@ -68,6 +75,22 @@ public struct SongSequencer: Sendable {
         origin += Int64(frame) - Int64(at)
     }
 
+    /// The segment holding global step k, and its index (nil past the end).
+    public mutating func segment(ofStep k: Int) -> (index: Int, segment: SongSegment)? {
+        timeline.segmentIndex(ofStep: k).map { ($0, timeline.segments[$0]) }
+    }
+
+    /// Plays `newSong` from global step k on (an editor's change, heard from the next step to be
+    /// queued): step k keeps its frame, the steps after it follow the new song's layout and tempo,
+    /// and note ids go on counting so a note still sounding is never confused with a new one.
+    public mutating func replaceSong(_ newSong: Song, fromStep k: Int, seed: UInt64? = nil) {
+        let at = frame(ofStep: k)
+        var next = SongSequencer(song: newSong, sampleRate: sampleRate, loops: timeline.loops, seed: seed)
+        next.restart(step: k, atFrame: at)
+        next.nextNoteID = nextNoteID
+        self = next
+    }
+
     /// The first frame of global step k (swing applied); past the end, the end of the music.
     public mutating func frame(ofStep k: Int) -> UInt64 {
         guard let si = timeline.segmentIndex(ofStep: k) else {
@@ -89,31 +112,41 @@ public struct SongSequencer: Sendable {
         return k
     }
 
-    /// Every event of global steps `steps`, in engine order.
-    public mutating func events(forSteps steps: Range<Int>) -> [SongEvent] {
-        var out: [SongEvent] = []
-        for hit in timeline.hits(forSteps: steps) {
-            let inst = song.instrument(hit.track)
-            let gain = hit.velocity.gain * Float(inst.level)
+    /// Every note of global steps `steps` that plays, with its first and last frame (drums: the
+    /// gate the .mid export gives them), in step order: the engine's events and the MIDI output
+    /// are both made from these.
+    public mutating func spans(forSteps steps: Range<Int>) -> [SongSpan] {
+        timeline.hits(forSteps: steps).map { hit in
             let on = frame(segment: hit.segment, position: hit.onPosition)
-            if hit.track == .rhythm {
-                out.append(SongEvent(frame: on, action: .drum(key: hit.pitch, gain: gain, kit: inst.kit), step: hit.step))
-                continue
-            }
-            let id = nextNoteID
-            nextNoteID = nextNoteID == SongSequencer.lastNoteID ? 1 : nextNoteID + 1
             let off: UInt64
             if let gate = hit.gateSteps {
                 off = on + UInt64((gate * framesPerStep(timeline.segments[hit.segment])).rounded())
             } else {
                 off = frame(segment: hit.segment, position: hit.endPosition)
             }
+            return SongSpan(hit: hit, on: on, off: off)
+        }
+    }
+
+    /// Every event of global steps `steps`, in engine order.
+    public mutating func events(forSteps steps: Range<Int>) -> [SongEvent] {
+        var out: [SongEvent] = []
+        for span in spans(forSteps: steps) {
+            let hit = span.hit
+            let inst = song.instrument(hit.track)
+            let gain = hit.velocity.gain * Float(inst.level)
+            if hit.track == .rhythm {
+                out.append(SongEvent(frame: span.on, action: .drum(key: hit.pitch, gain: gain, kit: inst.kit), step: hit.step))
+                continue
+            }
+            let id = nextNoteID
+            nextNoteID = nextNoteID == SongSequencer.lastNoteID ? 1 : nextNoteID + 1
             out.append(
                 SongEvent(
-                    frame: on,
+                    frame: span.on,
                     action: .noteOn(track: hit.track, pitch: hit.pitch, gain: gain, id: id, instrument: !inst.isClassic),
                     step: hit.step))
-            out.append(SongEvent(frame: off, action: .noteOff(id: id), step: hit.step))
+            out.append(SongEvent(frame: span.off, action: .noteOff(id: id), step: hit.step))
         }
         out.sort(by: SongEvent.playOrder)
         return out

@@ -91,6 +91,47 @@ struct MidiOutScheduler {
             }
         }
         if clock { added += clocks(for: steps, sequencer: sequencer) }
+        merge(added)
+    }
+
+    /// Lock held: the MIDI of a song's `steps` (their notes, as the .mid export has them), and
+    /// its clock: six per step, straight (unswung), at each chain entry's own tempo.
+    mutating func add(_ spans: [SongSpan], steps: Range<Int>, song: inout SongSequencer) {
+        var added: [MidiOutMessage] = []
+        for s in spans where (0...127).contains(s.hit.pitch) {
+            let ch = MidiFileWriter.channel(s.hit.track)
+            let key = UInt8(s.hit.pitch)
+            nextDrumID &+= 1   // ids of the output's own, as for a pattern's drums
+            let id = nextDrumID
+            added.append(
+                .init(
+                    frame: s.on, kind: .noteOn(id: id, channel: ch, key: key, velocity: MidiFileWriter.velocity(s.hit.velocity))))
+            added.append(.init(frame: s.off, kind: .noteOff(id: id, channel: ch, key: key)))
+        }
+        if clock {
+            for k in steps {
+                guard let (si, seg) = song.segment(ofStep: k) else { continue }
+                added += announced(step: k, frame: song.frame(ofStep: k))
+                for c in 0..<6 {
+                    let frame = song.frame(segment: si, position: Double(k - seg.firstStep) + Double(c) / 6)
+                    added.append(.init(frame: frame, kind: .clock))
+                }
+            }
+        }
+        merge(added)
+    }
+
+    /// Start, or Song Position and Continue, when `step` is the one announced.
+    private mutating func announced(step s: Int, frame: UInt64) -> [MidiOutMessage] {
+        guard let a = announce, a.step == s else { return [] }
+        announce = nil
+        if a.resume {
+            return [.init(frame: frame, kind: .songPosition(UInt16(clamping: s & 0x3FFF))), .init(frame: frame, kind: .resume)]
+        }
+        return [.init(frame: frame, kind: .start)]
+    }
+
+    private mutating func merge(_ added: [MidiOutMessage]) {
         queue += added
         // Stable: on a shared frame and rank, the order they were made in.
         queue = queue.enumerated().sorted { a, b in
@@ -104,16 +145,7 @@ struct MidiOutScheduler {
         let rate = sequencer.sampleRate
         let bpm = sequencer.pattern.bpm
         for s in steps {
-            if let a = announce, a.step == s {
-                let frame = sequencer.frame(ofStep: s)
-                if a.resume {
-                    out.append(.init(frame: frame, kind: .songPosition(UInt16(clamping: s & 0x3FFF))))
-                    out.append(.init(frame: frame, kind: .resume))
-                } else {
-                    out.append(.init(frame: frame, kind: .start))
-                }
-                announce = nil
-            }
+            out += announced(step: s, frame: sequencer.frame(ofStep: s))
             for c in (6 * s)..<(6 * s + 6) {
                 let k = Double(c - 6 * sequencer.anchorStep)
                 let offset = (k * rate * 60.0 / (bpm * 24.0) + 0.5).rounded(.down)

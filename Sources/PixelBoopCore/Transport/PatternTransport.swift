@@ -23,19 +23,24 @@ public final class PatternTransport: @unchecked Sendable {
 
     public var state: State { sync.locked { _state } }
     public var sequencer: Sequencer { sync.locked { _sequencer } }
-    private var _state = State.ready
-    private var _sequencer: Sequencer
+    var _state = State.ready
+    var _sequencer: Sequencer
+    /// A song's sequencer, when the transport plays a song (`playSong`) instead of `_sequencer`'s pattern.
+    var song: SongSequencer?
     let sync = SchedulingThread()   // internal, as engine, playback, midi and mix: the +Mix extension
     let engine: AudioEngine
     var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
-    private var pending: EventScheduler<SequencerEvent>
+    var pending: EventScheduler<SequencerEvent>
+    var songPending: EventScheduler<SongEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
     var midi: MidiOutScheduler?
-    private var nextStep = 0
+    var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
+    /// A song's events as handed to the engine, kept only when a test sets it (not nil).
+    var scheduledLog: [SongEvent]?
     private var pausedAtStep = 0
     /// Each track's instrument and level (the editor's song; empty: the version-1 timbres, as a
     /// pattern file plays).
@@ -66,7 +71,7 @@ public final class PatternTransport: @unchecked Sendable {
     public init(
         pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
         periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-        loops: Int? = nil, midiClock: Bool = false
+        loops: Int? = nil, midiClock: Bool = false, song: Song? = nil, seed: UInt64? = nil
     ) throws(AudioError) {
         midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
@@ -87,7 +92,11 @@ public final class PatternTransport: @unchecked Sendable {
         // load (a tempo change then takes effect up to 200 ms later; pause and stop stay immediate).
         let ahead = route.midiOut ? 0.2 : 0.04
         pending = EventScheduler(lookahead: UInt64(ahead * info.sampleRate) + UInt64(info.bufferFrames))
-        totalSteps = loops.map { $0 * pattern.length }
+        songPending = EventScheduler(lookahead: pending.lookahead)
+        // A song plays its chain `loops` times (for ever when nil), note for note as `render`.
+        self.song = song.map { SongSequencer(song: $0, sampleRate: info.sampleRate, loops: loops, seed: seed) }
+        totalSteps = song == nil ? loops.map { $0 * pattern.length } : self.song!.totalSteps
+        if let song { try engine.prepare(song: song, at: 0) }
     }
 
     deinit { sync.end() }
@@ -100,7 +109,7 @@ public final class PatternTransport: @unchecked Sendable {
     /// The frame the listener hears now.
     public var audibleFrame: UInt64 { sync.locked { playback.audibleFrame } }
     /// The step the listener hears now (may be negative before the first).
-    public var audibleStep: Int { sync.locked { _sequencer.step(atFrame: playback.audibleFrame) } }
+    public var audibleStep: Int { sync.locked { stepLocked(atFrame: playback.audibleFrame) } }
 
     /// Starts the music a few milliseconds from now, so the first step is queued in time.
     public func start() throws(AudioError) {
@@ -108,8 +117,8 @@ public final class PatternTransport: @unchecked Sendable {
             guard _state == .ready else { return }
             _startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
             nextStep = 0
-            pending.removeAll()
-            _sequencer.restart(step: 0, atFrame: _startFrame)
+            clearPending()
+            restartLocked(step: 0, atFrame: _startFrame)
             midi?.announce(step: 0, resume: false)
             try schedule()
             try openSoundLocked()
@@ -159,13 +168,14 @@ public final class PatternTransport: @unchecked Sendable {
         var wait = SchedulingThread.maxSleepSeconds
         if _state == .playing {
             if totalSteps.map({ nextStep < $0 }) ?? true {
-                let due = _sequencer.frame(ofStep: nextStep)
+                let due = frameLocked(ofStep: nextStep)
                 wait = min(
                     wait,
                     EventScheduler<SequencerEvent>.seconds(
                         from: clock, until: due > pending.lookahead ? due - pending.lookahead : 0, sampleRate: sampleRate))
             }
             if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
+            if let next = songPending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
             if let next = midi?.nextFrame {
                 let due = next > pending.lookahead ? next - pending.lookahead + 1 : 0
                 wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: due, sampleRate: sampleRate))
@@ -211,7 +221,7 @@ public final class PatternTransport: @unchecked Sendable {
     public func stopLoop() throws(AudioError) {
         try sync.locked { () throws(AudioError) -> Void in
             guard _state == .playing || _state == .paused || _state == .finished else { return }
-            pending.removeAll()
+            clearPending()
             try engine.cancelPending(fade: 0.015)
             midiPanic()
             auditions.removeAll()
@@ -301,7 +311,7 @@ public final class PatternTransport: @unchecked Sendable {
             if let error = playback.stats.error { throw error }
             if let schedulingError { throw schedulingError }
             guard _state == .playing else { return }
-            if let totalSteps, playback.audibleFrame >= _sequencer.frame(ofStep: totalSteps) { _state = .finished }
+            if let totalSteps, playback.audibleFrame >= frameLocked(ofStep: totalSteps) { _state = .finished }
         }
     }
 
@@ -310,7 +320,7 @@ public final class PatternTransport: @unchecked Sendable {
     public func secondsUntilDue(atMost: Double = 1.0 / 60) -> Double {
         sync.locked {
             guard _state == .playing, let totalSteps else { return atMost }
-            let end = _sequencer.frame(ofStep: totalSteps)
+            let end = frameLocked(ofStep: totalSteps)
             let heard = playback.audibleFrame
             return min(max(end > heard ? Double(end - heard) / sampleRate : 0, 0.002), atMost)
         }
@@ -319,9 +329,10 @@ public final class PatternTransport: @unchecked Sendable {
     /// Lock held: queues every event of the steps that start before the horizon, in play order.
     private func schedule() throws(AudioError) {
         let horizon = pending.horizon(clock: engine.frameClock)
+        if song != nil { return try scheduleSong(before: horizon) }
         var steps: [SequencerEvent] = []
         let first = nextStep
-        while _sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
+        while frameLocked(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
             steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
         }
@@ -345,14 +356,14 @@ public final class PatternTransport: @unchecked Sendable {
                 _state = .paused
                 // Never past what was queued: a device that drains faster than real time (a null
                 // sink) can report a step that was never scheduled.
-                pausedAtStep = min(_sequencer.step(atFrame: playback.audibleFrame) + 1, nextStep)
-                pending.removeAll()
+                pausedAtStep = min(stepLocked(atFrame: playback.audibleFrame) + 1, nextStep)
+                clearPending()
                 try engine.cancelPending(fade: 0.01)
                 midiPanic()
             case (.paused, false):
                 _state = .playing
                 nextStep = pausedAtStep
-                _sequencer.restart(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
+                restartLocked(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
                 midi?.announce(step: nextStep, resume: true)
             default: break
             }
@@ -391,7 +402,7 @@ public final class PatternTransport: @unchecked Sendable {
             }
         }
         let fadeEnd = sync.locked { () -> UInt64 in
-            pending.removeAll()
+            clearPending()
             auditions.removeAll()
             _state = .stopped   // the scheduling thread ends at its next step
             try? engine.cancelPending(fade: 0.015)
@@ -402,9 +413,7 @@ public final class PatternTransport: @unchecked Sendable {
         }
         sync.end()
         playback.waitUntilHeard(frame: fadeEnd, sampleRate: sampleRate)
-        // The note-offs and Stop are out before the port goes away (at most a second).
-        let deadline = Date().addingTimeInterval(1)
-        while !playback.midiPanicDone && playback.stats.error == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        playback.waitForMidiPanic()
         let stats = playback.stats
         playback.stop(drain: false)
         if let error = stats.error { throw error }

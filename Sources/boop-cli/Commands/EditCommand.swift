@@ -11,7 +11,7 @@ struct EditCommand: ParsableCommand {
             Steps run across, pitches (or drum lanes) down. Keys: arrows or h j k l move (up is a \
             semitone higher), H and L four steps; space or Enter places or removes a note (it sounds at \
             once); 1 2 3 set normal, accent, sustain; [ and ] shorten and lengthen the note; Tab and \
-            Shift-Tab change track; p plays and stops the loop; + and - change the tempo by 5 BPM, = and \
+            Shift-Tab change track; p plays and stops the loop, G makes it play the song chain (or the pattern again); f and F change the pattern's swing; a and A the probability, z and Z the condition, r and R the ratchet of the note or the block; + and - change the tempo by 5 BPM, = and \
             _ by 1, b types it; < and > change the length (8 to 64 steps); v starts and ends a block \
             (Shift+arrows extend it, Esc clears it); y copies, x cuts, P pastes at the cursor, D \
             duplicates, Delete deletes; t and T transpose a semitone, o and O an octave; ( and ) nudge; \
@@ -20,7 +20,7 @@ struct EditCommand: ParsableCommand {
             lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
             saves as and E exports (.wav, .mid: type a path); ? shows the keys; Ctrl-Z suspends (fg comes \
             back); q or Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag \
-            paints, a right click removes, the wheel scrolls. A version-1 file stays version 1 while \
+            paints, a right click removes, a drag with the right or middle button marks a block, the wheel scrolls. A version-1 file stays version 1 while \
             nothing needs version 2. Without FILE a new untitled.json (untitled-2.json, ... when it \
             exists). A FILE that does not exist is a new pattern, written when you save; a symbolic link \
             is saved through (its target gets the edits); a read-only FILE is replaced only when you \
@@ -111,6 +111,9 @@ final class EditSession {
     let environment = ProcessInfo.processInfo.environment
     var size = TerminalSession.size()
     var dragging = false
+    /// A right or middle button held: the cell it was pressed on, and whether it has moved (a block).
+    var blockPress: (step: Int, row: Int)?
+    var blockDragging = false
     private var lastTap: (read: Double, frame: UInt64)?
     var tapLog: [String] = []
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
@@ -154,6 +157,7 @@ final class EditSession {
                 adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
             try t.openSound()
             try t.setMix(model.song.instruments)
+            t.playSong(model.audibleSong)
             transport = t
             sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
         } catch {
@@ -242,7 +246,7 @@ final class EditSession {
         guard (try? lost.reopenDevice()) == true else { return }
         lostTransport = nil
         transport = lost
-        lost.replacePattern(model.audiblePattern)
+        lost.playSong(model.audibleSong)
         sound = .device(name: lost.device, latencyMilliseconds: Double(lost.info.bufferFrames) / lost.sampleRate * 1000)
     }
     private var lostTransport: PatternTransport?
@@ -291,7 +295,8 @@ final class EditSession {
         measureTap()
     }
 
-    private func patternChanged() { transport?.replacePattern(model.audiblePattern) }
+    /// The loop plays the edit from the next step it queues.
+    private func patternChanged() { transport?.playSong(model.audibleSong) }
     func replacePatternInTransport() {
         patternChanged()
         mixChanged()
@@ -315,7 +320,7 @@ final class EditSession {
             if transport.state == .playing || transport.state == .paused {
                 try transport.stopLoop()
             } else {
-                transport.replacePattern(model.audiblePattern)
+                transport.playSong(model.audibleSong)
                 try transport.start()
             }
         } catch {
@@ -344,10 +349,10 @@ final class EditSession {
             }
         }
         model.message = nil
-        let before = model.audiblePattern
+        let before = model.audibleSong
         let mixBefore = model.song.instruments
         defer {
-            if model.audiblePattern != before { patternChanged() }
+            if model.audibleSong != before { patternChanged() }
             if model.song.instruments != mixBefore { mixChanged() }
         }
         if let panel = model.panel { return panelKey(event, panel) }
@@ -397,44 +402,6 @@ final class EditSession {
             askSavePath(label: "not replaced; save as", text: path)
         }
         return nil
-    }
-
-    func mouse(
-        _ button: InputEvent.MouseButton, column: Int, row: Int, pressed: Bool, drag: Bool,
-        readAt: Double
-    ) {
-        switch button {
-        case .wheelUp: view.scroll(model, by: 3, height: size.height)
-        case .wheelDown: view.scroll(model, by: -3, height: size.height)
-        case .left:
-            if !pressed {
-                if dragging { model.endGroup() }
-                dragging = false
-                return
-            }
-            guard let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
-            else { return }
-            model.moveTo(step: cell.step, row: cell.row)
-            if drag {
-                // A drag paints: one undo step for the whole stroke.
-                if !dragging {
-                    dragging = true
-                    model.beginGroup()
-                }
-                if let placed = model.place() { audition(placed) }
-            } else {
-                dragging = true
-                model.beginGroup()
-                if let placed = model.toggle() { audition(placed) }
-            }
-        case .right:
-            guard pressed, !drag,
-                let cell = view.cell(column: column, row: row, model: model, width: size.width, height: size.height)
-            else { return }
-            model.moveTo(step: cell.step, row: cell.row)
-            model.remove()
-        case .middle: break
-        }
     }
 
     func monotonicSeconds() -> Double {

@@ -9,6 +9,9 @@ extension EditSession {
         if noteKey(event, readAt: readAt) != nil { return nil }
         switch event {
         case .char("p"): togglePlay()
+        case .char("G"): toggleChainLoop()
+        case .char("f"): model.changeSwing(by: 5)
+        case .char("F"): model.changeSwing(by: -5)
         case .char("+"): model.changeBPM(by: 5)
         case .char("-"): model.changeBPM(by: -5)
         case .char("="): model.changeBPM(by: 1)
@@ -75,6 +78,12 @@ extension EditSession {
         case .char("T"): model.transpose(by: -1)
         case .char("o"): model.transpose(by: 12)
         case .char("O"): model.transpose(by: -12)
+        case .char("a"): model.changeProbability(by: 10)
+        case .char("A"): model.changeProbability(by: -10)
+        case .char("r"): model.changeRatchet(by: 1)
+        case .char("R"): model.changeRatchet(by: -1)
+        case .char("z"): model.cycleCondition(by: 1)
+        case .char("Z"): model.cycleCondition(by: -1)
         case .char("("): model.nudge(by: -1)
         case .char(")"): model.nudge(by: 1)
         default: return nil
@@ -124,6 +133,22 @@ extension EditSession {
         default: break
         }
         return nil
+    }
+
+    /// `G`: the loop plays the song chain, or the pattern on the grid again; a playing loop
+    /// starts over in its new mode (the chain from its first entry).
+    func toggleChainLoop() {
+        model.playsChain.toggle()
+        model.message =
+            model.playsChain ? "the loop plays the song chain (G: the pattern)" : "the loop plays the pattern (G: the chain)"
+        guard let transport, transport.state == .playing else { return }
+        do {
+            try transport.stopLoop()
+            transport.playSong(model.audibleSong)
+            try transport.start()
+        } catch {
+            model.message = "\(error)"
+        }
     }
 
     var exportSuggestion: String {

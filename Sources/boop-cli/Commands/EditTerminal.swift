@@ -35,6 +35,8 @@ extension EditSession {
         size = TerminalSession.size()
         writer.invalidate()
         dragging = false
+        blockPress = nil
+        blockDragging = false
         loop.redraw()
     }
 
@@ -61,7 +63,9 @@ extension EditSession {
     /// everything before, so the writer's idea of the screen is what the terminal got).
     func nextFrame() -> String {
         let playing = transport.map { $0.state == .playing } ?? false
-        let playStep = playing ? transport?.audibleStep : nil
+        // The playhead shows on the grid while the pattern heard is the one on it.
+        model.heard = playing ? transport?.heardPosition : nil
+        let playStep = model.heard.flatMap { $0.pattern == model.current ? $0.step : nil }
         let frame = view.frame(
             model: model, width: size.width, height: size.height, playStep: playStep,
             playing: playing, sound: sound, fileName: fileName)

@@ -7,7 +7,7 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play a pattern in a loop through ALSA, with a live playhead.",
         discussion:
-            "Space pauses and resumes, + and - change the tempo, q or Ctrl-C stops (the sound fades out within 20 ms). A device that cannot be opened exits 69; a device lost while playing exits 74."
+            "Space pauses and resumes, + and - change the tempo (a song keeps its chain's), q or Ctrl-C stops (the sound fades out within 20 ms). A song plays its chain (--pattern NAME loops one pattern), with --midi-out too. A device that cannot be opened exits 69; a device lost while playing exits 74."
     )
 
     /// A player needs no 9 ms latency (keys act within the buffer, 104 ms) and each period costs
@@ -56,32 +56,26 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let pattern: Pattern
-            switch try patternOptions.loadPiece() {
-            case .pattern(let p): pattern = p
-            case .song(let song):
-                if midiOptions.midiOut {
-                    throw BoopExit(.usage, "--midi-out: a song is played as sound only; MIDI out takes a version-1 pattern")
-                }
-                let transport = try SongTransport(
-                    song: song, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
-                    voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
-                    periods: periods ?? 3, adaptive: adaptive ?? false, gainDB: gainOption.gain,
-                    loops: patternOptions.loops, seed: patternOptions.songSeed)
-                try SongPlaySession(
-                    transport: transport, display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose
-                ).run()
-                return
-            }
+            // A pattern loops; a song plays its chain: both through the one transport (the same
+            // scheduling, MIDI output and session), a song's events from the timeline `render` uses.
+            let piece = try patternOptions.loadPiece()
             try midiOptions.checkSequencer(backend: deviceOptions.backend)
             var route = deviceOptions.route
             route.midiOut = midiOptions.midiOut
             route.mute = midiOptions.noSound
+            var pattern = Pattern(name: "")
+            var song: Song?
+            switch piece {
+            case .pattern(let p): pattern = p
+            case .song(let s):
+                song = s
+                pattern.name = s.name
+            }
             let transport = try PatternTransport(
                 pattern: pattern, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
                 periods: periods ?? 3, adaptive: adaptive ?? false, gainDB: gainOption.gain,
-                loops: patternOptions.loops, midiClock: midiOptions.clock)
+                loops: patternOptions.loops, midiClock: midiOptions.clock, song: song, seed: patternOptions.songSeed)
             if let port = midiOptions.midiConnect {
                 try transport.openSound()
                 try transport.connectMidiOut(to: port)
@@ -106,8 +100,12 @@ final class PlaySession {
     private var terminal: TerminalSession?
     private var screen: ScreenOutput?
 
+    /// The song being played (nil: a pattern).
+    private let song: Song?
+
     init(transport: PatternTransport, device: String, display: Bool, verbose: Bool) {
         self.transport = transport
+        song = transport.playingSong
         self.device = device
         self.verbose = verbose
         showView = display && isatty(STDOUT_FILENO) == 1
@@ -192,8 +190,8 @@ final class PlaySession {
                     self?.log(line)
                 } : nil)
         media?.update(
-            status: .playing, title: pattern.name,
-            length: transport.totalSteps.map { Double($0) * pattern.stepSeconds })
+            status: .playing, title: song?.name ?? pattern.name,
+            length: song == nil ? transport.totalSteps.map { Double($0) * pattern.stepSeconds } : nil)
         return media
     }
 
@@ -201,8 +199,9 @@ final class PlaySession {
         switch key {
         case .char(" "): try transport.setPaused(transport.state == .playing)
         case .char("q"), .char("Q"): return .stop
-        case .char("+"), .char("="): transport.setBPM(transport.sequencer.pattern.bpm + 5)
-        case .char("-"), .char("_"): transport.setBPM(transport.sequencer.pattern.bpm - 5)
+        // A song keeps the tempi its chain gives.
+        case .char("+"), .char("="): if song == nil { transport.setBPM(transport.sequencer.pattern.bpm + 5) }
+        case .char("-"), .char("_"): if song == nil { transport.setBPM(transport.sequencer.pattern.bpm - 5) }
         default: break
         }
         return .carryOn
@@ -257,6 +256,7 @@ final class PlaySession {
 
     /// One row per track, one column per step; the step being heard is shown in reverse video.
     private func frame(audibleStep: Int?) -> [String] {
+        if let song { return songLines(song) }
         let pattern = transport.sequencer.pattern
         let length = pattern.length
         let current = audibleStep.map { (($0 % length) + length) % length }
@@ -280,5 +280,18 @@ final class PlaySession {
             lines.append(row)
         }
         return lines
+    }
+
+    /// A song: the chain entry heard, its pattern, the step and the tempo.
+    private func songLines(_ song: Song) -> [String] {
+        var line = "\(shown(song.name))  \(song.chain.count) entries"
+        if let heard = transport.heardPosition {
+            let pattern = song.patterns[heard.pattern]
+            line =
+                "\(shown(song.name))  entry \(heard.entry + 1)/\(song.chain.count): \(shown(pattern.name))"
+                + String(format: "  step %d/%d  %.0f BPM", heard.step + 1, pattern.length, heard.bpm)
+        }
+        let paused = transport.state == .paused ? "  (paused)" : ""
+        return [line + paused + "   [space] pause  [q] quit"]
     }
 }
