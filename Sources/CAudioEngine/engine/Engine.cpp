@@ -329,6 +329,16 @@ float Engine::mixStereo(float* out, uint32_t frames) BOOP_RT {
             out[n] = mono[n] + 0.5f * (left[n] + right[n]) * kMasterGain;
             peak = std::max(peak, std::fabs(out[n]));
         }
+    } else if (channels == 2) {
+        // The usual stereo output as its own loop, which the compiler vectorises (the same
+        // operations per frame as the general loop below, so the same bits).
+        for (uint32_t n = 0; n < frames; ++n) {
+            const float l = mono[n] + left[n] * kMasterGain;
+            const float r = mono[n] + right[n] * kMasterGain;
+            peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));
+            out[2 * n] = l;
+            out[2 * n + 1] = r;
+        }
     } else {
         for (uint32_t n = 0; n < frames; ++n) {
             const float l = mono[n] + left[n] * kMasterGain;

@@ -7,9 +7,11 @@ namespace boop {
 // The rhythm kits beside the General MIDI one (DrumBank): an 808-style kit (swept sine kicks and
 // toms, a tone-and-noise snare, a clap, metallic hats and a cowbell) and a chip kit (square-wave
 // sweeps and the short/long noise of an 8-bit console's noise channel). Each hit is a few
-// oscillators and a noise source under exponential decays, rendered frame by frame from its own
-// state (a sample never depends on where a block was cut), with a 1 ms ramp-in and a fade when
-// the voice is stolen: no click.
+// oscillators and a noise source under exponential decays. A hit's sound depends only on its
+// trigger, so it is made ahead, eight frames at a time counted from its start, as the eight lanes
+// of a vector (KitKernels.cpp): the decays are powers, the phases prefix sums, the noise's
+// one-pole a scan. Only the fade (an event) is applied frame by frame afterwards, so a sample
+// never depends on where a block was cut. A 1 ms ramp-in and a fade when stolen: no click.
 class KitBank {
   public:
     enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
@@ -41,24 +43,24 @@ class KitBank {
         int lfsrTap = 1, lfsrHold = 1, lfsrCount = 0;  // chip noise: 15-bit LFSR, short or long mode
         float lfsrOut = 0.0f;
         uint32_t age = 0, clapGaps = 0;
+        // The decays' powers d^0 ... d^7 and d^8, for a group of eight frames.
+        alignas(32) float tonePow[8], noisePow[8], sweepPow[8];
+        float tonePow8 = 1.0f, noisePow8 = 1.0f, sweepPow8 = 1.0f;
+        alignas(32) float ahead[8];  // the current group; `used` of them played
+        int used = 8;
+        bool ending = false;  // every part has fallen silent: the hit ends after this group
     };
+    // Writes a hit's next eight frames (before its fade) into its `ahead` and advances it.
+    using Kernel = void (*)(Hit&, uint32_t clapGap) noexcept [[clang::nonblocking]];
+    static Kernel chooseKernel(bool wide) noexcept;
 
   private:
-    // A chunk of one hit's frames, split where the sine can be taken for many frames at once.
-    struct Frames {
-        alignas(32) float amp[kChunk];
-        alignas(32) uint32_t phase[kChunk];
-        alignas(32) float tone2[kChunk];
-        alignas(32) float noise[kChunk];
-        alignas(32) float gain[kChunk];
-    };
-    void stepHit(Hit& h, Frames& f, int i) BOOP_RT;
-    template <bool Square>
-    static void mixHit(const Frames& f, float* mono, int count) BOOP_RT;
+    void renderHit(Hit& h, float* mono, int count) BOOP_RT;
     void recipe808(Hit& h, uint32_t key) BOOP_RT;
     void recipeChip(Hit& h, uint32_t key) BOOP_RT;
     float decayOver(double seconds) const noexcept;
 
+    Kernel kernel_ = nullptr;
     double sampleRate_ = 44100.0;
     Hit hits_[kVoices];
 };
