@@ -60,22 +60,31 @@ BOOP_SIMD_INLINE f8 pluckGroup(ToneState& v) noexcept {
         pluckFrames(v, read);
         return load8(read);
     }
+    // Away from the line's end a group is one vector load and one store; at the end it wraps.
+    const bool straight = v.pos + 8 <= v.length;
     int p = v.pos;
-    for (int k = 0; k < 8; ++k) {
-        read[k] = v.line[p];
-        if (++p >= v.length) p = 0;
-    }
-    const f8 out = load8(read);
+    if (!straight)
+        for (int k = 0; k < 8; ++k) {
+            read[k] = v.line[p];
+            if (++p >= v.length) p = 0;
+        }
+    const f8 out = load8(straight ? v.line + v.pos : read);
     const f8 averaged = 0.5f * (out + shiftUp<1>(out, f8{} + v.last));
     const f8 u = v.apCoeff * averaged + shiftUp<1>(averaged, f8{} + v.apIn);
     const f8 ap = firstOrderScan(u, -v.apCoeff, v.apOut);
     const f8 written = 0.996f * ap;
-    p = v.pos;
-    for (int k = 0; k < 8; ++k) {
-        v.line[p] = written[k];
-        if (++p >= v.length) p = 0;
+    if (straight) {
+        __builtin_memcpy(v.line + v.pos, &written, sizeof written);
+        v.pos += 8;
+        if (v.pos >= v.length) v.pos = 0;
+    } else {
+        p = v.pos;
+        for (int k = 0; k < 8; ++k) {
+            v.line[p] = written[k];
+            if (++p >= v.length) p = 0;
+        }
+        v.pos = p;
     }
-    v.pos = p;
     v.last = out[7];
     v.apIn = averaged[7];
     v.apOut = ap[7];
