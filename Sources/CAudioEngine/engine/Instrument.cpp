@@ -96,6 +96,18 @@ uint32_t framesOf(double seconds, double rate) noexcept {
     return static_cast<uint32_t>(std::max(1.0, std::nearbyint(std::min(seconds * rate, 4.0e9))));
 }
 
+// mono[0 ... 7] += tone x (start + slope x (at + k)) x gain.
+inline void addGroup(float* mono, const float* tone, float start, float slope, uint32_t at, float gain) noexcept {
+    using dsp::simd::f8;
+    const dsp::simd::u8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    const f8 frames = __builtin_convertvector(at + iota, f8);
+    f8 t, m;
+    std::memcpy(&t, tone, sizeof t);
+    std::memcpy(&m, mono, sizeof m);
+    m += t * (start + slope * frames) * gain;
+    std::memcpy(mono, &m, sizeof m);
+}
+
 // Tunes a Karplus-Strong string to hz and fills it with seeded noise.
 void exciteString(ToneState& t, double rate, double hz, int maxLength, uint32_t seed) BOOP_RT {
     // Loop delay = length + 0.5 (the two-point average) + d (the allpass) = rate / hz.
@@ -225,8 +237,12 @@ void InstrumentBank::renderVoice(Voice& v, float* __restrict mono, int count) BO
         if (!held) run = static_cast<int>(std::min<uint32_t>(static_cast<uint32_t>(run), v.length - v.at));
         const float start = v.envStart, slope = v.envSlope, gain = v.gain;
         const float* ahead = v.ahead + v.used;
-        for (int k = 0; k < run; ++k)
-            mono[i + k] += ahead[k] * (start + slope * static_cast<float>(v.at + static_cast<uint32_t>(k))) * gain;
+        if (run == 8) {  // a whole group: one vector, the same operations as the loop below
+            addGroup(mono + i, ahead, start, slope, v.at, gain);
+        } else {
+            for (int k = 0; k < run; ++k)
+                mono[i + k] += ahead[k] * (start + slope * static_cast<float>(v.at + static_cast<uint32_t>(k))) * gain;
+        }
         v.used += run;
         i += run;
         if (held) continue;
