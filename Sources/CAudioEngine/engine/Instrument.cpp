@@ -155,7 +155,7 @@ void InstrumentBank::start(uint32_t noteId, double hz, float gain, uint64_t orde
     v.noteId = noteId;
     v.order = order;
     v.gain = gain;
-    v.used = 8;
+    v.used = kToneAhead;
     ToneState& t = v.tone;
     t = ToneState{};
     t.line = line;
@@ -228,21 +228,21 @@ void InstrumentBank::fadeAll(double seconds) BOOP_RT {
 // The voice's frames: its tone group by group, times the envelope stage by stage.
 void InstrumentBank::renderVoice(Voice& v, float* __restrict mono, int count) BOOP_RT {
     for (int i = 0; i < count;) {
-        if (v.used == 8) {
+        if (v.used == kToneAhead) {
             kernel_(v.tone, shared_, v.ahead);
             v.used = 0;
         }
-        int run = std::min(8 - v.used, count - i);
+        int run = std::min(kToneAhead - v.used, count - i);
         const bool held = v.stage == Stage::Sustain;
         if (!held) run = static_cast<int>(std::min<uint32_t>(static_cast<uint32_t>(run), v.length - v.at));
         const float start = v.envStart, slope = v.envSlope, gain = v.gain;
         const float* ahead = v.ahead + v.used;
-        if (run == 8) {  // a whole group: one vector, the same operations as the loop below
-            addGroup(mono + i, ahead, start, slope, v.at, gain);
-        } else {
-            for (int k = 0; k < run; ++k)
-                mono[i + k] += ahead[k] * (start + slope * static_cast<float>(v.at + static_cast<uint32_t>(k))) * gain;
-        }
+        // Eight frames a vector, the rest one by one: the same operations either way.
+        int k = 0;
+        for (; k + 8 <= run; k += 8)
+            addGroup(mono + i + k, ahead + k, start, slope, v.at + static_cast<uint32_t>(k), gain);
+        for (; k < run; ++k)
+            mono[i + k] += ahead[k] * (start + slope * static_cast<float>(v.at + static_cast<uint32_t>(k))) * gain;
         v.used += run;
         i += run;
         if (held) continue;

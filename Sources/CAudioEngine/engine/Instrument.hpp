@@ -20,7 +20,7 @@ struct InstrumentParams {
 
 // The voices of one song track (an "instrument slot"): up to kMaxHeld notes at once, each an
 // oscillator (or a Karplus-Strong string) through a per-voice state-variable lowpass, made
-// eight frames ahead by a vector kernel (InstrumentTone), then shaped by its ADSR envelope and
+// kToneAhead frames ahead by a vector kernel (InstrumentTone), then shaped by its ADSR envelope and
 // panned into a stereo pair. The tone depends only on the note's start, and the envelope is a
 // formula of the frame inside its stage, so a sample never depends on where a block was cut.
 // Onsets ramp in over at least kMinAttack and a stolen voice fades over kStealFade: no click.
@@ -62,8 +62,8 @@ class InstrumentBank {
         float envStart = 0.0f, envSlope = 0.0f;
         uint32_t at = 0, length = 0;
         ToneState tone;
-        alignas(32) float ahead[8];  // the tone's current group; `used` of them played
-        int used = 8;
+        alignas(32) float ahead[kToneAhead];  // the tone's current groups; `used` of them played
+        int used = kToneAhead;
         float level() const noexcept { return envStart + envSlope * static_cast<float>(at); }
     };
 

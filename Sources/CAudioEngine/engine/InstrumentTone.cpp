@@ -174,9 +174,9 @@ void ToneShared::setFmDecay(double perFrame) BOOP_RT {
 }
 
 // Each (voice, filter) pair compiled twice: for the baseline target and for AVX2 + FMA.
-#define BOOP_TONE_KERNEL(NAME, V, FILTERED, ATTRIBUTES)                                  \
-    ATTRIBUTES static void NAME(ToneState& v, const ToneShared& s, float* out) BOOP_RT { \
-        toneGroup<InstrumentVoice::V, FILTERED>(v, s, out);                              \
+#define BOOP_TONE_KERNEL(NAME, V, FILTERED, ATTRIBUTES)                                                 \
+    ATTRIBUTES static void NAME(ToneState& v, const ToneShared& s, float* out) BOOP_RT {                \
+        for (int g = 0; g < kToneAhead; g += 8) toneGroup<InstrumentVoice::V, FILTERED>(v, s, out + g); \
     }
 #define BOOP_TONE_KERNELS(SUFFIX, ATTRIBUTES)                                   \
     BOOP_TONE_KERNEL(sine##SUFFIX, Sine, false, ATTRIBUTES)                     \

@@ -11,7 +11,7 @@ enum class InstrumentVoice : uint8_t { Sine, Triangle, Pulse, Saw, Fm, Pluck, Pa
 
 // One voice's sound before its envelope: the oscillator (or Karplus-Strong string) through the
 // track's lowpass. It depends only on the note's start and the track's settings, never on an
-// event inside a note, so it is made ahead, eight frames at a time counted from the note's
+// event inside a note, so it is made ahead, in groups of eight frames counted from the note's
 // start, with the frames as the eight lanes of a vector: no frame-to-frame recursion is left
 // but the one from group to group (the filter, the string's allpass and the FM decay are
 // carried across a group in closed form). The envelope multiplies it frame by frame afterwards.
@@ -44,7 +44,11 @@ struct alignas(32) ToneShared {
     void setFmDecay(double perFrame) BOOP_RT;
 };
 
-// Writes the voice's next eight frames into out and advances its state.
+// Frames a kernel call makes: four groups of eight, so that the call and the envelope's
+// bookkeeping are paid once per 32 frames.
+constexpr int kToneAhead = 32;
+
+// Writes the voice's next kToneAhead frames into out and advances its state.
 using ToneKernel = void (*)(ToneState&, const ToneShared&, float* out) noexcept [[clang::nonblocking]];
 // The kernel for a voice and filter setting: the AVX2 + FMA build when wide, else the baseline.
 ToneKernel chooseToneKernel(InstrumentVoice voice, bool filtered, bool wide) BOOP_RT;

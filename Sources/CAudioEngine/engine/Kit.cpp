@@ -143,7 +143,7 @@ void KitBank::fadeAll(double seconds) BOOP_RT {
 void KitBank::renderHit(Hit& h, float* __restrict mono, int count) BOOP_RT {
     const uint32_t clapGap = static_cast<uint32_t>(0.01 * sampleRate_);
     for (int i = 0; i < count;) {
-        if (h.used == 8) {
+        if (h.used == kAhead) {
             if (h.ending) {
                 h.active = false;
                 return;
@@ -151,7 +151,7 @@ void KitBank::renderHit(Hit& h, float* __restrict mono, int count) BOOP_RT {
             kernel_(h, clapGap);
             h.used = 0;
         }
-        const int run = std::min(8 - h.used, count - i);
+        const int run = std::min(kAhead - h.used, count - i);
         const float* ahead = h.ahead + h.used;
         if (h.fadeStep > 0.0f) {
             for (int k = 0; k < run; ++k) {

@@ -17,6 +17,7 @@ class KitBank {
     enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
     static constexpr int kVoices = 8;
     static constexpr int kChunk = 256;  // frames summed in mono before panning
+    static constexpr int kAhead = 32;   // frames a kernel call makes: four groups of eight
 
     void prepare(double sampleRate) noexcept;
     void trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
@@ -46,11 +47,11 @@ class KitBank {
         // The decays' powers d^0 ... d^7 and d^8, for a group of eight frames.
         alignas(32) float tonePow[8], noisePow[8], sweepPow[8];
         float tonePow8 = 1.0f, noisePow8 = 1.0f, sweepPow8 = 1.0f;
-        alignas(32) float ahead[8];  // the current group; `used` of them played
-        int used = 8;
+        alignas(32) float ahead[kAhead];  // the current groups; `used` of them played
+        int used = kAhead;
         bool ending = false;  // every part has fallen silent: the hit ends after this group
     };
-    // Writes a hit's next eight frames (before its fade) into its `ahead` and advances it.
+    // Writes a hit's next kAhead frames (before its fade) into its `ahead` and advances it.
     using Kernel = void (*)(Hit&, uint32_t clapGap) noexcept [[clang::nonblocking]];
     static Kernel chooseKernel(bool wide) noexcept;
 

@@ -67,7 +67,7 @@ BOOP_SIMD_INLINE f8 clapShape(const KitBank::Hit& h, uint32_t gap) noexcept {
     return load8(shape);
 }
 
-BOOP_SIMD_INLINE void hitGroup(KitBank::Hit& h, uint32_t clapGap) noexcept {
+BOOP_SIMD_INLINE void hitGroup(KitBank::Hit& h, uint32_t clapGap, float* ahead) noexcept {
     const f8 zero{};
     f8 tone = zero, tone2 = zero, noise = zero;
     if (h.tone > kSilent) {
@@ -99,15 +99,19 @@ BOOP_SIMD_INLINE void hitGroup(KitBank::Hit& h, uint32_t clapGap) noexcept {
     const f8 iota = {1, 2, 3, 4, 5, 6, 7, 8};
     const f8 ramp = dsp::simd::min(f8{} + 1.0f, h.rampStep * (static_cast<float>(h.age) + iota));
     const f8 out = ((tone + tone2) + noise) * (h.gain * ramp);
-    __builtin_memcpy(h.ahead, &out, sizeof out);
+    __builtin_memcpy(ahead, &out, sizeof out);
     h.age += 8;
     if (h.tone <= kSilent && h.noise <= kSilent) h.ending = true;
 }
 
-void hitBaseline(KitBank::Hit& h, uint32_t clapGap) BOOP_RT { hitGroup(h, clapGap); }
+void hitBaseline(KitBank::Hit& h, uint32_t clapGap) BOOP_RT {
+    for (int g = 0; g < KitBank::kAhead; g += 8) hitGroup(h, clapGap, h.ahead + g);
+}
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define BOOP_HAVE_AVX2_KIT 1
-__attribute__((target("avx2,fma"))) void hitAvx2(KitBank::Hit& h, uint32_t clapGap) BOOP_RT { hitGroup(h, clapGap); }
+__attribute__((target("avx2,fma"))) void hitAvx2(KitBank::Hit& h, uint32_t clapGap) BOOP_RT {
+    for (int g = 0; g < KitBank::kAhead; g += 8) hitGroup(h, clapGap, h.ahead + g);
+}
 #endif
 
 }  // namespace
