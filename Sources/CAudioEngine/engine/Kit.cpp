@@ -114,8 +114,16 @@ void KitBank::trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t
     h.order = order;
     h.gain = gain;
     h.rampStep = static_cast<float>(1.0 / std::max(1.0, 0.001 * sampleRate_));
-    h.rng = seed * 2654435761u + 1u;
-    if (h.rng == 0) h.rng = 1;
+    for (uint32_t k = 0; k < 8; ++k) {
+        // Each lane's seed through a 32-bit mix (the lowbias32 hash), so the eight streams differ.
+        uint32_t x = seed * 2654435761u + 1u + k * 0x9E3779B9u;
+        x ^= x >> 16;
+        x *= 0x7feb352du;
+        x ^= x >> 15;
+        x *= 0x846ca68bu;
+        x ^= x >> 16;
+        h.rng[k] = x == 0 ? 1u : x;
+    }
     h.sweepDecay = 1.0f;
     h.toneDecay = h.noiseDecay = 1.0f;
     if (kit == Kit::Chip) {

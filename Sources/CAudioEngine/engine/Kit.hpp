@@ -38,7 +38,8 @@ class KitBank {
         float tone2 = 0.0f;   // a second partial (the cowbell's)
         bool square = false;  // chip: square tones
         float noise = 0.0f, noiseDecay = 0.0f, noiseHp = 0.0f, noiseState = 0.0f;
-        uint32_t rng = 1;
+        // White noise: eight xorshift32 generators, one per frame of a group, stepped together.
+        alignas(32) uint32_t rng[8] = {1, 1, 1, 1, 1, 1, 1, 1};
         bool lfsrNoise = false;
         uint32_t lfsr = 1;
         int lfsrTap = 1, lfsrHold = 1, lfsrCount = 0;  // chip noise: 15-bit LFSR, short or long mode

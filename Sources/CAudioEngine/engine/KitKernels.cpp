@@ -41,15 +41,13 @@ BOOP_SIMD_INLINE f8 noiseFrames(KitBank::Hit& h) noexcept {
         }
         return load8(n);
     }
-    alignas(32) int32_t bits[8];
-    for (int k = 0; k < 8; ++k) {
-        h.rng ^= h.rng << 13;
-        h.rng ^= h.rng >> 17;
-        h.rng ^= h.rng << 5;
-        bits[k] = static_cast<int32_t>(h.rng);
-    }
-    i8 b;
-    __builtin_memcpy(&b, bits, sizeof b);
+    u8 r;
+    __builtin_memcpy(&r, h.rng, sizeof r);
+    r ^= r << 13;
+    r ^= r >> 17;
+    r ^= r << 5;
+    __builtin_memcpy(h.rng, &r, sizeof r);
+    const i8 b = reinterpret_cast<const i8&>(r);
     const f8 white = __builtin_convertvector(b, f8) * (1.0f / 2147483648.0f);
     // The one-pole lowpass s += (1 - hp)(white - s), and what it leaves: the bright part.
     const f8 low = dsp::simd::firstOrderScan((1.0f - h.noiseHp) * white, h.noiseHp, h.noiseState);
