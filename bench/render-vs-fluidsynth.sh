@@ -13,7 +13,8 @@
 #
 # Usage: bench/render-vs-fluidsynth.sh [--boop PATH] [--loops N] [--runs N] [--dir DIR] [PATTERN ...]
 # Default: the shipped boop built by `make` (static Swift runtime), 40 loops, 5 runs, the four
-# examples and bench/dense-four.json. The first line says the CPU, the kernel and the load.
+# examples, bench/dense-four.json and the version-2 song (examples/song.json: the instruments and
+# kits). The first line says the CPU, the kernel and the load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 boop="" loops=40 runs=5 dir=""
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#patterns[@]} -gt 0 ] || patterns=(examples/demo.json examples/arpeggio-133.json examples/minor-groove.json
-  examples/lullaby.json bench/dense-four.json)
+  examples/lullaby.json bench/dense-four.json examples/song.json)
 for tool in hyperfine fluidsynth; do
   command -v "$tool" >/dev/null || { echo "render-vs-fluidsynth: needs $tool (apt-get install $tool)" >&2; exit 69; }
 done

@@ -1,16 +1,13 @@
 #include "engine/Kit.hpp"
 #include <algorithm>
 #include <cmath>
-#include "engine/ScalarWaves.hpp"
+#include "dsp/SimdTypes.hpp"
 
 namespace boop {
 
-namespace {
-constexpr float kSilent = 1e-4f;  // -80 dB: a part this quiet has ended
-}  // namespace
-
 void KitBank::prepare(double sampleRate) noexcept {
     sampleRate_ = sampleRate;
+    kernel_ = chooseKernel(dsp::simd::useAvx2());
     for (Hit& h : hits_) h = Hit{};
 }
 
@@ -117,8 +114,16 @@ void KitBank::trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t
     h.order = order;
     h.gain = gain;
     h.rampStep = static_cast<float>(1.0 / std::max(1.0, 0.001 * sampleRate_));
-    h.rng = seed * 2654435761u + 1u;
-    if (h.rng == 0) h.rng = 1;
+    for (uint32_t k = 0; k < 8; ++k) {
+        // Each lane's seed through a 32-bit mix (the lowbias32 hash), so the eight streams differ.
+        uint32_t x = seed * 2654435761u + 1u + k * 0x9E3779B9u;
+        x ^= x >> 16;
+        x *= 0x7feb352du;
+        x ^= x >> 15;
+        x *= 0x846ca68bu;
+        x ^= x >> 16;
+        h.rng[k] = x == 0 ? 1u : x;
+    }
     h.sweepDecay = 1.0f;
     h.toneDecay = h.noiseDecay = 1.0f;
     if (kit == Kit::Chip) {
@@ -126,6 +131,14 @@ void KitBank::trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t
     } else {
         recipe808(h, key);
     }
+    auto powers = [](float d, float* p, float& p8) {
+        double q = 1.0;
+        for (int k = 0; k < 8; ++k, q *= d) p[k] = static_cast<float>(q);
+        p8 = static_cast<float>(q);
+    };
+    powers(h.toneDecay, h.tonePow, h.tonePow8);
+    powers(h.noiseDecay, h.noisePow, h.noisePow8);
+    powers(h.sweepDecay, h.sweepPow, h.sweepPow8);
 }
 
 void KitBank::fadeAll(double seconds) BOOP_RT {
@@ -134,74 +147,34 @@ void KitBank::fadeAll(double seconds) BOOP_RT {
         if (h.active) h.fadeStep = std::max(h.fadeStep, step);
 }
 
-// One frame of a hit's state, everything but the sine: its amplitude and phase (or, for a square
-// tone, the tone's whole term), the second partial's and the noise's terms, and the gain. The sine
-// and the sum follow in a loop over the chunk that the compiler vectorises (KitBank::render).
-__attribute__((always_inline)) inline void KitBank::stepHit(Hit& h, Frames& f, int i) BOOP_RT {
-    if (h.ramp < 1.0f) h.ramp = std::min(1.0f, h.ramp + h.rampStep);
-    f.amp[i] = 0.0f;
-    f.phase[i] = 0;
-    f.tone2[i] = 0.0f;
-    f.noise[i] = 0.0f;
-    if (h.tone > kSilent) {
-        // Cycles per frame as a 32-bit increment: the phase is an integer add from frame to frame.
-        const float freq = h.rest * (1.0f + (h.sweep - 1.0f) * h.sweepEnv);
-        const uint32_t increment = static_cast<uint32_t>(freq * 4294967296.0f);
-        h.sweepEnv *= h.sweepDecay;
-        h.phase += increment;
-        f.amp[i] = h.square ? h.tone * (h.phase < 0x80000000u ? 0.5f : -0.5f) : h.tone;
-        f.phase[i] = h.phase;
-        if (h.tone2 > 0.0f) {
-            h.tone2Phase += static_cast<uint32_t>(freq * 1.48f * 4294967296.0f);
-            f.tone2[i] = h.tone2 * (h.tone2Phase < 0x80000000u ? 0.5f : -0.5f);
-            h.tone2 *= h.toneDecay;
-        }
-        h.tone *= h.toneDecay;
-    }
-    if (h.noise > kSilent) {
-        float n;
-        if (h.lfsrNoise) {
-            if (h.lfsrCount-- <= 0) {
-                h.lfsrCount = h.lfsrHold - 1;
-                const uint32_t bit = (h.lfsr ^ (h.lfsr >> h.lfsrTap)) & 1u;
-                h.lfsr = (h.lfsr >> 1) | (bit << 14);
-                h.lfsrOut = (h.lfsr & 1u) ? 1.0f : -1.0f;
+// A hit's frames: its groups as the kernel made them, times its fade when it is fading.
+void KitBank::renderHit(Hit& h, float* __restrict mono, int count) BOOP_RT {
+    const uint32_t clapGap = static_cast<uint32_t>(0.01 * sampleRate_);
+    for (int i = 0; i < count;) {
+        if (h.used == kAhead) {
+            if (h.ending) {
+                h.active = false;
+                return;
             }
-            n = h.lfsrOut;
+            kernel_(h, clapGap);
+            h.used = 0;
+        }
+        const int run = std::min(kAhead - h.used, count - i);
+        const float* ahead = h.ahead + h.used;
+        if (h.fadeStep > 0.0f) {
+            for (int k = 0; k < run; ++k) {
+                mono[i + k] += ahead[k] * h.fade;
+                h.fade -= h.fadeStep;
+                if (h.fade <= 0.0f) {
+                    h.active = false;
+                    return;
+                }
+            }
         } else {
-            h.rng ^= h.rng << 13;
-            h.rng ^= h.rng >> 17;
-            h.rng ^= h.rng << 5;
-            const float white = static_cast<float>(static_cast<int32_t>(h.rng)) * (1.0f / 2147483648.0f);
-            h.noiseState += (1.0f - h.noiseHp) * (white - h.noiseState);
-            n = white - h.noiseState;  // what the one-pole lowpass leaves: the bright part
+            for (int k = 0; k < run; ++k) mono[i + k] += ahead[k];
         }
-        float level = h.noise;
-        if (h.clapGaps > 0) {
-            // A clap: three quick bursts 10 ms apart before the tail.
-            const uint32_t gap = static_cast<uint32_t>(0.01 * sampleRate_);
-            if (h.age < gap * h.clapGaps) level *= 1.0f - static_cast<float>(h.age % gap) / static_cast<float>(gap);
-        }
-        f.noise[i] = level * n;
-        h.noise *= h.noiseDecay;
-    }
-    ++h.age;
-    if (h.tone <= kSilent && h.noise <= kSilent) h.active = false;
-    f.gain[i] = h.gain * h.ramp * h.fade;
-    if (h.fadeStep > 0.0f) {
-        h.fade -= h.fadeStep;
-        if (h.fade <= 0.0f) h.active = false;
-    }
-}
-
-// The frames' terms summed in the order a frame has always summed them: tone, second partial,
-// noise, then the gain.
-template <bool Square>
-void KitBank::mixHit(const Frames& f, float* __restrict mono, int count) BOOP_RT {
-    for (int i = 0; i < count; ++i) {
-        const float tone = Square ? f.amp[i] : f.amp[i] * waves::sinTurns(waves::signedTurns(f.phase[i]));
-        const float y = ((tone + f.tone2[i]) + f.noise[i]) * f.gain[i];
-        mono[i] += y;
+        h.used += run;
+        i += run;
     }
 }
 
@@ -210,23 +183,14 @@ void KitBank::render(float* __restrict left, float* __restrict right, float panL
     // The hits sum into one mono chunk, panned once: a frame's sum runs in hit order whatever
     // the chunk, so the bits do not depend on where a block was cut.
     alignas(32) float mono[kChunk];
-    Frames frames;
     for (int c = begin; c < end; c += kChunk) {
         const int n = std::min(kChunk, end - c);
         bool any = false;
-        for (Hit& stored : hits_) {
-            if (!stored.active) continue;
+        for (Hit& h : hits_) {
+            if (!h.active) continue;
             if (!any) std::fill(mono, mono + n, 0.0f);
             any = true;
-            Hit h = stored;  // in registers: the output cannot alias it
-            int count = 0;
-            while (count < n && h.active) stepHit(h, frames, count++);
-            if (h.square) {
-                mixHit<true>(frames, mono, count);
-            } else {
-                mixHit<false>(frames, mono, count);
-            }
-            stored = h;
+            renderHit(h, mono, n);
         }
         if (!any) return;  // every hit has ended: none starts inside a render call
         for (int i = 0; i < n; ++i) {

@@ -7,14 +7,17 @@ namespace boop {
 // The rhythm kits beside the General MIDI one (DrumBank): an 808-style kit (swept sine kicks and
 // toms, a tone-and-noise snare, a clap, metallic hats and a cowbell) and a chip kit (square-wave
 // sweeps and the short/long noise of an 8-bit console's noise channel). Each hit is a few
-// oscillators and a noise source under exponential decays, rendered frame by frame from its own
-// state (a sample never depends on where a block was cut), with a 1 ms ramp-in and a fade when
-// the voice is stolen: no click.
+// oscillators and a noise source under exponential decays. A hit's sound depends only on its
+// trigger, so it is made ahead, eight frames at a time counted from its start, as the eight lanes
+// of a vector (KitKernels.cpp): the decays are powers, the phases prefix sums, the noise's
+// one-pole a scan. Only the fade (an event) is applied frame by frame afterwards, so a sample
+// never depends on where a block was cut. A 1 ms ramp-in and a fade when stolen: no click.
 class KitBank {
   public:
     enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
     static constexpr int kVoices = 8;
     static constexpr int kChunk = 256;  // frames summed in mono before panning
+    static constexpr int kAhead = 32;   // frames a kernel call makes: four groups of eight
 
     void prepare(double sampleRate) noexcept;
     void trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
@@ -35,30 +38,31 @@ class KitBank {
         float tone2 = 0.0f;   // a second partial (the cowbell's)
         bool square = false;  // chip: square tones
         float noise = 0.0f, noiseDecay = 0.0f, noiseHp = 0.0f, noiseState = 0.0f;
-        uint32_t rng = 1;
+        // White noise: eight xorshift32 generators, one per frame of a group, stepped together.
+        alignas(32) uint32_t rng[8] = {1, 1, 1, 1, 1, 1, 1, 1};
         bool lfsrNoise = false;
         uint32_t lfsr = 1;
         int lfsrTap = 1, lfsrHold = 1, lfsrCount = 0;  // chip noise: 15-bit LFSR, short or long mode
         float lfsrOut = 0.0f;
         uint32_t age = 0, clapGaps = 0;
+        // The decays' powers d^0 ... d^7 and d^8, for a group of eight frames.
+        alignas(32) float tonePow[8], noisePow[8], sweepPow[8];
+        float tonePow8 = 1.0f, noisePow8 = 1.0f, sweepPow8 = 1.0f;
+        alignas(32) float ahead[kAhead];  // the current groups; `used` of them played
+        int used = kAhead;
+        bool ending = false;  // every part has fallen silent: the hit ends after this group
     };
+    // Writes a hit's next kAhead frames (before its fade) into its `ahead` and advances it.
+    using Kernel = void (*)(Hit&, uint32_t clapGap) noexcept [[clang::nonblocking]];
+    static Kernel chooseKernel(bool wide) noexcept;
 
   private:
-    // A chunk of one hit's frames, split where the sine can be taken for many frames at once.
-    struct Frames {
-        alignas(32) float amp[kChunk];
-        alignas(32) uint32_t phase[kChunk];
-        alignas(32) float tone2[kChunk];
-        alignas(32) float noise[kChunk];
-        alignas(32) float gain[kChunk];
-    };
-    void stepHit(Hit& h, Frames& f, int i) BOOP_RT;
-    template <bool Square>
-    static void mixHit(const Frames& f, float* mono, int count) BOOP_RT;
+    void renderHit(Hit& h, float* mono, int count) BOOP_RT;
     void recipe808(Hit& h, uint32_t key) BOOP_RT;
     void recipeChip(Hit& h, uint32_t key) BOOP_RT;
     float decayOver(double seconds) const noexcept;
 
+    Kernel kernel_ = nullptr;
     double sampleRate_ = 44100.0;
     Hit hits_[kVoices];
 };

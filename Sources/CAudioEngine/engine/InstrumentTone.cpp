@@ -1,0 +1,220 @@
+#include "engine/InstrumentTone.hpp"
+#include <cmath>
+#include "dsp/GroupScan.hpp"
+
+namespace boop {
+
+using dsp::simd::f8;
+using dsp::simd::firstOrderScan;
+using dsp::simd::i8;
+using dsp::simd::load8;
+using dsp::simd::shiftUp;
+using dsp::simd::u8;
+
+namespace {
+
+constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
+
+BOOP_SIMD_INLINE f8 signedTurns(u8 phase) noexcept {
+    return __builtin_convertvector(reinterpret_cast<const i8&>(phase), f8) * kTurnsPerStep;
+}
+BOOP_SIMD_INLINE f8 unsignedTurns(u8 phase) noexcept { return __builtin_convertvector(phase, f8) * kTurnsPerStep; }
+
+// The band-limited saw of waves::blepSaw, eight frames at once.
+BOOP_SIMD_INLINE f8 blepSaw(f8 t, float dt, float invDt) noexcept {
+    const f8 u1 = t * invDt, u2 = (t - 1.0f) * invDt;
+    const f8 early = u1 + u1 - u1 * u1 - 1.0f, late = u2 * u2 + u2 + u2 + 1.0f;
+    const f8 zero{};
+    const f8 blep = t < dt ? early : (t > 1.0f - dt ? late : zero);
+    return (t + t - 1.0f) - blep;
+}
+
+BOOP_SIMD_INLINE f8 sinTurns(f8 x) noexcept { return dsp::simd::sinTurns(x); }
+
+BOOP_SIMD_INLINE u8 phases(uint32_t phase, uint32_t increment) noexcept {
+    const u8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+    return phase + increment * iota;
+}
+
+// One frame of the string at a time, for strings shorter than a group (notes above
+// rate / 8): the loop's sample, two-point average, allpass and loss.
+BOOP_SIMD_INLINE void pluckFrames(ToneState& v, float* out) noexcept {
+    for (int k = 0; k < 8; ++k) {
+        const float o = v.line[v.pos];
+        const float averaged = 0.5f * (o + v.last);
+        v.last = o;
+        const float ap = v.apCoeff * averaged + v.apIn - v.apCoeff * v.apOut;
+        v.apIn = averaged;
+        v.apOut = ap;
+        v.line[v.pos] = 0.996f * ap;
+        if (++v.pos >= v.length) v.pos = 0;
+        out[k] = o;
+    }
+}
+
+// Eight frames of the string: its samples read, the loop filters over the group (the allpass
+// by a scan), the results written back. A group never reads what it writes: length >= 8.
+BOOP_SIMD_INLINE f8 pluckGroup(ToneState& v) noexcept {
+    alignas(32) float read[8];
+    if (v.length < 8) {
+        pluckFrames(v, read);
+        return load8(read);
+    }
+    // Away from the line's end a group is one vector load and one store; at the end it wraps.
+    const bool straight = v.pos + 8 <= v.length;
+    int p = v.pos;
+    if (!straight)
+        for (int k = 0; k < 8; ++k) {
+            read[k] = v.line[p];
+            if (++p >= v.length) p = 0;
+        }
+    const f8 out = load8(straight ? v.line + v.pos : read);
+    const f8 averaged = 0.5f * (out + shiftUp<1>(out, f8{} + v.last));
+    const f8 u = v.apCoeff * averaged + shiftUp<1>(averaged, f8{} + v.apIn);
+    const f8 ap = firstOrderScan(u, -v.apCoeff, v.apOut);
+    const f8 written = 0.996f * ap;
+    if (straight) {
+        __builtin_memcpy(v.line + v.pos, &written, sizeof written);
+        v.pos += 8;
+        if (v.pos >= v.length) v.pos = 0;
+    } else {
+        p = v.pos;
+        for (int k = 0; k < 8; ++k) {
+            v.line[p] = written[k];
+            if (++p >= v.length) p = 0;
+        }
+        v.pos = p;
+    }
+    v.last = out[7];
+    v.apIn = averaged[7];
+    v.apOut = ap[7];
+    return out;
+}
+
+template <InstrumentVoice V>
+BOOP_SIMD_INLINE f8 oscillator(ToneState& v, const ToneShared& s) noexcept {
+    const u8 ph = phases(v.phase, v.increment);
+    if constexpr (V == InstrumentVoice::Sine) {
+        return sinTurns(signedTurns(ph));
+    } else if constexpr (V == InstrumentVoice::Triangle) {
+        return dsp::simd::abs(signedTurns(ph)) * 4.0f - 1.0f;
+    } else if constexpr (V == InstrumentVoice::Saw) {
+        return blepSaw(unsignedTurns(ph), v.dt, v.invDt);
+    } else if constexpr (V == InstrumentVoice::Pulse) {
+        return 0.5f *
+               (blepSaw(unsignedTurns(ph), v.dt, v.invDt) - blepSaw(unsignedTurns(ph + s.widthShift), v.dt, v.invDt));
+    } else if constexpr (V == InstrumentVoice::Fm) {
+        // Phase modulation by a partial 3.5 times the pitch: the bell's inharmonic sidebands
+        // (2.5, 4.5, 6, 8 x f) around a carrier that stays the lowest partial.
+        const f8 depth = v.modIndex * s.fmPow;
+        f8 x = signedTurns(ph) + depth * sinTurns(signedTurns(phases(v.phase2, v.increment2)));
+        const f8 half = x + 0.5f;
+        f8 whole = __builtin_convertvector(__builtin_convertvector(half, i8), f8);
+        whole = whole > half ? whole - 1.0f : whole;  // floor
+        v.modIndex *= s.fmPow8;
+        return sinTurns(x - whole);
+    } else if constexpr (V == InstrumentVoice::Pad) {
+        const f8 octave = blepSaw(unsignedTurns(phases(v.phase2, v.increment2)), v.dt2, v.invDt2);
+        return 0.6f * (blepSaw(unsignedTurns(ph), v.dt, v.invDt) + 0.5f * octave);
+    } else if constexpr (V == InstrumentVoice::Sub) {
+        const f8 x = sinTurns(signedTurns(ph));
+        return 1.2f * x - 0.3f * x * x * x;  // a little third harmonic, a warm sub
+    } else {
+        return pluckGroup(v);
+    }
+}
+
+template <InstrumentVoice V, bool Filtered>
+BOOP_SIMD_INLINE void toneGroup(ToneState& v, const ToneShared& s, float* out) noexcept {
+    f8 x = oscillator<V>(v, s);
+    v.phase += v.increment * 8u;
+    v.phase2 += v.increment2 * 8u;
+    if constexpr (Filtered) {
+        f8 y = v.s1 * s.p1 + v.s2 * s.p2;
+        for (int j = 0; j < 8; ++j) y += x[j] * s.column[j];
+        const float n1 = s.a8[0] * v.s1 + s.a8[1] * v.s2 + dsp::simd::laneTree(x * s.w1);
+        v.s2 = s.a8[2] * v.s1 + s.a8[3] * v.s2 + dsp::simd::laneTree(x * s.w2);
+        v.s1 = n1;
+        x = y;
+    }
+    __builtin_memcpy(out, &x, sizeof x);
+}
+
+}  // namespace
+
+void ToneShared::setFilter(const dsp::SvfStateSpace& m) BOOP_RT {
+    // Powers of A applied to B and C in double, rounded once.
+    double a[2][2] = {{1, 0}, {0, 1}};  // A^k
+    double h[8], cak[8][2], akb[8][2];
+    for (int k = 0; k < 8; ++k) {
+        cak[k][0] = m.c1 * a[0][0] + m.c2 * a[1][0];
+        cak[k][1] = m.c1 * a[0][1] + m.c2 * a[1][1];
+        akb[k][0] = a[0][0] * m.b1 + a[0][1] * m.b2;
+        akb[k][1] = a[1][0] * m.b1 + a[1][1] * m.b2;
+        const double n00 = m.a11 * a[0][0] + m.a12 * a[1][0], n01 = m.a11 * a[0][1] + m.a12 * a[1][1];
+        const double n10 = m.a21 * a[0][0] + m.a22 * a[1][0], n11 = m.a21 * a[0][1] + m.a22 * a[1][1];
+        a[0][0] = n00, a[0][1] = n01, a[1][0] = n10, a[1][1] = n11;
+    }
+    h[0] = m.d;
+    for (int k = 1; k < 8; ++k) h[k] = m.c1 * akb[k - 1][0] + m.c2 * akb[k - 1][1];
+    for (int j = 0; j < 8; ++j) {
+        for (int k = 0; k < 8; ++k) column[j][k] = k >= j ? static_cast<float>(h[k - j]) : 0.0f;
+        w1[j] = static_cast<float>(akb[7 - j][0]);
+        w2[j] = static_cast<float>(akb[7 - j][1]);
+        p1[j] = static_cast<float>(cak[j][0]);
+        p2[j] = static_cast<float>(cak[j][1]);
+    }
+    a8[0] = static_cast<float>(a[0][0]), a8[1] = static_cast<float>(a[0][1]);
+    a8[2] = static_cast<float>(a[1][0]), a8[3] = static_cast<float>(a[1][1]);
+}
+
+void ToneShared::setFmDecay(double perFrame) BOOP_RT {
+    for (int k = 0; k < 8; ++k) fmPow[k] = static_cast<float>(std::pow(perFrame, k));
+    fmPow8 = static_cast<float>(std::pow(perFrame, 8));
+}
+
+// Each (voice, filter) pair compiled twice: for the baseline target and for AVX2 + FMA.
+#define BOOP_TONE_KERNEL(NAME, V, FILTERED, ATTRIBUTES)                                                 \
+    ATTRIBUTES static void NAME(ToneState& v, const ToneShared& s, float* out) BOOP_RT {                \
+        for (int g = 0; g < kToneAhead; g += 8) toneGroup<InstrumentVoice::V, FILTERED>(v, s, out + g); \
+    }
+#define BOOP_TONE_KERNELS(SUFFIX, ATTRIBUTES)                                   \
+    BOOP_TONE_KERNEL(sine##SUFFIX, Sine, false, ATTRIBUTES)                     \
+    BOOP_TONE_KERNEL(sineF##SUFFIX, Sine, true, ATTRIBUTES)                     \
+    BOOP_TONE_KERNEL(triangle##SUFFIX, Triangle, false, ATTRIBUTES)             \
+    BOOP_TONE_KERNEL(triangleF##SUFFIX, Triangle, true, ATTRIBUTES)             \
+    BOOP_TONE_KERNEL(pulse##SUFFIX, Pulse, false, ATTRIBUTES)                   \
+    BOOP_TONE_KERNEL(pulseF##SUFFIX, Pulse, true, ATTRIBUTES)                   \
+    BOOP_TONE_KERNEL(saw##SUFFIX, Saw, false, ATTRIBUTES)                       \
+    BOOP_TONE_KERNEL(sawF##SUFFIX, Saw, true, ATTRIBUTES)                       \
+    BOOP_TONE_KERNEL(fm##SUFFIX, Fm, false, ATTRIBUTES)                         \
+    BOOP_TONE_KERNEL(fmF##SUFFIX, Fm, true, ATTRIBUTES)                         \
+    BOOP_TONE_KERNEL(pluck##SUFFIX, Pluck, false, ATTRIBUTES)                   \
+    BOOP_TONE_KERNEL(pluckF##SUFFIX, Pluck, true, ATTRIBUTES)                   \
+    BOOP_TONE_KERNEL(pad##SUFFIX, Pad, false, ATTRIBUTES)                       \
+    BOOP_TONE_KERNEL(padF##SUFFIX, Pad, true, ATTRIBUTES)                       \
+    BOOP_TONE_KERNEL(sub##SUFFIX, Sub, false, ATTRIBUTES)                       \
+    BOOP_TONE_KERNEL(subF##SUFFIX, Sub, true, ATTRIBUTES)                       \
+    static constexpr ToneKernel kTones##SUFFIX[8][2] = {                        \
+        {sine##SUFFIX, sineF##SUFFIX},   {triangle##SUFFIX, triangleF##SUFFIX}, \
+        {pulse##SUFFIX, pulseF##SUFFIX}, {saw##SUFFIX, sawF##SUFFIX},           \
+        {fm##SUFFIX, fmF##SUFFIX},       {pluck##SUFFIX, pluckF##SUFFIX},       \
+        {pad##SUFFIX, padF##SUFFIX},     {sub##SUFFIX, subF##SUFFIX}};
+
+BOOP_TONE_KERNELS(Baseline, )
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define BOOP_HAVE_AVX2_TONES 1
+BOOP_TONE_KERNELS(Avx2, __attribute__((target("avx2,fma"))))
+#endif
+
+ToneKernel chooseToneKernel(InstrumentVoice voice, bool filtered, bool wide) BOOP_RT {
+    const int v = static_cast<int>(voice) & 7, f = filtered ? 1 : 0;
+#if defined(BOOP_HAVE_AVX2_TONES)
+    if (wide) return kTonesAvx2[v][f];
+#else
+    (void)wide;
+#endif
+    return kTonesBaseline[v][f];
+}
+
+}  // namespace boop

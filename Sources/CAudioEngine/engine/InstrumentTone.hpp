@@ -1,0 +1,56 @@
+#pragma once
+#include <cstdint>
+#include "dsp/SimdTypes.hpp"
+#include "dsp/Svf.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop {
+
+// The voices a song's pitched track can choose (boop_instrument_voice, in the same order).
+enum class InstrumentVoice : uint8_t { Sine, Triangle, Pulse, Saw, Fm, Pluck, Pad, Sub };
+
+// One voice's sound before its envelope: the oscillator (or Karplus-Strong string) through the
+// track's lowpass. It depends only on the note's start and the track's settings, never on an
+// event inside a note, so it is made ahead, in groups of eight frames counted from the note's
+// start, with the frames as the eight lanes of a vector: no frame-to-frame recursion is left
+// but the one from group to group (the filter, the string's allpass and the FM decay are
+// carried across a group in closed form). The envelope multiplies it frame by frame afterwards.
+struct ToneState {
+    uint32_t phase = 0, increment = 0;    // the fundamental, in 2^-32 turns
+    uint32_t phase2 = 0, increment2 = 0;  // FM's modulator, the pad's octave
+    float dt = 0.0f, invDt = 0.0f;        // the increment in turns and its inverse (polyBLEP)
+    float dt2 = 0.0f, invDt2 = 0.0f;
+    float modIndex = 0.0f;       // FM: the modulation depth in turns at the group's first frame
+    float s1 = 0.0f, s2 = 0.0f;  // the lowpass's state before the group
+    // Karplus-Strong: the string's delay line, its length and place, and the loop filters.
+    float* line = nullptr;
+    int length = 0, pos = 0;
+    float last = 0.0f, apIn = 0.0f, apOut = 0.0f, apCoeff = 0.0f;
+};
+
+// The track's numbers every voice's group uses, computed in double when a setting changes.
+struct alignas(32) ToneShared {
+    // The lowpass over eight frames (the state space s' = A s + B x, y = C s + D x):
+    // y[k] = sum_j x[j] column[j][k] + s1 p1[k] + s2 p2[k], with column[j][k] = h[k - j] (the
+    // impulse response, 0 where k < j) and p = C A^k; the next state is A^8 s + sum_j x[j] w[j]
+    // with w[j] = A^(7 - j) B.
+    dsp::simd::f8 column[8], p1, p2, w1, w2;
+    float a8[4] = {1, 0, 0, 1};
+    dsp::simd::f8 fmPow{};  // fmDecay^k
+    float fmPow8 = 1.0f;
+    uint32_t widthShift = 0x80000000u;  // the pulse width as a phase offset
+
+    void setFilter(const dsp::SvfStateSpace& m) BOOP_RT;
+    void setFmDecay(double perFrame) BOOP_RT;
+};
+
+// Frames a kernel call makes: four groups of eight, so that the call and the envelope's
+// bookkeeping are paid once per 32 frames.
+constexpr int kToneAhead = 32;
+
+// Writes the voice's next kToneAhead frames into out and advances its state.
+using ToneKernel = void (*)(ToneState&, const ToneShared&, float* out) noexcept [[clang::nonblocking]];
+// The kernel for a voice and filter setting: the AVX2 + FMA build when wide, else the baseline.
+ToneKernel chooseToneKernel(InstrumentVoice voice, bool filtered, bool wide) BOOP_RT;
+
+}  // namespace boop
