@@ -8,7 +8,8 @@ chosen frames (random offsets within periods), `boop-rec` records boop:out_1. Tw
 than one, so the graph has no cycle (send -> boop -> rec) and all three run in the same cycle:
 a frame recorded is the frame an event was written at. Checks: 16 A4 notes all start the same
 number of frames after their events, and at most one frame after (the envelope's first sample
-is zero); with --quick nothing more. Otherwise also C3...C6 within 0.5 cent, channels 2, 3 and 10
+is zero); with --quick nothing more. Otherwise also C3...C6 within 0.5 cent, CC 7 on a held note
+(the curve's level, no step), channels 2, 3 and 10
 sound, the sustain pedal holds a released note, all notes off silences within 10 ms, random bytes
 leave it playing, and SIGTERM ends it with status 0. Prints PASS/FAIL lines; exits 1 on a failure.
 """
@@ -79,6 +80,11 @@ if not QUICK:
         at(t, [0x90, key, 100], ("tune", key))
         at(t + 0.6, [0x80, key, 0])
         t += 0.8
+    at(t, [0x90, 69, 100])
+    at(t + 0.5, [0xB0, 7, 50], "volume")
+    at(t + 1.0, [0x80, 69, 0])
+    at(t + 1.3, [0xB0, 7, 100])
+    t += 1.5
     for ch, key in ((1, 60), (2, 36), (9, 38)):
         at(t, [0x90 | ch, key, 100], ("channel", ch + 1))
         at(t + 0.3, [0x80 | ch, key, 0])
@@ -195,6 +201,20 @@ if not QUICK:
     def rms(a, b):
         return float(np.sqrt(np.mean(x[a:b] ** 2)))
 
+    # CC 7 from 100 to 50 on a held A4: 0.25 of the level after the ramp (value^2 / 100^2), the
+    # level unchanged up to the event's frame, and no step: the largest change between frames
+    # during the ramp is no larger than in the steady tone before (a jump would be up to 0.75 of
+    # the peak, ten times a 440 Hz sine's largest change between frames). Windows of 12000
+    # frames are 110 whole cycles of 440 Hz at 48 kHz, so their RMS has no partial-cycle error.
+    v = marks["volume"]
+    ramp = round(0.005 * rate)
+    before, after = rms(v - 12000, v), rms(v + ramp + 480, v + ramp + 480 + 12000)
+    ratio = after / before if before > 0 else 0.0
+    step_before = float(np.max(np.abs(np.diff(x[v - 12000:v]))))
+    step_ramp = float(np.max(np.abs(np.diff(x[v - 1:v + ramp + 480]))))
+    check(abs(ratio / 0.25 - 1) < 0.01 and step_ramp <= step_before * 1.01,
+          f"CC 7 100 -> 50 on a sounding note: level x{ratio:.4f} (curve 0.25), largest frame-to-frame change "
+          f"{step_ramp:.4f} during the ramp, {step_before:.4f} before")
     for ch in (2, 3, 10):
         f = marks[("channel", ch)]
         level = 20 * np.log10(rms(f, f + int(0.25 * rate)) + 1e-12)

@@ -137,7 +137,11 @@ void JackSynth::readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BO
 
 void JackSynth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
     while (begin < end) {
-        const uint32_t n = std::min(end - begin, kBlockFrames);
+        uint32_t n = std::min(end - begin, kBlockFrames);
+        if (synth_->volumesRamping()) {
+            synth_->stepVolumes();
+            n = 1;
+        }
         engine_->render(block_.data(), n);
         deinterleave(block_.data(), 2, n, buffers_.data(), begin);
         begin += n;
