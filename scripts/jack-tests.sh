@@ -16,7 +16,8 @@
 # connected), with generous limits: a loaded two-core machine can be slow to start anything.
 # boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start a fixed
 # one frame later at 64- and 256-frame periods (jitter 0), C3...C6 in tune, channels 2/3/10, the
-# sustain pedal, all notes off, random bytes; no server -> 69; the server killed -> 74.
+# sustain pedal, all notes off, CC 7 on sounding notes, random bytes, --record (a .mid at 64 frames,
+# a WAV equal to the output at 256; a missing folder -> 73); no server -> 69; the server killed -> 74.
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
 set -uo pipefail
@@ -205,6 +206,15 @@ synth_test() {
   grep -q '^PASS' <<<"$out" || failed "boop synth test printed no result"
 }
 synth_test --quick
+
+# --record a file that cannot be made: one line and 73 before anything plays, nothing left behind.
+"$BOOP" synth --backend jack --no-connect --no-display --record "$WORK/missing/take.wav" >/dev/null 2>"$WORK/err"
+rc=$?
+[ "$rc" = 73 ] && [ "$(wc -l <"$WORK/err")" = 1 ] && pass "synth --record into a missing folder -> 73: $(cat "$WORK/err")" ||
+  failed "synth --record into a missing folder -> $rc: $(cat "$WORK/err")"
+"$BOOP" synth --backend jack --record "$WORK/take.txt" >/dev/null 2>"$WORK/err"
+rc=$?
+[ "$rc" = 64 ] && pass "synth --record take.txt -> 64: $(cat "$WORK/err")" || failed "synth --record take.txt -> $rc"
 
 # boop devices lists JACK MIDI ports: boop:midi_in while a synth runs.
 "$BOOP" synth --backend jack --no-connect --no-display >/dev/null 2>"$WORK/err" &

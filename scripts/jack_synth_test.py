@@ -8,7 +8,8 @@ chosen frames (random offsets within periods), `boop-rec` records boop:out_1. Tw
 than one, so the graph has no cycle (send -> boop -> rec) and all three run in the same cycle:
 a frame recorded is the frame an event was written at. Checks: 16 A4 notes all start the same
 number of frames after their events, and at most one frame after (the envelope's first sample
-is zero); with --quick nothing more. Otherwise also C3...C6 within 0.5 cent, CC 7 on a held note
+is zero), and --record's file: in the quick run a .mid whose 16 note-ons are on their frames, in
+the full one a WAV equal to the recorded output. With --quick nothing more. Otherwise also C3...C6 within 0.5 cent, CC 7 on a held note
 (the curve's level, no step), channels 2, 3 and 10
 sound, the sustain pedal holds a released note, all notes off silences within 10 ms, random bytes
 leave it playing, and SIGTERM ends it with status 0. Prints PASS/FAIL lines; exits 1 on a failure.
@@ -45,8 +46,11 @@ def wait_until(what, limit, condition):
 
 # -v prints every event: to a file, so that a full pipe never blocks boop's control thread.
 log = tempfile.TemporaryFile("w+")
+# --record: the MIDI in the quick run, the audio in the full one.
+workdir = tempfile.TemporaryDirectory()
+record_path = os.path.join(workdir.name, "take.mid" if QUICK else "take.wav")
 boop = subprocess.Popen(
-    [BOOP, "synth", "--backend", "jack", "--no-connect", "--no-display", "-v"],
+    [BOOP, "synth", "--backend", "jack", "--no-connect", "--no-display", "-v", "--record", record_path],
     stdout=subprocess.DEVNULL, stderr=log, text=True)
 send = jack.Client("boop-send", no_start_server=True)
 rec = jack.Client("boop-rec", no_start_server=True)
@@ -110,6 +114,7 @@ if not QUICK:
 plan.sort(key=lambda e: e[0])
 total = int((t + 0.5) * rate) + period
 recording = np.zeros(total, dtype=np.float32)
+got = np.zeros(total, dtype=bool)  # the frames the test client did record
 state = {"start": None, "next": 0, "recorded": 0, "last": 0}
 
 
@@ -136,6 +141,7 @@ def on_record(frames):
     pos = rec.last_frame_time - start
     if 0 <= pos and pos + frames <= total:
         recording[pos:pos + frames] = audio_in.get_array()
+        got[pos:pos + frames] = True
         state["recorded"] += frames
     state["last"] = pos + frames
 
@@ -180,6 +186,61 @@ for f in a4:
 check(None not in delays and len(set(delays)) == 1 and 0 <= delays[0] <= 1,
       f"period {period}: 16 A4 notes at random offsets start {sorted(set(map(str, delays)))} frames after their "
       f"events (jitter {max(delays) - min(delays) if None not in delays else '?'} frames; the envelope's first sample is 0)")
+
+
+def check_recorded_midi():
+    # The note-ons' ticks against their frames, each counted from the first note (the file
+    # starts at boop's first cycle, which the test does not know): a tick is 1/1920 s, so each
+    # is round(frames / rate * 1920) from the first, within one tick (both ends rounded).
+    data = open(record_path, "rb").read() if os.path.exists(record_path) else b""
+    ticks, pos, tick, running = [], 22, 0, 0
+    ok = data[:4] == b"MThd" and data[14:18] == b"MTrk" and int.from_bytes(data[12:14], "big") == 960
+    while ok and pos < len(data):
+        delta = 0
+        while True:
+            b = data[pos]
+            pos += 1
+            delta = delta << 7 | (b & 0x7F)
+            if b < 0x80:
+                break
+        tick += delta
+        status = data[pos]
+        if status == 0xFF:
+            pos += 3 + data[pos + 2]
+            continue
+        pos += 1 + (2 if status & 0xF0 not in (0xC0, 0xD0) else 1)
+        if status == 0x90 and data[pos - 1] > 0:
+            ticks.append(tick)
+    want = [round((f - a4[0]) / rate * 1920) for f in a4]
+    got = [t - ticks[0] for t in ticks] if ticks else []
+    worst = max((abs(g - w) for g, w in zip(got, want)), default=99)
+    check(ok and len(got) == 16 and worst <= 1,
+          f"--record take.mid: {len(got)} note-ons, each within {worst} tick of its frame (1 tick = 1/1920 s)")
+
+
+def check_recorded_audio():
+    # The WAV (32-bit float) holds boop's output samples themselves: out_1 is its left channel,
+    # equal to what the test client recorded, frame for frame, once aligned on the first note.
+    # (Read by hand: Python's wave module takes PCM only.)
+    data = open(record_path, "rb").read() if os.path.exists(record_path) else b""
+    at = data.find(b"data")
+    if data[:4] != b"RIFF" or at < 0:
+        check(False, f"--record take.wav: no WAV file ({len(data)} bytes)")
+        return
+    size = int.from_bytes(data[at + 4:at + 8], "little")
+    left = np.frombuffer(data[at + 8:at + 8 + size], dtype="<f4").reshape(-1, 2)[:, 0]
+    a, b = np.flatnonzero(recording)[0], np.flatnonzero(left)[0]
+    offset = b - a
+    n = min(total, len(left) - offset)
+    mask = got[:n]
+    same = offset >= 0 and n > total - rate and np.array_equal(left[offset:offset + n][mask], recording[:n][mask])
+    check(bool(same), f"--record take.wav: {len(left)} frames; the {int(mask.sum())} recorded by the test client "
+          f"equal to the bit (offset {offset})")
+
+
+(check_recorded_midi if QUICK else check_recorded_audio)()
+left_over = [f for f in os.listdir(workdir.name) if f.startswith(".boop")]
+check(not left_over, f"--record leaves no temporary file beside it {left_over}")
 if not QUICK:
     check(alive, "boop synth still running after the random bytes")
     check(rc == 0, f"SIGTERM: exit {rc}")

@@ -941,6 +941,22 @@ boop_synth_stats boop_synth_get_stats(const boop_synth* synth);
  * event, or 0 when none waits. Thread safety: one control thread. */
 int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event);
 
+/* Records what the synth plays to `path`, by its extension: .wav (32-bit float, the output's exact
+ * samples), .flac (16-bit), .ogg (Vorbis), or .mid (the channel messages on their frames, 960 ticks a
+ * quarter at 120 BPM). The audio thread only pushes into a lock-free ring; a writer thread drains it into
+ * a temporary file beside the target. Call after open and before start; boop_synth_finish_record after
+ * boop_synth_stop renames it into place (destroy without it leaves nothing). Return: BOOP_OK,
+ * BOOP_ERROR_INVALID_ARGUMENT (no such format), BOOP_ERROR_CANNOT_CREATE (boop_synth_record_error says
+ * why), BOOP_ERROR_ALREADY_RUNNING (after start). Thread safety: control thread. */
+boop_status boop_synth_record(boop_synth* synth, const char* path);
+/* Return: BOOP_OK (or no recording), BOOP_ERROR_IO / _CANNOT_CREATE (nothing written; the error says
+ * why), BOOP_ERROR_ALREADY_RUNNING (not stopped yet). Thread safety: control thread. */
+boop_status boop_synth_finish_record(boop_synth* synth);
+/* The last recording error in words ("" if none); frames or messages the writer could not keep up with.
+ * Thread safety: control thread. */
+const char* boop_synth_record_error(const boop_synth* synth);
+uint64_t boop_synth_record_dropped(const boop_synth* synth);
+
 /* Deactivates and closes the client; destroy frees (NULL is ignored). Thread safety: control thread. */
 void boop_synth_stop(boop_synth* synth);
 void boop_synth_destroy(boop_synth* synth);

@@ -32,6 +32,8 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Polyphony (\(Limits.text(Limits.voices)), default 16).")
     var voices: Int = 16
 
+    @OptionGroup var recording: SynthRecordOptions
+
     @Flag(name: .long, help: "No status line (for scripts).")
     var noDisplay = false
 
@@ -50,6 +52,7 @@ struct SynthCommand: ParsableCommand {
             throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
         }
         if verbose && quiet { throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them") }
+        try recording.check()
     }
 
     /// --channel N=VOICE, each checked.
@@ -77,8 +80,10 @@ struct SynthCommand: ParsableCommand {
             }
             let synth = try LiveSynth(
                 connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices())
+            try recording.begin(synth)
             let session = SynthSession(
                 synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+            session.recording = recording
             try session.run(connecting: midiConnect)
         }
     }
@@ -92,6 +97,7 @@ final class SynthSession {
     private let showView: Bool
     private var view = LineView()
     private var lastShown: LiveSynthStats?
+    var recording = SynthRecordOptions()
 
     init(synth: LiveSynth, verbose: Bool, display: Bool) {
         self.synth = synth
@@ -136,9 +142,11 @@ final class SynthSession {
         try loop.run()
         if lost {
             synth.stop()
+            try recording.finish(synth, log: log)   // what was played until then is kept
             throw BoopExit(.ioError, "JACK server went away while the synth was running (\(port))")
         }
         fadeAndStop()
+        try recording.finish(synth, log: log)
     }
 
     private func printEvents() {
