@@ -20,6 +20,10 @@
 # a WAV equal to the output at 256; a missing folder -> 73); no server -> 69; the server killed -> 74.
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
+# play --sync jack (scripts/jack_sync_test.py, about 7 s): the test client as timebase master
+# (BBT 100 BPM) places, starts, stops and restarts the transport; every note on the formula's
+# frame from the transport's start frame, Song Position + Continue first, only note-offs and
+# Stop once it stopped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -271,6 +275,12 @@ if start_jackd 256; then
   PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
   FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
   grep -q '^PASS' <<<"$out" || failed "play --midi-out test printed no result"
+  echo "--- play --sync jack: the sequencer follows the JACK transport ---"
+  out=$(python3 scripts/jack_sync_test.py "$BOOP" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play --sync jack test printed no result"
 else
   failed "jackd -p 256 did not start"
 fi

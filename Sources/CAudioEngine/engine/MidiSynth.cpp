@@ -148,7 +148,6 @@ void MidiSynth::stepVolumes() BOOP_RT {
 }
 
 void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
-    Channel& c = channels_[ch];
     switch (number) {
         case 7:
             setVolume(ch, value);

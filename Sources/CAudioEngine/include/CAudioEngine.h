@@ -493,7 +493,26 @@ typedef struct boop_playback_config {
                                   true-peak limiter; defaults: boop_output_config_default) */
     int midi_out;              /* JACK: 1 adds a port midi_out (boop_playback_midi_send); default 0 */
     int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
+    int follow_transport;      /* JACK: 1 reports the transport's changes (boop_playback_transport_next);
+                                  default 0 */
 } boop_playback_config;
+
+/* What the JACK transport did, seen at the start of a cycle (play --sync jack). */
+typedef enum boop_transport_kind {
+    BOOP_TRANSPORT_ROLLING = 0, /* it started rolling, or was moved while rolling */
+    BOOP_TRANSPORT_STOPPED = 1,
+    BOOP_TRANSPORT_TEMPO = 2 /* the timebase master's BBT tempo changed while rolling */
+} boop_transport_kind;
+
+typedef struct boop_transport_event {
+    boop_transport_kind kind;
+    uint64_t engine_frame;    /* the engine frame of the cycle's start (boop_playback_midi_send's clock) */
+    uint32_t transport_frame; /* the transport's frame there */
+    double bpm;               /* the BBT tempo; 0 when no timebase master gives BBT */
+    int32_t bar, beat, tick;  /* BBT position (1-based bar and beat), when bpm > 0 */
+    double ticks_per_beat;
+    float beats_per_bar, beat_type;
+} boop_transport_event;
 
 /* Which scheduling the I/O thread got. */
 typedef enum boop_priority {
@@ -584,6 +603,10 @@ boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, con
  * when that went out. Thread safety: control thread. */
 boop_status boop_playback_midi_panic(boop_playback* playback);
 int boop_playback_midi_panic_done(const boop_playback* playback);
+
+/* The next transport change (a JACK playback opened with follow_transport = 1), oldest first.
+ * Return: 1 and the event, 0 when none waits. Thread safety: one control thread. */
+int boop_playback_transport_next(boop_playback* playback, boop_transport_event* out_event);
 
 /* Connects midi_out to another client's MIDI input port ("client:port"), after start.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI input port), BOOP_ERROR_NOT_RUNNING.

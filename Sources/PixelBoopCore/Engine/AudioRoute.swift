@@ -25,6 +25,8 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     public var midiOut = false
     /// JACK: silence on the audio ports (only external gear sounds); they are left unconnected.
     public var mute = false
+    /// JACK: follow the JACK transport (`play --sync jack`): the playback reports its changes.
+    public var followTransport = false
 
     public init(
         device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,

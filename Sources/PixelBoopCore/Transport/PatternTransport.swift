@@ -23,17 +23,19 @@ public final class PatternTransport: @unchecked Sendable {
 
     public var state: State { sync.locked { _state } }
     public var sequencer: Sequencer { sync.locked { _sequencer } }
-    private var _state = State.ready
-    private var _sequencer: Sequencer
+    var _state = State.ready
+    var _sequencer: Sequencer
     let sync = SchedulingThread()   // internal, as engine, playback, midi and mix: the +Mix extension
     let engine: AudioEngine
     var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
-    private var pending: EventScheduler<SequencerEvent>
+    var pending: EventScheduler<SequencerEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
     var midi: MidiOutScheduler?
-    private var nextStep = 0
+    /// `--sync jack`: the JACK transport starts, stops, places and times the music (+Sync).
+    let following: Bool
+    var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
     private var pausedAtStep = 0
@@ -69,6 +71,7 @@ public final class PatternTransport: @unchecked Sendable {
         loops: Int? = nil, midiClock: Bool = false
     ) throws(AudioError) {
         midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
+        following = route.followTransport
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(
             route: route, sampleRate: sampleRate, channels: 2,
@@ -106,6 +109,7 @@ public final class PatternTransport: @unchecked Sendable {
     public func start() throws(AudioError) {
         try sync.locked { () throws(AudioError) -> Void in
             guard _state == .ready else { return }
+            if following { return try waitForTransport() }
             _startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
             nextStep = 0
             pending.removeAll()
@@ -126,7 +130,7 @@ public final class PatternTransport: @unchecked Sendable {
         startScheduling()
     }
 
-    private func openSoundLocked() throws(AudioError) {
+    func openSoundLocked() throws(AudioError) {
         guard !soundOpen else { return }
         try playback.start(engine: engine)
         soundOpen = true
@@ -145,6 +149,7 @@ public final class PatternTransport: @unchecked Sendable {
         guard playback.stats.error == nil, schedulingError == nil else { return SchedulingThread.maxSleepSeconds }
         do {
             try releaseAuditions()
+            try followTransport()
             if _state == .playing { try schedule() }
         } catch {
             schedulingError = error
@@ -174,7 +179,7 @@ public final class PatternTransport: @unchecked Sendable {
         if let gate = auditions.nextFrame {
             wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
         }
-        return wait
+        return following ? min(wait, Self.transportPollSeconds) : wait
     }
 
     /// How often a lost device is worth trying again.
@@ -317,7 +322,7 @@ public final class PatternTransport: @unchecked Sendable {
     }
 
     /// Lock held: queues every event of the steps that start before the horizon, in play order.
-    private func schedule() throws(AudioError) {
+    func schedule() throws(AudioError) {
         let horizon = pending.horizon(clock: engine.frameClock)
         var steps: [SequencerEvent] = []
         let first = nextStep

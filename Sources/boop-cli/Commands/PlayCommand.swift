@@ -60,8 +60,9 @@ struct PlayCommand: ParsableCommand {
             switch try patternOptions.loadPiece() {
             case .pattern(let p): pattern = p
             case .song(let song):
-                if midiOptions.midiOut {
-                    throw BoopExit(.usage, "--midi-out: a song is played as sound only; MIDI out takes a version-1 pattern")
+                if midiOptions.midiOut || midiOptions.sync != .none {
+                    throw BoopExit(
+                        .usage, "--midi-out, --sync: a song is played as sound only; MIDI out takes a version-1 pattern")
                 }
                 let transport = try SongTransport(
                     song: song, route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
@@ -76,6 +77,7 @@ struct PlayCommand: ParsableCommand {
             var route = deviceOptions.route
             route.midiOut = midiOptions.midiOut
             route.mute = midiOptions.noSound
+            route.followTransport = midiOptions.sync == .jack
             let transport = try PatternTransport(
                 pattern: pattern, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,

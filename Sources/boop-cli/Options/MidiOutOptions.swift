@@ -1,7 +1,12 @@
 import ArgumentParser
 import PixelBoopCore
 
-/// `play`'s MIDI output: the sequencer's notes (and clock) on a JACK MIDI port.
+/// What `play` keeps time with: its own clock, or the JACK transport.
+enum SyncSource: String, ExpressibleByArgument, CaseIterable {
+    case none, jack, midi
+}
+
+/// `play`'s MIDI output: the sequencer's notes (and clock) on a JACK MIDI port; and `--sync`.
 struct MidiOutOptions: ParsableArguments {
     @Flag(
         name: .customLong("midi-out"),
@@ -23,7 +28,18 @@ struct MidiOutOptions: ParsableArguments {
         help: "With --midi-out: connect boop:midi_out to this JACK MIDI input port (client:port) before the first note.")
     var midiConnect: String?
 
+    @Option(
+        name: .long,
+        help:
+            "With --backend jack: 'jack' follows the JACK transport (starts and stops with it, placed by its frame, the timebase master's BBT tempo). Default none."
+    )
+    var sync: SyncSource = .none
+
     func check(backend: AudioBackend) throws {
+        if sync == .midi {
+            throw ValidationError("--sync midi: following an incoming MIDI clock is not built in yet; use --sync jack")
+        }
+        if sync == .jack && backend != .jack { throw ValidationError("--sync jack: only with --backend jack") }
         if (clock || noSound || midiConnect != nil) && !midiOut {
             throw ValidationError("--clock, --no-sound and --midi-connect: only with --midi-out")
         }

@@ -186,6 +186,7 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
             return BOOP_ERROR_OUT_OF_MEMORY;
         }
     }
+    if (config.followTransport) transport_ = std::make_unique<TransportWatch>();
     jack_set_process_callback(client(), onProcess, this);
     return BOOP_OK;
 }
@@ -240,6 +241,7 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     }
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
     if (midiBuffer != nullptr) catchUp(frames);
+    if (transport_) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
     if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < frames;) {
