@@ -24,6 +24,9 @@
 # (BBT 100 BPM) places, starts, stops and restarts the transport; every note on the formula's
 # frame from the transport's start frame, Song Position + Continue first, only note-offs and
 # Stop once it stopped.
+# play --sync midi (scripts/jack_clock_sync_test.py, about 12 s): Start and a steady 24 ppq clock at
+# 110 BPM into boop:midi_in, then Song Position + Continue: every note from a run's third step on
+# within 1 frame of its step's clock (the prediction's bound), only note-offs after Stop.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -281,6 +284,12 @@ if start_jackd 256; then
   PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
   FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
   grep -q '^PASS' <<<"$out" || failed "play --sync jack test printed no result"
+  echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
+  out=$(python3 scripts/jack_clock_sync_test.py "$BOOP" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play --sync midi test printed no result"
 else
   failed "jackd -p 256 did not start"
 fi

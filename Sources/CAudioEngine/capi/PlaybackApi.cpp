@@ -53,6 +53,7 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
         cfg.midiOut = c.midi_out != 0;
         cfg.mute = c.mute != 0;
         cfg.followTransport = c.follow_transport != 0;
+        cfg.followMidiClock = c.follow_midi_clock != 0;
         auto jack = std::make_unique<boop::JackPlayback>();
         const boop_status s = jack->open(cfg, sampleRate, channels);
         if (s == BOOP_OK) out = std::move(jack);
@@ -85,6 +86,7 @@ void boop_playback_config_default(boop_playback_config* config) {
     config->client_name = "boop";
     config->connect = 1;
     config->follow_transport = 0;
+    config->follow_midi_clock = 0;
     boop_output_config_default(&config->output);
 }
 

@@ -495,13 +495,22 @@ typedef struct boop_playback_config {
     int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
     int follow_transport;      /* JACK: 1 reports the transport's changes (boop_playback_transport_next);
                                   default 0 */
+    int follow_midi_clock;     /* JACK: 1 adds a port midi_in and reports the MIDI clock, Start, Stop,
+                                  Continue and Song Position arriving there (boop_playback_transport_next);
+                                  default 0 */
 } boop_playback_config;
 
 /* What the JACK transport did, seen at the start of a cycle (play --sync jack). */
 typedef enum boop_transport_kind {
     BOOP_TRANSPORT_ROLLING = 0, /* it started rolling, or was moved while rolling */
     BOOP_TRANSPORT_STOPPED = 1,
-    BOOP_TRANSPORT_TEMPO = 2 /* the timebase master's BBT tempo changed while rolling */
+    BOOP_TRANSPORT_TEMPO = 2, /* the timebase master's BBT tempo changed while rolling */
+    /* From midi_in (follow_midi_clock), stamped with the message's own engine frame: */
+    BOOP_TRANSPORT_CLOCK = 3,    /* a MIDI clock (0xF8) */
+    BOOP_TRANSPORT_START = 4,    /* Start (0xFA): from the song's beginning at the next clock */
+    BOOP_TRANSPORT_CONTINUE = 5, /* Continue (0xFB): from the song position at the next clock */
+    BOOP_TRANSPORT_MIDI_STOP = 6,
+    BOOP_TRANSPORT_SONG_POSITION = 7 /* Song Position Pointer: song_position sixteenths */
 } boop_transport_kind;
 
 typedef struct boop_transport_event {
@@ -512,6 +521,7 @@ typedef struct boop_transport_event {
     int32_t bar, beat, tick;  /* BBT position (1-based bar and beat), when bpm > 0 */
     double ticks_per_beat;
     float beats_per_bar, beat_type;
+    uint32_t song_position; /* BOOP_TRANSPORT_SONG_POSITION: MIDI beats (sixteenth notes) */
 } boop_transport_event;
 
 /* Which scheduling the I/O thread got. */

@@ -27,6 +27,8 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     public var mute = false
     /// JACK: follow the JACK transport (`play --sync jack`): the playback reports its changes.
     public var followTransport = false
+    /// JACK: a port `midi_in` whose MIDI clock the music follows (`play --sync midi`).
+    public var followMidiClock = false
 
     public init(
         device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,

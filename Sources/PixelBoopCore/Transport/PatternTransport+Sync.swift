@@ -35,18 +35,20 @@ extension PatternTransport {
                 roll(from: e)
             case BOOP_TRANSPORT_STOPPED:
                 try halt()
-            default:
+            case BOOP_TRANSPORT_TEMPO:
                 if e.bpm > 0 && _state == .playing { _sequencer.setBPM(Self.clampBPM(e.bpm), fromStep: nextStep) }
+            default:
+                try followClock(e)
             }
         }
     }
 
-    private static func clampBPM(_ bpm: Double) -> Double {
+    static func clampBPM(_ bpm: Double) -> Double {
         min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
     }
 
     /// Lock held: what a pause does: the queued events dropped, the sound faded, every MIDI note ended.
-    private func halt() throws(AudioError) {
+    func halt() throws(AudioError) {
         guard _state == .playing else { return }
         pending.removeAll()
         try engine.cancelPending(fade: 0.01)

@@ -33,8 +33,11 @@ public final class PatternTransport: @unchecked Sendable {
     var pending: EventScheduler<SequencerEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
     var midi: MidiOutScheduler?
-    /// `--sync jack`: the JACK transport starts, stops, places and times the music (+Sync).
+    /// `--sync jack` or `--sync midi`: the JACK transport or a MIDI clock starts, stops, places and
+    /// times the music (+Sync, +Clock); `stepLimit` then bounds the steps queued.
     let following: Bool
+    var clockFollower: MidiClockFollower?
+    var stepLimit: Int?
     var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
@@ -71,7 +74,8 @@ public final class PatternTransport: @unchecked Sendable {
         loops: Int? = nil, midiClock: Bool = false
     ) throws(AudioError) {
         midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
-        following = route.followTransport
+        following = route.followTransport || route.followMidiClock
+        clockFollower = route.followMidiClock ? MidiClockFollower() : nil
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(
             route: route, sampleRate: sampleRate, channels: 2,
@@ -326,7 +330,9 @@ public final class PatternTransport: @unchecked Sendable {
         let horizon = pending.horizon(clock: engine.frameClock)
         var steps: [SequencerEvent] = []
         let first = nextStep
-        while _sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
+        while _sequencer.frame(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true,
+            stepLimit.map({ nextStep < $0 }) ?? true
+        {
             steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
         }

@@ -78,6 +78,7 @@ struct PlayCommand: ParsableCommand {
             route.midiOut = midiOptions.midiOut
             route.mute = midiOptions.noSound
             route.followTransport = midiOptions.sync == .jack
+            route.followMidiClock = midiOptions.sync == .midi
             let transport = try PatternTransport(
                 pattern: pattern, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,

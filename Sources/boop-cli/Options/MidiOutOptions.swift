@@ -31,15 +31,12 @@ struct MidiOutOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "With --backend jack: 'jack' follows the JACK transport (starts and stops with it, placed by its frame, the timebase master's BBT tempo). Default none."
+            "With --backend jack: 'jack' follows the JACK transport (starts and stops with it, placed by its frame, the timebase master's BBT tempo); 'midi' follows a MIDI clock on boop:midi_in (tempo, Start, Stop, Continue, Song Position). Default none."
     )
     var sync: SyncSource = .none
 
     func check(backend: AudioBackend) throws {
-        if sync == .midi {
-            throw ValidationError("--sync midi: following an incoming MIDI clock is not built in yet; use --sync jack")
-        }
-        if sync == .jack && backend != .jack { throw ValidationError("--sync jack: only with --backend jack") }
+        if sync != .none && backend != .jack { throw ValidationError("--sync \(sync.rawValue): only with --backend jack") }
         if (clock || noSound || midiConnect != nil) && !midiOut {
             throw ValidationError("--clock, --no-sound and --midi-connect: only with --midi-out")
         }

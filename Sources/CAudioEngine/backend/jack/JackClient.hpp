@@ -89,6 +89,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
         bool midiOut = false;          // a port midi_out written from midi() at engine frames
         bool mute = false;             // the ports carry silence (MIDI out only); the source still runs
         bool followTransport = false;  // transport() reports the JACK transport's changes
+        bool followMidiClock = false;  // a port midi_in whose clock transport() reports
     };
 
     ~JackPlayback() override;
@@ -119,6 +120,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     boop_source source_{};
     std::vector<float> block_;
     jack_port_t* midiOut_ = nullptr;
+    jack_port_t* midiIn_ = nullptr;
     std::unique_ptr<MidiOutWriter> midiWriter_;
     std::unique_ptr<TransportWatch> transport_;
     // With MIDI out the engine's clock must stay the server's: cycles the server ran without this

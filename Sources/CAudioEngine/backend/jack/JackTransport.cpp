@@ -1,6 +1,8 @@
 // `play --sync jack` (see JackTransport.hpp).
 #include "backend/jack/JackTransport.hpp"
 
+#include <jack/midiport.h>
+
 namespace boop {
 
 void TransportWatch::push(const boop_transport_event& e) BOOP_RT {
@@ -48,6 +50,38 @@ void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t
     expected_ = pos.frame + frames;
     nextCycle_ = now + frames;
     if (bbt) bpm_ = pos.beats_per_minute;
+}
+
+void TransportWatch::midi(void* buffer, uint64_t engineFrame) BOOP_RT {
+    const uint32_t count = jack_midi_get_event_count(buffer);
+    for (uint32_t i = 0; i < count; ++i) {
+        jack_midi_event_t event;
+        if (jack_midi_event_get(&event, buffer, i) != 0 || event.size == 0) continue;
+        boop_transport_event e{};
+        e.engine_frame = engineFrame + event.time;
+        switch (event.buffer[0]) {
+            case 0xF8:
+                e.kind = BOOP_TRANSPORT_CLOCK;
+                break;
+            case 0xFA:
+                e.kind = BOOP_TRANSPORT_START;
+                break;
+            case 0xFB:
+                e.kind = BOOP_TRANSPORT_CONTINUE;
+                break;
+            case 0xFC:
+                e.kind = BOOP_TRANSPORT_MIDI_STOP;
+                break;
+            case 0xF2:
+                if (event.size < 3) continue;
+                e.kind = BOOP_TRANSPORT_SONG_POSITION;
+                e.song_position = uint32_t(event.buffer[1] & 0x7F) | uint32_t(event.buffer[2] & 0x7F) << 7;
+                break;
+            default:
+                continue;  // notes and the rest: not time
+        }
+        push(e);
+    }
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop

@@ -19,10 +19,13 @@ namespace boop {
 
 class TransportWatch {
   public:
-    TransportWatch() : queue_(256) {}
+    TransportWatch() : queue_(4096) {}
 
     // Process thread: the cycle of `frames` frames starting at engine frame `engineFrame`.
     void cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT;
+    // Process thread: the MIDI real-time and position messages of a midi_in port buffer, each
+    // at engineFrame + its offset in the cycle.
+    void midi(void* portBuffer, uint64_t engineFrame) BOOP_RT;
     // Control thread (the queue's one consumer).
     bool next(boop_transport_event& out) noexcept { return queue_.tryPop(out); }
     uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
