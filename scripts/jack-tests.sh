@@ -16,10 +16,18 @@
 # connected), with generous limits: a loaded two-core machine can be slow to start anything.
 # boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start a fixed
 # one frame later at 64- and 256-frame periods (jitter 0), C3...C6 in tune, channels 2/3/10, the
-# sustain pedal, all notes off, random bytes; no server -> 69; the server killed -> 74.
+# sustain pedal, all notes off, CC 7 on sounding notes, random bytes, --record (a .mid at 64 frames,
+# a WAV equal to the output at 256; a missing folder -> 73); no server -> 69; the server killed -> 74.
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s; a song:
 # scripts/jack_midi_out_song_test.py, about 5 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
+# play --sync jack (scripts/jack_sync_test.py, about 7 s): the test client as timebase master
+# (BBT 100 BPM) places, starts, stops and restarts the transport; every note on the formula's
+# frame from the transport's start frame, Song Position + Continue first, only note-offs and
+# Stop once it stopped.
+# play --sync midi (scripts/jack_clock_sync_test.py, about 12 s): Start and a steady 24 ppq clock at
+# 110 BPM into boop:midi_in, then Song Position + Continue: every note from a run's third step on
+# within 1 frame of its step's clock (the prediction's bound), only note-offs after Stop.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -207,6 +215,15 @@ synth_test() {
 }
 synth_test --quick
 
+# --record a file that cannot be made: one line and 73 before anything plays, nothing left behind.
+"$BOOP" synth --backend jack --no-connect --no-display --record "$WORK/missing/take.wav" >/dev/null 2>"$WORK/err"
+rc=$?
+[ "$rc" = 73 ] && [ "$(wc -l <"$WORK/err")" = 1 ] && pass "synth --record into a missing folder -> 73: $(cat "$WORK/err")" ||
+  failed "synth --record into a missing folder -> $rc: $(cat "$WORK/err")"
+"$BOOP" synth --backend jack --record "$WORK/take.txt" >/dev/null 2>"$WORK/err"
+rc=$?
+[ "$rc" = 64 ] && pass "synth --record take.txt -> 64: $(cat "$WORK/err")" || failed "synth --record take.txt -> $rc"
+
 # boop devices lists JACK MIDI ports: boop:midi_in while a synth runs.
 "$BOOP" synth --backend jack --no-connect --no-display >/dev/null 2>"$WORK/err" &
 pid=$!
@@ -268,6 +285,18 @@ if start_jackd 256; then
   PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
   FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
   grep -q '^PASS' <<<"$out" || failed "play SONG --midi-out test printed no result"
+  echo "--- play --sync jack: the sequencer follows the JACK transport ---"
+  out=$(python3 scripts/jack_sync_test.py "$BOOP" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play --sync jack test printed no result"
+  echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
+  out=$(python3 scripts/jack_clock_sync_test.py "$BOOP" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "play --sync midi test printed no result"
 else
   failed "jackd -p 256 did not start"
 fi

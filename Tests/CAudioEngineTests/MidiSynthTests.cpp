@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -29,7 +30,16 @@ struct Rig {
     void render(uint32_t frames) {
         const size_t at = out.size();
         out.resize(at + frames);
-        engine.render(out.data() + at, frames);
+        // As the JACK callback does: frame by frame while a channel volume ramps.
+        for (uint32_t done = 0; done < frames;) {
+            uint32_t n = frames - done;
+            if (synth.volumesRamping()) {
+                synth.stepVolumes();
+                n = 1;
+            }
+            engine.render(out.data() + at + done, n);
+            done += n;
+        }
     }
     void send(uint8_t status, uint8_t d1, uint8_t d2) {
         boop::MidiMessage m;
@@ -127,4 +137,47 @@ TEST_CASE("channels 2, 3 and 10 sound with their voices; random messages never b
     r.render(48000);
     CHECK(peakAmplitude(r.out, r.out.size() - 4800, r.out.size()) == 0.0);
     CHECK(std::isfinite(rms(r.out, 0, r.out.size())));
+}
+
+TEST_CASE("CC 7 ramps the notes already sounding from its frame, without a step") {
+    Rig r, plain;
+    for (Rig* rig : {&r, &plain}) {
+        rig->send(0x90, 69, 100);
+        rig->render(24000);
+    }
+    r.send(0xB0, 7, 50);
+    r.render(24000);
+    plain.render(24000);
+    const auto ramp = static_cast<size_t>(std::lround(boop::MidiSynth::kVolumeRampSeconds * Rig::kRate));
+    // Nothing changes before the event's frame; the first step is on it. The lowpass passes a
+    // frame's input change at b0 (a few 1e-4 of it) on that frame, below a float's resolution of
+    // the output there: the change shows from the next frame.
+    size_t first = 0;
+    while (first < r.out.size() && r.out[first] == plain.out[first]) ++first;
+    CHECK(first >= 24000);
+    CHECK(first <= 24001);
+    // After the ramp (and the lowpass's settling, a few hundred frames), the level is the
+    // curve's: (50 / 100)^2 of what it was, sample by sample.
+    const float expected = boop::MidiSynth::volumeGain(50);
+    double worst = 0.0;
+    for (size_t i = 24000 + ramp + 480; i < 48000; ++i)
+        if (std::fabs(plain.out[i]) > 0.05f)
+            worst = std::max(worst, std::fabs(r.out[i] / plain.out[i] / expected - 1.0));
+    CHECK(worst < 1e-3);
+    // No step: the largest change from one frame to the next during the ramp is no larger than
+    // in the steady tone before it (an instant change would jump by up to 75 % of the peak).
+    auto maxStep = [&](size_t a, size_t b) {
+        float m = 0.0f;
+        for (size_t i = a; i < b; ++i) m = std::max(m, std::fabs(r.out[i] - r.out[i - 1]));
+        return m;
+    };
+    CHECK(maxStep(24000, 24000 + ramp + 480) <= maxStep(12000, 24000) * 1.01f);
+    // A change back up ramps the note back to where it would have been.
+    r.send(0xB0, 7, 100);
+    r.render(12000);
+    plain.render(12000);
+    double back = 0.0;
+    for (size_t i = 48000 + ramp + 480; i < 60000; ++i)
+        back = std::max(back, std::fabs(static_cast<double>(r.out[i]) - plain.out[i - 24000]));
+    CHECK(back < 1e-3);
 }

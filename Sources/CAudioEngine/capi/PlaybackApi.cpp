@@ -58,6 +58,8 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
         cfg.connect = c.connect != 0 && c.mute == 0;
         cfg.midiOut = c.midi_out != 0;
         cfg.mute = c.mute != 0;
+        cfg.followTransport = c.follow_transport != 0;
+        cfg.followMidiClock = c.follow_midi_clock != 0;
         auto jack = std::make_unique<boop::JackPlayback>();
         const boop_status s = jack->open(cfg, sampleRate, channels);
         if (s == BOOP_OK) out = std::move(jack);
@@ -104,6 +106,8 @@ void boop_playback_config_default(boop_playback_config* config) {
     // Set, not left to the caller's memory: on ALSA a stray non-zero midi_out opens the sequencer.
     config->midi_out = 0;
     config->mute = 0;
+    config->follow_transport = 0;
+    config->follow_midi_clock = 0;
     boop_output_config_default(&config->output);
 }
 
@@ -230,6 +234,12 @@ boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, con
     e.size = static_cast<uint8_t>(size);
     for (uint32_t i = 0; i < size; ++i) e.bytes[i] = bytes[i];
     return midi->push(e) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+int boop_playback_transport_next(boop_playback* playback, boop_transport_event* out_event) {
+    if (playback == nullptr || out_event == nullptr) return 0;
+    auto* jack = dynamic_cast<boop::JackPlayback*>(playback->backend.get());
+    return jack != nullptr && jack->transport() != nullptr && jack->transport()->next(*out_event) ? 1 : 0;
 }
 
 boop_status boop_playback_midi_panic(boop_playback* playback) {

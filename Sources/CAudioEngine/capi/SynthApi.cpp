@@ -187,6 +187,28 @@ int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event) {
     return 1;
 }
 
+boop_status boop_synth_record(boop_synth* synth, const char* path) {
+    if (synth == nullptr || path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    return synth->jack.record(path);
+}
+
+boop_status boop_synth_finish_record(boop_synth* synth) {
+    if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        return synth->jack.finishRecording();
+    } catch (...) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+}
+
+const char* boop_synth_record_error(const boop_synth* synth) {
+    return synth != nullptr ? synth->jack.recordError() : "";
+}
+
+uint64_t boop_synth_record_dropped(const boop_synth* synth) {
+    return synth != nullptr ? synth->jack.recordDropped() : 0;
+}
+
 void boop_synth_stop(boop_synth* synth) {
     if (synth == nullptr) return;
     if (synth->alsa)

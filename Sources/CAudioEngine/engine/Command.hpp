@@ -16,14 +16,16 @@ struct Command {
         InstrumentParam,   // timbre: the slot; noteId: the InstrumentParams::Index; value: the value
         FadeGroup,
         RetuneGroup,
-        FadeDrums
+        FadeDrums,
+        VolumeGroup  // gain: the group's channel volume from this frame on
     };
     Type type = Type::NoteOn;
     uint8_t timbre = 0;   // NoteOn: boop_timbre; DrumHit: the kit (0 = gm); Instrument*: the slot
     uint32_t noteId = 0;  // NoteOn/NoteOff: the note; DrumHit: the GM key
     float gain = 0.0f;
-    uint64_t frame = 0;  // absolute frame on the engine clock
-    double value = 0.0;  // NoteOn: frequency in Hz; AllNotesOff: fade seconds
+    uint64_t frame = 0;   // absolute frame on the engine clock
+    double value = 0.0;   // NoteOn: frequency in Hz; AllNotesOff: fade seconds
+    float volume = 1.0f;  // NoteOn: the live channel volume, which VolumeGroup changes later
 };
 
 }  // namespace boop

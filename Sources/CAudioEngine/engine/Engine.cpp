@@ -82,7 +82,7 @@ void Engine::noteOn(const Command& c, uint64_t frame) BOOP_RT {
     if (lane < 0) return;  // unreachable: capacity exceeds owned + fading
     const auto previous = bank.state(lane);
     if (previous == VoiceBank::LaneState::Held || previous == VoiceBank::LaneState::Releasing) --ownedVoices_;
-    bank.start(lane, c.value, c.gain, c.noteId, ++noteOrder_, frame);
+    bank.start(lane, c.value, c.gain, c.noteId, ++noteOrder_, frame, c.volume);
     ++ownedVoices_;
 }
 
@@ -133,6 +133,9 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             break;
         case Command::Type::FadeDrums:
             drums_.fadeAll(c.value);
+            break;
+        case Command::Type::VolumeGroup:
+            for (VoiceBank& bank : banks_) bank.setGroupVolume(c.noteId >> 8, c.gain);
             break;
     }
 }

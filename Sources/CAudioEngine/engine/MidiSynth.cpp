@@ -1,11 +1,14 @@
 #include "engine/MidiSynth.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace boop {
 
 MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept
-    : engine_(engine), bendRange_(bendRange) {
+    : engine_(engine),
+      bendRange_(bendRange),
+      rampFrames_(std::max(1, static_cast<int>(std::lround(kVolumeRampSeconds * engine.config().sample_rate)))) {
     for (int c = 0; c < kChannels; ++c) channels_[c].voice = channelVoices[c];
 }
 
@@ -42,10 +45,11 @@ void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
 
 void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
     Channel& c = channels_[ch];
-    const float gain = velocityGain(velocity) * c.volume;
     Command cmd;
-    cmd.gain = gain;
+    cmd.gain = velocityGain(velocity);
     if (c.voice == kDrums) {
+        // A hit is short: it keeps the volume it started with.
+        cmd.gain *= c.volume;
         cmd.type = Command::Type::DrumHit;
         cmd.noteId = key;
         send(cmd);
@@ -56,6 +60,7 @@ void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
         cmd.timbre = static_cast<uint8_t>(c.voice);
         cmd.noteId = noteId(ch, key);
         cmd.value = keyHz(key) * c.bend;
+        cmd.volume = c.volume;
         send(cmd);
         c.keys[key] = Down;
         ++heldCount_;
@@ -118,11 +123,34 @@ void MidiSynth::setBend(int ch, int value) BOOP_RT {
     if (c.voice != kDrums) send(cmd);
 }
 
-void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
+void MidiSynth::setVolume(int ch, uint8_t value) BOOP_RT {
     Channel& c = channels_[ch];
+    c.target = volumeGain(value);
+    if (c.rampLeft == 0) ++ramping_;
+    c.rampLeft = rampFrames_;
+    c.step = (c.target - c.volume) / static_cast<float>(rampFrames_);
+}
+
+void MidiSynth::stepVolumes() BOOP_RT {
+    for (int ch = 0; ch < kChannels && ramping_ > 0; ++ch) {
+        Channel& c = channels_[ch];
+        if (c.rampLeft == 0) continue;
+        // The last step lands on the target exactly, whatever the float sum of the steps.
+        c.volume = --c.rampLeft == 0 ? c.target : c.volume + c.step;
+        if (c.rampLeft == 0) --ramping_;
+        if (c.voice == kDrums) continue;
+        Command cmd;
+        cmd.type = Command::Type::VolumeGroup;
+        cmd.noteId = noteId(ch, 0);
+        cmd.gain = c.volume;
+        send(cmd);
+    }
+}
+
+void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
     switch (number) {
-        case 7:  // channel volume, for the notes that start from now on
-            c.volume = static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);
+        case 7:
+            setVolume(ch, value);
             break;
         case 64:
             setPedal(ch, value >= 64);

@@ -16,12 +16,23 @@ class MidiSynth {
     static constexpr int kChannels = 16;
     static constexpr int kDrums = BOOP_TIMBRE_COUNT;      // a channel's voice: the drum kit
     static constexpr double kAllSoundOffSeconds = 0.005;  // CC 120 and CC 123: silent within 10 ms
+    // CC 7 moves the level of sounding notes along a straight line this long, one step a frame:
+    // short enough to follow a fader, long enough that no step is heard as a click.
+    static constexpr double kVolumeRampSeconds = 0.005;
 
     // channelVoices: a boop_timbre or kDrums for each channel; bendRange in semitones.
     MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept;
 
     // Audio thread.
     void handle(const MidiMessage& message) BOOP_RT;
+    // True while a channel volume ramps: the caller then renders one frame at a time and calls
+    // stepVolumes before each, the first on the frame of the CC 7 event.
+    bool volumesRamping() const noexcept { return ramping_ > 0; }
+    void stepVolumes() BOOP_RT;
+    // The channel volume of a CC 7 value: value^2 / 100^2 (100, the General MIDI default, is unity).
+    static float volumeGain(uint8_t value) noexcept {
+        return static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);
+    }
 
     // Any thread.
     uint32_t notesHeld() const noexcept { return held_.load(std::memory_order_relaxed); }
@@ -39,8 +50,11 @@ class MidiSynth {
     struct Channel {
         int voice = 0;
         bool pedal = false;
-        float volume = 1.0f;  // CC 7: 100 (the General MIDI default) is unity
-        double bend = 1.0;    // frequency ratio
+        float volume = 1.0f;  // CC 7 as it sounds now (volumeGain), ramping towards target
+        float target = 1.0f;
+        float step = 0.0f;
+        int rampLeft = 0;   // frames
+        double bend = 1.0;  // frequency ratio
         uint8_t keys[128] = {};
     };
 
@@ -49,12 +63,15 @@ class MidiSynth {
     void control(int ch, uint8_t number, uint8_t value) BOOP_RT;
     void setPedal(int ch, bool down) BOOP_RT;
     void setBend(int ch, int value) BOOP_RT;  // -8192 ... 8191
-    void silence(int ch) BOOP_RT;             // every note of the channel, within kAllSoundOffSeconds
+    void setVolume(int ch, uint8_t value) BOOP_RT;
+    void silence(int ch) BOOP_RT;  // every note of the channel, within kAllSoundOffSeconds
     void release(int ch, uint8_t key) BOOP_RT;
     void send(const Command& c) BOOP_RT { engine_.applyNow(c); }
 
     Engine& engine_;
     double bendRange_;
+    int rampFrames_;
+    int ramping_ = 0;  // channels whose volume ramps
     Channel channels_[kChannels];
     uint32_t heldCount_ = 0;
     std::atomic<uint32_t> held_{0};

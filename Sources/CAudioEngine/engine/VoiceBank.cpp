@@ -95,8 +95,8 @@ int VoiceBank::findHeld(uint32_t noteId) const BOOP_RT {
     return -1;
 }
 
-void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order,
-                      uint64_t frame) BOOP_RT {
+void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame,
+                      float volume) BOOP_RT {
     Chunk& c = chunk(lane);
     const int i = lane % kLanes;
     // Rounding to the 2^-32 grid: at 44.1 kHz one step is 1.03e-5 Hz, 0.0007 cent at A0.
@@ -106,7 +106,8 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     c.start[i] = 0.0f;
     c.t[i] = 0.0f;
     c.slope[i] = static_cast<float>(1.0 / std::max(1.0, spec_.attackSeconds * sampleRate_));
-    c.gain[i] = gain * spec_.level * (spec_.filtered ? coefficients_.b0 : 1.0f);
+    const float unitGain = gain * spec_.level * (spec_.filtered ? coefficients_.b0 : 1.0f);
+    c.gain[i] = unitGain * volume;  // volume 1 (everything but live MIDI) leaves the bits as they were
     c.invDt[i] = static_cast<float>(4294967296.0 / std::max(increment, 1.0));
     c.s1[i] = c.s2[i] = 0.0f;
     for (f8& x : c.gx) x[i] = 0.0f;
@@ -117,6 +118,7 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     l.order = order;
     l.onFrame = frame;
     l.hz = frequencyHz;
+    l.unitGain = unitGain;
     chunkActive_[lane / kLanes] |= static_cast<uint8_t>(1u << i);
 }
 

@@ -43,7 +43,9 @@ class VoiceBank {
     // The lane of a held note, -1 if none.
     int findHeld(uint32_t noteId) const BOOP_RT;
 
-    void start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame) BOOP_RT;
+    // volume: a live channel's volume, kept apart from the gain so that setGroupVolume can change it.
+    void start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame,
+               float volume = 1.0f) BOOP_RT;
     void release(int lane, uint64_t frame) BOOP_RT;
     void fade(int lane, double seconds) BOOP_RT;
     // Live MIDI (VoiceBankGroups.cpp). A group is noteId >> 8. fadeGroup fades every held or
@@ -51,6 +53,9 @@ class VoiceBank {
     // retuneGroup multiplies their frequency by ratio, keeping the phase (a bend glides).
     int fadeGroup(uint32_t group, double seconds) BOOP_RT;
     void retuneGroup(uint32_t group, double ratio) BOOP_RT;
+    // The gain of every sounding lane of the group becomes its start gain x volume, from the next
+    // frame (a caller ramps by calling it frame by frame).
+    void setGroupVolume(uint32_t group, float volume) BOOP_RT;
 
     // Adds frames [begin, end) of every sounding lane, then retires lanes whose release or fade
     // has reached zero. A busy chunk adds into acc (one 8-lane partial sum per frame; the caller
@@ -114,7 +119,8 @@ class VoiceBank {
         uint32_t noteId = 0;
         uint64_t order = 0;
         uint64_t onFrame = 0;
-        double hz = 0.0;  // the exact frequency, so that bends multiply no rounding errors
+        double hz = 0.0;        // the exact frequency, so that bends multiply no rounding errors
+        float unitGain = 0.0f;  // the chunk's gain before the channel volume
     };
 
     Chunk& chunk(int lane) noexcept { return chunks_[lane / dsp::simd::kLanes]; }

@@ -33,4 +33,14 @@ void VoiceBank::retuneGroup(uint32_t group, double ratio) BOOP_RT {
     }
 }
 
+void VoiceBank::setGroupVolume(uint32_t group, float volume) BOOP_RT {
+    for (int l = 0; l < laneCount_; ++l) {
+        const Lane& lane = lanes_[l];
+        if (lane.state == LaneState::Idle || (lane.noteId >> 8) != group) continue;
+        // The gain multiplies the lowpass's input, so a change frame by frame reaches the output
+        // smoothed further by the filter.
+        chunk(l).gain[l % dsp::simd::kLanes] = lane.unitGain * volume;
+    }
+}
+
 }  // namespace boop

@@ -496,7 +496,36 @@ typedef struct boop_playback_config {
                                   whose events are scheduled on a queue for the real time their
                                   frame is heard (open fails DEVICE_UNAVAILABLE without /dev/snd/seq) */
     int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
+    int follow_transport;      /* JACK: 1 reports the transport's changes (boop_playback_transport_next);
+                                  default 0 */
+    int follow_midi_clock;     /* JACK: 1 adds a port midi_in and reports the MIDI clock, Start, Stop,
+                                  Continue and Song Position arriving there (boop_playback_transport_next);
+                                  default 0 */
 } boop_playback_config;
+
+/* What the JACK transport did, seen at the start of a cycle (play --sync jack). */
+typedef enum boop_transport_kind {
+    BOOP_TRANSPORT_ROLLING = 0, /* it started rolling, or was moved while rolling */
+    BOOP_TRANSPORT_STOPPED = 1,
+    BOOP_TRANSPORT_TEMPO = 2, /* the timebase master's BBT tempo changed while rolling */
+    /* From midi_in (follow_midi_clock), stamped with the message's own engine frame: */
+    BOOP_TRANSPORT_CLOCK = 3,    /* a MIDI clock (0xF8) */
+    BOOP_TRANSPORT_START = 4,    /* Start (0xFA): from the song's beginning at the next clock */
+    BOOP_TRANSPORT_CONTINUE = 5, /* Continue (0xFB): from the song position at the next clock */
+    BOOP_TRANSPORT_MIDI_STOP = 6,
+    BOOP_TRANSPORT_SONG_POSITION = 7 /* Song Position Pointer: song_position sixteenths */
+} boop_transport_kind;
+
+typedef struct boop_transport_event {
+    boop_transport_kind kind;
+    uint64_t engine_frame;    /* the engine frame of the cycle's start (boop_playback_midi_send's clock) */
+    uint32_t transport_frame; /* the transport's frame there */
+    double bpm;               /* the BBT tempo; 0 when no timebase master gives BBT */
+    int32_t bar, beat, tick;  /* BBT position (1-based bar and beat), when bpm > 0 */
+    double ticks_per_beat;
+    float beats_per_bar, beat_type;
+    uint32_t song_position; /* BOOP_TRANSPORT_SONG_POSITION: MIDI beats (sixteenth notes) */
+} boop_transport_event;
 
 /* Which scheduling the I/O thread got. */
 typedef enum boop_priority {
@@ -589,6 +618,10 @@ boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, con
  * when that went out. Thread safety: control thread. */
 boop_status boop_playback_midi_panic(boop_playback* playback);
 int boop_playback_midi_panic_done(const boop_playback* playback);
+
+/* The next transport change (a JACK playback opened with follow_transport = 1), oldest first.
+ * Return: 1 and the event, 0 when none waits. Thread safety: one control thread. */
+int boop_playback_transport_next(boop_playback* playback, boop_transport_event* out_event);
 
 /* Connects midi_out to another client's MIDI input port ("client:port"), after start.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI input port), BOOP_ERROR_NOT_RUNNING.
@@ -963,6 +996,22 @@ boop_synth_stats boop_synth_get_stats(const boop_synth* synth);
 /* The next received message (oldest first, up to 4096 kept), for a -v log. Return: 1 and the
  * event, or 0 when none waits. Thread safety: one control thread. */
 int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event);
+
+/* Records what the synth plays to `path`, by its extension: .wav (32-bit float, the output's exact
+ * samples), .flac (16-bit), .ogg (Vorbis), or .mid (the channel messages on their frames, 960 ticks a
+ * quarter at 120 BPM). The audio thread only pushes into a lock-free ring; a writer thread drains it into
+ * a temporary file beside the target. Call after open and before start; boop_synth_finish_record after
+ * boop_synth_stop renames it into place (destroy without it leaves nothing). Return: BOOP_OK,
+ * BOOP_ERROR_INVALID_ARGUMENT (no such format), BOOP_ERROR_CANNOT_CREATE (boop_synth_record_error says
+ * why), BOOP_ERROR_ALREADY_RUNNING (after start). Thread safety: control thread. */
+boop_status boop_synth_record(boop_synth* synth, const char* path);
+/* Return: BOOP_OK (or no recording), BOOP_ERROR_IO / _CANNOT_CREATE (nothing written; the error says
+ * why), BOOP_ERROR_ALREADY_RUNNING (not stopped yet). Thread safety: control thread. */
+boop_status boop_synth_finish_record(boop_synth* synth);
+/* The last recording error in words ("" if none); frames or messages the writer could not keep up with.
+ * Thread safety: control thread. */
+const char* boop_synth_record_error(const boop_synth* synth);
+uint64_t boop_synth_record_dropped(const boop_synth* synth);
 
 /* Deactivates and closes the client; destroy frees (NULL is ignored). Thread safety: control thread. */
 void boop_synth_stop(boop_synth* synth);

@@ -24,6 +24,12 @@ extension AudioPlayback {
         while !midiPanicDone && stats.error == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
     }
 
+    /// The next change of the JACK transport, oldest first (a route with `followTransport`).
+    func nextTransportEvent() -> boop_transport_event? {
+        var e = boop_transport_event()
+        return boop_playback_transport_next(handle, &e) != 0 ? e : nil
+    }
+
     /// Connects `midi_out` to another client's MIDI input port.
     public func connectMidiOut(to port: String) throws(AudioError) {
         guard boop_playback_midi_connect(handle, port) == BOOP_OK else {

@@ -126,6 +126,8 @@ public final class AudioPlayback {
         config.connect = route.connect && !route.mute ? 1 : 0
         config.midi_out = route.midiOut ? 1 : 0
         config.mute = route.mute ? 1 : 0
+        config.follow_transport = route.followTransport ? 1 : 0
+        config.follow_midi_clock = route.followMidiClock ? 1 : 0
         var out: OpaquePointer?
         let status = route.device.withCString { name -> boop_status in
             route.clientName.withCString { client -> boop_status in

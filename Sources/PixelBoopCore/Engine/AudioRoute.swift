@@ -25,6 +25,10 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     public var midiOut = false
     /// JACK: silence on the audio ports (only external gear sounds); they are left unconnected.
     public var mute = false
+    /// JACK: follow the JACK transport (`play --sync jack`): the playback reports its changes.
+    public var followTransport = false
+    /// JACK: a port `midi_in` whose MIDI clock the music follows (`play --sync midi`).
+    public var followMidiClock = false
 
     public init(
         device: String = "default", backend: AudioBackend = .alsa, connect: Bool = true,

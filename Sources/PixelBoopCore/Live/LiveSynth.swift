@@ -180,4 +180,23 @@ public final class LiveSynth {
     }
 
     public func stop() { boop_synth_stop(handle) }
+
+    /// Records what is played to `path` (.wav, .flac, .ogg, or .mid for the messages); before `start`.
+    public func record(to path: String) throws(AudioError) {
+        let status = boop_synth_record(handle, path)
+        guard status == BOOP_OK else {
+            throw AudioError.from(status, "--record \(path): \(String(cString: boop_synth_record_error(handle)))")
+        }
+    }
+
+    /// After `stop`: renames the recording into place (nothing appears under its name on failure).
+    /// Returns the frames or messages the writer could not keep up with (a gap in the file).
+    @discardableResult
+    public func finishRecording(path: String) throws(AudioError) -> UInt64 {
+        let status = boop_synth_finish_record(handle)
+        guard status == BOOP_OK else {
+            throw AudioError.from(status, "--record \(path): \(String(cString: boop_synth_record_error(handle)))")
+        }
+        return boop_synth_record_dropped(handle)
+    }
 }

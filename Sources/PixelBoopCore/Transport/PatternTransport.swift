@@ -36,6 +36,11 @@ public final class PatternTransport: @unchecked Sendable {
     var songPending: EventScheduler<SongEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
     var midi: MidiOutScheduler?
+    /// `--sync jack` or `--sync midi`: the JACK transport or a MIDI clock starts, stops, places and
+    /// times the music (+Sync, +Clock); `stepLimit` then bounds the steps queued.
+    let following: Bool
+    var clockFollower: MidiClockFollower?
+    var stepLimit: Int?
     var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
@@ -74,6 +79,8 @@ public final class PatternTransport: @unchecked Sendable {
         loops: Int? = nil, midiClock: Bool = false, song: Song? = nil, seed: UInt64? = nil
     ) throws(AudioError) {
         midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
+        following = route.followTransport || route.followMidiClock
+        clockFollower = route.followMidiClock ? MidiClockFollower() : nil
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(
             route: route, sampleRate: sampleRate, channels: 2,
@@ -115,6 +122,7 @@ public final class PatternTransport: @unchecked Sendable {
     public func start() throws(AudioError) {
         try sync.locked { () throws(AudioError) -> Void in
             guard _state == .ready else { return }
+            if following { return try waitForTransport() }
             _startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
             nextStep = 0
             clearPending()
@@ -135,7 +143,7 @@ public final class PatternTransport: @unchecked Sendable {
         startScheduling()
     }
 
-    private func openSoundLocked() throws(AudioError) {
+    func openSoundLocked() throws(AudioError) {
         guard !soundOpen else { return }
         try playback.start(engine: engine)
         soundOpen = true
@@ -154,6 +162,7 @@ public final class PatternTransport: @unchecked Sendable {
         guard playback.stats.error == nil, schedulingError == nil else { return SchedulingThread.maxSleepSeconds }
         do {
             try releaseAuditions()
+            try followTransport()
             if _state == .playing { try schedule() }
         } catch {
             schedulingError = error
@@ -184,7 +193,7 @@ public final class PatternTransport: @unchecked Sendable {
         if let gate = auditions.nextFrame {
             wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
         }
-        return wait
+        return following ? min(wait, Self.transportPollSeconds) : wait
     }
 
     /// How often a lost device is worth trying again.
@@ -327,12 +336,14 @@ public final class PatternTransport: @unchecked Sendable {
     }
 
     /// Lock held: queues every event of the steps that start before the horizon, in play order.
-    private func schedule() throws(AudioError) {
+    func schedule() throws(AudioError) {
         let horizon = pending.horizon(clock: engine.frameClock)
         if song != nil { return try scheduleSong(before: horizon) }
         var steps: [SequencerEvent] = []
         let first = nextStep
-        while frameLocked(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true {
+        while frameLocked(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true,
+            stepLimit.map({ nextStep < $0 }) ?? true
+        {
             steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
         }

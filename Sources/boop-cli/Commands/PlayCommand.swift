@@ -63,11 +63,18 @@ struct PlayCommand: ParsableCommand {
             var route = deviceOptions.route
             route.midiOut = midiOptions.midiOut
             route.mute = midiOptions.noSound
+            route.followTransport = midiOptions.sync == .jack
+            route.followMidiClock = midiOptions.sync == .midi
             var pattern = Pattern(name: "")
             var song: Song?
             switch piece {
             case .pattern(let p): pattern = p
             case .song(let s):
+                if midiOptions.sync != .none {
+                    throw BoopExit(
+                        .usage,
+                        "--sync \(midiOptions.sync.rawValue): follows with a version-1 pattern; a song keeps its own tempos")
+                }
                 song = s
                 pattern.name = s.name
             }

@@ -13,6 +13,9 @@ extension SynthCommand {
         if backend == .alsa && (noConnect || !midiConnect.isEmpty) {
             throw ValidationError("--no-connect and --midi-connect: only with --backend jack (on ALSA use --midi)")
         }
+        if backend == .alsa && recording.record != nil {
+            throw ValidationError("--record: only with --backend jack for now (the ALSA synth does not record yet)")
+        }
     }
 
     func runAlsa() throws {

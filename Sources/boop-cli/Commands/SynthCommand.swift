@@ -34,6 +34,8 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Polyphony (\(Limits.text(Limits.voices)), default 16).")
     var voices: Int = 16
 
+    @OptionGroup var recording: SynthRecordOptions
+
     @Flag(name: .long, help: "No status line (for scripts).")
     var noDisplay = false
 
@@ -53,6 +55,7 @@ struct SynthCommand: ParsableCommand {
             throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
         }
         if verbose && quiet { throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them") }
+        try recording.check()
     }
 
     /// --channel N=VOICE, each checked.
@@ -76,8 +79,10 @@ struct SynthCommand: ParsableCommand {
             if backend == .alsa { return try runAlsa() }
             let synth = try LiveSynth(
                 connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices())
+            try recording.begin(synth)
             let session = SynthSession(
                 synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+            session.recording = recording
             try session.run(connecting: midiConnect)
         }
     }
@@ -91,6 +96,7 @@ final class SynthSession {
     private let showView: Bool
     private var view = LineView()
     private var lastShown: LiveSynthStats?
+    var recording = SynthRecordOptions()
 
     init(synth: LiveSynth, verbose: Bool, display: Bool) {
         self.synth = synth
@@ -137,10 +143,12 @@ final class SynthSession {
         try loop.run()
         if lost {
             synth.stop()
+            try recording.finish(synth, log: log)   // what was played until then is kept
             let what = synth.backend == .jack ? "JACK server" : "ALSA sound device"
             throw BoopExit(.ioError, "\(what) went away while the synth was running (\(port))")
         }
         fadeAndStop()
+        try recording.finish(synth, log: log)
     }
 
     private func printEvents() {

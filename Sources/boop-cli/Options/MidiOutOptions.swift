@@ -2,8 +2,13 @@ import ArgumentParser
 import Foundation
 import PixelBoopCore
 
+/// What `play` keeps time with: its own clock, the JACK transport, or an incoming MIDI clock.
+enum SyncSource: String, ExpressibleByArgument, CaseIterable {
+    case none, jack, midi
+}
+
 /// `play`'s MIDI output: the sequencer's notes (and clock) on a JACK MIDI port, or on an ALSA
-/// sequencer port whose events are scheduled on a queue for the time their frame is heard.
+/// sequencer port whose events are scheduled on a queue for the time their frame is heard; and `--sync`.
 struct MidiOutOptions: ParsableArguments {
     @Flag(
         name: .customLong("midi-out"),
@@ -27,7 +32,15 @@ struct MidiOutOptions: ParsableArguments {
     )
     var midiConnect: String?
 
+    @Option(
+        name: .long,
+        help:
+            "With --backend jack: 'jack' follows the JACK transport (starts and stops with it, placed by its frame, the timebase master's BBT tempo); 'midi' follows a MIDI clock on boop:midi_in (tempo, Start, Stop, Continue, Song Position). Default none."
+    )
+    var sync: SyncSource = .none
+
     func check(backend: AudioBackend) throws {
+        if sync != .none && backend != .jack { throw ValidationError("--sync \(sync.rawValue): only with --backend jack") }
         if (clock || noSound || midiConnect != nil) && !midiOut {
             throw ValidationError("--clock, --no-sound and --midi-connect: only with --midi-out")
         }

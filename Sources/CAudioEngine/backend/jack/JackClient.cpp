@@ -186,6 +186,14 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
             return BOOP_ERROR_OUT_OF_MEMORY;
         }
     }
+    if (config.followMidiClock) {
+        midiIn_ = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+        if (midiIn_ == nullptr) {
+            close();
+            return BOOP_ERROR_DEVICE_UNAVAILABLE;
+        }
+    }
+    if (config.followTransport || config.followMidiClock) transport_ = std::make_unique<TransportWatch>();
     jack_set_process_callback(client(), onProcess, this);
     return BOOP_OK;
 }
@@ -240,6 +248,9 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     }
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
     if (midiBuffer != nullptr) catchUp(frames);
+    if (config_.followTransport) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
+    if (midiIn_ != nullptr)
+        transport_->midi(jack_port_get_buffer(midiIn_, frames), frames_.load(std::memory_order_relaxed));
     if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < frames;) {

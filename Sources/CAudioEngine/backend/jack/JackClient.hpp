@@ -14,6 +14,7 @@
 
 #include "backend/Backend.hpp"
 #include "backend/jack/JackMidiOut.hpp"
+#include "backend/jack/JackTransport.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 #include "rt/SampleRing.hpp"
@@ -85,14 +86,17 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     struct Config {
         const char* clientName = "boop";
         bool connect = true;
-        bool midiOut = false;  // a port midi_out written from midi() at engine frames
-        bool mute = false;     // the ports carry silence (MIDI out only); the source still runs
+        bool midiOut = false;          // a port midi_out written from midi() at engine frames
+        bool mute = false;             // the ports carry silence (MIDI out only); the source still runs
+        bool followTransport = false;  // transport() reports the JACK transport's changes
+        bool followMidiClock = false;  // a port midi_in whose clock transport() reports
     };
 
     ~JackPlayback() override;
 
     // The MIDI output, when the config asked for one (nullptr otherwise).
     MidiOutWriter* midi() noexcept { return midiWriter_.get(); }
+    TransportWatch* transport() noexcept { return transport_.get(); }
     // Connects midi_out to another client's MIDI input port (control thread, after start).
     boop_status connectMidiOut(const char* destination);
 
@@ -116,7 +120,9 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     boop_source source_{};
     std::vector<float> block_;
     jack_port_t* midiOut_ = nullptr;
+    jack_port_t* midiIn_ = nullptr;
     std::unique_ptr<MidiOutWriter> midiWriter_;
+    std::unique_ptr<TransportWatch> transport_;
     // With MIDI out the engine's clock must stay the server's: cycles the server ran without this
     // client (an xrun) are rendered and dropped at the next cycle, up to kCatchUpSeconds.
     void catchUp(jack_nframes_t frames) BOOP_RT;

@@ -61,6 +61,26 @@ boop_status JackSynth::connectMidi(const char* source) {
     return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
 }
 
+boop_status JackSynth::record(const char* path) {
+    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (started_ || recorder_) return BOOP_ERROR_ALREADY_RUNNING;
+    if (path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        const boop_status s = SynthRecorder::open(path, sampleRate(), recorder_, recordWhy_);
+        if (s != BOOP_OK) return s;
+    } catch (...) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    recording_ = recorder_.get();
+    return BOOP_OK;
+}
+
+boop_status JackSynth::finishRecording() {
+    if (!recorder_) return BOOP_OK;
+    if (client() != nullptr) return BOOP_ERROR_ALREADY_RUNNING;  // the audio thread still pushes
+    return recorder_->finish();
+}
+
 const char* JackSynth::midiPortName() const noexcept {
     jack_port_t* port = midiIn_.load(std::memory_order_acquire);
     return port != nullptr ? jack_port_name(port) : "";
@@ -102,6 +122,7 @@ void JackSynth::process(jack_nframes_t frames) BOOP_RT {
         return;
     }
     cycleStart_ = jack_last_frame_time(client());
+    if (recording_ != nullptr) recording_->cycle(cycleStart_, frames);
     uint32_t done = 0;
     if (jack_port_t* port = midiIn_.load(std::memory_order_acquire))
         readMidi(jack_port_get_buffer(port, frames), frames, done);
@@ -128,6 +149,7 @@ void JackSynth::readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BO
             synth_->handle(m);
             const MidiLogEntry entry{uint64_t(cycleStart_) + at, m.status, m.data1, m.data2};
             if (!log_->tryPush(entry)) logDropped_.fetch_add(1, std::memory_order_relaxed);
+            if (recording_ != nullptr) recording_->pushEvent(entry);
         }
     }
 }
@@ -137,8 +159,13 @@ void JackSynth::readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BO
 
 void JackSynth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
     while (begin < end) {
-        const uint32_t n = std::min(end - begin, kBlockFrames);
+        uint32_t n = std::min(end - begin, kBlockFrames);
+        if (synth_->volumesRamping()) {
+            synth_->stepVolumes();
+            n = 1;
+        }
         engine_->render(block_.data(), n);
+        if (recording_ != nullptr) recording_->pushAudio(block_.data(), n);
         deinterleave(block_.data(), 2, n, buffers_.data(), begin);
         begin += n;
     }

@@ -9,21 +9,17 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backend/jack/JackClient.hpp"
+#include "backend/jack/SynthRecorder.hpp"
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
 #include "engine/MidiSynth.hpp"
 #include "rt/LockFreeQueue.hpp"
 
 namespace boop {
-
-// One channel message as it arrived, for -v (the audio thread logs, the control thread prints).
-struct MidiLogEntry {
-    uint64_t frame = 0;  // the server's frame time
-    uint8_t status = 0, data1 = 0, data2 = 0;
-};
 
 class JackSynth final : public JackClient {
   public:
@@ -44,6 +40,11 @@ class JackSynth final : public JackClient {
     // Fades every voice out over `seconds` at the next cycle (control thread).
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
+    // --record: before start, opens the file (SynthRecorder::open); after stop, finishes it.
+    boop_status record(const char* path);
+    boop_status finishRecording();
+    const char* recordError() const noexcept { return recorder_ ? recorder_->error().c_str() : recordWhy_.c_str(); }
+    uint64_t recordDropped() const noexcept { return recorder_ ? recorder_->dropped() : 0; }
 
     // Any thread.
     const char* midiPortName() const noexcept;
@@ -74,6 +75,9 @@ class JackSynth final : public JackClient {
     std::unique_ptr<Engine> engine_;
     std::unique_ptr<MidiSynth> synth_;
     std::unique_ptr<LockFreeQueue<MidiLogEntry>> log_;
+    std::unique_ptr<SynthRecorder> recorder_;
+    std::string recordWhy_;               // why the file could not be opened
+    SynthRecorder* recording_ = nullptr;  // set before activation, read by the audio thread
     MidiParser parser_;
     std::vector<float> block_;
     jack_nframes_t cycleStart_ = 0;
