@@ -238,71 +238,22 @@ public final class PatternTransport: @unchecked Sendable {
         }
     }
 
-    /// Sounds one note now, ahead of anything queued (tap-to-sound: the next engine block), for
-    /// `gate` seconds; a drum for the rhythm track. Works whether or not the loop plays.
-    public func audition(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double = 0.25) throws(AudioError) {
-        try openSound()
-        try sync.locked { () throws(AudioError) -> Void in
-            try auditionLocked(pitch: pitch, track: track, velocity: velocity, gate: gate)
-        }
-        sync.wake()   // the release is due at the end of the gate
-    }
-
-    private func auditionLocked(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double) throws(AudioError) {
-        if track == .rhythm {
-            if let inst = mix[.rhythm] {
-                try engine.schedule(
-                    SongEvent(
-                        frame: AudioEngine.now, action: .drum(key: pitch, gain: velocity.gain * Float(inst.level), kit: inst.kit),
-                        step: 0))
-            } else {
-                try engine.drumHit(key: pitch, velocity: velocity, at: AudioEngine.now)
-            }
-            return
-        }
-        let id = nextAuditionID
-        nextAuditionID = nextAuditionID == UInt32.max ? PatternTransport.auditionIDs : nextAuditionID + 1
-        if let inst = mix[track] {
-            let gain = velocity.gain * Float(inst.level)
-            try engine.schedule(
-                SongEvent(
-                    frame: AudioEngine.now,
-                    action: .noteOn(track: track, pitch: pitch, gain: gain, id: id, instrument: !inst.isClassic),
-                    step: 0))
-        } else {
-            try engine.noteOn(
-                id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
-                at: AudioEngine.now, timbre: track.timbre ?? .melody)
-        }
-        // Kept in the order the gates end (a shorter gate may end before an earlier, longer one).
-        auditions.add(
-            [AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)], order: { $0.frame < $1.frame })
-    }
-
     /// The engine frame at which the last audition was queued (its first sample is in the block
     /// after it), for measuring tap-to-sound.
     public var frameClock: UInt64 { engine.frameClock }
 
     // Auditions number their notes apart from the sequencer's (which counts up from 1), and are
     // released by the scheduling thread when their gate is over, through the immediate lane too.
-    private static let auditionIDs: UInt32 = 0xF000_0000
-    private var nextAuditionID = PatternTransport.auditionIDs
+    static let auditionIDs: UInt32 = 0xF000_0000
+    var nextAuditionID = PatternTransport.auditionIDs
     /// Audition releases, through the same scheduler with no lookahead: each is sent (to the
     /// immediate lane, stamped now) once the engine's clock has reached the end of its gate.
-    private var auditions = EventScheduler<AuditionRelease>()
-    private struct AuditionRelease: FrameStamped {
+    var auditions = EventScheduler<AuditionRelease>()
+    struct AuditionRelease: FrameStamped {
         let frame: UInt64
         let id: UInt32
     }
     private var soundOpen = false
-
-    private func releaseAuditions() throws(AudioError) {
-        guard !auditions.isEmpty else { return }
-        // A full immediate lane keeps the rest for a later step.
-        try auditions.flush(before: engine.frameClock + 1) { release throws(AudioError) in
-            try engine.releaseNote(NoteID(rawValue: release.id), at: AudioEngine.now)
-        }
-    }
 
     /// Seconds from start() until the first note was heard, once it has been (trigger to output).
     public var measuredLatency: Double? {
