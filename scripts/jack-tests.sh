@@ -85,6 +85,8 @@ start_jackd() { # [PERIOD], 64 by default
 # jack_lsp -c as it stands; boop's port PORT connected to system port TARGET in it.
 connections() { jack_lsp -c 2>&1; }
 connected() { connections | grep -A1 -x "$1" | grep "$2" >/dev/null; }
+# One of boop's ports has a connection: its client is active.
+boop_connected() { jack_lsp -c 2>/dev/null | grep -A1 '^boop:' | grep -q '^ '; }
 has_port() { jack_lsp 2>/dev/null | grep "^$1" >/dev/null; }
 
 # The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the
@@ -253,8 +255,9 @@ for cmd in "play examples/demo.json --backend jack --no-display" "listen --backe
   # shellcheck disable=SC2086
   "$BOOP" $cmd >/dev/null 2>"$WORK/err" &
   pid=$!
-  # Killed while boop is its client: once boop's ports are there.
-  wait_until 60 "$pid" has_port boop: || echo "  $WAIT_WHY"
+  # Killed while boop is its active client: once one of its ports is connected (the ports are
+  # registered before the client is activated; a server gone before that is 69, not 74).
+  wait_until 60 "$pid" boop_connected || echo "  $WAIT_WHY"
   kill -KILL "$JACKD_PID"
   wait "$JACKD_PID" 2>/dev/null
   JACKD_PID=""
