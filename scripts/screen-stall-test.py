@@ -30,11 +30,13 @@ def check(ok, what, detail=""):
     sys.stdout.flush()
 
 
-def stall(t, seconds, during=None):
-    """Stops reading for `seconds`; `during(t)` runs once the terminal's buffers are full."""
-    end = time.time() + seconds
+def stall(t, seconds, limit=60.0):
+    """Stops reading for `seconds` at least, and on until the terminal's buffers are full (at
+    most `limit` seconds in all): a view that draws slowly on a loaded machine (ambient's redraws
+    are small and few) takes longer to fill them."""
+    start = time.time()
     full = False
-    while time.time() < end:
+    while time.time() < start + seconds or (not full and time.time() < start + limit):
         time.sleep(0.5)
         if not full and t.output_queued() > 0:
             # Full once the queue stops growing for a second while the program draws.
