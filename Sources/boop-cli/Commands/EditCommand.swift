@@ -16,8 +16,8 @@ struct EditCommand: ParsableCommand {
             (Shift+arrows extend it, Esc clears it); y copies, x cuts, P pastes at the cursor, D \
             duplicates, Delete deletes; t and T transpose a semitone, o and O an octave; ( and ) nudge; \
             } and { go to the next and previous pattern, c clones it, n adds an empty one; g opens the \
-            song chain, I the track's instrument and mix; m mutes and M solos the track; S sets a scale \
-            lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
+            song chain, I the track's instrument and mix; m mutes and M solos the track; i turns MIDI step entry on and off \
+            (--midi); S sets a scale lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
             saves as and E exports (.wav, .mid: type a path); ? shows the keys; Ctrl-Z suspends (fg comes \
             back); q or Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag \
             paints, a right click removes, a drag with the right or middle button marks a block, the wheel scrolls. A version-1 file stays version 1 while \
