@@ -403,5 +403,21 @@ check(os.path.islink(link) and os.readlink(link) == "real/target.json", "the lin
 check(notes(target, "melody") == [(0, 60, "normal", 1)], "the target has the edits", open(target).read())
 check(not [f for f in os.listdir(WORK) + os.listdir(target_dir) if f.startswith(".boop-")], "no temporary file left")
 
+# 15. `i`: MIDI step entry on and off, shown in the status line and listed by `?`; no key changes meaning.
+path = fresh("midi.json")
+with Editor(BOOP, path, args=["-D", "null"]) as ed:
+    ed.wait_for("step 1/16")
+    ed.keys("i")
+    check(ed.wait_for("step entry") and "entry" in ed.status_line(), "i: step entry in the status line",
+          ed.status_line())
+    ed.keys("?")
+    check(ed.wait_for("i                MIDI step entry"), "? lists i", ed.text())
+    ed.keys("esc")
+    ed.keys("i")
+    check(ed.wait_for("step entry off"), "i again: off", ed.text())
+    check("entry" not in ed.status_line(), "off: gone from the status line", ed.status_line())
+    ed.keys(" ", "q", "n")
+    check(ed.wait_exit() == 0, "quits", ed.status)
+
 print(f"edit tests: {check.failures} failed")
 sys.exit(1 if check.failures else 0)

@@ -1017,6 +1017,39 @@ uint64_t boop_synth_record_dropped(const boop_synth* synth);
 void boop_synth_stop(boop_synth* synth);
 void boop_synth_destroy(boop_synth* synth);
 
+/* ====================================================================================== */
+/* MIDI keyboard input for a control loop (boop edit --midi)                              */
+/* ====================================================================================== */
+
+/* An ALSA sequencer client <client_name> with a writable port midi_in, subscribed to `source`
+ * (as boop_synth_connect_midi reads it). A reader thread (never an audio thread) takes each event,
+ * keeps the channel messages in a lock-free queue (up to 1024) and makes the descriptor readable;
+ * the control loop polls the descriptor and reads them. Nothing here touches a sound device. */
+typedef struct boop_midi_in boop_midi_in;
+
+/* Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE (no /dev/snd/seq, or the sequencer refused),
+ * BOOP_ERROR_INVALID_ARGUMENT (no source matches `source`); on failure `why` (one line, at most
+ * `why_size` bytes) says which. Thread safety: control thread. */
+boop_status boop_midi_in_open(const char* client_name, const char* source, boop_midi_in** out_input, char* why,
+                              size_t why_size);
+
+/* Readable when messages wait (poll it for POLLIN). Thread safety: any thread. */
+int boop_midi_in_descriptor(const boop_midi_in* input);
+
+/* "client:port name" of the subscribed source. Thread safety: any thread. */
+const char* boop_midi_in_source(const boop_midi_in* input);
+
+/* Clears the descriptor and takes up to `max` waiting messages, oldest first (frame: the
+ * CLOCK_MONOTONIC nanosecond each arrived). Returns how many; when more wait the descriptor stays
+ * readable. Thread safety: one control thread. */
+uint32_t boop_midi_in_read(boop_midi_in* input, boop_midi_event* out_events, uint32_t max);
+
+/* Messages dropped because the queue was full. Thread safety: any thread. */
+uint64_t boop_midi_in_dropped(const boop_midi_in* input);
+
+/* Stops the reader and closes the client (NULL is ignored). Thread safety: control thread. */
+void boop_midi_in_destroy(boop_midi_in* input);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -89,6 +89,11 @@ public struct EditorModel: Sendable {
     public var playsChain = false
     /// Where the playing song is heard (set by the editor's session before each frame).
     public var heard: SongPosition?
+    /// `i`: notes played on a MIDI keyboard are placed at the cursor (else they only sound).
+    public internal(set) var stepEntry = false
+    /// The keys of the step-entry group still held, and the step they are placed on.
+    var chordKeys: Set<Int> = []
+    var chordStep: Int?
 
     var undoStack: [Snapshot] = []
     var redoStack: [Snapshot] = []

@@ -16,8 +16,8 @@ struct EditCommand: ParsableCommand {
             (Shift+arrows extend it, Esc clears it); y copies, x cuts, P pastes at the cursor, D \
             duplicates, Delete deletes; t and T transpose a semitone, o and O an octave; ( and ) nudge; \
             } and { go to the next and previous pattern, c clones it, n adds an empty one; g opens the \
-            song chain, I the track's instrument and mix; m mutes and M solos the track; S sets a scale \
-            lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
+            song chain, I the track's instrument and mix; m mutes and M solos the track; i turns MIDI step entry on and off \
+            (--midi); S sets a scale lock; u undoes, Ctrl-R redoes (every change, over the whole song); s or Ctrl-S saves; W \
             saves as and E exports (.wav, .mid: type a path); ? shows the keys; Ctrl-Z suspends (fg comes \
             back); q or Ctrl-C quits (asking to save). The mouse: a click places or removes, a drag \
             paints, a right click removes, a drag with the right or middle button marks a block, the wheel scrolls. A version-1 file stays version 1 while \
@@ -49,6 +49,13 @@ struct EditCommand: ParsableCommand {
     @Option(name: .long, help: "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 128).")
     var periodFrames: Int?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A MIDI keyboard: the ALSA sequencer port to listen to (\"24:0\", a client number, \"name:port\" or part of a name). Played notes sound on the current track; with step entry (i) they are placed at the cursor.",
+            valueName: "SRC"))
+    var midi: String?
+
     @Option(name: .long, help: "ALSA periods per buffer (\(Limits.text(Limits.periods)), default 3).")
     var periods: Int?
 
@@ -57,6 +64,7 @@ struct EditCommand: ParsableCommand {
         if let scale, Scale(parsing: scale) == nil {
             throw ValidationError("--scale: expected \(Scale.help), got \(OneLine.escape(scale))")
         }
+        if midi?.isEmpty == true { throw ValidationError("--midi: expected a sequencer port such as 24:0 or a part of its name") }
         try validateVoices(voices)
         try validatePeriods(periodFrames: periodFrames, periods: periods)
     }
@@ -83,10 +91,12 @@ struct EditCommand: ParsableCommand {
             } else {
                 song = Song(pattern: Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
             }
+            let keyboard = try openKeyboard()
             guard let terminal = TerminalSession.start(.fullScreen) else {
                 throw BoopExit(.usage, "edit: needs a terminal on stdin and stdout (use play or render in scripts)")
             }
-            let session = EditSession(file: file, song: song, version1: version1, terminal: terminal, command: self)
+            let session = EditSession(
+                file: file, song: song, version1: version1, terminal: terminal, command: self, keyboard: keyboard)
             status = session.run()
         }
         if status != 0 { Foundation.exit(status) }
@@ -107,6 +117,8 @@ final class EditSession {
     var transport: PatternTransport?
     var sound: SoundStatus = .silent("no sound device: editing silently")
     private let command: EditCommand
+    /// `--midi`: notes from a keyboard, read on the loop (EditMidi.swift).
+    let keyboard: MidiKeyboard?
     private let verbose: Bool
     let environment = ProcessInfo.processInfo.environment
     var size = TerminalSession.size()
@@ -127,8 +139,9 @@ final class EditSession {
     /// What the text typed at the message line is for.
     var promptPurpose = PromptPurpose.save
 
-    init(file: String, song: Song, version1: Bool, terminal: TerminalSession, command: EditCommand) {
+    init(file: String, song: Song, version1: Bool, terminal: TerminalSession, command: EditCommand, keyboard: MidiKeyboard?) {
         self.file = file
+        self.keyboard = keyboard
         self.terminal = terminal
         screen = ScreenOutput(descriptor: terminal.screenDescriptor)
         loop = LiveLoop(terminal: terminal, screen: screen)
@@ -204,6 +217,7 @@ final class EditSession {
             return transport.secondsUntilDue(atMost: transport.state == .playing ? 1.0 / 60 : 0.5)
         }
         loop.frame = { [unowned self] in nextFrame() }
+        if let keyboard { loop.watch(keyboard.descriptor) { [unowned self] in playedNotes() } }
         do {
             try loop.run()
         } catch {
@@ -276,7 +290,7 @@ final class EditSession {
     /// Sounds the notes placed by one read: the last few of them (a paste of thousands is heard
     /// as its end, not queued for seconds). A full immediate lane is back-pressure, not a fault:
     /// what does not fit is dropped, and the device stays.
-    private func soundAuditions(readAt: Double) {
+    func soundAuditions(readAt: Double) {
         let notes = auditionQueue.suffix(EditSession.auditionsPerRead)
         auditionQueue.removeAll(keepingCapacity: true)
         guard let transport, !notes.isEmpty else { return }
@@ -296,7 +310,7 @@ final class EditSession {
     }
 
     /// The loop plays the edit from the next step it queues.
-    private func patternChanged() { transport?.playSong(model.audibleSong) }
+    func patternChanged() { transport?.playSong(model.audibleSong) }
     func replacePatternInTransport() {
         patternChanged()
         mixChanged()

@@ -10,6 +10,7 @@ extension EditSession {
         switch event {
         case .char("p"): togglePlay()
         case .char("G"): toggleChainLoop()
+        case .char("i"): model.toggleStepEntry()
         case .char("f"): model.changeSwing(by: 5)
         case .char("F"): model.changeSwing(by: -5)
         case .char("+"): model.changeBPM(by: 5)

@@ -1,0 +1,41 @@
+import CAudioEngine
+
+/// A MIDI keyboard for a control loop (`boop edit --midi`): an ALSA sequencer client subscribed
+/// to one source. Its reader thread only queues what arrives; the loop polls `descriptor` and
+/// takes the notes with `take()`, so nothing of the screen or the model runs on another thread.
+public final class MidiKeyboard {
+    private let handle: OpaquePointer
+    private var buffer = [boop_midi_event](repeating: boop_midi_event(), count: 64)
+
+    /// `source` as `boop synth --midi` reads it. Throws `.deviceUnavailable` (no sequencer, or it
+    /// refused) or `.invalidConfiguration` (nothing matches `source`), each with one line why.
+    public init(clientName: String, source: String) throws(AudioError) {
+        var out: OpaquePointer?
+        var why = [CChar](repeating: 0, count: 256)
+        let status = boop_midi_in_open(clientName, source, &out, &why, why.count)
+        guard status == BOOP_OK, let out else {
+            let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            switch status {
+            case BOOP_ERROR_DEVICE_UNAVAILABLE: throw .deviceUnavailable(reason)
+            case BOOP_ERROR_INVALID_ARGUMENT: throw .invalidConfiguration(reason)
+            default: throw AudioError.from(status, reason.isEmpty ? "MIDI input" : reason)
+            }
+        }
+        handle = out
+    }
+
+    deinit { boop_midi_in_destroy(handle) }
+
+    /// Readable when notes wait.
+    public var descriptor: Int32 { boop_midi_in_descriptor(handle) }
+    /// "client:port name" of the source it listens to.
+    public var source: String { String(cString: boop_midi_in_source(handle)) }
+    public var dropped: UInt64 { boop_midi_in_dropped(handle) }
+
+    /// The notes waiting, oldest first (other messages are left out); at most 64 a call, the
+    /// descriptor staying readable while more wait.
+    public func take() -> [PlayedNote] {
+        let n = Int(boop_midi_in_read(handle, &buffer, UInt32(buffer.count)))
+        return buffer.prefix(n).compactMap { PlayedNote(status: $0.status, data1: $0.data1, data2: $0.data2) }
+    }
+}
