@@ -162,15 +162,14 @@ TEST_CASE("atomic file: an unflushed commit replaces a file, a link and refuses 
     const std::string dir = tempDir();
     const std::string path = dir + "/r.wav";
     for (const char* text : {"first, longer", "second"}) {
-        REQUIRE(boop_file_write_atomic(path.c_str(), text, std::strlen(text), 0, BOOP_DURABILITY_RENAME, nullptr,
-                                       0) == BOOP_OK);
+        REQUIRE(boop_file_write_atomic(path.c_str(), text, std::strlen(text), 0, BOOP_DURABILITY_RENAME, nullptr, 0) ==
+                BOOP_OK);
         CHECK(slurp(path) == text);
     }
     CHECK(names(dir) == std::vector<std::string>{"r.wav"});
     // A link not followed is replaced by the file; what it pointed at is left alone.
     REQUIRE(symlink("r.wav", (dir + "/l.wav").c_str()) == 0);
-    REQUIRE(boop_file_write_atomic((dir + "/l.wav").c_str(), "l", 1, 0, BOOP_DURABILITY_RENAME, nullptr, 0) ==
-            BOOP_OK);
+    REQUIRE(boop_file_write_atomic((dir + "/l.wav").c_str(), "l", 1, 0, BOOP_DURABILITY_RENAME, nullptr, 0) == BOOP_OK);
     struct stat st;
     REQUIRE(lstat((dir + "/l.wav").c_str(), &st) == 0);
     CHECK(S_ISREG(st.st_mode));
