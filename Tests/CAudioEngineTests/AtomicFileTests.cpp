@@ -156,3 +156,31 @@ TEST_CASE("atomic file: a link is written through (it stays a link); KEEP_MODE k
                                    0) == BOOP_OK);
     CHECK(slurp(dir + "/real/new.json") == "n");
 }
+
+TEST_CASE("atomic file: an unflushed commit replaces a file, a link and refuses a folder as the rename did") {
+    // RENAME commits swap names with an existing regular file, then remove the old one.
+    const std::string dir = tempDir();
+    const std::string path = dir + "/r.wav";
+    for (const char* text : {"first, longer", "second"}) {
+        REQUIRE(boop_file_write_atomic(path.c_str(), text, std::strlen(text), 0, BOOP_DURABILITY_RENAME, nullptr, 0) ==
+                BOOP_OK);
+        CHECK(slurp(path) == text);
+    }
+    CHECK(names(dir) == std::vector<std::string>{"r.wav"});
+    // A link not followed is replaced by the file; what it pointed at is left alone.
+    REQUIRE(symlink("r.wav", (dir + "/l.wav").c_str()) == 0);
+    REQUIRE(boop_file_write_atomic((dir + "/l.wav").c_str(), "l", 1, 0, BOOP_DURABILITY_RENAME, nullptr, 0) == BOOP_OK);
+    struct stat st;
+    REQUIRE(lstat((dir + "/l.wav").c_str(), &st) == 0);
+    CHECK(S_ISREG(st.st_mode));
+    CHECK(slurp(dir + "/l.wav") == "l");
+    CHECK(slurp(path) == "second");
+    REQUIRE(mkdir((dir + "/d").c_str(), 0755) == 0);
+    REQUIRE(mkdir((dir + "/d/inside").c_str(), 0755) == 0);
+    char why[128] = "";
+    CHECK(boop_file_write_atomic((dir + "/d").c_str(), "a", 1, 0, BOOP_DURABILITY_RENAME, why, sizeof why) ==
+          BOOP_ERROR_IO);
+    CHECK(std::string(why).size() > 0);
+    CHECK(names(dir).size() == 3);  // r.wav, l.wav, d: no temporary file
+    CHECK(access((dir + "/d/inside").c_str(), F_OK) == 0);
+}

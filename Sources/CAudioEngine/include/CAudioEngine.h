@@ -856,7 +856,9 @@ void boop_pitch_tracker_destroy(boop_pitch_tracker* tracker);
  * temporary file, so nothing half-written ever appears under the target's name. */
 
 /* How far a commit goes before it returns (docs/DESIGN.md, "Durability"). RENAME: the rename is
- * atomic, the bytes reach the disk when the kernel writes them back (a render can be made again).
+ * atomic, the bytes reach the disk when the kernel writes them back (a render can be made again);
+ * an existing regular file is replaced by swapping names and removing the old one, so ext4 does not
+ * write the new file back at the rename (auto_da_alloc).
  * SYNC: the file and then its folder are flushed first (a saved pattern is the user's work). */
 typedef enum { BOOP_DURABILITY_RENAME = 0, BOOP_DURABILITY_SYNC = 1 } boop_durability;
 

@@ -47,6 +47,7 @@ class AtomicFile {
     void fail(const std::string& message) noexcept;
 
   private:
+    bool putInPlace(bool sync) noexcept;
     void removeTemporary() noexcept;
 
     int fd_ = -1;
