@@ -23,23 +23,10 @@ import tempfile
 import time
 
 import jack
+from jack_test_lib import Checks, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
-failures = 0
-
-
-def check(ok, text):
-    global failures
-    print(("PASS  " if ok else "FAIL  ") + text, flush=True)
-    failures += 0 if ok else 1
-
-
-def wait_until(what, limit, condition):
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > limit:
-            raise SystemExit(f"FAIL  gave up after {limit} s waiting for {what}")
-        time.sleep(0.02)
+check = Checks()
 
 
 BPM, LENGTH, CLOCKS = 110.0, 16, 24 * 12
@@ -152,4 +139,4 @@ for run, (first_step, clock_at, stop_frame) in enumerate(runs):
     after = [(t, d) for t, d in events if stop_frame <= t < stop_frame + rate // 2]
     check(all(d[0] & 0xF0 == 0x80 for t, d in after),
           f"run {run + 1}: after Stop only note-offs ({len(after)} messages: {[d.hex() for _, d in after][:6]})")
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)

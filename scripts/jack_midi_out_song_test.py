@@ -23,15 +23,10 @@ import jack
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import song_model  # noqa: E402
+from jack_test_lib import Checks  # noqa: E402
 
 BOOP = sys.argv[1]
-failures = 0
-
-
-def check(ok, text):
-    global failures
-    print(("PASS  " if ok else "FAIL  ") + text, flush=True)
-    failures += 0 if ok else 1
+check = Checks()
 
 
 SONG = {"version": 2, "name": "midi-out song", "bpm": 150, "seed": 5,
@@ -127,4 +122,4 @@ for f, d in events:
     elif d[0] & 0xF0 in (0x80, 0x90):
         on.discard((d[0] & 0x0F, d[1]))
 check(not on, f"at the end a note-off for every note (left on: {sorted(on)})")
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)

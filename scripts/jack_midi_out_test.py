@@ -23,16 +23,11 @@ import tempfile
 import time
 
 import jack
+from jack_test_lib import Checks
 
 BOOP = sys.argv[1]
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 6.0
-failures = 0
-
-
-def check(ok, text):
-    global failures
-    print(("PASS  " if ok else "FAIL  ") + text, flush=True)
-    failures += 0 if ok else 1
+check = Checks()
 
 
 rng = random.Random(int(os.environ.get("BOOP_MIDI_SEED", "26")))
@@ -167,4 +162,4 @@ for f, d in events:
     elif d[0] & 0xF0 in (0x80, 0x90):
         on.discard((d[0] & 0x0F, d[1]))
 check(not on, f"after SIGTERM a Stop and a note-off for every held note (left on: {sorted(on)})")
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)

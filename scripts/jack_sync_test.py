@@ -25,23 +25,10 @@ import tempfile
 import time
 
 import jack
+from jack_test_lib import Checks, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
-failures = 0
-
-
-def check(ok, text):
-    global failures
-    print(("PASS  " if ok else "FAIL  ") + text, flush=True)
-    failures += 0 if ok else 1
-
-
-def wait_until(what, limit, condition):
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > limit:
-            raise SystemExit(f"FAIL  gave up after {limit} s waiting for {what}")
-        time.sleep(0.02)
+check = Checks()
 
 
 MASTER_BPM, LENGTH = 100.0, 16
@@ -183,4 +170,4 @@ for run, ((r, f), stop) in enumerate(zip(rolls, stops)):
     check(quiet and stop_seen,
           f"run {run + 1}: after the transport stopped only note-offs and Stop ({len(after)} messages)")
 check(len(rolls) == 2 and len(stops) == 2, f"two runs seen: {len(rolls)} starts, {len(stops)} stops")
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)

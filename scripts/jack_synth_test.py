@@ -24,24 +24,11 @@ import time
 
 import jack
 import numpy as np
+from jack_test_lib import Checks, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 QUICK = "--quick" in sys.argv
-failures = 0
-
-
-def check(ok, text):
-    global failures
-    print(("PASS  " if ok else "FAIL  ") + text, flush=True)
-    failures += 0 if ok else 1
-
-
-def wait_until(what, limit, condition):
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > limit:
-            raise SystemExit(f"FAIL  gave up after {limit} s waiting for {what}")
-        time.sleep(0.02)
+check = Checks()
 
 
 # -v prints every event: to a file, so that a full pipe never blocks boop's control thread.
@@ -319,4 +306,4 @@ if not QUICK:
     check(len(nz) > 0 and int(nz[0]) - period == delays[0], "after 2000 random bytes a note starts on its frame")
     malformed = [line for line in err.splitlines() if "malformed bytes" in line]
     check(bool(malformed), "-v counts the malformed bytes: " + (malformed[-1] if malformed else err[-300:]))
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)
