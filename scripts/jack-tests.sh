@@ -85,6 +85,17 @@ start_jackd() { # [PERIOD], 64 by default
 # jack_lsp -c as it stands; boop's port PORT connected to system port TARGET in it.
 connections() { jack_lsp -c 2>&1; }
 connected() { connections | grep -A1 -x "$1" | grep "$2" >/dev/null; }
+# Runs a Python test client (its PASS/FAIL lines counted here); NAME says which printed nothing.
+run_client() { # NAME SCRIPT ARGS...
+  local name=$1 out
+  shift
+  out=$(python3 "$@" 2>&1)
+  echo "$out"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "$name printed no result"
+}
+
 # One of boop's ports has a connection: its client is active.
 boop_connected() { jack_lsp -c 2>/dev/null | grep -A1 '^boop:' | grep -q '^ '; }
 has_port() { jack_lsp 2>/dev/null | grep "^$1" >/dev/null; }
@@ -208,12 +219,7 @@ synth_test() {
     failed "boop synth: the test client needs JACK-Client and numpy (scripts/setup.sh installs them)"
     return
   fi
-  local out
-  out=$(python3 scripts/jack_synth_test.py "$BOOP" "$@" 2>&1)
-  echo "$out"
-  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
-  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
-  grep -q '^PASS' <<<"$out" || failed "boop synth test printed no result"
+  run_client "boop synth test" scripts/jack_synth_test.py "$BOOP" "$@"
 }
 synth_test --quick
 
@@ -277,29 +283,13 @@ stop_jackd
 if start_jackd 256; then
   synth_test
   echo "--- play --midi-out --clock --no-sound: a random pattern's MIDI on the frame clock ---"
-  out=$(python3 scripts/jack_midi_out_test.py "$BOOP" 6 2>&1)
-  echo "$out"
-  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
-  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
-  grep -q '^PASS' <<<"$out" || failed "play --midi-out test printed no result"
+  run_client "play --midi-out test" scripts/jack_midi_out_test.py "$BOOP" 6
   echo "--- play SONG --midi-out --clock --no-sound: a song's chain, tempo change and groove on the frame clock ---"
-  out=$(python3 scripts/jack_midi_out_song_test.py "$BOOP" 2>&1)
-  echo "$out"
-  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
-  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
-  grep -q '^PASS' <<<"$out" || failed "play SONG --midi-out test printed no result"
+  run_client "play SONG --midi-out test" scripts/jack_midi_out_song_test.py "$BOOP"
   echo "--- play --sync jack: the sequencer follows the JACK transport ---"
-  out=$(python3 scripts/jack_sync_test.py "$BOOP" 2>&1)
-  echo "$out"
-  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
-  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
-  grep -q '^PASS' <<<"$out" || failed "play --sync jack test printed no result"
+  run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
-  out=$(python3 scripts/jack_clock_sync_test.py "$BOOP" 2>&1)
-  echo "$out"
-  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
-  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
-  grep -q '^PASS' <<<"$out" || failed "play --sync midi test printed no result"
+  run_client "play --sync midi test" scripts/jack_clock_sync_test.py "$BOOP"
 else
   failed "jackd -p 256 did not start"
 fi
