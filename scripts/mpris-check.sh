@@ -83,8 +83,22 @@ else
     if [ -n "$got" ]; then pass "title is '$got'"; else fail "expected a title, got none"; fi
 fi
 
+# Position (seconds heard) moves while playing, at most as fast as the clock, and holds while paused.
+position() { playerctl -p "$player" position 2>/dev/null || echo 0; }
+started=$(date +%s.%N)
+deadline=$((SECONDS + timeout)); pos=$(position)
+while awk -v p="$pos" 'BEGIN { exit !(p < 1.0) }' && [ $SECONDS -le $deadline ]; do sleep 0.1; pos=$(position); done
+elapsed=$(awk -v s="$started" -v n="$(date +%s.%N)" 'BEGIN { print n - s }')
+if awk -v p="$pos" -v e="$elapsed" 'BEGIN { exit !(p >= 1.0) }'; then pass "position moves: ${pos}s"; else
+    fail "expected the position to reach 1 s, got '$pos' after ${elapsed}s"; fi
+
 playerctl -p "$player" pause
 if got=$(await Paused status); then pass "pause -> Paused"; else fail "after pause expected Paused, got '$got'"; fi
+# The position is published at the latest 0.5 s after each change (no signal, per MPRIS): read it
+# once that has passed, and again two seconds later.
+sleep 1.5; held=$(position); sleep 2; later=$(position)
+if awk -v a="$held" -v b="$later" 'BEGIN { d = b - a; exit !(d < 0.05 && d > -0.05) }'; then
+    pass "position holds while paused: ${held}s"; else fail "position moved while paused: $held -> $later"; fi
 playerctl -p "$player" play
 if got=$(await Playing status); then pass "play -> Playing"; else fail "after play expected Playing, got '$got'"; fi
 playerctl -p "$player" play-pause

@@ -95,7 +95,9 @@ struct EditorKeyboardTests {
             undos += 1
         }
         #expect(undos == 3)
-        #expect(m.pattern.notes(.melody).isEmpty)
+        #expect(m.pattern.notes(.melody).isEmpty && m.canRedo)
+        while m.canRedo { m.redo() }
+        #expect(m.pattern.notes(.melody).count == 3 && m.canUndo)
     }
 
     @Test("a pitch outside the track's range (or a key with no drum lane) is refused with a message")

@@ -47,6 +47,8 @@ public final class AudioStream: @unchecked Sendable {
     /// Guards the fields below; never held while waiting for the reader.
     private let lock = NSLock()
     private var state = State.idle
+    /// The last session's losses, kept once its handle is gone.
+    private var endedLosses: (droppedFrames: UInt64, overruns: UInt64) = (0, 0)
     private var stopRequested = false
     private var grantedRate: Double = 0
     private var grantedFormat = ""
@@ -82,11 +84,12 @@ public final class AudioStream: @unchecked Sendable {
     /// The device's sample format ("FLOAT_LE", "S32_LE" or "S16_LE") and channel count.
     public var deviceFormat: (format: String, channels: Int) { withLock { (grantedFormat, grantedChannels) } }
 
-    /// Frames lost because the reader fell behind, and recovered device overruns.
+    /// Frames lost because the reader fell behind, and recovered device overruns (after a stop:
+    /// the session's totals).
     public var losses: (droppedFrames: UInt64, overruns: UInt64) {
         withLock {
             switch state {
-            case .idle: return (0, 0)
+            case .idle: return endedLosses
             case .streaming(let session), .lost(let session):
                 let s = boop_capture_get_stats(session.handle)
                 return (s.frames_dropped, s.overruns)
@@ -182,8 +185,12 @@ public final class AudioStream: @unchecked Sendable {
         guard let session else { return }
         boop_capture_stop(session.handle)   // the reader sees running == 0 and returns
         session.readerDone.wait()
+        let final = boop_capture_get_stats(session.handle)
         boop_capture_destroy(session.handle)
-        withLock { state = .idle }
+        withLock {
+            state = .idle
+            endedLosses = (final.frames_dropped, final.overruns)
+        }
         if wasStreaming { continuation.yield(.status(.stopped)) }
     }
 

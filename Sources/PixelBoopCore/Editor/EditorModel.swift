@@ -135,7 +135,6 @@ public struct EditorModel: Sendable {
         for kind in TrackKind.allCases where !song.isAudible(kind) { p.tracks[kind] = nil }
         return p
     }
-    public var savedPattern: Pattern { savedSong.asPattern(0) }
 
     public var isModified: Bool { song.normalized != savedSong.normalized }
     public var canUndo: Bool { !undoStack.isEmpty }

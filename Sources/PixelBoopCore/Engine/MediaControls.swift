@@ -78,11 +78,6 @@ public final class MediaControls: Sendable {
         }
     }
 
-    /// Enables or disables `Next`/`Previous` (and `CanGoNext`/`CanGoPrevious`).
-    public func setNextPreviousEnabled(_ enabled: Bool) {
-        core.mutate { $0.nextPrevious = enabled }
-    }
-
     /// The playback position clients read from `Position` (no signal, per MPRIS).
     public func setPosition(seconds: Double) {
         core.mutate(wake: false) { $0.positionMicroseconds = Int64(max(0, seconds) * 1_000_000) }

@@ -13,16 +13,6 @@ public enum SynthVoice: String, CaseIterable, Sendable {
         case .drums: return Int32(BOOP_TIMBRE_COUNT)
         }
     }
-
-    /// The default map: channel 1 melody, 2 chords, 3 bass, 10 drums, every other melody.
-    public static func defaultVoice(channel: Int) -> SynthVoice {
-        switch channel {
-        case 2: return .chords
-        case 3: return .bass
-        case 10: return .drums
-        default: return .melody
-        }
-    }
 }
 
 /// One channel message as the synth received it, on the server's frame clock.

@@ -132,9 +132,6 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         live?.shutdown(drain: false)
     }
 
-    /// Live: the negotiated device setup (nil offline).
-    public var playbackInfo: PlaybackInfo? { live?.info }
-
     /// Live: the I/O thread's counters (xruns, frames written; nil offline).
     public var playbackStats: PlaybackStats? { live?.stats }
 

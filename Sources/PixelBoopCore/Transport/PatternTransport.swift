@@ -113,6 +113,9 @@ public final class PatternTransport: @unchecked Sendable {
     public var device: String { sync.locked { playback.device } }
     public var stats: PlaybackStats { sync.locked { playback.stats } }
     public var droppedEvents: UInt64 { engine.droppedEvents }
+    /// The deepest gain reduction of the output stage's limiter since the last call, in dB (0:
+    /// it did nothing).
+    public func takeLimiterReductionDB() -> Double { sync.locked { playback.takeLimiterReductionDB() } }
     /// The frame the listener hears now.
     public var audibleFrame: UInt64 { sync.locked { playback.audibleFrame } }
     /// The step the listener hears now (may be negative before the first).

@@ -228,6 +228,8 @@ final class AmbientSession {
     private func afterInput() throws -> Bool {
         if transport.state == .playing || transport.state == .paused {
             media?.update(status: transport.isPaused ? .paused : .playing)
+            // The clock the status line shows, for the desktop's progress bar.
+            media?.setPosition(seconds: Double(transport.status.frame) / transport.sampleRate)
         }
         if stopRequested { transport.requestStop(fade: AmbientTransport.stopFadeSeconds) }
         try transport.tick()

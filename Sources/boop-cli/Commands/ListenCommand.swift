@@ -139,6 +139,7 @@ struct ListenCommand: AsyncParsableCommand {
         }
         try finish(
             writer, frames: framesSeen, liveLine: live && tty, screen: screen, outputFailure: outputFailure)
+        reportLosses(stream.losses, recording: writer != nil)
         if let lostError { throw BoopExit(.ioError, lostError) }
     }
 
@@ -181,6 +182,15 @@ struct ListenCommand: AsyncParsableCommand {
             let kept = writer.map { "; the recording \($0.path) was finished (\(framesSeen) frames)" } ?? ""
             StandardOutput.exit(for: outputFailure, also: kept)
         }
+    }
+
+    /// A recording with a gap is not what was played: say so always (else only under -v).
+    private func reportLosses(_ losses: (droppedFrames: UInt64, overruns: UInt64), recording: Bool) {
+        let lossy = losses.droppedFrames > 0 || losses.overruns > 0
+        guard deviceOptions.verbose || (recording && lossy) else { return }
+        StandardError.write(
+            "listen: \(losses.droppedFrames) frames dropped (the reader fell behind), "
+                + "\(losses.overruns) device overruns\(recording && lossy ? ": the recording has gaps" : "")\n")
     }
 
     private func describe(_ stream: AudioStream) {

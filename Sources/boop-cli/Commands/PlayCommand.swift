@@ -146,6 +146,7 @@ final class PlaySession {
             if Signals.interrupted { return .stop }
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
             media?.update(status: self.transport.state == .paused ? .paused : .playing)
+            media?.setPosition(seconds: self.heardSeconds())
             do {
                 try self.transport.tick()
             } catch {
@@ -229,6 +230,20 @@ final class PlaySession {
 
     /// Under -v: adaptive latency growth, and once the first note was heard, how long it took.
     private var latencyShown = false
+    /// Seconds of the music heard so far, pauses left out: MPRIS `Position`, which a desktop's
+    /// progress bar shows against the length.
+    private func heardSeconds() -> Double {
+        let frame = transport.audibleFrame
+        if transport.state == .playing, let last = lastHeardFrame {
+            let from = max(last, transport.startFrame)
+            if frame > from { heard += Double(frame - from) / transport.sampleRate }
+        }
+        lastHeardFrame = frame
+        return heard
+    }
+    private var heard = 0.0
+    private var lastHeardFrame: UInt64?
+
     private func reportLatency() {
         if let grown = transport.takeLatencyGrowth() {
             log(
@@ -258,6 +273,11 @@ final class PlaySession {
         drawFinal()
         if verbose {
             log("\(stats.summary(sampleRate: transport.sampleRate)), dropped events \(transport.droppedEvents)")
+            let reduction = transport.takeLimiterReductionDB()
+            log(
+                reduction < 0
+                    ? String(format: "limiter: deepest gain reduction %.1f dB (lower --gain to avoid it)", reduction)
+                    : "limiter: never engaged")
         }
     }
 

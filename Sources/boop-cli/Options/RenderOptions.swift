@@ -69,17 +69,6 @@ struct PatternOptions: ParsableArguments {
 
     /// The seed a song's probabilities are drawn with.
     var songSeed: UInt64? { seed.map { UInt64($0) } }
-
-    /// Loads the pattern (exit 66 missing, 65 invalid) and applies --bpm.
-    func loadPattern() throws -> Pattern {
-        do {
-            var pattern = try Pattern.load(path: self.pattern)
-            if let bpm { pattern.bpm = bpm }
-            return pattern
-        } catch {
-            throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
-        }
-    }
 }
 
 /// Validates a sample rate option shared by every sound-making command (one range, one message).
