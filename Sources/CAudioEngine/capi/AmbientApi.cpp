@@ -1,8 +1,10 @@
 // C shim for the generative ambient section of CAudioEngine.h: checks arguments, owns the
 // C++ object behind the opaque handle, and keeps every exception on this side of the boundary.
 #include <cstring>
+#include <memory>
 #include <new>
 #include "ambient/AmbientEngine.hpp"
+#include "capi/Guarded.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_ambient {
@@ -55,19 +57,15 @@ boop_status boop_ambient_create(const boop_ambient_config* config, boop_ambient*
     else
         boop::ambient::defaultConfig(c);
     if (boop::ambient::checkConfig(c)) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        auto* a = new boop_ambient(c);
+    return boop::capi::guarded([&] {
+        auto a = std::make_unique<boop_ambient>(c);
         // Every piece at one loudness: what this one measures over its first 20 s (after the
         // fade-in) sets the starting gain; the follower keeps it there as the piece wanders.
         a->engine.normalize(BOOP_AMBIENT_LOUDNESS_LUFS,
                             boop::ambient::AmbientEngine::measureLoudness(c, kMeasureSeconds));
-        *out = a;
+        *out = a.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 void boop_ambient_destroy(boop_ambient* ambient) { delete ambient; }

@@ -6,6 +6,7 @@
 
 #include "backend/alsa/AlsaCapture.hpp"
 #include "backend/jack/JackClient.hpp"
+#include "capi/Guarded.hpp"
 #include "dsp/Yin.hpp"
 #include "include/CAudioEngine.h"
 
@@ -74,19 +75,15 @@ boop_status boop_capture_open(const boop_capture_config* config, boop_capture** 
     boop_capture_config_default(&defaults);
     const boop_capture_config& c = config != nullptr ? *config : defaults;
     if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
+    return boop::capi::guarded([&] {
         std::unique_ptr<boop::CaptureBackend> backend;
         const boop_status s = openBackend(c, backend);
         if (s != BOOP_OK) return s;
-        auto* cap = new boop_capture();
+        auto cap = std::make_unique<boop_capture>();
         cap->backend = std::move(backend);
-        *out_capture = cap;
+        *out_capture = cap.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 boop_capture_info boop_capture_get_info(const boop_capture* capture) {
@@ -153,18 +150,13 @@ boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frame
         window_frames < BOOP_PITCH_WINDOW_MIN || window_frames > BOOP_PITCH_WINDOW_MAX || !(min_hz >= 0) ||
         !(max_hz >= 0) || (max_hz > 0 && min_hz > max_hz))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        auto* d = new (std::nothrow) boop_pitch_detector();
-        if (d == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
+    return boop::capi::guarded([&] {
+        auto d = std::make_unique<boop_pitch_detector>();
         d->yin.setRange(min_hz, max_hz);
         d->yin.prepare(sample_rate, window_frames);
-        *out_detector = d;
+        *out_detector = d.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 void boop_pitch_detector_set_threshold(boop_pitch_detector* detector, double threshold) {

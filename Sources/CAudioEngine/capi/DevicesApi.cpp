@@ -1,5 +1,6 @@
 // C shim for device listing (CAudioEngine.h, "Device listing"): ALSA PCMs and JACK ports in one
 // list type, so one reader serves both. Any thread; a list is read by one thread at a time.
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "backend/MidiPorts.hpp"
 #include "backend/alsa/AlsaDevices.hpp"
 #include "backend/jack/JackClient.hpp"
+#include "capi/Guarded.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_device_list {
@@ -36,20 +38,13 @@ template <class List>
 boop_status create(boop_device_list** out_list, List list) {
     if (out_list == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_list = nullptr;
-    try {
-        auto* l = new boop_device_list();
+    return boop::capi::guarded([&] {
+        auto l = std::make_unique<boop_device_list>();
         const boop_status s = list(l->entries);
-        if (s != BOOP_OK) {
-            delete l;
-            return s;
-        }
-        *out_list = l;
+        if (s != BOOP_OK) return s;
+        *out_list = l.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The C boundary: checks every argument, maps C++ failures to boop_status, lets no exception out.
 #include <cmath>
+#include <memory>
 #include <new>
+#include "capi/Guarded.hpp"
 #include "engine/Engine.hpp"
 #include "engine/Instrument.hpp"
 #include "include/CAudioEngine.h"
@@ -58,14 +60,10 @@ boop_status boop_engine_create(const boop_engine_config* config, boop_engine** o
     boop_engine_config_default(&c);
     if (config) c = *config;
     if (!boop::Engine::isValid(c)) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
+    return boop::capi::guarded([&] {
         *out_engine = new boop_engine(c);
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 void boop_engine_destroy(boop_engine* engine) { delete engine; }

@@ -3,6 +3,7 @@
 #include <memory>
 #include <new>
 
+#include "capi/Guarded.hpp"
 #include "include/CAudioEngine.h"
 #include "io/AudioFileWriter.hpp"
 
@@ -23,21 +24,14 @@ boop_status boop_file_writer_open_sized(const char* path, double sample_rate, ui
     if (!path || !out_writer || channels < 1 || channels > 8 || !(sample_rate >= 1000 && sample_rate <= 768000))
         return BOOP_ERROR_INVALID_ARGUMENT;
     *out_writer = nullptr;
-    try {
-        auto* w = new boop_file_writer;
+    return boop::capi::guarded([&] {
+        auto w = std::make_unique<boop_file_writer>();
         const boop_status s =
             boop::AudioFileWriter::open(path, sample_rate, channels, format, expected_frames, w->impl);
-        if (s != BOOP_OK) {
-            delete w;
-            return s;
-        }
-        *out_writer = w;
+        if (s != BOOP_OK) return s;
+        *out_writer = w.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 boop_status boop_file_writer_write(boop_file_writer* w, const float* interleaved, uint64_t frames) {

@@ -2,8 +2,10 @@
 // loudness"): argument checks, handle <-> object, no exception across the boundary.
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <new>
 
+#include "capi/Guarded.hpp"
 #include "dsp/LoudnessMeter.hpp"
 #include "dsp/TruePeak.hpp"
 #include "engine/OutputStage.hpp"
@@ -58,17 +60,13 @@ boop_status boop_output_create(const boop_output_config* config, double sample_r
         !(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
         channels > BOOP_CHANNELS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        auto* o = new boop_output();
+    return boop::capi::guarded([&] {
+        auto o = std::make_unique<boop_output>();
         o->stage.prepare(sample_rate, channels, c.ceiling_dbtp);
         o->stage.setGainDb(c.gain_db);
-        *out_output = o;
+        *out_output = o.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 void boop_output_destroy(boop_output* output) { delete output; }
@@ -125,18 +123,14 @@ boop_status boop_loudness_create(double sample_rate, uint32_t channels, boop_lou
     if (!(sample_rate >= BOOP_ENGINE_RATE_MIN && sample_rate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
         channels > BOOP_CHANNELS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        auto* m = new boop_loudness();
+    return boop::capi::guarded([&] {
+        auto m = std::make_unique<boop_loudness>();
         m->channels = channels;
         m->meter.prepare(sample_rate, static_cast<int>(channels));
         for (auto& p : m->peaks) p.prepare();
-        *out_meter = m;
+        *out_meter = m.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 void boop_loudness_destroy(boop_loudness* meter) { delete meter; }
@@ -154,14 +148,10 @@ boop_status boop_crossfader_create(boop_source first, boop_crossfader** out_cros
     if (out_crossfader == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_crossfader = nullptr;
     if (first.render == nullptr || first.channels < 1 || first.max_block_frames < 1) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
+    return boop::capi::guarded([&] {
         *out_crossfader = new boop_crossfader(first);
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 void boop_crossfader_destroy(boop_crossfader* crossfader) { delete crossfader; }

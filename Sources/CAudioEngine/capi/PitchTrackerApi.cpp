@@ -1,8 +1,10 @@
 // The C API of dsp/PitchTracker (voice pitch tracks for `boop train match`).
 #include <algorithm>
+#include <memory>
 #include <new>
 
 #include "CAudioEngine.h"
+#include "capi/Guarded.hpp"
 #include "dsp/PitchTracker.hpp"
 
 struct boop_pitch_tracker {
@@ -24,18 +26,13 @@ boop_status boop_pitch_tracker_create(double sample_rate, uint32_t window_frames
         lag_frames > boop::dsp::PitchTracker::kMaxLag || !(min_hz >= 0) || !(max_hz >= 0) ||
         (max_hz > 0 && min_hz > max_hz))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        auto* t = new (std::nothrow) boop_pitch_tracker();
-        if (t == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
+    return boop::capi::guarded([&] {
+        auto t = std::make_unique<boop_pitch_tracker>();
         t->tracker.prepare(sample_rate, window_frames, lag_frames);
         t->tracker.setRange(min_hz, max_hz);
-        *out_tracker = t;
+        *out_tracker = t.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 int boop_pitch_tracker_push(boop_pitch_tracker* tracker, const float* samples, uint32_t frames, boop_pitch_frame* out) {
