@@ -1,4 +1,5 @@
 import CAudioEngine
+import Foundation
 
 /// What a MIDI channel plays in `boop synth`: a track timbre or the General MIDI drum kit.
 public enum SynthVoice: String, CaseIterable, Sendable {
@@ -153,6 +154,21 @@ public final class LiveSynth {
     }
 
     public func fadeOut(seconds: Double) { _ = boop_synth_fade_out(handle, seconds) }
+
+    /// Fades out over `seconds` and returns once the fade has been rendered on the server's (or
+    /// device's) clock, plus one period and 10 ms, or after `limit` seconds, or when the sound
+    /// system is lost. It sleeps for the frames still to come instead of polling.
+    public func fadeOutAndWait(seconds: Double, limit: Double = 1) {
+        let rate = sampleRate
+        let target = stats.frames + UInt64((seconds + 0.01) * rate) + UInt64(bufferFrames)
+        fadeOut(seconds: seconds)
+        let deadline = Date().addingTimeInterval(limit)
+        while Date() < deadline {
+            let s = stats
+            if s.frames >= target || s.lost { return }
+            Thread.sleep(forTimeInterval: min(max(Double(target - s.frames) / rate, 0.001), limit))
+        }
+    }
 
     public var stats: LiveSynthStats {
         let s = boop_synth_get_stats(handle)

@@ -164,13 +164,7 @@ final class SynthSession {
 
     /// A 20 ms fade, waited for on the server's clock (its frames rendered), at most a second.
     private func fadeAndStop() {
-        let fadeFrames = UInt64(0.03 * synth.sampleRate) + UInt64(synth.bufferFrames)
-        let from = synth.stats.frames
-        synth.fadeOut(seconds: 0.02)
-        let deadline = Date().addingTimeInterval(1)
-        while synth.stats.frames < from + fadeFrames && !synth.stats.lost && Date() < deadline {
-            usleep(2000)
-        }
+        synth.fadeOutAndWait(seconds: 0.02)
         if verbose { printEvents() }
         let s = synth.stats
         synth.stop()
