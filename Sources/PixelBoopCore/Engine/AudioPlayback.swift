@@ -80,7 +80,10 @@ public final class AudioPlayback {
     /// Where the sound goes.
     public let route: AudioRoute
     /// The ALSA PCM name, or "jack:<client>".
-    public var device: String { route.backend == .jack ? "jack:\(route.clientName)" : route.device }
+    /// (ALSA with `mute` opens no PCM: "none", a timer keeps the time.)
+    public var device: String {
+        route.backend == .jack ? "jack:\(route.clientName)" : route.mute ? "none (a timer, no sound)" : route.device
+    }
     private var keepAlive: [AnyObject] = []
     private var started = false
 
