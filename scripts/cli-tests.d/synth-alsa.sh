@@ -13,7 +13,7 @@ source "$root/scripts/cli-check.sh"
 if [ -e /dev/snd/seq ]; then
   echo "SKIP synth without a sequencer: /dev/snd/seq exists on this machine (the no-sequencer line is not testable here)"
 else
-  for args in "" "--midi 14:0" "-D hw:99 --period-frames 128"; do
+  for args in "" "--midi 14:0" "-D hw:99 --period-frames 128" "--record $work/take.wav"; do
     # shellcheck disable=SC2086
     if check "synth $args, no sequencer" 69 timeout 20 "$boop" synth --no-display $args; then
       grep -qx "boop: synth: no ALSA sequencer (/dev/snd/seq: No such file or directory); --backend jack plays from JACK MIDI instead" \
@@ -39,6 +39,8 @@ check "play --no-sound without --midi-out" 64 "$boop" play "$root/examples/demo.
 check "synth --backend jack --midi" 64 "$boop" synth --backend jack --midi 14:0
 check "synth --midi-connect (ALSA)" 64 "$boop" synth --midi-connect system:midi_capture_1
 check "synth --period-frames 8" 64 "$boop" synth --period-frames 8
+check "synth --record take.txt (ALSA)" 64 "$boop" synth --record "$work/take.txt"
+[ ! -e "$work/take.wav" ] || fail "synth --record without a sequencer left $work/take.wav"
 
 # devices --json: one array; every entry says its kind; MIDI entries carry the same fields.
 if "$boop" devices --json >"$work/devices.json" 2>"$work/stderr"; then
