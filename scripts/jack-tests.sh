@@ -28,6 +28,9 @@
 # play --sync midi (scripts/jack_clock_sync_test.py, about 12 s): Start and a steady 24 ppq clock at
 # 110 BPM into boop:midi_in, then Song Position + Continue: every note from a run's third step on
 # within 1 frame of its step's clock (the prediction's bound), only note-offs after Stop.
+# edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 5 s): the test client's
+# notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
+# velocities, a chord on one step.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -290,6 +293,8 @@ if start_jackd 256; then
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
   run_client "play --sync midi test" scripts/jack_clock_sync_test.py "$BOOP"
+  echo "--- edit --backend jack --midi: a JACK MIDI keyboard's notes placed at the cursor ---"
+  run_client "edit --midi test" scripts/jack_edit_midi_test.py "$BOOP"
 else
   failed "jackd -p 256 did not start"
 fi

@@ -86,9 +86,9 @@ TEST_CASE("the C API reports the reason, and rejects a bad ALSA config before op
 TEST_CASE("MIDI out on the sequencer: a frame is scheduled for when it is heard; no sequencer fails cleanly") {
     const boop::MidiArrivalClock::Line line{7'000'000'000, 48000, 1e9 / 48000};
     // The render head itself, heard a buffer (and the stage's look-ahead) later: 768 frames = 16 ms.
-    CHECK(boop::AlsaSeqOutput::frameTimeNs(line, 48000, 768) == 7'016'000'000);
-    CHECK(boop::AlsaSeqOutput::frameTimeNs(line, 48000 + 48, 0) == 7'001'000'000);
-    CHECK(boop::AlsaSeqOutput::frameTimeNs(line, 48000 - 48, 0) == 6'999'000'000);
+    CHECK(boop::AlsaSeqSchedule::frameTimeNs(line, 48000, 768) == 7'016'000'000);
+    CHECK(boop::AlsaSeqSchedule::frameTimeNs(line, 48000 + 48, 0) == 7'001'000'000);
+    CHECK(boop::AlsaSeqSchedule::frameTimeNs(line, 48000 - 48, 0) == 6'999'000'000);
 
     boop::AlsaSeqOutput out;
     boop::AlsaSeqOutput::Config config;

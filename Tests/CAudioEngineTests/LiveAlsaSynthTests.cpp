@@ -98,3 +98,37 @@ TEST_CASE("ALSA synth: sequencer notes sound with their spacing kept within 1 ms
     boop_synth_stop(synth);
     boop_synth_destroy(synth);
 }
+
+#include <string>
+
+TEST_CASE("ALSA synth --record: the file appears, complete, only once the synth has stopped and finished it") {
+    boop_synth_config config;
+    boop_synth_config_default(&config);
+    config.backend = BOOP_BACKEND_ALSA;
+    config.device = "pulse";
+    boop_synth* synth = nullptr;
+    char why[256] = "";
+    REQUIRE_MESSAGE(boop_synth_open_why(&config, &synth, why, sizeof why) == BOOP_OK, why);
+    char dir[] = "/tmp/boop-live-alsa-record.XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    const std::string take = std::string(dir) + "/take.wav";
+    REQUIRE(boop_synth_record(synth, take.c_str()) == BOOP_OK);
+    REQUIRE(boop_synth_start(synth) == BOOP_OK);
+    REQUIRE_MESSAGE(waitFor(60, [&] { return boop_synth_get_stats(synth).frames > 48000 / 5; }),
+                    "the device took no audio within 60 s");
+    boop_synth_stop(synth);
+    CHECK(access(take.c_str(), F_OK) != 0);  // nothing under the name before it is finished
+    REQUIRE_MESSAGE(boop_synth_finish_record(synth) == BOOP_OK, boop_synth_record_error(synth));
+    FILE* f = std::fopen(take.c_str(), "rb");
+    REQUIRE(f != nullptr);
+    char head[4] = {};
+    CHECK(std::fread(head, 1, 4, f) == 4);
+    std::fseek(f, 0, SEEK_END);
+    const long size = std::ftell(f);
+    std::fclose(f);
+    CHECK(std::string(head, 4) == "RIFF");
+    CHECK(size > long(48000 / 5 * 8));  // at least the frames rendered, stereo float
+    std::remove(take.c_str());
+    rmdir(dir);
+    boop_synth_destroy(synth);
+}

@@ -13,7 +13,7 @@ source "$root/scripts/cli-check.sh"
 if [ -e /dev/snd/seq ]; then
   echo "SKIP synth without a sequencer: /dev/snd/seq exists on this machine (the no-sequencer line is not testable here)"
 else
-  for args in "" "--midi 14:0" "-D hw:99 --period-frames 128"; do
+  for args in "" "--midi 14:0" "-D hw:99 --period-frames 128" "--record $work/take.wav"; do
     # shellcheck disable=SC2086
     if check "synth $args, no sequencer" 69 timeout 20 "$boop" synth --no-display $args; then
       grep -qx "boop: synth: no ALSA sequencer (/dev/snd/seq: No such file or directory); --backend jack plays from JACK MIDI instead" \
@@ -22,19 +22,25 @@ else
   done
 fi
 
-# play --midi-out on ALSA needs the sequencer too: one line and 69, no sound device opened.
+# play --midi-out on ALSA needs the sequencer too: one line and 69, no sound device opened; with
+# --no-sound and --clock as well (ALSA takes them: a timer runs the clock, no PCM is opened).
 if [ ! -e /dev/snd/seq ]; then
-  if check "play --midi-out (ALSA), no sequencer" 69 timeout 20 "$boop" play "$root/examples/demo.json" --midi-out --no-display; then
-    grep -qx "boop: --midi-out: no ALSA sequencer (/dev/snd/seq: No such file or directory); --backend jack sends JACK MIDI instead" \
-      "$work/stderr" || fail "play --midi-out: unexpected line: $(cat "$work/stderr")"
-  fi
+  for args in "" "--no-sound" "--no-sound --clock" "--clock -D hw:99"; do
+    # shellcheck disable=SC2086
+    if check "play --midi-out $args (ALSA), no sequencer" 69 timeout 20 "$boop" play "$root/examples/demo.json" --midi-out $args --no-display; then
+      grep -qx "boop: --midi-out: no ALSA sequencer (/dev/snd/seq: No such file or directory); --backend jack sends JACK MIDI instead" \
+        "$work/stderr" || fail "play --midi-out $args: unexpected line: $(cat "$work/stderr")"
+    fi
+  done
 fi
-check "play --midi-out --no-sound (ALSA)" 64 "$boop" play "$root/examples/demo.json" --midi-out --no-sound
+check "play --no-sound without --midi-out" 64 "$boop" play "$root/examples/demo.json" --no-sound
 
 # Flags of the other backend: usage errors (64), one line each.
 check "synth --backend jack --midi" 64 "$boop" synth --backend jack --midi 14:0
 check "synth --midi-connect (ALSA)" 64 "$boop" synth --midi-connect system:midi_capture_1
 check "synth --period-frames 8" 64 "$boop" synth --period-frames 8
+check "synth --record take.txt (ALSA)" 64 "$boop" synth --record "$work/take.txt"
+[ ! -e "$work/take.wav" ] || fail "synth --record without a sequencer left $work/take.wav"
 
 # devices --json: one array; every entry says its kind; MIDI entries carry the same fields.
 if "$boop" devices --json >"$work/devices.json" 2>"$work/stderr"; then

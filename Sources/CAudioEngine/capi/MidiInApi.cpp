@@ -2,19 +2,39 @@
 // thread fills a mailbox (lock-free queue + eventfd), so the control loop never blocks on the
 // sequencer and the reader never waits on the loop.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "backend/alsa/AlsaSeqInput.hpp"
 #include "backend/alsa/AlsaSeqMailbox.hpp"
+#include "backend/jack/JackMidiKeys.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_midi_in {
     boop::AlsaSeqMailbox mailbox;  // declared first: destroyed after the reader has stopped
     boop::AlsaSeqInput input;
     std::string source;
+    // JACK: the process callback's queue and the thread that relays it to the mailbox.
+    std::shared_ptr<boop::MidiKeysQueue> keys;
+    std::thread relay;
+    std::mutex m;
+    std::condition_variable cv;
+    bool stopping = false;
 };
+
+namespace boop {
+std::shared_ptr<MidiKeysQueue> midiKeysOf(const boop_midi_in* input) {
+    return input != nullptr ? input->keys : nullptr;
+}
+}  // namespace boop
 
 namespace {
 
@@ -54,6 +74,39 @@ boop_status boop_midi_in_open(const char* client_name, const char* source, boop_
     return BOOP_OK;
 }
 
+// Every 2 ms: what the process callback queued goes to the mailbox (and wakes the loop). The audio
+// thread cannot wake anybody without a system call, so the relay looks; 2 ms is far below what a
+// player notices, and the thread sleeps between looks.
+static void relayKeys(boop_midi_in* in) {
+    std::unique_lock<std::mutex> lock(in->m);
+    while (!in->stopping) {
+        boop_midi_event e;
+        while (in->keys->queue.tryPop(e)) in->mailbox.post(e);
+        in->cv.wait_for(lock, std::chrono::milliseconds(2));
+    }
+}
+
+boop_status boop_midi_in_open_jack(const char* source, boop_midi_in** out_input) {
+    if (out_input == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    *out_input = nullptr;
+    auto* in = new (std::nothrow) boop_midi_in;
+    if (in == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
+    try {
+        if (in->mailbox.descriptor() < 0) throw std::runtime_error("eventfd");
+        in->source = source != nullptr ? source : "";
+        in->keys = std::make_shared<boop::MidiKeysQueue>();
+        in->relay = std::thread(relayKeys, in);
+    } catch (const std::bad_alloc&) {
+        delete in;
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    } catch (...) {
+        delete in;
+        return BOOP_ERROR_INTERNAL;
+    }
+    *out_input = in;
+    return BOOP_OK;
+}
+
 int boop_midi_in_descriptor(const boop_midi_in* input) { return input != nullptr ? input->mailbox.descriptor() : -1; }
 
 const char* boop_midi_in_source(const boop_midi_in* input) { return input != nullptr ? input->source.c_str() : ""; }
@@ -63,9 +116,21 @@ uint32_t boop_midi_in_read(boop_midi_in* input, boop_midi_event* out_events, uin
     return input->mailbox.take(out_events, max);
 }
 
-uint64_t boop_midi_in_dropped(const boop_midi_in* input) { return input != nullptr ? input->mailbox.dropped() : 0; }
+uint64_t boop_midi_in_dropped(const boop_midi_in* input) {
+    if (input == nullptr) return 0;
+    return input->mailbox.dropped() + (input->keys ? input->keys->dropped.load(std::memory_order_relaxed) : 0);
+}
 
 void boop_midi_in_destroy(boop_midi_in* input) {
-    if (input != nullptr) input->input.stop();  // joins the reader before the mailbox goes
+    if (input == nullptr) return;
+    input->input.stop();  // joins the reader before the mailbox goes
+    if (input->relay.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(input->m);
+            input->stopping = true;
+        }
+        input->cv.notify_one();
+        input->relay.join();
+    }
     delete input;
 }

@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "backend/TimerPlayback.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "backend/alsa/AlsaPlayback.hpp"
 #include "backend/alsa/AlsaSeqOutput.hpp"
@@ -60,9 +61,21 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
         cfg.mute = c.mute != 0;
         cfg.followTransport = c.follow_transport != 0;
         cfg.followMidiClock = c.follow_midi_clock != 0;
+        cfg.keys = boop::midiKeysOf(c.midi_keys);
         auto jack = std::make_unique<boop::JackPlayback>();
         const boop_status s = jack->open(cfg, sampleRate, channels);
         if (s == BOOP_OK) out = std::move(jack);
+        return s;
+    }
+    if (c.mute != 0) {
+        // No sound: no PCM is opened; a timer runs the engine's clock (MIDI out only).
+        boop::TimerPlayback::Config cfg;
+        cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 256;
+        cfg.periods = c.periods != 0 ? c.periods : 3;
+        cfg.realtimePriority = c.realtime_priority;
+        auto timer = std::make_unique<boop::TimerPlayback>();
+        const boop_status s = timer->open(cfg, sampleRate, channels);
+        if (s == BOOP_OK) out = std::move(timer);
         return s;
     }
     boop::AlsaPlayback::Config cfg;
@@ -78,8 +91,14 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
 }
 
 // MIDI out on the sequencer is scheduled for when a frame is heard: the I/O thread's line of
-// frames rendered, plus the device's buffer and the output stage's look-ahead.
+// frames rendered, plus the device's buffer and the output stage's look-ahead; with no sound
+// device, the timer's own line (frame f at its start + f / rate).
 void followFrames(boop_playback& p, double rate) {
+    if (auto* timer = dynamic_cast<boop::TimerPlayback*>(p.backend.get())) {
+        timer->startAt(uint64_t(boop::monotonicNs()));
+        p.seqOut->followFixed(timer->startNs(), rate);
+        return;
+    }
     auto* alsa = dynamic_cast<boop::AlsaPlayback*>(p.backend.get());
     if (alsa == nullptr) return;
     const boop_playback_info info = alsa->info();
@@ -108,6 +127,7 @@ void boop_playback_config_default(boop_playback_config* config) {
     config->mute = 0;
     config->follow_transport = 0;
     config->follow_midi_clock = 0;
+    config->midi_keys = nullptr;
     boop_output_config_default(&config->output);
 }
 
@@ -267,4 +287,11 @@ boop_status boop_playback_midi_connect(boop_playback* playback, const char* dest
     auto* jack = dynamic_cast<boop::JackPlayback*>(playback->backend.get());
     if (jack == nullptr || jack->midi() == nullptr) return BOOP_ERROR_NOT_RUNNING;
     return jack->connectMidiOut(destination);
+}
+
+boop_status boop_playback_midi_in_connect(boop_playback* playback, const char* source) {
+    if (playback == nullptr || source == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    auto* jack = dynamic_cast<boop::JackPlayback*>(playback->backend.get());
+    if (jack == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    return jack->connectMidiIn(source);
 }

@@ -189,24 +189,30 @@ int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event) {
 
 boop_status boop_synth_record(boop_synth* synth, const char* path) {
     if (synth == nullptr || path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->jack.record(path);
+    try {
+        return synth->alsa ? synth->alsa->record(path) : synth->jack.record(path);
+    } catch (...) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
 }
 
 boop_status boop_synth_finish_record(boop_synth* synth) {
     if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
-        return synth->jack.finishRecording();
+        return synth->alsa ? synth->alsa->finishRecording() : synth->jack.finishRecording();
     } catch (...) {
         return BOOP_ERROR_OUT_OF_MEMORY;
     }
 }
 
 const char* boop_synth_record_error(const boop_synth* synth) {
-    return synth != nullptr ? synth->jack.recordError() : "";
+    if (synth == nullptr) return "";
+    return synth->alsa ? synth->alsa->recordError() : synth->jack.recordError();
 }
 
 uint64_t boop_synth_record_dropped(const boop_synth* synth) {
-    return synth != nullptr ? synth->jack.recordDropped() : 0;
+    if (synth == nullptr) return 0;
+    return synth->alsa ? synth->alsa->recordDropped() : synth->jack.recordDropped();
 }
 
 void boop_synth_stop(boop_synth* synth) {

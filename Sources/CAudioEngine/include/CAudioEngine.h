@@ -475,32 +475,36 @@ typedef enum boop_backend {
 #define BOOP_PLAYBACK_MAX_LATENCY_MS 50
 
 typedef struct boop_playback_config {
-    const char* device;        /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
-    uint32_t period_frames;    /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default 128) */
-    uint32_t periods;          /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default 3):
-                                  the starting latency */
-    int realtime_priority;     /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
-    int adaptive;              /* 1 (default): when xruns come in a burst, keep more audio queued
-                                  (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
-    boop_backend backend;      /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
-                                  device, period_frames, periods, realtime_priority and adaptive
-                                  are the server's business and ignored */
-    const char* client_name;   /* JACK client name (default "boop"; the server adds a suffix when taken) */
-    int connect;               /* JACK: 1 (default) connects the ports out_1... to the server's
-                                  physical playback ports (a mono output to the first two); 0 leaves
-                                  the routing to the user */
-    boop_output_config output; /* the output stage every source played passes through (gain and
-                                  true-peak limiter; defaults: boop_output_config_default) */
-    int midi_out;              /* 1 adds a MIDI output midi_out (boop_playback_midi_send); default 0.
-                                  JACK: a port of the client. ALSA: a sequencer client <client_name>
-                                  whose events are scheduled on a queue for the real time their
-                                  frame is heard (open fails DEVICE_UNAVAILABLE without /dev/snd/seq) */
-    int mute;                  /* JACK: 1 sends silence to the audio ports (MIDI only); default 0 */
-    int follow_transport;      /* JACK: 1 reports the transport's changes (boop_playback_transport_next);
-                                  default 0 */
-    int follow_midi_clock;     /* JACK: 1 adds a port midi_in and reports the MIDI clock, Start, Stop,
-                                  Continue and Song Position arriving there (boop_playback_transport_next);
-                                  default 0 */
+    const char* device;             /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
+    uint32_t period_frames;         /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default 128) */
+    uint32_t periods;               /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default 3):
+                                       the starting latency */
+    int realtime_priority;          /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
+    int adaptive;                   /* 1 (default): when xruns come in a burst, keep more audio queued
+                                       (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
+    boop_backend backend;           /* BOOP_BACKEND_ALSA (default) or BOOP_BACKEND_JACK; with JACK,
+                                       device, period_frames, periods, realtime_priority and adaptive
+                                       are the server's business and ignored */
+    const char* client_name;        /* JACK client name (default "boop"; the server adds a suffix when taken) */
+    int connect;                    /* JACK: 1 (default) connects the ports out_1... to the server's
+                                       physical playback ports (a mono output to the first two); 0 leaves
+                                       the routing to the user */
+    boop_output_config output;      /* the output stage every source played passes through (gain and
+                                       true-peak limiter; defaults: boop_output_config_default) */
+    int midi_out;                   /* 1 adds a MIDI output midi_out (boop_playback_midi_send); default 0.
+                                       JACK: a port of the client. ALSA: a sequencer client <client_name>
+                                       whose events are scheduled on a queue for the real time their
+                                       frame is heard (open fails DEVICE_UNAVAILABLE without /dev/snd/seq) */
+    int mute;                       /* 1: MIDI only, default 0. JACK sends silence to the audio ports; ALSA opens no
+                                       PCM: a timer runs the engine's clock on CLOCK_MONOTONIC at the rate asked
+                                       (frame f heard at its start + f / rate, the sequencer's stamps on that line) */
+    int follow_transport;           /* JACK: 1 reports the transport's changes (boop_playback_transport_next);
+                                       default 0 */
+    int follow_midi_clock;          /* JACK: 1 adds a port midi_in and reports the MIDI clock, Start, Stop,
+                                       Continue and Song Position arriving there (boop_playback_transport_next);
+                                       default 0 */
+    struct boop_midi_in* midi_keys; /* JACK: a keyboard from boop_midi_in_open_jack: a port midi_in whose
+                                       channel messages it receives (boop edit --midi); default NULL */
 } boop_playback_config;
 
 /* What the JACK transport did, seen at the start of a cycle (play --sync jack). */
@@ -1034,6 +1038,19 @@ typedef struct boop_midi_in boop_midi_in;
  * `why_size` bytes) says which. Thread safety: control thread. */
 boop_status boop_midi_in_open(const char* client_name, const char* source, boop_midi_in** out_input, char* why,
                               size_t why_size);
+
+/* The same keyboard on JACK: no client of its own. A playback opened with it as `midi_keys` gets a port
+ * midi_in; its process callback queues the channel messages (lock-free, each with its engine frame) and a
+ * relay thread of the keyboard moves them to the descriptor's queue within about 2 ms. `source` (may be
+ * NULL) is only remembered, for boop_midi_in_source; boop_playback_midi_in_connect connects it.
+ * Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_INTERNAL. Thread safety: control thread. */
+boop_status boop_midi_in_open_jack(const char* source, boop_midi_in** out_input);
+
+/* Connects another client's JACK MIDI output port (its full name) to the playback's midi_in (opened
+ * with midi_keys). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port),
+ * BOOP_ERROR_NOT_RUNNING (not started, or no midi_in), BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety:
+ * control thread. */
+boop_status boop_playback_midi_in_connect(boop_playback* playback, const char* source);
 
 /* Readable when messages wait (poll it for POLLIN). Thread safety: any thread. */
 int boop_midi_in_descriptor(const boop_midi_in* input);

@@ -30,6 +30,17 @@ extension AudioPlayback {
         return boop_playback_transport_next(handle, &e) != 0 ? e : nil
     }
 
+    /// JACK: connects another client's MIDI output port to `midi_in` (a playback with `midiKeys`).
+    public func connectMidiIn(from port: String) throws(AudioError) {
+        let status = boop_playback_midi_in_connect(handle, port)
+        guard status == BOOP_OK else {
+            if status == BOOP_ERROR_INVALID_ARGUMENT {
+                throw .invalidConfiguration("--midi \(port): no JACK MIDI output port of that name (see boop devices)")
+            }
+            throw AudioError.from(status, "connecting \(port) to midi_in")
+        }
+    }
+
     /// Connects `midi_out` to another client's MIDI input port.
     public func connectMidiOut(to port: String) throws(AudioError) {
         guard boop_playback_midi_connect(handle, port) == BOOP_OK else {

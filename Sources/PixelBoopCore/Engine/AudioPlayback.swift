@@ -80,7 +80,10 @@ public final class AudioPlayback {
     /// Where the sound goes.
     public let route: AudioRoute
     /// The ALSA PCM name, or "jack:<client>".
-    public var device: String { route.backend == .jack ? "jack:\(route.clientName)" : route.device }
+    /// (ALSA with `mute` opens no PCM: "none", a timer keeps the time.)
+    public var device: String {
+        route.backend == .jack ? "jack:\(route.clientName)" : route.mute ? "none (a timer, no sound)" : route.device
+    }
     private var keepAlive: [AnyObject] = []
     private var started = false
 
@@ -100,7 +103,7 @@ public final class AudioPlayback {
     /// win over `sampleRate` and the period settings; see `info`).
     public init(
         route: AudioRoute, sampleRate: Double, channels: Int, periodFrames: Int = 128,
-        periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0
+        periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0, midiKeys: MidiKeyboard? = nil
     ) throws(AudioError) {
         guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
@@ -128,6 +131,8 @@ public final class AudioPlayback {
         config.mute = route.mute ? 1 : 0
         config.follow_transport = route.followTransport ? 1 : 0
         config.follow_midi_clock = route.followMidiClock ? 1 : 0
+        // JACK: a port midi_in whose notes the keyboard takes (its queue is shared, so it outlives us).
+        config.midi_keys = route.backend == .jack ? midiKeys?.handle : nil
         var out: OpaquePointer?
         let status = route.device.withCString { name -> boop_status in
             route.clientName.withCString { client -> boop_status in

@@ -21,9 +21,11 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
     public var connect: Bool
     /// JACK: the client's name (the server adds a suffix when it is taken).
     public var clientName: String
-    /// JACK: a MIDI output port `midi_out` carrying the sequencer's notes (and clock).
+    /// A MIDI output `midi_out` carrying the sequencer's notes (and clock): a JACK port, or an
+    /// ALSA sequencer port.
     public var midiOut = false
-    /// JACK: silence on the audio ports (only external gear sounds); they are left unconnected.
+    /// Only external gear sounds. JACK: silence on the audio ports, left unconnected; ALSA: no
+    /// PCM is opened, a timer runs the engine's clock.
     public var mute = false
     /// JACK: follow the JACK transport (`play --sync jack`): the playback reports its changes.
     public var followTransport = false

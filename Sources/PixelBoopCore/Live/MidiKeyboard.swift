@@ -1,10 +1,14 @@
 import CAudioEngine
 
 /// A MIDI keyboard for a control loop (`boop edit --midi`): an ALSA sequencer client subscribed
-/// to one source. Its reader thread only queues what arrives; the loop polls `descriptor` and
-/// takes the notes with `take()`, so nothing of the screen or the model runs on another thread.
+/// to one source, or on JACK the playback client's port midi_in (`jack`). Its reader (the
+/// sequencer's thread, or JACK's process callback and a relay) only queues what arrives; the loop
+/// polls `descriptor` and takes the notes with `take()`, so nothing of the screen or the model
+/// runs on another thread.
 public final class MidiKeyboard {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
+    /// JACK: the MIDI output port to connect to the playback's midi_in (nil on the sequencer).
+    public let jackSource: String?
     private var buffer = [boop_midi_event](repeating: boop_midi_event(), count: 64)
 
     /// `source` as `boop synth --midi` reads it. Throws `.deviceUnavailable` (no sequencer, or it
@@ -22,6 +26,17 @@ public final class MidiKeyboard {
             }
         }
         handle = out
+        jackSource = nil
+    }
+
+    /// On JACK: the notes of the port midi_in of a playback opened with this keyboard (see
+    /// `AudioPlayback(midiKeys:)`); `source`, a JACK MIDI output port, is connected to it there.
+    public init(jackSource source: String) throws(AudioError) {
+        var out: OpaquePointer?
+        let status = boop_midi_in_open_jack(source, &out)
+        guard status == BOOP_OK, let out else { throw AudioError.from(status, "MIDI input") }
+        handle = out
+        jackSource = source
     }
 
     deinit { boop_midi_in_destroy(handle) }

@@ -39,6 +39,11 @@ extension PatternTransport {
         playback.midiPanic()
     }
 
+    /// JACK: connects a MIDI output port to the keyboard's midi_in (after `openSound`).
+    public func connectMidiIn(from port: String) throws(AudioError) {
+        try sync.locked { () throws(AudioError) -> Void in try playback.connectMidiIn(from: port) }
+    }
+
     /// Connects the MIDI output to another client's input port (after `openSound`, before `start`).
     public func connectMidiOut(to port: String) throws(AudioError) {
         try sync.locked { () throws(AudioError) -> Void in try playback.connectMidiOut(to: port) }

@@ -32,6 +32,8 @@ public final class PatternTransport: @unchecked Sendable {
     var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
+    /// JACK: the editor's keyboard, whose notes the playback's midi_in feeds (kept for a reopen).
+    private let midiKeys: MidiKeyboard?
     var pending: EventScheduler<SequencerEvent>
     var songPending: EventScheduler<SongEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
@@ -76,15 +78,17 @@ public final class PatternTransport: @unchecked Sendable {
     public init(
         pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
         periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-        loops: Int? = nil, midiClock: Bool = false, song: Song? = nil, seed: UInt64? = nil
+        loops: Int? = nil, midiClock: Bool = false, song: Song? = nil, seed: UInt64? = nil,
+        midiKeys: MidiKeyboard? = nil
     ) throws(AudioError) {
+        self.midiKeys = midiKeys
         midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
         following = route.followTransport || route.followMidiClock
         clockFollower = route.followMidiClock ? MidiClockFollower() : nil
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
         playback = try AudioPlayback(
             route: route, sampleRate: sampleRate, channels: 2,
-            periodFrames: periodFrames, periods: periods, adaptive: adaptive)
+            periodFrames: periodFrames, periods: periods, adaptive: adaptive, midiKeys: midiKeys)
         playback.gainDB = gainDB
         reopenSettings = (route, periodFrames, periods, adaptive, gainDB)
         let info = playback.info
@@ -218,7 +222,7 @@ public final class PatternTransport: @unchecked Sendable {
         guard
             let reopened = try? AudioPlayback(
                 route: s.route, sampleRate: sampleRate, channels: 2, periodFrames: s.periodFrames,
-                periods: s.periods, adaptive: s.adaptive),
+                periods: s.periods, adaptive: s.adaptive, midiKeys: midiKeys),
             reopened.sampleRate == sampleRate
         else { return false }
         reopened.gainDB = s.gainDB

@@ -52,7 +52,7 @@ struct EditCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A MIDI keyboard: the ALSA sequencer port to listen to (\"24:0\", a client number, \"name:port\" or part of a name). Played notes sound on the current track; with step entry (i) they are placed at the cursor.",
+            "A MIDI keyboard: the ALSA sequencer port to listen to (\"24:0\", a client number, \"name:port\" or part of a name); with --backend jack a JACK MIDI output port, connected to boop:midi_in. Played notes sound on the current track; with step entry (i) they are placed at the cursor.",
             valueName: "SRC"))
     var midi: String?
 
@@ -167,8 +167,10 @@ final class EditSession {
                 pattern: model.audiblePattern, route: command.deviceOptions.route,
                 sampleRate: command.deviceOptions.sampleRate(default: 44100), voices: command.voices,
                 periodFrames: command.periodFrames ?? 128, periods: command.periods ?? 3,
-                adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain)
+                adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain,
+                midiKeys: keyboard)
             try t.openSound()
+            connectKeyboard(t)
             try t.setMix(model.song.instruments)
             t.playSong(model.audibleSong)
             transport = t
@@ -260,6 +262,7 @@ final class EditSession {
         guard (try? lost.reopenDevice()) == true else { return }
         lostTransport = nil
         transport = lost
+        connectKeyboard(lost)
         lost.playSong(model.audibleSong)
         sound = .device(name: lost.device, latencyMilliseconds: Double(lost.info.bufferFrames) / lost.sampleRate * 1000)
     }

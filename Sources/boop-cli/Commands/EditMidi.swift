@@ -8,6 +8,14 @@ extension EditCommand {
     /// Opened before the terminal is taken, so a missing sequencer or source is one line and an exit.
     func openKeyboard() throws -> MidiKeyboard? {
         guard let midi else { return nil }
+        // JACK: no client of its own; the playback gets a port midi_in and connects `midi` to it.
+        if deviceOptions.backend == .jack {
+            do {
+                return try MidiKeyboard(jackSource: midi)
+            } catch {
+                throw BoopExit(.unavailable, "edit: --midi: \(OneLine.escape(error.context))")
+            }
+        }
         do {
             return try MidiKeyboard(clientName: "boop-edit", source: midi)
         } catch .deviceUnavailable(let reason) {
@@ -19,6 +27,17 @@ extension EditCommand {
 }
 
 extension EditSession {
+    /// JACK: connects the keyboard's source to the playback's midi_in (after each open); a port
+    /// that is not there is said on the status line, and the editing goes on.
+    func connectKeyboard(_ transport: PatternTransport) {
+        guard let source = keyboard?.jackSource else { return }
+        do {
+            try transport.connectMidiIn(from: source)
+        } catch {
+            model.message = OneLine.escape(error.context)
+        }
+    }
+
     /// The keyboard's descriptor woke the loop: every note waiting, in order, then one redraw.
     func playedNotes() -> LiveLoop.Next {
         guard let keyboard else { return .carryOn }

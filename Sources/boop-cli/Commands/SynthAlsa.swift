@@ -13,9 +13,6 @@ extension SynthCommand {
         if backend == .alsa && (noConnect || !midiConnect.isEmpty) {
             throw ValidationError("--no-connect and --midi-connect: only with --backend jack (on ALSA use --midi)")
         }
-        if backend == .alsa && recording.record != nil {
-            throw ValidationError("--record: only with --backend jack for now (the ALSA synth does not record yet)")
-        }
     }
 
     func runAlsa() throws {
@@ -26,8 +23,10 @@ extension SynthCommand {
         } catch AudioError.deviceUnavailable(let reason) where reason.hasPrefix("no ALSA sequencer") {
             throw BoopExit(.unavailable, "synth: \(reason); --backend jack plays from JACK MIDI instead")
         }
+        try recording.begin(synth)
         let session = SynthSession(
             synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+        session.recording = recording
         try session.run(connecting: alsaOptions.midi)
     }
 }

@@ -22,7 +22,9 @@ struct MidiOutOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("no-sound"),
-        help: "With --midi-out: drive only external gear (the audio ports stay silent and unconnected).")
+        help:
+            "With --midi-out: drive only external gear. JACK: the audio ports stay silent and unconnected; ALSA: no sound device is opened, the sequencer's events run on a timer at --rate."
+    )
     var noSound = false
 
     @Option(
@@ -43,9 +45,6 @@ struct MidiOutOptions: ParsableArguments {
         if sync != .none && backend != .jack { throw ValidationError("--sync \(sync.rawValue): only with --backend jack") }
         if (clock || noSound || midiConnect != nil) && !midiOut {
             throw ValidationError("--clock, --no-sound and --midi-connect: only with --midi-out")
-        }
-        if noSound && backend != .jack {
-            throw ValidationError("--no-sound: only with --backend jack (on ALSA the sequencer follows the sound device's clock)")
         }
     }
 

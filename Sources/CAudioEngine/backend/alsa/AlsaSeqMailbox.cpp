@@ -24,7 +24,11 @@ void AlsaSeqMailbox::signal() noexcept {
 void AlsaSeqMailbox::post(uint64_t arrivalNs, const snd_seq_event_t& event) noexcept {
     MidiMessage m{};
     if (!seqEventToMidi(event, m)) return;
-    if (!queue_.tryPush(boop_midi_event{arrivalNs, m.status, m.data1, m.data2})) {
+    post(boop_midi_event{arrivalNs, m.status, m.data1, m.data2});
+}
+
+void AlsaSeqMailbox::post(const boop_midi_event& event) noexcept {
+    if (!queue_.tryPush(event)) {
         dropped_.fetch_add(1, std::memory_order_relaxed);
         return;
     }

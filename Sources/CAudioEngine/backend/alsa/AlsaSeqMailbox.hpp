@@ -25,6 +25,8 @@ class AlsaSeqMailbox {
     int descriptor() const noexcept { return wake_; }
     // Reader thread: one event in (those that are no channel message are left out).
     void post(uint64_t arrivalNs, const snd_seq_event_t& event) noexcept;
+    // A relay thread: one channel message in (JACK's keyboard, JackMidiKeys).
+    void post(const boop_midi_event& event) noexcept;
     // Control thread: clears the descriptor, takes up to `max`; the descriptor stays readable
     // while more wait.
     uint32_t take(boop_midi_event* out, uint32_t max) noexcept;

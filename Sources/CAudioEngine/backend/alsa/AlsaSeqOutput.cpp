@@ -3,9 +3,7 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -58,66 +56,27 @@ boop_status AlsaSeqOutput::open(const Config& config, std::string& why) {
     port_ = snd_seq_create_simple_port(seq_, config.portName, SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ,
                                        SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION);
     queue_ = snd_seq_alloc_named_queue(seq_, config.clientName);
-    if (port_ < 0 || queue_ < 0 || snd_midi_event_new(16, &encoder_) < 0) {
+    if (port_ < 0 || queue_ < 0 || !schedule_.ready()) {
         why = std::string("the ALSA sequencer refused the port ") + config.portName + " or its queue";
         close();
         return BOOP_ERROR_DEVICE_UNAVAILABLE;
     }
-    snd_midi_event_no_status(encoder_, 1);  // every message whole: scheduled events stand alone
     snd_seq_start_queue(seq_, queue_, nullptr);
     snd_seq_drain_output(seq_);
-    queueStartNs_ = uint64_t(monotonicNs());
+    schedule_.setQueue(queue_, port_, uint64_t(monotonicNs()));
     return BOOP_OK;
-}
-
-void AlsaSeqOutput::follow(const MidiArrivalClock* line, uint32_t latencyFrames, uint64_t startNs,
-                           double rate) noexcept {
-    line_ = line;
-    latency_ = latencyFrames;
-    fallback_ = MidiArrivalClock::Line{startNs, 0, 1e9 / rate};
-}
-
-uint64_t AlsaSeqOutput::frameTimeNs(const MidiArrivalClock::Line& line, uint64_t frame,
-                                    uint32_t latencyFrames) noexcept {
-    const double frames = double(static_cast<int64_t>(frame - line.head)) + double(latencyFrames);
-    return line.timeNs + static_cast<uint64_t>(std::llround(frames * line.nsPerFrame));
 }
 
 boop_status AlsaSeqOutput::send(uint64_t frame, const uint8_t* bytes, uint32_t size) {
     if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
     snd_seq_event_t event;
-    snd_seq_ev_clear(&event);
-    snd_midi_event_reset_encode(encoder_);
-    if (snd_midi_event_encode(encoder_, bytes, long(size), &event) != long(size) || event.type == SND_SEQ_EVENT_NONE)
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    MidiArrivalClock::Line line = fallback_;
-    if (line_ != nullptr) line_->line(line);
-    // Queue time is counted from the queue's start; a time already past goes out at once.
-    const int64_t at = std::max<int64_t>(0, static_cast<int64_t>(frameTimeNs(line, frame, latency_) - queueStartNs_));
-    snd_seq_real_time_t rt{unsigned(at / 1'000'000'000), unsigned(at % 1'000'000'000)};
-    snd_seq_ev_schedule_real(&event, queue_, 0, &rt);
-    track(bytes, size);
+    if (!schedule_.event(frame, bytes, size, event)) return BOOP_ERROR_INVALID_ARGUMENT;
     return output(event) < 0 ? BOOP_ERROR_DEVICE_LOST : BOOP_OK;
 }
 
 int AlsaSeqOutput::output(snd_seq_event_t& event) {
-    snd_seq_ev_set_source(&event, port_);
-    snd_seq_ev_set_subs(&event);
     const int r = snd_seq_event_output(seq_, &event);
     return r < 0 ? r : snd_seq_drain_output(seq_);
-}
-
-void AlsaSeqOutput::track(const uint8_t* bytes, uint32_t size) noexcept {
-    const uint8_t kind = bytes[0] & 0xF0, ch = bytes[0] & 0x0F;
-    if (bytes[0] == 0xFA || bytes[0] == 0xFB) clockRunning_ = true;
-    if (bytes[0] == 0xFC) clockRunning_ = false;
-    if (size < 3 || (kind != 0x90 && kind != 0x80)) return;
-    const uint8_t key = bytes[1] & 0x7F;
-    const uint64_t bit = uint64_t(1) << (key & 63);
-    if (kind == 0x90 && bytes[2] > 0)
-        held_[ch][key >> 6] |= bit;
-    else
-        held_[ch][key >> 6] &= ~bit;
 }
 
 void AlsaSeqOutput::panic() {
@@ -128,24 +87,7 @@ void AlsaSeqOutput::panic() {
     snd_seq_remove_events_set_condition(remove, SND_SEQ_REMOVE_OUTPUT);
     snd_seq_remove_events_set_queue(remove, queue_);
     snd_seq_remove_events(seq_, remove);
-    for (int ch = 0; ch < 16; ++ch)
-        for (int key = 0; key < 128; ++key) {
-            if ((held_[ch][key >> 6] >> (key & 63) & 1u) == 0) continue;
-            snd_seq_event_t off;
-            snd_seq_ev_clear(&off);
-            snd_seq_ev_set_noteoff(&off, ch, key, 64);
-            snd_seq_ev_set_direct(&off);
-            output(off);
-        }
-    if (clockRunning_) {
-        snd_seq_event_t stop;
-        snd_seq_ev_clear(&stop);
-        stop.type = SND_SEQ_EVENT_STOP;
-        snd_seq_ev_set_direct(&stop);
-        output(stop);
-    }
-    std::memset(held_, 0, sizeof held_);
-    clockRunning_ = false;
+    schedule_.panic([this](snd_seq_event_t& e) { output(e); });
 }
 
 boop_status AlsaSeqOutput::connect(const char* spec, std::string& why) {
@@ -168,8 +110,6 @@ void AlsaSeqOutput::close() noexcept {
         if (queue_ >= 0) snd_seq_free_queue(seq_, queue_);
         snd_seq_close(seq_);
     }
-    if (encoder_ != nullptr) snd_midi_event_free(encoder_);
-    encoder_ = nullptr;
     seq_ = nullptr;
     port_ = queue_ = -1;
 }

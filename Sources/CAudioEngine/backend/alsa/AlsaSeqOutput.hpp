@@ -3,15 +3,17 @@
 // midi_out and a queue of its own. The sequencer's messages come stamped with engine frames; each
 // is scheduled on the queue at the real time that frame will be heard, taken from the line the
 // playback's I/O thread reports (MidiArrivalClock: frames rendered against CLOCK_MONOTONIC,
-// smoothed) plus the device's buffer. The kernel then sends it on time, whatever this process
-// does. Notes sent on and not off are remembered, so panic() (stop, pause, Ctrl-C, SIGTERM) drops
-// what is scheduled and ends every one of them: no stuck note.
+// smoothed) plus the device's buffer, or with no sound device a fixed line (AlsaSeqSchedule makes
+// the events). The kernel then sends it on time, whatever this process does. Notes sent on and not
+// off are remembered, so panic() (stop, pause, Ctrl-C, SIGTERM) drops what is scheduled and ends
+// every one of them: no stuck note.
 #include <alsa/asoundlib.h>
 
 #include <cstdint>
 #include <string>
 
 #include "backend/alsa/AlsaSeqMatch.hpp"
+#include "backend/alsa/AlsaSeqSchedule.hpp"
 #include "engine/MidiArrival.hpp"
 #include "include/CAudioEngine.h"
 
@@ -34,7 +36,11 @@ class AlsaSeqOutput {
     // The playback's frame line and how far behind the render head the device plays (its buffer
     // and the output stage's look-ahead), in frames; `startNs`/`rate` stand in for the line until
     // the I/O thread's first report.
-    void follow(const MidiArrivalClock* line, uint32_t latencyFrames, uint64_t startNs, double rate) noexcept;
+    void follow(const MidiArrivalClock* line, uint32_t latencyFrames, uint64_t startNs, double rate) noexcept {
+        schedule_.follow(line, latencyFrames, startNs, rate);
+    }
+    // No sound device (`--no-sound`): frame f is heard at startNs + f / rate.
+    void followFixed(uint64_t startNs, double rate) noexcept { schedule_.followFixed(startNs, rate); }
     // Control thread: schedules one message (1 ... 3 bytes) for engine frame `frame`.
     boop_status send(uint64_t frame, const uint8_t* bytes, uint32_t size);
     // Control thread: drops everything scheduled, note-off for every held note, Stop after a Start.
@@ -43,23 +49,13 @@ class AlsaSeqOutput {
     boop_status connect(const char* spec, std::string& why);
     void close() noexcept;
 
-    // Engine frame -> CLOCK_MONOTONIC ns at which it is heard (the line's formula, inverted).
-    static uint64_t frameTimeNs(const MidiArrivalClock::Line& line, uint64_t frame, uint32_t latencyFrames) noexcept;
-
   private:
-    void track(const uint8_t* bytes, uint32_t size) noexcept;
     int output(snd_seq_event_t& event);
 
     snd_seq_t* seq_ = nullptr;
-    snd_midi_event_t* encoder_ = nullptr;
     int port_ = -1;
     int queue_ = -1;
-    uint64_t queueStartNs_ = 0;  // CLOCK_MONOTONIC when the queue's real time was 0
-    const MidiArrivalClock* line_ = nullptr;
-    uint32_t latency_ = 0;
-    MidiArrivalClock::Line fallback_;
-    uint64_t held_[16][2] = {};
-    bool clockRunning_ = false;
+    AlsaSeqSchedule schedule_;
 };
 
 }  // namespace boop

@@ -93,6 +93,26 @@ void AlsaSynth::stop() noexcept {
     started_ = false;
 }
 
+boop_status AlsaSynth::record(const char* path) {
+    if (!engine_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_ || recorder_) return BOOP_ERROR_ALREADY_RUNNING;
+    if (path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    try {
+        const boop_status s = SynthRecorder::open(path, rate_, recorder_, recordWhy_);
+        if (s != BOOP_OK) return s;
+    } catch (...) {
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    recording_ = recorder_.get();
+    return BOOP_OK;
+}
+
+boop_status AlsaSynth::finishRecording() {
+    if (!recorder_) return BOOP_OK;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;  // the I/O thread still pushes
+    return recorder_->finish();
+}
+
 // The reader thread: decoded sequencer events become channel messages, placed and queued.
 void AlsaSynth::onEvent(void* context, uint64_t arrivalNs, const snd_seq_event_t& event) {
     auto* self = static_cast<AlsaSynth*>(context);
@@ -113,16 +133,19 @@ boop_status AlsaSynth::renderSource(void* self, float* out, uint32_t frames) BOO
 
 void AlsaSynth::render(float* out, uint32_t frames) BOOP_RT {
     const uint64_t blockStart = rendered_;
+    if (recording_ != nullptr) recording_->cycle(blockStart, frames);
     uint32_t done = 0, at = 0;
     MidiMessage m;
     while (scheduler_->next(blockStart, frames, done, at, m)) {
         if (at > done) engine_->render(out + std::size_t(done) * 2, at - done);
         done = at;
         synth_->handle(m);
-        if (!log_->tryPush(MidiLogEntry{blockStart + at, m.status, m.data1, m.data2}))
-            logDropped_.fetch_add(1, std::memory_order_relaxed);
+        const MidiLogEntry entry{blockStart + at, m.status, m.data1, m.data2};
+        if (!log_->tryPush(entry)) logDropped_.fetch_add(1, std::memory_order_relaxed);
+        if (recording_ != nullptr) recording_->pushEvent(entry);
     }
     if (frames > done) engine_->render(out + std::size_t(done) * 2, frames - done);
+    if (recording_ != nullptr) recording_->pushAudio(out, frames);
     rendered_ = blockStart + frames;
     scheduler_->clock().observe(monotonicNow(), rendered_);
     frames_.store(rendered_, std::memory_order_relaxed);

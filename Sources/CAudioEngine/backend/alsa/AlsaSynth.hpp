@@ -12,6 +12,7 @@
 #include "backend/alsa/AlsaPlayback.hpp"
 #include "backend/alsa/AlsaSeqInput.hpp"
 #include "backend/jack/JackSynth.hpp"  // MidiLogEntry
+#include "backend/jack/SynthRecorder.hpp"
 #include "engine/Engine.hpp"
 #include "engine/MidiArrival.hpp"
 #include "engine/MidiSynth.hpp"
@@ -39,6 +40,13 @@ class AlsaSynth {
     boop_status connectMidi(const char* source, std::string& why) { return seq_.subscribe(source, why); }
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
+    // --record, as JACK's synth records (SynthRecorder): after open and before start, opens the
+    // file; after stop, finishes it. The I/O thread pushes each block it renders and the messages
+    // it applies, on the engine's frames.
+    boop_status record(const char* path);
+    boop_status finishRecording();
+    const char* recordError() const noexcept { return recorder_ ? recorder_->error().c_str() : recordWhy_.c_str(); }
+    uint64_t recordDropped() const noexcept { return recorder_ ? recorder_->dropped() : 0; }
 
     // Any thread.
     double sampleRate() const noexcept { return rate_; }
@@ -70,6 +78,9 @@ class AlsaSynth {
     std::unique_ptr<MidiSynth> synth_;
     std::unique_ptr<MidiArrivalScheduler> scheduler_;
     std::unique_ptr<LockFreeQueue<MidiLogEntry>> log_;
+    std::unique_ptr<SynthRecorder> recorder_;
+    std::string recordWhy_;               // why the file could not be opened
+    SynthRecorder* recording_ = nullptr;  // set before start, read by the I/O thread
     double rate_ = 0;
     uint32_t period_ = 0;
     uint64_t rendered_ = 0;  // the I/O thread's frame clock

@@ -186,7 +186,8 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
             return BOOP_ERROR_OUT_OF_MEMORY;
         }
     }
-    if (config.followMidiClock) {
+    keys_ = config.keys.get();  // kept alive by config_
+    if (config.followMidiClock || keys_ != nullptr) {
         midiIn_ = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
         if (midiIn_ == nullptr) {
             close();
@@ -205,6 +206,16 @@ boop_status JackPlayback::connectMidiOut(const char* destination) {
         std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
     const int r = jack_connect(client(), jack_port_name(midiOut_), destination);
+    return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
+}
+
+boop_status JackPlayback::connectMidiIn(const char* source) {
+    if (midiIn_ == nullptr || !active()) return BOOP_ERROR_NOT_RUNNING;
+    jack_port_t* port = jack_port_by_name(client(), source);
+    if (port == nullptr || (jack_port_flags(port) & JackPortIsOutput) == 0 ||
+        std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const int r = jack_connect(client(), source, jack_port_name(midiIn_));
     return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
 }
 
@@ -249,8 +260,11 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
     if (midiBuffer != nullptr) catchUp(frames);
     if (config_.followTransport) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
-    if (midiIn_ != nullptr)
-        transport_->midi(jack_port_get_buffer(midiIn_, frames), frames_.load(std::memory_order_relaxed));
+    if (midiIn_ != nullptr) {
+        void* in = jack_port_get_buffer(midiIn_, frames);
+        if (config_.followMidiClock) transport_->midi(in, frames_.load(std::memory_order_relaxed));
+        if (keys_ != nullptr) readMidiKeys(in, frames_.load(std::memory_order_relaxed), *keys_);
+    }
     if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < frames;) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/jack/JackMidiKeys.hpp"
 #include "backend/jack/JackMidiOut.hpp"
 #include "backend/jack/JackTransport.hpp"
 #include "include/CAudioEngine.h"
@@ -86,10 +87,11 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     struct Config {
         const char* clientName = "boop";
         bool connect = true;
-        bool midiOut = false;          // a port midi_out written from midi() at engine frames
-        bool mute = false;             // the ports carry silence (MIDI out only); the source still runs
-        bool followTransport = false;  // transport() reports the JACK transport's changes
-        bool followMidiClock = false;  // a port midi_in whose clock transport() reports
+        bool midiOut = false;                 // a port midi_out written from midi() at engine frames
+        bool mute = false;                    // the ports carry silence (MIDI out only); the source still runs
+        bool followTransport = false;         // transport() reports the JACK transport's changes
+        bool followMidiClock = false;         // a port midi_in whose clock transport() reports
+        std::shared_ptr<MidiKeysQueue> keys;  // a port midi_in whose notes go there (the editor's keyboard)
     };
 
     ~JackPlayback() override;
@@ -99,6 +101,8 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     TransportWatch* transport() noexcept { return transport_.get(); }
     // Connects midi_out to another client's MIDI input port (control thread, after start).
     boop_status connectMidiOut(const char* destination);
+    // Connects another client's MIDI output port to midi_in (control thread, after start).
+    boop_status connectMidiIn(const char* source);
 
     // The server's rate wins over `sampleRate` (see info); the source must be made at that rate.
     boop_status open(const Config& config, double sampleRate, uint32_t channels);
@@ -121,6 +125,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     std::vector<float> block_;
     jack_port_t* midiOut_ = nullptr;
     jack_port_t* midiIn_ = nullptr;
+    MidiKeysQueue* keys_ = nullptr;
     std::unique_ptr<MidiOutWriter> midiWriter_;
     std::unique_ptr<TransportWatch> transport_;
     // With MIDI out the engine's clock must stay the server's: cycles the server ran without this
