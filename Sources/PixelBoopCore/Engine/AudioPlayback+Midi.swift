@@ -30,6 +30,9 @@ extension AudioPlayback {
         return boop_playback_transport_next(handle, &e) != 0 ? e : nil
     }
 
+    /// Slow sync: start `request`'s events are queued for engine frame `frame` (0: withdrawn).
+    func armTransport(request: UInt32, frame: UInt64) { _ = boop_playback_transport_arm(handle, request, frame) }
+
     /// Connects `midi_out` to another client's MIDI input port.
     public func connectMidiOut(to port: String) throws(AudioError) {
         guard boop_playback_midi_connect(handle, port) == BOOP_OK else {

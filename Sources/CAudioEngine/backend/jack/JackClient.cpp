@@ -193,7 +193,8 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
             return BOOP_ERROR_DEVICE_UNAVAILABLE;
         }
     }
-    if (config.followTransport || config.followMidiClock) transport_ = std::make_unique<TransportWatch>();
+    if (config.followTransport || config.followMidiClock) transport_ = std::make_unique<TransportWatch>(frames_);
+    if (config.followTransport) transport_->attach(client());
     jack_set_process_callback(client(), onProcess, this);
     return BOOP_OK;
 }
@@ -247,30 +248,36 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         return;
     }
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
-    if (midiBuffer != nullptr) catchUp(frames);
-    if (config_.followTransport) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
-    if (midiIn_ != nullptr)
-        transport_->midi(jack_port_get_buffer(midiIn_, frames), frames_.load(std::memory_order_relaxed));
-    if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
+    // Following the transport, it is held on an armed start's frame until the transport rolls.
+    const bool follow = config_.followTransport;
+    if (midiBuffer != nullptr) catchUp(frames, follow ? transport_->holdLimit() : UINT64_MAX);
+    if (follow) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
+    const uint64_t clock = frames_.load(std::memory_order_relaxed);
+    if (midiIn_ != nullptr) transport_->midi(jack_port_get_buffer(midiIn_, frames), clock);
+    const uint64_t limit = follow ? transport_->holdLimit() : UINT64_MAX;
+    const uint32_t live = limit > clock ? static_cast<uint32_t>(std::min<uint64_t>(frames, limit - clock)) : 0;
+    if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, clock, live);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
-    for (uint32_t done = 0; done < frames;) {
-        const uint32_t n = std::min<uint32_t>(frames - done, step);
+    for (uint32_t done = 0; done < live;) {
+        const uint32_t n = std::min<uint32_t>(live - done, step);
         if (source_.render(source_.context, block_.data(), n) != BOOP_OK)
             std::fill(block_.begin(), block_.begin() + std::ptrdiff_t(n) * ch, 0.0f);
         deinterleave(block_.data(), ch, n, buffers_.data(), done);
         done += n;
     }
-    if (config_.mute)
-        for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
-    frames_.fetch_add(frames, std::memory_order_release);
+    const uint32_t silent = config_.mute ? 0 : live;
+    for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
+    frames_.fetch_add(live, std::memory_order_release);
 }
 // A cycle the server ran without this client moves the frame time on by more than a cycle.
-void JackPlayback::catchUp(jack_nframes_t frames) BOOP_RT {
+void JackPlayback::catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT {
     const jack_nframes_t now = jack_last_frame_time(client());
-    const uint32_t missed = cycleSeen_ ? static_cast<uint32_t>(now - nextCycleTime_) : 0;
+    const uint32_t gap = cycleSeen_ ? static_cast<uint32_t>(now - nextCycleTime_) : 0;
     cycleSeen_ = true;
     nextCycleTime_ = now + frames;
-    if (missed == 0 || missed > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
+    if (gap == 0 || gap > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
+    const uint64_t clock = frames_.load(std::memory_order_relaxed);
+    const auto missed = static_cast<uint32_t>(std::min<uint64_t>(gap, limit > clock ? limit - clock : 0));
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < missed;) {
         const uint32_t n = std::min(missed - done, step);

@@ -30,6 +30,7 @@ void MidiOutWriter::writeCycle(void* buffer, uint64_t clock, uint32_t frames) BO
         if (next->frame >= clock + frames) break;
         MidiOutEvent e;
         queue_.tryPop(e);
+        ++popped_;
         uint32_t offset = 0;
         if (e.frame >= clock)
             offset = static_cast<uint32_t>(e.frame - clock);
@@ -62,7 +63,8 @@ void MidiOutWriter::track(const uint8_t* b, uint8_t size) BOOP_RT {
 }
 
 void MidiOutWriter::carryOutPanic(void* buffer) BOOP_RT {
-    for (MidiOutEvent dropped; queue_.tryPop(dropped);) {}
+    const uint64_t upTo = panicUpTo_.load(std::memory_order_relaxed);
+    for (MidiOutEvent dropped; popped_ < upTo && queue_.tryPop(dropped);) ++popped_;
     for (uint8_t ch = 0; ch < 16; ++ch)
         for (uint8_t key = 0; key < 128; ++key)
             if (held_[ch][key >> 6] & (uint64_t(1) << (key & 63))) {
