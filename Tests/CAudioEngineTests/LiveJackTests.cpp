@@ -288,6 +288,78 @@ void exerciseSynth() {
 
 }  // namespace
 
+namespace {
+
+// The next transport event of `pb` (30 s at most: a loaded machine), or one of kind -1.
+boop_transport_event nextTransport(boop_playback* pb) {
+    boop_transport_event e{};
+    const double start = nowSeconds();
+    while (boop_playback_transport_next(pb, &e) == 0) {
+        if (nowSeconds() - start > 30.0) {
+            e.kind = static_cast<boop_transport_kind>(-1);
+            return e;
+        }
+        sleepSeconds(0.002);
+    }
+    return e;
+}
+
+// `--sync jack`'s slow sync, under the sanitizers: a start armed too late is reported again; armed
+// ahead, the transport rolls with its frame on the armed engine frame (the engine held there).
+void exerciseTransport() {
+    boop_playback_config cfg;
+    boop_playback_config_default(&cfg);
+    cfg.backend = BOOP_BACKEND_JACK;
+    cfg.client_name = "boop-sync-test";
+    cfg.connect = 0;
+    cfg.midi_out = 1;
+    cfg.follow_transport = 1;
+    boop_playback* pb = nullptr;
+    REQUIRE(boop_playback_open(&cfg, 48000, 2, &pb) == BOOP_OK);
+    boop_engine_config ec;
+    boop_engine_config_default(&ec);
+    ec.sample_rate = boop_playback_get_info(pb).sample_rate;
+    ec.channels = 2;
+    boop_engine* engine = nullptr;
+    REQUIRE(boop_engine_create(&ec, &engine) == BOOP_OK);
+    REQUIRE(boop_playback_start(pb, boop_engine_source(engine)) == BOOP_OK);
+    jack_status_t status{};
+    jack_client_t* ctl = jack_client_open("boop-transport", JackNoStartServer, &status);
+    REQUIRE(ctl != nullptr);
+    jack_transport_locate(ctl, 12345);
+    jack_position_t pos{};
+    const double start = nowSeconds();
+    while (jack_transport_query(ctl, &pos) != JackTransportStopped || pos.frame != 12345) {
+        REQUIRE_MESSAGE(nowSeconds() - start < 30.0, "the transport was never placed on frame 12345");
+        sleepSeconds(0.005);
+    }
+    jack_transport_start(ctl);
+    boop_transport_event e = nextTransport(pb);
+    REQUIRE(e.kind == BOOP_TRANSPORT_STARTING);
+    CHECK(e.transport_frame == 12345);
+    const uint32_t request = e.request;
+    REQUIRE(boop_playback_transport_arm(pb, request, 1) == BOOP_OK);  // long past
+    e = nextTransport(pb);
+    REQUIRE(e.kind == BOOP_TRANSPORT_STARTING);
+    CHECK(e.request == request);
+    const uint64_t at = boop_playback_get_stats(pb).frames_written + 4800;
+    REQUIRE(boop_playback_transport_arm(pb, request, at) == BOOP_OK);
+    e = nextTransport(pb);
+    REQUIRE(e.kind == BOOP_TRANSPORT_ROLLING);
+    CHECK(e.prepared == 1);
+    CHECK(e.engine_frame == at);
+    CHECK(e.transport_frame == 12345);
+    jack_transport_stop(ctl);
+    CHECK(nextTransport(pb).kind == BOOP_TRANSPORT_STOPPED);
+    REQUIRE(boop_playback_transport_arm(pb, 0, 0) == BOOP_OK);
+    jack_client_close(ctl);
+    boop_playback_stop(pb, 0);
+    boop_playback_destroy(pb);
+    boop_engine_destroy(engine);
+}
+
+}  // namespace
+
 TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records; the server's death is DEVICE_LOST") {
     JackServer server;
     REQUIRE_MESSAGE(server.ok(), server.why());
@@ -332,6 +404,7 @@ TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records
     CHECK(got >= 24000);
 
     exerciseSynth();
+    exerciseTransport();
 
     server.kill(SIGKILL);
     const double killed = nowSeconds();
