@@ -63,6 +63,7 @@ port = rec.midi_inports.register("in")
 got = []    # (frame, bytes)
 rolls = []  # (server frame of the cycle, transport frame) where a run began
 stops = []  # server frame of the first stopped cycle after a run
+starts = []  # server frame of the first cycle of each start (the transport waiting for its slow-sync clients)
 state = {"rolling": False}
 cycles = []  # (first frame, frames) of each cycle the recorder ran in
 
@@ -71,8 +72,11 @@ cycles = []  # (first frame, frames) of each cycle the recorder ran in
 def on_process(frames):
     base = rec.last_frame_time
     cycles.append((base, frames))
-    rolling, pos = rec.transport_query()
-    rolling = rolling == jack.ROLLING
+    rolling_state, pos = rec.transport_query()
+    rolling = rolling_state == jack.ROLLING
+    if rolling_state == jack.STARTING and not state.get("starting"):
+        starts.append(base)
+    state["starting"] = rolling_state == jack.STARTING
     if rolling and not state["rolling"]:
         rolls.append((base, pos["frame"]))
     if not rolling and state["rolling"]:
@@ -199,6 +203,8 @@ if os.environ.get("BOOP_SYNC_DEBUG"):
         if d[0] != 0xF8:
             print(t, d.hex())
 
+waits = [min(r - s for r, _ in rolls if r >= s) for s in starts if any(r >= s for r, _ in rolls)]
+print(f"note: each start waited {min(waits)} ... {max(waits)} frames for the slow-sync clients (boop)", flush=True)
 # Cycles the recorder itself missed (its own xruns on a loaded machine) carried messages it never
 # saw: what falls in them is neither expected nor counted.
 missed = [(a[0] + a[1], b[0]) for a, b in zip(cycles, cycles[1:]) if b[0] != a[0] + a[1]]
