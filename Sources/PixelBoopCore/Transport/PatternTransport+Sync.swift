@@ -58,9 +58,14 @@ extension PatternTransport {
     }
 
     /// Lock held: what a pause does: the queued events dropped, the sound faded, every MIDI note
-    /// ended; an armed start withdrawn (after the cancel, so the engine never plays its events).
+    /// ended; an armed start withdrawn (after the cancel, so the engine never plays its events, and
+    /// after the panic: the MIDI output, silent since the transport stopped, sends it and goes on).
     func halt() throws(AudioError) {
-        guard _state == .playing else { return }
+        guard _state == .playing else {
+            // Nothing queued: the withdrawal only tells the process thread the stop was seen.
+            if following { playback.armTransport(request: 0, frame: 0) }
+            return
+        }
         pending.removeAll()
         songPending.removeAll()
         try engine.cancelPending(fade: 0.01)

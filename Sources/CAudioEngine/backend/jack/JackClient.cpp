@@ -256,7 +256,10 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     if (midiIn_ != nullptr) transport_->midi(jack_port_get_buffer(midiIn_, frames), clock);
     const uint64_t limit = follow ? transport_->holdLimit() : UINT64_MAX;
     const uint32_t live = limit > clock ? static_cast<uint32_t>(std::min<uint64_t>(frames, limit - clock)) : 0;
-    if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, clock, live);
+    if (midiBuffer != nullptr && follow && transport_->midiHeld())
+        midiWriter_->quietCycle(midiBuffer);
+    else if (midiBuffer != nullptr)
+        midiWriter_->writeCycle(midiBuffer, clock, live);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < live;) {
         const uint32_t n = std::min<uint32_t>(live - done, step);

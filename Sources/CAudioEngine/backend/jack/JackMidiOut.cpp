@@ -17,14 +17,17 @@ void MidiOutWriter::write(void* buffer, uint32_t offset, const uint8_t* bytes, u
     }
 }
 
-void MidiOutWriter::writeCycle(void* buffer, uint64_t clock, uint32_t frames) BOOP_RT {
+bool MidiOutWriter::quietCycle(void* buffer) BOOP_RT {
     jack_midi_clear_buffer(buffer);
     const uint64_t panics = panics_.load(std::memory_order_acquire);
-    if (panics != panicsDone_.load(std::memory_order_relaxed)) {
-        carryOutPanic(buffer);
-        panicsDone_.store(panics, std::memory_order_release);
-        return;
-    }
+    if (panics == panicsDone_.load(std::memory_order_relaxed)) return false;
+    carryOutPanic(buffer);
+    panicsDone_.store(panics, std::memory_order_release);
+    return true;
+}
+
+void MidiOutWriter::writeCycle(void* buffer, uint64_t clock, uint32_t frames) BOOP_RT {
+    if (quietCycle(buffer)) return;
     uint32_t last = 0;
     while (const MidiOutEvent* next = queue_.peek()) {
         if (next->frame >= clock + frames) break;

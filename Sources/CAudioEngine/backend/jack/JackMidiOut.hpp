@@ -48,6 +48,8 @@ class MidiOutWriter {
 
     // Process thread: the cycle of `frames` frames starting at engine frame `clock`.
     void writeCycle(void* portBuffer, uint64_t clock, uint32_t frames) BOOP_RT;
+    // Process thread: a cycle that sends nothing queued, only a panic asked for (true if one went out).
+    bool quietCycle(void* portBuffer) BOOP_RT;
 
   private:
     void write(void* buffer, uint32_t offset, const uint8_t* bytes, uint8_t size) BOOP_RT;

@@ -116,6 +116,12 @@ void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t
         e.request = request_;
         push(e);
     }
+    if (rolling_ && !rolling) {
+        midiHeld_ = true;  // what is queued was for the run that just ended: the panic drops it
+        actsAtStop_ = acts_.load(std::memory_order_acquire);
+    } else if (midiHeld_ && acts_.load(std::memory_order_acquire) != actsAtStop_) {
+        midiHeld_ = false;
+    }
     rolling_ = rolling;
     expected_ = pos.frame + frames;
     nextCycle_ = now + frames;

@@ -40,12 +40,16 @@ class TransportWatch {
     void arm(uint32_t request, uint64_t frame) noexcept {
         const uint64_t word = request == 0 ? 0 : uint64_t(request & kRequestMask) << 48 | (frame & kFrameMask);
         armed_.store(word, std::memory_order_release);
+        acts_.fetch_add(1, std::memory_order_release);
     }
 
     // Process thread: the cycle of `frames` frames starting at engine frame `engineFrame`.
     void cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT;
     // Process thread: the engine frame the engine may render up to now (UINT64_MAX: no limit).
     uint64_t holdLimit() const BOOP_RT;
+    // Process thread: the transport stopped (or was moved) and the control thread has not acted on
+    // it yet (an arm or a withdrawal since): the MIDI output sends nothing queued meanwhile.
+    bool midiHeld() const BOOP_RT { return midiHeld_; }
     // Process thread: the MIDI real-time and position messages of a midi_in port buffer, each
     // at engineFrame + its offset in the cycle.
     void midi(void* portBuffer, uint64_t engineFrame) BOOP_RT;
@@ -67,9 +71,12 @@ class TransportWatch {
     const std::atomic<uint64_t>& engineClock_;
     std::atomic<uint64_t> dropped_{0};
     std::atomic<uint64_t> armed_{0};  // request << 48 | engine frame; 0: nothing armed
+    std::atomic<uint64_t> acts_{0};   // arms and withdrawals so far
     // The process thread's own (the sync callback runs on it too, just before the process callback).
     bool rolling_ = false;
     bool starting_ = false;
+    bool midiHeld_ = false;
+    uint64_t actsAtStop_ = 0;
     uint32_t request_ = 0;           // the latest start's number (1 ... 65535)
     uint32_t released_ = 0;          // the last armed request the engine no longer holds for
     uint64_t missed_ = 0;            // the armed word last reported as come too late
