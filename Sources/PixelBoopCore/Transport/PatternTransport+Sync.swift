@@ -18,7 +18,8 @@ import CAudioEngine
 /// the transport's frame F is the engine's A whenever it rolls. A roll boop did not prepare (the
 /// transport already rolling when boop came, or a sync timeout) re-anchors on the frame it was seen
 /// on, skipping what the engine has already rendered past. Stop pauses (queued notes dropped,
-/// note-offs and Stop sent).
+/// note-offs and Stop sent); the process thread keeps the MIDI output quiet from the cycle it saw
+/// the stop in until `halt` has sent its panic and withdrawn the arm.
 extension PatternTransport {
     /// How often the scheduling thread looks for transport changes while following.
     static let transportPollSeconds = 0.005
