@@ -21,10 +21,11 @@
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s; a song:
 # scripts/jack_midi_out_song_test.py, about 5 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
-# play --sync jack (scripts/jack_sync_test.py, about 7 s): the test client as timebase master
-# (BBT 100 BPM) places, starts, stops and restarts the transport; every note on the formula's
-# frame from the transport's start frame, Song Position + Continue first, only note-offs and
-# Stop once it stopped.
+# play --sync jack (scripts/jack_sync_test.py, about 10 s): the test client as timebase master
+# (BBT 100 BPM) places, starts, moves, stops and restarts the transport; every note on the
+# formula's frame from the transport's start frame, the first step of each run included (boop is
+# a slow-sync client), Song Position + Continue first, only note-offs and Stop once it stopped;
+# then a song started in its second entry, each note on its frame in the song's own time.
 # play --sync midi (scripts/jack_clock_sync_test.py, about 12 s): Start and a steady 24 ppq clock at
 # 110 BPM into boop:midi_in, then Song Position + Continue: every note from a run's third step on
 # within 1 frame of its step's clock (the prediction's bound), only note-offs after Stop.

@@ -26,6 +26,7 @@
 #include <jack/midiport.h>
 
 #include "AlsaTestSupport.hpp"
+#include "JackTestServer.hpp"
 #include "include/CAudioEngine.h"
 
 using namespace boop_test;
@@ -41,132 +42,6 @@ namespace {
     std::fflush(stdout);
     std::_Exit(77);
 }();
-
-void sleepSeconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
-
-// How long jackd may take to take clients: generous, since a sanitizer build on a loaded two-core
-// machine is slow to do anything; a server that is up is found within 0.1 s of being up.
-constexpr double kServerStartLimit = 60.0;
-
-std::string findInPath(const char* program) {
-    const char* path = std::getenv("PATH");
-    std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-    size_t start = 0;
-    while (start <= dirs.size()) {
-        size_t end = dirs.find(':', start);
-        if (end == std::string::npos) end = dirs.size();
-        const std::string candidate = dirs.substr(start, end - start) + "/" + program;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-        start = end + 1;
-    }
-    return {};
-}
-
-// A jackd of its own; JACK_DEFAULT_SERVER makes every client in this process talk to it. It never
-// outlives the test: the destructor stops it on every exit path (a failed REQUIRE throws through
-// it), and the server is started with PR_SET_PDEATHSIG, so the kernel kills it when this process
-// dies any other way (a crash, an abort, ctest's timeout).
-class JackServer {
-  public:
-    JackServer() {
-        // One name for every run: a server that died leaves its slot in libjack's registry (eight
-        // in all) until a server of the same name reclaims it.
-        name_ = "boop-live-tests";
-        setenv("JACK_DEFAULT_SERVER", name_.c_str(), 1);
-        setenv("JACK_NO_AUDIO_RESERVATION", "1", 1);
-        const std::string jackd = findInPath("jackd");
-        if (jackd.empty()) {
-            why_ = "jackd is not on PATH";
-            return;
-        }
-        // A server of that name that this test did not start (left by a run that died before
-        // servers were tied to their test) would take our clients: say so rather than use it.
-        if (runAndCapture("jack_lsp -s '" + name_ + "' 2>/dev/null").find("system:") != std::string::npos) {
-            why_ = "a JACK server named " + name_ + " is already running, not started by this test; stop it first: " +
-                   runAndCapture("pgrep -a -x jackd | grep -e '-n " + name_ + "'");
-            return;
-        }
-        for (const char* rt : {"-R", "-r"})
-            if (start(jackd, rt)) return;
-    }
-
-    // One start of jackd (with real-time scheduling, "-R", or without, "-r"); true once it takes
-    // clients, false with why_ set when it exited or did not come up within the limit.
-    bool start(const std::string& jackd, const char* rt) {
-        const char* argv[] = {"jackd", rt,   "-n", name_.c_str(), "-d",   "dummy", "-r",
-                              "48000", "-p", "64", "-w",          "1333", nullptr};
-        const pid_t parent = getpid();
-        pid_ = fork();
-        if (pid_ < 0) {
-            why_ = "fork failed";
-            return false;
-        }
-        if (pid_ == 0) {
-            // Only async-signal-safe calls between fork and exec.
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
-            const int null = open("/dev/null", O_WRONLY);
-            if (null >= 0) {
-                dup2(null, 1);
-                dup2(null, 2);
-            }
-            execv(jackd.c_str(), const_cast<char**>(argv));
-            _exit(127);
-        }
-        const double started = nowSeconds();
-        while (nowSeconds() - started < kServerStartLimit) {
-            if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                pid_ = -1;  // exited: try without real-time scheduling, or give up
-                break;
-            }
-            // Our own server's ports, and it is still ours: not a stale server of that name.
-            if (runAndCapture("jack_lsp -s '" + name_ + "' 2>/dev/null").find("system:playback_1") !=
-                    std::string::npos &&
-                waitpid(pid_, nullptr, WNOHANG) == 0)
-                return true;
-            sleepSeconds(0.1);
-        }
-        if (pid_ > 0) {
-            why_ = std::string("jackd ") + rt + " did not take clients within " +
-                   std::to_string(int(kServerStartLimit)) + " s";
-            kill(SIGKILL);
-        } else {
-            why_ = std::string("jackd ") + rt + " exited at start";
-        }
-        return false;
-    }
-    ~JackServer() { stop(); }
-    JackServer(const JackServer&) = delete;
-    JackServer& operator=(const JackServer&) = delete;
-
-    bool ok() const { return pid_ > 0; }
-    const std::string& why() const { return why_; }
-
-    // SIGTERM, and SIGKILL if it is still there 10 s later.
-    void stop() {
-        if (pid_ <= 0) return;
-        ::kill(pid_, SIGTERM);
-        const double t0 = nowSeconds();
-        while (nowSeconds() - t0 < 10.0) {
-            if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                pid_ = -1;
-                return;
-            }
-            sleepSeconds(0.02);
-        }
-        kill(SIGKILL);
-    }
-    void kill(int signal) {
-        if (pid_ <= 0) return;
-        ::kill(pid_, signal);
-        waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-    }
-
-  private:
-    std::string name_, why_;
-    pid_t pid_ = -1;
-};
 
 }  // namespace
 
@@ -190,6 +65,13 @@ TEST_CASE("JACK: no server is DEVICE_UNAVAILABLE (none is started)") {
 namespace {
 
 // A stereo JACK playback client "boop-test" and capture client "boop-test-in" on the test's server.
+void checkDeviceList() {
+    boop_device_list* list = nullptr;
+    REQUIRE(boop_device_list_create_jack(&list) == BOOP_OK);
+    CHECK(boop_device_list_count(list) >= 4);  // system:capture_1/2, system:playback_1/2
+    boop_device_list_destroy(list);
+}
+
 boop_playback* openJackPlayback() {
     boop_playback_config cfg;
     boop_playback_config_default(&cfg);
@@ -340,14 +222,83 @@ void exerciseKeyboard() {
 
 }  // namespace
 
+namespace {
+
+// The next transport event of `pb` (30 s at most: a loaded machine), or one of kind -1.
+boop_transport_event nextTransport(boop_playback* pb) {
+    boop_transport_event e{};
+    const double start = nowSeconds();
+    while (boop_playback_transport_next(pb, &e) == 0) {
+        if (nowSeconds() - start > 30.0) {
+            e.kind = static_cast<boop_transport_kind>(-1);
+            return e;
+        }
+        sleepSeconds(0.002);
+    }
+    return e;
+}
+
+// `--sync jack`'s slow sync, under the sanitizers: a start armed too late is reported again; armed
+// ahead, the transport rolls with its frame on the armed engine frame (the engine held there).
+void exerciseTransport() {
+    boop_playback_config cfg;
+    boop_playback_config_default(&cfg);
+    cfg.backend = BOOP_BACKEND_JACK;
+    cfg.client_name = "boop-sync-test";
+    cfg.connect = 0;
+    cfg.midi_out = 1;
+    cfg.follow_transport = 1;
+    boop_playback* pb = nullptr;
+    REQUIRE(boop_playback_open(&cfg, 48000, 2, &pb) == BOOP_OK);
+    boop_engine_config ec;
+    boop_engine_config_default(&ec);
+    ec.sample_rate = boop_playback_get_info(pb).sample_rate;
+    ec.channels = 2;
+    boop_engine* engine = nullptr;
+    REQUIRE(boop_engine_create(&ec, &engine) == BOOP_OK);
+    REQUIRE(boop_playback_start(pb, boop_engine_source(engine)) == BOOP_OK);
+    jack_status_t status{};
+    jack_client_t* ctl = jack_client_open("boop-transport", JackNoStartServer, &status);
+    REQUIRE(ctl != nullptr);
+    jack_transport_locate(ctl, 12345);
+    jack_position_t pos{};
+    const double start = nowSeconds();
+    while (jack_transport_query(ctl, &pos) != JackTransportStopped || pos.frame != 12345) {
+        REQUIRE_MESSAGE(nowSeconds() - start < 30.0, "the transport was never placed on frame 12345");
+        sleepSeconds(0.005);
+    }
+    jack_transport_start(ctl);
+    boop_transport_event e = nextTransport(pb);
+    REQUIRE(e.kind == BOOP_TRANSPORT_STARTING);
+    CHECK(e.transport_frame == 12345);
+    const uint32_t request = e.request;
+    REQUIRE(boop_playback_transport_arm(pb, request, 1) == BOOP_OK);  // long past
+    e = nextTransport(pb);
+    REQUIRE(e.kind == BOOP_TRANSPORT_STARTING);
+    CHECK(e.request == request);
+    const uint64_t at = boop_playback_get_stats(pb).frames_written + 4800;
+    REQUIRE(boop_playback_transport_arm(pb, request, at) == BOOP_OK);
+    e = nextTransport(pb);
+    REQUIRE(e.kind == BOOP_TRANSPORT_ROLLING);
+    CHECK(e.prepared == 1);
+    CHECK(e.engine_frame == at);
+    CHECK(e.transport_frame == 12345);
+    jack_transport_stop(ctl);
+    CHECK(nextTransport(pb).kind == BOOP_TRANSPORT_STOPPED);
+    REQUIRE(boop_playback_transport_arm(pb, 0, 0) == BOOP_OK);
+    jack_client_close(ctl);
+    boop_playback_stop(pb, 0);
+    boop_playback_destroy(pb);
+    boop_engine_destroy(engine);
+}
+
+}  // namespace
+
 TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records; the server's death is DEVICE_LOST") {
     JackServer server;
     REQUIRE_MESSAGE(server.ok(), server.why());
 
-    boop_device_list* list = nullptr;
-    REQUIRE(boop_device_list_create_jack(&list) == BOOP_OK);
-    CHECK(boop_device_list_count(list) >= 4);  // system:capture_1/2, system:playback_1/2
-    boop_device_list_destroy(list);
+    checkDeviceList();
 
     boop_playback* pb = openJackPlayback();
     const boop_playback_info info = boop_playback_get_info(pb);
@@ -385,6 +336,7 @@ TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records
 
     exerciseSynth();
     exerciseKeyboard();
+    exerciseTransport();
 
     server.kill(SIGKILL);
     const double killed = nowSeconds();

@@ -93,6 +93,21 @@ struct SongTests {
         #expect(sequencer.totalSteps == 41)
     }
 
+    /// `--sync jack` places a song by the transport's frame: the first step at or after it, in the
+    /// song's own time, wherever the music was anchored before (a restart moved it).
+    @Test func theFirstStepAtOrAfterAFrameOfTheSongsOwnTime() throws {
+        var sequencer = SongSequencer(song: try Self.song(), sampleRate: 44100, loops: nil)
+        var own = SongSequencer(song: try Self.song(), sampleRate: 44100, loops: nil)
+        sequencer.restart(step: 7, atFrame: 5_000_000)
+        for k in [0, 1, 13, 24, 25, 28, 29, 41, 60] {
+            let t = own.frame(ofStep: k)
+            #expect(sequencer.firstStep(atOrAfter: t) == (k, t))
+            #expect(sequencer.firstStep(atOrAfter: t + 1) == (k + 1, own.frame(ofStep: k + 1)))
+            if t > 0 { #expect(sequencer.firstStep(atOrAfter: t - 1).step == k) }
+        }
+        #expect(sequencer.frame(ofStep: 7) == 5_000_000)
+    }
+
     @Test func ratchetsConditionsAndProbabilityAreDecidedBySeedAndPass() throws {
         let song = try Self.song()
         var timeline = SongTimeline(song: song, loops: 1)

@@ -262,6 +262,14 @@ int boop_playback_transport_next(boop_playback* playback, boop_transport_event* 
     return jack != nullptr && jack->transport() != nullptr && jack->transport()->next(*out_event) ? 1 : 0;
 }
 
+boop_status boop_playback_transport_arm(boop_playback* playback, uint32_t request, uint64_t engine_frame) {
+    if (playback == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    auto* jack = dynamic_cast<boop::JackPlayback*>(playback->backend.get());
+    if (jack == nullptr || jack->transport() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    jack->transport()->arm(request, engine_frame);
+    return BOOP_OK;
+}
+
 boop_status boop_playback_midi_panic(boop_playback* playback) {
     if (playback != nullptr && playback->seqOut) {
         playback->seqOut->panic();  // done when it returns: the note-offs went out directly

@@ -517,7 +517,12 @@ typedef enum boop_transport_kind {
     BOOP_TRANSPORT_START = 4,    /* Start (0xFA): from the song's beginning at the next clock */
     BOOP_TRANSPORT_CONTINUE = 5, /* Continue (0xFB): from the song position at the next clock */
     BOOP_TRANSPORT_MIDI_STOP = 6,
-    BOOP_TRANSPORT_SONG_POSITION = 7 /* Song Position Pointer: song_position sixteenths */
+    BOOP_TRANSPORT_SONG_POSITION = 7, /* Song Position Pointer: song_position sixteenths */
+    /* The transport is starting (or was moved) from transport_frame and waits for its slow-sync
+     * clients, boop among them: boop reports ready once boop_playback_transport_arm names this
+     * start (request) and its engine has rendered up to the armed frame. Reported again for the
+     * same request when an arm came too late (the engine had passed its frame): arm anew. */
+    BOOP_TRANSPORT_STARTING = 8
 } boop_transport_kind;
 
 typedef struct boop_transport_event {
@@ -529,6 +534,9 @@ typedef struct boop_transport_event {
     double ticks_per_beat;
     float beats_per_bar, beat_type;
     uint32_t song_position; /* BOOP_TRANSPORT_SONG_POSITION: MIDI beats (sixteenth notes) */
+    uint32_t request;       /* STARTING: this start's number (never 0), for boop_playback_transport_arm */
+    int prepared;           /* ROLLING: 1 when it rolled on the armed engine frame with that start's
+                               events queued (nothing to do); 0: re-anchor at engine_frame */
 } boop_transport_event;
 
 /* Which scheduling the I/O thread got. */
@@ -626,6 +634,17 @@ int boop_playback_midi_panic_done(const boop_playback* playback);
 /* The next transport change (a JACK playback opened with follow_transport = 1), oldest first.
  * Return: 1 and the event, 0 when none waits. Thread safety: one control thread. */
 int boop_playback_transport_next(boop_playback* playback, boop_transport_event* out_event);
+
+/* Slow sync (follow_transport): the events of the start `request` (a BOOP_TRANSPORT_STARTING's) are
+ * queued for a run whose transport frame is heard on engine frame `engine_frame` (a frame the
+ * engine has not rendered yet). The process thread then renders the engine up to that frame and
+ * holds it there (silence) until the transport rolls, and tells JACK it is ready in the cycle that
+ * reaches it: the transport's first rolling frame is the engine's `engine_frame`, whenever the
+ * other slow-sync clients let it roll. Request 0 withdraws the arm (after a stop, once the queued
+ * events were cancelled): the engine runs on. Return: BOOP_OK, BOOP_ERROR_NOT_RUNNING (not a JACK
+ * playback following the transport). Thread safety: one control thread; the process thread reads
+ * the arm through one atomic word (no lock). */
+boop_status boop_playback_transport_arm(boop_playback* playback, uint32_t request, uint64_t engine_frame);
 
 /* Connects midi_out to another client's MIDI input port ("client:port"), after start.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI input port), BOOP_ERROR_NOT_RUNNING.

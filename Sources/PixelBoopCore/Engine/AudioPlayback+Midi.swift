@@ -40,6 +40,8 @@ extension AudioPlayback {
             throw AudioError.from(status, "connecting \(port) to midi_in")
         }
     }
+    /// Slow sync: start `request`'s events are queued for engine frame `frame` (0: withdrawn).
+    func armTransport(request: UInt32, frame: UInt64) { _ = boop_playback_transport_arm(handle, request, frame) }
 
     /// Connects `midi_out` to another client's MIDI input port.
     public func connectMidiOut(to port: String) throws(AudioError) {

@@ -75,6 +75,18 @@ public struct SongSequencer: Sendable {
         origin += Int64(frame) - Int64(at)
     }
 
+    /// The first global step at or after `position` frames of the music's own time (frame 0 its
+    /// first step, each entry at its own tempo, swing applied: the frames `render` writes), and
+    /// that step's frame in that time: where a transport standing on `position` starts.
+    public mutating func firstStep(atOrAfter position: UInt64) -> (step: Int, frame: UInt64) {
+        let kept = origin
+        defer { origin = kept }
+        origin = 0
+        var k = step(atFrame: position)
+        while frame(ofStep: k) < position && totalSteps.map({ k < $0 }) ?? true { k += 1 }
+        return (k, frame(ofStep: k))
+    }
+
     /// The segment holding global step k, and its index (nil past the end).
     public mutating func segment(ofStep k: Int) -> (index: Int, segment: SongSegment)? {
         timeline.segmentIndex(ofStep: k).map { ($0, timeline.segments[$0]) }

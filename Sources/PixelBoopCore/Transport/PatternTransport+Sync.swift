@@ -5,16 +5,21 @@ import CAudioEngine
 /// (`boop_transport_event`); this side, on the scheduling thread, re-anchors the sequencer there.
 ///
 /// Position comes from the transport frame: at the tempo in force, step k lies on transport frame
-/// floor(k x rate x 60 / (bpm x 4) + 0.5), so the music's time zero is the transport's frame 0.
-/// When the transport rolls from frame F, seen on engine frame E, the first step at or after F,
-/// k0 on transport frame T0, is played on engine frame E + (T0 - F), and step k on
-/// E + (T0 - F) + floor((k - k0) x rate x 60 / (bpm x 4) + 0.5): the sequencer's own formula,
-/// anchored there. The tempo is the timebase master's BBT tempo when it gives one, else the
-/// pattern's; a change while rolling takes effect from the next step to be queued. Stop pauses
-/// (queued notes dropped, note-offs and Stop sent); a move while rolling starts over from there.
-/// The transport is read only once a cycle has passed, so a step due within the first moments
-/// after the start (the scheduling thread's poll, `transportPollSeconds`, and the cycle) is
-/// skipped rather than played late: with the MIDI output's lookahead every later one is exact.
+/// floor(k x rate x 60 / (bpm x 4) + 0.5), so the music's time zero is the transport's frame 0 (a
+/// song: its chain's own time, each entry at its tempo, the frames `render` writes). The tempo of
+/// a pattern is the timebase master's BBT tempo when it gives one, else the pattern's; a change
+/// while rolling takes effect from the next step to be queued. A song keeps its entries' tempi.
+///
+/// boop is a slow-sync client, so no step of a run is skipped. The transport starting (or moved)
+/// from frame F: the first step at or after F, k0 on transport frame T0, is queued for engine
+/// frame A + (T0 - F), where A lies a cycle and 20 ms ahead of the engine (time for the pause's
+/// fade), step k on that + floor((k - k0) x rate x 60 / (bpm x 4) + 0.5); then (request, A) is
+/// armed. The process thread renders up to A, holds the engine there and tells JACK it is ready;
+/// the transport's frame F is the engine's A whenever it rolls. A roll boop did not prepare (the
+/// transport already rolling when boop came, or a sync timeout) re-anchors on the frame it was seen
+/// on, skipping what the engine has already rendered past. Stop pauses (queued notes dropped,
+/// note-offs and Stop sent); the process thread keeps the MIDI output quiet from the cycle it saw
+/// the stop in until `halt` has sent its panic and withdrawn the arm.
 extension PatternTransport {
     /// How often the scheduling thread looks for transport changes while following.
     static let transportPollSeconds = 0.005
@@ -30,13 +35,19 @@ extension PatternTransport {
         guard following, _state != .stopped, _state != .ready else { return }
         while let e = playback.nextTransportEvent() {
             switch e.kind {
+            case BOOP_TRANSPORT_STARTING:
+                try halt()
+                try prepare(e)
             case BOOP_TRANSPORT_ROLLING:
+                guard e.prepared == 0 || _state != .playing else { continue }
                 try halt()
                 roll(from: e)
             case BOOP_TRANSPORT_STOPPED:
                 try halt()
             case BOOP_TRANSPORT_TEMPO:
-                if e.bpm > 0 && _state == .playing { _sequencer.setBPM(Self.clampBPM(e.bpm), fromStep: nextStep) }
+                if e.bpm > 0 && _state == .playing && song == nil {
+                    _sequencer.setBPM(Self.clampBPM(e.bpm), fromStep: nextStep)
+                }
             default:
                 try followClock(e)
             }
@@ -47,32 +58,61 @@ extension PatternTransport {
         min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
     }
 
-    /// Lock held: what a pause does: the queued events dropped, the sound faded, every MIDI note ended.
+    /// Lock held: what a pause does: the queued events dropped, the sound faded, every MIDI note
+    /// ended; an armed start withdrawn (after the cancel, so the engine never plays its events, and
+    /// after the panic: the MIDI output, silent since the transport stopped, sends it and goes on).
     func halt() throws(AudioError) {
-        guard _state == .playing else { return }
+        guard _state == .playing else {
+            // Nothing queued: the withdrawal only tells the process thread the stop was seen.
+            if following { playback.armTransport(request: 0, frame: 0) }
+            return
+        }
         pending.removeAll()
+        songPending.removeAll()
         try engine.cancelPending(fade: 0.01)
         midiPanic()
+        if following { playback.armTransport(request: 0, frame: 0) }
         _state = .paused
     }
 
-    /// Lock held: the transport rolls from `e.transport_frame`, seen at engine frame `e.engine_frame`.
+    /// Lock held: the transport waits to start from `e.transport_frame`: the run is queued from an
+    /// engine frame ahead, then armed (the process thread holds the engine there until it rolls).
+    private func prepare(_ e: boop_transport_event) throws(AudioError) {
+        let at = engine.frameClock + UInt64(playback.info.bufferFrames) + UInt64(0.02 * sampleRate)
+        anchor(transportFrame: e.transport_frame, bpm: e.bpm, atEngineFrame: at)
+        _state = .playing
+        try schedule()
+        playback.armTransport(request: e.request, frame: at)
+    }
+
+    /// Lock held: the transport rolls from `e.transport_frame`, seen at engine frame `e.engine_frame`,
+    /// without a prepared run: the steps the engine has already rendered past are skipped.
     private func roll(from e: boop_transport_event) {
-        if e.bpm > 0 { _sequencer.setBPM(Self.clampBPM(e.bpm), fromStep: nextStep) }
-        let perStep = _sequencer.framesPerStep
-        let f = Double(e.transport_frame)
-        let at = { (k: Int) -> Double in (Double(k) * perStep + 0.5).rounded(.down) }
-        var k = max(0, Int((f / perStep).rounded(.down)))
-        while at(k) < f { k += 1 }
-        while k > 0 && at(k - 1) >= f { k -= 1 }
-        let startEngine = e.engine_frame + UInt64(at(k) - f)
-        // Steps the engine has already rendered past (the transport started before it was seen).
-        var skip = 0
+        anchor(transportFrame: e.transport_frame, bpm: e.bpm, atEngineFrame: e.engine_frame)
         let clock = engine.frameClock
-        while startEngine + UInt64((Double(skip) * perStep + 0.5).rounded(.down)) < clock { skip += 1 }
-        _sequencer.restart(step: k, atFrame: startEngine)
-        nextStep = k + skip
+        while frameLocked(ofStep: nextStep) < clock && totalSteps.map({ nextStep < $0 }) ?? true { nextStep += 1 }
         midi?.announce(step: nextStep, resume: nextStep != 0)
         _state = .playing
+    }
+
+    /// Lock held: transport frame `transportFrame` is heard on engine frame `engine`: the first step
+    /// at or after it is placed there (nextStep) and the music announced from it.
+    private func anchor(transportFrame: UInt32, bpm: Double, atEngineFrame engine: UInt64) {
+        let f = UInt64(transportFrame)
+        if song != nil {
+            let (k, t) = song!.firstStep(atOrAfter: f)
+            song!.restart(step: k, atFrame: engine + (t - f))
+            nextStep = k
+        } else {
+            if bpm > 0 { _sequencer.setBPM(Self.clampBPM(bpm), fromStep: nextStep) }
+            let perStep = _sequencer.framesPerStep
+            let at = { (k: Int) -> UInt64 in UInt64((Double(k) * perStep + 0.5).rounded(.down)) }
+            var k = max(0, Int((Double(f) / perStep).rounded(.down)))
+            while at(k) < f { k += 1 }
+            while k > 0 && at(k - 1) >= f { k -= 1 }
+            _sequencer.restart(step: k, atFrame: engine + (at(k) - f))
+            nextStep = k
+        }
+        midi?.announce(step: nextStep, resume: nextStep != 0)
     }
 }

@@ -376,6 +376,8 @@ public final class PatternTransport: @unchecked Sendable {
             _state = .stopped   // the scheduling thread ends at its next step
             try? engine.cancelPending(fade: 0.015)
             midiPanic()
+            // An armed transport start holds the engine: let it run on to play the fade.
+            if following { playback.armTransport(request: 0, frame: 0) }
             // The engine takes the 15 ms fade at the start of its next block (one period on, if a
             // block is being rendered now): heard once 20 ms past that have reached the listener.
             return engine.frameClock + UInt64(playback.info.periodFrames) + UInt64(0.02 * sampleRate)

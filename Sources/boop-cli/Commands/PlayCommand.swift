@@ -70,10 +70,10 @@ struct PlayCommand: ParsableCommand {
             switch piece {
             case .pattern(let p): pattern = p
             case .song(let s):
-                if midiOptions.sync != .none {
+                if midiOptions.sync == .midi {
                     throw BoopExit(
                         .usage,
-                        "--sync \(midiOptions.sync.rawValue): follows with a version-1 pattern; a song keeps its own tempos")
+                        "--sync midi: follows with a version-1 pattern; a song keeps its own tempos (--sync jack places it)")
                 }
                 song = s
                 pattern.name = s.name

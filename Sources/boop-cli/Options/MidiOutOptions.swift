@@ -37,7 +37,7 @@ struct MidiOutOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "With --backend jack: 'jack' follows the JACK transport (starts and stops with it, placed by its frame, the timebase master's BBT tempo); 'midi' follows a MIDI clock on boop:midi_in (tempo, Start, Stop, Continue, Song Position). Default none."
+            "With --backend jack: 'jack' follows the JACK transport (starts and stops with it, placed by its frame, the timebase master's BBT tempo; a song is placed in its own time, at its own tempi); 'midi' follows a MIDI clock on boop:midi_in (tempo, Start, Stop, Continue, Song Position; a pattern only). Default none."
     )
     var sync: SyncSource = .none
 

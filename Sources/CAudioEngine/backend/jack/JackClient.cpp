@@ -1,4 +1,4 @@
-// JACK client, playback and capture (see JackClient.hpp).
+// JACK client and playback, and the port listing (see JackClient.hpp; capture in JackCapture.cpp).
 #include "backend/jack/JackClient.hpp"
 
 #include <poll.h>
@@ -194,7 +194,8 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
             return BOOP_ERROR_DEVICE_UNAVAILABLE;
         }
     }
-    if (config.followTransport || config.followMidiClock) transport_ = std::make_unique<TransportWatch>();
+    if (config.followTransport || config.followMidiClock) transport_ = std::make_unique<TransportWatch>(frames_);
+    if (config.followTransport) transport_->attach(client());
     jack_set_process_callback(client(), onProcess, this);
     return BOOP_OK;
 }
@@ -258,33 +259,43 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         return;
     }
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
-    if (midiBuffer != nullptr) catchUp(frames);
-    if (config_.followTransport) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
+    // Following the transport, it is held on an armed start's frame until the transport rolls.
+    const bool follow = config_.followTransport;
+    if (midiBuffer != nullptr) catchUp(frames, follow ? transport_->holdLimit() : UINT64_MAX);
+    if (follow) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
+    const uint64_t clock = frames_.load(std::memory_order_relaxed);
     if (midiIn_ != nullptr) {
         void* in = jack_port_get_buffer(midiIn_, frames);
-        if (config_.followMidiClock) transport_->midi(in, frames_.load(std::memory_order_relaxed));
-        if (keys_ != nullptr) readMidiKeys(in, frames_.load(std::memory_order_relaxed), *keys_);
+        if (config_.followMidiClock) transport_->midi(in, clock);
+        if (keys_ != nullptr) readMidiKeys(in, clock, *keys_);
     }
-    if (midiBuffer != nullptr) midiWriter_->writeCycle(midiBuffer, frames_.load(std::memory_order_relaxed), frames);
+    const uint64_t limit = follow ? transport_->holdLimit() : UINT64_MAX;
+    const uint32_t live = limit > clock ? static_cast<uint32_t>(std::min<uint64_t>(frames, limit - clock)) : 0;
+    if (midiBuffer != nullptr && follow && transport_->midiHeld())
+        midiWriter_->quietCycle(midiBuffer);
+    else if (midiBuffer != nullptr)
+        midiWriter_->writeCycle(midiBuffer, clock, live);
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
-    for (uint32_t done = 0; done < frames;) {
-        const uint32_t n = std::min<uint32_t>(frames - done, step);
+    for (uint32_t done = 0; done < live;) {
+        const uint32_t n = std::min<uint32_t>(live - done, step);
         if (source_.render(source_.context, block_.data(), n) != BOOP_OK)
             std::fill(block_.begin(), block_.begin() + std::ptrdiff_t(n) * ch, 0.0f);
         deinterleave(block_.data(), ch, n, buffers_.data(), done);
         done += n;
     }
-    if (config_.mute)
-        for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
-    frames_.fetch_add(frames, std::memory_order_release);
+    const uint32_t silent = config_.mute ? 0 : live;
+    for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
+    frames_.fetch_add(live, std::memory_order_release);
 }
 // A cycle the server ran without this client moves the frame time on by more than a cycle.
-void JackPlayback::catchUp(jack_nframes_t frames) BOOP_RT {
+void JackPlayback::catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT {
     const jack_nframes_t now = jack_last_frame_time(client());
-    const uint32_t missed = cycleSeen_ ? static_cast<uint32_t>(now - nextCycleTime_) : 0;
+    const uint32_t gap = cycleSeen_ ? static_cast<uint32_t>(now - nextCycleTime_) : 0;
     cycleSeen_ = true;
     nextCycleTime_ = now + frames;
-    if (missed == 0 || missed > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
+    if (gap == 0 || gap > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
+    const uint64_t clock = frames_.load(std::memory_order_relaxed);
+    const auto missed = static_cast<uint32_t>(std::min<uint64_t>(gap, limit > clock ? limit - clock : 0));
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < missed;) {
         const uint32_t n = std::min(missed - done, step);
@@ -320,96 +331,6 @@ boop_playback_stats JackPlayback::stats() const {
     s.running = rendering_.load(std::memory_order_acquire) && error() == BOOP_OK ? 1 : 0;
     s.error = error();
     s.latency_frames = latencyFrames() + bufferFrames();
-    return s;
-}
-
-// ---- JackCapture ---------------------------------------------------------------------------
-
-JackCapture::~JackCapture() { stop(); }
-
-boop_status JackCapture::open(const Config& config) {
-    config_ = config;
-    const boop_status s = JackClient::open(config.clientName, config.channels, false);
-    if (s != BOOP_OK) return s;
-    try {
-        ring_ = std::make_unique<SampleRing>(config.ringFrames);
-        mono_.assign(kMonoFrames, 0.0f);
-    } catch (...) {
-        close();
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    }
-    jack_set_process_callback(client(), onProcess, this);
-    return BOOP_OK;
-}
-
-boop_status JackCapture::start() {
-    if (stopped_) return BOOP_ERROR_NOT_RUNNING;
-    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    const boop_status s = activateWith(capturing_, config_.connect);
-    started_ = s == BOOP_OK;
-    return s;
-}
-
-void JackCapture::stop() {
-    if (client() == nullptr) return;
-    if (active()) jack_deactivate(client());
-    capturing_.store(false, std::memory_order_release);
-    close();
-    stopped_ = true;
-}
-
-int JackCapture::onProcess(jack_nframes_t frames, void* self) noexcept {
-    static_cast<JackCapture*>(self)->process(frames);
-    return 0;
-}
-
-void JackCapture::process(jack_nframes_t frames) BOOP_RT {
-    if (!capturing_.load(std::memory_order_acquire)) return;
-    fetchBuffers(frames);
-    for (uint32_t done = 0; done < frames;) {
-        const uint32_t n = std::min<uint32_t>(frames - done, kMonoFrames);
-        mixToMono(buffers_.data(), channels(), done, n, mono_.data());
-        const std::size_t written = ring_->write(mono_.data(), n);
-        captured_.fetch_add(written, std::memory_order_release);
-        if (written < n) dropped_.fetch_add(n - written, std::memory_order_relaxed);
-        done += n;
-    }
-}
-
-std::size_t JackCapture::read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept {
-    if (!ring_) {
-        if (firstFrame != nullptr) *firstFrame = 0;
-        return 0;
-    }
-    return ring_->read(out, maxFrames, firstFrame);
-}
-
-std::size_t JackCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
-    if (!ring_) return 0;
-    const int stepMs = std::clamp(int(sampleRate() > 0 ? double(bufferFrames()) / sampleRate() * 1000.0 : 5.0), 1, 20);
-    return waitForFrames(*ring_, minFrames, timeoutMs, stepMs,
-                         [this] { return capturing_.load(std::memory_order_acquire) && error() == BOOP_OK; });
-}
-
-boop_capture_info JackCapture::info() const {
-    boop_capture_info i{};
-    i.sample_rate = sampleRate();
-    i.channels = channels();
-    i.period_frames = bufferFrames();
-    i.buffer_frames = bufferFrames();
-    i.format = "FLOAT_LE";
-    i.realtime_scheduling = realtime() ? 1 : 0;
-    return i;
-}
-
-boop_capture_stats JackCapture::stats() const {
-    boop_capture_stats s{};
-    s.frames_captured = captured_.load(std::memory_order_acquire);
-    s.frames_dropped = dropped_.load(std::memory_order_relaxed);
-    s.overruns = xruns();
-    s.running = capturing_.load(std::memory_order_acquire) && error() == BOOP_OK ? 1 : 0;
-    s.error = error();
     return s;
 }
 

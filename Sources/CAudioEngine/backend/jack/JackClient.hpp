@@ -130,7 +130,8 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     std::unique_ptr<TransportWatch> transport_;
     // With MIDI out the engine's clock must stay the server's: cycles the server ran without this
     // client (an xrun) are rendered and dropped at the next cycle, up to kCatchUpSeconds.
-    void catchUp(jack_nframes_t frames) BOOP_RT;
+    // Never past `limit` (an armed transport start holds the engine there).
+    void catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT;
     static constexpr double kCatchUpSeconds = 2.0;
     jack_nframes_t nextCycleTime_ = 0;
     bool cycleSeen_ = false;

@@ -17,19 +17,23 @@ void MidiOutWriter::write(void* buffer, uint32_t offset, const uint8_t* bytes, u
     }
 }
 
-void MidiOutWriter::writeCycle(void* buffer, uint64_t clock, uint32_t frames) BOOP_RT {
+bool MidiOutWriter::quietCycle(void* buffer) BOOP_RT {
     jack_midi_clear_buffer(buffer);
     const uint64_t panics = panics_.load(std::memory_order_acquire);
-    if (panics != panicsDone_.load(std::memory_order_relaxed)) {
-        carryOutPanic(buffer);
-        panicsDone_.store(panics, std::memory_order_release);
-        return;
-    }
+    if (panics == panicsDone_.load(std::memory_order_relaxed)) return false;
+    carryOutPanic(buffer);
+    panicsDone_.store(panics, std::memory_order_release);
+    return true;
+}
+
+void MidiOutWriter::writeCycle(void* buffer, uint64_t clock, uint32_t frames) BOOP_RT {
+    if (quietCycle(buffer)) return;
     uint32_t last = 0;
     while (const MidiOutEvent* next = queue_.peek()) {
         if (next->frame >= clock + frames) break;
         MidiOutEvent e;
         queue_.tryPop(e);
+        ++popped_;
         uint32_t offset = 0;
         if (e.frame >= clock)
             offset = static_cast<uint32_t>(e.frame - clock);
@@ -62,7 +66,8 @@ void MidiOutWriter::track(const uint8_t* b, uint8_t size) BOOP_RT {
 }
 
 void MidiOutWriter::carryOutPanic(void* buffer) BOOP_RT {
-    for (MidiOutEvent dropped; queue_.tryPop(dropped);) {}
+    const uint64_t upTo = panicUpTo_.load(std::memory_order_relaxed);
+    for (MidiOutEvent dropped; popped_ < upTo && queue_.tryPop(dropped);) ++popped_;
     for (uint8_t ch = 0; ch < 16; ++ch)
         for (uint8_t key = 0; key < 128; ++key)
             if (held_[ch][key >> 6] & (uint64_t(1) << (key & 63))) {

@@ -33,7 +33,12 @@ class MidiOutWriter {
     }
     // Control thread: at the next cycle drop what is queued, send a note-off for every note
     // sounding and, if a clock was running (a Start or Continue sent since the last Stop), Stop.
-    void panic() noexcept { panics_.fetch_add(1, std::memory_order_release); }
+    // Only what was pushed before the panic is dropped: a run queued right after it (a transport
+    // moved while rolling) goes out.
+    void panic() noexcept {
+        panicUpTo_.store(pushed_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        panics_.fetch_add(1, std::memory_order_release);
+    }
     // Any thread: true once every panic asked for has been carried out.
     bool panicDone() const noexcept {
         return panicsDone_.load(std::memory_order_acquire) == panics_.load(std::memory_order_acquire);
@@ -43,6 +48,8 @@ class MidiOutWriter {
 
     // Process thread: the cycle of `frames` frames starting at engine frame `clock`.
     void writeCycle(void* portBuffer, uint64_t clock, uint32_t frames) BOOP_RT;
+    // Process thread: a cycle that sends nothing queued, only a panic asked for (true if one went out).
+    bool quietCycle(void* portBuffer) BOOP_RT;
 
   private:
     void write(void* buffer, uint32_t offset, const uint8_t* bytes, uint8_t size) BOOP_RT;
@@ -52,6 +59,8 @@ class MidiOutWriter {
     LockFreeQueue<MidiOutEvent> queue_;
     std::atomic<uint64_t> pushed_{0};
     std::atomic<uint64_t> panics_{0};
+    std::atomic<uint64_t> panicUpTo_{0};  // the pushes the latest panic drops
+    uint64_t popped_ = 0;                 // process thread only
     std::atomic<uint64_t> panicsDone_{0};
     std::atomic<uint64_t> written_{0};
     std::atomic<uint64_t> late_{0};

@@ -9,22 +9,39 @@ void TransportWatch::push(const boop_transport_event& e) BOOP_RT {
     if (!queue_.tryPush(e)) dropped_.fetch_add(1, std::memory_order_relaxed);
 }
 
+void TransportWatch::attach(jack_client_t* client) noexcept { jack_set_sync_callback(client, onSync, this); }
+
 // jack_transport_query is not annotated: allowed by name, as the other process callbacks do.
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wunknown-warning-option"
 #pragma clang diagnostic ignored "-Wfunction-effects"
 #endif
-void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT {
-    jack_position_t pos;
-    const jack_transport_state_t state = jack_transport_query(client, &pos);
-    const bool rolling = state == JackTransportRolling;
-    // The server's time: after cycles this client missed (an xrun) the transport has moved on
-    // with it, which is no relocation.
-    const jack_nframes_t now = jack_last_frame_time(client);
-    const jack_nframes_t expected = expected_ + (now - nextCycle_);
+int TransportWatch::onSync(jack_transport_state_t state, jack_position_t* pos, void* self) BOOP_RT {
+    return static_cast<TransportWatch*>(self)->ready(state, pos != nullptr ? pos->frame : 0) ? 1 : 0;
+}
+
+// Ready once the armed start is this one and the engine reaches its frame within this cycle (the
+// process callback then renders up to it and holds): JACK rolls from the next cycle at the
+// earliest, when the engine stands exactly there. Stopped or already rolling: nothing to wait for.
+bool TransportWatch::ready(jack_transport_state_t state, jack_nframes_t frame) BOOP_RT {
+    if (state == JackTransportStopped || state == JackTransportRolling) return true;
+    const uint64_t armed = armed_.load(std::memory_order_acquire);
+    if (!starting_ || frame != startFrame_ || armed == 0 || uint32_t(armed >> 48) != request_) return false;
+    const uint64_t at = armed & kFrameMask;
+    const uint64_t clock = engineClock_.load(std::memory_order_relaxed);
+    return clock <= at && at <= clock + cycleFrames_;
+}
+
+uint64_t TransportWatch::holdLimit() const BOOP_RT {
+    if (rolling_) return UINT64_MAX;
+    const uint64_t armed = armed_.load(std::memory_order_acquire);
+    if (armed == 0 || uint32_t(armed >> 48) == released_) return UINT64_MAX;
+    return armed & kFrameMask;
+}
+
+void TransportWatch::fill(boop_transport_event& e, const jack_position_t& pos, uint64_t engineFrame) BOOP_RT {
     const bool bbt = (pos.valid & JackPositionBBT) != 0 && pos.beats_per_minute > 0.0;
-    boop_transport_event e{};
     e.engine_frame = engineFrame;
     e.transport_frame = pos.frame;
     e.bpm = bbt ? pos.beats_per_minute : 0.0;
@@ -36,19 +53,79 @@ void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t
         e.beats_per_bar = pos.beats_per_bar;
         e.beat_type = pos.beat_type;
     }
-    if (rolling && (!rolling_ || pos.frame != expected)) {
-        e.kind = BOOP_TRANSPORT_ROLLING;  // started, or moved while rolling
+}
+
+// A new start (or a move while starting): numbered, so an arm for an older one is never taken for it.
+void TransportWatch::starting(const jack_position_t& pos, uint64_t engineFrame) BOOP_RT {
+    request_ = request_ % kRequestMask + 1;
+    starting_ = true;
+    startFrame_ = pos.frame;
+    startBpm_ = (pos.valid & JackPositionBBT) != 0 ? pos.beats_per_minute : 0.0;
+    missed_ = 0;
+    boop_transport_event e{};
+    fill(e, pos, engineFrame);
+    e.kind = BOOP_TRANSPORT_STARTING;
+    e.request = request_;
+    push(e);
+}
+
+// The run rolls where it was armed: from the start's frame, the engine standing on the armed frame.
+bool TransportWatch::prepared(const jack_position_t& pos, uint64_t engineFrame) BOOP_RT {
+    const uint64_t armed = armed_.load(std::memory_order_acquire);
+    return starting_ && armed != 0 && uint32_t(armed >> 48) == request_ && pos.frame == startFrame_ &&
+           (armed & kFrameMask) == engineFrame;
+}
+
+void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT {
+    jack_position_t pos;
+    const jack_transport_state_t state = jack_transport_query(client, &pos);
+    const bool rolling = state == JackTransportRolling;
+    // The server's time: after cycles this client missed (an xrun) the transport has moved on
+    // with it, which is no relocation.
+    const jack_nframes_t now = jack_last_frame_time(client);
+    const jack_nframes_t expected = expected_ + (now - nextCycle_);
+    const bool bbt = (pos.valid & JackPositionBBT) != 0 && pos.beats_per_minute > 0.0;
+    boop_transport_event e{};
+    fill(e, pos, engineFrame);
+    const uint64_t armed = armed_.load(std::memory_order_acquire);
+    if (rolling) {
+        if (!rolling_ || pos.frame != expected) {
+            e.kind = BOOP_TRANSPORT_ROLLING;  // started, or moved while rolling
+            e.prepared = prepared(pos, engineFrame) ? 1 : 0;
+            push(e);
+        } else if (bbt && pos.beats_per_minute != bpm_) {
+            e.kind = BOOP_TRANSPORT_TEMPO;
+            push(e);
+        }
+        starting_ = false;
+        released_ = uint32_t(armed >> 48);  // rolling: the engine is never held
+    } else if (state == JackTransportStopped) {
+        if (rolling_ || starting_) {
+            e.kind = BOOP_TRANSPORT_STOPPED;
+            push(e);
+        }
+        starting_ = false;
+    } else if (!starting_ || pos.frame != startFrame_ || (bbt && pos.beats_per_minute != startBpm_)) {
+        // Starting (or NetStarting): waiting for the slow-sync clients. A timebase master gives
+        // the BBT of a new position a cycle after it (its callback writes the next cycle's), so
+        // the tempo arriving makes a new start too: an arm at the wrong tempo is never taken.
+        starting(pos, engineFrame);
+    } else if (uint32_t(armed >> 48) == request_ && armed != missed_ && (armed & kFrameMask) < engineFrame) {
+        missed_ = armed;  // armed too late, the engine past its frame: the control thread arms anew
+        e.kind = BOOP_TRANSPORT_STARTING;
+        e.request = request_;
         push(e);
-    } else if (!rolling && rolling_) {
-        e.kind = BOOP_TRANSPORT_STOPPED;
-        push(e);
-    } else if (rolling && bbt && pos.beats_per_minute != bpm_) {
-        e.kind = BOOP_TRANSPORT_TEMPO;
-        push(e);
+    }
+    if (rolling_ && !rolling) {
+        midiHeld_ = true;  // what is queued was for the run that just ended: the panic drops it
+        actsAtStop_ = acts_.load(std::memory_order_acquire);
+    } else if (midiHeld_ && acts_.load(std::memory_order_acquire) != actsAtStop_) {
+        midiHeld_ = false;
     }
     rolling_ = rolling;
     expected_ = pos.frame + frames;
     nextCycle_ = now + frames;
+    cycleFrames_ = frames;
     if (bbt) bpm_ = pos.beats_per_minute;
 }
 

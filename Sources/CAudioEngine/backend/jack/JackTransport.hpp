@@ -2,9 +2,20 @@
 // `play --sync jack`: JACK transport, read in the process callback. Each cycle the callback
 // queries the transport (jack_transport_query reads the server's shared memory: no lock, no
 // system call) and reports what a follower must act on, stamped with the engine frame of the
-// cycle's start, through a lock-free queue: the transport began rolling or was moved while
-// rolling (with its frame there), it stopped, or its BBT tempo changed. The sequencer on the
-// control thread re-anchors on those: transport frame F at engine frame E.
+// cycle's start, through a lock-free queue: the transport is starting (or was moved) and waits
+// for its slow-sync clients, it began rolling or was moved while rolling (with its frame there),
+// it stopped, or its BBT tempo changed. The sequencer on the control thread re-anchors on those:
+// transport frame F at engine frame E.
+//
+// Slow sync, so that the first step of a run is never skipped: boop is a slow-sync client
+// (jack_set_sync_callback). When the transport is starting from frame F, the control thread
+// queues the run's events for an engine frame A it picks ahead of the engine's clock and arms
+// (request, A) in one atomic word. The process thread renders the engine up to A and holds it
+// there (silence, the clock standing still) until the transport rolls; the sync callback (same
+// thread, before the process callback) answers ready in the cycle that reaches A. JACK rolls from
+// the next cycle once every slow-sync client is ready (JackTransportEngine::CycleEnd: Starting ->
+// Rolling when all are, the frame advancing only from then), so the transport's frame F falls on
+// engine frame A however long the others take: the held engine resumes exactly there.
 #include <jack/jack.h>
 #include <jack/transport.h>
 
@@ -19,10 +30,26 @@ namespace boop {
 
 class TransportWatch {
   public:
-    TransportWatch() : queue_(4096) {}
+    // `engineClock`: the frames the engine has rendered (the playback's counter, read by the
+    // sync callback at a cycle's start).
+    explicit TransportWatch(const std::atomic<uint64_t>& engineClock) : queue_(4096), engineClock_(engineClock) {}
+
+    // Control thread, before activation: boop becomes a slow-sync client.
+    void attach(jack_client_t* client) noexcept;
+    // Control thread: the events of start `request` are queued for engine frame `frame`; 0 withdraws.
+    void arm(uint32_t request, uint64_t frame) noexcept {
+        const uint64_t word = request == 0 ? 0 : uint64_t(request & kRequestMask) << 48 | (frame & kFrameMask);
+        armed_.store(word, std::memory_order_release);
+        acts_.fetch_add(1, std::memory_order_release);
+    }
 
     // Process thread: the cycle of `frames` frames starting at engine frame `engineFrame`.
     void cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT;
+    // Process thread: the engine frame the engine may render up to now (UINT64_MAX: no limit).
+    uint64_t holdLimit() const BOOP_RT;
+    // Process thread: the transport stopped (or was moved) and the control thread has not acted on
+    // it yet (an arm or a withdrawal since): the MIDI output sends nothing queued meanwhile.
+    bool midiHeld() const BOOP_RT { return midiHeld_; }
     // Process thread: the MIDI real-time and position messages of a midi_in port buffer, each
     // at engineFrame + its offset in the cycle.
     void midi(void* portBuffer, uint64_t engineFrame) BOOP_RT;
@@ -31,14 +58,34 @@ class TransportWatch {
     uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
 
   private:
+    static constexpr uint64_t kFrameMask = (uint64_t(1) << 48) - 1;
+    static constexpr uint32_t kRequestMask = 0xFFFF;
+    static int onSync(jack_transport_state_t state, jack_position_t* pos, void* self) BOOP_RT;
+    bool ready(jack_transport_state_t state, jack_nframes_t frame) BOOP_RT;
     void push(const boop_transport_event& e) BOOP_RT;
+    void fill(boop_transport_event& e, const jack_position_t& pos, uint64_t engineFrame) BOOP_RT;
+    void starting(const jack_position_t& pos, uint64_t engineFrame) BOOP_RT;
+    bool prepared(const jack_position_t& pos, uint64_t engineFrame) BOOP_RT;
 
     LockFreeQueue<boop_transport_event> queue_;
+    const std::atomic<uint64_t>& engineClock_;
     std::atomic<uint64_t> dropped_{0};
+    std::atomic<uint64_t> armed_{0};  // request << 48 | engine frame; 0: nothing armed
+    std::atomic<uint64_t> acts_{0};   // arms and withdrawals so far
+    // The process thread's own (the sync callback runs on it too, just before the process callback).
     bool rolling_ = false;
-    jack_nframes_t expected_ = 0;   // the transport frame the next cycle starts on when rolling on
-    jack_nframes_t nextCycle_ = 0;  // the server frame time the next cycle starts on
+    bool starting_ = false;
+    bool midiHeld_ = false;
+    uint64_t actsAtStop_ = 0;
+    uint32_t request_ = 0;           // the latest start's number (1 ... 65535)
+    uint32_t released_ = 0;          // the last armed request the engine no longer holds for
+    uint64_t missed_ = 0;            // the armed word last reported as come too late
+    jack_nframes_t startFrame_ = 0;  // the transport frame the latest start is from
+    jack_nframes_t expected_ = 0;    // the transport frame the next cycle starts on when rolling on
+    jack_nframes_t nextCycle_ = 0;   // the server frame time the next cycle starts on
+    uint32_t cycleFrames_ = 0;       // the last cycle's length
     double bpm_ = 0.0;
+    double startBpm_ = 0.0;  // the latest start's BBT tempo (0: none given)
 };
 
 }  // namespace boop

@@ -1,0 +1,99 @@
+// JACK capture: the client's input ports, mixed to mono into the capture ring (see JackClient.hpp).
+#include <algorithm>
+#include <cstring>
+
+#include "backend/jack/JackClient.hpp"
+
+namespace boop {
+
+// ---- JackCapture ---------------------------------------------------------------------------
+
+JackCapture::~JackCapture() { stop(); }
+
+boop_status JackCapture::open(const Config& config) {
+    config_ = config;
+    const boop_status s = JackClient::open(config.clientName, config.channels, false);
+    if (s != BOOP_OK) return s;
+    try {
+        ring_ = std::make_unique<SampleRing>(config.ringFrames);
+        mono_.assign(kMonoFrames, 0.0f);
+    } catch (...) {
+        close();
+        return BOOP_ERROR_OUT_OF_MEMORY;
+    }
+    jack_set_process_callback(client(), onProcess, this);
+    return BOOP_OK;
+}
+
+boop_status JackCapture::start() {
+    if (stopped_) return BOOP_ERROR_NOT_RUNNING;
+    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    const boop_status s = activateWith(capturing_, config_.connect);
+    started_ = s == BOOP_OK;
+    return s;
+}
+
+void JackCapture::stop() {
+    if (client() == nullptr) return;
+    if (active()) jack_deactivate(client());
+    capturing_.store(false, std::memory_order_release);
+    close();
+    stopped_ = true;
+}
+
+int JackCapture::onProcess(jack_nframes_t frames, void* self) noexcept {
+    static_cast<JackCapture*>(self)->process(frames);
+    return 0;
+}
+
+void JackCapture::process(jack_nframes_t frames) BOOP_RT {
+    if (!capturing_.load(std::memory_order_acquire)) return;
+    fetchBuffers(frames);
+    for (uint32_t done = 0; done < frames;) {
+        const uint32_t n = std::min<uint32_t>(frames - done, kMonoFrames);
+        mixToMono(buffers_.data(), channels(), done, n, mono_.data());
+        const std::size_t written = ring_->write(mono_.data(), n);
+        captured_.fetch_add(written, std::memory_order_release);
+        if (written < n) dropped_.fetch_add(n - written, std::memory_order_relaxed);
+        done += n;
+    }
+}
+
+std::size_t JackCapture::read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept {
+    if (!ring_) {
+        if (firstFrame != nullptr) *firstFrame = 0;
+        return 0;
+    }
+    return ring_->read(out, maxFrames, firstFrame);
+}
+
+std::size_t JackCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
+    if (!ring_) return 0;
+    const int stepMs = std::clamp(int(sampleRate() > 0 ? double(bufferFrames()) / sampleRate() * 1000.0 : 5.0), 1, 20);
+    return waitForFrames(*ring_, minFrames, timeoutMs, stepMs,
+                         [this] { return capturing_.load(std::memory_order_acquire) && error() == BOOP_OK; });
+}
+
+boop_capture_info JackCapture::info() const {
+    boop_capture_info i{};
+    i.sample_rate = sampleRate();
+    i.channels = channels();
+    i.period_frames = bufferFrames();
+    i.buffer_frames = bufferFrames();
+    i.format = "FLOAT_LE";
+    i.realtime_scheduling = realtime() ? 1 : 0;
+    return i;
+}
+
+boop_capture_stats JackCapture::stats() const {
+    boop_capture_stats s{};
+    s.frames_captured = captured_.load(std::memory_order_acquire);
+    s.frames_dropped = dropped_.load(std::memory_order_relaxed);
+    s.overruns = xruns();
+    s.running = capturing_.load(std::memory_order_acquire) && error() == BOOP_OK ? 1 : 0;
+    s.error = error();
+    return s;
+}
+
+}  // namespace boop
