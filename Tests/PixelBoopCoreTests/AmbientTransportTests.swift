@@ -3,8 +3,8 @@ import Testing
 
 @testable import PixelBoopCore
 
-/// The ambient transport's lifecycle on ALSA's null device (present on every machine; it takes
-/// audio as fast as it is given, so seconds of music pass in a moment).
+/// The ambient transport's lifecycle on ALSA's null device (present on every machine; the
+/// playback thread paces it by the system clock, up to 0.1 s ahead of real time).
 @Suite("AmbientTransport")
 struct AmbientTransportTests {
     static let presets = AmbientPreset.bundled

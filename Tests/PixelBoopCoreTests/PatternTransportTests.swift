@@ -3,8 +3,8 @@ import Testing
 
 @testable import PixelBoopCore
 
-/// The live transport's lifecycle on ALSA's null device (present on every machine; it takes audio
-/// as fast as it is given, so a loop plays in a moment).
+/// The live transport's lifecycle on ALSA's null device (present on every machine; the playback
+/// thread paces it by the system clock, so a loop of a short fast pattern plays in about a second).
 @Suite("PatternTransport")
 struct PatternTransportTests {
     static let pattern = Pattern(
@@ -43,7 +43,7 @@ struct PatternTransportTests {
     func pauseAfterDrainingAhead() throws {
         let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 1)
         try t.start()
-        usleep(300_000)   // the null device runs far ahead of the queued steps
+        usleep(300_000)   // the null device runs up to 0.1 s ahead of real time, past queued steps
         try t.setPaused(true)
         try t.setPaused(false)
         t.setBPM(Pattern.bpmRange.upperBound)
@@ -61,7 +61,7 @@ struct PatternTransportTests {
     func schedulesWithoutTicks() throws {
         let t = try PatternTransport(pattern: PatternTransportTests.pattern, device: "null", loops: 3)
         try t.start()
-        // No tick() from here on; the null device plays as fast as it is fed.
+        // No tick() from here on; the null device plays on (paced by the system clock).
         let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
         while t.scheduledSteps < 24 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(t.scheduledSteps == 24)

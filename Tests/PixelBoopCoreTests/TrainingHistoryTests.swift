@@ -181,6 +181,51 @@ struct TrainingHistoryTests {
         #expect(abs(band.threshold - e.threshold) < 1e-9 && abs(band.low - e.low) < 1e-9 && band.trials == 30)
     }
 
+    @Test("the profile's interval thresholds: one per interval and register of the first lower note, narrow first")
+    func intervalProfile() {
+        var records: [IntervalTrialRecord] = []
+        for (session, name, semitones, notes) in [(Int64(1), "P5up", 7, 60...71), (2, "M3", 4, 72...83), (3, "P5", 7, 72...83)] {
+            var run = IntervalRun(semitones: semitones, notes: notes, seed: UInt64(session))
+            for k in 1...10 {
+                let plan = run.nextTrial()
+                let wider = k % 3 != 0
+                run.answer(secondWider: wider)
+                records.append(
+                    IntervalTrialRecord(
+                        session: session, trial: k, time: Date(), interval: name, plan: plan, secondWider: wider,
+                        responseMilliseconds: 400))
+            }
+        }
+        let bands = TrainingProfile.intervalBands(records)
+        #expect(bands.map { "\($0.interval)@\($0.register)" } == ["M3@5", "P5@4", "P5@5"])
+        // A band holding one session's answers has that session's posterior.
+        let one = ThresholdEstimate(answers: records.prefix(10).map { ($0.differenceCents, $0.correct) })!
+        #expect(bands[1].estimate == one && bands[1].estimate.trials == 10)
+    }
+
+    @Test("stats --csv: one header, every exercise's rows in session order, RFC 4180 quoting")
+    func csv() {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let trial = TrainingTrial(
+            session: 2, trial: 1, time: t0, referenceHz: 440, differenceCents: 12.5, higherInterval: 2, answer: "lower",
+            correct: false, responseMilliseconds: 900)
+        let attempt = MatchAttempt(
+            session: 1, trial: 1, time: t0, referenceHz: 261.63, targetHz: 329.63, interval: "M3", sungHz: nil, cents: nil,
+            octave: nil, stableMilliseconds: nil)
+        var run = IntervalRun(semitones: 7, notes: 60...72, seed: 3)
+        let interval = IntervalTrialRecord(
+            session: 3, trial: 1, time: t0, interval: "P5, \"x\"\nname", plan: run.nextTrial(), secondWider: true,
+            responseMilliseconds: 800)
+        let text = TrainingCSV.table(trials: [trial], attempts: [attempt], intervals: [interval])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == TrainingCSV.columns.joined(separator: ",")[...])
+        #expect(lines[1] == "match,1,1,2027-01-15T08:00:00.000Z,4,M3,261.630000,,,,,,,,,,,329.630000,,,,")
+        #expect(lines[2] == "discrimination,2,1,2027-01-15T08:00:00.000Z,4,,440.000000,12.500000,2,,,,,,lower,0,900,,,,,")
+        #expect(lines[3].hasPrefix("interval,3,1,2027-01-15T08:00:00.000Z,4,\"P5, \"\"x\"\""))
+        #expect(lines[4].hasPrefix("name\",,") && text.hasSuffix("\n"))
+        #expect(TrainingCSV.field("plain") == "plain" && TrainingCSV.field("a\r\nb") == "\"a\r\nb\"")
+    }
+
     @Test("--timbre: a reference in another engine timbre is not the pure sine, at the same pitch")
     func timbre() async throws {
         func render(_ timbre: Timbre) async throws -> [Float] {

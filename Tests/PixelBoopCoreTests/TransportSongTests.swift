@@ -30,7 +30,7 @@ struct TransportSongTests {
     }()
 
     /// Waits until every step is queued and handed to the engine (a limit for a loaded machine,
-    /// not a delay; no `tick`, so the null device's racing clock cannot end the run first), then
+    /// not a delay; no `tick`, so the null device's clock cannot end the run first), then
     /// returns the events.
     static func played(_ t: PatternTransport, steps: Int) throws -> [SongEvent] {
         let deadline = Date().addingTimeInterval(120)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The training history across exercises: a schema-1 history migrated with its rows kept, a newer one
 # refused, match and interval attempts stored, `stats` / `stats --profile` (--json) checked against a
-# Python computation of the same numbers, --timbre names, and --db names that are not UTF-8. About 10 s.
+# Python computation of the same numbers, `stats --csv` against what each session printed (and its
+# RFC 4180 quoting), --timbre names, and --db names that are not UTF-8. About 12 s.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 boop="$BOOP" work="$WORK/train-profile"
@@ -105,15 +106,20 @@ for k, (refs, interval) in enumerate(sessions):
 # A session with nothing heard is stored but not listed.
 wav(f"{work}/silent.wav", [0, 0])
 run(["train", "match", "--json", "--input", f"{work}/silent.wav", "--references", "A4,C4"])
-# Interval sessions: one answered, one quit at once (not listed).
-out = run(["train", "interval", "--json", "--trials", "12", "--seed", "5", "-o", f"{work}/i.wav", "-q"],
+# Interval sessions: P5 in register 4 (12 trials), M3 asked as "M3up" in register 5 (25), and one
+# quit at once (not listed). Each band of the profile then holds one session's answers.
+matched = sum(len(o) for o in truth.values())
+out = run(["train", "interval", "--json", "--trials", "12", "--seed", "5", "--range", "C4..B4", "-o", f"{work}/i.wav", "-q"],
           "\n".join(r.choice(["wider", "narrower"]) for _ in range(12)) + "\n")
-interval_final = out[-1]
+interval_final, interval_trials = out[-1], out[:-1]
+out = run(["train", "interval", "--json", "--interval", "M3up", "--trials", "25", "--seed", "8", "--range", "C5..B5",
+           "-o", f"{work}/i3.wav", "-q"], "\n".join(r.choice(["wider", "narrower"]) for _ in range(25)) + "\n")
+m3_final, interval_trials = out[-1], interval_trials + out[:-1]
 run(["train", "interval", "--json", "--trials", "5", "--seed", "6", "-o", f"{work}/i2.wav", "-q"], "quit\n")
 # Discrimination in one register (C4..B4): the profile's threshold there is this session's.
 out = run(["train", "--json", "--trials", "25", "--seed", "9", "--range", "C4..B4", "-o", f"{work}/d.wav", "-q"],
           "\n".join(r.choice(["higher", "lower"]) for _ in range(25)) + "\n")
-disc_final = out[-1]
+disc_final, disc_trials = out[-1], out[:-1]
 
 def summary(errors):
     n = len(errors); e = np.array(errors); mean = e.mean()
@@ -138,7 +144,7 @@ for m in progress["match"]:
     close(f"session {m['session']}", m, summary([c for _, c in truth[m["session"]]]))
     assert m["uncertain"] == (m["notes"] < 8), m
 assert progress["match"][2]["interval"] == "M3"  # as asked, normalised (M3up is M3)
-assert len(progress["interval"]) == 1 and progress["interval"][0]["trials"] == 12
+assert [(i["interval"], i["trials"]) for i in progress["interval"]] == [("P5", 12), ("M3", 25)], progress["interval"]
 iv = progress["interval"][0]
 assert abs(iv["threshold_cents"] - interval_final["threshold_cents"]) < 1e-3 and iv["uncertain"], (iv, interval_final)
 assert len(progress["discrimination"]) == 1 and progress["discrimination"][0]["trials"] == 25
@@ -159,8 +165,72 @@ text = subprocess.run([boop, "train", "stats", "--db", db], capture_output=True,
 assert "(uncertain: 3 notes)" in text and "(uncertain: 12 trials)" in text and "Interval discrimination: P5" in text, text
 assert " 1 trials" not in text and " 1 notes" not in text, text
 assert text.count("\n      ") >= 5, text
+# Interval thresholds per interval and register of the first interval's lower note: a band
+# holding one session's answers has that session's posterior; narrow intervals first.
+iv = profile["interval"]
+assert [(i["interval"], i["register"], i["band"], i["trials"], i["uncertain"]) for i in iv] == \
+    [("M3", 5, "C5-B5", 25, False), ("P5", 4, "C4-B4", 12, True)], iv
+for got, want in zip(iv, [m3_final, interval_final]):
+    for key in ("threshold_cents", "low_cents", "high_cents"):
+        assert abs(got[key] - want[key]) < 1e-3, (got, want)
 ptext = subprocess.run([boop, "train", "stats", "--profile", "--db", db], capture_output=True, text=True, check=True).stdout
 assert "Your ear by register" in ptext and "Your voice by register" in ptext and "C4-B4" in ptext, ptext
+assert "Your ear for intervals by register" in ptext and "(uncertain: 12 trials)" in ptext, ptext
+assert any(l.startswith("M3 ") and " C5-B5 " in l and "uncertain" not in l for l in ptext.splitlines()), ptext
+
+# --csv: every trial of every exercise in one table, the same columns on every row, checked
+# against what each session printed.
+import csv, io
+table = subprocess.run([boop, "train", "stats", "--csv", "--db", db], capture_output=True, text=True, check=True).stdout
+rows = list(csv.DictReader(io.StringIO(table)))
+assert table.split("\n")[0].split(",") == [
+    "exercise", "session", "trial", "time", "register", "interval", "reference_hz", "difference_cents", "higher_interval",
+    "first_low_hz", "first_high_hz", "second_low_hz", "second_high_hz", "wider_interval", "answer", "correct",
+    "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms"], table.split("\n")[0]
+by = {e: [x for x in rows if x["exercise"] == e] for e in ("discrimination", "match", "interval")}
+assert len(rows) == sum(map(len, by.values())), {x["exercise"] for x in rows}
+assert [(int(x["session"]), int(x["trial"])) for x in rows] == sorted((int(x["session"]), int(x["trial"])) for x in rows)
+# The attempts heard, session 1's unvoiced last one, and the silent session's two.
+assert len(by["discrimination"]) == 25 and len(by["interval"]) == 37 and len(by["match"]) == matched + 3, \
+    {e: len(v) for e, v in by.items()}
+for x, t in zip(by["discrimination"], disc_trials):
+    # The two tones lie half the difference either side of the reference.
+    assert abs(float(x["reference_hz"]) - math.sqrt(t["first_hz"] * t["second_hz"])) < 1e-3, (x, t)
+    assert abs(float(x["difference_cents"]) - abs(1200 * math.log2(t["first_hz"] / t["second_hz"]))) < 1e-3, (x, t)
+    assert x["higher_interval"] == ("1" if t["first_hz"] > t["second_hz"] else "2"), (x, t)
+    assert x["register"] == "4" and x["answer"] in ("higher", "lower") and x["first_low_hz"] == x["sung_hz"] == ""
+for x, t in zip(by["interval"], interval_trials):
+    got = [float(x[k]) for k in ("first_low_hz", "first_high_hz", "second_low_hz", "second_high_hz")]
+    assert max(abs(a - b) for a, b in zip(got, t["first_hz"] + t["second_hz"])) < 1e-5, (x, t)
+    assert int(x["register"]) == register(t["first_hz"][0]) and x["interval"] in ("P5", "M3") and x["reference_hz"] == ""
+    assert x["answer"] in ("wider", "narrower") and x["correct"] in ("0", "1") and float(x["difference_cents"]) > 0
+heard = [c for s in truth.values() for _, c in s]
+sung = [x for x in by["match"] if x["sung_hz"]]
+assert len(sung) == len(heard) and all(abs(float(x["error_cents"]) - c) < 0.006 for x, c in zip(sung, heard)), sung
+assert all(x["error_cents"] == x["octave"] == x["stable_ms"] == "" for x in by["match"] if not x["sung_hz"])
+assert [x["octave"] for x in by["match"] if x["session"] == "1"][3] == "-1"
+assert {x["interval"] for x in by["match"]} == {"", "M3"} and all(x["answer"] == "" for x in by["match"])
+assert all(int(x["register"]) == register(float(x["target_hz"])) for x in by["match"])
+PY
+
+# RFC 4180 quoting: a field holding a comma, quotes and a line break (an interval name written by
+# hand into a copy of the history) comes back whole through a CSV reader; the row count holds.
+cp "$db" "$work/odd.sqlite"
+python3 - "$BOOP" "$work/odd.sqlite" <<'PY' && pass "stats --csv: RFC 4180 quoting" || fail "stats --csv quoting"
+import csv, io, sqlite3, subprocess, sys
+boop, db = sys.argv[1:]
+odd = 'P5, "odd"\r\nname'
+c = sqlite3.connect(db)
+c.execute("UPDATE interval_trials SET interval = ? WHERE trial = 2", (odd,))
+c.commit()
+n = c.execute("SELECT (SELECT count(*) FROM trials) + (SELECT count(*) FROM interval_trials) + "
+              "(SELECT count(*) FROM match_attempts)").fetchone()[0]
+c.close()
+text = subprocess.run([boop, "train", "stats", "--csv", "--db", db], capture_output=True, check=True).stdout.decode()
+rows = list(csv.reader(io.StringIO(text, newline="")))
+assert '"P5, ""odd""\r\nname"' in text, text
+assert len(rows) == n + 1 and all(len(r) == len(rows[0]) for r in rows), (len(rows), n)
+assert sum(r[5] == odd for r in rows) == 2, [r for r in rows if "odd" in r[5]]
 PY
 
 # A newer schema is refused by every exercise and by stats: 65, one line, the file untouched.
@@ -179,7 +249,7 @@ for cmd in "train --json --trials 1" "train match --json --references A4 --input
 done
 
 # A failed write to stdout is 74 with one line, for every form of stats and for match.
-for args in "stats --json" "stats --profile" "stats --profile --json" \
+for args in "stats --json" "stats --profile" "stats --profile --json" "stats --csv" \
   "match --json --references A3,C4,E4 --input $work/s1.wav"; do
   # shellcheck disable=SC2086
   "$boop" train $args --db "$db" >/dev/full 2>"$work/f.err"

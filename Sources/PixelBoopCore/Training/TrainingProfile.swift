@@ -45,6 +45,9 @@ public struct TrainingProfile: Sendable {
     public let thresholdByRegister: [(register: Int, estimate: ThresholdEstimate)]
     /// Matching bias and spread per register of the target notes, over every session.
     public let matchByRegister: [(register: Int, summary: MatchSummary)]
+    /// The interval-discrimination threshold per interval and register of the first interval's
+    /// lower note (`TrainingCSV.register`), over every session: narrow intervals first.
+    public let intervalByRegister: [(interval: String, register: Int, estimate: ThresholdEstimate)]
 
     /// Sessions with no trial (left before the first answer, or no note heard) are left out.
     public init(
@@ -71,15 +74,35 @@ public struct TrainingProfile: Sendable {
             let estimate =
                 stored(s) ?? ThresholdEstimate(answers: list.map { ($0.differenceCents, $0.correct) })
             return SessionProgress(
-                session: s, trials: list.count, threshold: estimate, match: nil, interval: list.first?.interval)
+                session: s, trials: list.count, threshold: estimate, match: nil,
+                interval: list.first.map { SungInterval($0.interval)?.name ?? $0.interval })
         }
         let bands = Dictionary(grouping: trials) { Register.octave(hz: $0.referenceHz) }
         thresholdByRegister = bands.keys.sorted().compactMap { r in
             ThresholdEstimate(answers: bands[r]!.map { ($0.differenceCents, $0.correct) }).map { (r, $0) }
         }
+        intervalByRegister = Self.intervalBands(intervals)
         let sung = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.register)
         matchByRegister = sung.keys.sorted().compactMap { r in
             MatchSummary(errors: sung[r]!.map { $0.cents! }).map { (r, $0) }
+        }
+    }
+
+    /// The posterior of every answer for one interval (named as `SungInterval` names it, so "P5up"
+    /// is "P5") in one register.
+    static func intervalBands(_ intervals: [IntervalTrialRecord]) -> [(
+        interval: String, register: Int, estimate: ThresholdEstimate
+    )] {
+        struct Band: Hashable {
+            let interval: String
+            let register: Int
+        }
+        let bands = Dictionary(grouping: intervals) {
+            Band(interval: SungInterval($0.interval)?.name ?? $0.interval, register: TrainingCSV.register($0))
+        }
+        func order(_ b: Band) -> (Int, String, Int) { (SungInterval(b.interval)?.semitones ?? Int.max, b.interval, b.register) }
+        return bands.keys.sorted { order($0) < order($1) }.compactMap { b in
+            ThresholdEstimate(answers: bands[b]!.map { ($0.differenceCents, $0.correct) }).map { (b.interval, b.register, $0) }
         }
     }
 }

@@ -77,7 +77,8 @@ struct TrainIntervalCommand: ParsableCommand {
                 guard let wider = try answer(plan) else { break }
                 session.answer(secondWider: wider)
                 let record = IntervalTrialRecord(
-                    session: id, trial: plan.number, time: Date(), interval: interval, plan: plan, secondWider: wider,
+                    session: id, trial: plan.number, time: Date(), interval: SungInterval(interval)!.name, plan: plan,
+                    secondWider: wider,
                     responseMilliseconds: Int(Date().timeIntervalSince(asked) * 1000))
                 try Self.storing { try store.add(record) }
             }

@@ -3,7 +3,7 @@ import Foundation
 import PixelBoopCore
 
 /// `boop train stats`: each exercise's sessions over time (a table and a chart), the profile per
-/// register, or every discrimination trial as CSV; `--json` for programs.
+/// register, or every trial of every exercise as one CSV table; `--json` for programs.
 struct TrainStatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -12,17 +12,28 @@ struct TrainStatsCommand: ParsableCommand {
             Without options: one row per session and a chart over time for each exercise — pitch \
             discrimination (threshold), pitch matching (bias and spread of the sung notes) and \
             interval discrimination (threshold, per interval). --profile: the discrimination \
-            threshold and the matching bias and spread per register (octave bands C to B), over \
-            every session, with 68 % intervals. Sessions without a trial are not listed; a session \
-            under 20 trials (8 sung notes) is marked uncertain. --json prints the same as one object.
+            threshold, the interval-discrimination threshold per interval, and the matching bias \
+            and spread, per register (octave bands C to B: of the reference tone, of the first \
+            interval's lower note, of the note asked for), over every session, with 68 % intervals. Sessions without a trial are not listed; a session \
+            under 20 trials (8 sung notes) is marked uncertain. --json prints the same as one object. \
+            --csv: every stored trial, one row each, in one table with the same columns on every row: \
+            exercise (discrimination, match, interval), session, trial, time, register, interval, \
+            reference_hz, difference_cents, higher_interval, first_low_hz, first_high_hz, \
+            second_low_hz, second_high_hz, wider_interval, answer, correct, response_ms, target_hz, \
+            sung_hz, error_cents, octave, stable_ms; a column that does not apply to the row's \
+            exercise is empty (so is sung_hz when no note was heard). RFC 4180 quoting, LF line ends.
             """)
 
     @OptionGroup var history: HistoryOption
 
-    @Flag(name: .long, help: "Every stored discrimination trial as CSV (for a spreadsheet or a notebook).")
+    @Flag(
+        name: .long,
+        help: "Every stored trial of every exercise as one CSV table (an exercise column; columns that do not apply empty).")
     var csv = false
 
-    @Flag(name: .long, help: "The threshold, bias and spread per register (octave bands) instead of per session.")
+    @Flag(
+        name: .long,
+        help: "Per register (octave bands): the pitch and interval thresholds, the sung bias and spread; not per session.")
     var profile = false
 
     @Flag(name: .long, help: "One JSON object instead of tables and charts.")
@@ -37,7 +48,10 @@ struct TrainStatsCommand: ParsableCommand {
             let store = try history.open(forWriting: false)
             do {
                 if csv {
-                    StandardOutput.write(try Self.csv(store.trials()))
+                    StandardOutput.write(
+                        TrainingCSV.table(
+                            trials: try store.trials(), attempts: try store.matchAttempts(),
+                            intervals: try store.intervalTrials()))
                     return
                 }
                 let p = TrainingProfile(
@@ -55,18 +69,6 @@ struct TrainStatsCommand: ParsableCommand {
                 throw BoopExit(error)
             }
         }
-    }
-
-    static func csv(_ trials: [TrainingTrial]) -> String {
-        var out = "session,trial,time,reference_hz,difference_cents,higher_interval,answer,correct,response_ms\n"
-        let iso = ISO8601DateFormatter()
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        for t in trials {
-            out += String(
-                format: "%lld,%d,%@,%.6f,%.6f,%d,%@,%d,%d\n", t.session, t.trial, iso.string(from: t.time), t.referenceHz,
-                t.differenceCents, t.higherInterval, t.answer, t.correct ? 1 : 0, t.responseMilliseconds)
-        }
-        return out
     }
 
     /// "1 trial", "2 trials".
@@ -96,6 +98,9 @@ enum StatsJSON {
             },
             "match": p.matchByRegister.map { r, s in
                 ["register": r, "band": StatsReport.band(r)].merging(fields(s)) { a, _ in a }
+            },
+            "interval": p.intervalByRegister.map { name, r, e in
+                ["interval": name, "register": r, "band": StatsReport.band(r)].merging(fields(e)) { a, _ in a }
             }
         ]
         return encode(object)

@@ -32,15 +32,22 @@ enum StatsReport {
     }
 
     static func profile(_ p: TrainingProfile) -> String {
-        if p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty { return "No training sessions yet.\n" }
+        if p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty && p.intervalByRegister.isEmpty {
+            return "No training sessions yet.\n"
+        }
         var out = ""
         if !p.thresholdByRegister.isEmpty {
             out += "Your ear by register (pitch discrimination, every session)\n"
             out += "register  notes   trials  threshold (cents)  68 % interval\n"
-            for (r, e) in p.thresholdByRegister {
-                out +=
-                    String(format: "%8d  %@  %6d  %17.1f  %.1f-%.1f", r, band(r).padding(6), e.trials, e.threshold, e.low, e.high)
-                    + uncertain(e.trials, "trial", TrainStatsCommand.fewTrials) + "\n"
+            for (r, e) in p.thresholdByRegister { out += String(format: "%8d  %@  ", r, band(r).padding(6)) + estimate(e) }
+        }
+        if !p.intervalByRegister.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += "Your ear for intervals by register (interval discrimination, every session; "
+            out += "the register of the first interval's lower note)\n"
+            out += "interval  register  notes   trials  threshold (cents)  68 % interval\n"
+            for (name, r, e) in p.intervalByRegister {
+                out += String(format: "%@  %8d  %@  ", name.padding(8), r, band(r).padding(6)) + estimate(e)
             }
         }
         if !p.matchByRegister.isEmpty {
@@ -61,6 +68,12 @@ enum StatsReport {
         let f = DateFormatter()
         f.dateFormat = format
         return f
+    }
+
+    /// A register's threshold columns, its uncertainty and the line's end.
+    private static func estimate(_ e: ThresholdEstimate) -> String {
+        String(format: "%6d  %17.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
+            + uncertain(e.trials, "trial", TrainStatsCommand.fewTrials) + "\n"
     }
 
     private static func uncertain(_ n: Int, _ noun: String, _ few: Int) -> String {

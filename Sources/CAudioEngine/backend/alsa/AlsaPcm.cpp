@@ -149,6 +149,14 @@ AlsaPcm::Wait AlsaPcm::waitForDevice(int timeoutMs, unsigned short& revents) {
     return Wait::events;
 }
 
+void AlsaPcm::pause(int64_t ns) {
+    if (ns <= 0 || wakeFd_ < 0) return;
+    pollfd wake{wakeFd_, POLLIN, 0};
+    const timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    // The wake is left readable: the loop's next wait sees it too, and stop() is checked first.
+    ppoll(&wake, 1, &ts, nullptr);
+}
+
 void AlsaPcm::close() noexcept {
     if (pcm_ != nullptr) {
         snd_pcm_drop(pcm_);

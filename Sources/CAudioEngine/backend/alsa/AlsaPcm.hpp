@@ -63,6 +63,9 @@ class AlsaPcm {
     // The I/O thread: waits for the device (or a wake); on `events`, the PCM's poll events are in
     // `revents`. What counts as "gone" is the caller's.
     Wait waitForDevice(int timeoutMs, unsigned short& revents);
+    // The I/O thread: waits `ns` nanoseconds (CLOCK_MONOTONIC, via ppoll) or until a wake,
+    // whichever comes first, without looking at the device (a clockless one is always ready).
+    void pause(int64_t ns);
     // The I/O thread: recovers from an xrun (-EPIPE; `onXrun` runs first, it may renegotiate) or a
     // suspend (-ESTRPIPE), restarting the stream when `restart` (capture). Past this second's
     // budget: `later`, and `lost` once errors have come without end.

@@ -25,6 +25,9 @@ constexpr int kPollTimeoutMs = 100;
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
 // Adaptive buffering grows the fill level when a second xrun follows the first within this time.
 constexpr int64_t kXrunBurstNs = 10'000'000'000;
+// A device may run this far (beyond its buffer) ahead of the system clock before it is paced:
+// more than any real device's delay reporting errs by, so only a clockless one is.
+constexpr double kPaceSlackSeconds = 0.1;
 
 }  // namespace
 
@@ -210,6 +213,8 @@ bool AlsaPlayback::noteXrun() {
 
 // Counts and recovers an xrun (renegotiating a larger buffer first when that is due) or suspend.
 AlsaPcm::Recovery AlsaPlayback::recover(int err) {
+    // A recovery may drop frames the device never played; measure its pace afresh.
+    pace_.forget();
     return pcm_.recover(err, false, [this] { noteXrun(); });
 }
 
@@ -321,6 +326,7 @@ void AlsaPlayback::run() {
                     longestStallNs_.store(quiet, std::memory_order_relaxed);
             }
             lastProgress = now;
+            keepRealTime();
         } else if (now - lastProgress > kWatchdogNs) {
             return finish(BOOP_ERROR_DEVICE_LOST);
         }
@@ -330,6 +336,18 @@ void AlsaPlayback::run() {
     if (drainRequested_.load()) drainOut();
     snd_pcm_drop(pcm_.handle());
     finish(BOOP_OK);
+}
+
+// A device that has consumed more than real time allows (ALSA's null PCM takes every write at
+// once and is always ready, so the wait below would return at once and the loop would render as
+// fast as the CPU goes) is given nothing more until the system clock catches up. The pause ends
+// early on stop(). A device with a clock of its own is never ahead and never waits here.
+void AlsaPlayback::keepRealTime() {
+    const int64_t delay = std::max<int64_t>(0, delay_.load(std::memory_order_relaxed));
+    const int64_t consumed = int64_t(framesWritten_.load(std::memory_order_relaxed)) - delay;
+    const double rate = pcm_.rate();
+    const int64_t slack = int64_t(pcm_.buffer()) + int64_t(rate * kPaceSlackSeconds);
+    pcm_.pause(pace_.waitNs(monotonicNs(), consumed, rate, slack));
 }
 
 // One wake-up's work: recover the stream if needed, top it up to the fill level, start it.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/alsa/AlsaPace.hpp"
 #include "backend/alsa/AlsaPcm.hpp"
 #include "engine/MidiArrival.hpp"
 #include "include/CAudioEngine.h"
@@ -68,6 +69,7 @@ class AlsaPlayback final : public PlaybackBackend {
     boop_status configure(snd_pcm_uframes_t periodFrames, uint32_t periods);
     snd_pcm_uframes_t ceilingFrames() const;
     void drainOut();
+    void keepRealTime();
     bool waitForDevice(int timeoutMs);
     void finish(boop_status error);
 
@@ -83,6 +85,7 @@ class AlsaPlayback final : public PlaybackBackend {
     boop_source source_{};
     MidiArrivalClock* line_ = nullptr;
     uint64_t rendered_ = 0;         // source frames rendered (the I/O thread's)
+    RealTimePace pace_;             // the I/O thread's
     std::vector<float> floatBuf_;   // one period, interleaved
     std::vector<uint8_t> convBuf_;  // one period in the device format when it is not float
 
