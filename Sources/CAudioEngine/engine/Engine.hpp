@@ -59,7 +59,8 @@ class Engine {
         [[clang::nonblocking]];
     static FoldKernel chooseFold() noexcept;
     FoldKernel foldEights_ = chooseFold();
-    bool sumsUsed_ = true;  // the slice's partial sums hold something (they start uncleared)
+    bool wide_ = dsp::simd::useAvx2();  // the mix's AVX2 loops (no FMA: the baseline's bits)
+    bool sumsUsed_ = true;              // the slice's partial sums hold something (they start uncleared)
     static constexpr uint32_t kSliceFrames = 512;
 
     boop_engine_config config_;
