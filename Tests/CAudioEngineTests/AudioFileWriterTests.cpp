@@ -4,6 +4,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <sstream>
@@ -171,4 +173,58 @@ TEST_CASE("file writer: an error met on the writing thread fails the file and le
         if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") ++all;
     closedir(d);
     CHECK(all == 0);
+}
+
+TEST_CASE("file writer: an output stage handed to it gives the samples the stage gives in the caller's thread") {
+    // 200,000 stereo frames (three slabs and a part), loud enough for the limiter to act, written
+    // in blocks of 8192 frames; the same stage run by the caller, block by block, as the reference.
+    const uint32_t frames = 200000, block = 8192;
+    std::vector<float> input(2 * frames);
+    for (uint32_t i = 0; i < frames; ++i) {
+        const float x = 1.6f * std::sin(0.031f * float(i)) * (i % 40000 < 20000 ? 1.0f : 0.3f);
+        input[2 * i] = x;
+        input[2 * i + 1] = -0.7f * x;
+    }
+    boop_output_config config;
+    boop_output_config_default(&config);
+    boop_output* reference = nullptr;
+    REQUIRE(boop_output_create(&config, 44100, 2, &reference) == BOOP_OK);
+    std::vector<float> expected, work;
+    for (uint32_t done = 0; done < frames; done += block) {
+        const uint32_t n = std::min(block, frames - done);
+        work.assign(input.begin() + 2 * done, input.begin() + 2 * (done + n));
+        uint32_t aligned = 0;
+        REQUIRE(boop_output_process(reference, work.data(), n, &aligned) == BOOP_OK);
+        expected.insert(expected.end(), work.begin(), work.begin() + 2 * aligned);
+    }
+    work.assign(2 * boop_output_latency_frames(reference), 0.0f);
+    uint32_t tail = 0;
+    REQUIRE(boop_output_finish(reference, work.data(), boop_output_latency_frames(reference), &tail) == BOOP_OK);
+    expected.insert(expected.end(), work.begin(), work.begin() + 2 * tail);
+    boop_output_destroy(reference);
+    REQUIRE(expected.size() == input.size());
+
+    const std::string dir = tempDir(), path = dir + "/limited.wav";
+    boop_output* stage = nullptr;
+    REQUIRE(boop_output_create(&config, 44100, 2, &stage) == BOOP_OK);
+    boop_output* mono = nullptr;
+    REQUIRE(boop_output_create(&config, 44100, 1, &mono) == BOOP_OK);
+    boop_file_writer* w = nullptr;
+    REQUIRE(boop_file_writer_open(path.c_str(), 44100, 2, BOOP_SAMPLE_FLOAT32, &w) == BOOP_OK);
+    CHECK(boop_file_writer_set_output(w, mono) == BOOP_ERROR_INVALID_ARGUMENT);  // other channels
+    REQUIRE(boop_file_writer_set_output(w, stage) == BOOP_OK);
+    for (uint32_t done = 0; done < frames; done += block)
+        REQUIRE(boop_file_writer_write(w, input.data() + 2 * done, std::min(block, frames - done)) == BOOP_OK);
+    CHECK(boop_file_writer_set_output(w, stage) == BOOP_ERROR_INVALID_ARGUMENT);  // frames written already
+    REQUIRE(boop_file_writer_commit(w) == BOOP_OK);
+    boop_output_destroy(stage);
+    boop_output_destroy(mono);
+    SF_INFO info{};
+    SNDFILE* f = sf_open(path.c_str(), SFM_READ, &info);
+    REQUIRE(f);
+    REQUIRE(info.frames == frames);
+    std::vector<float> got(2 * frames);
+    CHECK(sf_readf_float(f, got.data(), frames) == frames);
+    sf_close(f);
+    CHECK(got == expected);
 }

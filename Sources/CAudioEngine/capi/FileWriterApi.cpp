@@ -4,6 +4,7 @@
 #include <new>
 
 #include "capi/Guarded.hpp"
+#include "capi/OutputHandle.hpp"
 #include "include/CAudioEngine.h"
 #include "io/AudioFileWriter.hpp"
 
@@ -63,6 +64,13 @@ void boop_file_writer_abort(boop_file_writer* w) {
     if (!w) return;
     if (w->impl) w->impl->abort();
     delete w;
+}
+
+boop_status boop_file_writer_set_output(boop_file_writer* w, boop_output* output) {
+    if (!w || !w->impl || !output || w->impl->framesWritten() > 0 || output->stage.channels() != w->impl->channels())
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    w->impl->setOutput(&output->stage);
+    return BOOP_OK;
 }
 
 void boop_file_writer_set_durability(boop_file_writer* w, boop_durability durability) {

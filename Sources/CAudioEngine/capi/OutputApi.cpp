@@ -6,16 +6,12 @@
 #include <new>
 
 #include "capi/Guarded.hpp"
+#include "capi/OutputHandle.hpp"
 #include "dsp/LoudnessMeter.hpp"
 #include "dsp/TruePeak.hpp"
-#include "engine/OutputStage.hpp"
 #include "engine/SourceCrossfader.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
-
-struct boop_output {
-    boop::OutputStage stage;
-};
 
 struct boop_crossfader {
     boop::SourceCrossfader impl;

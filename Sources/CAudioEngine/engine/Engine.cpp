@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include "dsp/SoftClipper.hpp"
 #include "engine/Timbre.hpp"
 #include "rt/Denormals.hpp"
 
@@ -31,6 +30,7 @@ Engine::Engine(const boop_engine_config& config)
     partialSums_.reset(new dsp::simd::f8[kSliceFrames]);
     mono_.reset(new float[kSliceFrames]);
     direct_.reset(new float[kSliceFrames]);
+    silence_.reset(new float[kSliceFrames]());
 }
 
 bool Engine::push(const Command& command) noexcept {
@@ -141,9 +141,12 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
 }
 
 void Engine::renderSegment(uint32_t begin, uint32_t end) BOOP_RT {
-    for (VoiceBank& bank : banks_)
+    for (VoiceBank& bank : banks_) {
+        directUsed_ |= bank.activeLanes() > 0;
         sumsUsed_ |=
             bank.render(partialSums_.get(), direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
+    }
+    directUsed_ |= drums_.activeCount() > 0;
     drums_.render(direct_.get(), clock_, static_cast<int>(begin), static_cast<int>(end));
     const int b = static_cast<int>(begin), e = static_cast<int>(end);
     for (InstrumentBank& slot : instruments_) {
@@ -192,7 +195,10 @@ float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
     // The partial sums only when the last slice wrote any (a chord of four or more voices).
     if (sumsUsed_) std::memset(partialSums_.get(), 0, sizeof(dsp::simd::f8) * kSliceFrames);
     sumsUsed_ = false;
-    std::memset(direct_.get(), 0, sizeof(float) * frames);
+    // The direct sums only when the last slice may have written any (a song's instruments and
+    // kits sound in the stereo pair alone).
+    if (directUsed_) std::memset(direct_.get(), 0, sizeof(float) * kSliceFrames);
+    directUsed_ = false;
     if (stereoUsed_) {
         std::memset(left_.get(), 0, sizeof(float) * kSliceFrames);
         std::memset(right_.get(), 0, sizeof(float) * kSliceFrames);
@@ -230,160 +236,6 @@ float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
 
     const float peak = mixDown(out, frames);
     clock_ += frames;
-    return peak;
-}
-
-namespace {
-
-// Eight frames at a time: eight vectors of partial sums become one vector of eight samples
-// (simd::laneTrees), plus the direct sums, times the master gain. Returns how many frames it
-// folded (a multiple of eight).
-BOOP_SIMD_INLINE uint32_t foldEights(const dsp::simd::f8* sums, const float* direct, float* mono, uint32_t frames,
-                                     dsp::simd::f8& loudest) noexcept {
-    using dsp::simd::f8;
-    uint32_t n = 0;
-    for (; n + 8 <= frames; n += 8) {
-        const f8 y = (dsp::simd::laneTrees(sums + n) + *reinterpret_cast<const dsp::simd::f8u*>(direct + n)) *
-                     Engine::kMasterGain;
-        loudest = dsp::simd::max(loudest, dsp::simd::abs(y));
-        std::memcpy(mono + n, &y, sizeof y);
-    }
-    return n;
-}
-
-uint32_t foldEightsBaseline(const dsp::simd::f8* s, const float* d, float* m, uint32_t f, dsp::simd::f8& l) BOOP_RT {
-    return foldEights(s, d, m, f, l);
-}
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define BOOP_HAVE_AVX2_FOLD 1
-// With AVX2 each vector is one register instead of two: the fold was a tenth of a render.
-__attribute__((target("avx2,fma"))) uint32_t foldEightsAvx2(const dsp::simd::f8* s, const float* d, float* m,
-                                                            uint32_t f, dsp::simd::f8& l) BOOP_RT {
-    return foldEights(s, d, m, f, l);
-}
-#endif
-
-}  // namespace
-
-Engine::FoldKernel Engine::chooseFold() noexcept {
-#if defined(BOOP_HAVE_AVX2_FOLD)
-    if (dsp::simd::useAvx2()) return foldEightsAvx2;
-#endif
-    return foldEightsBaseline;
-}
-
-// Folds each frame's eight partial sums into one sample, applies the master gain and, only when
-// something reaches the knee, the soft clipper; then writes every channel. Returns the peak.
-float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
-    using dsp::simd::f8;
-    float* mono = mono_.get();
-    const f8* sums = partialSums_.get();
-    f8 loudest = dsp::simd::splat(0.0f);
-    uint32_t n = 0;
-    if (sumsUsed_) {
-        n = foldEights_(sums, direct_.get(), mono, frames, loudest);
-    } else {
-        // Nothing in the partial sums: they add exactly +0 (the fold's result, to the bit).
-        const float* direct = direct_.get();
-        for (; n + 8 <= frames; n += 8) {
-            const f8 y = *reinterpret_cast<const dsp::simd::f8u*>(direct + n) * kMasterGain;
-            loudest = dsp::simd::max(loudest, dsp::simd::abs(y));
-            std::memcpy(mono + n, &y, sizeof y);
-        }
-    }
-    if (stereoUsed_) {
-        // Instruments sound: the centred mix (folded above, not yet clipped) plus the stereo pair.
-        for (; n < frames; ++n) mono[n] = (dsp::simd::laneTree(sums[n]) + direct_[n]) * kMasterGain;
-        return mixStereo(out, frames);
-    }
-    float peak = 0.0f;
-    for (int k = 0; k < 8; ++k) peak = std::max(peak, loudest[k]);
-    // The frames after the last whole eight, lanes added in the same tree as above: a frame's
-    // bits must not depend on whether a block's end left it in the tail.
-    for (; n < frames; ++n) {
-        mono[n] = (dsp::simd::laneTree(sums[n]) + direct_[n]) * kMasterGain;
-        peak = std::max(peak, std::fabs(mono[n]));
-    }
-    if (peak > dsp::SoftClipper::kKnee) {
-        for (n = 0; n < frames; ++n) mono[n] = dsp::SoftClipper::process(mono[n]);
-        peak = dsp::SoftClipper::process(peak);  // the clipper is monotonic
-    }
-    const uint32_t channels = config_.channels;
-    if (channels == 1) {
-        for (n = 0; n < frames; ++n) out[n] = mono[n];
-    } else {
-        for (n = 0; n < frames; ++n)
-            for (uint32_t ch = 0; ch < channels; ++ch) out[n * channels + ch] = mono[n];
-    }
-    return peak;
-}
-
-namespace {
-
-// Frames [0, 4 x (frames / 4)) of a stereo output: each side is the centred mix plus its side
-// times the master gain; peak takes the loudest. Returns how many frames it wrote.
-uint32_t stereoFours(const float* mono, const float* left, const float* right, float* out, uint32_t frames,
-                     float& peak) noexcept {
-    using dsp::simd::f4;
-    f4 loudest{};
-    uint32_t n = 0;
-    for (; n + 4 <= frames; n += 4) {
-        f4 m, l, r;
-        std::memcpy(&m, mono + n, sizeof m);
-        std::memcpy(&l, left + n, sizeof l);
-        std::memcpy(&r, right + n, sizeof r);
-        l = m + l * Engine::kMasterGain;
-        r = m + r * Engine::kMasterGain;
-        loudest = dsp::simd::max(loudest, dsp::simd::max(dsp::simd::abs(l), dsp::simd::abs(r)));
-        const f4 low = __builtin_shufflevector(l, r, 0, 4, 1, 5), high = __builtin_shufflevector(l, r, 2, 6, 3, 7);
-        std::memcpy(out + 2 * n, &low, sizeof low);
-        std::memcpy(out + 2 * n + 4, &high, sizeof high);
-    }
-    for (int k = 0; k < 4; ++k) peak = std::max(peak, loudest[k]);
-    return n;
-}
-
-}  // namespace
-
-// The slice with instrument voices or kits sounding: each channel is the centred mix plus its
-// side of the stereo pair (a mono output takes their mean) through the soft clipper. Returns the
-// peak.
-float Engine::mixStereo(float* out, uint32_t frames) BOOP_RT {
-    const float* mono = mono_.get();
-    const float* left = left_.get();
-    const float* right = right_.get();
-    const uint32_t channels = config_.channels;
-    float peak = 0.0f;
-    if (channels == 1) {
-        for (uint32_t n = 0; n < frames; ++n) {
-            out[n] = mono[n] + 0.5f * (left[n] + right[n]) * kMasterGain;
-            peak = std::max(peak, std::fabs(out[n]));
-        }
-    } else if (channels == 2) {
-        // The usual stereo output four frames at a time, then the rest frame by frame: the same
-        // operations per frame as the general loop below, so the same bits.
-        for (uint32_t n = stereoFours(mono, left, right, out, frames, peak); n < frames; ++n) {
-            const float l = mono[n] + left[n] * kMasterGain;
-            const float r = mono[n] + right[n] * kMasterGain;
-            peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));
-            out[2 * n] = l;
-            out[2 * n + 1] = r;
-        }
-    } else {
-        for (uint32_t n = 0; n < frames; ++n) {
-            const float l = mono[n] + left[n] * kMasterGain;
-            const float r = mono[n] + right[n] * kMasterGain;
-            peak = std::max(peak, std::max(std::fabs(l), std::fabs(r)));
-            out[n * channels] = l;
-            out[n * channels + 1] = r;
-            for (uint32_t ch = 2; ch < channels; ++ch) out[n * channels + ch] = 0.5f * (l + r);
-        }
-    }
-    // The clipper only when something reaches its knee (below it, it is the identity).
-    if (peak > dsp::SoftClipper::kKnee) {
-        for (uint32_t i = 0; i < frames * channels; ++i) out[i] = dsp::SoftClipper::process(out[i]);
-        peak = dsp::SoftClipper::process(peak);
-    }
     return peak;
 }
 

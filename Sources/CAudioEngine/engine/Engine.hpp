@@ -52,14 +52,15 @@ class Engine {
     void stealOldest() BOOP_RT;
     void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
     void applyInstrument(const Command& command) BOOP_RT;
-    float mixStereo(float* out, uint32_t frames) BOOP_RT;
+    float mixStereo(float* out, uint32_t frames, const float* centre) BOOP_RT;
     float renderSlice(float* out, uint32_t frames) BOOP_RT;  // returns the slice's peak
     float mixDown(float* out, uint32_t frames) BOOP_RT;
     using FoldKernel = uint32_t (*)(const dsp::simd::f8*, const float*, float*, uint32_t, dsp::simd::f8&) noexcept
         [[clang::nonblocking]];
     static FoldKernel chooseFold() noexcept;
     FoldKernel foldEights_ = chooseFold();
-    bool sumsUsed_ = true;  // the slice's partial sums hold something (they start uncleared)
+    bool wide_ = dsp::simd::useAvx2();  // the mix's AVX2 loops (no FMA: the baseline's bits)
+    bool sumsUsed_ = true;              // the slice's partial sums hold something (they start uncleared)
     static constexpr uint32_t kSliceFrames = 512;
 
     boop_engine_config config_;
@@ -77,6 +78,8 @@ class Engine {
     std::unique_ptr<dsp::simd::f8[]> partialSums_;  // one slice
     std::unique_ptr<float[]> mono_;                 // one slice, folded
     std::unique_ptr<float[]> direct_;               // one slice: voices rendered along time add here
+    bool directUsed_ = true;                        // the slice's direct sums may hold something
+    std::unique_ptr<float[]> silence_;              // one slice of +0: the centre when nothing sounds there
     uint64_t clock_ = 0;
     uint64_t noteOrder_ = 0;
     uint32_t drumSeed_ = 0;

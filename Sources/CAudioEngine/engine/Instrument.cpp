@@ -97,7 +97,8 @@ uint32_t framesOf(double seconds, double rate) noexcept {
 }
 
 // mono[0 ... 7] += tone x (start + slope x (at + k)) x gain.
-inline void addGroup(float* mono, const float* tone, float start, float slope, uint32_t at, float gain) noexcept {
+BOOP_SIMD_INLINE void addGroup(float* mono, const float* tone, float start, float slope, uint32_t at,
+                               float gain) noexcept {
     using dsp::simd::f8;
     const dsp::simd::u8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
     const f8 frames = __builtin_convertvector(at + iota, f8);
@@ -225,8 +226,10 @@ void InstrumentBank::fadeAll(double seconds) BOOP_RT {
     }
 }
 
-// The voice's frames: its tone group by group, times the envelope stage by stage.
-void InstrumentBank::renderVoice(Voice& v, float* __restrict mono, int count) BOOP_RT {
+// The voice's frames: its tone group by group, times the envelope stage by stage. Inlined into
+// both builds of renderChunks.
+__attribute__((always_inline)) inline void InstrumentBank::renderVoice(Voice& v, float* __restrict mono,
+                                                                       int count) BOOP_RT {
     for (int i = 0; i < count;) {
         if (v.used == kToneAhead) {
             kernel_(v.tone, shared_, v.ahead);
@@ -254,8 +257,28 @@ void InstrumentBank::renderVoice(Voice& v, float* __restrict mono, int count) BO
     }
 }
 
-void InstrumentBank::render(float* __restrict left, float* __restrict right, int begin, int end) BOOP_RT {
+void InstrumentBank::render(float* left, float* right, int begin, int end) BOOP_RT {
     if (active_ == 0) return;
+    if (wide_) {
+        renderAvx2(left, right, begin, end);
+    } else {
+        renderBaseline(left, right, begin, end);
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+// AVX2 without FMA: eight-lane vectors, and no multiply fused into an add that the baseline
+// rounds separately, so both builds give the same samples.
+__attribute__((target("avx2"))) void InstrumentBank::renderAvx2(float* l, float* r, int b, int e) BOOP_RT {
+    renderChunks(l, r, b, e);
+}
+#else
+void InstrumentBank::renderAvx2(float* l, float* r, int b, int e) BOOP_RT { renderChunks(l, r, b, e); }
+#endif
+void InstrumentBank::renderBaseline(float* l, float* r, int b, int e) BOOP_RT { renderChunks(l, r, b, e); }
+
+__attribute__((always_inline)) inline void InstrumentBank::renderChunks(float* __restrict left, float* __restrict right,
+                                                                        int begin, int end) BOOP_RT {
     // The voices sum into one mono chunk, panned once (they share the track's pan): a frame's
     // sum runs in voice order whatever the chunk, so the bits do not depend on the block size.
     alignas(32) float mono[kChunk];

@@ -72,6 +72,11 @@ class InstrumentBank {
     void enterStage(Voice& v, Stage stage, float start, uint32_t length, float slope) BOOP_RT;
     void nextStage(Voice& v) BOOP_RT;
     void renderVoice(Voice& v, float* mono, int count) BOOP_RT;
+    // render() compiled twice (Instrument.cpp): the AVX2 build (no FMA, so the same bits) where
+    // the CPU has it. The per-frame envelope, sum and pan were a tenth of a song's render.
+    void renderChunks(float* left, float* right, int begin, int end) BOOP_RT;
+    void renderAvx2(float* left, float* right, int begin, int end) BOOP_RT;
+    void renderBaseline(float* left, float* right, int begin, int end) BOOP_RT;
     void updateCoefficients() BOOP_RT;
 
     double sampleRate_ = 44100.0;

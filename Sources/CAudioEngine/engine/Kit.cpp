@@ -7,7 +7,8 @@ namespace boop {
 
 void KitBank::prepare(double sampleRate) noexcept {
     sampleRate_ = sampleRate;
-    kernel_ = chooseKernel(dsp::simd::useAvx2());
+    wide_ = dsp::simd::useAvx2();
+    kernel_ = chooseKernel(wide_);
     for (Hit& h : hits_) h = Hit{};
 }
 
@@ -148,7 +149,7 @@ void KitBank::fadeAll(double seconds) BOOP_RT {
 }
 
 // A hit's frames: its groups as the kernel made them, times its fade when it is fading.
-void KitBank::renderHit(Hit& h, float* __restrict mono, int count) BOOP_RT {
+__attribute__((always_inline)) inline void KitBank::renderHit(Hit& h, float* __restrict mono, int count) BOOP_RT {
     const uint32_t clapGap = static_cast<uint32_t>(0.01 * sampleRate_);
     for (int i = 0; i < count;) {
         if (h.used == kAhead) {
@@ -178,8 +179,31 @@ void KitBank::renderHit(Hit& h, float* __restrict mono, int count) BOOP_RT {
     }
 }
 
-void KitBank::render(float* __restrict left, float* __restrict right, float panLeft, float panRight, int begin,
-                     int end) BOOP_RT {
+void KitBank::render(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT {
+    if (wide_) {
+        renderAvx2(left, right, panLeft, panRight, begin, end);
+    } else {
+        renderBaseline(left, right, panLeft, panRight, begin, end);
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+// AVX2 without FMA: eight-lane vectors and the baseline's roundings, so the same samples.
+__attribute__((target("avx2"))) void KitBank::renderAvx2(float* l, float* r, float pl, float pr, int b, int e) BOOP_RT {
+    renderChunks(l, r, pl, pr, b, e);
+}
+#else
+void KitBank::renderAvx2(float* l, float* r, float pl, float pr, int b, int e) BOOP_RT {
+    renderChunks(l, r, pl, pr, b, e);
+}
+#endif
+void KitBank::renderBaseline(float* l, float* r, float pl, float pr, int b, int e) BOOP_RT {
+    renderChunks(l, r, pl, pr, b, e);
+}
+
+__attribute__((always_inline)) inline void KitBank::renderChunks(float* __restrict left, float* __restrict right,
+                                                                 float panLeft, float panRight, int begin,
+                                                                 int end) BOOP_RT {
     // The hits sum into one mono chunk, panned once: a frame's sum runs in hit order whatever
     // the chunk, so the bits do not depend on where a block was cut.
     alignas(32) float mono[kChunk];

@@ -58,6 +58,11 @@ class KitBank {
 
   private:
     void renderHit(Hit& h, float* mono, int count) BOOP_RT;
+    // render() compiled twice (Kit.cpp): the AVX2 build (no FMA: the same bits) where the CPU has it.
+    void renderChunks(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
+    void renderAvx2(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
+    void renderBaseline(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
+    bool wide_ = false;
     void recipe808(Hit& h, uint32_t key) BOOP_RT;
     void recipeChip(Hit& h, uint32_t key) BOOP_RT;
     float decayOver(double seconds) const noexcept;

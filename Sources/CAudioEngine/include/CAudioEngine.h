@@ -444,6 +444,16 @@ boop_status boop_file_writer_commit(boop_file_writer* writer);
  * Thread safety: the writer's thread. */
 void boop_file_writer_abort(boop_file_writer* writer);
 
+/* Passes every frame written from now on through `output` (as boop_output_process does: the
+ * look-ahead's pre-roll is dropped) on the writer's own thread before the file gets it, and at
+ * boop_file_writer_commit writes what boop_output_finish delivers. An offline render hands its
+ * stage here so that the limiter runs beside the synthesis instead of after it. The stage must have
+ * the writer's rate and channels, stays the caller's (it must outlive the commit or abort), and
+ * no one else uses it meanwhile. Call before the first write.
+ * Return: BOOP_OK or BOOP_ERROR_INVALID_ARGUMENT (NULL, other channels, frames already written).
+ * Thread safety: the writer's thread. */
+boop_status boop_file_writer_set_output(boop_file_writer* writer, boop_output* output);
+
 /* The last libsndfile/system error message of this writer ("" if none).
  * Thread safety: the writer's thread. */
 const char* boop_file_writer_error(const boop_file_writer* writer);

@@ -10,6 +10,8 @@
 #include <new>
 #include <system_error>
 
+#include "engine/OutputStage.hpp"
+
 namespace boop {
 
 namespace {
@@ -95,7 +97,7 @@ boop_status AudioFileWriter::write(const float* interleaved, uint64_t frames) {
         return BOOP_ERROR_IO;
     }
     frames_ += frames;
-    if (!io_.joinable()) return writeNow(interleaved, frames);
+    if (!io_.joinable() && output_ == nullptr) return writeNow(interleaved, frames);
     while (frames > 0) {
         const uint64_t room = kSlabFrames - slabFrames_[filling_];
         const uint64_t take = frames < room ? frames : room;
@@ -105,11 +107,36 @@ boop_status AudioFileWriter::write(const float* interleaved, uint64_t frames) {
         interleaved += take * channels_;
         frames -= take;
         if (slabFrames_[filling_] == kSlabFrames) {
-            const boop_status s = handOff();
+            const boop_status s = io_.joinable() ? handOff() : writeHere();
             if (s != BOOP_OK) return s;
         }
     }
     return ioStatus();
+}
+
+std::string AudioFileWriter::writeSlab(int slab) noexcept {
+    float* samples = slabs_[slab].get();
+    uint64_t frames = slabFrames_[slab];
+    // The stage's look-ahead holds back its latency: fewer frames come out of the first slab.
+    if (output_ != nullptr) frames = output_->processAligned(samples, static_cast<uint32_t>(frames));
+    const sf_count_t n = static_cast<sf_count_t>(frames);
+    if (n > 0 && sf_writef_float(file_, samples, n) != n) {
+        const int err = errno;
+        try {
+            return describeWriteFailure(out_.fd(), err, sf_strerror(file_));
+        } catch (...) {
+            return "writing the file failed";
+        }
+    }
+    return {};
+}
+
+boop_status AudioFileWriter::writeHere() noexcept {
+    const std::string failure = writeSlab(filling_);
+    slabFrames_[filling_] = 0;
+    if (failure.empty()) return BOOP_OK;
+    setError(failure.c_str());
+    return BOOP_ERROR_IO;
 }
 
 boop_status AudioFileWriter::writeNow(const float* interleaved, uint64_t frames) noexcept {
@@ -147,11 +174,7 @@ void AudioFileWriter::ioLoop() noexcept {
         lock.unlock();
         // After a failure the rest is dropped: commit will fail and remove the file anyway.
         std::string failure;
-        if (!failed) {
-            const sf_count_t frames = static_cast<sf_count_t>(slabFrames_[writing_]);
-            if (sf_writef_float(file_, slabs_[writing_].get(), frames) != frames)
-                failure = describeWriteFailure(out_.fd(), errno, sf_strerror(file_));
-        }
+        if (!failed) failure = writeSlab(writing_);
         lock.lock();
         if (!failure.empty() && ioStatus_ == BOOP_OK) {
             ioStatus_ = BOOP_ERROR_IO;
@@ -198,10 +221,20 @@ boop_status AudioFileWriter::commit() {
             abort();
             return BOOP_ERROR_IO;
         }
+    } else if (file_ != nullptr && output_ != nullptr && slabFrames_[filling_] > 0 && writeHere() != BOOP_OK) {
+        abort();
+        return BOOP_ERROR_IO;
+    }
+    if (file_ != nullptr && output_ != nullptr) {
+        // The frames still in the stage's look-ahead (at most its latency: a slab has room).
+        const sf_count_t n = static_cast<sf_count_t>(output_->finish(slabs_[filling_].get()));
+        if (n > 0 && sf_writef_float(file_, slabs_[filling_].get(), n) != n)
+            failure = describeWriteFailure(out_.fd(), errno, sf_strerror(file_));
     }
     if (file_ != nullptr) {
         errno = 0;
-        if (sf_close(file_) != 0) failure = describeWriteFailure(out_.fd(), errno, "closing the file failed");
+        if (sf_close(file_) != 0 && failure.empty())
+            failure = describeWriteFailure(out_.fd(), errno, "closing the file failed");
         file_ = nullptr;
     }
     if (failure.empty() && out_.commit(durability_) == BOOP_OK) return BOOP_OK;

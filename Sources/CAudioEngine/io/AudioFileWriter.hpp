@@ -24,6 +24,8 @@
 
 namespace boop {
 
+class OutputStage;
+
 class AudioFileWriter {
   public:
     // INVALID_ARGUMENT for a name whose extension is no format (or a format the extension cannot
@@ -44,6 +46,12 @@ class AudioFileWriter {
     const std::string& error() const noexcept { return error_; }
     const std::string& path() const noexcept { return finalPath_; }
     void setDurability(boop_durability durability) noexcept { durability_ = durability; }
+    // Every frame written passes through `stage` (processAligned) on the writing thread before
+    // the file gets it, and commit() writes what its finish() delivers: a render's limiter runs
+    // beside the synthesis instead of after it. Not owned; before the first write.
+    void setOutput(OutputStage* stage) noexcept { output_ = stage; }
+    uint64_t framesWritten() const noexcept { return frames_; }
+    uint32_t channels() const noexcept { return channels_; }
 
   private:
     AudioFileWriter() = default;
@@ -51,6 +59,10 @@ class AudioFileWriter {
     // The I/O thread's side.
     void ioLoop() noexcept;
     boop_status writeNow(const float* interleaved, uint64_t frames) noexcept;
+    // A slab's frames through the output stage (when set) into the file; a failure's message.
+    std::string writeSlab(int slab) noexcept;
+    // Without the thread: the filling slab written by the caller.
+    boop_status writeHere() noexcept;
     // The caller's side: hands the filling slab to the I/O thread and waits for the other one.
     boop_status handOff();
     // Stops the I/O thread after it has written what was handed to it (drain) or at once.
@@ -78,6 +90,7 @@ class AudioFileWriter {
     AtomicFile out_;
     boop_durability durability_ = BOOP_DURABILITY_RENAME;
     std::string finalPath_;
+    OutputStage* output_ = nullptr;
     uint64_t frames_ = 0;
     uint64_t maxFrames_ = UINT64_MAX;
     std::string error_;

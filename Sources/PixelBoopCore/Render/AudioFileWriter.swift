@@ -74,6 +74,8 @@ public enum Durability: Sendable {
 /// failed or interrupted run never leaves a half-written file.
 public final class AudioFileWriter {
     private var handle: OpaquePointer?
+    /// The stage the writer runs (`limit(through:)`), kept alive until the writer is done with it.
+    private var stage: OutputStage?
     public let path: String
     public let channels: Int
 
@@ -102,6 +104,16 @@ public final class AudioFileWriter {
     }
 
     deinit { boop_file_writer_abort(handle) }
+
+    /// Runs `stage` on the writer's own thread: every frame written from now on passes through
+    /// it before the file gets it, and `commit()` writes its last frames (`boop_file_writer_set_output`).
+    /// Before the first write.
+    public func limit(through stage: OutputStage) throws(AudioError) {
+        guard let handle else { throw AudioError.ioError("\(path): already closed") }
+        let status = boop_file_writer_set_output(handle, stage.handle)
+        guard status == BOOP_OK else { throw AudioError.from(status, "\(path): handing the output stage to the writer") }
+        self.stage = stage
+    }
 
     /// Appends interleaved samples (a whole number of frames).
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {

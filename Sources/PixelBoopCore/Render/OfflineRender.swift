@@ -19,6 +19,8 @@ struct OfflineRender {
     let blockFrames: Int
     let channels: Int
     let tailFrames: UInt64
+    /// The sink runs `output` itself (a file writer, on its own thread): blocks go to it unlimited.
+    var sinkLimits = false
 
     /// Renders `totalSteps` steps of `source` into `sink`; `progress` gets the fraction done;
     /// `shouldStop` is polled between blocks (Ctrl-C). Returns the frames rendered.
@@ -56,13 +58,18 @@ struct OfflineRender {
                 frames = Int(min(UInt64(blockFrames), tailLimit - frame))
             }
             try engine.render(into: &buffer, frames: frames)
-            try buffer.withUnsafeMutableBufferPointer {
-                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+            if sinkLimits {
+                try buffer.withUnsafeBufferPointer { try sink(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)])) }
+            } else {
+                try buffer.withUnsafeMutableBufferPointer {
+                    try output.processInPlace(
+                        UnsafeMutableBufferPointer(rebasing: $0[0..<(frames * channels)]), into: sink)
+                }
             }
             frame += UInt64(frames)
             progress?(min(1.0, Double(frame) / Double(max(end, 1))))
         }
-        try output.finish(into: sink)
+        if !sinkLimits { try output.finish(into: sink) }
         return frame
     }
 }
@@ -74,6 +81,13 @@ public protocol FileRendering {
     var maxFrames: UInt64 { get }
     func render(
         progress: ((Double) -> Void)?, shouldStop: () -> Bool, sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64
+    /// As `render(progress:shouldStop:sink:)`, with the output stage handed to `writer`
+    /// (`AudioFileWriter.limit(through:)`), which runs it on its own thread while this one
+    /// synthesises the next block: `sink` gets the engine's samples before the stage.
+    func render(
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter,
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> UInt64
 }
 
@@ -87,7 +101,9 @@ extension FileRendering {
         let writer = try AudioFileWriter(
             path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: maxFrames)
         do {
-            let frames = try render(progress: progress, shouldStop: shouldStop) { samples in try writer.write(samples) }
+            let frames = try render(progress: progress, shouldStop: shouldStop, limitingIn: writer) { samples in
+                try writer.write(samples)
+            }
             try writer.commit()
             return frames
         } catch {

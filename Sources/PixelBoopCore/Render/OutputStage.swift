@@ -22,7 +22,7 @@ public final class OutputStage {
         return config
     }
 
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     public let channels: Int
     public let latencyFrames: Int
     private var scratch: [Float] = []

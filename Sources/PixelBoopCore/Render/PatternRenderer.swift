@@ -32,6 +32,20 @@ public struct PatternRenderer: FileRendering {
         progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false },
         sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> UInt64 {
+        try render(progress: progress, shouldStop: shouldStop, writer: nil, sink: sink)
+    }
+
+    public func render(
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter,
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
+        try render(progress: progress, shouldStop: shouldStop, writer: writer, sink: sink)
+    }
+
+    private func render(
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, writer: AudioFileWriter?,
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
         let totalSteps = pattern.length * loops
         // Room for the densest step: every note of every track on one step, on and off.
         let queue = max(4096, pattern.tracks.values.reduce(0) { $0 + $1.count } * 4)
@@ -40,10 +54,11 @@ public struct PatternRenderer: FileRendering {
                 sampleRate: sampleRate, voices: voices, maxBlockFrames: blockFrames,
                 queueCapacity: min(queue, 1 << 20), channels: channels))
         let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
+        try writer?.limit(through: output)
         var sequencer = Sequencer(pattern: pattern, sampleRate: sampleRate)
         let loop = OfflineRender(
             engine: engine, output: output, blockFrames: blockFrames, channels: channels,
-            tailFrames: UInt64(maxTailSeconds * sampleRate))
+            tailFrames: UInt64(maxTailSeconds * sampleRate), sinkLimits: writer != nil)
         return try loop.run(
             &sequencer, totalSteps: totalSteps, order: SequencerEvent.playOrder,
             schedule: { event throws(AudioError) in try engine.schedule(event) }, progress: progress,

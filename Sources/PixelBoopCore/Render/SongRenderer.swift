@@ -31,6 +31,20 @@ public struct SongRenderer: FileRendering {
         progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false },
         sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> UInt64 {
+        try render(progress: progress, shouldStop: shouldStop, writer: nil, sink: sink)
+    }
+
+    public func render(
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter,
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
+        try render(progress: progress, shouldStop: shouldStop, writer: writer, sink: sink)
+    }
+
+    private func render(
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, writer: AudioFileWriter?,
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
         var sequencer = SongSequencer(song: song, sampleRate: sampleRate, loops: loops, seed: seed)
         let totalSteps = sequencer.totalSteps ?? 0
         // Room for the densest step: every note of every track, four ratchet hits, on and off.
@@ -41,9 +55,10 @@ public struct SongRenderer: FileRendering {
                 queueCapacity: min(max(4096, densest * 8 * 16), 1 << 20), channels: channels))
         try engine.prepare(song: song, at: 0)
         let output = try OutputStage(sampleRate: sampleRate, channels: channels, gainDB: gainDB)
+        try writer?.limit(through: output)
         let loop = OfflineRender(
             engine: engine, output: output, blockFrames: blockFrames, channels: channels,
-            tailFrames: UInt64(maxTailSeconds * sampleRate))
+            tailFrames: UInt64(maxTailSeconds * sampleRate), sinkLimits: writer != nil)
         return try loop.run(
             &sequencer, totalSteps: totalSteps, order: SongEvent.playOrder,
             schedule: { event throws(AudioError) in try engine.schedule(event) }, progress: progress,
