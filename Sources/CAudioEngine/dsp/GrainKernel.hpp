@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include "rt/Realtime.hpp"
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
@@ -17,13 +18,56 @@ struct GrainGroup {
 };
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+namespace grain {
+
+// table[idx[k]] for the eight lanes. Where the indices rise by at most seven from the first and
+// eight entries from it are in the table (a grain's window, its samples at the original pitch),
+// one load and a lane permutation; elsewhere a gather. The same values either way.
+__attribute__((target("avx2"))) inline __m256 lookup(const float* table, __m256i idx, int entries) noexcept {
+    const int first = _mm256_cvtsi256_si32(idx);
+    const int span = _mm256_extract_epi32(idx, 7) - first;
+    if (span >= 0 && span <= 7 && first >= 0 && first + 8 <= entries)
+        return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + first),
+                                        _mm256_sub_epi32(idx, _mm256_set1_epi32(first)));
+    return _mm256_i32gather_ps(table, idx, 4);
+}
+
+// The read positions of eight frames, as the frame-by-frame loop steps them: one double addition
+// a frame, wrapping at the buffer's end. When the eight steps neither wrap nor cross a power of
+// two, every one is exact (the step is a multiple of 1/2, the position's last bit no coarser), so
+// pos + k * ratio, one addition, is that same value.
+__attribute__((target("avx2"))) inline void positions(double& pos, double ratio, double size, __m256d& a,
+                                                      __m256d& b) noexcept {
+    const double end = pos + 8.0 * ratio;
+    std::uint64_t bits;
+    __builtin_memcpy(&bits, &pos, sizeof bits);
+    bits &= 0xfff0000000000000ull;  // 2^floor(log2 pos)
+    double binade;
+    __builtin_memcpy(&binade, &bits, sizeof binade);
+    if (pos >= 1.0 && end < size && end < 2.0 * binade) {
+        const __m256d p = _mm256_set1_pd(pos), r = _mm256_set1_pd(ratio);
+        a = _mm256_add_pd(p, _mm256_mul_pd(r, _mm256_setr_pd(0, 1, 2, 3)));
+        b = _mm256_add_pd(p, _mm256_mul_pd(r, _mm256_setr_pd(4, 5, 6, 7)));
+        pos = end;
+        return;
+    }
+    double p[8];
+    for (int k = 0; k < 8; ++k) {
+        p[k] = pos;
+        pos += ratio;
+        if (pos >= size) pos -= size;
+    }
+    a = _mm256_setr_pd(p[0], p[1], p[2], p[3]);
+    b = _mm256_setr_pd(p[4], p[5], p[6], p[7]);
+}
+
+}  // namespace grain
+
 // A grain's frames in groups of eight, for as many whole groups as fit in the m frames and in
 // the grain's length, added into l and r; returns the frames done (pos and age advanced). Each
 // lane computes what Granulator::render's frame-by-frame loop computes, in the same order and
-// without fused multiply-adds (AVX2 alone, not FMA), so the sums are the same to the bit: the
-// read position still steps by one double addition a frame (a sum of several steps could round
-// differently), the window and the two buffer samples come from gathers. The caller leaves out
-// grains whose reads may reach the samples the stretch just wrote.
+// without fused multiply-adds (AVX2 alone, not FMA), so the sums are the same to the bit. The
+// caller leaves out grains whose reads may reach the samples the stretch just wrote.
 __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g, double& pos, int& age, int m,
                                                              float* l, float* r) BOOP_RT {
     constexpr int kWindowSize = 1024;
@@ -34,12 +78,8 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
     const double sizeD = static_cast<double>(g.size);
     int t = 0;
     for (; t + 8 <= m && age + 8 <= g.len; t += 8, age += 8) {
-        alignas(32) double p[8];
-        for (int k = 0; k < 8; ++k) {
-            p[k] = pos;
-            pos += g.ratio;
-            if (pos >= sizeD) pos -= sizeD;
-        }
+        __m256d pa, pb;
+        grain::positions(pos, g.ratio, sizeD, pa, pb);
         // The Hann window, interpolated in its table; zero past its end.
         const __m256 x =
             _mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(age), lane)), invLen),
@@ -48,11 +88,11 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
         const __m256 wf = _mm256_sub_ps(x, _mm256_cvtepi32_ps(wi));
         const __m256i inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(kWindowSize), wi);
         const __m256i wic = _mm256_min_epi32(wi, lastWindow);
-        const __m256 w0 = _mm256_i32gather_ps(g.window, wic, 4), w1 = _mm256_i32gather_ps(g.window + 1, wic, 4);
+        const __m256 w0 = grain::lookup(g.window, wic, kWindowSize + 1);
+        const __m256 w1 = grain::lookup(g.window + 1, wic, kWindowSize);
         const __m256 w =
             _mm256_and_ps(_mm256_add_ps(w0, _mm256_mul_ps(_mm256_sub_ps(w1, w0), wf)), _mm256_castsi256_ps(inside));
         // The read position: its whole part and fraction, and the sample after it (wrapped).
-        const __m256d pa = _mm256_load_pd(p), pb = _mm256_load_pd(p + 4);
         const __m128i ia = _mm256_cvttpd_epi32(pa), ib = _mm256_cvttpd_epi32(pb);
         const __m128 fa = _mm256_cvtpd_ps(_mm256_sub_pd(pa, _mm256_cvtepi32_pd(ia)));
         const __m128 fb = _mm256_cvtpd_ps(_mm256_sub_pd(pb, _mm256_cvtepi32_pd(ib)));
@@ -61,7 +101,7 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
         i0 = _mm256_sub_epi32(i0, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, i0), size));
         __m256i i1 = _mm256_add_epi32(i0, one);
         i1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(i1, size), i1);
-        const __m256 s0 = _mm256_i32gather_ps(g.buffer, i0, 4), s1 = _mm256_i32gather_ps(g.buffer, i1, 4);
+        const __m256 s0 = grain::lookup(g.buffer, i0, g.size), s1 = grain::lookup(g.buffer, i1, g.size);
         const __m256 s =
             _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(s0, _mm256_mul_ps(_mm256_sub_ps(s1, s0), frac)), w), amp);
         _mm256_storeu_ps(l + t, _mm256_add_ps(_mm256_loadu_ps(l + t), _mm256_mul_ps(s, panL)));
