@@ -109,7 +109,48 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
     }
     return t;
 }
+
+// What PingPongDelay::readAhead reads from.
+struct PingPongReads {
+    const float *left, *right;
+    int size, write;
+    float sizeF, current;
+};
+
+// The reads of frames write ... write + m - 1 of a ping-pong delay whose read offset stands
+// still, eight frames at a time, each lane the arithmetic of PingPongDelay::step (no fused
+// multiply-adds): the same values.
+__attribute__((target("avx2"))) inline void readFrames(const PingPongReads& d, int m, float* yl, float* yr) BOOP_RT {
+    const __m256i size = _mm256_set1_epi32(d.size), one = _mm256_set1_epi32(1);
+    const __m256 sizeF = _mm256_set1_ps(d.sizeF), current = _mm256_set1_ps(d.current), zero = _mm256_setzero_ps();
+    alignas(32) float l[72], r[72];
+    for (int g = 0; g < m; g += 8) {
+        __m256i w = _mm256_add_epi32(_mm256_set1_epi32(d.write + g), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        w = _mm256_sub_epi32(w, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, w), size));  // the write index wraps
+        __m256 pos = _mm256_sub_ps(_mm256_cvtepi32_ps(w), current);
+        pos = _mm256_blendv_ps(pos, _mm256_add_ps(pos, sizeF), _mm256_cmp_ps(pos, zero, _CMP_LT_OQ));
+        __m256i i0 = _mm256_cvttps_epi32(pos);
+        const __m256 frac = _mm256_sub_ps(pos, _mm256_cvtepi32_ps(i0));
+        i0 = _mm256_sub_epi32(i0, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, i0), size));
+        __m256i i1 = _mm256_add_epi32(i0, one);
+        i1 = _mm256_andnot_si256(_mm256_cmpgt_epi32(i1, _mm256_sub_epi32(size, one)), i1);
+        const __m256 l0 = grain::lookup(d.left, i0, d.size), l1 = grain::lookup(d.left, i1, d.size);
+        const __m256 r0 = grain::lookup(d.right, i0, d.size), r1 = grain::lookup(d.right, i1, d.size);
+        _mm256_store_ps(l + g, _mm256_add_ps(l0, _mm256_mul_ps(_mm256_sub_ps(l1, l0), frac)));
+        _mm256_store_ps(r + g, _mm256_add_ps(r0, _mm256_mul_ps(_mm256_sub_ps(r1, r0), frac)));
+    }
+    for (int i = 0; i < m; ++i) {
+        yl[i] = l[i];
+        yr[i] = r[i];
+    }
+}
 #else
+struct PingPongReads {
+    const float *left, *right;
+    int size, write;
+    float sizeF, current;
+};
+inline void readFrames(const PingPongReads&, int, float*, float*) BOOP_RT {}
 inline int renderGrainGroups(const GrainGroup&, double&, int&, int, float*, float*) BOOP_RT { return 0; }
 #endif
 
