@@ -57,21 +57,24 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
             for (int k = 0; k < kOscs; ++k) o[k] = s.phase[k] + s.phase[k] - 1.0f;
         }
         for (int k = 0; k < kOscs; ++k) {
+            // Silent voices keep their phases, so a voice reused later starts where it stopped: their
+            // increments are zero (Lanes), so t is the phase itself.
             const f8 t = s.phase[k] + s.inc[k];
-            // Silent voices keep their phases, so a voice reused later starts where it stopped.
-            s.phase[k] = dsp::simd::select<f8>(s.active, dsp::simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
+            s.phase[k] = dsp::simd::select<f8>(t >= 1.0f, t - 1.0f, t);
         }
         const f8 a = s.env * s.gain;
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
         const f8 yl = s.left.lowpass(c, l), yr = s.right.lowpass(c, r);
-        frameL[i] = dsp::simd::select<f8>(s.active, yl, zero);
-        frameR[i] = dsp::simd::select<f8>(s.active, yr, zero);
+        // A silent lane's filter holds zeros and its input is zero: its output is +0, as a mask would make it.
+        frameL[i] = yl;
+        frameR[i] = yr;
         if constexpr (MayEnd) {
             // A released voice under -100 dB ends after this frame: it and its filters go quiet.
             const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
             s.active &= ~ended;
             s.env = dsp::simd::select<f8>(ended, zero, s.env);
+            for (int k = 0; k < kOscs; ++k) s.inc[k] = dsp::simd::select<f8>(ended, zero, s.inc[k]);
             s.left.ic1 = dsp::simd::select<f8>(s.active, s.left.ic1, zero);
             s.left.ic2 = dsp::simd::select<f8>(s.active, s.left.ic2, zero);
             s.right.ic1 = dsp::simd::select<f8>(s.active, s.right.ic1, zero);
@@ -190,7 +193,7 @@ class PolySynth {
     // Per-lane state (lanes kVoices ... 7 stay inactive); public for the render kernels below.
     struct alignas(32) Lanes {
         dsp::simd::f8 phase[kOscs] = {};
-        dsp::simd::f8 inc[kOscs] = {};
+        dsp::simd::f8 inc[kOscs] = {};     // zero in a silent lane (set by noteOn, cleared when the voice ends)
         dsp::simd::f8 perInc[kOscs] = {};  // 1 / inc, for the polyBLEP
         dsp::simd::f8 env = {}, gain = {};
         dsp::simd::i8 gate = {}, active = {};        // -1 where true
