@@ -185,13 +185,24 @@ void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     const int m = s.n;
     float in[kChunk];
     for (int i = 0; i < m; ++i) in[i] = s.lead[i] * s.leadLevel;
+    // The echo's reads made ahead as vectors where its delay allows (PingPongDelay::readAhead),
+    // leaving the frame-by-frame loop its feedback alone.
+    float yl[kChunk], yr[kChunk];
+    const bool ahead = delay_.readAhead(m, yl, yr);
     dsp::PingPongDelay::Run echo = delay_.begin();
     for (int i = 0; i < m;) {
         OceanNoise::Run waves;
         const int k = ocean_.beginRun(m - i, waves);
-        for (int j = i; j < i + k; ++j) {
-            OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
-            dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
+        if (ahead) {
+            for (int j = i; j < i + k; ++j) {
+                OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                dsp::PingPongDelay::feed(echo, in[j], yl[j], yr[j], s.dlL[j], s.dlR[j]);
+            }
+        } else {
+            for (int j = i; j < i + k; ++j) {
+                OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
+            }
         }
         ocean_.endRun(waves, k);
         i += k;

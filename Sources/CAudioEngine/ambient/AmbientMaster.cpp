@@ -149,6 +149,27 @@ void AmbientEngine::rampGains(const float* l, const float* r, float* gain, int n
     }
 }
 
+namespace {
+
+// The limiter's envelope followed over the block and its gain and the clipper applied.
+void followAndClip(dsp::SoftLimiter& limiter, const float* l, const float* r, float* peak, float* out, int n) BOOP_RT {
+    limiter.follow(peak, n);
+    for (int i = 0; i < n; ++i) {
+        const float g = limiter.gainFor(peak[i]);
+        out[2 * i] = dsp::SoftClipper::cubic(l[i] * g);
+        out[2 * i + 1] = dsp::SoftClipper::cubic(r[i] * g);
+    }
+}
+
+// Whether the envelope and every peak of the block are at or under the threshold.
+bool underThreshold(const dsp::SoftLimiter& limiter, const float* peak, int n) BOOP_RT {
+    float m = limiter.env;
+    for (int i = 0; i < n; ++i) m = peak[i] > m ? peak[i] : m;
+    return m <= limiter.threshold;
+}
+
+}  // namespace
+
 // The gains applied (anything not finite becomes silence, and resets the effects), then the
 // limiter and the clipper into the interleaved output.
 void AmbientEngine::limit(float* l, float* r, const float* gain, float* out, int n) BOOP_RT {
@@ -163,11 +184,17 @@ void AmbientEngine::limit(float* l, float* r, const float* gain, float* out, int
         r[i] = finite ? b : 0.0f;
         peak[i] = finite ? (aa > ab ? aa : ab) : 0.0f;
     }
-    limiter_.follow(peak, n);
-    for (int i = 0; i < n; ++i) {
-        const float g = limiter_.gainFor(peak[i]);
-        out[2 * i] = dsp::SoftClipper::cubic(l[i] * g);
-        out[2 * i + 1] = dsp::SoftClipper::cubic(r[i] * g);
+    if (underThreshold(limiter_, peak, n)) {
+        // The envelope stays at or under the threshold, where the gain is exactly 1: the
+        // clipper alone. What the envelope is under the threshold never shows (the next peak
+        // over it sets it to that peak whatever it was), so any value there serves.
+        limiter_.env = limiter_.threshold;
+        for (int i = 0; i < n; ++i) {
+            out[2 * i] = dsp::SoftClipper::cubic(l[i]);
+            out[2 * i + 1] = dsp::SoftClipper::cubic(r[i]);
+        }
+    } else {
+        followAndClip(limiter_, l, r, peak, out, n);
     }
     if (bad) {
         // Never expected; if it happens the feedback paths must not keep recirculating it (the

@@ -10,11 +10,33 @@
 
 namespace boop::ambient {
 
-// One pass over m frames of the pad's lanes (PolySynth::Lanes is its state); compiled for the
-// baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill one
-// register and the whole state stays in registers. MayEnd: whether a released voice can fall
+// The sums of eight frames' lanes (v[f] the lanes of frame f), each added as simd::sum adds
+// one vector, ((0 + 4) + (1 + 5)) + ((2 + 6) + (3 + 7)): halves, then pairs, then the two pair
+// sums, eight frames at a time, and the result's lanes put back in frame order.
+BOOP_SIMD_INLINE dsp::simd::f8 frameSums(const dsp::simd::f8* v) noexcept {
+    using dsp::simd::f8;
+    f8 t[4];
+    for (int j = 0; j < 4; ++j)
+        t[j] = __builtin_shufflevector(v[2 * j], v[2 * j + 1], 0, 1, 2, 3, 8, 9, 10, 11) +
+               __builtin_shufflevector(v[2 * j], v[2 * j + 1], 4, 5, 6, 7, 12, 13, 14, 15);
+    const f8 u0 = dsp::simd::pairSums(t[0], t[1]), u1 = dsp::simd::pairSums(t[2], t[3]);
+    const f8 w = dsp::simd::pairSums(u0, u1);  // frames 0, 2, 4, 6, 1, 3, 5, 7
+    return __builtin_shufflevector(w, w, 0, 4, 1, 5, 2, 6, 3, 7);
+}
+
+// Each frame's sounding lanes summed into out, eight frames at a time where they can be.
+BOOP_SIMD_INLINE void sumFrames(const dsp::simd::f8* lanes, float* out, int m) noexcept {
+    int i = 0;
+    for (; i + 8 <= m; i += 8) *reinterpret_cast<dsp::simd::f8u*>(out + i) = frameSums(lanes + i);
+    for (; i < m; ++i) out[i] = dsp::simd::sum(lanes[i]);
+}
+
+// One pass over m (at most 32) frames of the pad's lanes (PolySynth::Lanes is its state); compiled
+// for the baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill
+// one register and the whole state stays in registers. MayEnd: whether a released voice can fall
 // under the end threshold within these frames; where none can, its checks are left out (they
-// would change nothing).
+// would change nothing). The polyBLEP's correction is zero on a frame where no lane of an
+// oscillator is within one increment of its wrap (most frames): there the saw is the ramp alone.
 template <bool MayEnd, class Lanes>
 __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep,
                                                           float releaseCoef, float* outL, float* outR, int m) noexcept {
@@ -23,27 +45,36 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
     constexpr int kOscs = 3;
     Lanes s = lanes;
     const f8 zero = dsp::simd::splat(0.0f), one = dsp::simd::splat(1.0f);
+    f8 frameL[32], frameR[32];
     for (int i = 0; i < m; ++i) {
         s.env = dsp::simd::select<f8>(s.gate, dsp::simd::min(s.env + attackStep, one), s.env * releaseCoef);
         f8 o[kOscs];
+        i8 near = {};
+        for (int k = 0; k < kOscs; ++k) near |= (s.phase[k] < s.inc[k]) | (s.phase[k] > 1.0f - s.inc[k]);
+        if (__builtin_reduce_or(near) != 0) {
+            for (int k = 0; k < kOscs; ++k) o[k] = dsp::polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
+        } else {
+            for (int k = 0; k < kOscs; ++k) o[k] = s.phase[k] + s.phase[k] - 1.0f;
+        }
         for (int k = 0; k < kOscs; ++k) {
-            o[k] = dsp::polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
+            // Silent voices keep their phases, so a voice reused later starts where it stopped: their
+            // increments are zero (Lanes), so t is the phase itself.
             const f8 t = s.phase[k] + s.inc[k];
-            // Silent voices keep their phases, so a voice reused later starts where it stopped.
-            s.phase[k] = dsp::simd::select<f8>(s.active, dsp::simd::select<f8>(t >= 1.0f, t - 1.0f, t), s.phase[k]);
+            s.phase[k] = dsp::simd::select<f8>(t >= 1.0f, t - 1.0f, t);
         }
         const f8 a = s.env * s.gain;
         const f8 l = (0.6f * o[0] + 0.9f * o[2] + 0.3f * o[1]) * a;
         const f8 r = (0.6f * o[0] + 0.9f * o[1] + 0.3f * o[2]) * a;
         const f8 yl = s.left.lowpass(c, l), yr = s.right.lowpass(c, r);
-        // The frame's lanes summed here, in the kernel's own instruction set.
-        outL[i] = dsp::simd::sum(dsp::simd::select<f8>(s.active, yl, zero));
-        outR[i] = dsp::simd::sum(dsp::simd::select<f8>(s.active, yr, zero));
+        // A silent lane's filter holds zeros and its input is zero: its output is +0, as a mask would make it.
+        frameL[i] = yl;
+        frameR[i] = yr;
         if constexpr (MayEnd) {
             // A released voice under -100 dB ends after this frame: it and its filters go quiet.
             const i8 ended = s.active & ~s.gate & (s.env < 1e-5f);
             s.active &= ~ended;
             s.env = dsp::simd::select<f8>(ended, zero, s.env);
+            for (int k = 0; k < kOscs; ++k) s.inc[k] = dsp::simd::select<f8>(ended, zero, s.inc[k]);
             s.left.ic1 = dsp::simd::select<f8>(s.active, s.left.ic1, zero);
             s.left.ic2 = dsp::simd::select<f8>(s.active, s.left.ic2, zero);
             s.right.ic1 = dsp::simd::select<f8>(s.active, s.right.ic1, zero);
@@ -51,6 +82,9 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
         }
     }
     lanes = s;
+    // The frames' lanes summed here, in the kernel's own instruction set.
+    sumFrames(frameL, outL, m);
+    sumFrames(frameR, outR, m);
 }
 
 // The pad: six voices, each three polyBLEP saws (polyBlepSaw) (centre, +detune panned right, -detune panned
@@ -159,7 +193,7 @@ class PolySynth {
     // Per-lane state (lanes kVoices ... 7 stay inactive); public for the render kernels below.
     struct alignas(32) Lanes {
         dsp::simd::f8 phase[kOscs] = {};
-        dsp::simd::f8 inc[kOscs] = {};
+        dsp::simd::f8 inc[kOscs] = {};     // zero in a silent lane (set by noteOn, cleared when the voice ends)
         dsp::simd::f8 perInc[kOscs] = {};  // 1 / inc, for the polyBLEP
         dsp::simd::f8 env = {}, gain = {};
         dsp::simd::i8 gate = {}, active = {};        // -1 where true

@@ -1,7 +1,9 @@
 #pragma once
 #include <cmath>
 #include <vector>
+#include "dsp/GrainKernel.hpp"
 #include "dsp/OnePole.hpp"
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
@@ -79,6 +81,10 @@ class PingPongDelay {
         const int i1 = i0 + 1 >= r.size ? 0 : i0 + 1;
         const float yl = r.left[i0] + (r.left[i1] - r.left[i0]) * frac;
         const float yr = r.right[i0] + (r.right[i1] - r.right[i0]) * frac;
+        feed(r, in, yl, yr, outL, outR);
+    }
+    // step() for a frame whose reads (yl, yr) readAhead made.
+    static BOOP_SIMD_INLINE void feed(Run& r, float in, float yl, float yr, float& outL, float& outR) noexcept {
         onePole(r.dl, yl, r.damp);
         onePole(r.dr, yr, r.damp);
         r.left[r.write] = in + r.fb * r.dr;
@@ -86,6 +92,18 @@ class PingPongDelay {
         r.write = r.write + 1 >= r.size ? 0 : r.write + 1;
         outL = yl;
         outR = yr;
+    }
+    // The reads of the next m frames (at most 64), made before any of them: possible when the
+    // delay time has arrived (its glide leaves it where it is) and is longer than m frames, so
+    // no frame reads what an earlier one of them writes. Then yl, yr get what step() would read
+    // and the frames are made with feed(); false otherwise (and on CPUs without AVX2).
+    bool readAhead(int m, float* yl, float* yr) BOOP_RT {
+        float next = current_;
+        onePole(next, target_, glideCoef_);
+        if (!avx2_ || next != current_ || !(current_ >= static_cast<float>(m) + 8.0f)) return false;
+        const PingPongReads reads{left_.data(), right_.data(), size_, write_, static_cast<float>(size_), current_};
+        readFrames(reads, m, yl, yr);
+        return true;
     }
     void end(const Run& r) BOOP_RT {
         current_ = r.current;
@@ -101,6 +119,7 @@ class PingPongDelay {
     int size_ = 0, write_ = 0;
     float target_ = 1.0f, current_ = 1.0f, glideCoef_ = 0.0f;
     float feedback_ = 0.4f, dampCoef_ = 0.7f, dampL_ = 0.0f, dampR_ = 0.0f;
+    bool avx2_ = simd::useAvx2();
 };
 
 }  // namespace dsp

@@ -1,0 +1,158 @@
+#pragma once
+#include <cstdint>
+#include "rt/Realtime.hpp"
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#endif
+
+namespace boop {
+namespace dsp {
+
+// What one grain reads while it sounds (Granulator::render).
+struct GrainGroup {
+    const float* buffer;
+    const float* window;  // kWindowSize + 1 entries
+    int size, len;
+    double ratio;
+    float invLen, amp, panL, panR;
+};
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+namespace grain {
+
+// table[idx[k]] for the eight lanes. Where the indices rise by at most seven from the first and
+// eight entries from it are in the table (a grain's window, its samples at the original pitch),
+// one load and a lane permutation; elsewhere a gather. The same values either way.
+__attribute__((target("avx2"))) inline __m256 lookup(const float* table, __m256i idx, int entries) noexcept {
+    const int first = _mm256_cvtsi256_si32(idx);
+    const int span = _mm256_extract_epi32(idx, 7) - first;
+    if (span >= 0 && span <= 7 && first >= 0 && first + 8 <= entries)
+        return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + first),
+                                        _mm256_sub_epi32(idx, _mm256_set1_epi32(first)));
+    return _mm256_i32gather_ps(table, idx, 4);
+}
+
+// The read positions of eight frames, as the frame-by-frame loop steps them: one double addition
+// a frame, wrapping at the buffer's end. When the eight steps neither wrap nor cross a power of
+// two, every one is exact (the step is a multiple of 1/2, the position's last bit no coarser), so
+// pos + k * ratio, one addition, is that same value.
+__attribute__((target("avx2"))) inline void positions(double& pos, double ratio, double size, __m256d& a,
+                                                      __m256d& b) noexcept {
+    const double end = pos + 8.0 * ratio;
+    std::uint64_t bits;
+    __builtin_memcpy(&bits, &pos, sizeof bits);
+    bits &= 0xfff0000000000000ull;  // 2^floor(log2 pos)
+    double binade;
+    __builtin_memcpy(&binade, &bits, sizeof binade);
+    if (pos >= 1.0 && end < size && end < 2.0 * binade) {
+        const __m256d p = _mm256_set1_pd(pos), r = _mm256_set1_pd(ratio);
+        a = _mm256_add_pd(p, _mm256_mul_pd(r, _mm256_setr_pd(0, 1, 2, 3)));
+        b = _mm256_add_pd(p, _mm256_mul_pd(r, _mm256_setr_pd(4, 5, 6, 7)));
+        pos = end;
+        return;
+    }
+    double p[8];
+    for (int k = 0; k < 8; ++k) {
+        p[k] = pos;
+        pos += ratio;
+        if (pos >= size) pos -= size;
+    }
+    a = _mm256_setr_pd(p[0], p[1], p[2], p[3]);
+    b = _mm256_setr_pd(p[4], p[5], p[6], p[7]);
+}
+
+}  // namespace grain
+
+// A grain's frames in groups of eight, for as many whole groups as fit in the m frames and in
+// the grain's length, added into l and r; returns the frames done (pos and age advanced). Each
+// lane computes what Granulator::render's frame-by-frame loop computes, in the same order and
+// without fused multiply-adds (AVX2 alone, not FMA), so the sums are the same to the bit. The
+// caller leaves out grains whose reads may reach the samples the stretch just wrote.
+__attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g, double& pos, int& age, int m,
+                                                             float* l, float* r) BOOP_RT {
+    constexpr int kWindowSize = 1024;
+    const __m256 invLen = _mm256_set1_ps(g.invLen), amp = _mm256_set1_ps(g.amp);
+    const __m256 panL = _mm256_set1_ps(g.panL), panR = _mm256_set1_ps(g.panR);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
+    const __m256i size = _mm256_set1_epi32(g.size), lastWindow = _mm256_set1_epi32(kWindowSize - 1);
+    const double sizeD = static_cast<double>(g.size);
+    int t = 0;
+    for (; t + 8 <= m && age + 8 <= g.len; t += 8, age += 8) {
+        __m256d pa, pb;
+        grain::positions(pos, g.ratio, sizeD, pa, pb);
+        // The Hann window, interpolated in its table; zero past its end.
+        const __m256 x =
+            _mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(age), lane)), invLen),
+                          _mm256_set1_ps(static_cast<float>(kWindowSize)));
+        const __m256i wi = _mm256_cvttps_epi32(x);
+        const __m256 wf = _mm256_sub_ps(x, _mm256_cvtepi32_ps(wi));
+        const __m256i inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(kWindowSize), wi);
+        const __m256i wic = _mm256_min_epi32(wi, lastWindow);
+        const __m256 w0 = grain::lookup(g.window, wic, kWindowSize + 1);
+        const __m256 w1 = grain::lookup(g.window + 1, wic, kWindowSize);
+        const __m256 w =
+            _mm256_and_ps(_mm256_add_ps(w0, _mm256_mul_ps(_mm256_sub_ps(w1, w0), wf)), _mm256_castsi256_ps(inside));
+        // The read position: its whole part and fraction, and the sample after it (wrapped).
+        const __m128i ia = _mm256_cvttpd_epi32(pa), ib = _mm256_cvttpd_epi32(pb);
+        const __m128 fa = _mm256_cvtpd_ps(_mm256_sub_pd(pa, _mm256_cvtepi32_pd(ia)));
+        const __m128 fb = _mm256_cvtpd_ps(_mm256_sub_pd(pb, _mm256_cvtepi32_pd(ib)));
+        const __m256 frac = _mm256_set_m128(fb, fa);
+        __m256i i0 = _mm256_set_m128i(ib, ia);
+        i0 = _mm256_sub_epi32(i0, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, i0), size));
+        __m256i i1 = _mm256_add_epi32(i0, one);
+        i1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(i1, size), i1);
+        const __m256 s0 = grain::lookup(g.buffer, i0, g.size), s1 = grain::lookup(g.buffer, i1, g.size);
+        const __m256 s =
+            _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(s0, _mm256_mul_ps(_mm256_sub_ps(s1, s0), frac)), w), amp);
+        _mm256_storeu_ps(l + t, _mm256_add_ps(_mm256_loadu_ps(l + t), _mm256_mul_ps(s, panL)));
+        _mm256_storeu_ps(r + t, _mm256_add_ps(_mm256_loadu_ps(r + t), _mm256_mul_ps(s, panR)));
+    }
+    return t;
+}
+
+// What PingPongDelay::readAhead reads from.
+struct PingPongReads {
+    const float *left, *right;
+    int size, write;
+    float sizeF, current;
+};
+
+// The reads of frames write ... write + m - 1 of a ping-pong delay whose read offset stands
+// still, eight frames at a time, each lane the arithmetic of PingPongDelay::step (no fused
+// multiply-adds): the same values.
+__attribute__((target("avx2"))) inline void readFrames(const PingPongReads& d, int m, float* yl, float* yr) BOOP_RT {
+    const __m256i size = _mm256_set1_epi32(d.size), one = _mm256_set1_epi32(1);
+    const __m256 sizeF = _mm256_set1_ps(d.sizeF), current = _mm256_set1_ps(d.current), zero = _mm256_setzero_ps();
+    alignas(32) float l[72], r[72];
+    for (int g = 0; g < m; g += 8) {
+        __m256i w = _mm256_add_epi32(_mm256_set1_epi32(d.write + g), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        w = _mm256_sub_epi32(w, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, w), size));  // the write index wraps
+        __m256 pos = _mm256_sub_ps(_mm256_cvtepi32_ps(w), current);
+        pos = _mm256_blendv_ps(pos, _mm256_add_ps(pos, sizeF), _mm256_cmp_ps(pos, zero, _CMP_LT_OQ));
+        __m256i i0 = _mm256_cvttps_epi32(pos);
+        const __m256 frac = _mm256_sub_ps(pos, _mm256_cvtepi32_ps(i0));
+        i0 = _mm256_sub_epi32(i0, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, i0), size));
+        __m256i i1 = _mm256_add_epi32(i0, one);
+        i1 = _mm256_andnot_si256(_mm256_cmpgt_epi32(i1, _mm256_sub_epi32(size, one)), i1);
+        const __m256 l0 = grain::lookup(d.left, i0, d.size), l1 = grain::lookup(d.left, i1, d.size);
+        const __m256 r0 = grain::lookup(d.right, i0, d.size), r1 = grain::lookup(d.right, i1, d.size);
+        _mm256_store_ps(l + g, _mm256_add_ps(l0, _mm256_mul_ps(_mm256_sub_ps(l1, l0), frac)));
+        _mm256_store_ps(r + g, _mm256_add_ps(r0, _mm256_mul_ps(_mm256_sub_ps(r1, r0), frac)));
+    }
+    for (int i = 0; i < m; ++i) {
+        yl[i] = l[i];
+        yr[i] = r[i];
+    }
+}
+#else
+struct PingPongReads {
+    const float *left, *right;
+    int size, write;
+    float sizeF, current;
+};
+inline void readFrames(const PingPongReads&, int, float*, float*) BOOP_RT {}
+inline int renderGrainGroups(const GrainGroup&, double&, int&, int, float*, float*) BOOP_RT { return 0; }
+#endif
+
+}  // namespace dsp
+}  // namespace boop
