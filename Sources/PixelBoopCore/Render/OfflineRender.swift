@@ -79,19 +79,27 @@ public protocol FileRendering {
     var sampleRate: Double { get }
     var channels: Int { get }
     var maxFrames: UInt64 { get }
-    func render(
-        progress: ((Double) -> Void)?, shouldStop: () -> Bool, sink: (UnsafeBufferPointer<Float>) throws -> Void
-    ) throws -> UInt64
-    /// As `render(progress:shouldStop:sink:)`, with the output stage handed to `writer`
+    /// Renders into `sink` block by block; `progress` gets the fraction done; `shouldStop` is
+    /// polled between blocks (Ctrl-C). With a `writer`, the output stage is handed to it
     /// (`AudioFileWriter.limit(through:)`), which runs it on its own thread while this one
-    /// synthesises the next block: `sink` gets the engine's samples before the stage.
+    /// synthesises the next block, and `sink` gets the engine's samples before the stage.
+    /// Returns the frames rendered.
     func render(
-        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter,
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter?,
         sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> UInt64
 }
 
 extension FileRendering {
+    /// Renders into `sink` with the output stage on this thread.
+    @discardableResult
+    public func render(
+        progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false },
+        sink: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> UInt64 {
+        try render(progress: progress, shouldStop: shouldStop, limitingIn: nil, sink: sink)
+    }
+
     /// Renders to a file (temporary name, renamed when complete).
     @discardableResult
     public func render(

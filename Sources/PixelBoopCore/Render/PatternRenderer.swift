@@ -25,25 +25,9 @@ public struct PatternRenderer: FileRendering {
             + UInt64(maxTailSeconds * sampleRate)
     }
 
-    /// Renders into `sink` block by block; `progress` gets the fraction done; `shouldStop` is
-    /// polled between blocks (Ctrl-C). Returns the frames rendered.
-    @discardableResult
+    /// Renders into `sink` block by block (see `FileRendering`). Returns the frames rendered.
     public func render(
-        progress: ((Double) -> Void)? = nil, shouldStop: () -> Bool = { false },
-        sink: (UnsafeBufferPointer<Float>) throws -> Void
-    ) throws -> UInt64 {
-        try render(progress: progress, shouldStop: shouldStop, writer: nil, sink: sink)
-    }
-
-    public func render(
-        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter,
-        sink: (UnsafeBufferPointer<Float>) throws -> Void
-    ) throws -> UInt64 {
-        try render(progress: progress, shouldStop: shouldStop, writer: writer, sink: sink)
-    }
-
-    private func render(
-        progress: ((Double) -> Void)?, shouldStop: () -> Bool, writer: AudioFileWriter?,
+        progress: ((Double) -> Void)?, shouldStop: () -> Bool, limitingIn writer: AudioFileWriter?,
         sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> UInt64 {
         let totalSteps = pattern.length * loops
