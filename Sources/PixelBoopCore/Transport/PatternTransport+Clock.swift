@@ -74,10 +74,13 @@ struct MidiClockFollower {
 /// is queued for f + round(6 P): only one step ahead (`stepLimit`), so each step's frame is
 /// predicted from the clock of the step before it. For a steady clock (clock k on round(k P0)),
 /// each prediction is off by at most 0.5 (f's rounding) + 0.5 (the prediction's) + 6 |P - P0| with
-/// |P - P0| <= 1/24: under 1.25 frames, so within 1 frame. A step's own clock is heard a cycle
-/// after it arrives, so the first two steps of a run (the first has no clock before it, the second
-/// no period yet) are skipped rather than played late. A clock lost in an xrun is counted from the
-/// gap it leaves (`clocksArriving`).
+/// |P - P0| <= 1/24: under 1.25 frames, so within 1 frame. A step's own clock is seen a cycle
+/// after it arrives, so a run's first step is placed by the process thread instead: Start and
+/// Continue hold the engine on frame A until the next clock, which releases it on its own frame;
+/// here that step is queued for A and armed meanwhile (`prepareHeld`; armed too late, it is
+/// skipped). The second step comes from the period of the clocks before Start (`carried`), or of
+/// the run's first clocks. A clock lost in an xrun is counted from the gap it leaves
+/// (`clocksArriving`).
 extension PatternTransport {
     /// Lock held: one message from midi_in.
     func followClock(_ e: boop_transport_event) throws(AudioError) {
