@@ -26,9 +26,10 @@
 # formula's frame from the transport's start frame, the first step of each run included (boop is
 # a slow-sync client), Song Position + Continue first, only note-offs and Stop once it stopped;
 # then a song started in its second entry, each note on its frame in the song's own time.
-# play --sync midi (scripts/jack_clock_sync_test.py, about 12 s): Start and a steady 24 ppq clock at
-# 110 BPM into boop:midi_in, then Song Position + Continue: every note from a run's third step on
-# within 1 frame of its step's clock (the prediction's bound), only note-offs after Stop.
+# play --sync midi (scripts/jack_clock_sync_test.py, about 14 s): a steady 24 ppq clock at 110 BPM
+# into boop:midi_in, Start one clock before a step, then Song Position + Continue: a run's first
+# step on the first clock after Start (Continue), every note after within 1 frame of its step's
+# clock (the prediction's bound), only note-offs after Stop.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 5 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step.

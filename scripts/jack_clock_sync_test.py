@@ -3,15 +3,18 @@
 
     jack_clock_sync_test.py BOOP     (JACK_DEFAULT_SERVER names the running server)
 
-The test client sends Start and then MIDI clock at 24 a quarter note, 110 BPM (the pattern file
-says 120), into boop:midi_in on chosen frames: clock k on S + round(k x P0), P0 = rate x 60 /
-(110 x 24) = 1090.9 frames at 48 kHz, and records boop:midi_out with each message's frame.
-Step s is clock 6s. boop predicts each step from the clock of the step before it with the period
-averaged over the last 24 clocks (PatternTransport+Clock.swift), so a note-on may be off by at
-most 0.5 + 0.5 + 6 x (1/24) = 1.25 frames: the test allows 1 frame. The first two steps of a run
-are skipped (no clock before the first, no period before the second); from step 2 on every note
-of the pattern must come, within that tolerance. Then Stop: note-offs only, nothing more. A second
-run, after Song Position 32 and Continue, plays from step 32 alike. Exit 0 on SIGTERM.
+The test client sends MIDI clock at 24 a quarter note, 110 BPM (the pattern file says 120), into
+boop:midi_in without a break, as most devices do, on chosen frames: clock k on S + round(k x P0),
+P0 = rate x 60 / (110 x 24) = 1090.9 frames at 48 kHz, and records boop:midi_out with each
+message's frame. Start goes out two frames after a clock, 48 clocks in; step s is the s-th step's
+clock after it (6 a step), step 0 the first clock after Start. Start holds boop's engine until that
+clock and boop queues step 0 for the held frame (PatternTransport+Clock.swift), so step 0's note
+falls on its clock; step 1 comes from the period of the clocks before Start, and every later step
+from the clock of the step before it with the period averaged over the last 24 clocks, so a
+note-on may be off by at most 0.5 + 0.5 + 6 x (1/24) = 1.25 frames: the test allows 1 frame for
+every note of the pattern from step 0 on. Then Stop: note-offs only, nothing more. A second run,
+after Song Position 32 and Continue (two frames after a clock), plays from step 32 on the first
+clock after Continue alike. Exit 0 on SIGTERM.
 """
 import json
 import math
@@ -30,7 +33,7 @@ check = Checks()
 
 
 BPM, LENGTH, CLOCKS = 110.0, 16, 24 * 12
-steps = [1, 3, 6, 9, 12, 14]
+steps = [0, 1, 3, 6, 9, 12, 14]
 pattern = {"name": "clock sync test", "bpm": 120, "length": LENGTH,
            "tracks": {"melody": [{"step": s, "pitch": 60 + s, "velocity": "normal", "length": 1} for s in steps],
                       "chords": [], "bass": [], "rhythm": []}}
@@ -82,19 +85,24 @@ with send, rec:
                lambda: boop.poll() is not None or any(p.name == "boop:midi_out"
                                                      for p in rec.get_all_connections("boop-clock:in")))
     send.connect(out, "boop:midi_in")
-    # Run 1: Start, then CLOCKS clocks from step 0. Run 2, half a second after its Stop: Song
-    # Position 32 (two bars) and Continue, then 72 clocks from step 32.
+    # One clock throughout. Run 1: Start after 48 clocks, CLOCKS clocks from step 0, Stop. Run 2,
+    # 32 clocks after its Stop: Song Position 32 (two bars) and Continue, 72 clocks from step 32.
+    total = 48 + CLOCKS + 32 + 72 + 24
     s0 = rec.frame_time + rate // 2
+    clock_all = [s0 + math.floor(k * p0 + 0.5) for k in range(total)]
     runs = []
-    messages = []
+    messages = [(f, b"\xf8") for f in clock_all]
+    first = 48
     for first_step, clocks, head in ((0, CLOCKS, [b"\xfa"]), (32, 72, [bytes([0xF2, 32, 0]), b"\xfb"])):
-        clock_at = [s0 + math.floor(k * p0 + 0.5) for k in range(clocks)]
+        clock_at = clock_all[first:first + clocks]
+        begin = clock_all[first - 1] + 2
         stop_frame = clock_at[-1] + math.floor(p0 / 2)
-        messages += [(s0, m) for m in head] + [(f, b"\xf8") for f in clock_at] + [(stop_frame, b"\xfc")]
-        runs.append((first_step, clock_at, stop_frame))
-        s0 = stop_frame + rate // 2
+        messages += [(begin, m) for m in head] + [(stop_frame, b"\xfc")]
+        runs.append((first_step, clock_at, stop_frame, begin))
+        first += clocks + 32
+    messages.sort(key=lambda m: m[0])  # stable: Song Position stays before Continue
     plan[:] = messages
-    wait_until("the clock to be sent", 60 + (CLOCKS + 72) * p0 / rate * 3, lambda: state["next"] >= len(plan))
+    wait_until("the clock to be sent", 60 + total * p0 / rate * 3, lambda: state["next"] >= len(plan))
     wait_until("a second after the stop", 60, lambda: rec.last_frame_time > runs[-1][2] + rate)
     boop.send_signal(signal.SIGTERM)
     try:
@@ -110,10 +118,10 @@ missed = [(a[0] + a[1], b[0]) for a, b in zip(cycles, cycles[1:]) if b[0] != a[0
 unseen = lambda f: any(lo - 2 <= f < hi + 2 for lo, hi in missed)
 if missed:
     print(f"note: the recorder missed {sum(hi - lo for lo, hi in missed)} frames in {len(missed)} gaps", flush=True)
-for run, (first_step, clock_at, stop_frame) in enumerate(runs):
-    start = clock_at[0] - 64
+for run, (first_step, clock_at, stop_frame, begin) in enumerate(runs):
+    start = begin - 64
     want = []  # (frame of the step's clock, key)
-    for j in range(2, len(clock_at) // 6):
+    for j in range(len(clock_at) // 6):
         s = first_step + j
         if s % LENGTH in steps and not unseen(clock_at[6 * j]):
             want.append((clock_at[6 * j], 60 + s % LENGTH))
@@ -131,11 +139,16 @@ for run, (first_step, clock_at, stop_frame) in enumerate(runs):
     worst = max((abs(e) for e in errors if e is not None), default=0)
     found = sum(e is not None for e in errors) + late
     check(found == len(want) and worst <= 1,
-          f"run {run + 1} (from step {first_step}): {found} of {len(want)} note-ons from its step 2 on at 110 BPM from "
-          f"a 24 ppq clock; largest error {worst} frames (tolerance 1: 0.5 + 0.5 + 6 x 1/24); errors seen "
+          f"run {run + 1} (from step {first_step}): {found} of {len(want)} note-ons from its first step on at 110 BPM "
+          f"from a 24 ppq clock; largest error {worst} frames (tolerance 1: 0.5 + 0.5 + 6 x 1/24); errors seen "
           f"{sorted(set(e for e in errors if e is not None))}" + (f"; {late} late after boop's own xruns" if late else ""))
-    early = [t for t, d in events if d[0] == 0x90 and start <= t < clock_at[12] - 64]
-    check(not early, f"run {run + 1}: nothing before its step 2 ({len(early)} note-ons)")
+    key0 = 60 + first_step % LENGTH
+    near0 = [t - clock_at[0] for t, k in ons if k == key0 and -64 <= t - clock_at[0] <= 4096]
+    check(bool(near0) and abs(near0[0]) <= 1,
+          f"run {run + 1}: step {first_step}'s note on the first clock after "
+          f"{'Start' if run == 0 else 'Continue'} (error {near0[:1]} frames)")
+    early = [t for t, d in events if d[0] == 0x90 and start <= t < clock_at[0] - 64]
+    check(not early, f"run {run + 1}: nothing before its first step ({len(early)} note-ons)")
     after = [(t, d) for t, d in events if stop_frame <= t < stop_frame + rate // 2]
     check(all(d[0] & 0xF0 == 0x80 for t, d in after),
           f"run {run + 1}: after Stop only note-offs ({len(after)} messages: {[d.hex() for _, d in after][:6]})")

@@ -35,4 +35,35 @@ struct MidiClockFollowerTests {
         #expect(f.clocksArriving(at: last + 3001) == [last + 1000, last + 2001, last + 3001])
         #expect(MidiClockFollower().clocksArriving(at: 5) == [5])
     }
+
+    @Test("the period of the clocks before Start carries over the hold: 6 clocks ahead within 1 frame")
+    func carriedPeriod() {
+        for bpm in [61.0, 110.0, 133.0, 240.0] {
+            let p0 = 48000 * 60 / (bpm * 24)
+            var f = MidiClockFollower()
+            for frame in clocks(40, period: p0) { f.idle(at: frame) }
+            f.carryPeriod(to: f.recent.last! + UInt64(p0 / 2))
+            #expect(f.carried != nil && f.recent.isEmpty)
+            // After the hold the run's clocks come on other engine frames.
+            let frames = clocks(60, period: p0, from: 900_000)
+            for (k, frame) in frames.enumerated() {
+                f.append(frame)
+                guard k + 6 < frames.count, let p = f.period else { continue }
+                #expect(abs(p - p0) <= 2.0 / 24 + 1e-9)
+                let predicted = frame + UInt64((6 * p + 0.5).rounded(.down))
+                #expect(abs(Double(predicted) - Double(frames[k + 6])) <= 1)
+            }
+        }
+    }
+
+    @Test("clocks that stopped for a while before Start give no period")
+    func staleClocks() {
+        var f = MidiClockFollower()
+        for frame in clocks(30, period: 1000) { f.idle(at: frame) }
+        f.carryPeriod(to: f.recent.last! + 5000)
+        #expect(f.carried == nil && f.period == nil)
+        for frame in clocks(30, period: 1000) { f.idle(at: frame) }
+        f.idle(at: f.recent.last! + 10_000)
+        #expect(f.recent.count == 1)
+    }
 }

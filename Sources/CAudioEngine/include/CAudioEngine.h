@@ -523,7 +523,9 @@ typedef enum boop_transport_kind {
     BOOP_TRANSPORT_STOPPED = 1,
     BOOP_TRANSPORT_TEMPO = 2, /* the timebase master's BBT tempo changed while rolling */
     /* From midi_in (follow_midi_clock), stamped with the message's own engine frame: */
-    BOOP_TRANSPORT_CLOCK = 3,    /* a MIDI clock (0xF8) */
+    BOOP_TRANSPORT_CLOCK = 3, /* a MIDI clock (0xF8) */
+    /* Start and Continue hold the engine on their engine frame (silence) until the next clock or
+     * Stop, which releases it there: the first clock's frame is the held engine frame. */
     BOOP_TRANSPORT_START = 4,    /* Start (0xFA): from the song's beginning at the next clock */
     BOOP_TRANSPORT_CONTINUE = 5, /* Continue (0xFB): from the song position at the next clock */
     BOOP_TRANSPORT_MIDI_STOP = 6,
@@ -544,9 +546,11 @@ typedef struct boop_transport_event {
     double ticks_per_beat;
     float beats_per_bar, beat_type;
     uint32_t song_position; /* BOOP_TRANSPORT_SONG_POSITION: MIDI beats (sixteenth notes) */
-    uint32_t request;       /* STARTING: this start's number (never 0), for boop_playback_transport_arm */
+    uint32_t request;       /* STARTING, START, CONTINUE: this start's number (never 0), for
+                               boop_playback_transport_arm */
     int prepared;           /* ROLLING: 1 when it rolled on the armed engine frame with that start's
-                               events queued (nothing to do); 0: re-anchor at engine_frame */
+                               events queued (nothing to do); 0: re-anchor at engine_frame. CLOCK
+                               releasing a hold: 1 when the Start's or Continue's arm had come */
 } boop_transport_event;
 
 /* Which scheduling the I/O thread got. */
@@ -651,9 +655,11 @@ int boop_playback_transport_next(boop_playback* playback, boop_transport_event* 
  * holds it there (silence) until the transport rolls, and tells JACK it is ready in the cycle that
  * reaches it: the transport's first rolling frame is the engine's `engine_frame`, whenever the
  * other slow-sync clients let it roll. Request 0 withdraws the arm (after a stop, once the queued
- * events were cancelled): the engine runs on. Return: BOOP_OK, BOOP_ERROR_NOT_RUNNING (not a JACK
- * playback following the transport). Thread safety: one control thread; the process thread reads
- * the arm through one atomic word (no lock). */
+ * events were cancelled): the engine runs on. follow_midi_clock: a START or CONTINUE's request and
+ * engine frame (the held one), its events queued there; the next clock says whether it came in
+ * time (prepared). Return: BOOP_OK, BOOP_ERROR_NOT_RUNNING (not a JACK playback following the
+ * transport or a clock). Thread safety: one control thread; the process thread reads the arm
+ * through one atomic word (no lock). */
 boop_status boop_playback_transport_arm(boop_playback* playback, uint32_t request, uint64_t engine_frame);
 
 /* Connects midi_out to another client's MIDI input port ("client:port"), after start.

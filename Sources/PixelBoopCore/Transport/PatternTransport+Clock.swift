@@ -12,11 +12,48 @@ struct MidiClockFollower {
     var recent: [UInt64] = []
     static let window = 24
 
+    /// The period the clocks before a Start or Continue gave (a device sends clock while stopped):
+    /// it stands for the intervals the run has not had yet, as the held engine's frames cannot be
+    /// set against the ones before the hold.
+    var carried: Double?
+    /// The frame of the latest step's own clock.
+    var stepFrame: UInt64 = 0
+
     /// Frames per clock: the mean of the last (up to 24) intervals, which a steady clock's frames
-    /// (each rounded to a whole frame) give to within 1/24 frame.
+    /// (each rounded to a whole frame) give to within 1/24 frame; intervals not had yet count at
+    /// the carried period.
     var period: Double? {
-        guard let first = recent.first, let last = recent.last, recent.count >= 2 else { return nil }
-        return Double(last - first) / Double(recent.count - 1)
+        let n = recent.count - 1
+        if let carried, n < Self.window {
+            guard n >= 1 else { return carried }
+            return (carried * Double(Self.window - n) + Double(recent[n] - recent[0])) / Double(Self.window)
+        }
+        guard let first = recent.first, let last = recent.last, n >= 1 else { return nil }
+        return Double(last - first) / Double(n)
+    }
+
+    /// A clock while stopped: only its period is kept (a gap of more than two clocks starts anew).
+    mutating func idle(at frame: UInt64) {
+        if let p = period, let last = recent.last, frame <= last || Double(frame - last) > 2.5 * p {
+            recent.removeAll()
+            carried = nil
+        }
+        for f in clocksArriving(at: frame) { append(f) }
+    }
+
+    mutating func append(_ frame: UInt64) {
+        recent.append(frame)
+        if recent.count > Self.window + 1 { recent.removeFirst() }
+    }
+
+    /// Start or Continue on `frame`: the period of the clocks before it, if they ran up to it.
+    mutating func carryPeriod(to frame: UInt64) {
+        if let p = period, let last = recent.last, frame >= last, Double(frame - last) <= 2 * p {
+            carried = p
+        } else {
+            carried = nil
+        }
+        recent.removeAll()
     }
 
     /// The clocks a clock on `frame` stands for: itself, after the ones lost before it (a cycle
@@ -37,45 +74,87 @@ struct MidiClockFollower {
 /// is queued for f + round(6 P): only one step ahead (`stepLimit`), so each step's frame is
 /// predicted from the clock of the step before it. For a steady clock (clock k on round(k P0)),
 /// each prediction is off by at most 0.5 (f's rounding) + 0.5 (the prediction's) + 6 |P - P0| with
-/// |P - P0| <= 1/24: under 1.25 frames, so within 1 frame. A step's own clock is heard a cycle
-/// after it arrives, so the first two steps of a run (the first has no clock before it, the second
-/// no period yet) are skipped rather than played late. A clock lost in an xrun is counted from the
-/// gap it leaves (`clocksArriving`).
+/// |P - P0| <= 1/24: under 1.25 frames, so within 1 frame. A step's own clock is seen a cycle
+/// after it arrives, so a run's first step is placed by the process thread instead: Start and
+/// Continue hold the engine on frame A until the next clock, which releases it on its own frame;
+/// here that step is queued for A and armed meanwhile (`prepareHeld`; armed too late, it is
+/// skipped). The second step comes from the period of the clocks before Start (`carried`), or of
+/// the run's first clocks. A clock lost in an xrun is counted from the gap it leaves
+/// (`clocksArriving`).
 extension PatternTransport {
     /// Lock held: one message from midi_in.
     func followClock(_ e: boop_transport_event) throws(AudioError) {
         guard var f = clockFollower else { return }
         defer { clockFollower = f }
         switch e.kind {
-        case BOOP_TRANSPORT_START:
+        case BOOP_TRANSPORT_START, BOOP_TRANSPORT_CONTINUE:
             try halt()
-            f.clock = -1
+            if e.kind == BOOP_TRANSPORT_START { f.clock = -1 }
             f.armed = true
-        case BOOP_TRANSPORT_CONTINUE:
-            try halt()
-            f.armed = true
+            f.running = false
+            f.carryPeriod(to: e.engine_frame)
+            if (f.clock + 1) % 6 == 0 {
+                try prepareHeld(step: (f.clock + 1) / 6, atFrame: e.engine_frame, request: e.request, period: f.carried)
+            }
         case BOOP_TRANSPORT_SONG_POSITION:
             if !f.running { f.clock = 6 * Int(e.song_position) - 1 }
         case BOOP_TRANSPORT_MIDI_STOP:
             try halt()
             f.running = false
             f.armed = false
+            f.carried = nil
         case BOOP_TRANSPORT_CLOCK:
-            if f.armed {
-                f.armed = false
-                f.running = true
-                f.recent.removeAll()
-            }
-            guard f.running else { return }
-            for frame in f.clocksArriving(at: e.engine_frame) {
-                f.clock += 1
-                f.recent.append(frame)
-                if f.recent.count > MidiClockFollower.window + 1 { f.recent.removeFirst() }
-                if f.clock % 6 == 0, let period = f.period { stepArrived(f.clock / 6, atFrame: frame, period: period) }
-            }
+            try clockArrived(e, &f)
         default:
             break
         }
+    }
+
+    /// Lock held: a Clock; the first after Start or Continue lands on the held engine frame.
+    private func clockArrived(_ e: boop_transport_event, _ f: inout MidiClockFollower) throws(AudioError) {
+        if f.armed {
+            f.armed = false
+            f.running = true
+            // Queued too late for the held frame (or not at all): the step is skipped as below.
+            if e.prepared == 0 && _state == .playing { try halt() }
+        }
+        guard f.running else { return f.idle(at: e.engine_frame) }
+        for frame in f.clocksArriving(at: e.engine_frame) {
+            f.clock += 1
+            f.append(frame)
+            let step = f.clock / 6
+            if f.clock % 6 == 0 { f.stepFrame = frame }
+            guard let period = f.period else { continue }
+            if f.clock % 6 == 0 {
+                stepArrived(step, atFrame: frame, period: period)
+            } else if _state == .playing && stepLimit == step + 1 && nextStep == step + 1
+                && lastChance(due: f.stepFrame + UInt64(6 * period), period: period)
+            {
+                // A run started without a period: its second step, from the clocks so far.
+                stepArrived(step, atFrame: f.stepFrame, period: period)
+            }
+        }
+    }
+
+    /// Lock held: the next clock might be seen too late to queue a step due on `due`.
+    private func lastChance(due: UInt64, period: Double) -> Bool {
+        let margin = 2 * Double(playback.info.bufferFrames) + 0.01 * sampleRate
+        return Double(engine.frameClock) + period + margin >= Double(due)
+    }
+
+    /// Lock held: Start or Continue held the engine on `frame` until the next clock: step `step`
+    /// (and the one after it, when the clocks before gave a period) is queued there and armed. If
+    /// the clock came first (the engine runs on past `frame`), the step is skipped.
+    private func prepareHeld(step: Int, atFrame frame: UInt64, request: UInt32, period: Double?) throws(AudioError) {
+        guard engine.frameClock <= frame else { return }
+        if let period { _sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step) }
+        _sequencer.restart(step: step, atFrame: frame)
+        nextStep = step
+        stepLimit = step + (period == nil ? 1 : 2)
+        midi?.announce(step: step, resume: step != 0)
+        _state = .playing
+        try schedule()
+        playback.armTransport(request: request, frame: frame)
     }
 
     /// Lock held: step `step`'s clock came on `frame`: the next step is placed from it.

@@ -260,15 +260,21 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     }
     // The engine has rendered exactly the frames counted so far: its clock at this cycle's start.
     // Following the transport, it is held on an armed start's frame until the transport rolls.
+    // Following a MIDI clock, it is held from a Start or Continue until the first clock after it.
     const bool follow = config_.followTransport;
-    if (midiBuffer != nullptr) catchUp(frames, follow ? transport_->holdLimit() : UINT64_MAX);
+    const bool clocked = config_.followMidiClock;
+    if (midiBuffer != nullptr)
+        catchUp(frames, follow                               ? transport_->holdLimit()
+                        : clocked && transport_->clockHeld() ? frames_.load(std::memory_order_relaxed)
+                                                             : UINT64_MAX);
     if (follow) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
     const uint64_t clock = frames_.load(std::memory_order_relaxed);
     if (midiIn_ != nullptr) {
         void* in = jack_port_get_buffer(midiIn_, frames);
-        if (config_.followMidiClock) transport_->midi(in, clock);
+        if (clocked) transport_->midi(in, clock, frames);
         if (keys_ != nullptr) readMidiKeys(in, clock, *keys_);
     }
+    if (clocked) return renderSpans(frames, clock, midiBuffer);
     const uint64_t limit = follow ? transport_->holdLimit() : UINT64_MAX;
     const uint32_t live = limit > clock ? static_cast<uint32_t>(std::min<uint64_t>(frames, limit - clock)) : 0;
     if (midiBuffer != nullptr && follow && transport_->midiHeld())
@@ -287,6 +293,30 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
     frames_.fetch_add(live, std::memory_order_release);
 }
+
+// A MIDI clock's cycle: the engine renders its spans (the parts it is not held in), each where it
+// falls in the cycle, silence between; its MIDI output goes out shifted alike.
+void JackPlayback::renderSpans(jack_nframes_t frames, uint64_t clock, void* midiBuffer) BOOP_RT {
+    const uint32_t ch = channels();
+    for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c], 0, sizeof(float) * frames);
+    const bool midi = midiBuffer != nullptr && !midiWriter_->quietCycle(midiBuffer);
+    const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
+    uint64_t engine = clock;
+    for (uint32_t k = 0; k < transport_->spanCount(); ++k) {
+        const TransportWatch::Span span = transport_->spans()[k];
+        if (midi) midiWriter_->writeSpan(midiBuffer, engine, span.frames, span.offset);
+        for (uint32_t done = 0; done < span.frames;) {
+            const uint32_t n = std::min<uint32_t>(span.frames - done, step);
+            if (source_.render(source_.context, block_.data(), n) != BOOP_OK)
+                std::fill(block_.begin(), block_.begin() + std::ptrdiff_t(n) * ch, 0.0f);
+            if (!config_.mute) deinterleave(block_.data(), ch, n, buffers_.data(), span.offset + done);
+            done += n;
+        }
+        engine += span.frames;
+    }
+    frames_.fetch_add(engine - clock, std::memory_order_release);
+}
+
 // A cycle the server ran without this client moves the frame time on by more than a cycle.
 void JackPlayback::catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT {
     const jack_nframes_t now = jack_last_frame_time(client());

@@ -132,6 +132,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     // client (an xrun) are rendered and dropped at the next cycle, up to kCatchUpSeconds.
     // Never past `limit` (an armed transport start holds the engine there).
     void catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT;
+    void renderSpans(jack_nframes_t frames, uint64_t clock, void* midiBuffer) BOOP_RT;
     static constexpr double kCatchUpSeconds = 2.0;
     jack_nframes_t nextCycleTime_ = 0;
     bool cycleSeen_ = false;

@@ -27,20 +27,23 @@ bool MidiOutWriter::quietCycle(void* buffer) BOOP_RT {
 }
 
 void MidiOutWriter::writeCycle(void* buffer, uint64_t clock, uint32_t frames) BOOP_RT {
-    if (quietCycle(buffer)) return;
-    uint32_t last = 0;
+    if (!quietCycle(buffer)) writeSpan(buffer, clock, frames, 0);
+}
+
+void MidiOutWriter::writeSpan(void* buffer, uint64_t clock, uint32_t frames, uint32_t at) BOOP_RT {
+    uint32_t last = at;
     while (const MidiOutEvent* next = queue_.peek()) {
         if (next->frame >= clock + frames) break;
         MidiOutEvent e;
         queue_.tryPop(e);
         ++popped_;
-        uint32_t offset = 0;
+        uint32_t offset = at;
         if (e.frame >= clock)
-            offset = static_cast<uint32_t>(e.frame - clock);
+            offset = at + static_cast<uint32_t>(e.frame - clock);
         else
             late_.fetch_add(1, std::memory_order_relaxed);
         // JACK keeps a cycle's events in time order; the queue is in frame order, so this only
-        // holds a late event at the cycle's start.
+        // holds a late event at the span's start.
         if (offset < last) offset = last;
         last = offset;
         write(buffer, offset, e.bytes, e.size);

@@ -48,6 +48,9 @@ class MidiOutWriter {
 
     // Process thread: the cycle of `frames` frames starting at engine frame `clock`.
     void writeCycle(void* portBuffer, uint64_t clock, uint32_t frames) BOOP_RT;
+    // Process thread: engine frames [clock, clock + frames) written from cycle offset `at` on (a
+    // cycle the engine renders in pieces, held between them); after one quietCycle returned false.
+    void writeSpan(void* portBuffer, uint64_t clock, uint32_t frames, uint32_t at) BOOP_RT;
     // Process thread: a cycle that sends nothing queued, only a panic asked for (true if one went out).
     bool quietCycle(void* portBuffer) BOOP_RT;
 

@@ -3,6 +3,8 @@
 
 #include <jack/midiport.h>
 
+#include <algorithm>
+
 namespace boop {
 
 void TransportWatch::push(const boop_transport_event& e) BOOP_RT {
@@ -129,36 +131,72 @@ void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t
     if (bbt) bpm_ = pos.beats_per_minute;
 }
 
-void TransportWatch::midi(void* buffer, uint64_t engineFrame) BOOP_RT {
+void TransportWatch::closeSpan(uint32_t from, uint32_t to) BOOP_RT {
+    if (to <= from) return;
+    if (spanCount_ < kMaxSpans)
+        spans_[spanCount_++] = Span{from, to - from};
+    else  // more holds in one cycle than kept: the rest plays through (never seen in practice)
+        spans_[kMaxSpans - 1].frames = to - spans_[kMaxSpans - 1].offset;
+}
+
+// One message at cycle offset `at`, e stamped: the hold taken (Start, Continue) or released (the
+// first Clock after them, or Stop). False: not a message to report.
+bool TransportWatch::midiEvent(const jack_midi_event_t& event, boop_transport_event& e, uint32_t at) BOOP_RT {
+    switch (event.buffer[0]) {
+        case 0xF8:
+            e.kind = BOOP_TRANSPORT_CLOCK;
+            if (clockHeld_) {
+                const uint64_t armed = armed_.load(std::memory_order_acquire);
+                e.prepared = armed != 0 && uint32_t(armed >> 48) == request_ && (armed & kFrameMask) == clockHoldAt_;
+                e.request = request_;
+            }
+            break;
+        case 0xFA:
+        case 0xFB:
+            e.kind = event.buffer[0] == 0xFA ? BOOP_TRANSPORT_START : BOOP_TRANSPORT_CONTINUE;
+            if (!clockHeld_) {
+                closeSpan(spanStart_, at);
+                clockHeld_ = true;
+                clockHoldAt_ = e.engine_frame;
+            }
+            request_ = request_ % kRequestMask + 1;
+            e.request = request_;
+            return true;
+        case 0xFC:
+            e.kind = BOOP_TRANSPORT_MIDI_STOP;
+            break;
+        case 0xF2:
+            if (event.size < 3) return false;
+            e.kind = BOOP_TRANSPORT_SONG_POSITION;
+            e.song_position = uint32_t(event.buffer[1] & 0x7F) | uint32_t(event.buffer[2] & 0x7F) << 7;
+            return true;
+        default:
+            return false;  // notes and the rest: not time
+    }
+    if (clockHeld_) {  // a Clock or Stop releases the engine: its frame A renders on this offset
+        clockHeld_ = false;
+        spanStart_ = at;
+    }
+    return true;
+}
+
+void TransportWatch::midi(void* buffer, uint64_t engineFrame, uint32_t frames) BOOP_RT {
+    spanCount_ = 0;
+    spanStart_ = 0;
+    uint32_t pos = 0;
+    uint64_t engine = engineFrame;  // the engine frame at offset pos (standing still while held)
     const uint32_t count = jack_midi_get_event_count(buffer);
     for (uint32_t i = 0; i < count; ++i) {
         jack_midi_event_t event;
         if (jack_midi_event_get(&event, buffer, i) != 0 || event.size == 0) continue;
+        const uint32_t at = std::min<uint32_t>(std::max<uint32_t>(event.time, pos), frames);
+        if (!clockHeld_) engine += at - pos;
+        pos = at;
         boop_transport_event e{};
-        e.engine_frame = engineFrame + event.time;
-        switch (event.buffer[0]) {
-            case 0xF8:
-                e.kind = BOOP_TRANSPORT_CLOCK;
-                break;
-            case 0xFA:
-                e.kind = BOOP_TRANSPORT_START;
-                break;
-            case 0xFB:
-                e.kind = BOOP_TRANSPORT_CONTINUE;
-                break;
-            case 0xFC:
-                e.kind = BOOP_TRANSPORT_MIDI_STOP;
-                break;
-            case 0xF2:
-                if (event.size < 3) continue;
-                e.kind = BOOP_TRANSPORT_SONG_POSITION;
-                e.song_position = uint32_t(event.buffer[1] & 0x7F) | uint32_t(event.buffer[2] & 0x7F) << 7;
-                break;
-            default:
-                continue;  // notes and the rest: not time
-        }
-        push(e);
+        e.engine_frame = engine;
+        if (midiEvent(event, e, at)) push(e);
     }
+    if (!clockHeld_) closeSpan(spanStart_, frames);
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop

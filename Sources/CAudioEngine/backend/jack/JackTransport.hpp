@@ -17,6 +17,7 @@
 // Rolling when all are, the frame advancing only from then), so the transport's frame F falls on
 // engine frame A however long the others take: the held engine resumes exactly there.
 #include <jack/jack.h>
+#include <jack/midiport.h>
 #include <jack/transport.h>
 
 #include <atomic>
@@ -50,9 +51,24 @@ class TransportWatch {
     // Process thread: the transport stopped (or was moved) and the control thread has not acted on
     // it yet (an arm or a withdrawal since): the MIDI output sends nothing queued meanwhile.
     bool midiHeld() const BOOP_RT { return midiHeld_; }
-    // Process thread: the MIDI real-time and position messages of a midi_in port buffer, each
-    // at engineFrame + its offset in the cycle.
-    void midi(void* portBuffer, uint64_t engineFrame) BOOP_RT;
+    // Process thread: the MIDI real-time and position messages of a midi_in port buffer (a cycle
+    // of `frames` frames whose start the engine reached at `engineFrame`), each stamped with the
+    // engine frame it lands on. Start and Continue hold the engine (nothing plays from a stopped
+    // state) and report the held frame A with a request number; the first Clock after them (or
+    // Stop) releases it, so the clock's own server frame is engine frame A: the cycle then renders
+    // only the spans() the engine is not held in. The control thread queues the run's first step
+    // for A and arms (request, A) meanwhile; the clock says whether that came in time (prepared).
+    void midi(void* portBuffer, uint64_t engineFrame, uint32_t frames) BOOP_RT;
+    // Process thread: the engine is held for a Start or Continue (since an earlier cycle).
+    bool clockHeld() const BOOP_RT { return clockHeld_; }
+    // Process thread, after midi(): the parts of the cycle the engine renders, in order, the
+    // engine's frames following on from one to the next.
+    struct Span {
+        uint32_t offset;
+        uint32_t frames;
+    };
+    const Span* spans() const BOOP_RT { return spans_; }
+    uint32_t spanCount() const BOOP_RT { return spanCount_; }
     // Control thread (the queue's one consumer).
     bool next(boop_transport_event& out) noexcept { return queue_.tryPop(out); }
     uint64_t dropped() const noexcept { return dropped_.load(std::memory_order_relaxed); }
@@ -86,6 +102,15 @@ class TransportWatch {
     uint32_t cycleFrames_ = 0;       // the last cycle's length
     double bpm_ = 0.0;
     double startBpm_ = 0.0;  // the latest start's BBT tempo (0: none given)
+    // --sync midi (the process thread's own).
+    static constexpr uint32_t kMaxSpans = 8;
+    void closeSpan(uint32_t from, uint32_t to) BOOP_RT;
+    bool midiEvent(const jack_midi_event_t& event, boop_transport_event& e, uint32_t at) BOOP_RT;
+    bool clockHeld_ = false;
+    uint64_t clockHoldAt_ = 0;  // the engine frame held on
+    uint32_t spanStart_ = 0;    // this cycle's offset the engine last resumed at
+    Span spans_[kMaxSpans] = {};
+    uint32_t spanCount_ = 0;
 };
 
 }  // namespace boop
