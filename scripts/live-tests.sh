@@ -335,12 +335,12 @@ export PULSE_SERVER=$MAIN_SERVER
 # ---------------------------------------------------------------- 4. MPRIS with a real client
 echo "== MPRIS (playerctl on a private session bus)"
 if "$ROOT/scripts/mpris-check.sh" --title Demo -- "$BOOP" play examples/demo.json -D pulse --no-display >"$WORK/mpris.out" 2>&1; then
-    pass "playerctl -p boop: play shows Playing, title Demo, pauses, resumes, quits with exit 0"
+    pass "playerctl -p boop: play shows Playing, title Demo, $(grep -o "position moves: [0-9.]*s" "$WORK/mpris.out"), pauses (the position holds), resumes, quits with exit 0"
 else
     failed "MPRIS check on boop play: $(tail -n 5 "$WORK/mpris.out")"
 fi
 if "$ROOT/scripts/mpris-check.sh" --next -- "$BOOP" ambient -D pulse -q >"$WORK/mpris-ambient.out" 2>&1; then
-    pass "playerctl -p boop: ambient pauses, resumes, next/previous switch presets, quits with exit 0"
+    pass "playerctl -p boop: ambient $(grep -o "position moves: [0-9.]*s" "$WORK/mpris-ambient.out"), pauses (the position holds), resumes, next/previous switch presets, quits with exit 0"
 else
     failed "MPRIS check on boop ambient: $(tail -n 5 "$WORK/mpris-ambient.out")"
 fi

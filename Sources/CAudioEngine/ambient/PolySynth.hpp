@@ -51,7 +51,7 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
         f8 o[kOscs];
         i8 near = {};
         for (int k = 0; k < kOscs; ++k) near |= (s.phase[k] < s.inc[k]) | (s.phase[k] > 1.0f - s.inc[k]);
-        if (__builtin_reduce_or(near) != 0) {
+        if (dsp::simd::anyLane(near)) {
             for (int k = 0; k < kOscs; ++k) o[k] = dsp::polyBlepSaw(s.phase[k], s.inc[k], s.perInc[k]);
         } else {
             for (int k = 0; k < kOscs; ++k) o[k] = s.phase[k] + s.phase[k] - 1.0f;

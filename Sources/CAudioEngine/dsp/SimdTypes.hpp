@@ -108,6 +108,18 @@ BOOP_SIMD_INLINE F sinTurns(F x) noexcept {
     return reinterpret_cast<const F&>(signedBits);
 }
 
+// True when any lane of a comparison mask is set. clang reduces in a few instructions; gcc (the
+// C library's default build) has no __builtin_reduce_or, so it ORs the lanes: the same answer.
+BOOP_SIMD_INLINE bool anyLane(i8 mask) noexcept {
+#if defined(__clang__)
+    return __builtin_reduce_or(mask) != 0;
+#else
+    int32_t any = 0;
+    for (int k = 0; k < 8; ++k) any |= mask[k];
+    return any != 0;
+#endif
+}
+
 }  // namespace simd
 }  // namespace dsp
 }  // namespace boop
