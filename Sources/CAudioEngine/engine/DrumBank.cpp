@@ -131,24 +131,65 @@ BOOP_SIMD_INLINE uint32_t ringFrames(DrumBank::Ring& r, float* mono, uint64_t cl
     return ended;
 }
 
+// What a sweeping tone advances once per group. A run of whole groups keeps it in registers:
+// kept in the Sweep, each group's stores would be read back by the next group, and the baseline
+// build reads a float it broadcasts with a 16-byte load wider than the 4- or 8-byte store before
+// it, which cannot be forwarded: a stall of the whole group's work, every group.
+struct SweepState {
+    uint32_t phase;
+    float sweep, amp;
+};
+
 // Frames k0 ... of a sweeping tone's group: level times the polynomial sine.
-BOOP_SIMD_INLINE f8 sweepGroup(const DrumBank::Sweep& v, uint32_t k0) noexcept {
+BOOP_SIMD_INLINE f8 sweepGroup(const DrumBank::Sweep& v, const SweepState& s, uint32_t k0) noexcept {
     constexpr float kTurnsPerStep = 1.0f / 4294967296.0f;
-    const i8 sweepSteps = __builtin_convertvector(v.sweep * load8<f8>(v.sweepSums + k0), i8);
-    const u8 phase = v.phase + load8<u8>(v.baseSteps + k0) + reinterpret_cast<const u8&>(sweepSteps);
+    const i8 sweepSteps = __builtin_convertvector(s.sweep * load8<f8>(v.sweepSums + k0), i8);
+    const u8 phase = s.phase + load8<u8>(v.baseSteps + k0) + reinterpret_cast<const u8&>(sweepSteps);
     const f8 turns = __builtin_convertvector(reinterpret_cast<const i8&>(phase), f8) * kTurnsPerStep;
-    return (v.amp * load8<f8>(v.powers + k0)) * sinTurns(turns);
+    return (s.amp * load8<f8>(v.powers + k0)) * sinTurns(turns);
 }
 
-// A sweeping tone's group end: false when the tone has ended; sets ready when it can ring from
-// here (the sweep is spent, the ramp-in done, no fade running).
-BOOP_SIMD_INLINE bool sweepAdvance(DrumBank::Sweep& v, bool& ready) noexcept {
-    v.phase += v.base8 + static_cast<uint32_t>(static_cast<int32_t>(v.sweep * v.sweepSum8));
-    v.sweep *= v.sweepDecay8;
-    v.amp *= v.decay8;
-    if (v.amp < kSilence) return v.alive = false;
-    ready = v.sweep * v.sweepLeftPerSweep < kSweepLeftUnits && v.env.age >= v.env.rampIn && v.env.fadeStep == 0.0f;
+// A sweeping tone's group end, at `age`: false when the tone has ended; sets ready when it can
+// ring from here (the sweep is spent, the ramp-in done, no fade running).
+BOOP_SIMD_INLINE bool sweepAdvance(const DrumBank::Sweep& v, SweepState& s, uint32_t age, bool& ready) noexcept {
+    s.phase += v.base8 + static_cast<uint32_t>(static_cast<int32_t>(s.sweep * v.sweepSum8));
+    s.sweep *= v.sweepDecay8;
+    s.amp *= v.decay8;
+    if (s.amp < kSilence) return false;
+    ready = s.sweep * v.sweepLeftPerSweep < kSweepLeftUnits && age >= v.env.rampIn && v.env.fadeStep == 0.0f;
     return true;
+}
+
+BOOP_SIMD_INLINE void storeSweep(DrumBank::Sweep& v, const SweepState& s) noexcept {
+    v.phase = s.phase;
+    v.sweep = s.sweep;
+    v.amp = s.amp;
+}
+
+// Whole groups of a sweeping tone (past the ramp-in, not fading) from frame n while they fit
+// before `end`, until it is ready to ring or has ended. Returns where it stopped.
+BOOP_SIMD_INLINE int sweepGroups(DrumBank::Sweep& v, float* mono, int n, int end, bool& ready) noexcept {
+    SweepState s{v.phase, v.sweep, v.amp};
+    uint32_t age = v.env.age;
+    const float gain = v.env.gain;
+    bool alive = true, isReady = false;
+    while (n + 8 <= end) {
+        // Separate statements, as in finish(): no multiply-add may fuse the two.
+        f8 y = sweepGroup(v, s, 0);
+        y *= gain;
+        f8 m = load8<f8>(mono + n);
+        m += y;
+        std::memcpy(mono + n, &m, sizeof m);
+        age += 8;
+        n += 8;
+        alive = sweepAdvance(v, s, age, isReady);
+        if (!alive || isReady) break;
+    }
+    storeSweep(v, s);
+    v.env.age = age;
+    v.alive = alive;
+    ready = isReady;
+    return alive ? n : end;
 }
 
 // A sweeping tone along time, from `begin` to the first group boundary where it is ready to
@@ -159,29 +200,24 @@ BOOP_SIMD_INLINE int sweepRun(DrumBank::Sweep& v, float* mono, int begin, int en
     for (int n = begin; n < end;) {
         const uint32_t k0 = (v.env.age + v.offset) & 7u;
         if (k0 == 0 && v.env.age >= v.env.rampIn && v.env.fadeStep == 0.0f) {
-            const float gain = v.env.gain;
-            for (; n + 8 <= end; n += 8) {
-                // Separate statements, as in finish(): no multiply-add may fuse the two.
-                f8 y = sweepGroup(v, 0);
-                y *= gain;
-                f8 m = load8<f8>(mono + n);
-                m += y;
-                std::memcpy(mono + n, &m, sizeof m);
-                v.env.age += 8;
-                if (!sweepAdvance(v, ready)) return end;
-                if (ready) return n + 8;
-            }
-            if (n >= end) break;
+            n = sweepGroups(v, mono, n, end, ready);
+            if (!v.alive || ready || n >= end) return n;
         }
+        SweepState s{v.phase, v.sweep, v.amp};
         const int count = std::min(static_cast<int>(8 - k0), end - n);
-        if (!finish(v.env, sweepGroup(v, k0), mono + n, count)) {
+        if (!finish(v.env, sweepGroup(v, s, k0), mono + n, count)) {
             v.alive = false;
             return end;
         }
         v.env.age += static_cast<uint32_t>(count);
         n += count;
         if (((v.env.age + v.offset) & 7u) != 0) continue;
-        if (!sweepAdvance(v, ready)) return end;
+        const bool alive = sweepAdvance(v, s, v.env.age, ready);
+        storeSweep(v, s);
+        if (!alive) {
+            v.alive = false;
+            return end;
+        }
         if (ready) return n;
     }
     return end;
