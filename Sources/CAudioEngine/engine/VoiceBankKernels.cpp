@@ -165,50 +165,30 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, k, g, part);
 }
 
-// Input q of a group in every lane, picked out of the register: on the baseline each half is an
-// SSE register and this is one shuffle.
+// Input q of a group in every lane, picked out of its register: one shuffle of an SSE half on
+// the baseline, one lane permute with AVX2. (A broadcast from memory instead, of the inputs
+// stored for it, waits for the store: on the baseline a 16-byte load across the two halves'
+// stores cannot be forwarded at all, and with AVX2 the loads were slower than the permutes.)
 template <int Q>
 BOOP_SIMD_INLINE f8 lane(f8 x) noexcept {
     return __builtin_shufflevector(x, x, Q, Q, Q, Q, Q, Q, Q, Q);
 }
 
-// The group's outputs from its inputs times the impulse response's columns (early: inputs 0-3,
-// late: 4-7). Wide (AVX2): each input is broadcast from memory (a load), where the compiler would
-// otherwise pick each out of the register with two shuffles, and shuffles were what this loop
-// waited on. Baseline: the stores of the two halves cannot be forwarded to the 16-byte loads
-// its broadcasts read across them (a stall per input), so one shuffle of a half instead.
-template <bool Wide>
-BOOP_SIMD_INLINE void groupColumns(f8 x, const VoiceBank::GroupFilter& g, f8& early, f8& late) noexcept {
-    if constexpr (Wide) {
-        alignas(32) float xs[8];
-        std::memcpy(xs, &x, sizeof x);
-        asm("" : "+m"(xs));
-        early = xs[0] * g.column[0];
-        for (int q = 1; q < 4; ++q) early = early + xs[q] * g.column[q];
-        late = xs[4] * g.column[4];
-        for (int q = 5; q < 8; ++q) late = late + xs[q] * g.column[q];
-    } else {
-        early = lane<0>(x) * g.column[0];
-        early = early + lane<1>(x) * g.column[1];
-        early = early + lane<2>(x) * g.column[2];
-        early = early + lane<3>(x) * g.column[3];
-        late = lane<4>(x) * g.column[4];
-        late = late + lane<5>(x) * g.column[5];
-        late = late + lane<6>(x) * g.column[6];
-        late = late + lane<7>(x) * g.column[7];
-    }
-}
-
 // Lane i's group through the lowpass, along time: x holds its inputs for frames [k0, k1) of the
 // group (the earlier ones are in the chunk's gx). Returns the group's outputs; when the group is
 // complete (k1 == 8) advances the state, else keeps the inputs so far.
-template <bool Wide>
 BOOP_SIMD_INLINE f8 filterAlongTime(VoiceBank::Chunk& c, int i, f8 x, uint32_t k0, uint32_t k1, float& s1, float& s2,
                                     const VoiceBank::GroupFilter& g) noexcept {
     if (k0 > 0)
         for (uint32_t k = 0; k < k0; ++k) x[k] = c.gx[k][i];  // the group's earlier inputs
-    f8 early, late;
-    groupColumns<Wide>(x, g, early, late);
+    f8 early = lane<0>(x) * g.column[0];
+    early = early + lane<1>(x) * g.column[1];
+    early = early + lane<2>(x) * g.column[2];
+    early = early + lane<3>(x) * g.column[3];
+    f8 late = lane<4>(x) * g.column[4];
+    late = late + lane<5>(x) * g.column[5];
+    late = late + lane<6>(x) * g.column[6];
+    late = late + lane<7>(x) * g.column[7];
     f8 state = s2 * g.s2;
     state = state + s1 * g.s1;
     const f8 a = (early + late) + state;
@@ -249,7 +229,7 @@ BOOP_SIMD_INLINE void addLanes(const f8* y, float* mono, uint32_t k0, uint32_t k
 // is from one group's last two outputs to the next group's: two multiply-adds and an add per
 // eight frames.
 // Lanes are added into mono one after another.
-template <Waveform W, bool Filtered, bool Shaped, bool Wide, int N>
+template <Waveform W, bool Filtered, bool Shaped, int N>
 __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, const int* which, float* mono,
                                                            int begin, int end, uint32_t k0,
                                                            const VoiceBank::GroupFilter& g) noexcept {
@@ -285,7 +265,7 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
             phase[j] += static_cast<uint32_t>(m) * increment[j];
             t[j] += static_cast<float>(m);
             if constexpr (Filtered)
-                y[j] = filterAlongTime<Wide>(c, which[j], x, k0, k1, s1[j], s2[j], g);
+                y[j] = filterAlongTime(c, which[j], x, k0, k1, s1[j], s2[j], g);
             else
                 y[j] = x;
         }
@@ -303,7 +283,7 @@ __attribute__((always_inline)) inline void renderLanesTime(VoiceBank::Chunk& c, 
 }
 
 // The sounding lanes of a chunk (at most kMaxTimeMajorLanes), rendered together along time.
-template <Waveform W, bool Filtered, bool Shaped, bool Wide>
+template <Waveform W, bool Filtered, bool Shaped>
 __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, unsigned active, float* mono, int begin,
                                                           int end, uint32_t k,
                                                           const VoiceBank::GroupFilter& g) noexcept {
@@ -311,9 +291,9 @@ __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, u
     int n = 0;
     for (int i = 0; i < kLanes && n < VoiceBank::kMaxTimeMajorLanes; ++i)
         if (active & (1u << i)) which[n++] = i;
-    if (n == 1) renderLanesTime<W, Filtered, Shaped, Wide, 1>(c, which, mono, begin, end, k, g);
-    if (n == 2) renderLanesTime<W, Filtered, Shaped, Wide, 2>(c, which, mono, begin, end, k, g);
-    if (n == 3) renderLanesTime<W, Filtered, Shaped, Wide, 3>(c, which, mono, begin, end, k, g);
+    if (n == 1) renderLanesTime<W, Filtered, Shaped, 1>(c, which, mono, begin, end, k, g);
+    if (n == 2) renderLanesTime<W, Filtered, Shaped, 2>(c, which, mono, begin, end, k, g);
+    if (n == 3) renderLanesTime<W, Filtered, Shaped, 3>(c, which, mono, begin, end, k, g);
     static_assert(VoiceBank::kMaxTimeMajorLanes == 3, "one instance per lane count");
 }
 
@@ -339,19 +319,19 @@ __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, u
     }                                                                                                                \
     ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,     \
                                             const VoiceBank::GroupFilter& g) BOOP_RT {                               \
-        renderLaneTime<Waveform::Sine, true, false, sizeof(F) == sizeof(f8)>(c, i, m, b, e, k, g);                                            \
+        renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, k, g);                                            \
     }                                                                                                                \
     ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
                                                 const VoiceBank::GroupFilter& g) BOOP_RT {                           \
-        renderLaneTime<Waveform::Sine, false, true, sizeof(F) == sizeof(f8)>(c, i, m, b, e, k, g);                                            \
+        renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, k, g);                                            \
     }                                                                                                                \
     ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
                                                 const VoiceBank::GroupFilter& g) BOOP_RT {                           \
-        renderLaneTime<Waveform::Triangle, true, false, sizeof(F) == sizeof(f8)>(c, i, m, b, e, k, g);                                        \
+        renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, k, g);                                        \
     }                                                                                                                \
     ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,      \
                                            const VoiceBank::GroupFilter& g) BOOP_RT {                                \
-        renderLaneTime<Waveform::Saw, true, false, sizeof(F) == sizeof(f8)>(c, i, m, b, e, k, g);                                             \
+        renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, k, g);                                             \
     }
 
 BOOP_VOICE_KERNELS(Baseline, , f4, u4)
