@@ -111,6 +111,8 @@ class DrumBank {
     };
 
   private:
+    // The AVX2 + FMA build where the CPU has them (and BOOP_NO_AVX2 is unset), else the baseline.
+    static const Kernels& chooseKernels() noexcept;
     void renderRing(float* mono, uint64_t clock, int begin, int end) BOOP_RT;
     void startSweep(Sweep& t, const dsp::DrumRecipe& r, float gain, uint64_t frame) BOOP_RT;
     void startNoise(Noise& v, const dsp::DrumRecipe& r, float gain, uint32_t seed) BOOP_RT;

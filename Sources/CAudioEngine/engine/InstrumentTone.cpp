@@ -173,10 +173,16 @@ void ToneShared::setFmDecay(double perFrame) BOOP_RT {
     fmPow8 = static_cast<float>(std::pow(perFrame, 8));
 }
 
-// Each (voice, filter) pair compiled twice: for the baseline target and for AVX2 + FMA.
-#define BOOP_TONE_KERNEL(NAME, V, FILTERED, ATTRIBUTES)                                                 \
-    ATTRIBUTES static void NAME(ToneState& v, const ToneShared& s, float* out) BOOP_RT {                \
-        for (int g = 0; g < kToneAhead; g += 8) toneGroup<InstrumentVoice::V, FILTERED>(v, s, out + g); \
+// Each (voice, filter) pair compiled twice: for the baseline target and for AVX2 + FMA. The
+// groups advance a copy of the voice's state, which stays in registers: the voice itself, which
+// `out` might alias, would be stored every group and read back, and the baseline reads a float
+// it broadcasts with a 16-byte load across the lowpass state stored the group before, a load
+// that cannot be forwarded from the store and waits for it.
+#define BOOP_TONE_KERNEL(NAME, V, FILTERED, ATTRIBUTES)                                                     \
+    ATTRIBUTES static void NAME(ToneState& v, const ToneShared& s, float* out) BOOP_RT {                    \
+        ToneState state = v;                                                                                \
+        for (int g = 0; g < kToneAhead; g += 8) toneGroup<InstrumentVoice::V, FILTERED>(state, s, out + g); \
+        v = state;                                                                                          \
     }
 #define BOOP_TONE_KERNELS(SUFFIX, ATTRIBUTES)                                   \
     BOOP_TONE_KERNEL(sine##SUFFIX, Sine, false, ATTRIBUTES)                     \

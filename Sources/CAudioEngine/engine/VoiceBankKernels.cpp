@@ -165,6 +165,15 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, k, g, part);
 }
 
+// Input q of a group in every lane, picked out of its register: one shuffle of an SSE half on
+// the baseline, one lane permute with AVX2. (A broadcast from memory instead, of the inputs
+// stored for it, waits for the store: on the baseline a 16-byte load across the two halves'
+// stores cannot be forwarded at all, and with AVX2 the loads were slower than the permutes.)
+template <int Q>
+BOOP_SIMD_INLINE f8 lane(f8 x) noexcept {
+    return __builtin_shufflevector(x, x, Q, Q, Q, Q, Q, Q, Q, Q);
+}
+
 // Lane i's group through the lowpass, along time: x holds its inputs for frames [k0, k1) of the
 // group (the earlier ones are in the chunk's gx). Returns the group's outputs; when the group is
 // complete (k1 == 8) advances the state, else keeps the inputs so far.
@@ -172,23 +181,21 @@ BOOP_SIMD_INLINE f8 filterAlongTime(VoiceBank::Chunk& c, int i, f8 x, uint32_t k
                                     const VoiceBank::GroupFilter& g) noexcept {
     if (k0 > 0)
         for (uint32_t k = 0; k < k0; ++k) x[k] = c.gx[k][i];  // the group's earlier inputs
-    // Each input is multiplied by a whole column: broadcast from memory (a load), where the
-    // compiler would otherwise pick each out of the register with two shuffles, and shuffles
-    // were what this loop waited on.
-    alignas(32) float xs[8];
-    std::memcpy(xs, &x, sizeof x);
-    asm("" : "+m"(xs));
-    f8 early = xs[0] * g.column[0];
-    for (int q = 1; q < 4; ++q) early = early + xs[q] * g.column[q];
-    f8 late = xs[4] * g.column[4];
-    for (int q = 5; q < 8; ++q) late = late + xs[q] * g.column[q];
+    f8 early = lane<0>(x) * g.column[0];
+    early = early + lane<1>(x) * g.column[1];
+    early = early + lane<2>(x) * g.column[2];
+    early = early + lane<3>(x) * g.column[3];
+    f8 late = lane<4>(x) * g.column[4];
+    late = late + lane<5>(x) * g.column[5];
+    late = late + lane<6>(x) * g.column[6];
+    late = late + lane<7>(x) * g.column[7];
     f8 state = s2 * g.s2;
     state = state + s1 * g.s1;
     const f8 a = (early + late) + state;
     if (k1 == 8) {
-        groupState<float>(xs[6], xs[7], a[6], a[7], g, s1, s2);
+        groupState<float>(x[6], x[7], a[6], a[7], g, s1, s2);
     } else {
-        for (uint32_t k = k0; k < k1; ++k) c.gx[k][i] = xs[k];
+        for (uint32_t k = k0; k < k1; ++k) c.gx[k][i] = x[k];
     }
     return a;
 }
