@@ -23,6 +23,7 @@ too (swift build -c debug --sanitize=address|thread --scratch-path .build-asan|.
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -114,6 +115,11 @@ def check(ok, what, detail=""):
 check(status == 0 and len(c4) >= 3 and len(g4) >= 2 and not e4,
       f"boop edit on the null sink: C4 heard at {c4} s, G4 (added while playing) at {g4} s, E4 (never placed) at {e4};"
       + f" exit {status}; {taps}")
+
+# -v: each placed note's tap-to-sound on the status line, the engine's part stamped by the render
+# that passed the note's frame (no waiting in the editor): within the 100 ms it is shown for.
+tap_ms = [re.search(r"tap-to-sound: ([0-9.]+) ms key read to engine \+ ([0-9.]+) ms device buffer", t) for t in taps]
+check(all(m and 0 <= float(m.group(1)) < 100 for m in tap_ms), "-v shows each tap's key read to engine", taps)
 
 # A 64 KiB paste of editing keys, five times, with the device open (and the loop started and
 # stopped by the p's in it).

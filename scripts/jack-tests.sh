@@ -30,9 +30,10 @@
 # into boop:midi_in, Start one clock before a step, then Song Position + Continue: a run's first
 # step on the first clock after Start (Continue), every note after within 1 frame of its step's
 # clock (the prediction's bound), only note-offs after Stop.
-# edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 5 s): the test client's
+# edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
-# velocities, a chord on one step.
+# velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
+# starts in boop's recorded output the same number of frames after its event (sample-exact).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"

@@ -7,7 +7,13 @@ boop edit runs in a pseudo-terminal (edit_driver) as a JACK client; the test cli
 port is connected by boop to boop:midi_in. With step entry on (`i`), a note-on (velocity 110:
 an accent) placed at the cursor, the cursor moves on a step when the key is up; a second key
 (velocity 70: normal) lands on the next step, a two-key chord on the one after. Saved, the file
-has exactly those notes with their velocities. About 5 s.
+has exactly those notes with their velocities.
+
+Before that, with step entry off, two keys are played from silence at different offsets in their
+cycles while a third client records boop's output: each note must start on the frame its event
+carried (boop applies it in its process callback, on its frame), so the onset lags the event's frame
+by the same number of frames both times (the output stage's look-ahead and the attack's first
+audible sample), whatever the offset. About 7 s.
 """
 import os
 import sys
@@ -15,6 +21,7 @@ import tempfile
 import threading
 
 import jack
+import numpy as np
 from edit_driver import Checks, Editor, notes
 from jack_test_lib import wait_until
 
@@ -26,8 +33,8 @@ path = os.path.join(work, "keys.json")
 keys = jack.Client("boop-keys", no_start_server=True)
 out = keys.midi_outports.register("out")
 lock = threading.Lock()
-pending = []  # messages for the next cycle, from the test's thread
-sent = {"count": 0}
+pending = []  # (offset or None, message) for the next cycle, from the test's thread
+sent = {"count": 0, "frames": []}  # frames: the absolute frame of each message sent
 
 
 @keys.set_process_callback
@@ -36,26 +43,82 @@ def on_process(frames):
     with lock:
         batch = pending[:]
         pending.clear()
-    for i, message in enumerate(batch):
-        out.write_midi_event(min(i, frames - 1), bytes(message))
+    start = keys.last_frame_time
+    for i, (at, message) in enumerate(batch):
+        offset = min(i if at is None else at, frames - 1)
+        out.write_midi_event(offset, bytes(message))
+        sent["frames"].append(start + offset)
     sent["count"] += len(batch)
 
 
-def play(*messages):
-    """Sends the messages in the next cycle and waits until they went out."""
+def play(*messages, at=None):
+    """Sends the messages in the next cycle (at offset `at`, or 0, 1, ...) and waits until they
+    went out; returns the absolute frame of the first."""
     with lock:
         target = sent["count"] + len(messages)
-        pending.extend(messages)
+        pending.extend((at, m) for m in messages)
     wait_until("the test client's cycle to send", 10, lambda: sent["count"] >= target)
+    return sent["frames"][target - len(messages)]
+
+
+# boop's first output, recorded with each cycle's absolute frame (this client runs after boop).
+ear = jack.Client("boop-ear", no_start_server=True)
+ear_in = ear.inports.register("in")
+heard = []  # (first frame, samples)
+
+
+@ear.set_process_callback
+def on_ear(frames):
+    block = ear_in.get_array().copy()
+    with lock:
+        heard.append((ear.last_frame_time, block))
+
+
+def heard_since(frame):
+    """boop's output from `frame` on, as one array."""
+    with lock:
+        blocks = [(t, b) for t, b in heard if t + len(b) > frame]
+    if not blocks:
+        return np.zeros(0, dtype=np.float32)
+    samples = np.concatenate([b for _, b in blocks])
+    return samples[frame - blocks[0][0]:]
+
+
+def silent_for(frames):
+    """The last `frames` recorded are silence (a note ended and its release faded)."""
+    with lock:
+        if not heard or sum(len(b) for _, b in heard) < frames:
+            return False
+        recent = np.concatenate([b for _, b in heard[-(frames // len(heard[-1][1]) + 1):]])
+    return float(np.max(np.abs(recent[-frames:]))) < 1e-6
+
+
+def onset_lag(key, offset):
+    """Plays `key` from silence at `offset` in its cycle; the frames from its event to the first
+    audible sample (|x| > 1e-4) of boop's output."""
+    wait_until("boop's output to fall silent", 10, lambda: silent_for(4800))
+    frame = play([0x90, key, 100], at=offset)
+    wait_until(f"key {key} to be heard", 10, lambda: np.any(np.abs(heard_since(frame)) > 1e-4))
+    lag = int(np.argmax(np.abs(heard_since(frame)) > 1e-4))
+    play([0x80, key, 0])
+    return lag
 
 
 keys.activate()
+ear.activate()
 try:
     with Editor(BOOP, path, args=["--backend", "jack", "--no-connect", "--midi", "boop-keys:out"]) as ed:
         check(ed.wait_for("step 1/16"), "the editor runs on JACK", ed.text())
         connected = lambda: any(p.name.endswith(":midi_in") for p in keys.get_all_connections(out))
         wait_until("boop-keys:out connected to boop's midi_in", 30, connected)
         check(True, "boop-keys:out is connected to boop:midi_in by --midi")
+        boop_out = [p.name for p in ear.get_ports(is_audio=True, is_output=True) if p.name.endswith(":out_1")
+                    and not p.name.startswith("system")]
+        check(bool(boop_out), "boop's output port out_1 is there", boop_out)
+        ear.connect(boop_out[0], ear_in)
+        first, second = onset_lag(69, 37), onset_lag(69, 211)
+        check(first == second and 0 <= first < 48000 // 10,
+              f"a key starts on its event's frame: the same lag ({first} frames) from offsets 37 and 211", (first, second))
         ed.keys("i")
         check(ed.wait_for("step entry"), "i: step entry on", ed.status_line())
         play([0x90, 64, 110])
@@ -74,6 +137,8 @@ try:
     want = [(0, 64, "accent", 1), (1, 67, "normal", 1), (2, 60, "accent", 1), (2, 72, "accent", 1)]
     check(got == want, "the saved notes at the cursor with their velocities", got)
 finally:
+    ear.deactivate()
+    ear.close()
     keys.deactivate()
     keys.close()
 sys.exit(1 if check.failures else 0)

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include "TestSignals.hpp"
 
@@ -45,6 +46,22 @@ TEST_CASE("BOOP_FRAME_NOW sounds in the next block, ahead of events queued for l
     auto y = engine.render(2000, 2000);  // frames 5352...7351: the 880 Hz note has released
     CHECK(boop_engine_frame_clock(engine) == 7352);
     CHECK(boop_engine_active_voices(engine) == 1);  // only the scheduled 440 Hz note sounds
+}
+
+// boop edit -v: the time the engine finished the block that took it past a marked frame, noted by
+// the render itself (so the measurement waits on nothing); 0 before, and again for a new mark.
+TEST_CASE("a marked frame gets the time of the render that passes it") {
+    EngineHandle engine;
+    engine.render(512, 512);
+    CHECK(boop_engine_mark(engine, 512) == 0);
+    timespec before{};
+    clock_gettime(CLOCK_MONOTONIC, &before);
+    engine.render(256, 256);
+    const uint64_t t = boop_engine_mark(engine, 512);
+    CHECK(t >= uint64_t(before.tv_sec) * 1000000000u + uint64_t(before.tv_nsec));
+    engine.render(256, 256);
+    CHECK(boop_engine_mark(engine, 512) == t);   // noted once
+    CHECK(boop_engine_mark(engine, 2000) == 0);  // a new mark, not yet passed
 }
 
 TEST_CASE("velocity gains: normal 0.6, accent 1.0, sustain 0.8, master 0.3") {

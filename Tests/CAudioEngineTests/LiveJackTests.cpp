@@ -170,12 +170,8 @@ void exerciseSynth() {
 }
 
 // The editor's keyboard on JACK: a playback with midi_keys gets a port midi_in; the process
-// callback (under the sanitizer in force) queues the channel messages, the relay hands them on.
-boop_status silentSource(void*, float* out, uint32_t frames) noexcept {
-    std::fill(out, out + std::size_t(frames) * 2, 0.0f);
-    return BOOP_OK;
-}
-
+// callback (under the sanitizer in force) sounds the notes on the engine at their frames and
+// queues the channel messages, which the loop reads from that queue.
 void exerciseKeyboard() {
     boop_midi_in* keys = nullptr;
     REQUIRE(boop_midi_in_open_jack("boop-keys-source:out", &keys) == BOOP_OK);
@@ -189,7 +185,22 @@ void exerciseKeyboard() {
     boop_playback* pb = nullptr;
     REQUIRE(boop_playback_open(&cfg, 48000, 2, &pb) == BOOP_OK);
     CHECK(boop_playback_midi_in_connect(pb, "boop-keys-source:out") == BOOP_ERROR_NOT_RUNNING);  // not started
-    REQUIRE(boop_playback_start(pb, boop_source{silentSource, nullptr, 2, 4096, 48000}) == BOOP_OK);
+    boop_engine_config ec;
+    boop_engine_config_default(&ec);
+    ec.sample_rate = boop_playback_get_info(pb).sample_rate;
+    ec.channels = 2;
+    ec.max_block_frames = 4096;
+    boop_engine* engine = nullptr;
+    REQUIRE(boop_engine_create(&ec, &engine) == BOOP_OK);
+    boop_keys_sound sound{};
+    sound.kind = BOOP_KEYS_TIMBRE;
+    sound.index = BOOP_TIMBRE_TONE;
+    sound.gain = 0.6f;
+    sound.accent_gain = 1.0f;
+    sound.accent_velocity = 100;
+    std::fill(std::begin(sound.keys), std::end(sound.keys), uint8_t(0xFF));
+    REQUIRE(boop_midi_in_set_sound(keys, engine, &sound) == BOOP_OK);
+    REQUIRE(boop_playback_start(pb, boop_engine_source(engine)) == BOOP_OK);
 
     MidiSource source;
     jack_status_t status{};
@@ -217,6 +228,7 @@ void exerciseKeyboard() {
     }
     jack_client_close(source.client);
     boop_playback_destroy(pb);
+    boop_engine_destroy(engine);
     boop_midi_in_destroy(keys);
 }
 

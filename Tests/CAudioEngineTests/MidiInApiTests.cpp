@@ -74,3 +74,53 @@ TEST_CASE("the mailbox hands notes to the loop in order, wakes it, and stays rea
         box.post(i, noteEvent(SND_SEQ_EVENT_NOTEON, 0, 60, 1));
     CHECK(box.dropped() == 5);
 }
+
+#include "TestSignals.hpp"
+#include "backend/jack/JackMidiKeys.hpp"
+
+namespace {
+boop_keys_sound melodyKeys() {
+    boop_keys_sound s{};
+    s.kind = BOOP_KEYS_TIMBRE;
+    s.index = BOOP_TIMBRE_TONE;
+    s.gain = 0.6f;
+    s.accent_gain = 1.0f;
+    s.accent_velocity = 100;
+    for (uint8_t& k : s.keys) k = 0xFF;
+    s.keys[72 >> 3] &= uint8_t(~(1u << (72 & 7)));  // C5 is not taken: it stays silent
+    return s;
+}
+}  // namespace
+
+// On JACK the process callback plays a key on the engine at the frame it renders next (the
+// playback renders up to the key's offset first), and queues it for the editor's loop, which reads
+// it without a descriptor (the audio thread wakes nobody).
+TEST_CASE("a JACK keyboard's note starts on the engine's next frame and reaches the loop's read") {
+    testsig::EngineHandle engine(48000.0, 8, 1, 1024);
+    boop_midi_in* in = nullptr;
+    REQUIRE(boop_midi_in_open_jack("keys:out", &in) == BOOP_OK);
+    CHECK(boop_midi_in_descriptor(in) == -1);
+    boop_keys_sound sound = melodyKeys();
+    CHECK(boop_midi_in_set_sound(in, nullptr, &sound) == BOOP_ERROR_INVALID_ARGUMENT);
+    sound.index = BOOP_TIMBRE_COUNT;
+    CHECK(boop_midi_in_set_sound(in, engine, &sound) == BOOP_ERROR_INVALID_ARGUMENT);
+    sound = melodyKeys();
+    REQUIRE(boop_midi_in_set_sound(in, engine, &sound) == BOOP_OK);
+    boop::MidiKeysQueue& keys = *boop::midiKeysOf(in);
+    keys.takeSound();  // a cycle's start
+    auto before = engine.render(137, 137);
+    keys.play(boop_midi_event{137, 0x90, 72, 110});  // not taken: silent, still queued
+    keys.play(boop_midi_event{137, 0x90, 69, 110});
+    auto after = engine.render(400, 400);
+    CHECK(testsig::firstAbove(before, 0.0f) == -1);
+    CHECK(testsig::firstAbove(after, 0.0f) == 1);  // the envelope's first sample is 0: frame 137 + 1
+    CHECK(boop_engine_active_voices(engine) == 1);
+    keys.play(boop_midi_event{537, 0x80, 69, 0});
+    engine.render(48000, 512);
+    CHECK(boop_engine_active_voices(engine) == 0);  // released on its note-off
+    boop_midi_event got[4];
+    REQUIRE(boop_midi_in_read(in, got, 4) == 3);
+    CHECK((got[0].frame == 137 && got[0].data1 == 72 && got[1].data1 == 69 && got[2].status == 0x80));
+    CHECK(boop_midi_in_read(in, got, 4) == 0);
+    boop_midi_in_destroy(in);
+}

@@ -119,6 +119,17 @@ struct EditorKeyboardTests {
         #expect(m.pattern.notes(.rhythm) == [Note(step: 0, pitch: 38, velocity: .accent, length: 1)])
         #expect(m.cursorLabel == "snare" && m.step == 1)
     }
+
+    @Test("a JACK keyboard is told the keys that sound: those `play` takes, or any while a question waits")
+    func soundsKey() {
+        var m = EditorModel(pattern: Pattern(name: "k"))
+        m.cycleTrack(by: 2)   // bass: 16 ... 93
+        #expect(m.soundsKey(40) && !m.soundsKey(100))
+        m.cycleTrack(by: 1)   // rhythm
+        #expect(m.soundsKey(38) && !m.soundsKey(37))
+        m.question = .restore
+        #expect(m.soundsKey(37) && m.soundsKey(100))
+    }
 }
 
 @Suite("Editor screen: step entry in the status line")

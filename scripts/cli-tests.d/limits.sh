@@ -37,6 +37,8 @@ toneHz=$(range BOOP_TONE_HZ_MIN BOOP_TONE_HZ_MAX)
 toneS=$(range BOOP_TONE_SECONDS_MIN BOOP_TONE_SECONDS_MAX)
 window=$(range BOOP_PITCH_WINDOW_MIN BOOP_PITCH_WINDOW_MAX)
 channels="1...$(macro BOOP_DEVICE_CHANNELS_MAX)"
+fileRate=$(range BOOP_FILE_RATE_MIN BOOP_FILE_RATE_MAX)
+fileChannels="1...$(macro BOOP_FILE_CHANNELS_MAX)"
 below() { echo "${1%%...*}"; }
 above() { echo "${1##*...}"; }
 plus() { python3 -c 'import sys; print(float(sys.argv[1]) + float(sys.argv[2]))' "$1" "$2" | sed 's/\.0$//'; }
@@ -80,7 +82,8 @@ done
 
 # The README's table quotes the header (with … for ...), row by row.
 grep -E '^\| ' "$root/README.md" >"$work/table"
-for r in "$rate" "$voices" "$period" "$periods" "$bpm" "$loops" "$toneHz" "$toneS" "$channels" "$window"; do
+for r in "$rate" "$voices" "$period" "$periods" "$bpm" "$loops" "$toneHz" "$toneS" "$channels" "$window" \
+  "$fileRate" "$fileChannels"; do
   quoted="${r/.../…}"
   grep -qF -- "$quoted" "$work/table" && echo "ok   README quotes $quoted" ||
     fail "README's limits table does not quote $quoted"

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <memory>
 #include <new>
+#include "backend/jack/JackMidiKeys.hpp"
 #include "capi/Guarded.hpp"
 #include "engine/Engine.hpp"
 #include "engine/Instrument.hpp"
@@ -136,6 +137,11 @@ boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames)
 uint64_t boop_engine_frame_clock(const boop_engine* engine) { return engine ? engine->engine.frameClock() : 0; }
 uint32_t boop_engine_active_voices(const boop_engine* engine) { return engine ? engine->engine.activeVoices() : 0; }
 uint64_t boop_engine_dropped_events(const boop_engine* engine) { return engine ? engine->engine.droppedEvents() : 0; }
+uint64_t boop_engine_mark(boop_engine* engine, uint64_t frame) {
+    if (!engine) return 0;
+    engine->engine.markFrame(frame);
+    return engine->engine.markTime(frame);
+}
 double boop_engine_sample_rate(const boop_engine* engine) { return engine ? engine->engine.config().sample_rate : 0.0; }
 uint32_t boop_engine_channels(const boop_engine* engine) { return engine ? engine->engine.config().channels : 0; }
 float boop_engine_peak(const boop_engine* engine) { return engine ? engine->engine.peak() : 0.0f; }
@@ -228,4 +234,30 @@ extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, 
     c.gain = gain;
     c.frame = frame;
     return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+namespace {
+bool validKeysSound(const boop_keys_sound& s) {
+    const auto gainOk = [](float g) { return g >= 0.0f && g <= static_cast<float>(BOOP_EVENT_GAIN_MAX); };
+    if (!gainOk(s.gain) || !gainOk(s.accent_gain) || s.accent_velocity > 128) return false;
+    switch (s.kind) {
+        case BOOP_KEYS_SILENT:
+            return true;
+        case BOOP_KEYS_TIMBRE:
+            return s.index < BOOP_TIMBRE_COUNT;
+        case BOOP_KEYS_INSTRUMENT:
+            return s.index < BOOP_INSTRUMENT_SLOTS;
+        case BOOP_KEYS_DRUMS:
+            return s.index <= BOOP_KIT_CHIP;
+        default:
+            return false;
+    }
+}
+}  // namespace
+
+// Here rather than beside the keyboard: the sound names the engine inside its handle.
+extern "C" boop_status boop_midi_in_set_sound(boop_midi_in* input, boop_engine* engine, const boop_keys_sound* sound) {
+    const std::shared_ptr<boop::MidiKeysQueue> keys = boop::midiKeysOf(input);
+    if (!keys || engine == nullptr || sound == nullptr || !validKeysSound(*sound)) return BOOP_ERROR_INVALID_ARGUMENT;
+    return keys->sounds.tryPush(boop::KeysSound{&engine->engine, *sound}) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
 }

@@ -22,7 +22,8 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
 boop_status boop_file_writer_open_sized(const char* path, double sample_rate, uint32_t channels,
                                         boop_sample_format format, uint64_t expected_frames,
                                         boop_file_writer** out_writer) {
-    if (!path || !out_writer || channels < 1 || channels > 8 || !(sample_rate >= 1000 && sample_rate <= 768000))
+    if (!path || !out_writer || channels < 1 || channels > BOOP_FILE_CHANNELS_MAX ||
+        !(sample_rate >= BOOP_FILE_RATE_MIN && sample_rate <= BOOP_FILE_RATE_MAX))
         return BOOP_ERROR_INVALID_ARGUMENT;
     *out_writer = nullptr;
     return boop::capi::guarded([&] {

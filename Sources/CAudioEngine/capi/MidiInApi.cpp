@@ -1,17 +1,13 @@
 // C shim for the MIDI keyboard input of CAudioEngine.h (boop edit --midi): the sequencer reader
 // thread fills a mailbox (lock-free queue + eventfd), so the control loop never blocks on the
-// sequencer and the reader never waits on the loop.
+// sequencer and the reader never waits on the loop. On JACK the process callback's lock-free queue
+// is read by the loop itself (no thread between: the audio thread may not make the system call
+// that would wake anyone, so the loop takes the notes when it wakes at the screen's cadence).
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <new>
-#include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "backend/alsa/AlsaSeqInput.hpp"
 #include "backend/alsa/AlsaSeqMailbox.hpp"
@@ -22,12 +18,8 @@ struct boop_midi_in {
     boop::AlsaSeqMailbox mailbox;  // declared first: destroyed after the reader has stopped
     boop::AlsaSeqInput input;
     std::string source;
-    // JACK: the process callback's queue and the thread that relays it to the mailbox.
+    // JACK: the process callback's queue, read by boop_midi_in_read (its one consumer).
     std::shared_ptr<boop::MidiKeysQueue> keys;
-    std::thread relay;
-    std::mutex m;
-    std::condition_variable cv;
-    bool stopping = false;
 };
 
 namespace boop {
@@ -74,28 +66,14 @@ boop_status boop_midi_in_open(const char* client_name, const char* source, boop_
     return BOOP_OK;
 }
 
-// Every 2 ms: what the process callback queued goes to the mailbox (and wakes the loop). The audio
-// thread cannot wake anybody without a system call, so the relay looks; 2 ms is far below what a
-// player notices, and the thread sleeps between looks.
-static void relayKeys(boop_midi_in* in) {
-    std::unique_lock<std::mutex> lock(in->m);
-    while (!in->stopping) {
-        boop_midi_event e;
-        while (in->keys->queue.tryPop(e)) in->mailbox.post(e);
-        in->cv.wait_for(lock, std::chrono::milliseconds(2));
-    }
-}
-
 boop_status boop_midi_in_open_jack(const char* source, boop_midi_in** out_input) {
     if (out_input == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_input = nullptr;
     auto* in = new (std::nothrow) boop_midi_in;
     if (in == nullptr) return BOOP_ERROR_OUT_OF_MEMORY;
     try {
-        if (in->mailbox.descriptor() < 0) throw std::runtime_error("eventfd");
         in->source = source != nullptr ? source : "";
         in->keys = std::make_shared<boop::MidiKeysQueue>();
-        in->relay = std::thread(relayKeys, in);
     } catch (const std::bad_alloc&) {
         delete in;
         return BOOP_ERROR_OUT_OF_MEMORY;
@@ -107,13 +85,18 @@ boop_status boop_midi_in_open_jack(const char* source, boop_midi_in** out_input)
     return BOOP_OK;
 }
 
-int boop_midi_in_descriptor(const boop_midi_in* input) { return input != nullptr ? input->mailbox.descriptor() : -1; }
+int boop_midi_in_descriptor(const boop_midi_in* input) {
+    return input != nullptr && !input->keys ? input->mailbox.descriptor() : -1;
+}
 
 const char* boop_midi_in_source(const boop_midi_in* input) { return input != nullptr ? input->source.c_str() : ""; }
 
 uint32_t boop_midi_in_read(boop_midi_in* input, boop_midi_event* out_events, uint32_t max) {
     if (input == nullptr || out_events == nullptr) return 0;
-    return input->mailbox.take(out_events, max);
+    if (!input->keys) return input->mailbox.take(out_events, max);
+    uint32_t n = 0;
+    while (n < max && input->keys->queue.tryPop(out_events[n])) ++n;
+    return n;
 }
 
 uint64_t boop_midi_in_dropped(const boop_midi_in* input) {
@@ -124,13 +107,5 @@ uint64_t boop_midi_in_dropped(const boop_midi_in* input) {
 void boop_midi_in_destroy(boop_midi_in* input) {
     if (input == nullptr) return;
     input->input.stop();  // joins the reader before the mailbox goes
-    if (input->relay.joinable()) {
-        {
-            std::lock_guard<std::mutex> lock(input->m);
-            input->stopping = true;
-        }
-        input->cv.notify_one();
-        input->relay.join();
-    }
     delete input;
 }

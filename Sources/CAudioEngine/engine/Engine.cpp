@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include "engine/Timbre.hpp"
 #include "rt/Denormals.hpp"
 
@@ -189,7 +190,27 @@ void Engine::render(float* out, uint32_t frames) BOOP_RT {
     activeVoices_.store(active, std::memory_order_relaxed);
     peak_.store(peak, std::memory_order_relaxed);
     publishedClock_.store(clock_, std::memory_order_release);
+    stampMark();
 }
+
+// clock_gettime(CLOCK_MONOTONIC) is answered from the vDSO, without a system call or a lock, but
+// is not annotated: allowed by name here. Read only while a mark waits (boop edit -v).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+void Engine::stampMark() BOOP_RT {
+    const uint64_t frame = markFrame_.load(std::memory_order_acquire);
+    if (clock_ <= frame || markedFrame_.load(std::memory_order_relaxed) == frame) return;
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    markNs_.store(uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec), std::memory_order_relaxed);
+    markedFrame_.store(frame, std::memory_order_release);
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 float Engine::renderSlice(float* out, uint32_t frames) BOOP_RT {
     // The partial sums only when the last slice wrote any (a chord of four or more voices).

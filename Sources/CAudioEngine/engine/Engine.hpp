@@ -45,6 +45,13 @@ class Engine {
     uint64_t droppedEvents() const noexcept { return dropped_.load(std::memory_order_relaxed); }
     float peak() const noexcept { return peak_.load(std::memory_order_relaxed); }
     const boop_engine_config& config() const noexcept { return config_; }
+    // Tap-to-sound (boop edit -v): the control thread marks a frame; the audio thread notes when
+    // (CLOCK_MONOTONIC ns) it finished the first block that took its clock past it, so the
+    // measurement waits on no one. markTime is 0 until then. Marking the frame marked is a no-op.
+    void markFrame(uint64_t frame) noexcept { markFrame_.store(frame, std::memory_order_release); }
+    uint64_t markTime(uint64_t frame) const noexcept {
+        return markedFrame_.load(std::memory_order_acquire) == frame ? markNs_.load(std::memory_order_relaxed) : 0;
+    }
 
   private:
     void apply(const Command& command, uint64_t frame) BOOP_RT;
@@ -88,6 +95,10 @@ class Engine {
     std::atomic<uint32_t> activeVoices_{0};
     std::atomic<uint64_t> dropped_{0};
     std::atomic<float> peak_{0.0f};
+    void stampMark() BOOP_RT;
+    std::atomic<uint64_t> markFrame_{UINT64_MAX};
+    std::atomic<uint64_t> markedFrame_{UINT64_MAX};
+    std::atomic<uint64_t> markNs_{0};
     // Cancellation: the producer counts what it pushed; a cancel publishes that count, and the
     // audio thread discards queued events until it has popped as many (lock-free, no reordering).
     uint64_t pushed_ = 0;  // producer only

@@ -96,6 +96,11 @@ const char* boop_version(void);
 #define BOOP_PERIODS_MIN 2
 #define BOOP_PERIODS_MAX 16
 
+/* Audio files (boop_file_writer_open): the rates a file's header may carry (Hz) and its channels.
+ * Wider than the engine's: a file is written at whatever rate its frames were made or captured. */
+#define BOOP_FILE_RATE_MIN 1000
+#define BOOP_FILE_RATE_MAX 768000
+#define BOOP_FILE_CHANNELS_MAX 8
 /* Pitch detection: the lowest sample rate (Hz) and the window (frames). */
 #define BOOP_PITCH_RATE_MIN 4000
 #define BOOP_PITCH_WINDOW_MIN 64
@@ -256,6 +261,10 @@ boop_status boop_engine_render(boop_engine* engine, float* out, uint32_t frames)
 uint64_t boop_engine_frame_clock(const boop_engine* engine);    /* frames rendered so far */
 uint32_t boop_engine_active_voices(const boop_engine* engine);  /* voices sounding after the last block */
 uint64_t boop_engine_dropped_events(const boop_engine* engine); /* events refused because the queue was full */
+/* Tap-to-sound (boop edit -v): marks `frame` (replacing another mark) and returns the time
+ * (CLOCK_MONOTONIC, nanoseconds) at which the render that first took the frame clock past it ended,
+ * or 0 until then: call it again with the same frame to read it. Thread safety: control thread. */
+uint64_t boop_engine_mark(boop_engine* engine, uint64_t frame);
 double boop_engine_sample_rate(const boop_engine* engine);
 uint32_t boop_engine_channels(const boop_engine* engine);
 float boop_engine_peak(const boop_engine* engine); /* peak |sample| of the last block */
@@ -416,7 +425,8 @@ typedef enum boop_sample_format {
  * the same samples always give the same bytes. A .wav opened here is a plain RIFF WAV and refuses
  * (BOOP_ERROR_IO) writes that would take its data past 4 GiB; use boop_file_writer_open_sized
  * when the length is known.
- * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (unknown extension or unsupported format),
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (unknown extension or unsupported format, a rate outside
+ * BOOP_FILE_RATE_MIN ... _MAX or channels outside 1 ... BOOP_FILE_CHANNELS_MAX),
  * BOOP_ERROR_CANNOT_CREATE. Thread safety: one thread per writer. */
 boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t channels, boop_sample_format format,
                                   boop_file_writer** out_writer);
@@ -1075,27 +1085,55 @@ boop_status boop_midi_in_open(const char* client_name, const char* source, boop_
                               size_t why_size);
 
 /* The same keyboard on JACK: no client of its own. A playback opened with it as `midi_keys` gets a port
- * midi_in; its process callback queues the channel messages (lock-free, each with its engine frame) and a
- * relay thread of the keyboard moves them to the descriptor's queue within about 2 ms. `source` (may be
+ * midi_in; its process callback queues the channel messages (lock-free, each with its engine frame: no
+ * system call, so it wakes nobody) and boop_midi_in_read takes them from that queue directly. There is
+ * no descriptor (-1): the control loop reads when it wakes, at its screen's cadence. `source` (may be
  * NULL) is only remembered, for boop_midi_in_source; boop_playback_midi_in_connect connects it.
  * Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_INTERNAL. Thread safety: control thread. */
 boop_status boop_midi_in_open_jack(const char* source, boop_midi_in** out_input);
 
+/* What a JACK keyboard's notes sound with. The playback's process callback sounds each note-on on
+ * the engine at the note's own frame (it renders up to it, then starts the note), and ends it at its
+ * note-off's frame, as boop synth --backend jack does; the control loop only chooses the sound.
+ * kind: SILENT (the notes are only queued for boop_midi_in_read), TIMBRE (index: a boop_timbre),
+ * INSTRUMENT (index: an instrument slot, boop_engine_set_instrument) or DRUMS (index: a boop_kit;
+ * the key is the GM drum). gain: a note-on below accent_velocity, accent_gain: at or above it
+ * (0 ... BOOP_EVENT_GAIN_MAX). keys: bit (k & 7) of keys[k >> 3] set: key k sounds, else silent. */
+typedef enum boop_keys_kind {
+    BOOP_KEYS_SILENT,
+    BOOP_KEYS_TIMBRE,
+    BOOP_KEYS_INSTRUMENT,
+    BOOP_KEYS_DRUMS
+} boop_keys_kind;
+typedef struct boop_keys_sound {
+    uint32_t kind; /* a boop_keys_kind */
+    uint32_t index, accent_velocity;
+    float gain, accent_gain;
+    uint8_t keys[16];
+} boop_keys_sound;
+/* Sets what the notes of a keyboard from boop_midi_in_open_jack sound with on `engine`, which must be
+ * the source of the playback opened with the keyboard and outlive it (a playback opened again forgets
+ * the sound: set it again). Taken by the process callback at its next cycle. A pitched note is a note
+ * id of its own per key (0xEFFFFF00 + key). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (not a
+ * JACK keyboard, an index or gain out of range), BOOP_ERROR_QUEUE_FULL (16 settings not yet taken).
+ * Thread safety: control thread. */
+boop_status boop_midi_in_set_sound(boop_midi_in* input, boop_engine* engine, const boop_keys_sound* sound);
 /* Connects another client's JACK MIDI output port (its full name) to the playback's midi_in (opened
  * with midi_keys). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port),
  * BOOP_ERROR_NOT_RUNNING (not started, or no midi_in), BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety:
  * control thread. */
 boop_status boop_playback_midi_in_connect(boop_playback* playback, const char* source);
 
-/* Readable when messages wait (poll it for POLLIN). Thread safety: any thread. */
+/* Readable when messages wait (poll it for POLLIN); -1 for a keyboard on JACK (read it on every wake).
+ * Thread safety: any thread. */
 int boop_midi_in_descriptor(const boop_midi_in* input);
 
 /* "client:port name" of the subscribed source. Thread safety: any thread. */
 const char* boop_midi_in_source(const boop_midi_in* input);
 
 /* Clears the descriptor and takes up to `max` waiting messages, oldest first (frame: the
- * CLOCK_MONOTONIC nanosecond each arrived). Returns how many; when more wait the descriptor stays
- * readable. Thread safety: one control thread. */
+ * CLOCK_MONOTONIC nanosecond each arrived; on JACK the engine frame it came on). Returns how many;
+ * when more wait the descriptor stays readable. Thread safety: one control thread. */
 uint32_t boop_midi_in_read(boop_midi_in* input, boop_midi_event* out_events, uint32_t max);
 
 /* Messages dropped because the queue was full. Thread safety: any thread. */

@@ -117,7 +117,7 @@ extension EditorModel {
         replace(existing) { $0.length = length }
     }
 
-    /// `+` / `-` by 5, `=` / `_` by 1, or typed: the song's tempo within 60 ... 200 BPM.
+    /// `+` / `-` by 5, `=` / `_` by 1, or typed: the song's tempo within `Pattern.bpmRange` (the header's BOOP_TEMPO_BPM_MIN ... _MAX).
     public mutating func changeBPM(by delta: Double) { setBPM(song.bpm + delta) }
 
     public mutating func setBPM(_ value: Double) {

@@ -63,6 +63,13 @@ extension EditorModel {
         return sounded
     }
 
+    /// Whether a played key sounds now (a keyboard that sounds by itself, on JACK, is told): any
+    /// key while a question or a typed line waits (it is only heard), else one `play` takes.
+    public func soundsKey(_ pitch: Int) -> Bool {
+        if question != nil || prompt != nil { return true }
+        return row(ofPitch: pitch) != nil && keyboardRange.contains(pitch)
+    }
+
     /// The pitches the current track takes from the keyboard: its useful range, or a drum's key.
     var keyboardRange: ClosedRange<Int> { PitchRange.useful(track) }
 

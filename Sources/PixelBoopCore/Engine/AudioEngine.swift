@@ -118,6 +118,14 @@ public final class AudioEngine {
     public var channels: Int { configuration.channels }
     /// Frames rendered so far; events scheduled at or before it apply at the next block start.
     public var frameClock: UInt64 { boop_engine_frame_clock(handle) }
+    /// Tap-to-sound: marks `frame` (replacing another mark); the render that first takes the clock
+    /// past it notes when it ended. Returns that time (CLOCK_MONOTONIC seconds), nil until then:
+    /// ask again with the same frame to read it.
+    @discardableResult
+    public func mark(frame: UInt64) -> Double? {
+        let ns = boop_engine_mark(handle, frame)
+        return ns == 0 ? nil : Double(ns) / 1e9
+    }
     public var activeVoices: Int { Int(boop_engine_active_voices(handle)) }
     public var droppedEvents: UInt64 { boop_engine_dropped_events(handle) }
     /// The frame of an event that sounds at once, ahead of everything queued (BOOP_FRAME_NOW):

@@ -2,8 +2,9 @@ import CAudioEngine
 
 /// A MIDI keyboard for a control loop (`boop edit --midi`): an ALSA sequencer client subscribed
 /// to one source, or on JACK the playback client's port midi_in (`jack`). Its reader (the
-/// sequencer's thread, or JACK's process callback and a relay) only queues what arrives; the loop
-/// polls `descriptor` and takes the notes with `take()`, so nothing of the screen or the model
+/// sequencer's thread, or JACK's process callback) only queues what arrives; the loop takes the
+/// notes with `take()` when `descriptor` is readable (the sequencer) or on each of its wakes (JACK,
+/// whose audio thread makes no system call to wake anyone), so nothing of the screen or the model
 /// runs on another thread.
 public final class MidiKeyboard {
     let handle: OpaquePointer
@@ -41,8 +42,23 @@ public final class MidiKeyboard {
 
     deinit { boop_midi_in_destroy(handle) }
 
-    /// Readable when notes wait.
+    /// JACK: what the notes sound with in the playback's process callback, on `engine` (the
+    /// playback's source).
+    func setSound(engine: AudioEngine, sound: KeysSound) throws(AudioError) {
+        var s = boop_keys_sound()
+        s.kind = sound.kind.rawValue
+        s.index = sound.index
+        s.gain = sound.gain
+        s.accent_gain = sound.accentGain
+        s.accent_velocity = sound.accentVelocity
+        withUnsafeMutableBytes(of: &s.keys) { $0.copyBytes(from: sound.keys) }
+        try AudioError.check(boop_midi_in_set_sound(handle, engine.handle, &s), "MIDI keyboard sound")
+    }
+
+    /// Readable when notes wait; -1 on JACK (see `wakesLoop`).
     public var descriptor: Int32 { boop_midi_in_descriptor(handle) }
+    /// False on JACK: nothing wakes the loop for a note, so it calls `take()` on each wake.
+    public var wakesLoop: Bool { descriptor >= 0 }
     /// "client:port name" of the source it listens to.
     public var source: String { String(cString: boop_midi_in_source(handle)) }
     public var dropped: UInt64 { boop_midi_in_dropped(handle) }

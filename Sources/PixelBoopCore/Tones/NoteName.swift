@@ -20,7 +20,7 @@ extension Pitch {
         return frequency
     }
 
-    /// MIDI + cents + reference -> Hz, validated (20...20000 Hz, finite).
+    /// MIDI + cents + reference -> Hz, validated (within `Limits.toneHz`, finite).
     public static func validFrequency(midi: Int, cents: Double = 0, reference: Double = 440) throws(AudioError) -> Double {
         try validated(
             frequency(midi: Double(midi), cents: cents, reference: reference),
@@ -142,10 +142,10 @@ public enum NoteSpec: Hashable, Sendable, CustomStringConvertible {
     /// What a NOTE may be, for error messages.
     public static let accepted =
         "expected a note name A-G with optional #/b and an octave (A4, C#5, Bb2), optionally "
-        + "with cents (A4+12.5c, C4-3c), or a frequency in Hz (440Hz, 440.5hz), all within 20...20000 Hz"
+        + "with cents (A4+12.5c, C4-3c), or a frequency in Hz (440Hz, 440.5hz), all within \(Limits.text(Limits.toneHz)) Hz"
 
     /// Parses one NOTE. Throws `NoteParseError` (the text does not spell a note) or
-    /// `AudioError.invalidFrequency` (a frequency outside 20...20000 Hz).
+    /// `AudioError.invalidFrequency` (a frequency outside `Limits.toneHz`).
     public static func parse(_ text: String) throws -> NoteSpec {
         var scanner = NoteScanner(text)
         if let hz = scanner.frequency() {
@@ -164,7 +164,7 @@ public enum NoteSpec: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The frequency in Hz: notes as `reference x 2^((midi - 69)/12) x 2^((cents + extraCents)/1200)`,
-    /// frequencies shifted by `extraCents`. Throws `AudioError.invalidFrequency` outside 20...20000 Hz.
+    /// frequencies shifted by `extraCents`. Throws `AudioError.invalidFrequency` outside `Limits.toneHz`.
     public func frequency(reference: Double = 440, extraCents: Double = 0) throws(AudioError) -> Double {
         switch self {
         case .note(let name, let cents):

@@ -10,7 +10,7 @@ public protocol NotePlayer: AnyObject, Sendable {
     /// Plays `frequency` Hz for `duration` seconds and returns when the note has finished. The
     /// attack and release lie inside `duration`, so notes played one after another abut without
     /// overlapping. Throws `AudioError.invalidFrequency` for a frequency that is not finite or
-    /// outside 20...20000 Hz, `AudioError.invalidConfiguration` for a duration that is not a
+    /// outside `Limits.toneHz`, `AudioError.invalidConfiguration` for a duration that is not a
     /// positive finite number, and the player's device errors. Cancelling the calling task fades
     /// the note out and throws `CancellationError`.
     func play(frequency: Double, duration: TimeInterval) async throws

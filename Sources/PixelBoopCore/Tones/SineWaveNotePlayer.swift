@@ -308,7 +308,9 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
                 "\(Pitch.formatHz(frequency)) Hz: expected below half the sample rate (\(Pitch.formatHz(sampleRate / 2)) Hz)")
         }
         guard duration.isFinite, duration > 0, duration <= ToneSequence.durationRange.upperBound else {
-            throw AudioError.invalidConfiguration("duration \(duration) s: expected a positive number of seconds up to 3600")
+            throw AudioError.invalidConfiguration(
+                "duration \(duration) s: expected a positive number of seconds up to \(Limits.text(Limits.toneSeconds.upperBound))"
+            )
         }
     }
 

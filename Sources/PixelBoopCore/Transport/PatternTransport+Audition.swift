@@ -44,6 +44,12 @@ extension PatternTransport {
             [AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)], order: { $0.frame < $1.frame })
     }
 
+    /// Tap-to-sound (`edit -v`): the engine notes when it has rendered the block after `frame`
+    /// (the block holding an audition's first sample), read later with `renderedPast`.
+    public func markTap(frame: UInt64) { engine.mark(frame: frame) }
+    /// When (CLOCK_MONOTONIC seconds) the engine finished rendering past `frame`, nil until it has.
+    public func renderedPast(frame: UInt64) -> Double? { engine.mark(frame: frame) }
+
     func releaseAuditions() throws(AudioError) {
         guard !auditions.isEmpty else { return }
         // A full immediate lane keeps the rest for a later step.

@@ -32,8 +32,6 @@ public final class PatternTransport: @unchecked Sendable {
     var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
-    /// JACK: the editor's keyboard, whose notes the playback's midi_in feeds (kept for a reopen).
-    private let midiKeys: MidiKeyboard?
     var pending: EventScheduler<SequencerEvent>
     var songPending: EventScheduler<SongEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
@@ -52,6 +50,10 @@ public final class PatternTransport: @unchecked Sendable {
     /// Each track's instrument and level (the editor's song; empty: the version-1 timbres, as a
     /// pattern file plays).
     var mix: [TrackKind: Instrument] = [:]
+    /// What a JACK keyboard's notes sound with, as last given to the playback (nil after each open).
+    var keysSent: KeysSound?
+    /// JACK: the editor's keyboard, whose notes the playback's midi_in feeds (kept for a reopen).
+    let midiKeys: MidiKeyboard?
     /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
     private var schedulingError: AudioError?
     /// Steps to play before finishing (nil: loop until stopped).
@@ -226,6 +228,7 @@ public final class PatternTransport: @unchecked Sendable {
             reopened.sampleRate == sampleRate
         else { return false }
         reopened.gainDB = s.gainDB
+        keysSent = nil   // a playback opened again forgets the keyboard's sound
         playback.stop()
         try reopened.start(engine: engine)
         playback = reopened

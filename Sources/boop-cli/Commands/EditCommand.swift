@@ -210,16 +210,27 @@ final class EditSession {
         loop.onHangUp = { [unowned self] in ending(hangUp()) }
         loop.onTurn = { [unowned self] in
             tickSound()
+            measureTap()
+            // JACK's keyboard wakes nobody (its process callback makes no system call): its notes
+            // are taken on every wake, which comes at least at the screen's cadence (below).
+            if keyboard?.wakesLoop == false {
+                _ = playedNotes()
+                soundKeys()
+            }
             loop.redraw()
             return .carryOn
         }
         loop.secondsUntilDue = { [unowned self] in
             if lostTransport != nil { return max(0, nextReopen - monotonicSeconds()) }
             guard let transport else { return max(0, nextOpen - monotonicSeconds()) }
-            return transport.secondsUntilDue(atMost: transport.state == .playing ? 1.0 / 60 : 0.5)
+            // A tap's figure, and a note from JACK's keyboard, wait for the screen's next frame
+            // (1/60 s), as while playing.
+            let frameCadence = transport.state == .playing || lastTap != nil || keyboard?.wakesLoop == false
+            let idle = frameCadence ? 1.0 / 60 : 0.5
+            return transport.secondsUntilDue(atMost: idle)
         }
         loop.frame = { [unowned self] in nextFrame() }
-        if let keyboard { loop.watch(keyboard.descriptor) { [unowned self] in playedNotes() } }
+        if let keyboard, keyboard.wakesLoop { loop.watch(keyboard.descriptor) { [unowned self] in playedNotes() } }
         do {
             try loop.run()
         } catch {
@@ -269,15 +280,19 @@ final class EditSession {
     private var lostTransport: PatternTransport?
     private var nextReopen = 0.0
 
-    /// Under -v: waits (at most 100 ms, in 0.2 ms steps) until the engine has rendered the block
-    /// that holds the auditioned note's first sample, and reports key read -> engine, plus what
-    /// the device still holds before it is heard.
+    /// Under -v: once the engine has rendered the block that holds the auditioned note's first
+    /// sample (the engine notes when, so nothing here waits), reports key read -> engine, plus
+    /// what the device still holds before it is heard. Checked when the loop wakes anyway (the
+    /// next read, redraw or the audition's release); a tap not rendered within 100 ms is not shown.
     private func measureTap() {
         guard verbose, let transport, let tap = lastTap else { return }
+        guard let rendered = transport.renderedPast(frame: tap.frame) else {
+            if monotonicSeconds() - tap.read >= 0.1 { lastTap = nil }
+            return
+        }
         lastTap = nil
-        while transport.frameClock <= tap.frame && monotonicSeconds() - tap.read < 0.1 { usleep(200) }
-        guard transport.frameClock > tap.frame else { return }
-        let engineMs = (monotonicSeconds() - tap.read) * 1000
+        guard rendered - tap.read < 0.1 else { return }
+        let engineMs = (rendered - tap.read) * 1000
         let deviceMs = Double(max(0, transport.stats.delayFrames)) / transport.sampleRate * 1000
         let line = String(
             format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
@@ -297,11 +312,15 @@ final class EditSession {
         let notes = auditionQueue.suffix(EditSession.auditionsPerRead)
         auditionQueue.removeAll(keepingCapacity: true)
         guard let transport, !notes.isEmpty else { return }
+        measureTap()   // a tap already rendered is reported before a new one replaces its mark
         for (note, track) in notes {
             do {
                 let frame = transport.frameClock
                 try transport.audition(pitch: note.pitch, track: track, velocity: note.velocity)
-                lastTap = (readAt, frame)
+                if verbose {
+                    transport.markTap(frame: frame)
+                    lastTap = (readAt, frame)
+                }
             } catch AudioError.queueFull {
                 break
             } catch {
@@ -309,7 +328,6 @@ final class EditSession {
                 return
             }
         }
-        measureTap()
     }
 
     /// The loop plays the edit from the next step it queues.

@@ -1,9 +1,12 @@
 import Foundation
 import PixelBoopCore
 
-/// `boop edit --midi SRC`: a MIDI keyboard in the editor. The sequencer's reader thread only
-/// queues the notes; they are taken here, on the editor's loop, like keys: heard on the current
-/// track, and with step entry (`i`) placed at the cursor (EditorModel.play).
+/// `boop edit --midi SRC`: a MIDI keyboard in the editor. The sequencer's reader thread, or on
+/// JACK the playback's process callback, only queues the notes; they are taken here, on the
+/// editor's loop, like keys: heard on the current track, and with step entry (`i`) placed at the
+/// cursor (EditorModel.play). The sequencer's reader wakes the loop; JACK's callback cannot (no
+/// system call on the audio thread), so the loop takes them on each wake, at least at the
+/// screen's cadence.
 extension EditCommand {
     /// Opened before the terminal is taken, so a missing sequencer or source is one line and an exit.
     func openKeyboard() throws -> MidiKeyboard? {
@@ -38,22 +41,37 @@ extension EditSession {
         }
     }
 
+    /// JACK: the keyboard's notes sound in the playback's process callback, on their frames, with
+    /// the current track's instrument; told again on each turn (sent only when it changed).
+    func soundKeys() {
+        guard let transport, transport.keysSoundThemselves else { return }
+        do {
+            try transport.soundKeys(track: model.track, accentVelocity: EditorModel.accentVelocity) { model.soundsKey($0) }
+        } catch {
+            model.message = "MIDI keyboard: \(error)"
+        }
+    }
+
     /// The keyboard's descriptor woke the loop: every note waiting, in order, then one redraw.
     func playedNotes() -> LiveLoop.Next {
         guard let keyboard else { return .carryOn }
         let readAt = monotonicSeconds()
+        let notes = keyboard.take()
+        guard !notes.isEmpty else { return .carryOn }
         let before = model.audibleSong
-        for played in keyboard.take() {
+        // On JACK the notes have sounded already, each on its own frame in the process callback.
+        let sounded = transport?.keysSoundThemselves == true
+        for played in notes {
             // While a question or a typed line waits, a played note is only heard.
             if model.question != nil || model.prompt != nil {
-                if played.on {
+                if played.on && !sounded {
                     audition(
                         Note(step: 0, pitch: played.pitch, velocity: EditorModel.velocity(played: played.velocity), length: 1))
                 }
                 continue
             }
             if played.on { model.message = nil }
-            if let note = model.play(played) { audition(note) }
+            if let note = model.play(played), !sounded { audition(note) }
         }
         if model.audibleSong != before { patternChanged() }
         soundAuditions(readAt: readAt)

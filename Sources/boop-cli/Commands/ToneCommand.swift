@@ -9,7 +9,7 @@ struct ToneCommand: ParsableCommand {
         abstract: "Play precisely tuned sine tones in sequence (ear training), or render them with -o.",
         discussion: """
             NOTE is a name (A4, C#5, Bb2), a name with cents (A4+12.5c, C4-3c) or a frequency \
-            (440Hz, 440.5hz); every tone must lie within 20...20000 Hz. Names use scientific pitch \
+            (440Hz, 440.5hz); every tone must lie within \(Limits.text(Limits.toneHz)) Hz. Names use scientific pitch \
             (C4 = middle C) and sound at --reference x 2^((midi - 69)/12) x 2^(cents/1200); \
             --cents detunes every tone, frequencies included. Each tone sounds for --duration seconds \
             (8 ms raised-cosine attack and release inside it); tone k starts k x (duration + gap) \
@@ -20,7 +20,7 @@ struct ToneCommand: ParsableCommand {
     @Argument(help: "One or more notes: A4, C#5, Bb2, A4+12.5c, C4-3c, 440Hz.")
     var notes: [String]
 
-    @Option(name: .long, help: "Seconds each tone sounds (0.02...3600).")
+    @Option(name: .long, help: "Seconds each tone sounds (\(Limits.text(Limits.toneSeconds))).")
     var duration: Double = 1
 
     @Option(

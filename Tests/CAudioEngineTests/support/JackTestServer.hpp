@@ -45,8 +45,10 @@ class JackServer {
   public:
     JackServer() {
         // One name for every run: a server that died leaves its slot in libjack's registry (eight
-        // in all) until a server of the same name reclaims it.
-        name_ = "boop-live-tests";
+        // in all) until a server of the same name reclaims it. BOOP_LIVE_JACK_SERVER names another
+        // (a second run beside the test command's, which uses this one).
+        const char* named = getenv("BOOP_LIVE_JACK_SERVER");
+        name_ = named != nullptr && named[0] != '\0' ? named : "boop-live-tests";
         setenv("JACK_DEFAULT_SERVER", name_.c_str(), 1);
         setenv("JACK_NO_AUDIO_RESERVATION", "1", 1);
         const std::string jackd = findInPath("jackd");

@@ -25,7 +25,7 @@ class AlsaSeqMailbox {
     int descriptor() const noexcept { return wake_; }
     // Reader thread: one event in (those that are no channel message are left out).
     void post(uint64_t arrivalNs, const snd_seq_event_t& event) noexcept;
-    // A relay thread: one channel message in (JACK's keyboard, JackMidiKeys).
+    // Reader thread: one channel message in (the sequencer event, converted).
     void post(const boop_midi_event& event) noexcept;
     // Control thread: clears the descriptor, takes up to `max`; the descriptor stays readable
     // while more wait.

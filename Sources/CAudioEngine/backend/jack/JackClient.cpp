@@ -52,7 +52,7 @@ JackClient::~JackClient() { close(); }
 
 boop_status JackClient::open(const char* clientName, uint32_t channels, bool output) {
     if (client_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
-    if (clientName == nullptr || clientName[0] == '\0' || channels < 1 || channels > 32)
+    if (clientName == nullptr || clientName[0] == '\0' || channels < 1 || channels > BOOP_DEVICE_CHANNELS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
     silenceLibjack();
     jack_status_t status{};
@@ -168,7 +168,7 @@ void JackClient::onLatency(jack_latency_callback_mode_t mode, void* self) noexce
 JackPlayback::~JackPlayback() { stop(false); }
 
 boop_status JackPlayback::open(const Config& config, double, uint32_t channels) {
-    if (channels < 1 || channels > 2) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (channels < 1 || channels > BOOP_CHANNELS_MAX) return BOOP_ERROR_INVALID_ARGUMENT;
     config_ = config;
     const boop_status s = JackClient::open(config.clientName, channels, true);
     if (s != BOOP_OK) return s;
@@ -186,7 +186,8 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
             return BOOP_ERROR_OUT_OF_MEMORY;
         }
     }
-    keys_ = config.keys.get();  // kept alive by config_
+    keys_ = config.keys.get();                   // kept alive by config_
+    if (keys_ != nullptr) keys_->forgetSound();  // an earlier playback's engine may be gone
     if (config.followMidiClock || keys_ != nullptr) {
         midiIn_ = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
         if (midiIn_ == nullptr) {
@@ -269,10 +270,12 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
                                                              : UINT64_MAX);
     if (follow) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
     const uint64_t clock = frames_.load(std::memory_order_relaxed);
+    void* keysIn = nullptr;  // the keyboard's notes, sounded on their frames as the cycle renders
     if (midiIn_ != nullptr) {
         void* in = jack_port_get_buffer(midiIn_, frames);
         if (clocked) transport_->midi(in, clock, frames);
-        if (keys_ != nullptr) readMidiKeys(in, clock, *keys_);
+        if (keys_ != nullptr && clocked) readMidiKeys(in, clock, *keys_);
+        if (keys_ != nullptr && !clocked) keysIn = in;
     }
     if (clocked) return renderSpans(frames, clock, midiBuffer);
     const uint64_t limit = follow ? transport_->holdLimit() : UINT64_MAX;
@@ -281,17 +284,46 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         midiWriter_->quietCycle(midiBuffer);
     else if (midiBuffer != nullptr)
         midiWriter_->writeCycle(midiBuffer, clock, live);
+    if (keysIn != nullptr)
+        renderKeys(keysIn, clock, live);
+    else
+        renderRange(0, live);
+    const uint32_t silent = config_.mute ? 0 : live;
+    for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
+    frames_.fetch_add(live, std::memory_order_release);
+}
+
+// The cycle's frames [from, to) from the source, into the ports.
+void JackPlayback::renderRange(uint32_t from, uint32_t to) BOOP_RT {
+    const uint32_t ch = channels();
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
-    for (uint32_t done = 0; done < live;) {
-        const uint32_t n = std::min<uint32_t>(live - done, step);
+    for (uint32_t done = from; done < to;) {
+        const uint32_t n = std::min<uint32_t>(to - done, step);
         if (source_.render(source_.context, block_.data(), n) != BOOP_OK)
             std::fill(block_.begin(), block_.begin() + std::ptrdiff_t(n) * ch, 0.0f);
         deinterleave(block_.data(), ch, n, buffers_.data(), done);
         done += n;
     }
-    const uint32_t silent = config_.mute ? 0 : live;
-    for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
-    frames_.fetch_add(live, std::memory_order_release);
+}
+
+// The editor's keyboard: the source renders up to each message's frame, the message is played
+// there (a note starts on its own frame), rendering goes on. Messages come in time order; one
+// past the frames rendered this cycle is played at their end.
+void JackPlayback::renderKeys(void* in, uint64_t clock, uint32_t live) BOOP_RT {
+    keys_->takeSound();
+    uint32_t done = 0;
+    const uint32_t count = midiKeyCount(in);
+    for (uint32_t i = 0; i < count; ++i) {
+        boop_midi_event e;
+        uint32_t offset = 0;
+        if (!midiKey(in, i, clock, e, offset)) continue;
+        const uint32_t at = std::max(done, std::min(offset, live));
+        renderRange(done, at);
+        done = at;
+        e.frame = clock + at;
+        keys_->play(e);
+    }
+    renderRange(done, live);
 }
 
 // A MIDI clock's cycle: the engine renders its spans (the parts it is not held in), each where it

@@ -133,6 +133,8 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     // Never past `limit` (an armed transport start holds the engine there).
     void catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT;
     void renderSpans(jack_nframes_t frames, uint64_t clock, void* midiBuffer) BOOP_RT;
+    void renderRange(uint32_t from, uint32_t to) BOOP_RT;
+    void renderKeys(void* in, uint64_t clock, uint32_t live) BOOP_RT;
     static constexpr double kCatchUpSeconds = 2.0;
     jack_nframes_t nextCycleTime_ = 0;
     bool cycleSeen_ = false;

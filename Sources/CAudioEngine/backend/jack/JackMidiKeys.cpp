@@ -3,7 +3,63 @@
 
 #include <jack/midiport.h>
 
+#include <cmath>
+
+#include "engine/Command.hpp"
+
 namespace boop {
+
+namespace {
+// exp2 reads no memory but the argument and takes no lock, but is not annotated: allowed by name.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+double keyHz(uint8_t key) BOOP_RT { return 440.0 * std::exp2((double(key) - 69.0) / 12.0); }
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+}  // namespace
+
+void MidiKeysQueue::forgetSound() noexcept {
+    KeysSound stale;
+    while (sounds.tryPop(stale)) {}
+    sound = KeysSound{};
+}
+
+void MidiKeysQueue::takeSound() BOOP_RT {
+    while (sounds.tryPop(sound)) {}
+}
+
+void MidiKeysQueue::play(const boop_midi_event& e) BOOP_RT {
+    if (!queue.tryPush(e)) dropped.fetch_add(1, std::memory_order_relaxed);
+    const boop_keys_sound& s = sound.sound;
+    if (sound.engine == nullptr || s.kind == BOOP_KEYS_SILENT) return;
+    const uint8_t type = e.status & 0xF0;
+    const bool on = type == 0x90 && e.data2 > 0;
+    const bool off = type == 0x80 || (type == 0x90 && e.data2 == 0);
+    Command c;
+    c.noteId = kKeyNoteIds + e.data1;
+    if (off) {
+        c.type = Command::Type::NoteOff;  // also for a key whose note the engine no longer holds
+        if (s.kind != BOOP_KEYS_DRUMS) sound.engine->applyNow(c);
+        return;
+    }
+    if (!on || ((s.keys[e.data1 >> 3] >> (e.data1 & 7)) & 1) == 0) return;
+    c.gain = e.data2 >= s.accent_velocity ? s.accent_gain : s.gain;
+    c.timbre = static_cast<uint8_t>(s.index);
+    if (s.kind == BOOP_KEYS_DRUMS) {
+        c.type = Command::Type::DrumHit;
+        c.noteId = e.data1;
+    } else {
+        // As a pattern's note: A4 = 440 Hz, and nothing at or above Nyquist.
+        c.value = keyHz(e.data1);
+        if (c.value >= sound.engine->config().sample_rate * 0.5) return;
+        c.type = s.kind == BOOP_KEYS_INSTRUMENT ? Command::Type::InstrumentNoteOn : Command::Type::NoteOn;
+    }
+    sound.engine->applyNow(c);
+}
 
 // libjack's MIDI buffer calls are not annotated: allowed by name, as the other process callbacks do.
 #if defined(__clang__)
@@ -11,20 +67,30 @@ namespace boop {
 #pragma clang diagnostic ignored "-Wunknown-warning-option"
 #pragma clang diagnostic ignored "-Wfunction-effects"
 #endif
-void readMidiKeys(void* portBuffer, uint64_t engineFrame, MidiKeysQueue& keys) BOOP_RT {
-    const uint32_t count = jack_midi_get_event_count(portBuffer);
-    for (uint32_t i = 0; i < count; ++i) {
-        jack_midi_event_t event;
-        if (jack_midi_event_get(&event, portBuffer, i) != 0 || event.size < 2) continue;
-        const uint8_t status = event.buffer[0];
-        if (status < 0x80 || status > 0xEF) continue;
-        const boop_midi_event e{engineFrame + event.time, status, uint8_t(event.buffer[1] & 0x7F),
-                                uint8_t(event.size > 2 ? event.buffer[2] & 0x7F : 0)};
-        if (!keys.queue.tryPush(e)) keys.dropped.fetch_add(1, std::memory_order_relaxed);
-    }
+uint32_t midiKeyCount(void* portBuffer) BOOP_RT { return jack_midi_get_event_count(portBuffer); }
+
+bool midiKey(void* portBuffer, uint32_t i, uint64_t engineFrame, boop_midi_event& out, uint32_t& offset) BOOP_RT {
+    jack_midi_event_t event;
+    if (jack_midi_event_get(&event, portBuffer, i) != 0 || event.size < 2) return false;
+    const uint8_t status = event.buffer[0];
+    if (status < 0x80 || status > 0xEF) return false;
+    offset = event.time;
+    out = boop_midi_event{engineFrame + event.time, status, uint8_t(event.buffer[1] & 0x7F),
+                          uint8_t(event.size > 2 ? event.buffer[2] & 0x7F : 0)};
+    return true;
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
+
+void readMidiKeys(void* portBuffer, uint64_t engineFrame, MidiKeysQueue& keys) BOOP_RT {
+    const uint32_t count = midiKeyCount(portBuffer);
+    for (uint32_t i = 0; i < count; ++i) {
+        boop_midi_event e;
+        uint32_t offset = 0;
+        if (!midiKey(portBuffer, i, engineFrame, e, offset)) continue;
+        if (!keys.queue.tryPush(e)) keys.dropped.fetch_add(1, std::memory_order_relaxed);
+    }
+}
 
 }  // namespace boop
