@@ -36,9 +36,10 @@ EXAMPLES := $(notdir $(wildcard examples/*.json))
 all: build lib docs
 
 # SwiftPM decides what is out of date, so this always asks it. The Swift runtime and Foundation
-# are linked statically: the installed boop needs only system libraries.
+# are linked statically (Package.swift does so in every release build, the same build the tests
+# run): the installed boop needs only system libraries.
 build:
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(SCRATCH) -j $(JOBS) --product boop
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) -j $(JOBS) --product boop
 
 # The engine as a C library, configured for PREFIX (the pkg-config and CMake files name it).
 lib:

@@ -2,6 +2,11 @@
 import PackageDescription
 
 
+// Release builds link the Swift runtime and Foundation statically (see boop-cli); the modules
+// that import Foundation are compiled against the static resource folder too, so their
+// autolinked libraries (Foundation's ICU among them) are the static ones.
+let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+
 let package = Package(
     name: "PixelBoop",
     products: [
@@ -56,7 +61,8 @@ let package = Package(
             path: "Sources/PixelBoopCore",
             // The preset JSON files are compiled in (Ambient/BundledPresets.swift), so an
             // installed boop needs no resource bundle; the files stay the source of truth.
-            exclude: ["Ambient/Presets"]
+            exclude: ["Ambient/Presets"],
+            swiftSettings: staticRuntime
         ),
         .executableTarget(
             name: "boop-cli",
@@ -64,7 +70,14 @@ let package = Package(
                 "PixelBoopCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/boop-cli"
+            path: "Sources/boop-cli",
+            // The Swift runtime and Foundation linked in, in every release build (the README's
+            // `swift build -c release`, scripts/run.sh, the test command's, `make`'s): loading the
+            // toolchain's 14 shared libraries and resolving their symbols was about a third of a
+            // one-loop render's CPU time, each time boop starts. The binary also runs without the
+            // toolchain. Debug builds (the tests, the sanitizers) keep the shared runtime.
+            swiftSettings: staticRuntime,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         .testTarget(name: "PixelBoopCoreTests", dependencies: ["PixelBoopCore"], path: "Tests/PixelBoopCoreTests",
                     exclude: ["Fixtures"]),

@@ -9,18 +9,50 @@ namespace dsp {
 
 namespace {
 
+// One frame of the eight lanes: white noise through each lane's lowpass, or the lowpass's complement.
+BOOP_SIMD_INLINE simd::f8 noiseStep(simd::u8& rng, const BiquadLanes& filter, const simd::i8& highpass, simd::f8& z1,
+                                    simd::f8& z2) noexcept {
+    const simd::f8 n = Rng::xorshift32(rng);
+    const simd::f8 low = biquadStep(filter, n, z1, z2);
+    return simd::select<simd::f8>(highpass, n - low, low);
+}
+
+// 8 x 8 transpose in place: v[f][lane] becomes v[lane][f] (shuffles within 128-bit halves, then of
+// whole halves, in registers in both builds).
+BOOP_SIMD_INLINE void transpose(simd::f8* v) noexcept {
+    using simd::f8;
+    f8 t[8], u[8];
+    for (int p = 0; p < 4; ++p) {
+        t[2 * p] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[2 * p + 1] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int q = 0; q < 2; ++q) {
+        const f8 a = t[4 * q], b = t[4 * q + 1], c = t[4 * q + 2], d = t[4 * q + 3];
+        u[4 * q] = __builtin_shufflevector(a, c, 0, 1, 8, 9, 4, 5, 12, 13);
+        u[4 * q + 1] = __builtin_shufflevector(a, c, 2, 3, 10, 11, 6, 7, 14, 15);
+        u[4 * q + 2] = __builtin_shufflevector(b, d, 0, 1, 8, 9, 4, 5, 12, 13);
+        u[4 * q + 3] = __builtin_shufflevector(b, d, 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+    for (int f = 0; f < 4; ++f) {
+        v[f] = __builtin_shufflevector(u[f], u[f + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        v[f + 4] = __builtin_shufflevector(u[f], u[f + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
 // Runs the eight lanes' noise through their filters and writes the first `slots` lanes' outputs
-// from frame 0 on, after warmUp frames of start-up.
+// from frame 0 on, after warmUp frames of start-up; length is a multiple of eight. Eight frames
+// are transposed and stored as one vector per table: storing each lane's value of each frame on
+// its own took as long as the filter (the samples are the same either way).
 BOOP_SIMD_INLINE void fillLanes(const simd::u8& seeds, const BiquadLanes& filter, const simd::i8& highpass,
                                 float* const* tableOf, int slots, int warmUp, uint32_t length) noexcept {
     simd::u8 rng = seeds;  // vectors by reference: the builds pass them by value differently
     simd::f8 z1{}, z2{};
-    for (int i = -warmUp; i < static_cast<int>(length); ++i) {
-        const simd::f8 n = Rng::xorshift32(rng);
-        const simd::f8 low = biquadStep(filter, n, z1, z2);
-        const simd::f8 shaped = simd::select<simd::f8>(highpass, n - low, low);
-        if (i < 0) continue;
-        for (int lane = 0; lane < slots; ++lane) tableOf[lane][i] = shaped[lane];
+    for (int i = 0; i < warmUp; ++i) (void)noiseStep(rng, filter, highpass, z1, z2);
+    simd::f8 frames[simd::kLanes];
+    for (uint32_t i = 0; i < length; i += simd::kLanes) {
+        for (int f = 0; f < simd::kLanes; ++f) frames[f] = noiseStep(rng, filter, highpass, z1, z2);
+        transpose(frames);
+        for (int lane = 0; lane < slots; ++lane) *reinterpret_cast<simd::f8u*>(tableOf[lane] + i) = frames[lane];
     }
 }
 
@@ -43,7 +75,7 @@ __attribute__((target("avx2"))) void fillLanesAvx2(const simd::u8& seeds, const 
 }  // namespace
 
 void DrumNoiseTables::prepare(double sampleRate) {
-    uint32_t length = 1;
+    uint32_t length = simd::kLanes;  // whole groups of eight frames (any real rate needs far more)
     while (length < 1.4 * sampleRate) length <<= 1;
     mask_ = length - 1;
     const size_t stride = length + 8;

@@ -79,18 +79,25 @@ enum Signals {
         watcherStarted.store(true, ordering: .releasing)
     }
 
-    /// Starts and joins a thread as the runtime's worker threads are made (default attributes,
-    /// so the default stack): throws BoopExit(.ioError) when it cannot, where the runtime would
-    /// wait for ever.
+    /// Starts three threads at once as the runtime's worker threads are made (default attributes,
+    /// so the default stack), then joins them: throws BoopExit(.ioError) when they cannot start,
+    /// where the runtime would wait for ever. Three, not one: the C library keeps a joined
+    /// thread's stack for the next thread, so one probe proved only that the runtime's first
+    /// thread starts, and it hung starting its second (the static build under `ulimit -v`).
     static func checkThreadsCanStart() throws(BoopExit) {
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { _ in nil }, nil)
+        var threads: [pthread_t] = []
+        var status: Int32 = 0
+        for _ in 0..<3 where status == 0 {
+            var thread = pthread_t()
+            status = pthread_create(&thread, nil, { _ in nil }, nil)
+            if status == 0 { threads.append(thread) }
+        }
+        for thread in threads { pthread_join(thread, nil) }
         guard status == 0 else {
             throw BoopExit(
                 .ioError,
                 "cannot start a thread (\(String(cString: strerror(status)))); is memory or the thread count limited?")
         }
-        pthread_join(thread, nil)
     }
 
     /// The watcher thread: sleeps until the first signal, then runs the handler once.
