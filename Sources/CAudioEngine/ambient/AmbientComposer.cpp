@@ -193,7 +193,7 @@ void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     dsp::PingPongDelay::Run echo = delay_.begin();
     const bool withOcean = oceanWithSources_;
     for (int i = 0; i < m;) {
-        OceanNoise::Run waves;
+        OceanNoise::Run waves{};  // filled by beginRun where the ocean is made here
         const int k = withOcean ? ocean_.beginRun(m - i, waves) : m - i;
         if (ahead) {
             for (int j = i; j < i + k; ++j) {
