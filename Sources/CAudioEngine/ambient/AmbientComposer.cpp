@@ -176,11 +176,12 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     frame_ += n;
 }
 
-// The ocean and the lead's ping-pong echo for the stretch, frame by frame in one loop: each is a
-// recursion a frame long, and side by side the processor overlaps them. Their samples are those
-// of OceanNoise::process and PingPongDelay::process. The echo's do not depend on how the
-// stretches are cut into mix calls, so making it here gives the bits the mix once made. Anything
-// not finite (never expected) becomes silence and clears the echo's lines, where it happened.
+// The lead's ping-pong echo for the stretch, and the ocean where it is made with the sources
+// (startWorker): frame by frame in one loop, each a recursion a frame long, which side by side the
+// processor overlaps. Their samples are those of PingPongDelay::process and OceanNoise::process,
+// and neither depends on how the stretches are cut into mix calls, so making them here gives the
+// bits the mix once made. Anything not finite in the echo (never expected) becomes silence and
+// clears its lines, where it happened.
 void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     const int m = s.n;
     float in[kChunk];
@@ -190,21 +191,22 @@ void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     float yl[kChunk], yr[kChunk];
     const bool ahead = delay_.readAhead(m, yl, yr);
     dsp::PingPongDelay::Run echo = delay_.begin();
+    const bool withOcean = oceanWithSources_;
     for (int i = 0; i < m;) {
-        OceanNoise::Run waves;
-        const int k = ocean_.beginRun(m - i, waves);
+        OceanNoise::Run waves{};  // filled by beginRun where the ocean is made here
+        const int k = withOcean ? ocean_.beginRun(m - i, waves) : m - i;
         if (ahead) {
             for (int j = i; j < i + k; ++j) {
-                OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                if (withOcean) OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
                 dsp::PingPongDelay::feed(echo, in[j], yl[j], yr[j], s.dlL[j], s.dlR[j]);
             }
         } else {
             for (int j = i; j < i + k; ++j) {
-                OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                if (withOcean) OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
                 dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
             }
         }
-        ocean_.endRun(waves, k);
+        if (withOcean) ocean_.endRun(waves, k);
         i += k;
     }
     delay_.end(echo);

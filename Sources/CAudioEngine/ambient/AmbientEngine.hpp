@@ -38,9 +38,10 @@ class AmbientEngine {
     // Stereo interleaved. Real-time safe (unless the worker was started).
     void render(float* out, std::uint32_t frames) BOOP_RT;
 
-    // Offline rendering on two cores: from now on the sources (the composition, pad, lead,
-    // grains, ocean and delay) are rendered up to a few thousand frames ahead on a thread of the
-    // engine's own, while render() mixes, reverberates and masters what they made. The samples
+    // Offline rendering on two cores: from now on the composition, the pad, the lead and its echo
+    // (and with the AVX2 kernels the ocean) are rendered up to a few thousand frames ahead on a
+    // thread of the engine's own, while render() adds the grains (and otherwise the ocean),
+    // mixes, reverberates and masters what they made. The samples
     // are exactly those of a render without it. Call before the first render; render() then
     // waits on that thread, so a real-time thread must never render this engine. False when no
     // thread could be had (the engine renders alone, as before). Allocates; control thread.
@@ -74,7 +75,8 @@ class AmbientEngine {
     // One stretch of the sources (pad, lead, ocean) and of the lead's echo, between two
     // composition events (at most kChunk frames), and the control values the rest takes at its
     // start. The echo is fed by the lead alone, so it is made with the sources: on the worker's
-    // core, which balances the two threads (docs/DESIGN.md).
+    // core, which balances the two threads (docs/DESIGN.md). The ocean depends on nothing but its
+    // own frame count, so it may be made on either side (oceanWithSources_).
     struct Sources {
         int n = 0;
         float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0, leadPanL = 0, leadPanR = 0;
@@ -165,7 +167,7 @@ class AmbientEngine {
     // scratch, one control period long
     Sources chunk_;
     float grainIn_[kChunk], grL_[kChunk], grR_[kChunk];
-    float dryL_[kChunk], dryR_[kChunk], rvL_[kChunk], rvR_[kChunk];
+    float dryL_[kChunk], dryR_[kChunk], rvL_[kChunk], rvR_[kChunk], ocL_[kChunk], ocR_[kChunk];
     double sums_[5] = {0, 0, 0, 0, 0};
 
     // The worker (offline only): it fills ring_[head_ % kRing], render() empties
@@ -180,6 +182,9 @@ class AmbientEngine {
     std::condition_variable wake_;
     int tailAt_ = 0;              // frames of ring_[tail_] already mixed
     std::uint64_t mixFrame_ = 0;  // the frames mixed so far (frame_ is the worker's clock)
+    // Whether the ocean is made with the sources (beside the echo) or by mix(); the same samples
+    // either way. startWorker picks the side that balances the two threads for the kernel.
+    bool oceanWithSources_ = true;
 };
 
 }  // namespace boop::ambient

@@ -14,6 +14,9 @@ void AmbientEngine::mix(const Sources& s, int at, float* out, int n) BOOP_RT {
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at;
     for (int i = 0; i < n; ++i) grainIn_[i] = 0.35f * (padL[i] + padR[i]) + 0.5f * lead[i];
     grains_.process(grainIn_, grL_, grR_, n);
+    // The ocean's samples depend only on how many frames it has made: made here or with the
+    // sources (oceanWithSources_), they are the same.
+    if (!oceanWithSources_) ocean_.process(ocL_, ocR_, n);
     mixDry(s, at, n);
     reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
     master(out, n);
@@ -45,7 +48,8 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     const float dmix = cfg_.delay_mix;
     const float padLevel = s.padLevel, leadLevel = s.leadLevel, grainLevel = s.grainLevel, oceanLevel = s.oceanLevel;
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at, *grL = grL_, *grR = grR_;
-    const float *ocL = s.ocL + at, *ocR = s.ocR + at, *dlL = s.dlL + at, *dlR = s.dlR + at;
+    const float* ocL = oceanWithSources_ ? s.ocL + at : ocL_;
+    const float *ocR = oceanWithSources_ ? s.ocR + at : ocR_, *dlL = s.dlL + at, *dlR = s.dlR + at;
     // Pan glides (~5 ms) so a retrigger under a ringing note never steps a channel's gain.
     float panL[kChunk], panR[kChunk];
     float pl = panL_, pr = panR_;

@@ -34,6 +34,10 @@ bool spinFor(Ready ready) noexcept {
 
 bool AmbientEngine::startWorker() {
     if (worker_.joinable() || frame_ != 0) return false;
+    // With the baseline kernels the pad and the lead take longer and the worker is the busier
+    // side: the ocean moves to the render thread. With AVX2 it stays beside the echo, whose
+    // recursion it overlaps (docs/DESIGN.md).
+    oceanWithSources_ = dsp::simd::useAvx2();
     ring_.reset(new Sources[kRing]);
     try {
         worker_ = std::thread([this] { workerLoop(); });

@@ -149,6 +149,9 @@ public final class AmbientEngine {
         let fadeStart = total - min(fadeFrames, total)
         let writer = try AudioFileWriter(
             path: path, sampleRate: sampleRate, channels: channels, format: format, expectedFrames: total)
+        // The gain and the true-peak limiter run on the writer's thread, beside the render (the
+        // render thread is the busier of the engine's two): the same samples, block by block.
+        try writer.limit(through: output)
         var buffer = [Float](repeating: 0, count: 4096 * channels)
         var done: UInt64 = 0
         var fading = false
@@ -165,16 +168,13 @@ public final class AmbientEngine {
             var n = min(UInt64(4096), total - done)
             if !fading { n = min(n, fadeStart - done) }
             engine.render(into: &buffer, frames: Int(n))
-            try buffer.withUnsafeMutableBufferPointer { p in
-                try output.processInPlace(UnsafeMutableBufferPointer(rebasing: p[0..<Int(n) * channels])) {
-                    try writer.write($0)
-                }
+            try buffer.withUnsafeBufferPointer { p in
+                try writer.write(UnsafeBufferPointer(rebasing: p[0..<Int(n) * channels]))
             }
             done += n
             progress?(Double(done) / Double(max(total, 1)))
         }
-        try output.finish { try writer.write($0) }
-        try writer.commit()
+        try writer.commit()   // with the limiter's last frames
         return total
     }
 }
