@@ -17,28 +17,6 @@ BOOP_SIMD_INLINE simd::f8 noiseStep(simd::u8& rng, const BiquadLanes& filter, co
     return simd::select<simd::f8>(highpass, n - low, low);
 }
 
-// 8 x 8 transpose in place: v[f][lane] becomes v[lane][f] (shuffles within 128-bit halves, then of
-// whole halves, in registers in both builds).
-BOOP_SIMD_INLINE void transpose(simd::f8* v) noexcept {
-    using simd::f8;
-    f8 t[8], u[8];
-    for (int p = 0; p < 4; ++p) {
-        t[2 * p] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-        t[2 * p + 1] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 2, 10, 3, 11, 6, 14, 7, 15);
-    }
-    for (int q = 0; q < 2; ++q) {
-        const f8 a = t[4 * q], b = t[4 * q + 1], c = t[4 * q + 2], d = t[4 * q + 3];
-        u[4 * q] = __builtin_shufflevector(a, c, 0, 1, 8, 9, 4, 5, 12, 13);
-        u[4 * q + 1] = __builtin_shufflevector(a, c, 2, 3, 10, 11, 6, 7, 14, 15);
-        u[4 * q + 2] = __builtin_shufflevector(b, d, 0, 1, 8, 9, 4, 5, 12, 13);
-        u[4 * q + 3] = __builtin_shufflevector(b, d, 2, 3, 10, 11, 6, 7, 14, 15);
-    }
-    for (int f = 0; f < 4; ++f) {
-        v[f] = __builtin_shufflevector(u[f], u[f + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-        v[f + 4] = __builtin_shufflevector(u[f], u[f + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-    }
-}
-
 // Runs the eight lanes' noise through their filters and writes the first `slots` lanes' outputs
 // from frame 0 on, after warmUp frames of start-up; length is a multiple of eight. Eight frames
 // are transposed and stored as one vector per table: storing each lane's value of each frame on
@@ -51,7 +29,7 @@ BOOP_SIMD_INLINE void fillLanes(const simd::u8& seeds, const BiquadLanes& filter
     simd::f8 frames[simd::kLanes];
     for (uint32_t i = 0; i < length; i += simd::kLanes) {
         for (int f = 0; f < simd::kLanes; ++f) frames[f] = noiseStep(rng, filter, highpass, z1, z2);
-        transpose(frames);
+        simd::transpose8(frames);
         for (int lane = 0; lane < slots; ++lane) *reinterpret_cast<simd::f8u*>(tableOf[lane] + i) = frames[lane];
     }
 }

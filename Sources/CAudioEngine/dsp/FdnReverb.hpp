@@ -138,7 +138,7 @@ class FdnReverb {
                 const int k = m - g < 8 ? m - g : 8;
                 f8 o[8], y[8], l[8], r[8];
                 for (int i = 0; i < kLines; ++i) o[i] = *reinterpret_cast<const simd::f8u*>(at[i] + g);
-                transpose(o);
+                simd::transpose8(o);
                 for (int f = 0; f < k; ++f) y[f] = onePole(damp, o[f], coef) * gain;
                 for (int f = k; f < 8; ++f) y[f] = f8{};
                 for (int f = 0; f < 8; ++f) {
@@ -148,7 +148,7 @@ class FdnReverb {
                 const f8 h = simd::laneTrees(y) * (2.0f / kLines);
                 const f8 oL = simd::laneTrees(l), oR = simd::laneTrees(r);
                 for (int f = 0; f < 8; ++f) y[f] = (y[f] - h[f]) + inSignL * dl[g + f] + inSignR * dr[g + f];
-                transpose(y);
+                simd::transpose8(y);
                 storeGroup(at, g, k, y, oL, oR, outL + done + g, outR + done + g);
             }
             for (int i = 0; i < kLines; ++i) {
@@ -168,28 +168,6 @@ class FdnReverb {
     static constexpr float kOutSign[kLines] = {1, -1, 1, 1, -1, 1, 1, -1};
 
     static constexpr int kBlock = 32;
-
-    // 8 x 8 transpose in place: v[i][f] becomes v[f][i]. Shuffles within 128-bit halves, then of
-    // whole halves, so both the SSE and the AVX build do it in registers.
-    BOOP_SIMD_INLINE static void transpose(simd::f8* v) noexcept {
-        using simd::f8;
-        f8 t[8], u[8];
-        for (int p = 0; p < 4; ++p) {
-            t[2 * p] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-            t[2 * p + 1] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 2, 10, 3, 11, 6, 14, 7, 15);
-        }
-        for (int q = 0; q < 2; ++q) {
-            const f8 a = t[4 * q], b = t[4 * q + 1], c = t[4 * q + 2], d = t[4 * q + 3];
-            u[4 * q] = __builtin_shufflevector(a, c, 0, 1, 8, 9, 4, 5, 12, 13);
-            u[4 * q + 1] = __builtin_shufflevector(a, c, 2, 3, 10, 11, 6, 7, 14, 15);
-            u[4 * q + 2] = __builtin_shufflevector(b, d, 0, 1, 8, 9, 4, 5, 12, 13);
-            u[4 * q + 3] = __builtin_shufflevector(b, d, 2, 3, 10, 11, 6, 7, 14, 15);
-        }
-        for (int f = 0; f < 4; ++f) {
-            v[f] = __builtin_shufflevector(u[f], u[f + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-            v[f + 4] = __builtin_shufflevector(u[f], u[f + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-        }
-    }
 
     // The k frames of a group: the outputs, and each line's new samples (y[i], line i's frames).
     BOOP_SIMD_INLINE static void storeGroup(float* const* at, int g, int k, const simd::f8* y, simd::f8 oL, simd::f8 oR,

@@ -120,6 +120,27 @@ BOOP_SIMD_INLINE bool anyLane(i8 mask) noexcept {
 #endif
 }
 
+// 8 x 8 transpose in place: v[i][k] becomes v[k][i]. Shuffles within 128-bit halves, then of whole
+// halves, so both the SSE and the AVX build do it in registers (no store and reload of the rows).
+BOOP_SIMD_INLINE void transpose8(f8* v) noexcept {
+    f8 t[8], u[8];
+    for (int p = 0; p < 4; ++p) {
+        t[2 * p] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[2 * p + 1] = __builtin_shufflevector(v[2 * p], v[2 * p + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int q = 0; q < 2; ++q) {
+        const f8 a = t[4 * q], b = t[4 * q + 1], c = t[4 * q + 2], d = t[4 * q + 3];
+        u[4 * q] = __builtin_shufflevector(a, c, 0, 1, 8, 9, 4, 5, 12, 13);
+        u[4 * q + 1] = __builtin_shufflevector(a, c, 2, 3, 10, 11, 6, 7, 14, 15);
+        u[4 * q + 2] = __builtin_shufflevector(b, d, 0, 1, 8, 9, 4, 5, 12, 13);
+        u[4 * q + 3] = __builtin_shufflevector(b, d, 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+    for (int f = 0; f < 4; ++f) {
+        v[f] = __builtin_shufflevector(u[f], u[f + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        v[f + 4] = __builtin_shufflevector(u[f], u[f + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
 }  // namespace simd
 }  // namespace dsp
 }  // namespace boop
