@@ -4,11 +4,13 @@
 
 #include <cmath>
 
+#include "dsp/MidiPitch.hpp"
+
 namespace boop::ambient {
 
 namespace {
 
-float midiToHz(int midi) BOOP_RT { return static_cast<float>(440.0 * std::exp2((midi - 69) / 12.0)); }
+float midiToHz(int midi) BOOP_RT { return static_cast<float>(dsp::midiKeyHz(midi)); }
 
 }  // namespace
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dsp/MidiPitch.hpp"
+
 namespace boop {
 
 MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept
@@ -16,8 +18,6 @@ float MidiSynth::velocityGain(uint8_t velocity) noexcept {
     const float v = static_cast<float>(velocity);
     return v <= 96.0f ? 0.6f * v / 96.0f : 0.6f + 0.4f * (v - 96.0f) / 24.0f;
 }
-
-double MidiSynth::keyHz(uint8_t key) noexcept { return 440.0 * std::exp2((static_cast<double>(key) - 69.0) / 12.0); }
 
 void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
     const int ch = m.channel();
@@ -59,7 +59,7 @@ void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
         cmd.type = Command::Type::NoteOn;
         cmd.timbre = static_cast<uint8_t>(c.voice);
         cmd.noteId = noteId(ch, key);
-        cmd.value = keyHz(key) * c.bend;
+        cmd.value = dsp::midiKeyHz(key) * c.bend;
         cmd.volume = c.volume;
         send(cmd);
         c.keys[key] = Down;

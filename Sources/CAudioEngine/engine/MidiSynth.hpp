@@ -42,7 +42,6 @@ class MidiSynth {
     // The gain of a MIDI velocity: the inverse of the .mid export's mapping (96 is a normal
     // step's 0.6, 120 an accent's 1.0), linear between and through zero.
     static float velocityGain(uint8_t velocity) noexcept;
-    static double keyHz(uint8_t key) noexcept;
     static uint32_t noteId(int channel, uint8_t key) noexcept { return 0x80000000u | uint32_t(channel) << 8 | key; }
 
   private:

@@ -2,20 +2,33 @@ import Foundation
 import PixelBoopCore
 
 /// Captured samples, gathered by the task that reads the stream and taken by the command's
-/// thread. @unchecked Sendable: every field is guarded by `lock`.
+/// thread, which sleeps until some arrive. @unchecked Sendable: every field is guarded by
+/// `condition`'s lock.
 final class CaptureBuffer: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var samples: [Float] = []
     private var failure: String?
     private var stopped = false
+    private var woken = false
 
-    func append(_ s: [Float]) { lock.withLock { samples += s } }
-    func fail(_ message: String) { lock.withLock { failure = message } }
-    func stop() { lock.withLock { stopped = true } }
+    func append(_ s: [Float]) { update { $0.samples += s } }
+    func fail(_ message: String) { update { $0.failure = message } }
+    func stop() { update { $0.stopped = true } }
+    /// Ends the current and every later wait at once (a stop signal: the caller sees it next).
+    func wake() { update { $0.woken = true } }
 
-    /// Everything captured since the last take, and why capture ended (if it did).
-    func take() -> (samples: [Float], failure: String?, stopped: Bool) {
-        lock.withLock {
+    private func update(_ change: (CaptureBuffer) -> Void) {
+        condition.withLock {
+            change(self)
+            condition.broadcast()
+        }
+    }
+
+    /// Everything captured since the last take, and why capture ended (if it did). Sleeps until
+    /// there is something to say, `wake()` is called or `deadline` passes.
+    func take(waitingUntil deadline: Date) -> (samples: [Float], failure: String?, stopped: Bool) {
+        condition.withLock {
+            while samples.isEmpty && failure == nil && !stopped && !woken && condition.wait(until: deadline) {}
             defer { samples.removeAll(keepingCapacity: true) }
             return (samples, failure, stopped)
         }
@@ -46,6 +59,8 @@ final class LiveMatchInput {
             }
             buffer.stop()
         }
+        // A stop signal ends a wait for samples at once, even from a device that delivers none.
+        try Signals.install(onStop: { buffer.wake() })
     }
 
     func close() { stream.stop() }
@@ -62,7 +77,7 @@ final class LiveMatchInput {
         var silentFrames = 0
         var lowest = Double.infinity
         while Date() < deadline && !Signals.interrupted {
-            let got = try next()
+            let got = try next(until: deadline)
             for block in Self.blocks(got, size: Int(rate / 100)) where block.count == Int(rate / 100) {
                 let level = Self.rms(block)
                 lowest = min(lowest, level)
@@ -85,7 +100,7 @@ final class LiveMatchInput {
         let deadline = Date().addingTimeInterval(limit)
         var pending: [Float] = []
         while Date() < deadline && !Signals.interrupted {
-            pending += try next()
+            pending += try next(until: deadline)
             while pending.count >= hop {
                 let block = Array(pending[0..<hop])
                 pending.removeFirst(hop)
@@ -108,13 +123,10 @@ final class LiveMatchInput {
         return heard ? note : nil
     }
 
-    private func next() throws -> [Float] {
-        let got = buffer.take()
+    private func next(until deadline: Date) throws -> [Float] {
+        let got = buffer.take(waitingUntil: deadline)
         if let failure = got.failure { throw BoopExit(.ioError, "capture: \(failure)") }
-        if got.samples.isEmpty {
-            if got.stopped { throw BoopExit(.ioError, "capture: the device stopped") }
-            Thread.sleep(forTimeInterval: 0.01)   // a 20 ms buffer arrives at this pace
-        }
+        if got.samples.isEmpty && got.stopped { throw BoopExit(.ioError, "capture: the device stopped") }
         return got.samples
     }
 

@@ -3,24 +3,10 @@
 
 #include <jack/midiport.h>
 
-#include <cmath>
-
+#include "dsp/MidiPitch.hpp"
 #include "engine/Command.hpp"
 
 namespace boop {
-
-namespace {
-// exp2 reads no memory but the argument and takes no lock, but is not annotated: allowed by name.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
-double keyHz(uint8_t key) BOOP_RT { return 440.0 * std::exp2((double(key) - 69.0) / 12.0); }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
-}  // namespace
 
 void MidiKeysQueue::forgetSound() noexcept {
     KeysSound stale;
@@ -54,7 +40,7 @@ void MidiKeysQueue::play(const boop_midi_event& e) BOOP_RT {
         c.noteId = e.data1;
     } else {
         // As a pattern's note: A4 = 440 Hz, and nothing at or above Nyquist.
-        c.value = keyHz(e.data1);
+        c.value = dsp::midiKeyHz(e.data1);
         if (c.value >= sound.engine->config().sample_rate * 0.5) return;
         c.type = s.kind == BOOP_KEYS_INSTRUMENT ? Command::Type::InstrumentNoteOn : Command::Type::NoteOn;
     }
