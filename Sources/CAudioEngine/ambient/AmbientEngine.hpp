@@ -1,6 +1,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -115,6 +116,12 @@ class AmbientEngine {
     void applyRequests() BOOP_RT;
     void controlTick() BOOP_RT;
     void chordChange() BOOP_RT;
+    // A chord change as the status shows it, from the frame it starts on.
+    struct ChordShown {
+        std::uint64_t frame, chords;
+        std::int32_t key, root, degree, quality;
+    };
+    void showChord(const ChordShown& c) BOOP_RT;
     void leadStep() BOOP_RT;
     void mixDry(const Sources& s, int at, int n) BOOP_RT;
     std::uint64_t untilSilence(std::uint64_t n) const BOOP_RT;
@@ -209,6 +216,11 @@ class AmbientEngine {
     std::unique_ptr<float[]> capture_;
     std::unique_ptr<double[]> captureSums_;
     std::uint64_t captured_ = 0;
+    // The chord changes the composition made before logUntil_ (measureAhead's frames), shown as
+    // replay() reaches them rather than when they were composed.
+    std::unique_ptr<ChordShown[]> chordLog_;
+    std::size_t chordLogSize_ = 0, chordLogCap_ = 0, chordLogAt_ = 0;
+    std::uint64_t logUntil_ = 0;
 };
 
 }  // namespace boop::ambient

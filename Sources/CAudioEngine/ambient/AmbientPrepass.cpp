@@ -22,6 +22,11 @@ bool AmbientEngine::measureAhead(double seconds, double& lufs) {
     const auto total = static_cast<std::uint64_t>((cfg_.fade_in_seconds + seconds) * cfg_.sample_rate);
     capture_.reset(new float[2 * total]);
     captureSums_.reset(new double[5 * (total / kChunk + 1)]());
+    std::size_t chords = 1;
+    for (std::uint64_t k = 0; stepFrame(k * chordSteps_) < total; ++k) ++chords;
+    chordLog_.reset(new ChordShown[chords]);
+    chordLogCap_ = chords;
+    logUntil_ = total;
     dsp::LoudnessMeter meter;
     meter.prepare(cfg_.sample_rate, 2);
     // The worker makes the sources up to `total` and stops there; startWorker runs it on from there.
@@ -80,7 +85,7 @@ bool AmbientEngine::capture(dsp::LoudnessMeter& meter, std::uint64_t total, bool
 }
 
 // The kept mix from frame mixFrame_ through the master stage. The meters' layer energies were
-// kept per kChunk frames: each is counted where its frames begin.
+// kept per kChunk frames: each is counted where its frames begin; a chord is shown from its frame.
 void AmbientEngine::replay(float* out, int n) BOOP_RT {
     float l[kChunk], r[kChunk];
     const float* c = capture_.get() + 2 * mixFrame_;
@@ -91,6 +96,7 @@ void AmbientEngine::replay(float* out, int n) BOOP_RT {
     const std::uint64_t end = mixFrame_ + static_cast<std::uint64_t>(n);
     for (std::uint64_t f = (mixFrame_ + kChunk - 1) / kChunk * kChunk; f < end; f += kChunk)
         for (int k = 0; k < 5; ++k) sums_[k] += captureSums_[5 * (f / kChunk) + k];
+    while (chordLogAt_ < chordLogSize_ && chordLog_[chordLogAt_].frame < end) showChord(chordLog_[chordLogAt_++]);
     master(l, r, out, n);
 }
 
