@@ -179,8 +179,17 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     s.leadPanL = leadPanL_;
     s.leadPanR = leadPanR_;
     s.grainDensity = grainDensity_;
-    pad_.process(s.padL, s.padR, m);
-    lead_.process(s.lead, m);
+    if (leadBesidePad_) {
+        // The lead's tone lowpass is stepped inside the pad's frame loop, where its recursion
+        // overlaps the pad's vector work (PadBeside); the same samples as one after the other.
+        FmLeadTerms terms;
+        const int live = lead_.terms(terms, m);
+        if (!pad_.processBeside(s.padL, s.padR, m, PadBeside{&lead_.state(), &terms, live, s.lead}))
+            lead_.filter(terms, live, s.lead, m);
+    } else {
+        pad_.process(s.padL, s.padR, m);
+        lead_.process(s.lead, m);
+    }
     renderOceanAndEcho(s);
     frame_ += n;
 }

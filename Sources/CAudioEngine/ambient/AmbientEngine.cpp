@@ -19,6 +19,7 @@ AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), 
     // side: the ocean is made by the render thread. With AVX2 it is made beside the echo, whose
     // recursion it overlaps (docs/DESIGN.md). Without the worker either serves.
     oceanWithSources_ = dsp::simd::useAvx2();
+    leadBesidePad_ = dsp::simd::useAvx2();
 }
 
 AmbientEngine::~AmbientEngine() { stopWorker(); }

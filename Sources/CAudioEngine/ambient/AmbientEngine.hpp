@@ -209,6 +209,10 @@ class AmbientEngine {
     // Whether the ocean is made with the sources (beside the echo) or by mix(); the same samples
     // either way. startWorker picks the side that balances the two threads for the kernel.
     bool oceanWithSources_ = true;
+    // Whether the lead's lowpass runs inside the pad's kernel (renderSources): with AVX2 the pad's
+    // eight lanes fill one register and the lead's recursion overlaps them (7 % less time for the
+    // two); the baseline's pad, already short of registers, gains nothing from it.
+    bool leadBesidePad_ = true;
     // The worker stops when the composition clock reaches this frame (measureAhead's end).
     std::uint64_t workerStop_ = UINT64_MAX;
     // What measureAhead mixed: the first captured_ frames before the master stage (interleaved),
