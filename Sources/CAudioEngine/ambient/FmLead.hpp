@@ -120,10 +120,18 @@ BOOP_SIMD_INLINE int terms(FmLeadState& s, FmLeadTerms& t, int n) noexcept {
 
         const int stop = end - s.used < n - i ? end : s.used + (n - i);
         const f8 in1 = tone.b1 * raw, in2 = tone.b2 * raw, inOut = tone.d * raw;
-        for (int k = s.used; k < stop; ++k, ++i) {
-            t.bx1[i] = in1[k];
-            t.bx2[i] = in2[k];
-            t.dx[i] = inOut[k];
+        if (s.used == 0 && stop == 8) {
+            // A whole group (most of them): three vector stores rather than 24 lanes one by one.
+            *reinterpret_cast<dsp::simd::f8u*>(t.bx1 + i) = in1;
+            *reinterpret_cast<dsp::simd::f8u*>(t.bx2 + i) = in2;
+            *reinterpret_cast<dsp::simd::f8u*>(t.dx + i) = inOut;
+            i += 8;
+        } else {
+            for (int k = s.used; k < stop; ++k, ++i) {
+                t.bx1[i] = in1[k];
+                t.bx2[i] = in2[k];
+                t.dx[i] = inOut[k];
+            }
         }
         s.env = levels[stop - 1];
         s.attacking = s.groupAttacking && (peakLane < 0 || stop - 1 < peakLane);
