@@ -3,7 +3,8 @@
 # (or the ones named) rendered to a float WAV in --dir, with the kernel this CPU takes and with
 # the baseline kernel (BOOP_NO_AVX2=1), hyperfine's min / median / max, the real-time factor of
 # the median and the ratio baseline / first kernel. The loudness measurement that precedes every
-# file render (20 s of the piece) and the write into --dir are part of the figure.
+# file render (20 s of the piece, mixed once and kept for the file) and the write into --dir are
+# part of the figure.
 #
 # Usage: bench/ambient-speed.sh [--boop PATH] [--duration S] [--runs N] [--dir DIR] [--seed N] [PRESET ...]
 # Default: .build/release/boop, 600 s, 3 runs, a new folder under /var/tmp, seed 3, every preset.

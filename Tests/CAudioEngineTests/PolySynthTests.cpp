@@ -160,3 +160,53 @@ TEST_CASE("PolySynth: the baseline and the run-time selected kernels agree") {
     CHECK(ambtest::rms(base.l) > 0.01);
     CHECK(worst < 1e-4f);
 }
+
+// The FM lead's lowpass stepped inside the pad's kernel (processBeside) gives the samples of the
+// pad and the lead rendered one after the other, bit for bit, in both kernels; through the pad's
+// release to silence (where the lead is left to its own filter) and the lead's notes ending.
+TEST_CASE("PolySynth: the lead stepped beside the pad gives the samples of the two apart") {
+    using boop::ambient::FmLead;
+    using boop::ambient::FmLeadTerms;
+    using boop::ambient::PadBeside;
+    for (bool baseline : {true, false}) {
+        CAPTURE(baseline);
+        if (baseline)
+            setenv("BOOP_NO_AVX2", "1", 1);
+        else
+            unsetenv("BOOP_NO_AVX2");
+        PolySynth pads[2];
+        FmLead leads[2];
+        for (int k = 0; k < 2; ++k) {
+            pads[k].prepare(44100.0, 5);
+            pads[k].setRelease(0.3);
+            leads[k].prepare(44100.0);
+            leads[k].setEnvelope(0.005, 0.2);
+            for (double f : {110.0, 164.8, 220.0}) pads[k].noteOn(f, 0.2f);
+        }
+        std::vector<float> apart, beside;
+        float l[32], r[32], o[32];
+        for (int b = 0; b < 3000; ++b) {
+            const int m = b % 7 == 0 ? 13 : 32;
+            for (int k = 0; k < 2; ++k) {
+                if (b % 150 == 0) leads[k].noteOn(440.0 + b, 0.6f);
+                if (b == 1000) pads[k].releaseAll();
+                if (k == 0) {
+                    pads[0].process(l, r, m);
+                    leads[0].process(o, m);
+                } else {
+                    FmLeadTerms t;
+                    const int live = leads[1].terms(t, m);
+                    if (!pads[1].processBeside(l, r, m, PadBeside{&leads[1].state(), &t, live, o}))
+                        leads[1].filter(t, live, o, m);
+                }
+                auto& out = k == 0 ? apart : beside;
+                out.insert(out.end(), l, l + m);
+                out.insert(out.end(), r, r + m);
+                out.insert(out.end(), o, o + m);
+            }
+        }
+        CHECK(ambtest::rms(apart) > 0.01);
+        CHECK(ambtest::sameBytes(apart, beside));
+    }
+    unsetenv("BOOP_NO_AVX2");
+}

@@ -110,11 +110,20 @@ void AmbientEngine::chordChange() BOOP_RT {
     pad_.releaseAll();
     for (int n : notes) pad_.noteOn(midiToHz(n), 0.22f);
 
-    pubKey_.store(harmony_.key(), std::memory_order_relaxed);
-    pubRoot_.store(ch.root, std::memory_order_relaxed);
-    pubDegree_.store(ch.degree, std::memory_order_relaxed);
-    pubQuality_.store(static_cast<std::int32_t>(ch.quality), std::memory_order_relaxed);
-    pubChords_.store(harmony_.chordCount(), std::memory_order_relaxed);
+    const ChordShown shown{
+        frame_, harmony_.chordCount(), harmony_.key(), ch.root, ch.degree, static_cast<std::int32_t>(ch.quality)};
+    if (frame_ >= logUntil_)
+        showChord(shown);
+    else if (chordLogSize_ < chordLogCap_)
+        chordLog_[chordLogSize_++] = shown;  // shown when its frame is heard (replay)
+}
+
+void AmbientEngine::showChord(const ChordShown& c) BOOP_RT {
+    pubKey_.store(c.key, std::memory_order_relaxed);
+    pubRoot_.store(c.root, std::memory_order_relaxed);
+    pubDegree_.store(c.degree, std::memory_order_relaxed);
+    pubQuality_.store(c.quality, std::memory_order_relaxed);
+    pubChords_.store(c.chords, std::memory_order_relaxed);
 }
 
 void AmbientEngine::leadStep() BOOP_RT {
@@ -172,8 +181,17 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     s.leadPanL = leadPanL_;
     s.leadPanR = leadPanR_;
     s.grainDensity = grainDensity_;
-    pad_.process(s.padL, s.padR, m);
-    lead_.process(s.lead, m);
+    if (leadBesidePad_) {
+        // The lead's tone lowpass is stepped inside the pad's frame loop, where its recursion
+        // overlaps the pad's vector work (PadBeside); the same samples as one after the other.
+        FmLeadTerms terms;
+        const int live = lead_.terms(terms, m);
+        if (!pad_.processBeside(s.padL, s.padR, m, PadBeside{&lead_.state(), &terms, live, s.lead}))
+            lead_.filter(terms, live, s.lead, m);
+    } else {
+        pad_.process(s.padL, s.padR, m);
+        lead_.process(s.lead, m);
+    }
     renderOceanAndEcho(s);
     frame_ += n;
 }

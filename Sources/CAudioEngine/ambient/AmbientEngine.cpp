@@ -15,6 +15,11 @@ AmbientEngine::AmbientEngine(const boop_ambient_config& config) : cfg_(config), 
     prepareVoices();
     prepareEffects();
     prepareComposition();
+    // With the baseline kernels the pad and the lead take longer and the worker is the busier
+    // side: the ocean is made by the render thread. With AVX2 it is made beside the echo, whose
+    // recursion it overlaps (docs/DESIGN.md). Without the worker either serves.
+    oceanWithSources_ = dsp::simd::useAvx2();
+    leadBesidePad_ = dsp::simd::useAvx2();
 }
 
 AmbientEngine::~AmbientEngine() { stopWorker(); }
@@ -114,9 +119,17 @@ void AmbientEngine::render(float* out, std::uint32_t frames) BOOP_RT {
             for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
             break;
         }
-        renderSources(chunk_, untilSilence(frames - done));
-        const int n = chunk_.n;
-        mix(chunk_, 0, out + 2 * done, n);
+        int n;
+        if (mixFrame_ < captured_) {
+            // What measureAhead mixed comes first; the composition is already past it.
+            const std::uint64_t left = captured_ - mixFrame_, want = frames - done < kChunk ? frames - done : kChunk;
+            n = static_cast<int>(untilSilence(left < want ? left : want));
+            replay(out + 2 * done, n);
+        } else {
+            renderSources(chunk_, untilSilence(frames - done));
+            n = chunk_.n;
+            mix(chunk_, 0, out + 2 * done, n);
+        }
         mixFrame_ += static_cast<std::uint64_t>(n);
         done += static_cast<std::uint32_t>(n);
         counted += static_cast<std::uint32_t>(n);

@@ -1,6 +1,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -69,6 +70,14 @@ class AmbientEngine {
     // own, and returns its integrated loudness (BS.1770, LUFS) before any normalisation.
     // Allocates; control thread.
     static double measureLoudness(const boop_ambient_config& config, double seconds);
+    // measureLoudness on this engine, rendering the piece once: the first `seconds` after the
+    // fade-in are mixed now (two cores where it can) and kept before the master stage, the
+    // loudness is measured on them, and render() later puts them through the master stage with
+    // the gain normalize() set: the samples of an engine that never measured. False (the engine
+    // must not be used then) when the mix held anything not finite or near it, where the master
+    // stage would have reset the effects: the caller measures on an engine of its own instead.
+    // Call on a new engine, before startWorker. Allocates (8 bytes a frame); control thread.
+    bool measureAhead(double seconds, double& lufs);
     std::uint64_t frame() const noexcept { return mixFrame_; }
 
   private:
@@ -93,15 +102,30 @@ class AmbientEngine {
     void renderOceanAndEcho(Sources& s) BOOP_RT;
     // Frames [at, at + n) of s mixed, reverberated and mastered into out.
     void mix(const Sources& s, int at, float* out, int n) BOOP_RT;
+    // The same before the master stage: the dry and reverberated sound into l, r.
+    void mixWet(const Sources& s, int at, float* l, float* r, int n) BOOP_RT;
+    // n (at most kChunk) frames of the mix measureAhead kept, from frame mixFrame_, mastered into out.
+    void replay(float* out, int n) BOOP_RT;
+    // Where the ring is empty, waits for the worker's next stretch; then the stretch is done with.
+    void waitForStretch(std::uint32_t tail);
+    void releaseStretch(std::uint32_t& tail);
+    // measureAhead's loop: frames mixed into capture_ and measured; false where not finite.
+    bool capture(dsp::LoudnessMeter& meter, std::uint64_t total, bool twoCores);
     void workerLoop() noexcept;
     void stopWorker() noexcept;
     void applyRequests() BOOP_RT;
     void controlTick() BOOP_RT;
     void chordChange() BOOP_RT;
+    // A chord change as the status shows it, from the frame it starts on.
+    struct ChordShown {
+        std::uint64_t frame, chords;
+        std::int32_t key, root, degree, quality;
+    };
+    void showChord(const ChordShown& c) BOOP_RT;
     void leadStep() BOOP_RT;
     void mixDry(const Sources& s, int at, int n) BOOP_RT;
     std::uint64_t untilSilence(std::uint64_t n) const BOOP_RT;
-    void master(float* out, int n) BOOP_RT;
+    void master(float* l, float* r, float* out, int n) BOOP_RT;
     void steadyGains(const float* l, const float* r, float* gain, int n) BOOP_RT;
     void rampGains(const float* l, const float* r, float* gain, int n) BOOP_RT;
     void limit(float* l, float* r, const float* gain, float* out, int n) BOOP_RT;
@@ -185,6 +209,22 @@ class AmbientEngine {
     // Whether the ocean is made with the sources (beside the echo) or by mix(); the same samples
     // either way. startWorker picks the side that balances the two threads for the kernel.
     bool oceanWithSources_ = true;
+    // Whether the lead's lowpass runs inside the pad's kernel (renderSources): with AVX2 the pad's
+    // eight lanes fill one register and the lead's recursion overlaps them (7 % less time for the
+    // two); the baseline's pad, already short of registers, gains nothing from it.
+    bool leadBesidePad_ = true;
+    // The worker stops when the composition clock reaches this frame (measureAhead's end).
+    std::uint64_t workerStop_ = UINT64_MAX;
+    // What measureAhead mixed: the first captured_ frames before the master stage (interleaved),
+    // and the layers' energies for the meters, five per kChunk frames.
+    std::unique_ptr<float[]> capture_;
+    std::unique_ptr<double[]> captureSums_;
+    std::uint64_t captured_ = 0;
+    // The chord changes the composition made before logUntil_ (measureAhead's frames), shown as
+    // replay() reaches them rather than when they were composed.
+    std::unique_ptr<ChordShown[]> chordLog_;
+    std::size_t chordLogSize_ = 0, chordLogCap_ = 0, chordLogAt_ = 0;
+    std::uint64_t logUntil_ = 0;
 };
 
 }  // namespace boop::ambient

@@ -7,9 +7,20 @@
 
 namespace boop::ambient {
 
+namespace {
+float energy(const float* a, const float* b, int n) BOOP_RT;
+}  // namespace
+
 // The grains the sources feed, the dry mix, the reverb and the master stage, for frames
 // [at, at + n) of a stretch.
 void AmbientEngine::mix(const Sources& s, int at, float* out, int n) BOOP_RT {
+    float l[kChunk], r[kChunk];
+    mixWet(s, at, l, r, n);
+    master(l, r, out, n);
+}
+
+// mix() up to the master stage.
+void AmbientEngine::mixWet(const Sources& s, int at, float* l, float* r, int n) BOOP_RT {
     if (at == 0) grains_.setGrain(cfg_.grain_seconds, s.grainDensity);
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at;
     for (int i = 0; i < n; ++i) grainIn_[i] = 0.35f * (padL[i] + padR[i]) + 0.5f * lead[i];
@@ -19,7 +30,14 @@ void AmbientEngine::mix(const Sources& s, int at, float* out, int n) BOOP_RT {
     if (!oceanWithSources_) ocean_.process(ocL_, ocR_, n);
     mixDry(s, at, n);
     reverb_.process(dryL_, dryR_, rvL_, rvR_, n);
-    master(out, n);
+    const float mix = cfg_.reverb_mix;
+    const float dryGain = 1.0f - 0.6f * mix, wetGain = 1.2f * mix;
+    const float masterGain = cfg_.master_gain;
+    sums_[4] += 0.5 * energy(rvL_, rvR_, n);
+    for (int i = 0; i < n; ++i) {
+        l[i] = (dryL_[i] * dryGain + rvL_[i] * wetGain) * masterGain;
+        r[i] = (dryR_[i] * dryGain + rvR_[i] * wetGain) * masterGain;
+    }
 }
 
 namespace {
@@ -82,19 +100,11 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     sums_[3] += 0.5 * energy(ocL, ocR, n);
 }
 
-// Dry and reverberated sound together, the fades, the loudness normalisation and the limiter, in
-// passes over the block: the gains (frame by frame only while a fade moves), then the levels,
-// then the limiter's envelope (the one recursion), then its gain and the clipper.
-void AmbientEngine::master(float* out, int n) BOOP_RT {
-    const float mix = cfg_.reverb_mix;
-    const float dryGain = 1.0f - 0.6f * mix, wetGain = 1.2f * mix;
-    const float masterGain = cfg_.master_gain;
-    float l[kChunk], r[kChunk], gain[kChunk];
-    sums_[4] += 0.5 * energy(rvL_, rvR_, n);
-    for (int i = 0; i < n; ++i) {
-        l[i] = (dryL_[i] * dryGain + rvL_[i] * wetGain) * masterGain;
-        r[i] = (dryR_[i] * dryGain + rvR_[i] * wetGain) * masterGain;
-    }
+// The fades, the loudness normalisation and the limiter over the dry and reverberated sound (l,
+// r; overwritten), in passes over the block: the gains (frame by frame only while a fade moves),
+// then the levels, then the limiter's envelope (the one recursion), then its gain and the clipper.
+void AmbientEngine::master(float* l, float* r, float* out, int n) BOOP_RT {
+    float gain[kChunk];
     if (fadeIn_ >= 1.0 && fade_ == fadeTarget_)
         steadyGains(l, r, gain, n);
     else

@@ -33,16 +33,13 @@ bool spinFor(Ready ready) noexcept {
 }  // namespace
 
 bool AmbientEngine::startWorker() {
-    if (worker_.joinable() || frame_ != 0) return false;
-    // With the baseline kernels the pad and the lead take longer and the worker is the busier
-    // side: the ocean moves to the render thread. With AVX2 it stays beside the echo, whose
-    // recursion it overlaps (docs/DESIGN.md).
-    oceanWithSources_ = dsp::simd::useAvx2();
-    ring_.reset(new Sources[kRing]);
+    // Before the first frame is mixed; the composition may be ahead by what measureAhead mixed
+    // (its stretches all taken from the ring).
+    if (worker_.joinable() || mixFrame_ != 0 || frame_ != captured_) return false;
+    if (!ring_) ring_.reset(new Sources[kRing]);
     try {
         worker_ = std::thread([this] { workerLoop(); });
     } catch (const std::system_error&) {
-        ring_.reset();
         return false;
     }
     return true;
@@ -64,6 +61,12 @@ void AmbientEngine::workerLoop() noexcept {
     DenormalGuard guard;  // the same arithmetic as the render thread's
     std::uint32_t head = head_.load(std::memory_order_relaxed);
     while (!stopping_.load(std::memory_order_relaxed)) {
+        if (frame_ == workerStop_) {
+            // measureAhead's stretch is made: its last stretches are taken without a batch.
+            std::lock_guard<std::mutex> lock(wakeMutex_);
+            wake_.notify_all();
+            return;
+        }
         if (head - tail_.load(std::memory_order_acquire) == kRing &&
             !spinFor([&] { return head - tail_.load(std::memory_order_acquire) < kRing; })) {
             std::unique_lock<std::mutex> lock(wakeMutex_);
@@ -72,7 +75,7 @@ void AmbientEngine::workerLoop() noexcept {
             workerWaits_.store(false);
             continue;
         }
-        renderSources(ring_[head % kRing], kChunk);
+        renderSources(ring_[head % kRing], workerStop_ - frame_ < kChunk ? workerStop_ - frame_ : kChunk);
         head_.store(++head);  // sequentially consistent, like the waits' flags: no wake-up is lost
         // A waiting render() is woken once a batch is ready, not for every stretch: each
         // wake-up is a system call on both sides.
@@ -80,6 +83,24 @@ void AmbientEngine::workerLoop() noexcept {
             std::lock_guard<std::mutex> lock(wakeMutex_);
             wake_.notify_all();
         }
+    }
+}
+
+void AmbientEngine::waitForStretch(std::uint32_t tail) {
+    if (head_.load(std::memory_order_acquire) == tail &&
+        !spinFor([&] { return head_.load(std::memory_order_acquire) != tail; })) {
+        std::unique_lock<std::mutex> lock(wakeMutex_);
+        renderWaits_.store(true);
+        wake_.wait(lock, [&] { return head_.load() != tail; });
+        renderWaits_.store(false);
+    }
+}
+
+void AmbientEngine::releaseStretch(std::uint32_t& tail) {
+    tail_.store(++tail);
+    if (workerWaits_.load() && head_.load() - tail <= kRing - kWakeBatch) {
+        std::lock_guard<std::mutex> lock(wakeMutex_);
+        wake_.notify_all();
     }
 }
 
@@ -98,24 +119,21 @@ void AmbientEngine::renderWithWorker(float* out, std::uint32_t frames) {
             for (std::uint32_t i = 2 * done; i < 2 * frames; ++i) out[i] = 0.0f;
             break;
         }
-        if (head_.load(std::memory_order_acquire) == tail &&
-            !spinFor([&] { return head_.load(std::memory_order_acquire) != tail; })) {
-            std::unique_lock<std::mutex> lock(wakeMutex_);
-            renderWaits_.store(true);
-            wake_.wait(lock, [&] { return head_.load() != tail; });
-            renderWaits_.store(false);
-        }
-        const Sources& s = ring_[tail % kRing];
-        std::uint64_t n = static_cast<std::uint64_t>(s.n - tailAt_);
-        n = untilSilence(frames - done < n ? frames - done : n);
-        mix(s, tailAt_, out + 2 * done, static_cast<int>(n));
-        tailAt_ += static_cast<int>(n);
-        if (tailAt_ == s.n) {
-            tailAt_ = 0;
-            tail_.store(++tail);
-            if (workerWaits_.load() && head_.load() - tail <= kRing - kWakeBatch) {
-                std::lock_guard<std::mutex> lock(wakeMutex_);
-                wake_.notify_all();
+        std::uint64_t n = frames - done < kChunk ? frames - done : kChunk;
+        if (mixFrame_ < captured_) {
+            // What measureAhead mixed comes first (the worker renders on from its end).
+            n = untilSilence(captured_ - mixFrame_ < n ? captured_ - mixFrame_ : n);
+            replay(out + 2 * done, static_cast<int>(n));
+        } else {
+            waitForStretch(tail);
+            const Sources& s = ring_[tail % kRing];
+            n = static_cast<std::uint64_t>(s.n - tailAt_);
+            n = untilSilence(frames - done < n ? frames - done : n);
+            mix(s, tailAt_, out + 2 * done, static_cast<int>(n));
+            tailAt_ += static_cast<int>(n);
+            if (tailAt_ == s.n) {
+                tailAt_ = 0;
+                releaseStretch(tail);
             }
         }
         mixFrame_ += n;

@@ -31,6 +31,11 @@ struct FmLeadState {
     dsp::SvfState tone;
 };
 
+// The lowpass's input terms of up to 32 frames (b1 x, b2 x and d x of SvfStateSpace::processTerms).
+struct FmLeadTerms {
+    float bx1[32], bx2[32], dx[32];
+};
+
 namespace fmlead {
 
 typedef double d4 __attribute__((vector_size(32), aligned(32)));
@@ -92,12 +97,13 @@ BOOP_SIMD_INLINE void groupLevels(const FmLeadState& s, float* levels, int& end,
     }
 }
 
-// n frames of the lead into out (overwrites). The carrier and modulator of a group of eight frames
-// are computed as vectors; the envelope and the tone lowpass's recursion frame by frame.
-BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
+// The tone lowpass's input terms of up to n frames (at most 32) of the lead, whose carrier and
+// modulator of a group of eight frames are computed as vectors and the envelope frame by frame;
+// returns how many frames sound (the lead falls silent after them). The lowpass's recursion is
+// filterTerms, run by the caller beside other work (PolySynth::processBeside) or by render.
+BOOP_SIMD_INLINE int terms(FmLeadState& s, FmLeadTerms& t, int n) noexcept {
     using dsp::simd::f8;
     constexpr float kInvTwoPi = 0.15915494309189533577f;
-    float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
     const dsp::SvfStateSpace tone = s.toneSpace;
     int i = 0;
     while (i < n && s.active) {
@@ -114,14 +120,25 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
 
         const int stop = end - s.used < n - i ? end : s.used + (n - i);
         const f8 in1 = tone.b1 * raw, in2 = tone.b2 * raw, inOut = tone.d * raw;
-        for (int k = s.used; k < stop; ++k) out[i++] = tone.processTerms(ic1, ic2, in1[k], in2[k], inOut[k]);
+        if (s.used == 0 && stop == 8) {
+            // A whole group (most of them): three vector stores rather than 24 lanes one by one.
+            *reinterpret_cast<dsp::simd::f8u*>(t.bx1 + i) = in1;
+            *reinterpret_cast<dsp::simd::f8u*>(t.bx2 + i) = in2;
+            *reinterpret_cast<dsp::simd::f8u*>(t.dx + i) = inOut;
+            i += 8;
+        } else {
+            for (int k = s.used; k < stop; ++k, ++i) {
+                t.bx1[i] = in1[k];
+                t.bx2[i] = in2[k];
+                t.dx[i] = inOut[k];
+            }
+        }
         s.env = levels[stop - 1];
         s.attacking = s.groupAttacking && (peakLane < 0 || stop - 1 < peakLane);
         if (stop < end) {
             s.used = stop;
             break;
         }
-        // The group is done (or the note): the next group starts at frame `end`.
         s.used = 0;
         s.carrierBase = wrapTurns(s.carrierBase + end * s.carrierInc);
         s.modBase = wrapTurns(s.modBase + end * s.modInc);
@@ -132,17 +149,46 @@ BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
         s.groupEnv = s.env;
         s.groupAttacking = s.attacking;
     }
+    return i;
+}
+
+// The lowpass over frames [0, live) of the terms into out, zeros after, up to n.
+BOOP_SIMD_INLINE void filterTerms(FmLeadState& s, const FmLeadTerms& t, int live, float* out, int n) noexcept {
+    float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
+    const dsp::SvfStateSpace tone = s.toneSpace;
+    int i = 0;
+    for (; i < live; ++i) out[i] = tone.processTerms(ic1, ic2, t.bx1[i], t.bx2[i], t.dx[i]);
     for (; i < n; ++i) out[i] = 0.0f;
     s.tone.ic1 = ic1;
     s.tone.ic2 = ic2;
 }
 
+// n frames of the lead into out (overwrites), 32 at a time.
+BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
+    FmLeadTerms t;
+    for (int done = 0; done < n; done += 32) {
+        const int m = n - done < 32 ? n - done : 32;
+        filterTerms(s, t, terms(s, t, m), out + done, m);
+    }
+}
+
 }  // namespace fmlead
 
 inline void renderFmLeadBaseline(FmLeadState& s, float* out, int n) BOOP_RT { fmlead::render(s, out, n); }
+inline int fmLeadTermsBaseline(FmLeadState& s, FmLeadTerms& t, int n) BOOP_RT { return fmlead::terms(s, t, n); }
+inline void fmLeadFilterBaseline(FmLeadState& s, const FmLeadTerms& t, int live, float* out, int n) BOOP_RT {
+    fmlead::filterTerms(s, t, live, out, n);
+}
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2,fma"))) inline void renderFmLeadAvx2(FmLeadState& s, float* out, int n) BOOP_RT {
     fmlead::render(s, out, n);
+}
+__attribute__((target("avx2,fma"))) inline int fmLeadTermsAvx2(FmLeadState& s, FmLeadTerms& t, int n) BOOP_RT {
+    return fmlead::terms(s, t, n);
+}
+__attribute__((target("avx2,fma"))) inline void fmLeadFilterAvx2(FmLeadState& s, const FmLeadTerms& t, int live,
+                                                                 float* out, int n) BOOP_RT {
+    fmlead::filterTerms(s, t, live, out, n);
 }
 #endif
 
@@ -205,13 +251,31 @@ class FmLead {
 
     void process(float* out, int n) BOOP_RT { kernel_(s_, out, n); }
 
+    // process() in two parts, for a caller that runs the tone lowpass's recursion beside other
+    // work: the terms of n (at most 32) frames, returning how many sound; then the lowpass over
+    // them into out (filter, or the caller's own loop on state(), in the kernel's instruction set:
+    // PolySynth::processBeside). The same samples.
+    int terms(FmLeadTerms& t, int n) BOOP_RT { return kernels_.terms(s_, t, n); }
+    void filter(const FmLeadTerms& t, int live, float* out, int n) BOOP_RT { kernels_.filter(s_, t, live, out, n); }
+    FmLeadState& state() BOOP_RT { return s_; }
+
   private:
     using Kernel = void (*)(FmLeadState&, float*, int) noexcept [[clang::nonblocking]];
+    struct Parts {
+        int (*terms)(FmLeadState&, FmLeadTerms&, int) noexcept [[clang::nonblocking]];
+        void (*filter)(FmLeadState&, const FmLeadTerms&, int, float*, int) noexcept [[clang::nonblocking]];
+    };
     static Kernel chooseKernel() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
         if (dsp::simd::useAvx2()) return renderFmLeadAvx2;
 #endif
         return renderFmLeadBaseline;
+    }
+    static Parts chooseParts() noexcept {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+        if (dsp::simd::useAvx2()) return {fmLeadTermsAvx2, fmLeadFilterAvx2};
+#endif
+        return {fmLeadTermsBaseline, fmLeadFilterBaseline};
     }
 
     // Starts a new group at the next frame, folding the frames already rendered of the current
@@ -250,6 +314,7 @@ class FmLead {
     float attackFrames_ = 240.0f;
     FmLeadState s_;
     Kernel kernel_ = chooseKernel();
+    Parts kernels_ = chooseParts();
 };
 
 }  // namespace boop::ambient

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include "ambient/FmLead.hpp"
 #include "dsp/PolyBlep.hpp"
 #include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
@@ -31,6 +32,46 @@ BOOP_SIMD_INLINE void sumFrames(const dsp::simd::f8* lanes, float* out, int m) n
     for (; i < m; ++i) out[i] = dsp::simd::sum(lanes[i]);
 }
 
+// The FM lead's tone lowpass over frames [0, live) of its terms (FmLead::terms) into out, zeros
+// after: stepped frame by frame beside the pad's, its recursion (a scalar chain, latency-bound)
+// overlaps the pad's vector work, where one after the other they added up.
+struct PadBeside {
+    FmLeadState* lead;
+    const FmLeadTerms* terms;
+    int live;
+    float* out;
+};
+
+// A PadBeside's filter in locals for the pad's kernel (the same arithmetic as FmLead's kernel in
+// the kernel's instruction set); nothing where there is none.
+struct BesideRun {
+    int live = 0;
+    dsp::SvfStateSpace tone{};
+    float s1 = 0.0f, s2 = 0.0f;
+    const float *bx1 = nullptr, *bx2 = nullptr, *dx = nullptr;
+    float* out = nullptr;
+    BOOP_SIMD_INLINE explicit BesideRun(const PadBeside* b) noexcept {
+        if (!b) return;
+        live = b->live;
+        tone = b->lead->toneSpace;
+        s1 = b->lead->tone.ic1;
+        s2 = b->lead->tone.ic2;
+        bx1 = b->terms->bx1;
+        bx2 = b->terms->bx2;
+        dx = b->terms->dx;
+        out = b->out;
+    }
+    BOOP_SIMD_INLINE void step(int i) noexcept {
+        if (i < live) out[i] = tone.processTerms(s1, s2, bx1[i], bx2[i], dx[i]);
+    }
+    BOOP_SIMD_INLINE void finish(const PadBeside* b, int m) noexcept {
+        if (!b) return;
+        b->lead->tone.ic1 = s1;
+        b->lead->tone.ic2 = s2;
+        for (int i = live; i < m; ++i) out[i] = 0.0f;
+    }
+};
+
 // One pass over m (at most 32) frames of the pad's lanes (PolySynth::Lanes is its state); compiled
 // for the baseline target and, where the CPU has them, for AVX2 + FMA, where the eight lanes fill
 // one register and the whole state stays in registers. MayEnd: whether a released voice can fall
@@ -39,14 +80,17 @@ BOOP_SIMD_INLINE void sumFrames(const dsp::simd::f8* lanes, float* out, int m) n
 // oscillator is within one increment of its wrap (most frames): there the saw is the ramp alone.
 template <bool MayEnd, class Lanes>
 __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep,
-                                                          float releaseCoef, float* outL, float* outR, int m) noexcept {
+                                                          float releaseCoef, float* outL, float* outR, int m,
+                                                          const PadBeside* beside) noexcept {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     constexpr int kOscs = 3;
     Lanes s = lanes;
     const f8 zero = dsp::simd::splat(0.0f), one = dsp::simd::splat(1.0f);
     f8 frameL[32], frameR[32];
+    BesideRun lead(beside);
     for (int i = 0; i < m; ++i) {
+        lead.step(i);
         s.env = dsp::simd::select<f8>(s.gate, dsp::simd::min(s.env + attackStep, one), s.env * releaseCoef);
         f8 o[kOscs];
         i8 near = {};
@@ -82,6 +126,7 @@ __attribute__((always_inline)) inline void renderPadLanes(Lanes& lanes, const ds
         }
     }
     lanes = s;
+    lead.finish(beside, m);
     // The frames' lanes summed here, in the kernel's own instruction set.
     sumFrames(frameL, outL, m);
     sumFrames(frameR, outR, m);
@@ -186,8 +231,19 @@ class PolySynth {
         }
         for (int done = 0; done < n; done += kFold) {
             const int m = n - done < kFold ? n - done : kFold;
-            renderLanes(outL + done, outR + done, m);
+            renderLanes(outL + done, outR + done, m, nullptr);
         }
+    }
+
+    // process() of n (at most kFold) frames with the lead's filter stepped beside (PadBeside).
+    // False when no voice sounds: the pad's zeros are written and the lead is left to the caller.
+    bool processBeside(float* outL, float* outR, int n, const PadBeside& beside) BOOP_RT {
+        if (activeVoices() == 0) {
+            for (int i = 0; i < n; ++i) outL[i] = outR[i] = 0.0f;
+            return false;
+        }
+        renderLanes(outL, outR, n, &beside);
+        return true;
     }
 
     // Per-lane state (lanes kVoices ... 7 stay inactive); public for the render kernels below.
@@ -204,7 +260,7 @@ class PolySynth {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     static constexpr int kFold = 32;
-    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, float*, float*, int) noexcept
+    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, float*, float*, int, const PadBeside*) noexcept
         [[clang::nonblocking]];
     struct Kernels {
         Kernel mayEnd, noEnd;
@@ -218,9 +274,9 @@ class PolySynth {
 
     // m frames of every lane, each frame's lanes summed into outL/outR, with the kernel chosen for
     // this CPU at construction.
-    void renderLanes(float* outL, float* outR, int m) BOOP_RT {
+    void renderLanes(float* outL, float* outR, int m, const PadBeside* beside) BOOP_RT {
         const Kernel k = mayEnd() ? kernels_.mayEnd : kernels_.noEnd;
-        k(lanes_, coeffs_, attackStep_, releaseCoef_, outL, outR, m);
+        k(lanes_, coeffs_, attackStep_, releaseCoef_, outL, outR, m, beside);
     }
     // Whether a released voice may end within the next kFold frames: its level falls by the
     // factor releaseCoef_ a frame (each step rounded, by at most 2^-24 of it, hence the margin).
@@ -258,15 +314,15 @@ class PolySynth {
 
 template <bool MayEnd>
 inline void renderPadBaseline(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c, float attackStep, float releaseCoef,
-                              float* outL, float* outR, int m) BOOP_RT {
-    renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m);
+                              float* outL, float* outR, int m, const PadBeside* beside) BOOP_RT {
+    renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m, beside);
 }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 template <bool MayEnd>
 __attribute__((target("avx2,fma"))) inline void renderPadAvx2(PolySynth::Lanes& lanes, const dsp::SvfCoeffs& c,
                                                               float attackStep, float releaseCoef, float* outL,
-                                                              float* outR, int m) BOOP_RT {
-    renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m);
+                                                              float* outR, int m, const PadBeside* beside) BOOP_RT {
+    renderPadLanes<MayEnd>(lanes, c, attackStep, releaseCoef, outL, outR, m, beside);
 }
 #endif
 

@@ -61,8 +61,15 @@ boop_status boop_ambient_create(const boop_ambient_config* config, boop_ambient*
         auto a = std::make_unique<boop_ambient>(c);
         // Every piece at one loudness: what this one measures over its first 20 s (after the
         // fade-in) sets the starting gain; the follower keeps it there as the piece wanders.
-        a->engine.normalize(BOOP_AMBIENT_LOUDNESS_LUFS,
-                            boop::ambient::AmbientEngine::measureLoudness(c, kMeasureSeconds));
+        // Measured on the engine itself, whose first seconds are then not rendered again, unless
+        // they held something not finite: then on an engine of its own, as the render's effects
+        // are reset where it appears.
+        double lufs = 0;
+        if (!a->engine.measureAhead(kMeasureSeconds, lufs)) {
+            a = std::make_unique<boop_ambient>(c);
+            lufs = boop::ambient::AmbientEngine::measureLoudness(c, kMeasureSeconds);
+        }
+        a->engine.normalize(BOOP_AMBIENT_LOUDNESS_LUFS, lufs);
         *out = a.release();
         return BOOP_OK;
     });
