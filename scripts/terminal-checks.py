@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live status lines and keys as a terminal shows them: the lines of ambient and listen fit 40,
+"""Live status lines and keys as a terminal shows them: the lines of ambient, listen and play fit 40,
 80 and 100 columns and follow a resize (one row on screen, never a new row per refresh);
 ambient's n / Right / > and p / Left / < step through the presets.
 
@@ -43,6 +43,17 @@ for cols in (40, 80, 100):
         rows = t.shown()
         check(len(rows) == 1 and "dBFS" in rows[0] and len(rows[0]) < cols,
               f"listen at {cols} columns: one row, within the width", rows)
+
+# play's playhead block (a header wider than 40 columns, then a row per track): each row within the
+# width, so a refresh moves up over the block and never leaves rows behind.
+demo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "demo.json")
+for cols in (40, 80):
+    with Terminal([boop, "play", demo, "-D", "null"], cols) as t:
+        t.pump(2.5)
+        rows = t.shown()
+        check(len(rows) == 5 and all(len(r) < cols for r in rows), f"play at {cols} columns: 5 rows within the width",
+              rows)
+        check(t.finish() == 0, f"play at {cols} columns: q exits 0")
 
 # Keys: n, Right and > go to the next preset, p, Left and < to the previous (cyclic, as the media keys).
 with Terminal([boop, "ambient", "-D", "null", "--preset", presets[0]], 100) as t:
