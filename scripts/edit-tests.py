@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from edit_driver import Checks, Editor, notes, row_of  # noqa: E402
+from edit_driver import KEYS, Checks, Editor, notes, row_of  # noqa: E402
 
 BOOP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
@@ -202,6 +202,16 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     out = ed.raw.decode(errors="replace").strip().splitlines()
     check(status == 65 and len(out) == 1 and "bpm" in out[0] and b"\x1b[?1049h" not in ed.raw,
           "invalid file: 65, one line, no screen switch", (status, out))
+# A loop of symbolic links is not a new file (its save replaced the link): 66 as render says it.
+loop = fresh("loop-a.json")
+if os.path.islink(loop):
+    os.remove(loop)
+os.symlink("loop-a.json", loop)
+with Editor(BOOP, loop, args=["-D", "null"]) as ed:
+    status = ed.wait_exit()
+    out = ed.raw.decode(errors="replace").strip().splitlines()
+    check(status == 66 and len(out) == 1 and os.path.islink(loop), "a symlink loop: 66, one line, the link kept",
+          (status, out))
 
 # 9. Input from anywhere never traps: mouse reports with coordinates of -2^63, 2^63 - 1 and
 # 10^30, a sign, empty and extra fields; a burst of random bytes (controls, broken UTF-8, runaway CSI).
@@ -219,6 +229,17 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     ed.keys("c", "esc")
     ed.pump(0.5)
     check(ed.alive(), "20 000 random bytes: still editing", ed.status)
+    # The instrument panel left on sustain (field 5 of 10), then Tab to rhythm (3 fields), then h: it trapped.
+    ed.keys("c", "esc", "I", "j", "j", "j", "j", "tab", "tab", "tab", "h", "l")
+    check(ed.alive() and "rhythm" in ed.status_line(), "instrument panel: a field past the rhythm's fields",
+          (ed.status, ed.status_line()))
+    # Every printable key but q, arrows, Esc, Enter, Tab and Backspace, at random.
+    alphabet = [bytes([c]) for c in range(0x20, 0x7F) if c not in b"qQ"]
+    alphabet += [KEYS[k] for k in ("up", "down", "left", "right", "esc", "enter", "tab", "shift-tab")] + [b"\x7f"]
+    ed.paste(b"".join(rnd.choice(alphabet) for _ in range(15000)))
+    ed.keys("esc", "esc", "n", "esc")
+    ed.pump(0.5)
+    check(ed.alive(), "15 000 random editing keys: still editing", ed.status)
     ed.keys("c", "q", "n")
     check(ed.wait_exit() == 0, "and quits normally", ed.status)
 

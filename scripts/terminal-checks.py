@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Live status lines and keys as a terminal shows them: the lines of ambient and listen fit 40,
+"""Live status lines and keys as a terminal shows them: the lines of ambient, listen and play fit 40,
 80 and 100 columns and follow a resize (one row on screen, never a new row per refresh);
-ambient's n / Right / > and p / Left / < step through the presets.
+ambient's n / Right / > and p / Left / < step through the presets; the editor survives a 65535 x 65535 window.
 
     scripts/terminal-checks.py BOOP       prints PASS/FAIL lines, exits 1 on a failure
 """
+import fcntl
 import os
+import select
 import signal
+import struct
 import subprocess
 import sys
+import tempfile
+import termios
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from edit_driver import Checks, Terminal  # noqa: E402
@@ -43,6 +49,40 @@ for cols in (40, 80, 100):
         rows = t.shown()
         check(len(rows) == 1 and "dBFS" in rows[0] and len(rows[0]) < cols,
               f"listen at {cols} columns: one row, within the width", rows)
+
+# play's playhead block (a header wider than 40 columns, then a row per track): each row within the
+# width, so a refresh moves up over the block and never leaves rows behind.
+demo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "demo.json")
+for cols in (40, 80):
+    with Terminal([boop, "play", demo, "-D", "null"], cols) as t:
+        t.pump(2.5)
+        rows = t.shown()
+        check(len(rows) == 5 and all(len(r) < cols for r in rows), f"play at {cols} columns: 5 rows within the width",
+              rows)
+        check(t.finish() == 0, f"play at {cols} columns: q exits 0")
+
+# The editor in a window of 65535 x 65535 columns and rows (any program may set that size): it asked
+# for a cell per position (100 GB) and aborted; it must keep editing and draw the grid at 80 x 24 again.
+with tempfile.TemporaryDirectory() as folder, Terminal([boop, "edit", os.path.join(folder, "big.json"), "-D", "null"],
+                                                        80) as t:
+    check(t.pump_until(lambda t: "step 1/16" in t.text(), 30), "edit opens", t.shown())
+    fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 65535, 65535, 0, 0))
+    os.kill(t.pid, signal.SIGWINCH)
+    # Read what it draws without a screen of that size (pyte would build one), until its bottom row
+    # (512: the largest size it draws) or its end, at most 30 s.
+    drawn, end = b"", time.time() + 30
+    while time.time() < end and b"\x1b[512;1H" not in drawn and t.alive():
+        try:
+            if select.select([t.fd], [], [], 0.05)[0]:
+                drawn = drawn[-64:] + os.read(t.fd, 1 << 20)
+        except OSError:
+            break
+    t.screen.reset()
+    t.resize(80, 24)
+    os.write(t.fd, b"l")
+    check(t.pump_until(lambda t: "step 2/16" in t.text(), 30), "edit after a 65535 x 65535 window: still editing",
+          (t.status, t.shown()[-1:]))
+    check(t.finish() == 0, "edit: q exits 0 after the huge window")
 
 # Keys: n, Right and > go to the next preset, p, Left and < to the previous (cyclic, as the media keys).
 with Terminal([boop, "ambient", "-D", "null", "--preset", presets[0]], 100) as t:

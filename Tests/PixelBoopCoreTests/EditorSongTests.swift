@@ -103,6 +103,16 @@ struct EditorSongTests {
         #expect(m.song.instrument(.melody).voice == nil && !m.song.instrument(.rhythm).mute)
     }
 
+    @Test("the instrument panel's field follows a track with fewer fields (sustain, then rhythm: pan)")
+    func instrumentFieldAcrossTracks() {
+        var m = Self.triad()
+        m.moveInstrumentField(by: 4)   // melody: sustain
+        m.cycleTrack(by: 3)   // rhythm: kit, level, pan
+        #expect(m.instrumentField == 2)
+        m.changeInstrument(by: -1)   // pan, one notch left (it trapped: index 4 of 3 fields)
+        #expect(m.song.instrument(.rhythm).pan < 0)
+    }
+
     @Test("a song written by the editor reads back the same; a version-1 pattern stays version 1")
     func roundTrip() throws {
         var m = Self.triad()

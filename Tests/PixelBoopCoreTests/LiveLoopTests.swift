@@ -149,5 +149,9 @@ struct LiveLoopTests {
         #expect(view.frame(["a", "b"], resumeCount: 3) == "a\u{1B}[K\nb\u{1B}[K\n")
         #expect(view.frame(["c", "d"], resumeCount: 3) == "\u{1B}[2Fc\u{1B}[K\nd\u{1B}[K\n")
         #expect(view.frame(["e"], resumeCount: 4) == "e\u{1B}[K\n")
+        // Cut to the width less one column, escapes taking no room, attributes reset after a cut.
+        #expect(
+            view.frame(["abcdef", "a\u{1B}[7mbc\u{1B}[0md"], resumeCount: 4, columns: 4)
+                == "\u{1B}[1Fabc\u{1B}[0m\u{1B}[K\na\u{1B}[7mbc\u{1B}[0m\u{1B}[0m\u{1B}[K\n")
     }
 }

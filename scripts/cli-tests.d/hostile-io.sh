@@ -40,6 +40,13 @@ printf 'higher\nhigher\nhigher\n' | "$boop" train --json --trials 3 --db "$work/
 [ "$s" -eq 74 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] && echo "ok   train --json >/dev/full (exit 74)" ||
   fail "train --json >/dev/full: exit $s: $(cat "$work/stderr")"
 [ -e "$work/train2.wav" ] && fail "train --json >/dev/full left a WAV without a trial"
+# Answers from /dev/zero (never a newline): 65 once a line passes 4096 bytes, not memory without
+# end (under ulimit -v, so a regression fails here instead of taking the machine's memory).
+for exercise in run interval; do
+  ( ulimit -v 4000000 && check "train $exercise --json </dev/zero" 65 timeout 60 "$boop" train "$exercise" --json \
+    --trials 3 --db "$work/z.sqlite" -o "$work/z.wav" --seed 1 </dev/zero ) || failures=$((failures + 1))
+  expect_in_stderr "train $exercise --json </dev/zero" "longer than 4096 bytes"
+done
 for cmd in "devices" "train stats --csv --db $work/t.sqlite" "--help"; do
   # The reader closes its end before anything is written: every write meets EPIPE.
   # shellcheck disable=SC2086

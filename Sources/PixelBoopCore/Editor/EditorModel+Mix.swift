@@ -54,7 +54,8 @@ extension EditorModel {
     /// Left / right (h / l) in the track panel: the field under the panel's cursor one notch down
     /// or up (a voice or kit further in its list; times by 10 ms, cutoff by a sixth of an octave).
     public mutating func changeInstrument(by delta: Int) {
-        let field = EditorModel.instrumentFields(track)[instrumentField]
+        let fields = EditorModel.instrumentFields(track)
+        let field = fields[min(max(instrumentField, 0), fields.count - 1)]
         let kind = track
         var inst = instrument
         let s = inst.sound(for: kind)

@@ -60,7 +60,10 @@ public struct EditorModel: Sendable {
     public internal(set) var current = 0
     /// The file was version 1 (or is new): it is saved as version 1 while nothing needs version 2.
     public var version1: Bool
-    public internal(set) var track: TrackKind = .melody
+    /// The instrument panel's field stays within the new track's fields (rhythm has fewer).
+    public internal(set) var track: TrackKind = .melody {
+        didSet { instrumentField = min(instrumentField, EditorModel.instrumentFields(track).count - 1) }
+    }
     /// The cursor's step, 0-based.
     public internal(set) var step = 0
     /// The cursor's row per track: a MIDI pitch for melody, chords and bass; a lane index for rhythm.

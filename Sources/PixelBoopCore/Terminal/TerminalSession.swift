@@ -85,11 +85,15 @@ public struct TerminalSession: Sendable {
     /// Drops what was typed and not yet read.
     public func discardTypedKeys() { tcflush(STDIN_FILENO, TCIFLUSH) }
 
-    /// The screen's columns and rows now; 80 x 24 when it cannot say.
+    /// The screen's columns and rows now; 80 x 24 when it cannot say. At most `maxSize`: the
+    /// editor keeps a cell per position, and a window of 65535 x 65535 (any program may set that)
+    /// asked for 100 GB; a larger window shows the screen in its top-left corner.
     public static func size() -> (width: Int, height: Int) {
         var columns: Int32 = 0
         var rows: Int32 = 0
         boop_term_size(&columns, &rows)
-        return (Int(columns), Int(rows))
+        return (min(Int(columns), maxSize.width), min(Int(rows), maxSize.height))
     }
+
+    public static let maxSize = (width: 1024, height: 512)
 }

@@ -77,7 +77,7 @@ struct EditCommand: ParsableCommand {
             let file = self.file ?? PatternSaving.untitled(in: ".")
             let song: Song
             var version1 = true
-            if FileManager.default.fileExists(atPath: file) {
+            if EditCommand.exists(file) {
                 do {
                     switch try PieceFile.load(path: file) {
                     case .pattern(let loaded): song = Song(pattern: loaded)

@@ -112,3 +112,14 @@ extension EditSession {
         }
     }
 }
+
+extension EditCommand {
+    /// Whether `file` is there to load: anything but "no such file" is (a loop of symbolic links, a
+    /// folder that may not be searched, ...), so that it is reported as `render` would report it
+    /// rather than edited as a new pattern whose save replaces what was there. A link to a missing
+    /// file is a new file, saved through the link.
+    static func exists(_ file: String) -> Bool {
+        var info = stat()
+        return stat(file, &info) == 0 || errno != ENOENT
+    }
+}

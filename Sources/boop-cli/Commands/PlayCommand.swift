@@ -175,7 +175,9 @@ final class PlaySession {
     }
 
     private func drawnFrame(audibleStep: Int?) -> String {
-        view.frame(frame(audibleStep: audibleStep), resumeCount: terminal?.resumeCount ?? 0)
+        view.frame(
+            frame(audibleStep: audibleStep), resumeCount: terminal?.resumeCount ?? 0,
+            columns: StatusLine.columns(of: STDOUT_FILENO))
     }
 
     /// The last frame, given up to a second to reach a slow terminal.

@@ -139,7 +139,13 @@ final class SynthSession {
         }
         // The log and the status line are read a few times a second; the sound never waits on them.
         loop.secondsUntilDue = { self.verbose || self.showView ? 0.05 : 0.25 }
-        if showView { loop.frame = { self.view.frame([self.statusLine()], resumeCount: terminal?.resumeCount ?? 0) } }
+        if showView {
+            loop.frame = {
+                self.view.frame(
+                    [self.statusLine()], resumeCount: terminal?.resumeCount ?? 0,
+                    columns: StatusLine.columns(of: STDOUT_FILENO))
+            }
+        }
         try loop.run()
         if lost {
             synth.stop()

@@ -295,8 +295,10 @@ final class TrainSessionRunner {
     /// true: "the second was higher"; nil: the session ends here (quit, end of input, Ctrl-C).
     private func awaitAnswer(_ plan: TrainingTrialPlan) throws -> Bool? {
         if command.json {
-            guard let line = readLine(strippingNewline: true) else { return nil }
-            switch line.trimmingCharacters(in: .whitespaces) {
+            guard let line = try InputLine.answer(trial: plan.number, expected: "higher, lower or quit") else {
+                return nil
+            }
+            switch line {
             case "higher": return true
             case "lower": return false
             case "quit": return nil

@@ -115,8 +115,10 @@ struct TrainIntervalCommand: ParsableCommand {
     /// true: "the second was wider"; nil: the session ends.
     private func answer(_ plan: IntervalTrialPlan) throws -> Bool? {
         if !json { say("  second interval wider (w) or narrower (n)? q ends") }
-        guard let line = readLine(strippingNewline: true) else { return nil }
-        switch line.trimmingCharacters(in: .whitespaces) {
+        guard let line = try InputLine.answer(trial: plan.number, expected: "wider, narrower or quit") else {
+            return nil
+        }
+        switch line {
         case "wider", "w": return true
         case "narrower", "n": return false
         case "quit", "q": return nil
