@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "backend/RealtimePriority.hpp"
 #include "backend/TimerPlayback.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "backend/alsa/AlsaPlayback.hpp"
@@ -111,6 +112,8 @@ void followFrames(boop_playback& p, double rate) {
 }  // namespace
 
 extern "C" {
+
+boop_priority boop_thread_make_realtime(int priority) { return boop::makeCurrentThreadRealtime(priority); }
 
 void boop_playback_config_default(boop_playback_config* config) {
     if (config == nullptr) return;

@@ -435,8 +435,7 @@ boop_status boop_file_writer_open(const char* path, double sample_rate, uint32_t
  * not fit a RIFF WAV (4 GiB of data) is written as RF64 (64-bit sizes) instead; 0 means unknown.
  * Return and thread safety as boop_file_writer_open. */
 boop_status boop_file_writer_open_sized(const char* path, double sample_rate, uint32_t channels,
-                                        boop_sample_format format, uint64_t expected_frames,
-                                        boop_file_writer** out_writer);
+                                        boop_sample_format format, uint64_t expected_frames, boop_file_writer** out);
 
 /* Appends interleaved frames. The writer copies them and writes them to the file on a thread of
  * its own, so an error of the file (a full disk) may be returned by a later call or by
@@ -600,6 +599,14 @@ typedef struct boop_playback_stats {
 /* Fills a config with the defaults (device "default", 128-frame periods x 3, adaptive).
  * Thread safety: any thread. */
 void boop_playback_config_default(boop_playback_config* config);
+
+/* Raises the calling thread to real-time scheduling at `priority` (SCHED_FIFO when the process may
+ * set it, else rtkit; priority <= 0 asks for nothing), for a control thread whose lateness would be
+ * heard: a live transport's scheduler, which must run on time even when the process is niced
+ * beside busy ones. Give it less than the I/O thread's priority. Returns what was granted
+ * (BOOP_PRIORITY_NORMAL when neither was permitted: never an error).
+ * Thread safety: any control thread, about itself; blocking (it may call D-Bus). */
+boop_priority boop_thread_make_realtime(int priority);
 
 /* Opens and configures the PCM for `channels` (1 ... BOOP_DEVICE_CHANNELS_MAX) at `sample_rate`
  * (BOOP_ENGINE_RATE_MIN ... _MAX, or the nearest the device grants; see info). Nothing plays until

@@ -1,3 +1,4 @@
+import CAudioEngine
 import Foundation
 import Synchronization
 
@@ -20,6 +21,12 @@ public final class SchedulingThread: @unchecked Sendable {
     private let started = Atomic<Bool>(false)
     /// The longest sleep: a safety net only (a wake-up or a deadline normally ends it first).
     public static let maxSleepSeconds = 0.5
+    /// The real-time priority the thread asks for: above every ordinary thread, so a command run
+    /// at the lowest CPU priority beside busy processes still queues its notes within the
+    /// lookahead, and below the device's I/O thread (70 on ALSA; a JACK client's usually sits
+    /// near jackd's 10), which it must never delay. Its work per wake-up is tiny and it never
+    /// spins (every nap is at least a millisecond). Without permission it stays an ordinary thread.
+    public static let realtimePriority: Int32 = 3
 
     public init() {}
 
@@ -36,10 +43,11 @@ public final class SchedulingThread: @unchecked Sendable {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         running.store(true, ordering: .releasing)
-        let thread = Thread { [self] in run(step) }
+        let thread = Thread { [self] in
+            _ = boop_thread_make_realtime(SchedulingThread.realtimePriority)
+            run(step)
+        }
         thread.name = name
-        // Above the command's own thread where the system honours it (a hint on Linux).
-        thread.qualityOfService = .userInteractive
         thread.start()
     }
 
