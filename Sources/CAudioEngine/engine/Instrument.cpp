@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
@@ -10,14 +11,6 @@ namespace boop {
 namespace {
 
 constexpr double kTwoTo32 = 4294967296.0;
-
-// xorshift32: the pluck's excitation noise, seeded per note.
-inline uint32_t xorshift(uint32_t& s) noexcept {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    return s;
-}
 
 }  // namespace
 
@@ -120,7 +113,7 @@ void exciteString(ToneState& t, double rate, double hz, int maxLength, uint32_t 
     uint32_t s = seed * 2654435761u + 0x9E3779B9u;
     if (s == 0) s = 1;
     for (int i = 0; i < t.length; ++i)
-        t.line[i] = static_cast<float>(static_cast<int32_t>(xorshift(s))) * (1.0f / 2147483648.0f);
+        t.line[i] = dsp::Rng::xorshift32(s);  // the pluck's excitation noise, seeded per note
 }
 }  // namespace
 
