@@ -1,5 +1,6 @@
 #include <cstdint>
 #include "dsp/GroupScan.hpp"
+#include "dsp/Rng.hpp"
 #include "engine/Kit.hpp"
 
 namespace boop {
@@ -43,12 +44,8 @@ BOOP_SIMD_INLINE f8 noiseFrames(KitBank::Hit& h) noexcept {
     }
     u8 r;
     __builtin_memcpy(&r, h.rng, sizeof r);
-    r ^= r << 13;
-    r ^= r >> 17;
-    r ^= r << 5;
+    const f8 white = dsp::Rng::xorshift32(r);
     __builtin_memcpy(h.rng, &r, sizeof r);
-    const i8 b = reinterpret_cast<const i8&>(r);
-    const f8 white = __builtin_convertvector(b, f8) * (1.0f / 2147483648.0f);
     // The one-pole lowpass s += (1 - hp)(white - s), and what it leaves: the bright part.
     const f8 low = dsp::simd::firstOrderScan((1.0f - h.noiseHp) * white, h.noiseHp, h.noiseState);
     h.noiseState = low[7];
