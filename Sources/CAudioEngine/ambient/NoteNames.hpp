@@ -1,6 +1,7 @@
 #pragma once
-// The one table of note names in the engine: every spelling with at most one accidental
-// ("C", "C#", "Db", ... "B#", "Cb"), so a name keeps the sharp or flat it was written with.
+// The one table of note names, for the engine and (through boop_ambient_spelled_name) for the
+// Swift layer's note spellings: every spelling with at most one accidental ("C", "C#", "Db", ...
+// "B#", "Cb"), so a name keeps the sharp or flat it was written with.
 
 namespace boop::ambient {
 

@@ -1,3 +1,4 @@
+import CAudioEngine
 import Foundation
 
 // Pitch utilities for the ear-training tones: note names in both directions, cents
@@ -96,16 +97,17 @@ public struct NoteName: Hashable, Sendable, CustomStringConvertible {
         self.octave = octave
     }
 
-    private static let sharpSpelling: [(Letter, Int)] =
-        [(.c, 0), (.c, 1), (.d, 0), (.d, 1), (.e, 0), (.f, 0), (.f, 1), (.g, 0), (.g, 1), (.a, 0), (.a, 1), (.b, 0)]
-    private static let flatSpelling: [(Letter, Int)] =
-        [(.c, 0), (.d, -1), (.d, 0), (.e, -1), (.e, 0), (.f, 0), (.g, -1), (.g, 0), (.a, -1), (.a, 0), (.b, -1), (.b, 0)]
-
-    /// The usual spelling of a MIDI number: sharps (`C#4`) or flats (`Db4`).
+    /// The usual spelling of a MIDI number: sharps (`C#4`) or flats (`Db4`). The pitch-class names
+    /// come from the engine's one table of note names (`boop_ambient_spelled_name`), which the
+    /// ambient keys and chords are spelled from too.
     public init(midi: Int, preferFlats: Bool = false) {
         let pc = ((midi % 12) + 12) % 12
         let octave = (midi - pc) / 12 - 1
-        let (letter, accidental) = (preferFlats ? NoteName.flatSpelling : NoteName.sharpSpelling)[pc]
+        let spelling = preferFlats ? BOOP_AMBIENT_SPELLING_FLATS : BOOP_AMBIENT_SPELLING_SHARPS
+        // The table holds a letter and at most one accidental for every pitch class and spelling.
+        let name = Array(String(cString: boop_ambient_spelled_name(Int32(pc), Int32(spelling.rawValue))).utf8)
+        let letter = Letter(rawValue: String(UnicodeScalar(name[0])))!
+        let accidental = name.count < 2 ? 0 : name[1] == UInt8(ascii: "#") ? 1 : -1
         self.init(letter: letter, accidental: accidental, octave: octave)
     }
 
