@@ -33,6 +33,10 @@ struct Boop: AsyncParsableCommand {
         Signals.installEarly()
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // The Pulse client library logs to stderr ("ftruncate() failed: File too large" under
+        // `ulimit -f`, when it falls back from shared memory), which breaks the one-line error
+        // contract: its messages go to the system log, unless the user chose a log target.
+        if getenv("PULSE_LOG_JOURNAL") == nil { setenv("PULSE_LOG_SYSLOG", "1", 0) }
         // The arguments' own bytes: a file name need not be UTF-8 (see RawBytes).
         let args = (0..<Int(max(CommandLine.argc, 0))).dropFirst().map { i in
             CommandLine.unsafeArgv[i].map { RawBytes.argument($0) } ?? ""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # boop train interval --json answered by simulated listeners (scripts/train-sim.py --exercise
 # interval): within 1.3x of their true 75 % point in at least 70 % of 40-trial sessions, and a
-# malformed answer refused with one line. About 15 s of CPU.
+# malformed answer refused with one line; both exercises answered by single keys in a
+# pseudo-terminal. About 15 s of CPU.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 boop="$BOOP" root="$ROOT" work="$WORK/interval"
@@ -22,4 +23,6 @@ else
   echo "FAIL  train interval malformed answer: rc $rc, $(cat "$work/a.err")"
   failures=$((failures + 1))
 fi
+# The terminal's way to answer, for both exercises: one key per answer, r replays, q ends.
+python3 "$root/scripts/train-keys.py" "$boop" "$work/keys" || failures=$((failures + 1))
 exit $((failures > 0))

@@ -148,8 +148,7 @@ final class TrainSessionRunner {
     private var player: SineWaveNotePlayer?
     private var writer: AudioFileWriter?
     private var rate: Double
-    private var terminal: TerminalSession?
-    private var keyLoop: LiveLoop?
+    private var keys: AnswerKeys?
     /// When the tones last ended: the response time runs from here.
     private var askedAt = Date()
 
@@ -189,13 +188,8 @@ final class TrainSessionRunner {
             writer?.abort()
             throw BoopExit(error)
         }
-        if !command.json, let terminal = TerminalSession.start(.keys(hideCursor: false)) {
-            self.terminal = terminal
-            let loop = LiveLoop(terminal: terminal, screen: nil)
-            loop.watch(Signals.wakeDescriptor) { .stop }
-            self.keyLoop = loop
-        }
-        defer { terminal?.restore() }
+        if !command.json { keys = AnswerKeys() }
+        defer { keys?.restore() }
         say("Which tone was higher? After the two tones: up (k) if the second was higher, down (j) if lower; r replays, q ends.")
 
         var failure: Error?
@@ -273,24 +267,8 @@ final class TrainSessionRunner {
         } else if let player {
             _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
         }
-        discardKeysTypedDuringTones()
+        keys?.discardTyped()
     }
-
-    /// An answer before the second tone ended is a guess (or a key held from the last trial), and
-    /// its response time would be 0: the keys typed while the tones played are read and dropped,
-    /// the terminal's input queue flushed and a half-read escape sequence forgotten. A q among
-    /// them still ends the session.
-    private func discardKeysTypedDuringTones() {
-        guard let terminal else { return }
-        while let bytes = terminal.takeKeys(), !bytes.isEmpty {
-            if bytes.contains(UInt8(ascii: "q")) || bytes.contains(UInt8(ascii: "Q")) { quitTyped = true }
-        }
-        terminal.discardTypedKeys()
-        keyLoop?.resetInput()
-    }
-
-    /// q was typed while the tones played.
-    private var quitTyped = false
 
     /// true: "the second was higher"; nil: the session ends here (quit, end of input, Ctrl-C).
     private func awaitAnswer(_ plan: TrainingTrialPlan) throws -> Bool? {
@@ -309,37 +287,22 @@ final class TrainSessionRunner {
                 )
             }
         }
-        say("  second tone higher (up/k) or lower (down/j)? r replays, q ends")
-        guard let loop = keyLoop else { return nil }
-        // nil: no answer yet; .some(nil): the session ends.
-        var answer: Bool?? = nil
-        var replay = false
-        loop.onKeys = { events in
-            for event in events {
+        guard let keys else { return nil }
+        while true {
+            say("  second tone higher (up/k) or lower (down/j)? r replays, q ends")
+            let outcome = try keys.next { event -> Bool? in
                 switch event {
-                case .arrow(.up), .char("k"): answer = .some(true)
-                case .arrow(.down), .char("j"): answer = .some(false)
-                case .char("r"): replay = true
-                case .char("q"), .char("Q"), .control("c"), .escape: answer = .some(nil)
-                default: continue
+                case .arrow(.up), .char("k"): return true
+                case .arrow(.down), .char("j"): return false
+                default: return nil
                 }
-                return .stop
             }
-            return .carryOn
-        }
-        loop.onHangUp = {
-            answer = .some(nil)
-            return .stop
-        }
-        while !Signals.interrupted && !quitTyped {
-            try loop.turn(maxWait: 1)
-            if let answer { return answer }
-            if replay {
-                replay = false
-                try sound(plan)
+            switch outcome {
+            case .answer(let secondHigher): return secondHigher
+            case .replay: try sound(plan)
+            case .quit: return nil
             }
         }
-        return nil
     }
 
     private func report(_ estimate: (threshold: Double, low: Double, high: Double)?) {

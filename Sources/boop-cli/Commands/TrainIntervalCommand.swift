@@ -9,7 +9,8 @@ struct TrainIntervalCommand: ParsableCommand {
         discussion: """
             Each trial plays two melodic intervals of the same kind (--interval, default P5), one \
             wider than the other; the second starts on a note up to 3 semitones from the first's, so \
-            only the widths compare. Answer w (wider) or n (narrower) and Enter; q ends. The \
+            only the widths compare. Answer with one key: w or up (wider), n or down (narrower); r \
+            replays, q ends; keys pressed while the notes play do not count. The \
             psi-marginal procedure finds the difference in cents you judge right 75 % of the time, \
             with a 68 % credible interval. --json prints {"trial","first_hz":[F1,F2],"second_hz":[F3,F4]} \
             and reads wider, narrower or quit; at the end \
@@ -56,9 +57,11 @@ struct TrainIntervalCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            if !json && isatty(STDIN_FILENO) != 1 {
+            let keys = json ? nil : AnswerKeys()
+            if !json && keys == nil {
                 throw BoopExit(.usage, "train interval: answers come from the keyboard; use --json to answer from a program")
             }
+            defer { keys?.restore() }
             if let output { try checkOutput(output) }
             Signals.install()
             let seed = seed ?? UInt64.random(in: 0...UInt64.max)
@@ -69,12 +72,17 @@ struct TrainIntervalCommand: ParsableCommand {
             while session.answered < trials && !Signals.interrupted {
                 let plan = session.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
-                try sound.play(plan)
                 // Keys typed while the notes played are a guess, not an answer: dropped; the
-                // answer is timed from the end of the second interval.
-                if !json { tcflush(STDIN_FILENO, TCIFLUSH) }
-                let asked = Date()
-                guard let wider = try answer(plan) else { break }
+                // answer is timed from the end of the second interval (of its last replay).
+                var asked = Date()
+                var outcome = AnswerKeys.Outcome<Bool>.replay
+                while case .replay = outcome {
+                    try sound.play(plan)
+                    keys?.discardTyped()
+                    asked = Date()
+                    outcome = try answer(plan, keys)
+                }
+                guard case .answer(let wider) = outcome else { break }
                 session.answer(secondWider: wider)
                 let record = IntervalTrialRecord(
                     session: id, trial: plan.number, time: Date(), interval: SungInterval(interval)!.name, plan: plan,
@@ -112,16 +120,25 @@ struct TrainIntervalCommand: ParsableCommand {
             p.second.0, p.second.1)
     }
 
-    /// true: "the second was wider"; nil: the session ends.
-    private func answer(_ plan: IntervalTrialPlan) throws -> Bool? {
-        if !json { say("  second interval wider (w) or narrower (n)? q ends") }
+    /// .answer(true): "the second was wider"; .quit: the session ends.
+    private func answer(_ plan: IntervalTrialPlan, _ keys: AnswerKeys?) throws -> AnswerKeys.Outcome<Bool> {
+        if let keys {
+            say("  second interval wider (w/up) or narrower (n/down)? r replays, q ends")
+            return try keys.next { event -> Bool? in
+                switch event {
+                case .arrow(.up), .char("w"): return true
+                case .arrow(.down), .char("n"): return false
+                default: return nil
+                }
+            }
+        }
         guard let line = try InputLine.answer(trial: plan.number, expected: "wider, narrower or quit") else {
-            return nil
+            return .quit
         }
         switch line {
-        case "wider", "w": return true
-        case "narrower", "n": return false
-        case "quit", "q": return nil
+        case "wider", "w": return .answer(true)
+        case "narrower", "n": return .answer(false)
+        case "quit", "q": return .quit
         default:
             throw BoopExit(
                 .dataError,
