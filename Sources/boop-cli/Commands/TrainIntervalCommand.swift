@@ -222,7 +222,11 @@ final class IntervalSound {
                 }
             } else if let player {
                 _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
-                if k == 0 { Thread.sleep(forTimeInterval: 0.5) }
+                if k == 0 {
+                    // The pause between the intervals, which a stop signal ends at once.
+                    var wake = pollfd(fd: Signals.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&wake, 1, 500)
+                }
             }
         }
     }
