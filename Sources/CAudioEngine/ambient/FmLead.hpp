@@ -260,10 +260,10 @@ class FmLead {
     FmLeadState& state() BOOP_RT { return s_; }
 
   private:
-    using Kernel = void (*)(FmLeadState&, float*, int) noexcept [[clang::nonblocking]];
+    using Kernel = void (*)(FmLeadState&, float*, int) BOOP_RT;
     struct Parts {
-        int (*terms)(FmLeadState&, FmLeadTerms&, int) noexcept [[clang::nonblocking]];
-        void (*filter)(FmLeadState&, const FmLeadTerms&, int, float*, int) noexcept [[clang::nonblocking]];
+        int (*terms)(FmLeadState&, FmLeadTerms&, int) BOOP_RT;
+        void (*filter)(FmLeadState&, const FmLeadTerms&, int, float*, int) BOOP_RT;
     };
     static Kernel chooseKernel() noexcept {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))

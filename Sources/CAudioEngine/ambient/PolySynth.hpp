@@ -260,8 +260,7 @@ class PolySynth {
     using f8 = dsp::simd::f8;
     using i8 = dsp::simd::i8;
     static constexpr int kFold = 32;
-    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, float*, float*, int, const PadBeside*) noexcept
-        [[clang::nonblocking]];
+    using Kernel = void (*)(Lanes&, const dsp::SvfCoeffs&, float, float, float*, float*, int, const PadBeside*) BOOP_RT;
     struct Kernels {
         Kernel mayEnd, noEnd;
     };

@@ -92,8 +92,7 @@ class FdnReverb {
     }
 
   private:
-    using Kernel = void (*)(FdnReverb&, const float*, const float*, float*, float*, int) noexcept
-        [[clang::nonblocking]];
+    using Kernel = void (*)(FdnReverb&, const float*, const float*, float*, float*, int) BOOP_RT;
     static void renderBaseline(FdnReverb& rv, const float* inL, const float* inR, float* outL, float* outR,
                                int n) BOOP_RT {
         rv.render(inL, inR, outL, outR, n);

@@ -11,8 +11,18 @@
 #pragma clang diagnostic ignored "-Wpsabi"
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
+// GCC drops a vector typedef's aligned(32) when the type is a template argument
+// (std::unique_ptr<f8[]>, SvfStateOf<f8>) and says so; a 32-byte vector's own alignment is 32
+// bytes anyway, so nothing changes.
+#pragma GCC diagnostic ignored "-Wignored-attributes"
 #endif
 #define BOOP_SIMD_INLINE inline __attribute__((always_inline))
+// Unrolls the eight-frame loop that follows it completely, in either compiler's words.
+#if defined(__clang__)
+#define BOOP_UNROLL8 _Pragma("clang loop unroll(full)")
+#else
+#define BOOP_UNROLL8 _Pragma("GCC unroll 8")
+#endif
 
 // Every DSP unit lives in boop::dsp. The namespace is inline so that code outside dsp/ that
 // names a unit boop::X (the engine, the C API) keeps compiling until it spells boop::dsp::X.
@@ -64,10 +74,20 @@ template <class F>
 BOOP_SIMD_INLINE F max(F a, F b) noexcept {
     return a > b ? a : b;
 }  // maxps
+// A cast between two vector types of one size reinterprets the bits (GCC and Clang alike); a
+// reference cast between float and integer vectors would break the aliasing rules, which GCC's
+// optimiser relies on.
+template <class F>
+BOOP_SIMD_INLINE IntOf<F> bitsOf(F x) noexcept {
+    return (IntOf<F>)x;
+}
+template <class F>
+BOOP_SIMD_INLINE F fromBits(IntOf<F> bits) noexcept {
+    return (F)bits;
+}
 template <class F>
 BOOP_SIMD_INLINE F abs(F x) noexcept {
-    const IntOf<F> r = reinterpret_cast<const IntOf<F>&>(x) & 0x7fffffff;
-    return reinterpret_cast<const F&>(r);
+    return fromBits<F>(bitsOf(x) & 0x7fffffff);
 }
 
 // The eight lanes of p[0] ... p[7] summed, one frame per result lane: a tree of pairwise sums
@@ -96,7 +116,7 @@ BOOP_SIMD_INLINE float sum(f8 v) noexcept { return ((v[0] + v[4]) + (v[1] + v[5]
 template <class F>
 BOOP_SIMD_INLINE F sinTurns(F x) noexcept {
     using I = IntOf<F>;
-    const I signBit = reinterpret_cast<const I&>(x) & static_cast<int32_t>(0x80000000u);
+    const I signBit = bitsOf(x) & static_cast<int32_t>(0x80000000u);
     const F b = abs(x) - 0.25f;
     const F b2 = b * b;
     F p = splatT<F>(56.24054044084265f);
@@ -104,8 +124,7 @@ BOOP_SIMD_INLINE F sinTurns(F x) noexcept {
     p = p * b2 + 64.93458164580115f;
     p = p * b2 - 19.739171322478587f;
     p = p * b2 + 0.9999999532476083f;
-    const I signedBits = reinterpret_cast<const I&>(p) ^ signBit;
-    return reinterpret_cast<const F&>(signedBits);
+    return fromBits<F>(bitsOf(p) ^ signBit);
 }
 
 // True when any lane of a comparison mask is set. clang reduces in a few instructions; gcc (the

@@ -62,7 +62,7 @@ class TruePeakLimiter {
     bool blockQuiet_ = false;  // every request of the block is 1 (requests_ not filled)
     // The true peaks of eight frames starting at line position `at` (all channels).
     using PeakKernel = void (*)(const float (*lin)[kLine], int channels, std::uint32_t at, const TruePeak::Phases* taps,
-                                float* peaks) noexcept [[clang::nonblocking]];
+                                float* peaks) BOOP_RT;
     PeakKernel peakKernel_ = nullptr;
     static PeakKernel choosePeakKernel() noexcept;
 

@@ -97,12 +97,12 @@ class DrumBank {
 
     // Frames [begin, end) of the ringing lanes; clock is the engine's at frame 0. Returns the
     // lanes (a bit each) that ended: under -80 dB or faded out. Without and with the fade.
-    using RingKernel = uint32_t (*)(Ring&, float*, uint64_t, int, int) noexcept [[clang::nonblocking]];
+    using RingKernel = uint32_t (*)(Ring&, float*, uint64_t, int, int) BOOP_RT;
     // A sweeping tone from begin to the first group boundary where it is ready to ring (then sets
     // ready), or to end; returns where it stopped.
-    using SweepKernel = int (*)(Sweep&, float*, int, int, bool&) noexcept [[clang::nonblocking]];
+    using SweepKernel = int (*)(Sweep&, float*, int, int, bool&) BOOP_RT;
     // A hit's noise; the last argument is the tables' mask.
-    using NoiseKernel = void (*)(Noise&, float*, int, int, uint32_t) noexcept [[clang::nonblocking]];
+    using NoiseKernel = void (*)(Noise&, float*, int, int, uint32_t) BOOP_RT;
     // Compiled for the baseline target and, where the CPU has them, for AVX2 + FMA.
     struct Kernels {
         RingKernel ring[2];  // without and with the fade

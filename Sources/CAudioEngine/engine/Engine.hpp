@@ -62,8 +62,7 @@ class Engine {
     float mixStereo(float* out, uint32_t frames, const float* centre) BOOP_RT;
     float renderSlice(float* out, uint32_t frames) BOOP_RT;  // returns the slice's peak
     float mixDown(float* out, uint32_t frames) BOOP_RT;
-    using FoldKernel = uint32_t (*)(const dsp::simd::f8*, const float*, float*, uint32_t, dsp::simd::f8&) noexcept
-        [[clang::nonblocking]];
+    using FoldKernel = uint32_t (*)(const dsp::simd::f8*, const float*, float*, uint32_t, dsp::simd::f8&) BOOP_RT;
     static FoldKernel chooseFold() noexcept;
     FoldKernel foldEights_ = chooseFold();
     bool wide_ = dsp::simd::useAvx2();  // the mix's AVX2 loops (no FMA: the baseline's bits)

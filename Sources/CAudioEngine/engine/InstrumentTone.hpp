@@ -49,7 +49,7 @@ struct alignas(32) ToneShared {
 constexpr int kToneAhead = 32;
 
 // Writes the voice's next kToneAhead frames into out and advances its state.
-using ToneKernel = void (*)(ToneState&, const ToneShared&, float* out) noexcept [[clang::nonblocking]];
+using ToneKernel = void (*)(ToneState&, const ToneShared&, float* out) BOOP_RT;
 // The kernel for a voice and filter setting: the AVX2 + FMA build when wide, else the baseline.
 ToneKernel chooseToneKernel(InstrumentVoice voice, bool filtered, bool wide) BOOP_RT;
 

@@ -53,7 +53,7 @@ class KitBank {
         bool ending = false;  // every part has fallen silent: the hit ends after this group
     };
     // Writes a hit's next kAhead frames (before its fade) into its `ahead` and advances it.
-    using Kernel = void (*)(Hit&, uint32_t clapGap) noexcept [[clang::nonblocking]];
+    using Kernel = void (*)(Hit&, uint32_t clapGap) BOOP_RT;
     static Kernel chooseKernel(bool wide) noexcept;
 
   private:

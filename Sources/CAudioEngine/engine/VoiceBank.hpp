@@ -104,10 +104,8 @@ class VoiceBank {
     };
 
   private:
-    using Kernel = void (*)(Chunk&, dsp::simd::f8*, int, int, uint32_t, const GroupFilter&) noexcept
-        [[clang::nonblocking]];
-    using LaneKernel = void (*)(Chunk&, unsigned, float*, int, int, uint32_t, const GroupFilter&) noexcept
-        [[clang::nonblocking]];
+    using Kernel = void (*)(Chunk&, dsp::simd::f8*, int, int, uint32_t, const GroupFilter&) BOOP_RT;
+    using LaneKernel = void (*)(Chunk&, unsigned, float*, int, int, uint32_t, const GroupFilter&) BOOP_RT;
     struct Kernels {
         Kernel chunk = nullptr;
         LaneKernel lane = nullptr;

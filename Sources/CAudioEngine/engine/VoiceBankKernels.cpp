@@ -74,7 +74,7 @@ BOOP_SIMD_INLINE void groupState(F x6, F x7, F y6, F y7, const VoiceBank::GroupF
 // The inputs of the eight frames of a group, from the lanes' state, which they advance.
 template <Waveform W, bool Shaped, class F, class U>
 BOOP_SIMD_INLINE void groupInputs(F* x, U& phase, U increment, F& t, F start, F slope, F gain, F invDt) noexcept {
-#pragma clang loop unroll(full)
+    BOOP_UNROLL8
     for (int f = 0; f < 8; ++f) {
         x[f] = voiceInput<W, Shaped, F, U>(phase, increment, t, start, slope, gain, invDt);
         phase += increment;
@@ -88,7 +88,7 @@ template <class F>
 BOOP_SIMD_INLINE void filterGroup(const F* x, F* out, int parts, F& s1, F& s2,
                                   const VoiceBank::GroupFilter& g) noexcept {
     F y6 = x[0];
-#pragma clang loop unroll(full)
+    BOOP_UNROLL8
     for (int f = 0; f < 8; ++f) {
         const F y = groupOutput<F>(x, f, s1, s2, g);
         out[f * parts] += y;
