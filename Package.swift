@@ -7,6 +7,17 @@ import PackageDescription
 // autolinked libraries (Foundation's ICU among them) are the static ones.
 let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
 
+// The engine's baseline instruction set, as the CMake build compiles it (CMakeLists.txt): the
+// x86-64-v2 level (SSE4.2, no FMA) that the baseline kernels are written and tested for, so the
+// shipped binary is the tested one. Its float arithmetic rounds as plain x86-64's does (the same
+// bits); blends and rounding take one instruction each instead of three or a call. The AVX2 + FMA
+// kernels carry their own target and are chosen at run time.
+#if arch(x86_64)
+let engineArch: [CXXSetting] = [.unsafeFlags(["-march=x86-64-v2"])]
+#else
+let engineArch: [CXXSetting] = []
+#endif
+
 let package = Package(
     name: "PixelBoop",
     products: [
@@ -35,7 +46,7 @@ let package = Package(
                 // time. The sanitizers work as well at -O2; stepping through the engine in a
                 // debugger is the one thing that suffers (build it with CMake's Debug type for that).
                 .unsafeFlags(["-O2"], .when(configuration: .debug)),
-            ],
+            ] + engineArch,
             linkerSettings: [
                 .linkedLibrary("asound"), .linkedLibrary("sndfile"), .linkedLibrary("jack"), .linkedLibrary("systemd"), .linkedLibrary("pthread"),
             ]

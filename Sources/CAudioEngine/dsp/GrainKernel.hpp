@@ -110,6 +110,73 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
     return t;
 }
 
+#if defined(__SSE4_1__)
+// The Hann window of frames age ... age + 3, interpolated in its table; zero past its end.
+inline __m128 windowQuad(const float* win, int age, __m128 invLen) BOOP_RT {
+    constexpr int kWindowSize = 1024;
+    const __m128i lane = _mm_setr_epi32(0, 1, 2, 3), lastWindow = _mm_set1_epi32(kWindowSize - 1);
+    const __m128 x = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(age), lane)), invLen),
+                                _mm_set1_ps(static_cast<float>(kWindowSize)));
+    const __m128i wi = _mm_cvttps_epi32(x);
+    const __m128 wf = _mm_sub_ps(x, _mm_cvtepi32_ps(wi));
+    const __m128i inside = _mm_cmpgt_epi32(_mm_set1_epi32(kWindowSize), wi);
+    alignas(16) int wix[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(wix), _mm_min_epi32(wi, lastWindow));
+    // A grain's window moves by well under one entry a frame: most often the four frames read one.
+    const bool oneEntry = wix[0] == wix[3];
+    const __m128 w0 =
+        oneEntry ? _mm_set1_ps(win[wix[0]]) : _mm_setr_ps(win[wix[0]], win[wix[1]], win[wix[2]], win[wix[3]]);
+    const __m128 w1 = oneEntry ? _mm_set1_ps(win[wix[0] + 1])
+                               : _mm_setr_ps(win[wix[0] + 1], win[wix[1] + 1], win[wix[2] + 1], win[wix[3] + 1]);
+    return _mm_and_ps(_mm_add_ps(w0, _mm_mul_ps(_mm_sub_ps(w1, w0), wf)), _mm_castsi128_ps(inside));
+}
+
+// renderGrainGroups for the baseline (x86-64-v2): four frames at a time, each lane the arithmetic
+// of Granulator::render's loop in the same order (SSE has no fused multiply-add), so the sums are
+// the same to the bit; the reads, which SSE cannot gather, are loaded one by one.
+inline int renderGrainQuads(const GrainGroup& g, double& pos, int& age, int m, float* l, float* r) BOOP_RT {
+    const __m128 invLen = _mm_set1_ps(g.invLen), amp = _mm_set1_ps(g.amp);
+    const __m128 panL = _mm_set1_ps(g.panL), panR = _mm_set1_ps(g.panR);
+    const __m128i one = _mm_set1_epi32(1), size = _mm_set1_epi32(g.size);
+    const double sizeD = static_cast<double>(g.size);
+    const float* buf = g.buffer;
+    int t = 0;
+    for (; t + 4 <= m && age + 4 <= g.len; t += 4, age += 4) {
+        double p[4];
+        for (int k = 0; k < 4; ++k) {
+            p[k] = pos;
+            pos += g.ratio;
+            if (pos >= sizeD) pos -= sizeD;
+        }
+        const __m128 w = windowQuad(g.window, age, invLen);
+        // The read position: its whole part and fraction, and the sample after it (wrapped).
+        const __m128d pa = _mm_setr_pd(p[0], p[1]), pb = _mm_setr_pd(p[2], p[3]);
+        const __m128i ia = _mm_cvttpd_epi32(pa), ib = _mm_cvttpd_epi32(pb);
+        const __m128 fa = _mm_cvtpd_ps(_mm_sub_pd(pa, _mm_cvtepi32_pd(ia)));
+        const __m128 fb = _mm_cvtpd_ps(_mm_sub_pd(pb, _mm_cvtepi32_pd(ib)));
+        const __m128 frac = _mm_movelh_ps(fa, fb);
+        __m128i i0 = _mm_unpacklo_epi64(ia, ib);
+        i0 = _mm_sub_epi32(i0, _mm_andnot_si128(_mm_cmpgt_epi32(size, i0), size));
+        __m128i i1 = _mm_add_epi32(i0, one);
+        i1 = _mm_andnot_si128(_mm_cmpeq_epi32(i1, size), i1);
+        alignas(16) int a[4], b[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(a), i0);
+        _mm_store_si128(reinterpret_cast<__m128i*>(b), i1);
+        // At the original pitch the four reads are contiguous (and, short of the buffer's end, so are
+        // the samples after them): two loads.
+        const bool contiguous = a[1] == a[0] + 1 && a[2] == a[0] + 2 && a[3] == a[0] + 3 && a[3] + 1 < g.size;
+        const __m128 s0 =
+            contiguous ? _mm_loadu_ps(buf + a[0]) : _mm_setr_ps(buf[a[0]], buf[a[1]], buf[a[2]], buf[a[3]]);
+        const __m128 s1 =
+            contiguous ? _mm_loadu_ps(buf + a[0] + 1) : _mm_setr_ps(buf[b[0]], buf[b[1]], buf[b[2]], buf[b[3]]);
+        const __m128 s = _mm_mul_ps(_mm_mul_ps(_mm_add_ps(s0, _mm_mul_ps(_mm_sub_ps(s1, s0), frac)), w), amp);
+        _mm_storeu_ps(l + t, _mm_add_ps(_mm_loadu_ps(l + t), _mm_mul_ps(s, panL)));
+        _mm_storeu_ps(r + t, _mm_add_ps(_mm_loadu_ps(r + t), _mm_mul_ps(s, panR)));
+    }
+    return t;
+}
+#endif
+
 // What PingPongDelay::readAhead reads from.
 struct PingPongReads {
     const float *left, *right;

@@ -140,10 +140,14 @@ class Granulator {
         const float invLen = g.invLen, amp = g.amp, panL = g.panL, panR = g.panR;
         const double ratio = g.ratio;
         int t = 0;
-        if (avx2_ && !near) {
-            // Whole groups of eight frames as vectors: the same values as the loop below.
+        if (!near) {
+            // Whole groups of eight (AVX2) or four frames as vectors: the same values as the loop below.
             const GrainGroup group{buf, window_.data(), size, len, ratio, invLen, amp, panL, panR};
-            t = renderGrainGroups(group, pos, age, m, l, r);
+#if defined(__SSE4_1__)
+            t = avx2_ ? renderGrainGroups(group, pos, age, m, l, r) : renderGrainQuads(group, pos, age, m, l, r);
+#else
+            if (avx2_) t = renderGrainGroups(group, pos, age, m, l, r);
+#endif
             if (age >= len) {
                 g.active = false;
                 g.pos = pos;
