@@ -352,8 +352,10 @@ else:
             ed.keys("ctrl-u")
             ed.send(other.encode())
             ed.keys("enter")
-            check(ed.wait_for("saved " + other[-40:]) and "elsewhere.json" in ed.status_line()
-                  and "*" not in ed.status_line(), "saved to the typed path; the editor now edits it", ed.text())
+            # The whole frame, message and status line, which may come in more than one read.
+            check(ed.pump_until(lambda e: "saved " + other[-40:] in e.text() and "elsewhere.json" in e.status_line()
+                                and "*" not in e.status_line(), 30), "saved to the typed path; the editor now edits it",
+                  ed.text())
             ed.keys("l", " ")
             os.kill(ed.pid, signal.SIGTERM)
             ed.wait_exit()
