@@ -352,8 +352,9 @@ else:
             ed.keys("ctrl-u")
             ed.send(other.encode())
             ed.keys("enter")
-            # The whole frame, message and status line, which may come in more than one read.
-            check(ed.pump_until(lambda e: "saved " + other[-40:] in e.text() and "elsewhere.json" in e.status_line()
+            # The whole frame, message (the full path, as much as the row holds) and status line.
+            said = ("saved " + other)[:ed.cols - 1]
+            check(ed.pump_until(lambda e: said in e.text() and "elsewhere.json" in e.status_line()
                                 and "*" not in e.status_line(), 30), "saved to the typed path; the editor now edits it",
                   ed.text())
             ed.keys("l", " ")
