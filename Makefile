@@ -17,6 +17,8 @@ SWIFT    ?= swift
 SCRATCH  ?= .build-install
 LIBBUILD ?= build-lib
 JOBS     ?= 2
+# dpkg-deb's compression options for make deb (empty: its default, xz), e.g. "-Zgzip -z1".
+DEB_COMPRESSION ?=
 VERSION  := $(shell sed -n 's/^\#define PIXELBOOP_VERSION "\(.*\)"/\1/p' Sources/CAudioEngine/include/CAudioEngine.h)
 INSTALL  ?= install
 
@@ -87,7 +89,7 @@ deb:
 	$(MAKE) lib PREFIX=/usr
 	rm -rf build-deb && mkdir -p build-deb/root
 	$(MAKE) install DESTDIR="$(abspath build-deb/root)" PREFIX=/usr
-	scripts/make-deb.sh build-deb/root "$(VERSION)" build-deb
+	DEB_COMPRESSION="$(DEB_COMPRESSION)" scripts/make-deb.sh build-deb/root "$(VERSION)" build-deb
 
 test:
 	scripts/test.sh

@@ -352,8 +352,11 @@ else:
             ed.keys("ctrl-u")
             ed.send(other.encode())
             ed.keys("enter")
-            check(ed.wait_for("saved " + other[-40:]) and "elsewhere.json" in ed.status_line()
-                  and "*" not in ed.status_line(), "saved to the typed path; the editor now edits it", ed.text())
+            # The whole frame, message (the full path, as much as the row holds) and status line.
+            said = ("saved " + other)[:ed.cols - 1]
+            check(ed.pump_until(lambda e: said in e.text() and "elsewhere.json" in e.status_line()
+                                and "*" not in e.status_line(), 30), "saved to the typed path; the editor now edits it",
+                  ed.text())
             ed.keys("l", " ")
             os.kill(ed.pid, signal.SIGTERM)
             ed.wait_exit()

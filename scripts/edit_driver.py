@@ -213,11 +213,19 @@ class Terminal:
         while time.time() < end:
             self.pump(0.05)
             if not self.alive():
+                # What it wrote just before exiting (the terminal's restore) may still be unread.
+                self.drain()
                 return self.status
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         self.status = "hang"
         return self.status
+
+    def drain(self, limit=5.0):
+        """Reads what is left on the pseudo-terminal until its end (every writer gone), at most `limit` s."""
+        end = time.time() + limit
+        while time.time() < end and self.pump(0.05):
+            pass
 
     def finish(self, key=b"q", limit=15.0):
         """Sends `key` and waits (reading) for the exit: its code, or "hang"."""

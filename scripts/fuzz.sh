@@ -10,6 +10,9 @@
 #   scripts/fuzz.sh                      both targets, 30 s each (what the test command runs)
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh    an hour each; new inputs land in build-fuzz/corpus-*/
 #   FUZZ_JOBS=2 scripts/fuzz.sh          parallel fuzzing processes per target
+#   FUZZ_CXX_BUILD=DIR scripts/fuzz.sh   EngineEventsFuzz from DIR, a CMake build already configured
+#                                        with BOOP_SANITIZER=address and BOOP_FUZZ=ON (the test
+#                                        command's build-test-address), instead of its own build-fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -17,10 +20,16 @@ seconds="${FUZZ_SECONDS:-30}"
 jobs="${FUZZ_JOBS:-1}"
 out=build-fuzz
 
-cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER=address -DBOOP_FUZZ=ON -DBUILD_TESTING=OFF \
-  -DBOOP_BUILD_BENCH=OFF >/dev/null
-cmake --build "$out" --target EngineEventsFuzz
+cxx="${FUZZ_CXX_BUILD:-$out}"
+if [ -z "${FUZZ_CXX_BUILD:-}" ]; then
+  cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER=address -DBOOP_FUZZ=ON -DBUILD_TESTING=OFF \
+    -DBOOP_BUILD_BENCH=OFF >/dev/null
+elif ! grep -qx 'BOOP_FUZZ:BOOL=ON' "$cxx/CMakeCache.txt" || ! grep -qx 'BOOP_SANITIZER:STRING=address' "$cxx/CMakeCache.txt"; then
+  echo "fuzz.sh: $cxx is not a build with BOOP_SANITIZER=address and BOOP_FUZZ=ON" >&2
+  exit 1
+fi
+cmake --build "$cxx" --target EngineEventsFuzz
 
 # The Swift target: the library built by SwiftPM with coverage and ASan, the harness linked to it
 # by swiftc (SwiftPM's own executables bring a main(), which libFuzzer's driver replaces).
@@ -44,7 +53,9 @@ for target in EngineEventsFuzz:engine LoaderFuzz:loaders; do
   echo "== $name: ${seconds}s from $seeds"
   # New inputs go to the first directory (build output), never into the committed seeds.
   parallel=(); [[ $jobs -gt 1 ]] && parallel=(-fork="$jobs")
-  if "$out/$name" -max_total_time="$seconds" "${parallel[@]}" -rss_limit_mb=4096 \
+  binary="$out/$name"
+  [ "$name" = EngineEventsFuzz ] && binary="$cxx/$name"
+  if "$binary" -max_total_time="$seconds" "${parallel[@]}" -rss_limit_mb=4096 \
       -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 "$work" "$seeds" >"$out/$name.log" 2>&1; then
     echo "PASS  $name: $(grep -m1 -o 'Done [0-9]* runs in [0-9]* second(s)' "$out/$name.log" || echo done)"
   else

@@ -39,9 +39,6 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 BOOP=${1:-$(swift build -c release --show-bin-path)/boop}
 WORK=$(mktemp -d /tmp/boop-jack.XXXXXX)
-# One name for every run: a killed server leaves its slot in libjack's registry (eight in all)
-# until a server of the same name reclaims it.
-export JACK_DEFAULT_SERVER="boop-cli-tests"
 export JACK_NO_AUDIO_RESERVATION=1 # no D-Bus device reservation: the dummy driver has no card
 JACKD_PID=""
 
@@ -61,6 +58,9 @@ cleanup() {
 trap cleanup EXIT
 
 source scripts/live-lib.sh
+# This run's own server names (boop-cli-tests, and boop-live-tests for LiveJackTests, unless
+# another run holds them: see claim_jack_names).
+claim_jack_names || exit 1
 
 # jackd dies with this script (SIGKILL when its parent, this shell, goes), where setpriv exists.
 deathsig=()
@@ -74,7 +74,7 @@ start_jackd() { # [PERIOD], 64 by default
   local period=${1:-64}
   if jack_up; then
     echo "a JACK server named $JACK_DEFAULT_SERVER is already running, not started by this script; stop it first:" >&2
-    pgrep -a -x jackd | grep -e "-n $JACK_DEFAULT_SERVER" >&2
+    pgrep -a -x jackd | grep -E -e "-n $JACK_DEFAULT_SERVER( |\$)" >&2
     return 1
   fi
   for rt in -R -r; do
@@ -109,7 +109,8 @@ has_port() { jack_lsp 2>/dev/null | grep "^$1" >/dev/null; }
 # The C++ backend first, from the RealtimeSanitizer build (the process callbacks checked on the
 # server's real-time thread) and the AddressSanitizer build, when scripts/test.sh built them.
 # (ThreadSanitizer cannot host libjack: its threads end inside pthread_cancel.)
-jackds_before=$(pgrep -a -x jackd | grep -e "-n boop-live-tests" | sort)
+live_jackds() { pgrep -a -x jackd | grep -E -e "-n $BOOP_LIVE_JACK_SERVER( |\$)" | sort; }
+jackds_before=$(live_jackds)
 for mode in realtime address; do
   test=build-test-$mode/LiveJackTests
   [ -x "$test" ] || continue
@@ -123,7 +124,6 @@ done
 
 # Pass or fail, the C++ test stops its jackd (and the kernel kills it if the test dies first): no
 # jackd of its name is running now that was not running before it.
-live_jackds() { pgrep -a -x jackd | grep -e "-n boop-live-tests" | sort; }
 left=$(comm -13 <(echo "$jackds_before") <(live_jackds))
 if [ -n "$left" ]; then
   failed "LiveJackTests left its server running: $left"

@@ -53,3 +53,25 @@ wait_until() { # LIMIT PID COMMAND...
 pulse_playing() { pactl list short sinks 2>/dev/null | grep RUNNING >/dev/null; }
 pulse_recording() { pactl list short sources 2>/dev/null | grep RUNNING >/dev/null; }
 pulse_has_stream() { [[ -n "$(pactl list short sink-inputs 2>/dev/null; pactl list short source-outputs 2>/dev/null)" ]]; }
+
+# Names this run's private JACK servers: JACK_DEFAULT_SERVER (the scripts' own server) and
+# BOOP_LIVE_JACK_SERVER (LiveJackTests'). Two test runs at once (two clones, or a user's run beside
+# CI's) must never share a server, yet the names cannot be new every run: a killed server leaves
+# its slot in libjack's registry (eight in all) until a server of the same name reclaims it. So
+# each run takes the first free name of a pool of four, holding a lock on it (file descriptor 9)
+# until the sourcing script exits; the first is the plain boop-cli-tests/boop-live-tests.
+claim_jack_names() {
+    local n suffix
+    for n in 1 2 3 4; do
+        exec 9>"${TMPDIR:-/tmp}/boop-jack-names-$(id -u)-$n.lock"
+        if flock -n 9; then
+            suffix=""
+            [[ $n == 1 ]] || suffix="-$n"
+            export JACK_DEFAULT_SERVER="boop-cli-tests$suffix" BOOP_LIVE_JACK_SERVER="boop-live-tests$suffix"
+            return 0
+        fi
+    done
+    exec 9>&-
+    echo "four test runs already hold the JACK server names (${TMPDIR:-/tmp}/boop-jack-names-*.lock)" >&2
+    return 1
+}

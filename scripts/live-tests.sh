@@ -34,6 +34,8 @@ trap cleanup EXIT
 export BOOP_PULSE_OWNER=$$
 
 source "$ROOT/scripts/live-lib.sh"
+# LiveJackTests (in ctest -L live below) starts a JACK server of this run's own name.
+claim_jack_names || exit 1
 
 # ---------------------------------------------------------------- build
 if [[ "${BOOP_SKIP_BUILD:-0}" != 1 ]]; then

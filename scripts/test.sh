@@ -49,12 +49,16 @@ stage() {
 }
 
 # The benchmarks are built (compile-checked) in the plain mode only: they are no part of ctest,
-# and building them three more times under sanitizers would only cost minutes.
+# and building them three more times under sanitizers would only cost minutes. The address build
+# also carries libFuzzer's coverage (BOOP_FUZZ=ON: the same ASan+UBSan engine, instrumented for the
+# fuzzer too) and builds EngineEventsFuzz, which the fuzzing stage runs from it instead of
+# compiling the engine a sixth time.
 cxx_tests() { # mode
-  local bench=ON
+  local bench=ON fuzz=OFF
   [ "$1" = none ] || bench=OFF
-  cmake -S . -B "build-test-$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$1" -DBOOP_BUILD_BENCH="$bench" >/dev/null
+  [ "$1" = address ] && fuzz=ON
+  cmake -S . -B "build-test-$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DBOOP_SANITIZER="$1" -DBOOP_BUILD_BENCH="$bench" -DBOOP_FUZZ="$fuzz" >/dev/null
   cmake --build "build-test-$1" -j "$jobs"
   ctest --test-dir "build-test-$1" -LE live --output-on-failure -j "$jobs"
 }
@@ -72,6 +76,10 @@ suspend_tests() { scripts/suspend-tests.sh "$(boop_bin)"; }
 # as on an idle machine, made harder (the idle cases remain for a run by hand).
 stall_tests() { scripts/stall-tests.sh "$(boop_bin)" edit-nice play-nice; }
 
+fuzz_tests() { FUZZ_CXX_BUILD=build-test-address scripts/fuzz.sh; }
+# make install and make deb take the release boop the "Swift release build" stage built in .build.
+install_tests() { BOOP_SCRATCH=.build scripts/install-tests.sh; }
+
 t0=$(date +%s.%N)
 stage "formatting (clang-format, swift format)" scripts/check-format.sh
 stage "sizes: no source file over 450 lines, no function over 60" python3 scripts/check-sizes.py
@@ -82,13 +90,13 @@ stage "Swift release build (boop)" swift_release
 stage "Swift tests" swift_tests
 stage "Swift tests under ThreadSanitizer (.build-tsan)" swift_tsan
 stage "Swift tests under AddressSanitizer (.build-asan)" swift_asan
-stage "fuzzing: ${FUZZ_SECONDS:-30} s per target" scripts/fuzz.sh
+stage "fuzzing: ${FUZZ_SECONDS:-30} s per target" fuzz_tests
 stage "command-line checks" cli_tests
 stage "live tests (PulseAudio null sink through ALSA's pulse PCM)" live_tests
 stage "suspend and reconnect (SIGSTOP 15 s, server killed and restarted)" suspend_tests
 stage "stalled terminal (30 s unread and resized, at nice 19 beside two busy processes)" stall_tests
 stage "JACK: jackd2's dummy driver at 48 kHz, 64-frame periods" jack_tests
-stage "install: staged make install, the C library, the Debian package" scripts/install-tests.sh
+stage "install: staged make install, the C library, the Debian package" install_tests
 total=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 
 passed=0 failed=0
