@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """`boop train` and `boop train interval` answered with single keys in a pseudo-terminal, as a
 person answers them: no Enter, arrows or letters, r replays a trial (the prompt comes again and
-the WAV gets the trial once more), q ends the session with the answers kept.
+the WAV gets the trial once more), q ends the session with the answers kept, and so does a stop
+signal while a key is awaited.
 
 Usage: train-keys.py BOOP WORKDIR. Exit 0 when every check passed; one line per check.
 """
 import os
 import pty
 import select
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -68,7 +70,8 @@ def frames(path):
 
 
 def run(boop, work, exercise, prompt, answers, expected):
-    db, wav = os.path.join(work, f"{exercise}.sqlite"), os.path.join(work, f"{exercise}.wav")
+    name = f"{exercise}-{len(os.listdir(work))}"  # a history and a file of its own per session
+    db, wav = os.path.join(work, f"{name}.sqlite"), os.path.join(work, f"{name}.wav")
     argv = [boop, "train"] + ([exercise] if exercise != "pitch" else []) + [
         "--trials", "5", "--seed", "7", "--db", db, "-o", wav, "--duration", "0.1"]
     s = Session(argv)
@@ -76,8 +79,16 @@ def run(boop, work, exercise, prompt, answers, expected):
     for keys in answers:
         shown += 1
         s.wait_for(prompt, shown)
-        s.press(keys)
+        if keys == "SIGINT":
+            started = time.monotonic()
+            s.proc.send_signal(signal.SIGINT)
+        else:
+            s.press(keys)
     rc = s.finish()
+    if answers[-1] == "SIGINT":
+        # A stop signal while the session waits for a key ends it as q does (a blocking read of a
+        # line once ignored it until Enter).
+        print(f"      SIGINT while waiting for a key: ended in {time.monotonic() - started:.2f} s")
     table, column = ("interval_trials", "answer") if exercise == "interval" else ("trials", "answer")
     got = [r[0] for r in sqlite3.connect(db).execute(f"SELECT {column} FROM {table} ORDER BY trial")]
     if rc != 0 or got != expected:
@@ -93,6 +104,7 @@ def main():
     up, down = "\x1b[A", "\x1b[B"
     ok = run(boop, work, "interval", "wider (w/up)", ["w", down, "r", "n", "q"], ["wider", "narrower", "narrower"])
     ok &= run(boop, work, "pitch", "higher (up/k)", [up, "j", "r", "k", "q"], ["higher", "lower", "higher"])
+    ok &= run(boop, work, "interval", "wider (w/up)", ["n", "SIGINT"], ["narrower"])
     return 0 if ok else 1
 
 
