@@ -19,6 +19,7 @@ command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 seconds="${FUZZ_SECONDS:-30}"
 jobs="${FUZZ_JOBS:-1}"
 out=build-fuzz
+mkdir -p "$out/artifacts" # LoaderFuzz is linked here even when EngineEventsFuzz comes from FUZZ_CXX_BUILD
 
 cxx="${FUZZ_CXX_BUILD:-$out}"
 if [ -z "${FUZZ_CXX_BUILD:-}" ]; then
@@ -44,7 +45,6 @@ swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/Load
   -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
   "${objects[@]}" -lsndfile -lasound -ljack -lsqlite3 -lsystemd -lstdc++ -o "$out/LoaderFuzz"
 
-mkdir -p "$out/artifacts"
 status=0
 for target in EngineEventsFuzz:engine LoaderFuzz:loaders; do
   name=${target%%:*} seeds=fuzz/corpus/${target##*:}
