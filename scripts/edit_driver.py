@@ -88,12 +88,21 @@ class Terminal:
         environment.pop("NO_COLOR", None)
         if env:
             environment.update(env)
+        # The child waits until this side has set the size and read the settings the program finds:
+        # on a loaded machine this side can be descheduled long enough for the program to start
+        # and switch to raw mode first, and "restored" would then be judged against raw mode.
+        go_read, go_write = os.pipe()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             # The child: the terminal settings as a shell leaves them, then the program.
+            os.close(go_write)
+            os.read(go_read, 1)
             os.execvpe(argv[0], argv, environment)
+        os.close(go_read)
         self.resize(cols, rows, signal_child=False)
         self.stty_before = self.stty()
+        os.write(go_write, b"g")
+        os.close(go_write)
 
     def stty(self):
         """The pseudo-terminal's settings, as `stty -g` would print them."""
