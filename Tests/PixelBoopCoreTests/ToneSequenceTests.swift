@@ -58,6 +58,29 @@ struct RenderedToneTests {
         #expect(Int(seq.onsetFrame(199)) == 1_173_338)
     }
 
+    @Test("phrases: tones duration + gap apart inside a phrase, the next phrase a rest after the last tone ends")
+    func phrases() throws {
+        let seq = try ToneSequence(
+            phrases: [[440, 660], [], [550, 825]], duration: 0.5, gap: 0.05, rest: 0.5, sampleRate: 44100)
+        #expect(seq.frequencies == [440, 660, 550, 825])
+        // 0, 0.55 s; then 0.55 + 0.5 + 0.5 = 1.55 s and 2.1 s.
+        #expect((0..<4).map { seq.onsetFrame($0) } == [0, 24255, 68355, 92610])
+        #expect(seq.endFrame == 114660)
+        let x = try ToneRenderer(sequence: seq).renderSamples()
+        for k in 0..<4 {
+            let on = Int(seq.onsetFrame(k))
+            #expect(x[on] == 0 && x[on + 1] != 0)
+        }
+        // The rest is silent from the end of the first phrase to the start of the second.
+        #expect(x[(Int(seq.endFrame(1)) + 1)..<Int(seq.onsetFrame(2))].allSatisfy { $0 == 0 })
+        #expect(throws: AudioError.self) {
+            try ToneSequence(phrases: [[440], [550]], duration: 0.5, gap: 0, rest: -0.1)
+        }
+        #expect(throws: AudioError.self) {
+            try ToneSequence(phrases: [[440], [550]], duration: 0.5, gap: 0, rest: .nan)
+        }
+    }
+
     @Test("with no gap, tones abut without overlapping: the release is inside the duration")
     func abutting() throws {
         let seq = try ToneSequence(frequencies: [440, 660, 880], duration: 0.2, gap: 0, sampleRate: 44100)

@@ -23,6 +23,40 @@ else
   echo "FAIL  train interval malformed answer: rc $rc, $(cat "$work/a.err")"
   failures=$((failures + 1))
 fi
+# A program that drives --json and stops writing: a stop signal ends the wait for its answer at
+# once (the read used to block until the writer closed the pipe), with the summary, status 0 and
+# no file left behind. Stdin is a FIFO held open by this shell and never written.
+signal_while_waiting() {
+  local name=$1 dir="$work/wait-$1" fifo rc start
+  shift
+  mkdir -p "$dir" && fifo="$dir/answers" && mkfifo "$fifo"
+  exec 7<>"$fifo"
+  "$boop" "$@" --json --trials 3 --seed 2 --duration 0.1 --db "$dir/h.sqlite" -o "$dir/out.wav" <"$fifo" >"$dir/out" 2>"$dir/err" &
+  local pid=$!
+  exec 7>&-
+  for _ in $(seq 600); do grep -q '"trial":1' "$dir/out" 2>/dev/null && break; sleep 0.1; done
+  start=$(date +%s%N)
+  kill -INT "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  local ms=$((($(date +%s%N) - start) / 1000000))
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    echo "FAIL  $name --json: still waiting for an answer 10 s after SIGINT"
+    failures=$((failures + 1))
+    return
+  fi
+  wait "$pid"
+  rc=$?
+  if [ "$rc" = 0 ] && tail -1 "$dir/out" | grep -q '"trials":0' && [ ! -s "$dir/err" ] &&
+    [ "$(ls -A "$dir" | sort | tr '\n' ' ')" = "answers err h.sqlite out " ]; then
+    echo "PASS  $name --json: SIGINT while waiting for an answer ends it in $ms ms, status 0, no file left"
+  else
+    echo "FAIL  $name --json SIGINT while waiting: rc $rc, $(tail -1 "$dir/out"), files: $(ls -A "$dir" | tr '\n' ' ')$(head -1 "$dir/err")"
+    failures=$((failures + 1))
+  fi
+}
+signal_while_waiting "train" train
+signal_while_waiting "train interval" train interval
 # The terminal's way to answer, for both exercises: one key per answer, r replays, q ends.
 python3 "$root/scripts/train-keys.py" "$boop" "$work/keys" || failures=$((failures + 1))
 exit $((failures > 0))

@@ -2,7 +2,9 @@ import Foundation
 
 /// Tones played one after another at exact frames: tone k starts `k x (duration + gap)` seconds
 /// after the first, each frame computed from that absolute time (never by adding up durations),
-/// so onsets do not drift however long the sequence is.
+/// so onsets do not drift however long the sequence is. Tones may also come in phrases with a
+/// rest between them (`init(phrases:...)`), so a trial of two melodic intervals is one sequence
+/// that the engine's scheduler plays as a whole, without a pause timed by the caller.
 ///
 /// Each tone sounds for exactly `duration`: the 8 ms raised-cosine attack starts on the onset
 /// frame and the release ends on the end frame, so with `gap = 0` tones abut without overlapping;
@@ -12,6 +14,8 @@ public struct ToneSequence: Sendable, Equatable {
     public let duration: TimeInterval
     public let gap: TimeInterval
     public let sampleRate: Double
+    /// Start of each tone, in seconds from the first.
+    public let onsets: [Double]
 
     /// Attack and release of the engine's TONE timbre (Timbre.cpp): the release follows note-off
     /// and lasts min(held time, this), which is how a tone is fitted inside its duration.
@@ -23,6 +27,42 @@ public struct ToneSequence: Sendable, Equatable {
     public init(
         frequencies: [Double], duration: TimeInterval = 1, gap: TimeInterval = 0.25,
         sampleRate: Double = 44100
+    ) throws(AudioError) {
+        try Self.validate(frequencies: frequencies, duration: duration, gap: gap, sampleRate: sampleRate)
+        self.frequencies = frequencies
+        self.duration = duration
+        self.gap = gap
+        self.sampleRate = sampleRate
+        onsets = frequencies.indices.map { Double($0) * (duration + gap) }
+    }
+
+    /// Phrases with a rest between them: inside a phrase tones start `duration + gap` apart, and
+    /// each phrase after the first starts `rest` seconds after the end of the one before.
+    public init(
+        phrases: [[Double]], duration: TimeInterval, gap: TimeInterval, rest: TimeInterval,
+        sampleRate: Double = 44100
+    ) throws(AudioError) {
+        let frequencies = Array(phrases.joined())
+        try Self.validate(frequencies: frequencies, duration: duration, gap: gap, sampleRate: sampleRate)
+        guard rest.isFinite, (0...Limits.toneSeconds.upperBound).contains(rest) else {
+            throw AudioError.invalidConfiguration("rest \(rest) s: expected 0...\(Limits.text(Limits.toneSeconds.upperBound)) s")
+        }
+        var onsets: [Double] = []
+        onsets.reserveCapacity(frequencies.count)
+        var start = 0.0
+        for phrase in phrases where !phrase.isEmpty {
+            onsets.append(contentsOf: phrase.indices.map { start + Double($0) * (duration + gap) })
+            start = onsets[onsets.count - 1] + duration + rest
+        }
+        self.frequencies = frequencies
+        self.duration = duration
+        self.gap = gap
+        self.sampleRate = sampleRate
+        self.onsets = onsets
+    }
+
+    private static func validate(
+        frequencies: [Double], duration: TimeInterval, gap: TimeInterval, sampleRate: Double
     ) throws(AudioError) {
         guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
@@ -43,10 +83,6 @@ public struct ToneSequence: Sendable, Equatable {
                 )
             }
         }
-        self.frequencies = frequencies
-        self.duration = duration
-        self.gap = gap
-        self.sampleRate = sampleRate
     }
 
     public var count: Int { frequencies.count }
@@ -57,10 +93,10 @@ public struct ToneSequence: Sendable, Equatable {
     }
 
     /// First frame of tone k.
-    public func onsetFrame(_ k: Int) -> UInt64 { frame(atSeconds: Double(k) * (duration + gap)) }
+    public func onsetFrame(_ k: Int) -> UInt64 { frame(atSeconds: onsets[k]) }
 
     /// The frame after the last sounding frame of tone k.
-    public func endFrame(_ k: Int) -> UInt64 { frame(atSeconds: Double(k) * (duration + gap) + duration) }
+    public func endFrame(_ k: Int) -> UInt64 { frame(atSeconds: onsets[k] + duration) }
 
     /// The note-off frame of tone k: early enough that the release ends on `endFrame(k)`.
     public func releaseFrame(_ k: Int) -> UInt64 {

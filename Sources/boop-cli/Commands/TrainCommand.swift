@@ -205,8 +205,9 @@ final class TrainSessionRunner {
             writer?.abort()
             throw failure
         }
-        // stdout failed before the first answer: no file rather than one with no trial in it.
-        if outputFailure != nil && procedure.answered == 0 { writer?.abort() }
+        // Nothing answered (quit at once, stdout failed, a stop signal): no file rather than one
+        // with no trial in it, as `train interval` does.
+        if procedure.answered == 0 { writer?.abort() }
         do {
             try writer?.commit()
         } catch {

@@ -209,25 +209,22 @@ final class IntervalSound {
         self.rate = rate
     }
 
+    /// Both intervals as one sequence (0.5 s rest between them), scheduled by the engine as a
+    /// whole; a stop signal ends it at once.
     func play(_ plan: IntervalTrialPlan) throws {
-        for (k, pair) in [plan.first, plan.second].enumerated() {
-            let sequence = try ToneSequence(frequencies: [pair.0, pair.1], duration: duration, gap: 0.05, sampleRate: rate)
-            if let writer {
-                var renderer = ToneRenderer(sequence: sequence)
-                renderer.tailSeconds = k == 0 ? 0.5 : 1.0
-                do {
-                    try renderer.render { try writer.write($0) }
-                } catch let e as AudioError {
-                    throw BoopExit(e)
-                }
-            } else if let player {
-                _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
-                if k == 0 {
-                    // The pause between the intervals, which a stop signal ends at once.
-                    var wake = pollfd(fd: Signals.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&wake, 1, 500)
-                }
+        let sequence = try ToneSequence(
+            phrases: [[plan.first.0, plan.first.1], [plan.second.0, plan.second.1]], duration: duration, gap: 0.05,
+            rest: 0.5, sampleRate: rate)
+        if let writer {
+            var renderer = ToneRenderer(sequence: sequence)
+            renderer.tailSeconds = 1.0
+            do {
+                try renderer.render { try writer.write($0) }
+            } catch let e as AudioError {
+                throw BoopExit(e)
             }
+        } else if let player {
+            _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
         }
     }
 
