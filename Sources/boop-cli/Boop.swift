@@ -88,5 +88,10 @@ struct Boop: AsyncParsableCommand {
 /// Swift runtime's crash reporter takes SIGQUIT as it loads unless a handler is already there,
 /// and the libraries after it (Foundation, ICU) take ~10 ms to start, so a Ctrl-\ in that window
 /// printed a 44-line backtrace. `.preinit_array` is run by the dynamic loader first of all.
+/// Before them, a closed standard descriptor gets /dev/null, so no file opened later (a WAV, the
+/// history, the signal pipe) takes its number and receives what was meant for stdout or stderr.
 @used @section(".preinit_array")
-let boopEarlySignals: @convention(c) () -> Void = { _ = boop_stop_signals_install(-1) }
+let boopEarlySignals: @convention(c) () -> Void = {
+    _ = boop_standard_descriptors_reserve()
+    _ = boop_stop_signals_install(-1)
+}

@@ -17,6 +17,7 @@ expect_in_stderr() {  # expect_in_stderr NAME TEXT
 
 full() { "$@" >/dev/full; }   # a command whose stdout is full
 closed() { "$@" >&-; }        # ... or closed
+no_stdin() { "$@" <&-; }      # a command started with stdin closed
 
 leftovers() {  # leftovers NAME DIR: no temporary files
   local found
@@ -46,6 +47,22 @@ for exercise in run interval; do
   ( ulimit -v 4000000 && check "train $exercise --json </dev/zero" 65 timeout 60 "$boop" train "$exercise" --json \
     --trials 3 --db "$work/z.sqlite" -o "$work/z.wav" --seed 1 </dev/zero ) || failures=$((failures + 1))
   expect_in_stderr "train $exercise --json </dev/zero" "longer than 4096 bytes"
+done
+# Standard descriptors closed at start: each gets /dev/null, so nothing opened later takes its
+# number. With stdin closed, the signal pipe used to become descriptor 0 and --json read its own
+# wake-ups as answers, for ever, through `timeout`'s SIGTERM; now stdin is empty: the session
+# ends at once. With stdout closed, the trial lines are a failed write (74), never bytes in a file.
+for exercise in run interval; do
+  mkdir -p "$work/closed-$exercise"
+  check "train $exercise --json with stdin closed" 0 no_stdin timeout -s KILL 60 "$boop" train "$exercise" --json \
+    --trials 2 --db "$work/closed-$exercise/h.sqlite" -o "$work/closed-$exercise/x.wav"
+  grep -q '"trials":0}' "$work/stdout" || fail "train $exercise --json with stdin closed: last line $(tail -1 "$work/stdout")"
+  check "train $exercise --json with stdout closed" 74 closed timeout -s KILL 60 "$boop" train "$exercise" --json \
+    --trials 2 --db "$work/closed-$exercise/h2.sqlite" -o "$work/closed-$exercise/y.wav" <<<"quit"
+  expect_in_stderr "train $exercise --json with stdout closed" "standard output is closed"
+  [ -e "$work/closed-$exercise/x.wav" ] || [ -e "$work/closed-$exercise/y.wav" ] &&
+    fail "train $exercise with a closed descriptor left a WAV without an answer"
+  leftovers "train $exercise with a closed descriptor" "$work/closed-$exercise"
 done
 for cmd in "devices" "train stats --csv --db $work/t.sqlite" "--help"; do
   # The reader closes its end before anything is written: every write meets EPIPE.

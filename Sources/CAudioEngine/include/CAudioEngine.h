@@ -702,6 +702,14 @@ void boop_temp_forget(const char* path);
 /* Removes every remembered temporary file. Async-signal-safe. */
 void boop_temp_remove_all(void);
 
+/* Opens /dev/null on each of the descriptors 0, 1 and 2 that is closed, so that no file the
+ * process opens later takes a standard descriptor's number: with stdout closed, a WAV file or the
+ * training history could otherwise be opened as descriptor 1 and receive what was meant for
+ * stdout. Return: the descriptors that were closed, as bits (1 stdin, 2 stdout, 4 stderr); every
+ * later call returns the first call's answer. Thread safety: the first call before any thread or
+ * file is opened (boop makes it from .preinit_array); later calls from any thread. */
+int boop_standard_descriptors_reserve(void);
+
 /* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT (sigaction, no thread). Until
  * boop_stop_signals_arm, a signal removes the temporary files and ends the process as SIGTERM
  * would (SIGQUIT too: no core dump, no crash report). Once armed, the first signal is counted

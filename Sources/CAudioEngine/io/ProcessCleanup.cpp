@@ -151,6 +151,22 @@ void boop_temp_remove_all(void) {
         if (slot.state.load(std::memory_order_acquire) == 2) unlink(slot.path);
 }
 
+int boop_standard_descriptors_reserve(void) {
+    static std::atomic<int> closedMask{-1};
+    int mask = closedMask.load(std::memory_order_acquire);
+    if (mask >= 0) return mask;
+    mask = 0;
+    // In order: open() takes the lowest free number, so each /dev/null lands on the one closed.
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        const int opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (opened >= 0 && opened != fd) close(opened);
+        mask |= 1 << fd;
+    }
+    int expected = -1;
+    return closedMask.compare_exchange_strong(expected, mask, std::memory_order_acq_rel) ? mask : expected;
+}
+
 int boop_stop_signals_install(int wake_fd) {
     if (wake_fd >= 0) wakeFd.store(wake_fd);
     for (int sig : kStopSignals) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAudioEngine
 import Foundation
 import PixelBoopCore
 
@@ -38,7 +39,10 @@ struct BoopExit: Error, CustomStringConvertible {
 
 /// Prints `boop: message` on stderr and exits with the status. Every command funnels its failures
 /// through here so the one-line contract holds everywhere.
+/// A temporary file still remembered here is unfinished (a finished one was renamed into place
+/// and forgotten): it goes, whichever command failed and wherever.
 func fail(_ exit: BoopExit) -> Never {
+    boop_temp_remove_all()
     StandardError.line(exit.message)
     Foundation.exit(exit.status.rawValue)
 }

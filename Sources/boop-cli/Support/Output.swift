@@ -1,3 +1,4 @@
+import CAudioEngine
 import Foundation
 import PixelBoopCore
 
@@ -70,6 +71,9 @@ enum StandardOutput {
     /// Writes all of `bytes`; nil when done, else why not. Waits when stdout is a non-blocking
     /// descriptor that is full.
     static func send(_ bytes: UnsafeRawBufferPointer) -> Failure? {
+        // Closed when boop started: descriptor 1 is /dev/null now (see `boopEarlySignals`), and
+        // output to it is still a failed write, as the user asked for no stdout.
+        if boop_standard_descriptors_reserve() & 2 != 0 { return .failed(EBADF) }
         guard var p = bytes.baseAddress else { return nil }
         var left = bytes.count
         while left > 0 {
@@ -108,7 +112,10 @@ enum StandardOutput {
     /// Ends the process for a failed write: exit 0 quietly when the reader closed the pipe, else
     /// exit 74 with one line (`also` adds what became of the command's work, e.g. a recording).
     static func exit(for failure: Failure, also: String = "") -> Never {
-        if failure == .closed { Foundation.exit(ExitStatus.ok.rawValue) }
+        if failure == .closed {
+            boop_temp_remove_all()   // unfinished, as in `fail`
+            Foundation.exit(ExitStatus.ok.rawValue)
+        }
         fail(BoopExit(.ioError, failure.message + also))
     }
 }
