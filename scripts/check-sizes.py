@@ -20,7 +20,11 @@ import sys
 MAX_FILE_LINES = 450
 MAX_FUNCTION_LINES = 60
 SUFFIXES = (".swift", ".c", ".cpp", ".h", ".hpp", ".py")
-PUBLIC_HEADERS = ("Sources/CAudioEngine/include/CAudioEngine.h", "Sources/CAudioEngine/include/CAudioEngineAmbient.h")
+PUBLIC_HEADERS = (
+    "Sources/CAudioEngine/include/CAudioEngine.h",
+    "Sources/CAudioEngine/include/CAudioEngineAmbient.h",
+    "Sources/CAudioEngine/include/CAudioEngineProcess.h",
+)
 
 
 def blank(text, swift):

@@ -62,6 +62,7 @@ lib="usr/lib/$multiarch"
 for f in usr/bin/boop usr/share/man/man1/boop.1 usr/share/bash-completion/completions/boop \
   usr/share/zsh/site-functions/_boop usr/share/fish/vendor_completions.d/boop.fish \
   usr/share/pixelboop/examples/demo.json usr/include/pixelboop/CAudioEngine.h usr/include/pixelboop/CAudioEngineAmbient.h \
+  usr/include/pixelboop/CAudioEngineProcess.h \
   "$lib/libpixelboop.so.0" "$lib/libpixelboop.so" "$lib/libpixelboop.a" "$lib/pkgconfig/pixelboop.pc" \
   "$lib/cmake/PixelBoop/PixelBoopConfig.cmake" "$lib/cmake/PixelBoop/PixelBoopTargets.cmake"; do
   test -s "$stage/$f" || fail "make install did not install $f"
@@ -114,7 +115,8 @@ flock -w 3600 8 || fail "another test run held the Debian package check for an h
 make -s deb "${make_vars[@]}" DEB_COMPRESSION="-Zgzip -z1" | tail -1
 deb="$(ls build-deb/pixelboop_*.deb)"
 dpkg-deb -c "$deb" | awk '{print $6}' >"$work/contents"
-for f in ./usr/bin/boop ./usr/include/pixelboop/CAudioEngine.h ./usr/include/pixelboop/CAudioEngineAmbient.h "./$lib/libpixelboop.so.0" \
+for f in ./usr/bin/boop ./usr/include/pixelboop/CAudioEngine.h ./usr/include/pixelboop/CAudioEngineAmbient.h \
+  ./usr/include/pixelboop/CAudioEngineProcess.h "./$lib/libpixelboop.so.0" \
   "./$lib/pkgconfig/pixelboop.pc" ./usr/share/man/man1/boop.1; do
   grep -qx "$f" "$work/contents" || fail "$deb lacks $f"
 done

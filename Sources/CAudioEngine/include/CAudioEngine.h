@@ -19,7 +19,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <termios.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -688,44 +687,6 @@ boop_status boop_playback_midi_connect(boop_playback* playback, const char* dest
 /* ALSA capture, device listing and pitch detection                                       */
 /* ====================================================================================== */
 
-/* ---- Process clean-up: temporary files and stop signals (used by the boop tool) ----------- */
-
-/* Creates and opens a temporary file from `template_path` (a path ending in XXXXXX, rewritten in
- * place, as mkstemp) and remembers its name, so that a stop signal removes it whatever the
- * process is doing. Return: the descriptor, or -1 with errno set. Thread-safe. */
-int boop_temp_create(char* template_path);
-
-/* Forgets a temporary file made by boop_temp_create, once it was renamed into place or removed.
- * Thread-safe. */
-void boop_temp_forget(const char* path);
-
-/* Removes every remembered temporary file. Async-signal-safe. */
-void boop_temp_remove_all(void);
-
-/* Opens /dev/null on each of the descriptors 0, 1 and 2 that is closed, so that no file the
- * process opens later takes a standard descriptor's number: with stdout closed, a WAV file or the
- * training history could otherwise be opened as descriptor 1 and receive what was meant for
- * stdout. Return: the descriptors that were closed, as bits (1 stdin, 2 stdout, 4 stderr); every
- * later call returns the first call's answer. Thread safety: the first call before any thread or
- * file is opened (boop makes it from .preinit_array); later calls from any thread. */
-int boop_standard_descriptors_reserve(void);
-
-/* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT (sigaction, no thread). Until
- * boop_stop_signals_arm, a signal removes the temporary files and ends the process as SIGTERM
- * would (SIGQUIT too: no core dump, no crash report). Once armed, the first signal is counted
- * and one byte is written to `wake_fd` (when >= 0; it should be non-blocking) and the second
- * restores the terminal (boop_stop_signals_set_terminal), removes the temporary files and
- * _exits 130. Return: 0, or -1 with errno set. */
-int boop_stop_signals_install(int wake_fd);
-void boop_stop_signals_arm(void);
-
-/* Stop signals received so far, and the first one's number (0: none). Async-signal-safe. */
-int boop_stop_signals_count(void);
-int boop_stop_signals_first(void);
-
-/* The terminal settings to put back on STDIN before a signal ends the process; NULL: none. */
-void boop_stop_signals_set_terminal(const struct termios* saved);
-
 /* ---- Device listing ---------------------------------------------------------------------- */
 
 typedef struct boop_device_list boop_device_list;
@@ -1163,5 +1124,7 @@ void boop_midi_in_destroy(boop_midi_in* input);
 
 /* Generative ambient, in a header of its own (a third of the API by itself); part of this one. */
 #include "CAudioEngineAmbient.h"
+/* The boop tool's process clean-up (temporary files, stop signals, standard descriptors). */
+#include "CAudioEngineProcess.h"
 
 #endif /* CAUDIOENGINE_H */

@@ -1,4 +1,4 @@
-// Temporary files and stop signals for the boop tool (CAudioEngine.h, "Process clean-up").
+// Temporary files and stop signals for the boop tool (CAudioEngineProcess.h).
 //
 // Every temporary file is made by boop_temp_create and remembered in a fixed table the signal
 // handler can walk without allocating or locking, so every way out (a first signal while nothing
