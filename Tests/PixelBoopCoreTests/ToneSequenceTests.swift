@@ -66,6 +66,7 @@ struct RenderedToneTests {
         // 0, 0.55 s; then 0.55 + 0.5 + 0.5 = 1.55 s and 2.1 s.
         #expect((0..<4).map { seq.onsetFrame($0) } == [0, 24255, 68355, 92610])
         #expect(seq.endFrame == 114660)
+        #expect(seq.onsetFrame(4) == 116865)   // a tone after the last: the last phrase goes on (2.65 s)
         let x = try ToneRenderer(sequence: seq).renderSamples()
         for k in 0..<4 {
             let on = Int(seq.onsetFrame(k))

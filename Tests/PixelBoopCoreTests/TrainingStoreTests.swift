@@ -88,6 +88,15 @@ struct TrainingStoreTests {
         for suffix in ["-journal", "-wal"] { #expect(!FileManager.default.fileExists(atPath: path + suffix)) }
     }
 
+    @Test("the default history: XDG_DATA_HOME when absolute, else under HOME (a relative one is ignored)")
+    func defaultPath() {
+        #expect(TrainingStore.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/pixelboop/training.sqlite")
+        let home = "/h/.local/share/pixelboop/training.sqlite"
+        #expect(TrainingStore.defaultPath(environment: ["XDG_DATA_HOME": "rel/d", "HOME": "/h"]) == home)
+        #expect(TrainingStore.defaultPath(environment: ["XDG_DATA_HOME": "", "HOME": "/h"]) == home)
+        #expect(TrainingStore.defaultPath(environment: ["HOME": "/h"]) == home)
+    }
+
     @Test("a device or folder is refused before SQLite opens it: no /dev/null-journal")
     func notAFile() throws {
         try? FileManager.default.removeItem(atPath: "/dev/null-journal")

@@ -63,6 +63,9 @@ struct ToneCommandTests {
             Row(["A4", "--gap=-0.1"], notes: ["A4"], gap: -0.1),
             Row(["A4", "--cents", "3"], notes: ["A4"], cents: 3),
             Row(["A4", "--cents=-3.5"], notes: ["A4"], cents: -3.5),
+            // A negative value as the next word, as a musician types it (and as --gain takes it).
+            Row(["A4", "--cents", "-20", "C5"], notes: ["A4", "C5"], cents: -20),
+            Row(["--gap", "-0.1", "A4"], notes: ["A4"], gap: -0.1),
             Row(["A4", "C4-3c", "--output", "x.flac", "--rate", "48000"], notes: ["A4", "C4-3c"], output: "x.flac", rate: 48000),
             Row(["A4", "-D", "hw:1,0", "-r", "96000", "-q"], notes: ["A4"], device: "hw:1,0", rate: 96000, quiet: true),
             Row(["A4", "--device", "pulse", "-v"], notes: ["A4"], device: "pulse", verbose: true),

@@ -16,6 +16,9 @@ public struct ToneSequence: Sendable, Equatable {
     public let sampleRate: Double
     /// Start of each tone, in seconds from the first.
     public let onsets: [Double]
+    /// The last phrase's first tone and its start: where a tone after the last would start
+    /// (`onsetFrame(count)`, the next tone of the same spacing) is counted from here.
+    private let lastPhrase: (first: Int, start: Double)
 
     /// Attack and release of the engine's TONE timbre (Timbre.cpp): the release follows note-off
     /// and lasts min(held time, this), which is how a tone is fitted inside its duration.
@@ -34,6 +37,7 @@ public struct ToneSequence: Sendable, Equatable {
         self.gap = gap
         self.sampleRate = sampleRate
         onsets = frequencies.indices.map { Double($0) * (duration + gap) }
+        lastPhrase = (0, 0)
     }
 
     /// Phrases with a rest between them: inside a phrase tones start `duration + gap` apart, and
@@ -50,7 +54,9 @@ public struct ToneSequence: Sendable, Equatable {
         var onsets: [Double] = []
         onsets.reserveCapacity(frequencies.count)
         var start = 0.0
+        var last = (first: 0, start: 0.0)
         for phrase in phrases where !phrase.isEmpty {
+            last = (onsets.count, start)
             onsets.append(contentsOf: phrase.indices.map { start + Double($0) * (duration + gap) })
             start = onsets[onsets.count - 1] + duration + rest
         }
@@ -59,6 +65,17 @@ public struct ToneSequence: Sendable, Equatable {
         self.gap = gap
         self.sampleRate = sampleRate
         self.onsets = onsets
+        lastPhrase = last
+    }
+
+    public static func == (a: ToneSequence, b: ToneSequence) -> Bool {
+        a.frequencies == b.frequencies && a.duration == b.duration && a.gap == b.gap && a.sampleRate == b.sampleRate
+            && a.onsets == b.onsets
+    }
+
+    /// Seconds from the first onset to tone k's; past the last tone, the last phrase goes on.
+    private func onsetSeconds(_ k: Int) -> Double {
+        k < onsets.count ? onsets[k] : lastPhrase.start + Double(k - lastPhrase.first) * (duration + gap)
     }
 
     private static func validate(
@@ -93,10 +110,10 @@ public struct ToneSequence: Sendable, Equatable {
     }
 
     /// First frame of tone k.
-    public func onsetFrame(_ k: Int) -> UInt64 { frame(atSeconds: onsets[k]) }
+    public func onsetFrame(_ k: Int) -> UInt64 { frame(atSeconds: onsetSeconds(k)) }
 
     /// The frame after the last sounding frame of tone k.
-    public func endFrame(_ k: Int) -> UInt64 { frame(atSeconds: onsets[k] + duration) }
+    public func endFrame(_ k: Int) -> UInt64 { frame(atSeconds: onsetSeconds(k) + duration) }
 
     /// The note-off frame of tone k: early enough that the release ends on `endFrame(k)`.
     public func releaseFrame(_ k: Int) -> UInt64 {

@@ -26,12 +26,13 @@ public final class TrainingStore {
     /// migrates), a writer migrates it to `schemaVersion` first.
     var schema: Int32 = TrainingStore.schemaVersion
 
-    /// `$XDG_DATA_HOME/pixelboop/training.sqlite`, or `~/.local/share/pixelboop/training.sqlite`.
+    /// `$XDG_DATA_HOME/pixelboop/training.sqlite` when that is an absolute path (the XDG rule: a
+    /// relative one is ignored, as `EmergencySave.stateFolder` does), else
+    /// `~/.local/share/pixelboop/training.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return base + "/pixelboop/training.sqlite"
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/pixelboop/training.sqlite" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/pixelboop/training.sqlite"
     }
 
     /// Opens (creating when `create`, with its folder) and migrates to the current schema; with

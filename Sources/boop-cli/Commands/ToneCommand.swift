@@ -23,12 +23,16 @@ struct ToneCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds each tone sounds (\(Limits.text(Limits.toneSeconds))).")
     var duration: Double = 1
 
+    // Negative values are meant here (an overlap, a detune down), so the next word is the value
+    // whatever it starts with, as for --gain: `--gap -0.1`, `--cents -20`.
     @Option(
-        name: .long,
-        help: "Seconds of silence between tones (onset-to-onset = duration + gap; negative overlaps, e.g. --gap=-0.1).")
+        name: .long, parsing: .unconditional,
+        help: "Seconds of silence between tones (onset-to-onset = duration + gap; negative overlaps, e.g. --gap -0.1).")
     var gap: Double = 0.25
 
-    @Option(name: .long, help: "Cents added to every tone, \(Limits.text(Limits.cents)) (e.g. --cents 3 or --cents=-3).")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "Cents added to every tone, \(Limits.text(Limits.cents)) (e.g. --cents 3 or --cents -3).")
     var cents: Double = 0
 
     @Option(name: .long, help: "Frequency of A4 in Hz (\(Limits.text(Limits.referenceHz))).")

@@ -13,7 +13,7 @@ struct TrainCommand: ParsableCommand {
             adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
             threshold with a 68 % credible interval. Every answer is stored as it is given in SQLite: \
             --db PATH, by default $XDG_DATA_HOME/pixelboop/training.sqlite, or \
-            ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set. `boop train stats` \
+            ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set or not an absolute path. `boop train stats` \
             shows the history.
             """,
         subcommands: [TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainStatsCommand.self],
