@@ -51,7 +51,7 @@ struct Boop: AsyncParsableCommand {
             }
         }
         do {
-            var command = try parseAsRoot(ToneCommand.liftNotes(from: args))
+            var command = try parseAsRoot(ToneCommand.liftNotes(from: NegativeValues.joined(args)))
             if let notes = ToneCommand.liftedNotes, var tone = command as? ToneCommand {
                 tone.notes = notes
                 command = tone

@@ -47,6 +47,8 @@ printf '{"name": 5}' >"$work/esc$(printf '\e')[2Jname
 check "escape and newline in a path" 65 "$boop" render "$work/esc$(printf '\e')[2Jname
 .json" -o "$work/e.wav"
 check "escape in a NOTE" 64 "$boop" tone "$(printf 'A\e[2J\n4')" -o "$work/e.wav"
+check "empty preset name" 66 "$boop" ambient --preset "" -o "$work/e.wav" --duration 1 &&
+  { grep -qF "(empty name): no bundled preset" "$work/stderr" || fail "empty preset name: $(cat "$work/stderr")"; }
 check "escape in a preset name" 66 "$boop" ambient --preset "$(printf 'Bright\e[2J\nBells')" -o "$work/e.wav" --duration 1
 check "escape in -o" 73 "$boop" render "$demo" -o "$work/no$(printf '\e')[2J
 dir/x.wav"

@@ -63,7 +63,14 @@ too "listen -c above" "$channels" "$boop" listen -c "$(plus "$(above "$channels"
 too "listen --buffer-frames above" "$window" "$boop" listen --buffer-frames "$(plus "$(above "$window")" 1)"
 too "tone --duration above" "$toneS" "$boop" tone A4 -o "$out" --duration "$(plus "$(above "$toneS")" 1)"
 too "tone frequency above" "$toneHz" "$boop" tone "$(plus "$(above "$toneHz")" 1)Hz" -o "$out"
+# A negative number as the next word is the option's value, refused by its own range (not
+# "Missing value", which hid what was typed and what is accepted).
+too "render --bpm negative" "$bpm" "$boop" render "$demo" -o "$out" --bpm -120
+too "tone --duration negative" "$toneS" "$boop" tone A4 -o "$out" --duration -1
+too "render --loops negative" "$loops" "$boop" render "$demo" -o "$out" --loops -2
 [ -e "$out" ] && fail "a refused command left $out"
+check "tone --cents -20 --gap -0.05 (negative values taken)" 0 "$boop" tone A4 C5 --cents -20 --gap -0.05 --duration 0.1 \
+  -o "$work/neg.wav" -q
 
 # The ends themselves are taken.
 check "render --voices at the maximum" 0 "$boop" render "$demo" -o "$work/max.wav" --voices "$(above "$voices")" -q

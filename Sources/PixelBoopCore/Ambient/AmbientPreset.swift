@@ -308,9 +308,10 @@ extension AmbientPreset {
         if let preset = named(nameOrPath) { return preset }
         let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
         if !looksLikePath && !FileManager.default.fileExists(atPath: nameOrPath) {
+            let shown = nameOrPath.isEmpty ? "(empty name)" : nameOrPath
             throw PatternError(
                 .missingFile,
-                "\(nameOrPath): no bundled preset or file of that name (bundled: \(bundled.map(\.name).joined(separator: ", ")))")
+                "\(shown): no bundled preset or file of that name (bundled: \(bundled.map(\.name).joined(separator: ", ")))")
         }
         return try load(path: nameOrPath)
     }
