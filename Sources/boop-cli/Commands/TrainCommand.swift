@@ -257,17 +257,7 @@ final class TrainSessionRunner {
         let sequence = try ToneSequence(
             frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
             gap: command.gap, sampleRate: rate)
-        if let writer {
-            var renderer = ToneRenderer(sequence: sequence)
-            renderer.tailSeconds = TrainRunCommand.interTrialSeconds
-            do {
-                try renderer.render { try writer.write($0) }
-            } catch let e as AudioError {
-                throw BoopExit(e)
-            }
-        } else if let player {
-            _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
-        }
+        try soundTrial(sequence, writer: writer, player: player, tail: TrainRunCommand.interTrialSeconds)
         keys?.discardTyped()
     }
 

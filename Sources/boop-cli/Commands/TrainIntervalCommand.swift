@@ -215,17 +215,7 @@ final class IntervalSound {
         let sequence = try ToneSequence(
             phrases: [[plan.first.0, plan.first.1], [plan.second.0, plan.second.1]], duration: duration, gap: 0.05,
             rest: 0.5, sampleRate: rate)
-        if let writer {
-            var renderer = ToneRenderer(sequence: sequence)
-            renderer.tailSeconds = 1.0
-            do {
-                try renderer.render { try writer.write($0) }
-            } catch let e as AudioError {
-                throw BoopExit(e)
-            }
-        } else if let player {
-            _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
-        }
+        try soundTrial(sequence, writer: writer, player: player, tail: 1.0)
     }
 
     func finish(keep: Bool) throws {

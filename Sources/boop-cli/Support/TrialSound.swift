@@ -1,0 +1,17 @@
+import PixelBoopCore
+
+/// A training trial's tones, for both exercises: appended to the file with `tail` seconds of
+/// silence after them, or played on the device until heard (a stop signal ends them at once).
+func soundTrial(_ sequence: ToneSequence, writer: AudioFileWriter?, player: SineWaveNotePlayer?, tail: Double) throws {
+    if let writer {
+        var renderer = ToneRenderer(sequence: sequence)
+        renderer.tailSeconds = tail
+        do {
+            try renderer.render { try writer.write($0) }
+        } catch let e as AudioError {
+            throw BoopExit(e)
+        }
+    } else if let player {
+        _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
+    }
+}
