@@ -166,6 +166,12 @@ void exerciseSynth() {
     CHECK(boop_synth_next_event(synth, &event) == 1);
     CHECK((event.status >= 0x80 && event.status < 0xF0));
     jack_client_close(source.client);
+    // Every message received is either in the log or counted as left out of it.
+    boop_synth_stop(synth);
+    uint64_t logged = 1;
+    while (boop_synth_next_event(synth, &event) != 0) ++logged;
+    CHECK(logged + boop_synth_log_dropped(synth) == boop_synth_get_stats(synth).messages);
+    CHECK(boop_synth_log_dropped(nullptr) == 0);
     boop_synth_destroy(synth);
 }
 

@@ -158,6 +158,11 @@ struct EditorSongTests {
         m.moveTo(step: 0, row: 66)   // F#4: nearest scale note F4 (the lower on a tie)
         #expect(m.cursorLabel == "F4")
         #expect(Scale(parsing: "Bb minor")?.name == "A# minor" && Scale(parsing: "H major") == nil)
+        // Roots are read as note names are, without the octave: every spelling, and nothing more.
+        #expect(Scale(parsing: "e# major")?.name == "F major" && Scale(parsing: "Cb blues")?.name == "B blues")
+        #expect(Scale(parsing: "G♭ dorian")?.name == "F# dorian" && Scale(parsing: "f##")?.name == "G major")
+        #expect(Scale(parsing: "C4 major") == nil && Scale(parsing: "C-1") == nil && Scale(parsing: "C major 2") == nil)
+        #expect(Scale(parsing: "") == nil && Scale(parsing: "C lydian") == nil)
     }
 
     @Test("untitled.json, then untitled-2.json, ... never one that exists")

@@ -187,6 +187,11 @@ int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event) {
     return 1;
 }
 
+uint64_t boop_synth_log_dropped(const boop_synth* synth) {
+    if (synth == nullptr) return 0;
+    return synth->alsa ? synth->alsa->logDropped() : synth->jack.logDropped();
+}
+
 boop_status boop_synth_record(boop_synth* synth, const char* path) {
     if (synth == nullptr || path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     try {

@@ -20,7 +20,8 @@ BOOP_SIMD_INLINE f8 signedTurns(u8 phase) noexcept {
 }
 BOOP_SIMD_INLINE f8 unsignedTurns(u8 phase) noexcept { return __builtin_convertvector(phase, f8) * kTurnsPerStep; }
 
-// The band-limited saw of waves::blepSaw, eight frames at once.
+// A band-limited saw (the naive ramp minus the polyBLEP residual, as dsp::polyBlepSaw), eight
+// frames at once with one increment for all of them.
 BOOP_SIMD_INLINE f8 blepSaw(f8 t, float dt, float invDt) noexcept {
     const f8 u1 = t * invDt, u2 = (t - 1.0f) * invDt;
     const f8 early = u1 + u1 - u1 * u1 - 1.0f, late = u2 * u2 + u2 + u2 + 1.0f;

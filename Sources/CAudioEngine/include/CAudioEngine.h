@@ -1023,6 +1023,9 @@ boop_synth_stats boop_synth_get_stats(const boop_synth* synth);
 /* The next received message (oldest first, up to 4096 kept), for a -v log. Return: 1 and the
  * event, or 0 when none waits. Thread safety: one control thread. */
 int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event);
+/* Messages left out of that log because it was full (the reader fell behind); they were played all
+ * the same. Thread safety: any thread. */
+uint64_t boop_synth_log_dropped(const boop_synth* synth);
 
 /* Records what the synth plays to `path`, by its extension: .wav (32-bit float, the output's exact
  * samples), .flac (16-bit), .ogg (Vorbis), or .mid (the channel messages on their frames, 960 ticks a

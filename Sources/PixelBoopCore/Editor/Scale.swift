@@ -7,8 +7,6 @@ public struct Scale: Sendable, Equatable {
         ("mixolydian", [0, 2, 4, 5, 7, 9, 10]), ("pentatonic", [0, 2, 4, 7, 9]),
         ("minor-pentatonic", [0, 3, 5, 7, 10]), ("blues", [0, 3, 5, 6, 7, 10]), ("harmonic-minor", [0, 2, 3, 5, 7, 8, 11])
     ]
-    static let roots = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
-    static let flats = ["Db": 1, "Eb": 3, "Gb": 6, "Ab": 8, "Bb": 10]
 
     public let root: Int
     public let kind: Int
@@ -18,18 +16,22 @@ public struct Scale: Sendable, Equatable {
         self.kind = kind
     }
 
-    /// "C major", "f# minor", "Bb pentatonic", "a" (major); nil when not a scale.
+    /// "C major", "f# minor", "Bb pentatonic", "a" (major); nil when not a scale. The root is
+    /// spelled as `NoteName` reads a note, without its octave (so `E#`, `Cb` and `♭` are taken too).
     public init?(parsing text: String) {
         let words = text.split(separator: " ").map(String.init)
-        guard let first = words.first, words.count <= 2 else { return nil }
-        let name = first.prefix(1).uppercased() + first.dropFirst().lowercased()
-        guard let root = Scale.roots.firstIndex(of: name) ?? Scale.flats[name] else { return nil }
+        guard let first = words.first, words.count <= 2,
+            first.allSatisfy({ !$0.isNumber && $0 != "-" && $0 != "+" }),
+            let note = NoteName(first + "4")
+        else { return nil }
+        let root = note.midi
         let kindName = words.count == 2 ? words[1].lowercased() : "major"
         guard let kind = Scale.kinds.firstIndex(where: { $0.name == kindName }) else { return nil }
         self.init(root: root, kind: kind)
     }
 
-    public var name: String { "\(Scale.roots[root]) \(Scale.kinds[kind].name)" }
+    /// The root as the engine's table spells it with sharps ("A# minor").
+    public var name: String { "\(String(NoteName(midi: 60 + root).description.dropLast())) \(Scale.kinds[kind].name)" }
 
     public func contains(_ pitch: Int) -> Bool { Scale.kinds[kind].steps.contains(((pitch - root) % 12 + 12) % 12) }
 

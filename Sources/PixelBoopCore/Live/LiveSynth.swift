@@ -72,7 +72,14 @@ public struct LiveSynthAlsa: Sendable {
     public var sampleRate: Double
     public var periodFrames: Int
 
-    public init(device: String = "default", sampleRate: Double = 48000, periodFrames: Int = 256) {
+    /// The engine's defaults (`boop_synth_config_default`, their one source).
+    public static let defaultSampleRate = LiveSynth.defaultConfig().sample_rate
+    public static let defaultPeriodFrames = Int(LiveSynth.defaultConfig().period_frames)
+
+    public init(
+        device: String = "default", sampleRate: Double = LiveSynthAlsa.defaultSampleRate,
+        periodFrames: Int = LiveSynthAlsa.defaultPeriodFrames
+    ) {
         self.device = device
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
@@ -88,11 +95,23 @@ public final class LiveSynth {
     public let backend: AudioBackend
 
     public static let bendRange: ClosedRange<Double> = BOOP_SYNTH_BEND_RANGE_MIN...BOOP_SYNTH_BEND_RANGE_MAX
+    /// MIDI channels as people number them.
+    public static let channels = 1...Int(BOOP_MIDI_CHANNELS)
+    /// The engine's defaults (`boop_synth_config_default`, their one source).
+    public static let defaultPolyphony = Int(defaultConfig().voices)
+    public static let defaultBendRange = defaultConfig().bend_range
+
+    static func defaultConfig() -> boop_synth_config {
+        var config = boop_synth_config()
+        boop_synth_config_default(&config)
+        return config
+    }
 
     /// Opens the client `clientName` with ports midi_in, out_1, out_2 (nothing sounds until `start`).
     /// `voices` maps 1-based channels to voices; the ones not given keep the default map.
     public init(
-        clientName: String = "boop", connect: Bool = true, polyphony: Int = 16, bendRange: Double = 2,
+        clientName: String = "boop", connect: Bool = true, polyphony: Int = LiveSynth.defaultPolyphony,
+        bendRange: Double = LiveSynth.defaultBendRange,
         voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil
     ) throws(AudioError) {
         var config = boop_synth_config()
@@ -108,7 +127,7 @@ public final class LiveSynth {
         config.bend_range = bendRange
         withUnsafeMutableBytes(of: &config.channel_voice) { raw in
             let slots = raw.bindMemory(to: Int32.self)
-            for (channel, voice) in voices where (1...16).contains(channel) { slots[channel - 1] = voice.cValue }
+            for (channel, voice) in voices where LiveSynth.channels.contains(channel) { slots[channel - 1] = voice.cValue }
         }
         var out: OpaquePointer?
         var why = [CChar](repeating: 0, count: 256)
@@ -184,6 +203,9 @@ public final class LiveSynth {
         guard boop_synth_next_event(handle, &e) != 0 else { return nil }
         return MidiEvent(frame: e.frame, status: e.status, data1: e.data1, data2: e.data2)
     }
+
+    /// Messages left out of the `nextEvent` log because the reader fell behind (they were played).
+    public var loggedDropped: UInt64 { boop_synth_log_dropped(handle) }
 
     public func stop() { boop_synth_stop(handle) }
 

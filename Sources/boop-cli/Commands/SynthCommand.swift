@@ -25,14 +25,19 @@ struct SynthCommand: ParsableCommand {
 
     @Option(
         name: .customLong("channel"),
-        help: "A channel's voice, N=VOICE (N 1...16; melody, chords, bass, tone or drums); repeatable.")
+        help:
+            "A channel's voice, N=VOICE (N \(Limits.text(LiveSynth.channels)); melody, chords, bass, tone or drums); repeatable.")
     var channels: [String] = []
 
-    @Option(name: .customLong("bend-range"), help: "Semitones of a full pitch bend either way (0...24, default 2).")
-    var bendRange: Double = 2
+    @Option(
+        name: .customLong("bend-range"),
+        help:
+            "Semitones of a full pitch bend either way (\(Limits.text(LiveSynth.bendRange)), default \(Limits.text(LiveSynth.defaultBendRange)))."
+    )
+    var bendRange: Double = LiveSynth.defaultBendRange
 
-    @Option(name: .long, help: "Polyphony (\(Limits.text(Limits.voices)), default 16).")
-    var voices: Int = 16
+    @Option(name: .long, help: "Polyphony (\(Limits.text(Limits.voices)), default \(LiveSynth.defaultPolyphony)).")
+    var voices: Int = LiveSynth.defaultPolyphony
 
     @OptionGroup var recording: SynthRecordOptions
 
@@ -49,7 +54,7 @@ struct SynthCommand: ParsableCommand {
         try validateBackendFlags()
         _ = try channelVoices()
         if !LiveSynth.bendRange.contains(bendRange) {
-            throw ValidationError("--bend-range \(bendRange): expected 0...24 semitones")
+            throw ValidationError("--bend-range \(bendRange): expected \(Limits.text(LiveSynth.bendRange)) semitones")
         }
         if !Limits.voices.contains(voices) {
             throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
@@ -63,10 +68,10 @@ struct SynthCommand: ParsableCommand {
         var map: [Int: SynthVoice] = [:]
         for text in channels {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let n = Int(parts[0]), (1...16).contains(n), let v = SynthVoice(rawValue: parts[1])
+            guard parts.count == 2, let n = Int(parts[0]), LiveSynth.channels.contains(n), let v = SynthVoice(rawValue: parts[1])
             else {
                 throw ValidationError(
-                    "--channel \(shown(text)): expected N=VOICE with N 1...16 and VOICE one of \(SynthVoice.allCases.map(\.rawValue).joined(separator: ", "))"
+                    "--channel \(shown(text)): expected N=VOICE with N \(Limits.text(LiveSynth.channels)) and VOICE one of \(SynthVoice.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
             map[n] = v
@@ -175,8 +180,11 @@ final class SynthSession {
         let s = synth.stats
         synth.stop()
         if verbose {
+            // A message the log had no room for was still played; say how many the lines above miss.
+            let unlogged = synth.loggedDropped
             log(
                 "synth: \(s.messages) messages, \(s.malformedBytes) malformed bytes skipped, \(s.ignored) system messages ignored, \(s.xruns) xruns"
+                    + (unlogged > 0 ? ", \(unlogged) messages not printed (the log was full)" : "")
             )
         }
     }

@@ -4,6 +4,8 @@ import PixelBoopCore
 /// `boop synth`'s flags for the ALSA backend: the PCM it plays through (as `play -D`), its period
 /// (also the delay between a sequencer event's arrival and its frame) and the sources to play from.
 struct SynthAlsaOptions: ParsableArguments {
+    static let defaultRate = Int(LiveSynthAlsa.defaultSampleRate)
+
     @Option(
         name: [.customShort("D"), .customLong("device")],
         help: "ALSA PCM to play through (default, pulse, hw:0,0, ...; see `boop devices`).")
@@ -11,15 +13,15 @@ struct SynthAlsaOptions: ParsableArguments {
 
     @Option(
         name: [.customShort("r"), .customLong("rate")],
-        help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate)), default 48000).")
-    var rate: Int = 48000
+        help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate)), default \(defaultRate)).")
+    var rate: Int = defaultRate
 
     @Option(
         name: .customLong("period-frames"),
         help:
-            "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default 256): MIDI events sound one period after they arrive."
+            "ALSA period in frames (\(Limits.text(Limits.periodFrames)), default \(LiveSynthAlsa.defaultPeriodFrames)): MIDI events sound one period after they arrive."
     )
-    var period: Int = 256
+    var period: Int = LiveSynthAlsa.defaultPeriodFrames
 
     @Option(
         name: .customLong("midi"),
@@ -35,7 +37,9 @@ struct SynthAlsaOptions: ParsableArguments {
     }
 
     /// Whether any ALSA-only flag was given (refused with --backend jack).
-    var given: Bool { device != "default" || rate != 48000 || period != 256 || !midi.isEmpty }
+    var given: Bool {
+        device != "default" || rate != Self.defaultRate || period != LiveSynthAlsa.defaultPeriodFrames || !midi.isEmpty
+    }
 
     var config: LiveSynthAlsa { LiveSynthAlsa(device: device, sampleRate: Double(rate), periodFrames: period) }
 }

@@ -42,8 +42,6 @@ class SynthRecorder {
     static boop_status open(const std::string& path, double sampleRate, std::unique_ptr<SynthRecorder>& out,
                             std::string& why);
 
-    bool isMidi() const noexcept { return midi_; }
-
     // Audio thread. Each cycle's start frame and length, before its frames: the first starts the
     // recording; a cycle the server ran without the synth (an xrun) is written as the silence it
     // was, so the file keeps the server's time line. Then the rendered frames (interleaved
