@@ -88,6 +88,49 @@ def read_track(track):
     return name, sorted(notes), channels, end, metas
 
 
+def check_file(mid, pattern, bpm, loops, expect, errors, report):
+    """The conductor track, each kind's track and the duration against the pattern played `loops`
+    times at `bpm`; what was read goes into `report`."""
+    length = pattern.get("length", 16)
+    tracks = pattern.get("tracks", {})
+    kinds = [k for k in ORDER if k in tracks]
+    end_tick = length * STEP * loops
+    tempo = round(60_000_000 / bpm)
+    name, notes, _, end, metas = read_track(mid.tracks[0])
+    tempos = [(t, m.tempo) for (t, m) in metas if m.type == "set_tempo"]
+    sigs = [(t, m.numerator, m.denominator) for (t, m) in metas if m.type == "time_signature"]
+    expect("conductor name", name, pattern.get("name", "Untitled"))
+    expect("tempo events", tempos, [(0, tempo)])
+    expect("time signature", sigs, [(0, 4, 4)])
+    expect("conductor notes", notes, [])
+    expect("conductor end of track", end, end_tick)
+    report["tempo"] = tempos[0][1] if tempos else None
+    report["bpm"] = mido.tempo2bpm(tempos[0][1]) if tempos else None
+
+    for index, kind in enumerate(kinds, start=1):
+        if index >= len(mid.tracks):
+            break
+        name, notes, channels, end, _ = read_track(mid.tracks[index])
+        want = expected_notes(tracks[kind], length, loops)
+        expect(f"track {index} name", name, kind.capitalize())
+        expect(f"track {index} ({kind}) channels", channels, {CHANNEL[kind]} if want else set())
+        expect(f"track {index} ({kind}) end of track", end, end_tick)
+        if notes != want:
+            missing = sorted(set(want) - set(notes))[:5]
+            extra = sorted(set(notes) - set(want))[:5]
+            errors.append(f"track {index} ({kind}) notes (start, length, pitch, velocity) differ: "
+                          f"missing {missing}, unexpected {extra}")
+        report["tracks"].append({"name": name, "channel": sorted(channels), "end": end,
+                                 "notes": [list(n) for n in notes]})
+
+    # Seconds, through mido's own tempo map: the file plays for exactly loops x length steps
+    # at the (microsecond-rounded) tempo.
+    want_seconds = mido.tick2second(end_tick, TPQ, tempo)
+    if abs(mid.length - want_seconds) > 1e-9:
+        errors.append(f"duration: expected {want_seconds:.9f} s, got {mid.length:.9f} s")
+    report["seconds"] = mid.length
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pattern")
@@ -100,11 +143,7 @@ def main():
     with open(args.pattern, encoding="utf-8") as f:
         pattern = json.load(f)
     bpm = args.bpm if args.bpm is not None else pattern.get("bpm", 120)
-    length = pattern.get("length", 16)
-    tracks = pattern.get("tracks", {})
-    kinds = [k for k in ORDER if k in tracks]
-    end_tick = length * STEP * args.loops
-    tempo = round(60_000_000 / bpm)
+    kinds = [k for k in ORDER if k in pattern.get("tracks", {})]
 
     mid = mido.MidiFile(args.midi)
     errors = []
@@ -119,39 +158,7 @@ def main():
 
     report = {"ticks_per_beat": mid.ticks_per_beat, "tracks": []}
     try:
-        name, notes, _, end, metas = read_track(mid.tracks[0])
-        tempos = [(t, m.tempo) for (t, m) in metas if m.type == "set_tempo"]
-        sigs = [(t, m.numerator, m.denominator) for (t, m) in metas if m.type == "time_signature"]
-        expect("conductor name", name, pattern.get("name", "Untitled"))
-        expect("tempo events", tempos, [(0, tempo)])
-        expect("time signature", sigs, [(0, 4, 4)])
-        expect("conductor notes", notes, [])
-        expect("conductor end of track", end, end_tick)
-        report["tempo"] = tempos[0][1] if tempos else None
-        report["bpm"] = mido.tempo2bpm(tempos[0][1]) if tempos else None
-
-        for index, kind in enumerate(kinds, start=1):
-            if index >= len(mid.tracks):
-                break
-            name, notes, channels, end, _ = read_track(mid.tracks[index])
-            want = expected_notes(tracks[kind], length, args.loops)
-            expect(f"track {index} name", name, kind.capitalize())
-            expect(f"track {index} ({kind}) channels", channels, {CHANNEL[kind]} if want else set())
-            expect(f"track {index} ({kind}) end of track", end, end_tick)
-            if notes != want:
-                missing = sorted(set(want) - set(notes))[:5]
-                extra = sorted(set(notes) - set(want))[:5]
-                errors.append(f"track {index} ({kind}) notes (start, length, pitch, velocity) differ: "
-                              f"missing {missing}, unexpected {extra}")
-            report["tracks"].append({"name": name, "channel": sorted(channels), "end": end,
-                                     "notes": [list(n) for n in notes]})
-
-        # Seconds, through mido's own tempo map: the file plays for exactly loops x length steps
-        # at the (microsecond-rounded) tempo.
-        want_seconds = mido.tick2second(end_tick, TPQ, tempo)
-        if abs(mid.length - want_seconds) > 1e-9:
-            errors.append(f"duration: expected {want_seconds:.9f} s, got {mid.length:.9f} s")
-        report["seconds"] = mid.length
+        check_file(mid, pattern, bpm, args.loops, expect, errors, report)
     except ValueError as e:
         errors.append(str(e))
 

@@ -8,11 +8,13 @@ by a small brace scanner over the text with comments, strings and character lite
 close): a brace opens a function when the text before it is a Swift `func`/`init`/`deinit`/
 `subscript` declaration or a C/C++ signature (a closing parenthesis, optionally followed by
 qualifiers) that is not a control statement. Nested functions and lambdas count inside their
-enclosing function.
+enclosing function. Python functions are found by Python's own parser (`ast`), from `def` to
+their last line.
 
 Usage: scripts/check-sizes.py [--list] [FILE...]   (default: every source under Sources/ and Tests/)
 Exit 0 when every file and function is within the limits, 1 otherwise, one line per excess.
 """
+import ast
 import os
 import re
 import sys
@@ -128,6 +130,16 @@ def clean_name(line):
     return line.strip()[:90]
 
 
+def python_functions(path, text):
+    """(first line, last line, name) of every Python function, from Python's own parser."""
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as e:
+        return [(e.lineno or 1, 10**6, f"a syntax error ({e.msg}) where a function may start")]
+    return [(node.lineno, node.end_lineno, node.name) for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
 def count_file_lines(path, text):
     if path.endswith(PUBLIC_HEADERS):
         clean = blank(text, False)
@@ -151,9 +163,8 @@ def main(argv):
         if lines > MAX_FILE_LINES:
             print(f"{path}: {lines} lines (limit {MAX_FILE_LINES})")
             excess += 1
-        if path.endswith(".py"):
-            continue
-        for start, end, name in functions(path, text):
+        found = python_functions(path, text) if path.endswith(".py") else functions(path, text)
+        for start, end, name in found:
             length = end - start + 1
             if length > MAX_FUNCTION_LINES:
                 print(f"{path}:{start}: function of {length} lines (limit {MAX_FUNCTION_LINES}): {name}")

@@ -211,12 +211,15 @@ def stall_case(case):
         for p in busy:
             p.kill()
             p.wait()
-    x = mon.samples()
-    stalled = x[stall_start:stall_end]
-    gap, at = longest_zero_run(stalled)
     detail = (f"terminal held {pending} unread bytes at the end of the stall; main thread waiting in {wchan!r};"
               f" load average {os.getloadavg()[0]:.1f}")
     check(status == 0, f"{case}: exits 0 after the stall", f"exit {status}")
+    judge_stall(case, mon.samples()[stall_start:stall_end], detail)
+
+
+def judge_stall(case, stalled, detail):
+    """The sound heard while the terminal was stalled: no gap, every step on its frame."""
+    gap, at = longest_zero_run(stalled)
     check(stalled.size >= STALL * RATE * 0.99 and gap < GAP_MS / 1000 * RATE,
           f"{case}: no gap over {STALL:.0f} s of a stalled, resized terminal (longest exact silence"
           f" {gap / RATE * 1000:.1f} ms; {detail})",

@@ -309,11 +309,9 @@ def kill_server(pid):
     os.remove(os.path.join(os.environ["BOOP_KILL_DIR"], "pid"))
 
 
-def run_reconnect(editor):
-    kill_dir = os.environ["BOOP_KILL_DIR"]
-    os.environ["PULSE_SERVER"] = f"unix:{kill_dir}/run/pulse/native"
-    spid = server("start")
-    mon = Monitor()
+def start_reconnect_player(editor):
+    """boop edit (a dense loop playing) or boop ambient --reconnect on the pulse device. Returns
+    the editor or the process, its pump, and what it says (the status line, or its stderr)."""
     if editor:
         from edit_driver import Editor
         path = os.path.join(WORK, "reconnect.json")
@@ -324,16 +322,24 @@ def run_reconnect(editor):
         if not ed.wait_for("pulse", timeout=10):
             fail("the editor did not open the pulse device: " + ed.status_line())
         dense_editor(ed)
-        pid, alive, pump = ed.pid, None, ed.pump
-    else:
-        err = open(os.path.join(WORK, "reconnect.err"), "w+")
-        proc = subprocess.Popen([BOOP, "ambient", "-D", "pulse", "--reconnect", "-q"], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=err)
-        pid, pump = proc.pid, lambda *_: True
+        return ed, ed.pump, ed.status_line
+    err = open(os.path.join(WORK, "reconnect.err"), "w+")
+    proc = subprocess.Popen([BOOP, "ambient", "-D", "pulse", "--reconnect", "-q"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=err)
 
-        def stderr_text():
-            err.seek(0)
-            return err.read()
+    def stderr_text():
+        err.seek(0)
+        return err.read()
+    return proc, (lambda *_: True), stderr_text
+
+
+def run_reconnect(editor):
+    kill_dir = os.environ["BOOP_KILL_DIR"]
+    os.environ["PULSE_SERVER"] = f"unix:{kill_dir}/run/pulse/native"
+    spid = server("start")
+    mon = Monitor()
+    player, pump, said = start_reconnect_player(editor)
+    ed, proc = (player, None) if editor else (None, player)
     started = time.monotonic()
     mon.wait_for(first_loud_after(started, run=10), 20, "never heard before the server was killed")
     kill_server(spid)
@@ -344,14 +350,14 @@ def run_reconnect(editor):
     noticed = None
     while time.monotonic() < end and noticed is None:
         pump(0.1)
-        text = ed.status_line() if editor else stderr_text()
+        text = said()
         if ("reconnecting" in text) if editor else ("waiting for it to return" in text):
             noticed = time.monotonic() - t_kill
         if not editor and proc.poll() is not None:
-            fail(f"ambient --reconnect exited {proc.returncode} when the server was killed: {stderr_text()[-300:]}")
+            fail(f"ambient --reconnect exited {proc.returncode} when the server was killed: {said()[-300:]}")
         time.sleep(0.05)
     if noticed is None:
-        fail("the loss was never reported: " + (ed.status_line() if editor else stderr_text()[-300:]))
+        fail("the loss was never reported: " + said()[-300:])
     spid = server("start")  # waits for the server itself
     mon = Monitor()
     t_back = time.monotonic()
@@ -370,7 +376,7 @@ def run_reconnect(editor):
         ok = heard is not None and "pulse" in status and "lost" not in status and rc == 0
         what = f"boop edit (looping), status '{status}'"
     else:
-        back_note = "device is back" in stderr_text()
+        back_note = "device is back" in said()
         proc.send_signal(signal.SIGINT)
         rc = wait_exit(proc, 10)
         ok = heard is not None and back_note and rc == 0
