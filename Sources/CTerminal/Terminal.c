@@ -273,6 +273,11 @@ void boop_term_resume(void) {
     enterMode();
 }
 
+int boop_term_columns(int fd) {
+    struct winsize ws;
+    return ioctl(fd, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
 void boop_term_size(int* columns, int* rows) {
     struct winsize ws;
     int fd = atomic_load(&screenFd);

@@ -59,6 +59,10 @@ void boop_term_resume(void);
 /// Columns and rows of the screen; 80 x 24 when it cannot say.
 void boop_term_size(int* columns, int* rows);
 
+/// Columns of the terminal on `fd` (a status line on stderr, say); 0 when it is not a terminal or
+/// does not say. Read each time, so it follows a resized window without a SIGWINCH handler.
+int boop_term_columns(int fd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,4 +96,10 @@ public struct TerminalSession: Sendable {
     }
 
     public static let maxSize = (width: 1024, height: 512)
+
+    /// The columns of the terminal on `fd`; nil when it is not a terminal or does not say.
+    public static func columns(of fd: Int32) -> Int? {
+        let columns = Int(boop_term_columns(fd))
+        return columns > 0 ? columns : nil
+    }
 }

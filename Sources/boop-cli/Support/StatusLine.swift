@@ -1,9 +1,10 @@
 import Foundation
+import PixelBoopCore
 
 /// A live status line redrawn in place (`\r`, the line, clear to its end). A line wider than the
 /// terminal wraps, and `\r` then only returns to the start of its last row: every refresh would
 /// leave a new row behind. So each line is fitted to the terminal's width at each refresh (read
-/// with TIOCGWINSZ each time, which also follows a resized window without a SIGWINCH handler):
+/// from the terminal each time, which also follows a resized window without a SIGWINCH handler):
 /// the least important fields are dropped first, and what still does not fit is cut.
 struct StatusField {
     var text: String
@@ -18,11 +19,7 @@ struct StatusField {
 
 enum StatusLine {
     /// The columns of the terminal on `fd`; nil when it is not a terminal or does not say.
-    static func columns(of fd: Int32) -> Int? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-    }
+    static func columns(of fd: Int32) -> Int? { TerminalSession.columns(of: fd) }
 
     /// The fields joined by `separator`, fitted into `columns` (nil: no limit). One column is left
     /// free: a character in the last column leaves some terminals waiting to wrap.
