@@ -54,4 +54,44 @@ struct MidiOutSchedulerTests {
         }
         #expect(on.isEmpty)
     }
+
+    @Test("on a frame where a sounding key is struck again beside a new one, every note-off goes first")
+    func noteOffsFirstOnAFrame() {
+        let pattern = Pattern(
+            name: "f", bpm: 120, length: 16,
+            tracks: [
+                .melody: [
+                    Note(step: 0, pitch: 60, velocity: .sustain, length: 4), Note(step: 2, pitch: 55), Note(step: 2, pitch: 60)
+                ]
+            ])
+        let out = midi(pattern, steps: 0..<16, clock: false)
+        let strike = 1000 + UInt64(2 * 48000 * 60 / (120.0 * 4))
+        // G3 is struck first, then C4 again: the cut of C4 comes before both note-ons.
+        #expect(out.filter { $0.0 == strike }.map(\.1) == [[0x80, 60, 0x40], [0x90, 55, 96], [0x90, 60, 96]])
+    }
+
+    @Test("a full output queue keeps the rest for the next flush: nothing lost, nothing sent twice")
+    func fullQueue() {
+        let pattern = Pattern(
+            name: "q", bpm: 120, length: 16,
+            tracks: [.melody: (0..<16).map { Note(step: $0, pitch: 60 + $0 % 3) }, .rhythm: [Note(step: 0, pitch: 36)]])
+        let whole = midi(pattern, steps: 0..<16, clock: true)
+        var sequencer = Sequencer(pattern: pattern, sampleRate: 48000, startFrame: 1000)
+        var scheduler = MidiOutScheduler(clock: true)
+        scheduler.announce(step: 0, resume: false)
+        scheduler.add(sequencer.events(forSteps: 0..<16), steps: 0..<16, sequencer: sequencer)
+        var out: [(UInt64, [UInt8])] = []
+        var flushes = 0
+        while scheduler.nextFrame != nil && flushes < 10_000 {
+            var room = 3   // the output takes three messages, then is full until the next flush
+            try? scheduler.flush(before: UInt64.max) { (bytes: [UInt8], frame: UInt64) throws(AudioError) in
+                guard room > 0 else { throw .queueFull("the output is full") }
+                room -= 1
+                out.append((frame, bytes))
+            }
+            flushes += 1
+        }
+        #expect(flushes > 1)
+        #expect(out.map(\.0) == whole.map(\.0) && out.map(\.1) == whole.map(\.1))
+    }
 }

@@ -1,13 +1,14 @@
 import Foundation
 
 /// Something for the engine to do at an exact frame: a pattern's step event, a tone's edge, an
-/// editor's audition release.
+/// editor's audition release, a message for a MIDI output.
 public protocol FrameStamped {
     var frame: UInt64 { get }
 }
 
 extension SequencerEvent: FrameStamped {}
 extension ToneSequence.Event: FrameStamped {}
+extension MidiOutMessage: FrameStamped {}
 
 /// The one event scheduler every producer goes through, live and offline: frame-stamped events
 /// wait here, in the order the engine must receive them (its queue is FIFO), until they fall
@@ -44,17 +45,28 @@ public struct EventScheduler<Event: FrameStamped> {
     }
 
     /// Adds events and puts everything pending back in engine order (`order`, a stable sort: on
-    /// a tie, what was pending first goes first).
+    /// a tie, what was pending first goes first, then the new ones as given).
     public mutating func add(_ events: [Event], order: (Event, Event) -> Bool) {
         compact()
         pending.append(contentsOf: events)
-        pending.sort(by: order)
+        // The position breaks ties, so the order never rests on the standard sort being stable.
+        pending = pending.enumerated().sorted { a, b in
+            order(a.element, b.element) || (!order(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
     }
 
     /// Drops everything pending (a pause, a stop).
     public mutating func removeAll() {
         pending.removeAll(keepingCapacity: true)
         head = 0
+    }
+
+    /// The pending events earlier than `horizon`, in order: what a flush would hand over, for a
+    /// sender that looks ahead among them.
+    public func due(before horizon: UInt64) -> ArraySlice<Event> {
+        var end = head
+        while end < pending.count && pending[end].frame < horizon { end += 1 }
+        return pending[head..<end]
     }
 
     /// Hands `send` every pending event earlier than `horizon`, in order. Stops quietly when the

@@ -26,10 +26,11 @@ struct MidiOutMessage {
 /// (MIDI cannot hold two). With `clock`, 24 clocks per quarter note: clock k after an anchor (the
 /// start, or the step where a tempo change takes effect) on frame anchor + round(k x rate x 60 /
 /// (bpm x 24)), Start before the first step, Song Position and Continue on resuming.
+/// The messages wait in the one `EventScheduler` until they fall before the horizon.
 /// Not thread-safe: the transport's lock guards it.
 struct MidiOutScheduler {
     let clock: Bool
-    private var queue: [MidiOutMessage] = []
+    private var queue = EventScheduler<MidiOutMessage>()
     private var sounding: [UInt16: UInt32] = [:]   // channel << 8 | key -> the note sounding there
     private var nextDrumID: UInt32 = 0xE000_0000
     /// The step whose first frame gets Start (0) or Song Position + Continue (a resumed step).
@@ -39,7 +40,7 @@ struct MidiOutScheduler {
 
     init(clock: Bool) { self.clock = clock }
 
-    var nextFrame: UInt64? { queue.first?.frame }
+    var nextFrame: UInt64? { queue.nextFrame }
 
     /// Forgets everything queued and sounding (the output's panic ended those notes).
     mutating func reset() {
@@ -131,12 +132,9 @@ struct MidiOutScheduler {
         return [.init(frame: frame, kind: .start)]
     }
 
+    /// Stable: on a shared frame and rank, the order they were made in.
     private mutating func merge(_ added: [MidiOutMessage]) {
-        queue += added
-        // Stable: on a shared frame and rank, the order they were made in.
-        queue = queue.enumerated().sorted { a, b in
-            (a.element.frame, a.element.rank, a.offset) < (b.element.frame, b.element.rank, b.offset)
-        }.map(\.element)
+        queue.add(added) { a, b in (a.frame, a.rank) < (b.frame, b.rank) }
     }
 
     /// Six clocks per step (a sixteenth), counted from the sequencer's anchor.
@@ -158,33 +156,32 @@ struct MidiOutScheduler {
     /// Lock held: hands the output every message before `horizon`, in order; a full queue keeps
     /// the rest for the next flush.
     mutating func flush(before horizon: UInt64, send: ([UInt8], UInt64) throws(AudioError) -> Void) throws(AudioError) {
-        var sent = 0
-        defer { queue.removeFirst(sent) }
-        while sent < queue.count, queue[sent].frame < horizon {
-            let m = queue[sent]
-            do {
-                if case .noteOn = m.kind, cutFrame != m.frame {
-                    try cutBeforeOns(from: sent, send)
-                    cutFrame = m.frame
-                }
-                try deliver(m, send)
-            } catch .queueFull {
-                return
+        // Taken out while it flushes, so that delivering may change the keys sounding meanwhile.
+        var pending = EventScheduler<MidiOutMessage>()
+        swap(&pending, &queue)
+        defer { swap(&pending, &queue) }
+        let due = pending.due(before: horizon)
+        var index = due.startIndex
+        try pending.flush(before: horizon) { (m: MidiOutMessage) throws(AudioError) in
+            if case .noteOn = m.kind, cutFrame != m.frame {
+                try cutBeforeOns(due[index...].prefix { $0.frame == m.frame }, send)
+                cutFrame = m.frame
             }
-            sent += 1
+            try deliver(m, send)
+            index += 1
         }
     }
 
     /// Before the first note-on of a frame: a note-off for every key one of its note-ons strikes
     /// again while it sounds, so that on this frame too every note-off precedes the note-ons.
-    private mutating func cutBeforeOns(from index: Int, _ send: ([UInt8], UInt64) throws(AudioError) -> Void) throws(AudioError) {
-        var i = index
-        while i < queue.count, queue[i].frame == queue[index].frame {
-            if case .noteOn(_, let ch, let key, _) = queue[i].kind, sounding[UInt16(ch) << 8 | UInt16(key)] != nil {
-                try send([0x80 | ch, key, 0x40], queue[i].frame)
+    private mutating func cutBeforeOns(
+        _ frame: ArraySlice<MidiOutMessage>, _ send: ([UInt8], UInt64) throws(AudioError) -> Void
+    ) throws(AudioError) {
+        for m in frame {
+            if case .noteOn(_, let ch, let key, _) = m.kind, sounding[UInt16(ch) << 8 | UInt16(key)] != nil {
+                try send([0x80 | ch, key, 0x40], m.frame)
                 sounding[UInt16(ch) << 8 | UInt16(key)] = nil
             }
-            i += 1
         }
     }
 
