@@ -5,51 +5,23 @@ import Testing
 
 // MARK: - The NotePlayer
 
-@Suite("SineWaveNotePlayer (offline)")
+@Suite("SineWaveNotePlayer")
 struct SineWaveNotePlayerTests {
-    @Test("is a NotePlayer; notes played in turn abut at exact frames and keep their pitch")
-    func playInTurn() async throws {
-        let player: any NotePlayer = try SineWaveNotePlayer.offline(sampleRate: 48000)
-        try await player.play(frequency: 440, duration: 0.25)
-        try await player.play(frequency: Pitch.frequency(midi: 69, cents: 3), duration: 0.25)
-        try await player.stop()
-        let x = (player as! SineWaveNotePlayer).renderedSamples
-        #expect(x.count == 24000)
-        #expect(x[0] == 0 && x[1] != 0)
-        #expect(x[12000] == 0 && x[12001] != 0)
-        #expect(x.allSatisfy { abs($0) <= 0.30001 })
-        let a = fittedFrequency(x, rate: 48000, range: 960..<11040, guess: 440)
-        let b = fittedFrequency(x, rate: 48000, range: 12960..<23040, guess: 440.76)
-        #expect(abs(cents(a, 440)) < 0.01)
-        #expect(abs(cents(b, a) - 3) < 0.01)
-    }
+    // What the tones sound like, their frames and pitch, is tested on ToneRenderer
+    // (ToneSequenceTests), which sends the same events through the same scheduler.
 
-    @Test("invalid frequencies and durations throw before anything sounds")
-    func invalid() async throws {
-        let player = try SineWaveNotePlayer.offline()
+    @Test("invalid frequencies and durations are refused before anything sounds")
+    func invalid() {
         for bad in [25000, 5, 0, -1, Double.nan, Double.infinity] {
-            await #expect(throws: AudioError.self) { try await player.play(frequency: bad, duration: 0.1) }
+            #expect(throws: AudioError.self) { try SineWaveNotePlayer.validate(frequency: bad, duration: 0.1, sampleRate: 44100) }
         }
-        await #expect(throws: AudioError.self) { try await player.play(frequency: 440, duration: 0) }
-        await #expect(throws: AudioError.self) { try await player.play(frequency: 440, duration: -1) }
-        #expect(player.renderedSamples.isEmpty)
-        do {
-            try await player.play(frequency: 25000, duration: 1)
-        } catch let error as AudioError {
-            #expect(error == .invalidFrequency("25000 Hz: expected a finite frequency within 20...20000 Hz"))
+        for bad in [0, -1, Double.nan, Limits.toneSeconds.upperBound + 1] {
+            #expect(throws: AudioError.self) { try SineWaveNotePlayer.validate(frequency: 440, duration: bad, sampleRate: 44100) }
         }
-    }
-
-    @Test("rest inserts silence; the time base continues across takeRenderedSamples")
-    func rest() async throws {
-        let player = try SineWaveNotePlayer.offline()
-        try await player.play(frequency: 440, duration: 0.1)
-        try player.rest(seconds: 0.05)
-        let first = player.takeRenderedSamples()
-        #expect(first.count == 6615)
-        #expect(first[4411...].allSatisfy { $0 == 0 })
-        try await player.play(frequency: 440, duration: 0.1)
-        #expect(player.renderedSamples.count == 4410)
+        #expect(throws: AudioError.invalidFrequency("25000 Hz: expected a finite frequency within 20...20000 Hz")) {
+            try SineWaveNotePlayer.validate(frequency: 25000, duration: 1, sampleRate: 48000)
+        }
+        #expect(throws: AudioError.self) { try SineWaveNotePlayer.validate(frequency: 5000, duration: 1, sampleRate: 8000) }
     }
 
     @Test("a live player on a device that does not exist is deviceUnavailable")
@@ -94,6 +66,6 @@ struct LiveSineWaveNotePlayerTests {
         try await Task.sleep(nanoseconds: 100_000_000)
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(player.playbackStats?.error == nil)
+        #expect(player.playbackStats.error == nil)
     }
 }

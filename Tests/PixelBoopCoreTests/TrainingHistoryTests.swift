@@ -229,9 +229,9 @@ struct TrainingHistoryTests {
     @Test("--timbre: a reference in another engine timbre is not the pure sine, at the same pitch")
     func timbre() async throws {
         func render(_ timbre: Timbre) async throws -> [Float] {
-            let player = try SineWaveNotePlayer.offline(sampleRate: 16000, timbre: timbre)
-            try await player.play(frequency: 220, duration: 1.0)
-            return player.renderedSamples
+            var renderer = ToneRenderer(sequence: try ToneSequence(frequencies: [220], duration: 1.0, sampleRate: 16000))
+            renderer.timbre = timbre
+            return try renderer.renderSamples()
         }
         let sine = try await render(.tone)
         let melody = try await render(.melody)

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-// The live half of SineWaveNotePlayer: its scheduling thread and the blocking play of a sequence.
+// SineWaveNotePlayer's scheduling thread and the blocking play of a sequence.
 extension SineWaveNotePlayer {
     /// Starts the scheduling thread on first use and wakes it for new events. It holds the player
     /// only while it works, and ends when the player is closed or gone.
@@ -41,7 +41,6 @@ extension SineWaveNotePlayer {
         _ sequence: ToneSequence, wakeDescriptors: [Int32] = [], shouldStop: () -> Bool = { false },
         onTone: ((Int) -> Void)? = nil
     ) throws -> Bool {
-        guard let live else { throw AudioError.invalidConfiguration("play(_:shouldStop:) needs a live player") }
         guard sequence.sampleRate == sampleRate else {
             throw AudioError.invalidConfiguration(
                 "sequence at \(sequence.sampleRate) Hz on a player at \(sampleRate) Hz: expected the same rate")

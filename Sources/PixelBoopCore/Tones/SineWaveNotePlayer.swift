@@ -4,28 +4,22 @@ import Foundation
 /// timbre: 32-bit phase accumulator, no filter, 8 ms raised-cosine attack and release), the same
 /// timbre for every note, tuned to the 2^-32 phase grid (better than 0.002 cent from A0 up).
 ///
-/// Two modes share one engine and one scheduling rule:
-/// - `offline`: `play` renders the note into `renderedSamples` at once (for files and tests);
-/// - `live`: `play` sends the note to the ALSA device through `AudioPlayback`; the engine is
-///   created and the device started up front, so the first sample of a note leaves the engine
-///   in the next render block (within one period of the call).
+/// `play` sends the note to the device (an ALSA PCM or a JACK client) through `AudioPlayback`;
+/// the engine is created and the device started up front, so the first sample of a note leaves
+/// the engine in the next render block (within one period of the call). Files are made by
+/// `ToneRenderer`, from the same events on the same scheduler.
 ///
 /// Notes played one after another never overlap: each note's envelope lies inside its
 /// duration, and a note requested while another still sounds starts where that one ends.
 ///
-/// Live, it is a transport like the others: its events wait in the one `EventScheduler` and a
+/// It is a transport like the others: its events wait in the one `EventScheduler` and a
 /// `SchedulingThread` queues each a short horizon before its frame, so a note's length never
 /// depends on when a task or the command's loop wakes up.
 ///
 /// `@unchecked Sendable`: every stored `var` is touched only inside `sync.locked` (the engine's
 /// queue has one producer: whoever holds the lock).
 public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
-    public enum Mode: Sendable, Equatable {
-        case offline
-        case live(route: AudioRoute)
-    }
-
-    public let mode: Mode
+    public let route: AudioRoute
     public let sampleRate: Double
     /// Velocity gain before the engine's master gain of 0.3 (1.0: peaks at 0.3).
     public let gain: Float
@@ -38,18 +32,15 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     let sync = SchedulingThread()
     let engine: AudioEngine
     private var nextID: UInt32 = 1
-    // Offline: the samples so far, and the time (seconds) where the next note starts.
-    private var rendered: [Float] = []
-    private var cursorSeconds: Double = 0
-    // Live: the playback, the frame where the last note ends, and a counter stop() bumps so
-    // waiting play() calls know to return.
-    let live: LiveState?
+    // The playback, the frame where the last note ends, and a counter stop() bumps so waiting
+    // play() calls know to return.
+    let live: LiveState
     var lastEnd: UInt64 = 0
     var generation = 0
-    // Live: events not yet handed to the engine, in frame order, flushed by the scheduling
+    // Events not yet handed to the engine, in frame order, flushed by the scheduling
     // thread (not the Swift concurrency pool, whose threads busy tasks can hold).
     var pending = EventScheduler<PendingEvent>(lookahead: 0)
-    /// Live: onset and end frame of the last note played (for tests and diagnostics).
+    /// Onset and end frame of the last note played (for tests and diagnostics).
     private(set) var lastNoteFrames: (onset: UInt64, end: UInt64)?
     var closed = false
 
@@ -57,14 +48,6 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         let frame: UInt64
         let id: UInt32
         let frequency: Double?   // nil: note-off
-    }
-
-    /// A player that renders into memory (`renderedSamples`) instead of a device.
-    public static func offline(
-        sampleRate: Double = 44100, gain: Float = 1.0, timbre: Timbre = .tone
-    ) throws(AudioError) -> SineWaveNotePlayer {
-        try SineWaveNotePlayer(
-            mode: .offline, sampleRate: sampleRate, gain: gain, periodFrames: 4096, periods: 2, timbre: timbre)
     }
 
     /// A player on an ALSA device, started now so the first note sounds at once. Throws
@@ -87,29 +70,23 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         outputGainDB: Double = 0, timbre: Timbre = .tone
     ) throws(AudioError) -> SineWaveNotePlayer {
         try SineWaveNotePlayer(
-            mode: .live(route: route), sampleRate: sampleRate, gain: gain,
+            route: route, sampleRate: sampleRate, gain: gain,
             periodFrames: periodFrames, periods: periods, outputGainDB: outputGainDB, timbre: timbre)
     }
 
     init(
-        mode: Mode, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
+        route: AudioRoute, sampleRate requested: Double, gain: Float, periodFrames: Int, periods: Int,
         outputGainDB: Double = 0, timbre: Timbre = .tone
     ) throws(AudioError) {
         guard Limits.eventGain.contains(Double(gain)) else {
             throw AudioError.invalidConfiguration("gain \(gain): expected \(Limits.text(Limits.eventGain))")
         }
-        var playback: AudioPlayback?
-        var rate = requested
-        if case .live(let route) = mode {
-            // Open the device first: the engine must run at the rate the device grants.
-            let opened = try AudioPlayback(
-                route: route, sampleRate: requested, channels: 1,
-                periodFrames: periodFrames, periods: periods)
-            rate = opened.sampleRate
-            opened.gainDB = outputGainDB
-            playback = opened
-        }
-        self.mode = mode
+        // Open the device first: the engine must run at the rate the device grants.
+        let playback = try AudioPlayback(
+            route: route, sampleRate: requested, channels: 1, periodFrames: periodFrames, periods: periods)
+        let rate = playback.sampleRate
+        playback.gainDB = outputGainDB
+        self.route = route
         self.sampleRate = rate
         self.gain = gain
         self.timbre = timbre
@@ -118,39 +95,35 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
                 sampleRate: rate, voices: 8, maxBlockFrames: 4096, queueCapacity: 4096, channels: 1))
         lookaheadFrames = UInt64(Self.lookaheadSeconds * rate)
         pending = EventScheduler(lookahead: lookaheadFrames)
-        if let playback {
-            // Started now, rendering silence, so a note costs nothing but the next block.
-            try playback.start(engine: engine)
-            self.live = try LiveState(playback: playback)
-        } else {
-            self.live = nil
-        }
+        // Started now, rendering silence, so a note costs nothing but the next block.
+        try playback.start(engine: engine)
+        self.live = try LiveState(playback: playback)
     }
 
     deinit {
         sync.end()
-        live?.shutdown(drain: false)
+        live.shutdown(drain: false)
     }
 
-    /// Live: the I/O thread's counters (xruns, frames written; nil offline).
-    public var playbackStats: PlaybackStats? { live?.stats }
+    /// The I/O thread's counters (xruns, frames written).
+    public var playbackStats: PlaybackStats { live.stats }
 
-    /// Live: frames the engine has rendered (the clock notes are scheduled on).
+    /// Frames the engine has rendered (the clock notes are scheduled on).
     public var engineFrameClock: UInt64 { engine.frameClock }
 
-    /// Live: the engine frame the listener hears now (nil offline).
-    public var audibleFrame: UInt64? { live?.audibleFrame }
+    /// The engine frame the listener hears now.
+    public var audibleFrame: UInt64 { live.audibleFrame }
 
-    /// Live: stops the device after what it holds has been heard (drain) or at once. The
+    /// Stops the device after what it holds has been heard (drain) or at once. The
     /// player cannot play afterwards.
     public func close(drain: Bool = true) {
         locked {
             closed = true
             pending.removeAll()
-            live?.shutdown(drain: drain)
+            live.shutdown(drain: drain)
         }
         sync.end()
-        live?.wake()
+        live.wake()
     }
 
     // MARK: NotePlayer
@@ -158,11 +131,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     public func play(frequency: Double, duration: TimeInterval) async throws {
         try Task.checkCancellation()
         try Self.validate(frequency: frequency, duration: duration, sampleRate: sampleRate)
-        if live != nil {
-            try await playLive(frequency: frequency, duration: duration)
-        } else {
-            try locked { () throws -> Void in try renderOffline(frequency: frequency, duration: duration) }
-        }
+        try await playLive(frequency: frequency, duration: duration)
     }
 
     public func stop() async throws {
@@ -171,70 +140,19 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     /// `stop()` for synchronous callers (signal handling in the CLI).
     public func stopNow() throws {
-        defer { live?.wake() }   // a blocking play(_:) returns now
+        defer { live.wake() }   // a blocking play(_:) returns now
         try locked { () throws -> Void in
             generation += 1
             pending.removeAll()
-            if live != nil {
-                try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
-                // The next note starts after the fade, so the two never overlap.
-                // (Pending notes are cancelled, so this replaces whatever end they reserved.)
-                lastEnd = engine.frameClock + lookaheadFrames + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up))
-            } else if engine.activeVoices > 0 {
-                try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
-                try renderOfflineFrames(Int((Self.stopFadeSeconds * sampleRate).rounded(.up)) + 1)
-            }
-        }
-    }
-
-    // MARK: Offline
-
-    /// Everything rendered so far (mono).
-    public var renderedSamples: [Float] { locked { rendered } }
-
-    /// Returns the rendered samples and starts a new, empty recording (the time base continues).
-    public func takeRenderedSamples() -> [Float] {
-        locked {
-            defer { rendered = [] }
-            return rendered
-        }
-    }
-
-    /// Offline only: silence for `seconds` before the next note.
-    public func rest(seconds: TimeInterval) throws(AudioError) {
-        guard seconds.isFinite, seconds >= 0 else {
-            throw AudioError.invalidConfiguration("rest \(seconds) s: expected a non-negative number of seconds")
-        }
-        guard live == nil else { throw AudioError.invalidConfiguration("rest(seconds:) is for offline players") }
-        try locked { () throws(AudioError) -> Void in
-            let end = frame(atSeconds: cursorSeconds + seconds)
-            cursorSeconds += seconds
-            try renderOfflineFrames(Int(end - engine.frameClock))
+            try engine.allNotesOff(at: nil, fade: Self.stopFadeSeconds)
+            // The next note starts after the fade, so the two never overlap.
+            // (Pending notes are cancelled, so this replaces whatever end they reserved.)
+            lastEnd = engine.frameClock + lookaheadFrames + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up))
         }
     }
 
     func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         try sync.locked(body)
-    }
-
-    private func frame(atSeconds seconds: Double) -> UInt64 { UInt64((seconds * sampleRate + 0.5).rounded(.down)) }
-
-    private func renderOffline(frequency: Double, duration: TimeInterval) throws(AudioError) {
-        let onset = frame(atSeconds: cursorSeconds)
-        let end = frame(atSeconds: cursorSeconds + duration)
-        cursorSeconds += duration
-        let id = nextNoteID()
-        try engine.noteOn(id: id, frequency: frequency, gain: gain, at: onset, timbre: timbre)
-        try engine.releaseNote(
-            NoteID(rawValue: id),
-            at: ToneSequence.releaseFrame(onset: onset, end: end, sampleRate: sampleRate))
-        try renderOfflineFrames(Int(end - engine.frameClock))
-    }
-
-    private func renderOfflineFrames(_ frames: Int) throws(AudioError) {
-        guard frames > 0 else { return }
-        let block = try engine.render(frames: frames)
-        rendered.append(contentsOf: block)
     }
 
     func nextNoteID() -> UInt32 {
@@ -286,7 +204,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     private func waitForClock(_ frame: UInt64, generation myGeneration: Int) async throws -> Bool {
         while true {
             if locked({ generation != myGeneration }) { return false }
-            if let error = live?.failure { throw error }
+            if let error = live.failure { throw error }
             let now = engine.frameClock
             if now >= frame { return true }
             let remaining = Double(frame - now) / sampleRate
@@ -296,8 +214,8 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
         }
     }
 
-    /// Live: what the device reports (nil offline).
-    public var playbackDescription: String? { live?.description }
+    /// What the device reports.
+    public var playbackDescription: String { live.description }
 
     // MARK: Shared
 
@@ -316,13 +234,13 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     /// Sends one sequence event to an engine (tone k uses note id idBase + k).
     static func send(
-        _ event: ToneSequence.Event, to engine: AudioEngine, gain: Float,
+        _ event: ToneSequence.Event, to engine: AudioEngine, gain: Float, timbre: Timbre = .tone,
         idBase: UInt32 = 1
     ) throws(AudioError) {
         let id = idBase &+ UInt32(truncatingIfNeeded: event.tone)
         switch event.kind {
         case .on(let frequency):
-            try engine.noteOn(id: id, frequency: frequency, gain: gain, at: event.frame, timbre: .tone)
+            try engine.noteOn(id: id, frequency: frequency, gain: gain, at: event.frame, timbre: timbre)
         case .off:
             try engine.releaseNote(NoteID(rawValue: id), at: event.frame)
         }

@@ -174,6 +174,8 @@ public struct ToneRenderer {
     /// Velocity gain before the engine's master gain (0.3): 1.0 peaks at 0.3, below the soft
     /// clipper's knee, so the sine is untouched.
     public var gain: Float = 1.0
+    /// The engine timbre of every tone: the pure sine unless a trainer asks for an instrument's.
+    public var timbre: Timbre = .tone
     public var channels: Int = 1
     public var blockFrames: Int = 4096
     /// Silence after the last tone ends.
@@ -211,7 +213,7 @@ public struct ToneRenderer {
             let blockEnd = frame + UInt64(frames)
             // Only what falls inside this block: the queue stays short whatever the sequence length.
             try pending.flush(before: blockEnd) { event throws(AudioError) in
-                try SineWaveNotePlayer.send(event, to: engine, gain: gain)
+                try SineWaveNotePlayer.send(event, to: engine, gain: gain, timbre: timbre)
             }
             if let next = pending.nextFrame, next < blockEnd {
                 throw AudioError.queueFull("more events in one block than the queue holds")

@@ -227,13 +227,14 @@ struct ToneCommand: ParsableCommand {
                 throw BoopExit(.usage, "\(error.context) (the device runs at \(Int(player.sampleRate)) Hz)")
             }
         }
-        if verbose, let info = player.playbackDescription { log(info) }
+        if verbose { log(player.playbackDescription) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
         let finished = try player.play(
             plan.sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted },
             onTone: { k in
                 if showTones { log(describe(plan, k)) }
-                if verbose && k == 0, let audible = player.audibleFrame {
+                if verbose && k == 0 {
+                    let audible = player.audibleFrame
                     let queued = player.engineFrameClock
                     log(
                         String(
@@ -242,8 +243,6 @@ struct ToneCommand: ParsableCommand {
                 }
             })
         if !finished && !quiet { log("stopped") }
-        if verbose, let stats = player.playbackStats {
-            log(stats.summary(sampleRate: player.sampleRate))
-        }
+        if verbose { log(player.playbackStats.summary(sampleRate: player.sampleRate)) }
     }
 }
