@@ -233,6 +233,24 @@ check "a directory as the pattern" 66 "$boop" render "$work" -o "$work/f4.wav"
 [ "$s" -eq 74 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] && grep -q 'cannot start a thread' "$work/stderr" &&
   echo "ok   listen under ulimit -v 90000: 74 $(cat "$work/stderr")" ||
   fail "listen under ulimit -v 90000: exit $s (124: hung) $(cat "$work/stderr")"
+# Tighter limits, down to where the binary can no longer be loaded at all (the kernel or the
+# loader refuses it before boop runs): each either renders or says in one line that memory or a
+# thread was refused, with 74 (the engine's "out of memory" used to be a usage error, 64, with the
+# ranges of the settings as if they were wrong), and leaves no file behind.
+for limit in 85000 80000 75000 70000 65000 60000; do
+  ( ulimit -v "$limit"; "$boop" --version ) >/dev/null 2>&1 || break
+  rm -f "$work/v3.wav"
+  ( ulimit -v "$limit"; timeout 30 "$boop" tone A4 --duration 0.2 -o "$work/v3.wav" ) 2>"$work/stderr"; s=$?
+  left=$(find "$work" -maxdepth 1 -name '.boop-*' | wc -l)
+  if [ "$s" -eq 0 ] && [ -s "$work/v3.wav" ] && [ "$left" -eq 0 ]; then
+    echo "ok   tone -o under ulimit -v $limit: rendered"
+  elif [ "$s" -eq 74 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] && grep -Eq 'memory|thread' "$work/stderr" &&
+    [ ! -e "$work/v3.wav" ] && [ "$left" -eq 0 ]; then
+    echo "ok   tone -o under ulimit -v $limit: 74 $(cat "$work/stderr")"
+  else
+    fail "tone -o under ulimit -v $limit: exit $s, $left temporary file(s) left: $(cat "$work/stderr")"
+  fi
+done
 
 # --- ulimit -f: every format says so in words (Ogg said "Unspecified internal error"), 74, no file.
 for ext in ogg flac wav; do

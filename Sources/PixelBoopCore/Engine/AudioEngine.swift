@@ -101,6 +101,12 @@ public final class AudioEngine {
         var engine: OpaquePointer?
         let status = boop_engine_create(&config, &engine)
         guard status == BOOP_OK, let engine else {
+            if status != BOOP_ERROR_INVALID_ARGUMENT {
+                // Not the settings (they were checked above): memory refused, say by `ulimit -v`.
+                throw AudioError.engineStartFailed(
+                    "engine with \(configuration.sampleRate) Hz, \(configuration.voices) voices: "
+                        + String(cString: boop_status_string(status)) + "; is memory limited (ulimit -v)?")
+            }
             throw AudioError.invalidConfiguration(
                 "engine with \(configuration.sampleRate) Hz, \(configuration.voices) voices, "
                     + "\(configuration.maxBlockFrames)-frame blocks, \(configuration.channels) channel(s): "
