@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <thread>
 
 #include "AlsaTestSupport.hpp"
@@ -97,6 +99,17 @@ TEST_CASE("playback: a device that does not exist is DEVICE_UNAVAILABLE") {
     CHECK(pb == nullptr);
     cfg.device = "no_such_pcm_name";
     CHECK(boop_playback_open(&cfg, 44100, 2, &pb) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    // And why, in ALSA's words, cut to the room given and always terminated.
+    char why[64];
+    std::memset(why, 'x', sizeof why);
+    CHECK(boop_playback_open_why(&cfg, 44100, 2, &pb, why, sizeof why) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    CHECK(std::string(why) == "No such file or directory");
+    cfg.device = "hw:9,0";
+    CHECK(boop_playback_open_why(&cfg, 44100, 2, &pb, why, 8) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    CHECK(std::string(why) == "No such");
+    CHECK(boop_playback_open_why(&cfg, 44100, 2, &pb, nullptr, 0) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    CHECK(boop_playback_open_why(&cfg, 0, 2, &pb, why, sizeof why) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(why).empty());
 }
 
 TEST_CASE("playback: paced by an idle server's clock over 10 s at the defaults, xruns absorbed by adaptive buffering") {

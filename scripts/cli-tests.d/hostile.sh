@@ -53,6 +53,10 @@ check "escape in a preset name" 66 "$boop" ambient --preset "$(printf 'Bright\e[
 check "escape in -o" 73 "$boop" render "$demo" -o "$work/no$(printf '\e')[2J
 dir/x.wav"
 check "escape in a device name" 69 "$boop" tone A4 --duration 0.1 -D "$(printf 'hw:9\e[2J\n,0')"
+# A device that will not open says why, in ALSA's words (missing, busy, refused the settings).
+check "a missing ALSA device" 69 "$boop" play "$demo" --loops 1 -D no-such-pcm &&
+  { grep -qF "cannot be opened for playback at 44100 Hz, 2 channel(s): no such file or directory" "$work/stderr" ||
+    fail "a missing ALSA device: the reason is not given: $(cat "$work/stderr")"; }
 
 # Duplicate keys at any level: 65 naming the key.
 printf '{"bpm": 120, "bpm": 130}' >"$work/dup-bpm.json"

@@ -1,6 +1,7 @@
 // C shim for the playback section of CAudioEngine.h: argument checks, handle <-> object, and no
 // exception crossing the boundary. Thread rules are the header's: open/start/stop/destroy from
 // one control thread; info and stats from any thread.
+#include <cstdio>
 #include <memory>
 #include <new>
 #include <string>
@@ -53,7 +54,7 @@ bool validPlaybackConfig(const boop_playback_config& c, double sampleRate, uint3
 
 // Opens the backend the config names, or returns its status.
 boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32_t channels,
-                        std::unique_ptr<boop::PlaybackBackend>& out) {
+                        std::unique_ptr<boop::PlaybackBackend>& out, const char*& why) {
     if (c.backend == BOOP_BACKEND_JACK) {
         boop::JackPlayback::Config cfg;
         cfg.clientName = c.client_name != nullptr ? c.client_name : "boop";
@@ -87,7 +88,10 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
     cfg.adaptive = c.adaptive != 0;
     auto alsa = std::make_unique<boop::AlsaPlayback>();
     const boop_status s = alsa->open(cfg, sampleRate, channels);
-    if (s == BOOP_OK) out = std::move(alsa);
+    if (s == BOOP_OK)
+        out = std::move(alsa);
+    else
+        why = alsa->openWhy();
     return s;
 }
 
@@ -136,6 +140,12 @@ void boop_playback_config_default(boop_playback_config* config) {
 
 boop_status boop_playback_open(const boop_playback_config* config, double sample_rate, uint32_t channels,
                                boop_playback** out_playback) {
+    return boop_playback_open_why(config, sample_rate, channels, out_playback, nullptr, 0);
+}
+
+boop_status boop_playback_open_why(const boop_playback_config* config, double sample_rate, uint32_t channels,
+                                   boop_playback** out_playback, char* why, size_t why_size) {
+    if (why != nullptr && why_size > 0) why[0] = '\0';
     if (out_playback == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_playback = nullptr;
     boop_playback_config defaults;
@@ -144,8 +154,12 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
     if (!validPlaybackConfig(c, sample_rate, channels)) return BOOP_ERROR_INVALID_ARGUMENT;
     try {
         std::unique_ptr<boop::PlaybackBackend> backend;
-        const boop_status s = openBackend(c, sample_rate, channels, backend);
-        if (s != BOOP_OK) return s;
+        const char* reason = "";
+        const boop_status s = openBackend(c, sample_rate, channels, backend, reason);
+        if (s != BOOP_OK) {
+            if (why != nullptr && why_size > 0) std::snprintf(why, why_size, "%s", reason);
+            return s;
+        }
         std::unique_ptr<boop::AlsaSeqOutput> seqOut;
         if (c.backend == BOOP_BACKEND_ALSA && c.midi_out != 0) {
             seqOut = std::make_unique<boop::AlsaSeqOutput>();

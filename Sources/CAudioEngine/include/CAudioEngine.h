@@ -615,6 +615,12 @@ boop_priority boop_thread_make_realtime(int priority);
  * Thread safety: control thread. */
 boop_status boop_playback_open(const boop_playback_config* config, double sample_rate, uint32_t channels,
                                boop_playback** out_playback);
+/* As boop_playback_open, and on failure `why` (NUL-terminated, one line, `why_size` bytes at most)
+ * says why the ALSA device would not open or take the settings, in ALSA's words where it gave
+ * some ("No such file or directory", "Device or resource busy"); "" when there is nothing to add.
+ * Thread safety: control thread. */
+boop_status boop_playback_open_why(const boop_playback_config* config, double sample_rate, uint32_t channels,
+                                   boop_playback** out_playback, char* why, size_t why_size);
 
 /* What was negotiated. Thread safety: control thread. */
 boop_playback_info boop_playback_get_info(const boop_playback* playback);

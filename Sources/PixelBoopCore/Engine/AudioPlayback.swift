@@ -134,17 +134,21 @@ public final class AudioPlayback {
         // JACK: a port midi_in whose notes the keyboard takes (its queue is shared, so it outlives us).
         config.midi_keys = route.backend == .jack ? midiKeys?.handle : nil
         var out: OpaquePointer?
+        var why = [CChar](repeating: 0, count: 256)
         let status = route.device.withCString { name -> boop_status in
             route.clientName.withCString { client -> boop_status in
                 config.device = name
                 config.client_name = client
-                return boop_playback_open(&config, sampleRate, UInt32(channels), &out)
+                return boop_playback_open_why(&config, sampleRate, UInt32(channels), &out, &why, why.count)
             }
         }
         guard status == BOOP_OK, let out else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
+                // ALSA's reason (missing, busy, refused the settings) tells the user what to change.
+                let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 throw AudioError.deviceUnavailable(
-                    route.unavailable("playback at \(Int(sampleRate)) Hz, \(channels) channel(s)"))
+                    route.unavailable("playback at \(Int(sampleRate)) Hz, \(channels) channel(s)")
+                        + (reason.isEmpty ? "" : ": \(OneLine.escape(reason).lowercased())"))
             }
             throw AudioError.from(status, "opening \(route) for playback")
         }

@@ -27,10 +27,13 @@ const char* sampleFormatName(SampleFormat f) noexcept { return alsaFormatName(al
 
 boop_status AlsaPcm::open(const char* device, snd_pcm_stream_t stream, int realtimePriority) {
     if (pcm_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
-    if (openPcmInheritingPriority(&pcm_, device, stream, realtimePriority) < 0) {
+    const int err = openPcmInheritingPriority(&pcm_, device, stream, realtimePriority);
+    if (err < 0) {
         pcm_ = nullptr;
+        openError_ = snd_strerror(err);
         return BOOP_ERROR_DEVICE_UNAVAILABLE;
     }
+    openError_ = "";
     negotiated_ = false;
     rate_ = 0;
     return BOOP_OK;

@@ -46,8 +46,10 @@ class AlsaPcm {
     AlsaPcm(const AlsaPcm&) = delete;
     AlsaPcm& operator=(const AlsaPcm&) = delete;
 
-    // DEVICE_UNAVAILABLE when the device cannot be opened.
+    // DEVICE_UNAVAILABLE when the device cannot be opened; `openError` then says why in ALSA's
+    // words ("No such file or directory", "Device or resource busy", ...).
     boop_status open(const char* device, snd_pcm_stream_t stream, int realtimePriority);
+    const char* openError() const noexcept { return openError_; }
     // Interleaved access; FLOAT_LE, else S32_LE, else S16_LE (chosen at the first negotiation and
     // kept when the buffer is renegotiated); channels; the nearest rate, period and buffer; then
     // the software parameters (wake-ups a period apart). The granted values are taken only when
@@ -113,6 +115,7 @@ class AlsaPcm {
     boop_status setSoftware(snd_pcm_uframes_t startThreshold, snd_pcm_uframes_t availMin);
 
     snd_pcm_t* pcm_ = nullptr;
+    const char* openError_ = "";  // a static string of ALSA's (snd_strerror)
     bool negotiated_ = false;
     SampleFormat format_ = SampleFormat::Float;
     double rate_ = 0;

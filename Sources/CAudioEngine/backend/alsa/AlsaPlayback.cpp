@@ -60,7 +60,10 @@ boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t
         return BOOP_ERROR_INVALID_ARGUMENT;
 
     const boop_status opened = pcm_.open(config.device, SND_PCM_STREAM_PLAYBACK, config.realtimePriority);
-    if (opened != BOOP_OK) return opened;
+    if (opened != BOOP_OK) {
+        openWhy_ = pcm_.openError();
+        return opened;
+    }
     auto fail = [this](boop_status s) {
         pcm_.close();
         return s;
@@ -68,7 +71,10 @@ boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t
     requestedRate_ = sampleRate;
     requestedChannels_ = channels;
     const boop_status configured = configure(config.periodFrames, config.periods);
-    if (configured != BOOP_OK) return fail(configured);
+    if (configured != BOOP_OK) {
+        openWhy_ = "it refused the access, format, channels, rate or period asked for";
+        return fail(configured);
+    }
     startPeriod_ = pcm_.period();
     startBuffer_ = pcm_.buffer();
     adaptive_ = config.adaptive;

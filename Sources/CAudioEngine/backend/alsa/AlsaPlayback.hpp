@@ -43,6 +43,8 @@ class AlsaPlayback final : public PlaybackBackend {
 
     // Opens and configures the PCM. Allocates. Returns DEVICE_UNAVAILABLE or INVALID_ARGUMENT.
     boop_status open(const Config& config, double sampleRate, uint32_t channels);
+    // After a failed open: why the device would not open or take the settings ("" if unknown).
+    const char* openWhy() const noexcept { return openWhy_; }
 
     // Starts the I/O thread; returns once the thread has set its scheduling policy.
     boop_status start(boop_source source) override;
@@ -74,6 +76,7 @@ class AlsaPlayback final : public PlaybackBackend {
     void finish(boop_status error);
 
     AlsaPcm pcm_;
+    const char* openWhy_ = "";
     double requestedRate_ = 0;
     uint32_t requestedChannels_ = 0;
     snd_pcm_uframes_t startPeriod_ = 0;  // as negotiated at open (adaptive buffering may grow them)
