@@ -220,6 +220,12 @@ TEST_CASE("capture: a device that does not exist is DEVICE_UNAVAILABLE") {
     boop_capture* cap = reinterpret_cast<boop_capture*>(0x1);
     CHECK(boop_capture_open(&cfg, &cap) == BOOP_ERROR_DEVICE_UNAVAILABLE);
     CHECK(cap == nullptr);
+    char why[64] = "x";
+    cfg.device = "no_such_pcm_name";
+    CHECK(boop_capture_open_why(&cfg, &cap, why, sizeof why) == BOOP_ERROR_DEVICE_UNAVAILABLE);
+    CHECK(std::string(why) == "No such file or directory");
+    CHECK(boop_capture_open_why(&cfg, nullptr, why, sizeof why) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(why).empty());
 }
 
 TEST_CASE("capture: the null sink's monitor hears the sine played into the sink") {

@@ -57,6 +57,9 @@ check "escape in a device name" 69 "$boop" tone A4 --duration 0.1 -D "$(printf '
 check "a missing ALSA device" 69 "$boop" play "$demo" --loops 1 -D no-such-pcm &&
   { grep -qF "cannot be opened for playback at 44100 Hz, 2 channel(s): no such file or directory" "$work/stderr" ||
     fail "a missing ALSA device: the reason is not given: $(cat "$work/stderr")"; }
+check "a missing ALSA microphone" 69 "$boop" listen -D no-such-pcm --duration 0.1 &&
+  { grep -qF "cannot be opened for capture at 16000 Hz, 1 channel(s): no such file or directory" "$work/stderr" ||
+    fail "a missing ALSA microphone: the reason is not given: $(cat "$work/stderr")"; }
 
 # Duplicate keys at any level: 65 naming the key.
 printf '{"bpm": 120, "bpm": 130}' >"$work/dup-bpm.json"

@@ -1,6 +1,7 @@
 // C shim for capture and pitch detection (CAudioEngine.h, "ALSA capture, device listing and
 // pitch detection"): argument checks, handle <-> object, no exception across the boundary.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <new>
 
@@ -18,7 +19,7 @@ struct boop_capture {
 namespace {
 
 // Opens the backend the config names, or returns its status.
-boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::CaptureBackend>& out) {
+boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::CaptureBackend>& out, const char*& why) {
     const uint32_t channels = c.channels != 0 ? c.channels : 1;
     const uint32_t ringFrames = c.ring_frames != 0 ? c.ring_frames : 65536;
     if (c.backend == BOOP_BACKEND_JACK) {
@@ -42,7 +43,10 @@ boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::Capt
     cfg.realtimePriority = c.realtime_priority;
     auto alsa = std::make_unique<boop::AlsaCapture>();
     const boop_status s = alsa->open(cfg);
-    if (s == BOOP_OK) out = std::move(alsa);
+    if (s == BOOP_OK)
+        out = std::move(alsa);
+    else
+        why = alsa->openWhy();
     return s;
 }
 
@@ -69,6 +73,12 @@ void boop_capture_config_default(boop_capture_config* config) {
 }
 
 boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture) {
+    return boop_capture_open_why(config, out_capture, nullptr, 0);
+}
+
+boop_status boop_capture_open_why(const boop_capture_config* config, boop_capture** out_capture, char* why,
+                                  size_t why_size) {
+    if (why != nullptr && why_size > 0) why[0] = '\0';
     if (out_capture == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_capture = nullptr;
     boop_capture_config defaults;
@@ -77,8 +87,12 @@ boop_status boop_capture_open(const boop_capture_config* config, boop_capture** 
     if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return BOOP_ERROR_INVALID_ARGUMENT;
     return boop::capi::guarded([&] {
         std::unique_ptr<boop::CaptureBackend> backend;
-        const boop_status s = openBackend(c, backend);
-        if (s != BOOP_OK) return s;
+        const char* reason = "";
+        const boop_status s = openBackend(c, backend, reason);
+        if (s != BOOP_OK) {
+            if (why != nullptr && why_size > 0) std::snprintf(why, why_size, "%s", reason);
+            return s;
+        }
         auto cap = std::make_unique<boop_capture>();
         cap->backend = std::move(backend);
         *out_capture = cap.release();

@@ -781,6 +781,11 @@ void boop_capture_config_default(boop_capture_config* config);
  * Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_INVALID_ARGUMENT,
  * BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
 boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture);
+/* As boop_capture_open, and on failure `why` (as boop_playback_open_why gives it) says why the ALSA
+ * device would not open ("Device or resource busy" when another program holds the microphone).
+ * Thread safety: control thread. */
+boop_status boop_capture_open_why(const boop_capture_config* config, boop_capture** out_capture, char* why,
+                                  size_t why_size);
 
 /* What was negotiated. Thread safety: control thread. */
 boop_capture_info boop_capture_get_info(const boop_capture* capture);

@@ -145,14 +145,18 @@ public final class AudioStream: @unchecked Sendable {
         c.backend = config.backend.cValue
         c.connect = config.connect ? 1 : 0
         var handle: OpaquePointer?
+        var why = [CChar](repeating: 0, count: 256)
         let status = config.device.withCString { name -> boop_status in
             c.device = name
-            return boop_capture_open(&c, &handle)
+            return boop_capture_open_why(&c, &handle, &why, why.count)
         }
         guard status == BOOP_OK, let handle else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
+                // ALSA's reason: a microphone another program holds is "busy", a wrong name "no such".
+                let reason = String(cBuffer: why)
                 throw AudioError.deviceUnavailable(
-                    config.route.unavailable("capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)"))
+                    config.route.unavailable("capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)")
+                        + (reason.isEmpty ? "" : ": \(OneLine.escape(reason).lowercased())"))
             }
             throw AudioError.from(status, "opening \(config.route) for capture")
         }

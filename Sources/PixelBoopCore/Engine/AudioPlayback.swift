@@ -145,7 +145,7 @@ public final class AudioPlayback {
         guard status == BOOP_OK, let out else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
                 // ALSA's reason (missing, busy, refused the settings) tells the user what to change.
-                let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let reason = String(cBuffer: why)
                 throw AudioError.deviceUnavailable(
                     route.unavailable("playback at \(Int(sampleRate)) Hz, \(channels) channel(s)")
                         + (reason.isEmpty ? "" : ": \(OneLine.escape(reason).lowercased())"))

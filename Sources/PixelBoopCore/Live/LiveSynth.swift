@@ -139,7 +139,7 @@ public final class LiveSynth {
             }
         }
         guard status == BOOP_OK, let out else {
-            let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(cBuffer: why)
             if alsa != nil && !reason.isEmpty {
                 throw status == BOOP_ERROR_DEVICE_UNAVAILABLE ? .deviceUnavailable(reason) : .from(status, reason)
             }

@@ -19,7 +19,7 @@ public final class MidiKeyboard {
         var why = [CChar](repeating: 0, count: 256)
         let status = boop_midi_in_open(clientName, source, &out, &why, why.count)
         guard status == BOOP_OK, let out else {
-            let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(cBuffer: why)
             switch status {
             case BOOP_ERROR_DEVICE_UNAVAILABLE: throw .deviceUnavailable(reason)
             case BOOP_ERROR_INVALID_ARGUMENT: throw .invalidConfiguration(reason)

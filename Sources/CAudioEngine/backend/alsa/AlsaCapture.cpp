@@ -71,7 +71,10 @@ boop_status AlsaCapture::open(const Config& config) {
         return BOOP_ERROR_INVALID_ARGUMENT;
 
     boop_status s = pcm_.open(config.device, SND_PCM_STREAM_CAPTURE, config.realtimePriority);
-    if (s != BOOP_OK) return s;
+    if (s != BOOP_OK) {
+        openWhy_ = pcm_.openError();
+        return s;
+    }
     auto fail = [this](boop_status status) {
         pcm_.close();
         return status;
@@ -83,7 +86,10 @@ boop_status AlsaCapture::open(const Config& config) {
     params.period = config.periodFrames;
     params.periods = config.periods;
     s = pcm_.negotiate(params);
-    if (s != BOOP_OK) return fail(s);
+    if (s != BOOP_OK) {
+        openWhy_ = "it refused the access, format, channels, rate or period asked for";
+        return fail(s);
+    }
     realtimePriority_ = config.realtimePriority;
     try {
         ring_.reset(new SampleRing(config.ringFrames));

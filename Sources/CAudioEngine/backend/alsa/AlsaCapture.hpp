@@ -42,6 +42,8 @@ class AlsaCapture final : public CaptureBackend {
     AlsaCapture& operator=(const AlsaCapture&) = delete;
 
     boop_status open(const Config& config);
+    // After a failed open: why the device would not open or take the settings ("" if unknown).
+    const char* openWhy() const noexcept { return openWhy_; }
     boop_status start() override;
     void stop() override;
 
@@ -60,6 +62,7 @@ class AlsaCapture final : public CaptureBackend {
     void finish(boop_status error);
 
     AlsaPcm pcm_;
+    const char* openWhy_ = "";
     int realtimePriority_ = 0;
 
     std::unique_ptr<SampleRing> ring_;
