@@ -88,7 +88,8 @@ public final class MediaControls: Sendable {
 
     /// A descriptor that is readable while a command waits to be taken with `poll()`, so a control
     /// loop can sleep in `poll(2)` on it (with the keyboard) instead of waking up to look.
-    public var wakeDescriptor: Int32 { core.wakeFd }
+    /// -1 once closed.
+    public var wakeDescriptor: Int32 { core.descriptor() }
 
     /// Withdraws the player from the bus (also done on deinit). Idempotent.
     public func close() { core.close() }
@@ -184,7 +185,9 @@ extension MediaControls {
             let lostNow = lost
             lost = nil
             let command = pending.isEmpty ? nil : pending.removeFirst()
-            if pending.isEmpty && wakeFd >= 0 {
+            // Once closed the descriptor's number may name another file (a pipe of the caller's,
+            // which a read would block on or steal from): never touched again.
+            if pending.isEmpty && wakeFd >= 0 && !closed {
                 var bytes = [UInt8](repeating: 0, count: 64)
                 while read(wakeFd, &bytes, bytes.count) > 0 {}
             }
@@ -210,12 +213,19 @@ extension MediaControls {
             }
             lock.lock()
             closed = true
-            lock.unlock()
-            boop_mpris_destroy(handle)
             if wakeFd >= 0 {
                 Glibc.close(wakeFd)
                 Glibc.close(wakeWriteFd)
             }
+            lock.unlock()
+            boop_mpris_destroy(handle)
+        }
+
+        /// The wake descriptor, or -1 once closed.
+        func descriptor() -> Int32 {
+            lock.lock()
+            defer { lock.unlock() }
+            return closed ? -1 : wakeFd
         }
 
         private func run() {
