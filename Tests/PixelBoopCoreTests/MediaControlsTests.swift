@@ -65,6 +65,27 @@ struct MediaControlsTests {
         #expect(try bus.run(["busctl", "--address=\(bus.address)", "status", controls.busName]).status != 0)
     }
 
+    @Test("after close() the wake descriptor's number is never read again, whatever file it names by then")
+    func closedDescriptorUntouched() throws {
+        let bus = try PrivateBus()
+        let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.fd"))
+        let old = controls.wakeDescriptor
+        #expect(old >= 0)
+        controls.close()
+        #expect(controls.wakeDescriptor == -1)
+        // Another file takes the freed number (as any open may), holding a byte of its own.
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        #expect(dup2(ends[0], old) == old)
+        _ = fcntl(old, F_SETFL, fcntl(old, F_GETFL) | O_NONBLOCK)
+        var one: UInt8 = 7
+        #expect(write(ends[1], &one, 1) == 1)
+        #expect(controls.poll() == nil)
+        var got: UInt8 = 0
+        #expect(read(old, &got, 1) == 1 && got == 7, "poll() after close() read another file's byte")
+        for fd in [old, ends[0], ends[1]] { Glibc.close(fd) }
+    }
+
     @Test("close() while commands arrive and updates are made from other threads: no use of a freed handle")
     func closeWhileCommandsArrive() async throws {
         let bus = try PrivateBus()
