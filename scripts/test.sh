@@ -21,20 +21,28 @@ jobs="${BOOP_JOBS:-$(nproc)}"
 boop_bin() { echo "$(swift build -c release --show-bin-path)/boop"; }
 
 names=() results=() times=()
-# Runs one stage: its commands in a subshell under `set -e` (so the first failing command ends
-# the stage, as in a plain script), never in a conditional context (which would switch `set -e`
-# off inside it). Records PASS/FAIL and the wall time.
+# A stage that hangs (a test blocked for good) must not take the stages after it with it: each
+# has this many seconds, about twice the slowest stage seen on a loaded 2-core machine (the
+# ThreadSanitizer run, 540 s), then it fails and its processes are ended.
+stage_limit="${BOOP_STAGE_LIMIT:-1200}"
+
+# Runs one stage: its commands in a bash under `set -e` (so the first failing command ends the
+# stage, as in a plain script), never in a conditional context (which would switch `set -e` off
+# inside it), under timeout(1): at the limit its process group gets SIGTERM (the scripts' traps
+# stop their servers), SIGKILL 60 s later. Records PASS/FAIL and the wall time.
 stage() {
   local name=$1 start rc
   shift
   echo
   echo "=== $name ==="
   start=$(date +%s.%N)
-  (
-    set -euo pipefail
-    "$@"
-  )
+  # In the background and waited for, so Ctrl-C or a SIGTERM of this script reaches the stage
+  # (timeout puts it in a process group of its own, which the terminal's Ctrl-C misses).
+  timeout --kill-after=60 "$stage_limit" bash -c 'set -euo pipefail; "$@"' stage "$@" </dev/null &
+  stage_pid=$!
+  wait "$stage_pid"
   rc=$?
+  stage_pid=
   local took
   took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
   names+=("$name")
@@ -42,6 +50,9 @@ stage() {
   if [ "$rc" = 0 ]; then
     results+=(PASS)
     echo "=== $name: PASS in ${took} s ==="
+  elif [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$took" -ge "$stage_limit" ]; }; then
+    results+=(FAIL)
+    echo "=== $name: FAIL (still running after the ${stage_limit} s limit; stopped) after ${took} s ==="
   else
     results+=(FAIL)
     echo "=== $name: FAIL (exit $rc) after ${took} s ==="
@@ -79,6 +90,14 @@ stall_tests() { scripts/stall-tests.sh "$(boop_bin)" edit-nice play-nice; }
 fuzz_tests() { FUZZ_CXX_BUILD=build-test-address scripts/fuzz.sh; }
 # make install and make deb take the release boop the "Swift release build" stage built in .build.
 install_tests() { BOOP_SCRATCH=.build scripts/install-tests.sh; }
+
+stage_pid=
+trap 'if [ -n "$stage_pid" ]; then kill -TERM "$stage_pid" 2>/dev/null; wait "$stage_pid"; fi; exit 130' INT TERM
+
+# The stages run in a bash of their own (under timeout), which sees these only when exported.
+export jobs
+export -f boop_bin cxx_tests swift_release swift_tests swift_tsan swift_asan cli_tests live_tests jack_tests \
+  suspend_tests stall_tests fuzz_tests install_tests
 
 t0=$(date +%s.%N)
 stage "formatting (clang-format, swift format)" scripts/check-format.sh
