@@ -7,8 +7,8 @@ Two test clients share the server's clock: `boop-send` writes MIDI events into b
 chosen frames (random offsets within periods), `boop-rec` records boop:out_1. Two clients rather
 than one, so the graph has no cycle (send -> boop -> rec) and all three run in the same cycle:
 a frame recorded is the frame an event was written at. Checks: 16 A4 notes all start the same
-number of frames after their events, and at most one frame after (the envelope's first sample
-is zero), and --record's file: in the quick run a .mid whose 16 note-ons are on their frames, in
+number of frames after their events, the latency boop:out_1 reports (the output stage's
+look-ahead) and at most one frame more (the envelope's first sample is zero), and --record's file: in the quick run a .mid whose 16 note-ons are on their frames, in
 the full one a WAV equal to the recorded output. With --quick nothing more. Otherwise also C3...C6 within 0.5 cent, CC 7 on a held note
 (the curve's level, no step), channels 2, 3 and 10
 sound, the sustain pedal holds a released note, all notes off silences within 10 ms, random bytes
@@ -44,6 +44,16 @@ rec = jack.Client("boop-rec", no_start_server=True)
 rate, period = send.samplerate, send.blocksize
 midi_out = send.midi_outports.register("out")
 audio_in = rec.inports.register("in")
+
+def capture_latency(port):
+    """(min, max) of a port's capture latency in frames, as `jack_lsp -l` prints it."""
+    out = subprocess.run(["jack_lsp", "-l", port], capture_output=True, text=True, timeout=30).stdout
+    for line in out.splitlines():
+        if "port capture latency" in line:
+            lo, hi = line.split("[")[1].split("]")[0].split()
+            return int(lo), int(hi)
+    return None, None
+
 
 # The plan: (seconds after the start, bytes); frames are chosen below, each at a random offset
 # within its period.
@@ -143,6 +153,9 @@ try:
         # boop registers midi_in once active: connecting works at once (a refusal is a failure).
         send.connect(midi_out, "boop:midi_in")
         rec.connect("boop:out_1", audio_in)
+        # The output stage's look-ahead, as boop reports it: out_1's capture latency (midi_in's,
+        # from the test's sender, is 0). JACK-Client has no call for it: jackd2's jack_lsp says it.
+        state["latency"] = capture_latency("boop:out_1")
         state["start"] = send.frame_time + rate // 2
         wait_until("the plan to be played and recorded", 60 + t * 4, lambda: state["last"] >= total)
         alive = boop.poll() is None
@@ -165,14 +178,23 @@ if missed:
     print(f"note: the test recorder missed {missed} frames (its own xruns)", flush=True)
 
 # 1. Latency and jitter: the first non-zero sample after each event (the silence before it is
-# exact: the previous note's voice retired).
+# exact: the previous note's voice retired), against the latency boop reports for out_1: the
+# output stage's look-ahead, plus at most one frame (the envelope's first sample is 0).
+lat_min, lat_max = state.get("latency", (None, None))
 delays = []
 for f in a4:
     nz = np.flatnonzero(x[f - period:f + 4800])
     delays.append(int(nz[0]) - period if len(nz) else None)
-check(None not in delays and len(set(delays)) == 1 and 0 <= delays[0] <= 1,
+check(lat_min is not None and lat_min == lat_max and 0 < lat_min < 0.01 * rate,
+      f"boop:out_1 reports a capture latency of {lat_min}...{lat_max} frames (the output stage's look-ahead)")
+lat = lat_max or 0
+check(None not in delays and len(set(delays)) == 1 and 0 <= delays[0] - lat <= 1,
       f"period {period}: 16 A4 notes at random offsets start {sorted(set(map(str, delays)))} frames after their "
-      f"events (jitter {max(delays) - min(delays) if None not in delays else '?'} frames; the envelope's first sample is 0)")
+      f"events: the reported {lat} + {delays[0] - lat if None not in delays else '?'} "
+      f"(jitter {max(delays) - min(delays) if None not in delays else '?'} frames; the envelope's first sample is 0)")
+# From here on the output is read on the events' frames: shifted back by the reported latency.
+x = np.concatenate((x[lat:], np.zeros(lat)))
+got_x = np.concatenate((got[lat:], np.zeros(lat, dtype=bool)))  # recorded frames, as x
 
 
 def check_recorded_midi():
@@ -252,7 +274,7 @@ if not QUICK:
     def zc_hz(a, b):
         # Within the window, the longest stretch the test client did record (a cycle it missed
         # on a loaded machine is zeros, whose crossings are no pitch).
-        ok = np.concatenate(([False], got[a:b], [False]))
+        ok = np.concatenate(([False], got_x[a:b], [False]))
         edges = np.flatnonzero(ok[1:] != ok[:-1])
         runs = list(zip(edges[::2], edges[1::2]))
         lo, hi = max(runs, key=lambda r: r[1] - r[0]) if runs else (0, b - a)
@@ -283,7 +305,7 @@ if not QUICK:
     ratio = after / before if before > 0 else 0.0
     step_before = float(np.max(np.abs(np.diff(x[v - 12000:v]))))
     step_ramp = float(np.max(np.abs(np.diff(x[v - 1:v + ramp + 480]))))
-    whole = bool(got[v - 12000:v + ramp + 480 + 12000].all())
+    whole = bool(got_x[v - 12000:v + ramp + 480 + 12000].all())
     if not whole:
         print("note: CC 7 not checked: the test client missed cycles around it (its own xruns)", flush=True)
     check(not whole or (abs(ratio / 0.25 - 1) < 0.01 and step_ramp <= step_before * 1.01),
@@ -303,7 +325,7 @@ if not QUICK:
     check(tail < 1e-4, f"all notes off (CC 123): peak {tail:.1e} from 10 ms after it")
     g = marks["after-garbage"]
     nz = np.flatnonzero(x[g - period:g + 4800])
-    check(len(nz) > 0 and int(nz[0]) - period == delays[0], "after 2000 random bytes a note starts on its frame")
+    check(len(nz) > 0 and int(nz[0]) - period == delays[0] - lat, "after 2000 random bytes a note starts on its frame")
     malformed = [line for line in err.splitlines() if "malformed bytes" in line]
     check(bool(malformed), "-v counts the malformed bytes: " + (malformed[-1] if malformed else err[-300:]))
 sys.exit(1 if check.failures else 0)

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,25 @@ TEST_CASE("the C API reports the reason, and rejects a bad ALSA config before op
     CHECK(boop_synth_open_why(&config, &synth, why, sizeof why) == BOOP_ERROR_INVALID_ARGUMENT);
     CHECK(synth == nullptr);
     CHECK(std::string(why).empty());
+}
+
+TEST_CASE("a synth's output stage: the playback's defaults, and a gain or ceiling out of range refused") {
+    boop_synth_config config;
+    boop_synth_config_default(&config);
+    boop_output_config defaults;
+    boop_output_config_default(&defaults);
+    CHECK(config.output.gain_db == defaults.gain_db);
+    CHECK(config.output.ceiling_dbtp == defaults.ceiling_dbtp);
+    boop_synth* synth = nullptr;
+    for (double gain : {BOOP_GAIN_DB_MAX + 0.1, BOOP_GAIN_DB_MIN - 0.1, std::nan("")}) {
+        config.output.gain_db = gain;
+        CHECK(boop_synth_open(&config, &synth) == BOOP_ERROR_INVALID_ARGUMENT);
+    }
+    config.output.gain_db = 0;
+    config.output.ceiling_dbtp = BOOP_CEILING_DBTP_MAX + 0.5;
+    CHECK(boop_synth_open(&config, &synth) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(synth == nullptr);
+    CHECK(boop_synth_output_latency_frames(nullptr) == 0);
 }
 
 #include "backend/alsa/AlsaSeqOutput.hpp"

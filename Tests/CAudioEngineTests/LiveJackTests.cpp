@@ -135,6 +135,12 @@ void exerciseSynth() {
     boop_synth* synth = nullptr;
     REQUIRE(boop_synth_open(&config, &synth) == BOOP_OK);
     CHECK(boop_synth_sample_rate(synth) == 48000);
+    // The sound passes the output stage: delayed by its look-ahead, the same as an offline stage's.
+    boop_output* stage = nullptr;
+    REQUIRE(boop_output_create(nullptr, 48000, 2, &stage) == BOOP_OK);
+    CHECK(boop_synth_output_latency_frames(synth) == boop_output_latency_frames(stage));
+    CHECK(boop_synth_output_latency_frames(synth) > 0);
+    boop_output_destroy(stage);
     REQUIRE(boop_synth_start(synth) == BOOP_OK);
     CHECK(boop_synth_connect_midi(synth, "no-such:port") == BOOP_ERROR_INVALID_ARGUMENT);
 

@@ -21,6 +21,9 @@ class PlaybackBackend {
     virtual void stop(bool drain) = 0;
     virtual boop_playback_info info() const = 0;
     virtual boop_playback_stats stats() const = 0;
+    // The frames the caller delays the sound before the backend gets it (the output stage's
+    // look-ahead), before start: a backend that reports latency to a server (JACK) includes them.
+    virtual void setProcessingLatency(uint32_t frames) noexcept { (void)frames; }
 };
 
 class CaptureBackend {

@@ -206,6 +206,7 @@ boop_status boop_playback_start(boop_playback* playback, boop_source source) {
         limited.render = renderThroughStage;
         limited.context = playback;
         if (playback->seqOut) followFrames(*playback, source.sample_rate);
+        playback->backend->setProcessingLatency(playback->stage.latency());
         const boop_status s = playback->backend->start(limited);
         playback->started = s == BOOP_OK || s == BOOP_ERROR_ALREADY_RUNNING;
         return s;

@@ -8,6 +8,7 @@
 
 #include "backend/alsa/AlsaSynth.hpp"
 #include "backend/jack/JackSynth.hpp"
+#include "engine/OutputStage.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_synth {
@@ -31,11 +32,13 @@ void boop_synth_config_default(boop_synth_config* config) {
     config->sample_rate = 48000;
     config->period_frames = 256;
     config->periods = 3;
+    boop_output_config_default(&config->output);
 }
 
 namespace {
 bool validSynthConfig(const boop_synth_config& c) {
     if (c.backend != BOOP_BACKEND_JACK && c.backend != BOOP_BACKEND_ALSA) return false;
+    if (!boop::OutputStage::isValid(c.output)) return false;
     if (c.voices < BOOP_ENGINE_VOICES_MIN || c.voices > BOOP_ENGINE_VOICES_MAX) return false;
     if (!(std::isfinite(c.bend_range) && c.bend_range >= BOOP_SYNTH_BEND_RANGE_MIN &&
           c.bend_range <= BOOP_SYNTH_BEND_RANGE_MAX))
@@ -61,6 +64,7 @@ boop_status openAlsa(const boop_synth_config& config, boop_synth& s, std::string
     cfg.sampleRate = config.sample_rate;
     cfg.voices = config.voices;
     cfg.bendRange = config.bend_range;
+    cfg.output = config.output;
     for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config.channel_voice[c];
     s.alsa = std::make_unique<boop::AlsaSynth>();
     return s.alsa->open(cfg, why);
@@ -72,6 +76,7 @@ boop_status openJack(const boop_synth_config& config, boop_synth& s) {
     cfg.connect = config.connect != 0;
     cfg.voices = config.voices;
     cfg.bendRange = config.bend_range;
+    cfg.output = config.output;
     for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config.channel_voice[c];
     return s.jack.open(cfg);
 }
@@ -113,6 +118,11 @@ double boop_synth_sample_rate(const boop_synth* synth) {
 uint32_t boop_synth_buffer_frames(const boop_synth* synth) {
     if (synth == nullptr) return 0;
     return synth->alsa ? synth->alsa->periodFrames() : synth->jack.bufferFrames();
+}
+
+uint32_t boop_synth_output_latency_frames(const boop_synth* synth) {
+    if (synth == nullptr) return 0;
+    return synth->alsa ? synth->alsa->outputLatency() : synth->jack.outputLatency();
 }
 
 const char* boop_synth_midi_port(const boop_synth* synth) {

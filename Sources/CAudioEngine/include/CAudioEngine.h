@@ -969,6 +969,11 @@ typedef struct boop_synth_config {
     double sample_rate;     /* requested rate (default 48000; the device may grant another) */
     uint32_t period_frames; /* BOOP_PERIOD_FRAMES_MIN ... _MAX (default 256): also the MIDI delay */
     uint32_t periods;       /* BOOP_PERIODS_MIN ... _MAX (default 3) */
+    /* Both: the output stage the synth's sound passes through before the ports, the device and
+       the recording (gain and true-peak limiter; defaults: boop_output_config_default). Its
+       look-ahead delays the sound by boop_synth_output_latency_frames, which JACK's latency
+       reporting includes: out_1/out_2 report it as their capture latency past midi_in's. */
+    boop_output_config output;
 } boop_synth_config;
 
 typedef struct boop_synth_stats {
@@ -1011,6 +1016,9 @@ boop_status boop_synth_open_why(const boop_synth_config* config, boop_synth** ou
 double boop_synth_sample_rate(const boop_synth* synth);
 uint32_t boop_synth_buffer_frames(const boop_synth* synth);
 const char* boop_synth_midi_port(const boop_synth* synth);
+/* The frames the output stage's look-ahead delays the sound (constant after open; 0 for NULL):
+ * a note starts this many frames after the frame its event is applied on. Thread safety: any thread. */
+uint32_t boop_synth_output_latency_frames(const boop_synth* synth);
 
 /* Activates the client: from the next cycle each MIDI event is applied on its own frame inside
  * the process callback (real-time thread; no allocation, locks or system calls there).

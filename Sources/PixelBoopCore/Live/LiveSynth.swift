@@ -108,14 +108,16 @@ public final class LiveSynth {
     }
 
     /// Opens the client `clientName` with ports midi_in, out_1, out_2 (nothing sounds until `start`).
-    /// `voices` maps 1-based channels to voices; the ones not given keep the default map.
+    /// `voices` maps 1-based channels to voices; the ones not given keep the default map. The
+    /// sound passes the engine's output stage: `gainDB`, then the true-peak limiter.
     public init(
         clientName: String = "boop", connect: Bool = true, polyphony: Int = LiveSynth.defaultPolyphony,
         bendRange: Double = LiveSynth.defaultBendRange,
-        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil
+        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil, gainDB: Double = 0
     ) throws(AudioError) {
         var config = boop_synth_config()
         boop_synth_config_default(&config)
+        config.output = try OutputStage.config(gainDB: gainDB)
         backend = alsa == nil ? .jack : .alsa
         if let alsa {
             config.backend = BOOP_BACKEND_ALSA
@@ -152,6 +154,9 @@ public final class LiveSynth {
 
     public var sampleRate: Double { boop_synth_sample_rate(handle) }
     public var bufferFrames: Int { Int(boop_synth_buffer_frames(handle)) }
+    /// The frames the output stage's look-ahead delays the sound: a note sounds this much after
+    /// the frame its event was applied on (JACK reports it as the ports' latency).
+    public var outputLatencyFrames: Int { Int(boop_synth_output_latency_frames(handle)) }
     /// The MIDI input's full port name, e.g. `boop:midi_in`.
     public var midiPort: String { String(cString: boop_synth_midi_port(handle)) }
 

@@ -19,7 +19,8 @@ extension SynthCommand {
         let synth: LiveSynth
         do {
             synth = try LiveSynth(
-                polyphony: voices, bendRange: bendRange, voices: try channelVoices(), alsa: alsaOptions.config)
+                polyphony: voices, bendRange: bendRange, voices: try channelVoices(), alsa: alsaOptions.config,
+                gainDB: gainOption.gain)
         } catch AudioError.deviceUnavailable(let reason) where reason.hasPrefix("no ALSA sequencer") {
             throw BoopExit(.unavailable, "synth: \(reason); --backend jack plays from JACK MIDI instead")
         }
@@ -27,6 +28,7 @@ extension SynthCommand {
         let session = SynthSession(
             synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
         session.recording = recording
+        session.gain = gainOption.description
         try session.run(connecting: alsaOptions.midi)
     }
 }

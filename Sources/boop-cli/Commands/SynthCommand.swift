@@ -39,6 +39,8 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Polyphony (\(Limits.text(Limits.voices)), default \(LiveSynth.defaultPolyphony)).")
     var voices: Int = LiveSynth.defaultPolyphony
 
+    @OptionGroup var gainOption: GainOption
+
     @OptionGroup var recording: SynthRecordOptions
 
     @Flag(name: .long, help: "No status line (for scripts).")
@@ -83,11 +85,13 @@ struct SynthCommand: ParsableCommand {
         runReportingErrors {
             if backend == .alsa { return try runAlsa() }
             let synth = try LiveSynth(
-                connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices())
+                connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices(),
+                gainDB: gainOption.gain)
             try recording.begin(synth)
             let session = SynthSession(
                 synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
             session.recording = recording
+            session.gain = gainOption.description
             try session.run(connecting: midiConnect)
         }
     }
@@ -102,6 +106,9 @@ final class SynthSession {
     private var view = LineView()
     private var lastShown: LiveSynthStats?
     var recording = SynthRecordOptions()
+
+    /// The -v line of the output stage (GainOption.description).
+    var gain = ""
 
     init(synth: LiveSynth, verbose: Bool, display: Bool) {
         self.synth = synth
@@ -123,6 +130,10 @@ final class SynthSession {
                         ? "synth jack: %@, %.0f Hz, buffer %d frames; events applied on their own frame"
                         : "synth alsa: %@, %.0f Hz, period %d frames; events placed one period after arrival",
                     synth.midiPort, synth.sampleRate, synth.bufferFrames))
+            log(
+                String(
+                    format: "output: %@; the limiter's look-ahead delays the sound %d frames (%.1f ms)",
+                    gain, synth.outputLatencyFrames, Double(synth.outputLatencyFrames) / synth.sampleRate * 1000))
         }
         let terminal = TerminalSession.start(.keys(hideCursor: showView))
         defer { terminal?.restore() }

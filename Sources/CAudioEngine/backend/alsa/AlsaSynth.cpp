@@ -55,6 +55,8 @@ boop_status AlsaSynth::open(const Config& config, std::string& why) {
         synth_ = std::make_unique<MidiSynth>(*engine_, config.channelVoices, config.bendRange);
         scheduler_ = std::make_unique<MidiArrivalScheduler>(kQueueCapacity);
         log_ = std::make_unique<LockFreeQueue<MidiLogEntry>>(kQueueCapacity);
+        stage_.prepare(rate_, 2, config.output.ceiling_dbtp);
+        stage_.setGainDb(config.output.gain_db);
     } catch (...) {
         stop();
         return BOOP_ERROR_OUT_OF_MEMORY;
@@ -145,6 +147,7 @@ void AlsaSynth::render(float* out, uint32_t frames) BOOP_RT {
         if (recording_ != nullptr) recording_->pushEvent(entry);
     }
     if (frames > done) engine_->render(out + std::size_t(done) * 2, frames - done);
+    stage_.process(out, frames);
     if (recording_ != nullptr) recording_->pushAudio(out, frames);
     rendered_ = blockStart + frames;
     scheduler_->clock().observe(monotonicNow(), rendered_);

@@ -16,6 +16,7 @@
 #include "engine/Engine.hpp"
 #include "engine/MidiArrival.hpp"
 #include "engine/MidiSynth.hpp"
+#include "engine/OutputStage.hpp"
 #include "rt/LockFreeQueue.hpp"
 
 namespace boop {
@@ -29,6 +30,7 @@ class AlsaSynth {
         uint32_t voices = 16;
         double bendRange = 2.0;
         int channelVoices[MidiSynth::kChannels] = {};
+        boop_output_config output{0.0, BOOP_CEILING_DBTP};
     };
 
     ~AlsaSynth();
@@ -51,6 +53,7 @@ class AlsaSynth {
     // Any thread.
     double sampleRate() const noexcept { return rate_; }
     uint32_t periodFrames() const noexcept { return period_; }
+    uint32_t outputLatency() const noexcept { return stage_.latency(); }
     const char* midiPortName() const noexcept { return seq_.portName().c_str(); }
     uint64_t framesRendered() const noexcept { return frames_.load(std::memory_order_relaxed); }
     uint64_t messages() const noexcept { return messages_.load(std::memory_order_relaxed); }
@@ -78,6 +81,7 @@ class AlsaSynth {
     std::unique_ptr<Engine> engine_;
     std::unique_ptr<MidiSynth> synth_;
     std::unique_ptr<MidiArrivalScheduler> scheduler_;
+    OutputStage stage_;  // gain and true-peak limiter on every block, before the device and the file
     std::unique_ptr<LockFreeQueue<MidiLogEntry>> log_;
     std::unique_ptr<SynthRecorder> recorder_;
     std::string recordWhy_;               // why the file could not be opened

@@ -65,11 +65,19 @@ class JackClient {
     // Fetches every port's buffer for this cycle into buffers_ (the process thread).
     void fetchBuffers(jack_nframes_t frames) BOOP_RT;
 
+    // The frames the client itself delays its sound (the output stage's look-ahead), reported in
+    // the ports' latencies so that other clients can compensate; 0 (the default) reports none.
+    // `input`: the port whose events the sound follows (the synth's midi_in), or nullptr.
+    // Control thread, before activation or followed by jack_recompute_total_latencies.
+    void setOwnLatency(uint32_t frames) noexcept { ownLatency_.store(frames, std::memory_order_relaxed); }
+    void setLatencyInput(jack_port_t* input) noexcept { latencyInput_.store(input, std::memory_order_release); }
+
   private:
     static int onBufferSize(jack_nframes_t frames, void* self) noexcept;
     static int onXrun(void* self) noexcept;
     static void onShutdown(jack_status_t code, const char* reason, void* self) noexcept;
     static void onLatency(jack_latency_callback_mode_t mode, void* self) noexcept;
+    void reportOwnLatency(jack_latency_callback_mode_t mode, uint32_t own) noexcept;
 
     jack_client_t* client_ = nullptr;
     bool output_ = true;
@@ -79,6 +87,8 @@ class JackClient {
     std::atomic<uint32_t> bufferSize_{0};
     std::atomic<uint64_t> xruns_{0};
     std::atomic<uint32_t> latency_{0};
+    std::atomic<uint32_t> ownLatency_{0};
+    std::atomic<jack_port_t*> latencyInput_{nullptr};
     std::atomic<int> error_{BOOP_OK};
 };
 
@@ -111,6 +121,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
 
     boop_playback_info info() const override;
     boop_playback_stats stats() const override;
+    void setProcessingLatency(uint32_t frames) noexcept override { setOwnLatency(frames); }
 
   private:
     static int onProcess(jack_nframes_t frames, void* self) noexcept;

@@ -29,11 +29,14 @@ boop_status JackSynth::open(const Config& config) {
         synth_ = std::make_unique<MidiSynth>(*engine_, config.channelVoices, config.bendRange);
         log_ = std::make_unique<LockFreeQueue<MidiLogEntry>>(kLogCapacity);
         block_.assign(std::size_t(kBlockFrames) * 2, 0.0f);
+        stage_.prepare(sampleRate(), 2, config.output.ceiling_dbtp);
+        stage_.setGainDb(config.output.gain_db);
     } catch (...) {
         close();
         return BOOP_ERROR_OUT_OF_MEMORY;
     }
     jack_set_process_callback(client(), onProcess, this);
+    setOwnLatency(stage_.latency());
     return BOOP_OK;
 }
 
@@ -45,6 +48,8 @@ boop_status JackSynth::start() {
     if (s != BOOP_OK) return s;
     jack_port_t* port = jack_port_register(client(), "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
     if (port == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    setLatencyInput(port);
+    jack_recompute_total_latencies(client());
     midiIn_.store(port, std::memory_order_release);
     return BOOP_OK;
 }
@@ -165,6 +170,7 @@ void JackSynth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
             n = 1;
         }
         engine_->render(block_.data(), n);
+        stage_.process(block_.data(), n);
         if (recording_ != nullptr) recording_->pushAudio(block_.data(), n);
         deinterleave(block_.data(), 2, n, buffers_.data(), begin);
         begin += n;

@@ -1,8 +1,10 @@
 #pragma once
 // `boop synth` on JACK: a client with a MIDI input port (midi_in) and two audio outputs, whose
 // process callback reads the cycle's MIDI events and applies each on its own frame: the engine
-// renders up to the event's frame, the event is applied, rendering goes on. A note therefore
-// starts on the frame its event carries, at any buffer size: no latency, no jitter.
+// renders up to the event's frame, the event is applied, rendering goes on, and each block passes
+// the output stage (gain, true-peak limiter). A note therefore starts the stage's look-ahead
+// (outputLatency frames, reported to the server as the ports' latency) after the frame its event
+// carries, at any buffer size: a fixed latency, no jitter.
 #include <jack/jack.h>
 #include <jack/midiport.h>
 
@@ -17,6 +19,7 @@
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
 #include "engine/MidiSynth.hpp"
+#include "engine/OutputStage.hpp"
 #include "rt/LockFreeQueue.hpp"
 
 namespace boop {
@@ -29,6 +32,7 @@ class JackSynth final : public JackClient {
         uint32_t voices = 16;
         double bendRange = 2.0;
         int channelVoices[MidiSynth::kChannels] = {};
+        boop_output_config output{0.0, BOOP_CEILING_DBTP};
     };
 
     ~JackSynth();
@@ -48,6 +52,7 @@ class JackSynth final : public JackClient {
 
     // Any thread.
     const char* midiPortName() const noexcept;
+    uint32_t outputLatency() const noexcept { return stage_.latency(); }
     uint64_t framesRendered() const noexcept { return frames_.load(std::memory_order_relaxed); }
     uint64_t malformed() const noexcept { return malformed_.load(std::memory_order_relaxed); }
     uint64_t ignored() const noexcept { return ignored_.load(std::memory_order_relaxed); }
@@ -79,6 +84,7 @@ class JackSynth final : public JackClient {
     std::string recordWhy_;               // why the file could not be opened
     SynthRecorder* recording_ = nullptr;  // set before activation, read by the audio thread
     MidiParser parser_;
+    OutputStage stage_;
     std::vector<float> block_;
     jack_nframes_t cycleStart_ = 0;
     std::atomic<bool> running_{false};
