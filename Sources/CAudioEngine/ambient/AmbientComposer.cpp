@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "dsp/MidiPitch.hpp"
+#include "dsp/OnePole.hpp"
 
 namespace boop::ambient {
 
@@ -61,7 +62,7 @@ void AmbientEngine::prepareComposition() {
     fadeIn_ = cfg_.fade_in_seconds > 0.0f ? 0.0 : 1.0;
     fadeInStep_ = cfg_.fade_in_seconds > 0.0f ? 1.0 / (cfg_.fade_in_seconds * sr_) : 1.0;
 
-    panGlide_ = static_cast<float>(1.0 - std::exp(-1.0 / (0.005 * sr_)));
+    panGlide_ = static_cast<float>(dsp::onePoleCoef(0.005, sr_));
     padLevel_ = cfg_.pad_level;
     leadLevel_ = cfg_.lead_level;
     grainLevel_ = cfg_.grain_level;

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dsp/OnePole.hpp"
+
 namespace boop {
 namespace dsp {
 
@@ -62,7 +64,7 @@ constexpr KindRecipe kKinds[] = {
 
 DrumRecipe DrumRecipe::forKey(uint32_t key, double rate) BOOP_RT {
     // Amplitude falls by 1/e every `seconds`.
-    auto decay = [rate](double seconds) { return seconds > 0.0 ? std::exp(-1.0 / (seconds * rate)) : 1.0; };
+    auto decay = [rate](double seconds) { return seconds > 0.0 ? onePoleRetention(seconds, rate) : 1.0; };
     DrumRecipe r;
     r.kind = kindForKey(key);
     const KindRecipe& k = kKinds[static_cast<int>(r.kind)];

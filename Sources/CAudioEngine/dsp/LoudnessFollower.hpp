@@ -23,7 +23,7 @@ class LoudnessFollower {
         target_ = targetLufs;
         block_ = static_cast<unsigned>(std::lround(sampleRate * 0.1));
         alpha_ = 0.1 / timeConstantSeconds;
-        glide_ = static_cast<float>(1.0 - std::exp(-1.0 / (glideSeconds * sampleRate)));
+        glide_ = static_cast<float>(onePoleCoef(glideSeconds, sampleRate));
         for (auto& k : weighting_) k.prepare(sampleRate);
         sum_ = 0;
         filled_ = 0;

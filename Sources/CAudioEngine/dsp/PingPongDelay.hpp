@@ -21,7 +21,7 @@ class PingPongDelay {
         size_ = static_cast<int>(std::ceil(maxSeconds * sampleRate)) + 4;
         left_.assign(static_cast<size_t>(size_), 0.0f);
         right_.assign(static_cast<size_t>(size_), 0.0f);
-        glideCoef_ = static_cast<float>(1.0 - std::exp(-1.0 / (0.25 * sampleRate)));
+        glideCoef_ = static_cast<float>(onePoleCoef(0.25, sampleRate));
         setTime(timeSeconds_);
         reset();
     }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dsp/OnePole.hpp"
+
 namespace boop {
 namespace dsp {
 
@@ -35,7 +37,7 @@ void PitchTracker::prepare(double sampleRate, uint32_t windowSize, uint32_t lag)
 void PitchTracker::setLowpass(double hz) noexcept {
     lowpassHz_ = hz;
     const double rate = yin_.sampleRate();
-    lowpassCoefficient_ = hz > 0.0 && hz < rate / 2 ? 1.0 - std::exp(-2.0 * M_PI * hz / rate) : 0.0;
+    lowpassCoefficient_ = hz > 0.0 && hz < rate / 2 ? onePoleCoefForCutoff(hz, rate) : 0.0;
 }
 
 void PitchTracker::reset() noexcept {

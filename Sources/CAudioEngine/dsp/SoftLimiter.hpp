@@ -1,5 +1,6 @@
 #pragma once
 #include <cmath>
+#include "dsp/OnePole.hpp"
 #include "dsp/SoftClipper.hpp"
 #include "rt/Realtime.hpp"
 
@@ -15,7 +16,7 @@ struct SoftLimiter {
     float release = 0.9999f;
 
     void prepare(double sampleRate, double releaseSeconds = 0.4) noexcept {
-        release = static_cast<float>(std::exp(-1.0 / (releaseSeconds * sampleRate)));
+        release = static_cast<float>(onePoleRetention(releaseSeconds, sampleRate));
         reset();
     }
     void reset() BOOP_RT { env = 0.0f; }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "dsp/OnePole.hpp"
 #include "dsp/SimdTypes.hpp"
 
 namespace boop {
@@ -82,7 +83,7 @@ void TruePeakLimiter::prepare(double sampleRate, int channels, double ceilingDbt
     // A request made at detector index m concerns the input about TruePeak::kDelay samples before
     // m; it is fully applied lookahead_ - 1 samples later, centred in the hold window.
     latency_ = lookahead_ + 1 + TruePeak::kDelay;
-    release_ = static_cast<float>(std::exp(-1.0 / (releaseSeconds * sampleRate)));
+    release_ = static_cast<float>(onePoleRetention(releaseSeconds, sampleRate));
     gainStep_ = static_cast<float>(1.0 / (0.02 * sampleRate));
     detector_.prepare();
     peakKernel_ = choosePeakKernel();
