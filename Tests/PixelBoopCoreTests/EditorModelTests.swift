@@ -104,4 +104,53 @@ struct EditorModelTests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples/\(name)").path
     }
+
+    @Test("H and L stop at the first and last step; h and l wrap; no count overflows")
+    func jumps() {
+        var m = EditorModel(pattern: Pattern(name: "t"))
+        m.moveTo(step: 12, row: 60)   // step 13
+        m.jump(steps: 4)
+        #expect(m.step == 15)
+        m.jump(steps: 4)
+        #expect(m.step == 15)   // not 3: no wrap
+        m.jump(steps: -4)
+        #expect(m.step == 11)
+        m.jump(steps: -100)
+        #expect(m.step == 0)
+        m.jump(steps: -4)
+        #expect(m.step == 0)
+        m.jump(steps: Int.max)
+        #expect(m.step == 15)
+        m.jump(steps: Int.min)
+        #expect(m.step == 0)
+        m.move(steps: -1)
+        #expect(m.step == 15)   // h still wraps
+        m.move(steps: Int.min)
+        #expect((0..<16).contains(m.step))
+    }
+
+    @Test("a reopened file shows its notes: each track's cursor starts on its first note")
+    func reopenShowsNotes() {
+        let pattern = Pattern(
+            name: "high", bpm: 120, length: 16,
+            tracks: [
+                .melody: [Note(step: 5, pitch: 100), Note(step: 2, pitch: 96)],
+                .bass: [Note(step: 0, pitch: 28)], .rhythm: [Note(step: 0, pitch: 49)]
+            ])
+        var m = EditorModel(pattern: pattern)
+        #expect(m.track == .melody && m.step == 0 && m.cursorPitch == 96)
+        var view = EditorView(colorMode: .none)
+        let rows = view.visibleRows(for: m, height: 24)
+        #expect(rows.contains(96) && rows.contains(100))
+        let f = view.frame(
+            model: m, width: 80, height: 24, playStep: nil, playing: false, sound: .silent("s"), fileName: "f")
+        #expect(f.lines.first { $0.hasPrefix("C7 ") }?.contains("o") == true)
+        #expect(f.lines.first { $0.hasPrefix("E7 ") }?.contains("o") == true)
+        m.cycleTrack(by: 2)
+        #expect(m.cursorLabel == "E1" && view.visibleRows(for: m, height: 24).contains(28))
+        m.cycleTrack(by: 1)
+        #expect(m.cursorLabel == "crash")
+        // An empty track starts where it always did.
+        #expect(EditorModel(pattern: Pattern(name: "e")).cursorLabel == "C4")
+    }
 }

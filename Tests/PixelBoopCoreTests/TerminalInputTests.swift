@@ -48,4 +48,19 @@ struct TerminalInputTests {
         // Invalid UTF-8 and C1 controls are skipped a byte at a time, never typed.
         #expect(p.feed([0xC3, 0x28, 0xC2, 0x85, 0xFF, 0x80, 0x61]) == [.char("("), .char("a")])
     }
+
+    @Test("mouse reports: digits only, saturated; positions off screen are no cell (no overflow)")
+    func mouseNumbers() {
+        var p = TerminalInput()
+        #expect(p.feed(Array("\u{1B}[<0;-9223372036854775808;5M".utf8)).isEmpty)   // a sign: not a report
+        #expect(p.feed(Array("\u{1B}[<0;;5M\u{1B}[<0;5;5;5M\u{1B}[<0;5M".utf8)).isEmpty)
+        #expect(
+            p.feed(Array("\u{1B}[<0;99999999999999999999999;9223372036854775807M".utf8))
+                == [.mouse(button: .left, column: 99_999, row: 99_999, pressed: true, drag: false)])
+        var view = EditorView(colorMode: .none)
+        let model = EditorModel(pattern: Pattern(name: "t"))
+        for (column, row) in [(Int.min, 5), (Int.max, 5), (5, Int.min), (5, Int.max), (Int.min, Int.min), (0, 0), (81, 5)] {
+            #expect(view.cell(column: column, row: row, model: model, width: 80, height: 24) == nil)
+        }
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 /// The groove keys on the model: swing, probability, condition and ratchet, each one undo step,
 /// saved as the song format holds them; and what the loop plays (`G`).
 @Suite("Editor model: groove and the chain loop")
-struct EditorGrooveTests {
+struct EditorModelGrooveTests {
     @Test("f/F, a/A, z/Z, r/R: each change one undo step, clamped, on the note under the cursor or the block")
     func grooveKeys() throws {
         var m = EditorModel(pattern: Pattern(name: "g"))

@@ -4,7 +4,7 @@ import Testing
 @testable import PixelBoopCore
 
 @Suite("Editor model: songs, blocks, patterns, mix")
-struct EditorSongTests {
+struct EditorModelSongTests {
     static func melody(_ m: EditorModel) -> [[Int]] {
         m.songPattern.notes(.melody).map { [$0.step, $0.pitch] }.sorted { $0.lexicographicallyPrecedes($1) }
     }

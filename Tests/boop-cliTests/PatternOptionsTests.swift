@@ -4,7 +4,7 @@ import Testing
 @testable import boop_cli
 
 @Suite("boop play / render argument parsing")
-struct PatternCommandParsingTests {
+struct PatternOptionsTests {
     static let accepted: [[String]] = [
         ["render", "p.json", "-o", "x.wav"],
         [

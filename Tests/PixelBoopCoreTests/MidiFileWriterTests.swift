@@ -102,7 +102,7 @@ private let sample = Pattern(
         .rhythm: [Note(step: 0, pitch: 36, velocity: .accent), Note(step: 4, pitch: 38), Note(step: 15, pitch: 42)]
     ])
 
-@Suite struct MidiExportTests {
+@Suite struct MidiFileWriterTests {
     @Test func headerAndConductor() throws {
         let midi = try ParsedMidi(MidiFileWriter.data(for: sample, loops: 1))
         #expect(midi.format == 1)

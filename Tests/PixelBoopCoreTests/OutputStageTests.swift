@@ -7,7 +7,7 @@ import Testing
 /// with the engine's BS.1770 meter (itself checked against EBU Tech 3341 signals in the C++
 /// tests) on rendered samples.
 @Suite("Loudness and the output stage")
-struct LoudnessTests {
+struct OutputStageTests {
     static let target = -18.0
 
     /// Renders `seconds` of a preset as `boop ambient -o` does (output stage included).
@@ -32,8 +32,8 @@ struct LoudnessTests {
     func presetLoudness(_ name: String) throws {
         let preset = try #require(AmbientPreset.bundled.first { $0.name == name })
         for seed: UInt64 in [2, 5, 9] {
-            let meter = try LoudnessTests.ambient(preset, seed: seed, seconds: 30)
-            #expect(abs(meter.integrated - LoudnessTests.target) <= 1.0, "\(name) seed \(seed): \(meter.integrated) LUFS")
+            let meter = try OutputStageTests.ambient(preset, seed: seed, seconds: 30)
+            #expect(abs(meter.integrated - OutputStageTests.target) <= 1.0, "\(name) seed \(seed): \(meter.integrated) LUFS")
             #expect(meter.truePeak <= -1.0, "\(name) seed \(seed): \(meter.truePeak) dBTP")
         }
     }
@@ -60,7 +60,7 @@ struct LoudnessTests {
 
     @Test("a dense accented pattern and a tone at +12 dB: true peak at most -1 dBTP")
     func limiterHolds() throws {
-        let samples = try LoudnessTests.render(LoudnessTests.dense, gainDB: 12, voices: 32)
+        let samples = try OutputStageTests.render(OutputStageTests.dense, gainDB: 12, voices: 32)
         let meter = try LoudnessMeter(sampleRate: 44100, channels: 2)
         samples.withUnsafeBufferPointer { meter.add($0, frames: $0.count / 2) }
         #expect(meter.truePeak <= -1.0)
@@ -81,8 +81,8 @@ struct LoudnessTests {
         let pattern = try Pattern.load(
             path: URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().appendingPathComponent("../../examples/demo.json").standardized.path)
-        let plain = try LoudnessTests.render(pattern)
-        let quieter = try LoudnessTests.render(pattern, gainDB: -6)
+        let plain = try OutputStageTests.render(pattern)
+        let quieter = try OutputStageTests.render(pattern, gainDB: -6)
         #expect(plain.count == quieter.count)
         let factor = Float(pow(10.0, -6.0 / 20.0))   // 0.501
         var worst = 0.0

@@ -6,7 +6,7 @@ import Testing
 /// Notes from a MIDI keyboard in the editor: heard on the current track, and with step entry (`i`)
 /// placed at the cursor with their velocity, chords on one step, one undo step each.
 @Suite("Editor model: MIDI keyboard and step entry")
-struct EditorKeyboardTests {
+struct EditorModelKeyboardTests {
     private func on(_ pitch: Int, _ velocity: Int = 80) -> PlayedNote { PlayedNote(pitch: pitch, velocity: velocity, on: true) }
     private func off(_ pitch: Int) -> PlayedNote { PlayedNote(pitch: pitch, velocity: 0, on: false) }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import PixelBoopCore
 
 @Suite("TrainingStore schema 2: matching and interval attempts beside the discrimination trials")
-struct TrainingHistoryTests {
+struct TrainingStoreSchemaTests {
     /// A history exactly as schema 1 wrote it, with two sessions and three trials.
     static func schema1History(_ name: String, extra: String = "") throws -> String {
         try TrainingStoreTests.foreignDatabase(

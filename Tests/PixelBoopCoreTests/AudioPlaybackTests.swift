@@ -7,7 +7,7 @@ import Testing
 /// engine's clock at the rate asked, so the music takes its own time by the wall clock, as the
 /// sequencer's MIDI stamps (on the same frame line) do.
 @Suite("Playback with no sound device")
-struct TimerPlaybackTests {
+struct AudioPlaybackTests {
     @Test("a pattern plays in its own time on the timer, no device opened")
     func playsInTime() throws {
         // 8 steps at 240 BPM: 8 x 60 / (240 x 4) = 0.5 s.

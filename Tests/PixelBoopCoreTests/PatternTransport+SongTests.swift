@@ -7,7 +7,7 @@ import Testing
 /// ALSA's null device: the events handed to the engine are, frame for frame, what a
 /// `SongSequencer` (the timeline `render` uses) makes from the start frame.
 @Suite("PatternTransport playing a song")
-struct TransportSongTests {
+struct PatternTransportSongTests {
     /// Two patterns of different lengths, a chain with repeats and a tempo change, swing, a
     /// probability, a condition and a ratchet.
     static let song: Song = {
@@ -49,19 +49,19 @@ struct TransportSongTests {
     @Test("boop play's path: a song given at init plays its chain, every event on the render timeline's frame")
     func songAtInit() throws {
         let t = try PatternTransport(
-            pattern: Pattern(name: "unused"), route: AudioRoute(device: "null"), loops: 2, song: TransportSongTests.song)
+            pattern: Pattern(name: "unused"), route: AudioRoute(device: "null"), loops: 2, song: PatternTransportSongTests.song)
         #expect(t.totalSteps == 2 * (6 * 2 + 4 * 2 + 6))
         t.sync.locked { t.scheduledLog = [] }
         try t.start()
-        let got = try TransportSongTests.played(t, steps: t.totalSteps!)
+        let got = try PatternTransportSongTests.played(t, steps: t.totalSteps!)
         #expect(got.count > 20)
-        #expect(got == TransportSongTests.expected(t, loops: 2))
+        #expect(got == PatternTransportSongTests.expected(t, loops: 2))
     }
 
     @Test("the editor's path: playSong on a pattern transport, then the chain with its tempo change and groove")
     func playSongLater() throws {
         let t = try PatternTransport(pattern: Pattern(name: "p"), route: AudioRoute(device: "null"))
-        t.playSong(TransportSongTests.song)
+        t.playSong(PatternTransportSongTests.song)
         t.sync.locked { t.scheduledLog = [] }
         try t.start()
         // An endless chain: 60 steps are more than two passes of it (26 steps each).
@@ -72,7 +72,8 @@ struct TransportSongTests {
         #expect(heard != nil)
         try t.stop()
         let got = t.sync.locked { t.scheduledLog ?? [] }
-        var s = SongSequencer(song: TransportSongTests.song, sampleRate: t.sampleRate, loops: nil, startFrame: t.startFrame)
+        var s = SongSequencer(
+            song: PatternTransportSongTests.song, sampleRate: t.sampleRate, loops: nil, startFrame: t.startFrame)
         let expected = s.events(forSteps: 0..<60).sorted(by: SongEvent.playOrder)
         #expect(got.count > 40)
         #expect(Array(expected.prefix(got.count)) == got || Array(got.prefix(expected.count)) == expected)
@@ -80,10 +81,10 @@ struct TransportSongTests {
 
     @Test("an edit while the song plays takes over from the next step queued, on the frame that step had")
     func replaceWhilePlaying() throws {
-        var s = SongSequencer(song: TransportSongTests.song, sampleRate: 48000, loops: nil, startFrame: 1000)
+        var s = SongSequencer(song: PatternTransportSongTests.song, sampleRate: 48000, loops: nil, startFrame: 1000)
         _ = s.events(forSteps: 0..<10)
         let at = s.frame(ofStep: 10)
-        var edited = TransportSongTests.song
+        var edited = PatternTransportSongTests.song
         edited.bpm = 90
         s.replaceSong(edited, fromStep: 10)
         #expect(s.frame(ofStep: 10) == at)
@@ -98,7 +99,7 @@ struct TransportSongTests {
 struct SongMidiOutTests {
     @Test("every note the song plays on its frame, channel and velocity; six straight clocks a step at each entry's tempo")
     func songMidi() throws {
-        let song = TransportSongTests.song
+        let song = PatternTransportSongTests.song
         var sequencer = SongSequencer(song: song, sampleRate: 48000, loops: 1, seed: nil, startFrame: 1000)
         let total = sequencer.totalSteps!
         var scheduler = MidiOutScheduler(clock: true)

@@ -3,7 +3,7 @@ import Testing
 @testable import PixelBoopCore
 
 @Suite("AudioEngine bridge")
-struct EngineBridgeTests {
+struct AudioEngineTests {
     @Test("a rendered A4 is 440 Hz at accent gain 0.3")
     func renderedNoteFrequencyAndGain() throws {
         let engine = try AudioEngine()

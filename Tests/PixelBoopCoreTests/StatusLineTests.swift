@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import PixelBoopCore
+
+@Suite("The editor's status line")
+struct StatusLineTests {
+    @Test("the status line fits any width, keeps the name whole while it fits, shortens the rest first")
+    func statusLine() {
+        var view = EditorView(colorMode: .truecolor)
+        var m = EditorModel(pattern: Pattern(name: "t"))
+        m.toggle()
+        let name = "a-rather-long-pattern-file-name-for-the-status-line.json"
+        for sound in [
+            SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7), .silent("no sound device: editing silently"),
+            .reconnecting
+        ] {
+            for width in [200, 120, 80, 70, 60, 58, 57, 40, 20, 5, 1] {
+                let line = view.statusText(model: m, playing: true, sound: sound, name: name + "*", width: width)
+                #expect(line.count <= width, "width \(width): \(line)")
+                if name.count + 2 <= width { #expect(line.contains(name + "*"), "width \(width): \(line)") }
+            }
+        }
+        let at80 = view.statusText(
+            model: m, playing: false, sound: .device(name: "pulse", latencyMilliseconds: 8.7), name: name + "*", width: 80)
+        #expect(at80 == " \(name)*│mel│1/16│C4│120│■│n1")
+        // A device being reconnected says so on an 80-column line with a usual file name.
+        let reconnecting = view.statusText(
+            model: m, playing: true, sound: .reconnecting, name: "reconnect.json*", width: 80)
+        #expect(reconnecting.contains("reconnecting"), "\(reconnecting)")
+        let f = view.frame(
+            model: m, width: 80, height: 24, playStep: nil, playing: false,
+            sound: .device(name: "pulse", latencyMilliseconds: 8.7), fileName: name)
+        #expect(f.text(row: 23).hasPrefix(" \(name)*"))
+    }
+}
