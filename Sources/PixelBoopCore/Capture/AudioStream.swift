@@ -152,11 +152,11 @@ public final class AudioStream: @unchecked Sendable {
         }
         guard status == BOOP_OK, let handle else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
-                // ALSA's reason: a microphone another program holds is "busy", a wrong name "no such".
-                let reason = String(cBuffer: why)
+                // A microphone another program holds is "busy", a wrong name "no such file".
                 throw AudioError.deviceUnavailable(
-                    config.route.unavailable("capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)")
-                        + (reason.isEmpty ? "" : ": \(OneLine.escape(reason).lowercased())"))
+                    config.route.unavailable(
+                        "capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)",
+                        reason: String(cBuffer: why)))
             }
             throw AudioError.from(status, "opening \(config.route) for capture")
         }

@@ -144,11 +144,9 @@ public final class AudioPlayback {
         }
         guard status == BOOP_OK, let out else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
-                // ALSA's reason (missing, busy, refused the settings) tells the user what to change.
-                let reason = String(cBuffer: why)
                 throw AudioError.deviceUnavailable(
-                    route.unavailable("playback at \(Int(sampleRate)) Hz, \(channels) channel(s)")
-                        + (reason.isEmpty ? "" : ": \(OneLine.escape(reason).lowercased())"))
+                    route.unavailable(
+                        "playback at \(Int(sampleRate)) Hz, \(channels) channel(s)", reason: String(cBuffer: why)))
             }
             throw AudioError.from(status, "opening \(route) for playback")
         }

@@ -50,12 +50,15 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Why it cannot be opened, in one line.
-    func unavailable(_ purpose: String) -> String {
+    /// Why it cannot be opened, in one line, ending with the engine's reason when it gave one
+    /// (ALSA's: missing, busy, refused the settings), which tells the user what to change.
+    func unavailable(_ purpose: String, reason: String = "") -> String {
+        let because = reason.isEmpty ? "" : ": \(OneLine.escape(reason).lowercased())"
         switch backend {
-        case .alsa: "\(description) cannot be opened for \(purpose)"
+        case .alsa: return "\(description) cannot be opened for \(purpose)\(because)"
         case .jack:
-            "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)"
+            return
+                "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)\(because)"
         }
     }
 }
