@@ -131,21 +131,3 @@ struct EditorModelKeyboardTests {
         #expect(m.soundsKey(37) && m.soundsKey(100))
     }
 }
-
-@Suite("Editor screen: step entry in the status line")
-struct EditorStepEntryStatusTests {
-    @Test("`i` shows in the status line while step entry is on, and in the keys (`?`)")
-    func shown() {
-        let view = EditorView(colorMode: .truecolor)
-        var m = EditorModel(pattern: Pattern(name: "t"))
-        let sound = SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7)
-        #expect(!view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("entry"))
-        m.toggleStepEntry()
-        #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("step entry"))
-        for width in [80, 40, 20] {
-            #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: width).count <= width)
-        }
-        let line = EditorView.helpColumns.joined().first { $0.hasPrefix("i ") }
-        #expect(line?.contains("MIDI step entry") == true && (line?.count ?? 99) <= 38)
-    }
-}

@@ -94,38 +94,3 @@ struct PatternTransportSongTests {
         #expect(s.frame(ofStep: 11) - at > UInt64(48000 * 60 / (180 * 4)))
     }
 }
-
-@Suite("MIDI out scheduling of a song")
-struct SongMidiOutTests {
-    @Test("every note the song plays on its frame, channel and velocity; six straight clocks a step at each entry's tempo")
-    func songMidi() throws {
-        let song = PatternTransportSongTests.song
-        var sequencer = SongSequencer(song: song, sampleRate: 48000, loops: 1, seed: nil, startFrame: 1000)
-        let total = sequencer.totalSteps!
-        var scheduler = MidiOutScheduler(clock: true)
-        scheduler.announce(step: 0, resume: false)
-        let spans = sequencer.spans(forSteps: 0..<total)
-        scheduler.add(spans, steps: 0..<total, song: &sequencer)
-        var out: [(UInt64, [UInt8])] = []
-        try scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
-        #expect(out.first.map { $0.0 == 1000 && $0.1 == [0xFA] } == true)
-        let ons = out.filter { $0.1.count == 3 && $0.1[0] & 0xF0 == 0x90 }
-        #expect(ons.count == spans.count)
-        for s in spans {
-            let status = 0x90 | MidiFileWriter.channel(s.hit.track)
-            #expect(
-                ons.contains { $0.0 == s.on && $0.1 == [status, UInt8(s.hit.pitch), MidiFileWriter.velocity(s.hit.velocity)] })
-        }
-        let clocks = out.filter { $0.1 == [0xF8] }.map(\.0)
-        #expect(clocks.count == 6 * total)
-        // Entry B (200 BPM) starts on step 12: its clocks are 48000 x 60 / (200 x 24) frames apart, from its start.
-        let bStart = sequencer.frame(ofStep: 12)
-        for c in 0..<(6 * 8) {
-            #expect(clocks[6 * 12 + c] == bStart + UInt64((Double(c) * 48000 * 60 / (200 * 24) + 0.5).rounded(.down)))
-        }
-        // Swing moves notes, never the clock: A's clocks at 180 BPM are straight from its start.
-        for c in 0..<(6 * 6) {
-            #expect(clocks[c] == 1000 + UInt64((Double(c) * 48000 * 60 / (180 * 24) + 0.5).rounded(.down)))
-        }
-    }
-}
