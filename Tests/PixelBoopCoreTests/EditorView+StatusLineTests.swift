@@ -4,7 +4,7 @@ import Testing
 @testable import PixelBoopCore
 
 @Suite("The editor's status line")
-struct StatusLineTests {
+struct EditorViewStatusLineTests {
     @Test("the status line fits any width, keeps the name whole while it fits, shortens the rest first")
     func statusLine() {
         var view = EditorView(colorMode: .truecolor)
