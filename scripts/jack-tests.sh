@@ -14,8 +14,10 @@
 # --pdeathsig), so it dies with this script even if the script is killed outright.
 # Every wait is for the thing itself (the server taking clients, boop's ports appearing or being
 # connected), with generous limits: a loaded two-core machine can be slow to start anything.
-# boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start a fixed
-# one frame later at 64- and 256-frame periods (jitter 0), C3...C6 in tune, channels 2/3/10, the
+# boop synth (scripts/jack_synth_test.py, about 25 s): notes sent at random frames start the
+# latency out_1 reports (the output stage's look-ahead) and one frame later at 64- and 256-frame
+# periods (jitter 0), a chord played hard at --gain 12 held at -1 dBTP by the output stage's
+# limiter (scripts/jack_synth_loud_test.py), C3...C6 in tune, channels 2/3/10, the
 # sustain pedal, all notes off, CC 7 on sounding notes, random bytes, --record (a .mid at 64 frames,
 # a WAV equal to the output at 256; a missing folder -> 73); no server -> 69; the server killed -> 74.
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s; a song:
@@ -228,6 +230,12 @@ synth_test() {
   run_client "boop synth test" scripts/jack_synth_test.py "$BOOP" "$@"
 }
 synth_test --quick
+# Played hard at --gain 12: the output stage's limiter holds the true peak at -1 dBTP.
+if python3 -c "import jack, numpy, pyloudnorm, scipy" 2>/dev/null; then
+  run_client "boop synth played hard" scripts/jack_synth_loud_test.py "$BOOP"
+else
+  failed "boop synth played hard: the test client needs JACK-Client, numpy, scipy and pyloudnorm (scripts/setup.sh)"
+fi
 
 # --record a file that cannot be made: one line and 73 before anything plays, nothing left behind.
 "$BOOP" synth --backend jack --no-connect --no-display --record "$WORK/missing/take.wav" >/dev/null 2>"$WORK/err"
