@@ -1,6 +1,7 @@
 // C shim for the playback section of CAudioEngine.h: argument checks, handle <-> object, and no
 // exception crossing the boundary. Thread rules are the header's: open/start/stop/destroy from
 // one control thread; info and stats from any thread.
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -23,6 +24,8 @@ struct boop_playback {
     double ceilingDbtp = BOOP_CEILING_DBTP;  // the stage's, prepared by start
     boop_source inner{};                     // what start was given
     bool started = false;
+    // The stage's look-ahead, set at start: frames written but not yet heard, as the device's are.
+    std::atomic<uint32_t> stageLatency{0};
     // ALSA with midi_out: the sequencer port, scheduled by the I/O thread's frame line.
     std::unique_ptr<boop::AlsaSeqOutput> seqOut;
     boop::MidiArrivalClock line;
@@ -207,6 +210,7 @@ boop_status boop_playback_start(boop_playback* playback, boop_source source) {
         limited.context = playback;
         if (playback->seqOut) followFrames(*playback, source.sample_rate);
         playback->backend->setProcessingLatency(playback->stage.latency());
+        playback->stageLatency.store(playback->stage.latency(), std::memory_order_relaxed);
         const boop_status s = playback->backend->start(limited);
         playback->started = s == BOOP_OK || s == BOOP_ERROR_ALREADY_RUNNING;
         return s;
@@ -234,7 +238,9 @@ boop_playback_stats boop_playback_get_stats(const boop_playback* playback) {
         none.error = BOOP_ERROR_INVALID_ARGUMENT;
         return none;
     }
-    return playback->backend->stats();
+    boop_playback_stats s = playback->backend->stats();
+    s.delay_frames += playback->stageLatency.load(std::memory_order_relaxed);
+    return s;
 }
 
 void boop_playback_stop(boop_playback* playback, int drain) {

@@ -582,7 +582,8 @@ typedef struct boop_playback_info {
 
 typedef struct boop_playback_stats {
     uint64_t frames_written; /* frames handed to ALSA */
-    int64_t delay_frames;    /* last snd_pcm_delay: frames written but not yet heard */
+    int64_t delay_frames;    /* frames written but not yet heard: the device's (the last snd_pcm_delay; JACK: the
+                                ports' latency and a cycle) and the output stage's look-ahead */
     uint64_t xruns;          /* recovered underruns */
     uint64_t suspends;       /* recovered suspends */
     int running;             /* 1 while the I/O thread runs */
