@@ -28,7 +28,7 @@ extension SynthCommand {
         let session = SynthSession(
             synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
         session.recording = recording
-        session.gain = gainOption.description
+        session.gainDB = gainOption.gain
         try session.run(connecting: alsaOptions.midi)
     }
 }

@@ -91,7 +91,7 @@ struct SynthCommand: ParsableCommand {
             let session = SynthSession(
                 synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
             session.recording = recording
-            session.gain = gainOption.description
+            session.gainDB = gainOption.gain
             try session.run(connecting: midiConnect)
         }
     }
@@ -107,8 +107,8 @@ final class SynthSession {
     private var lastShown: LiveSynthStats?
     var recording = SynthRecordOptions()
 
-    /// The -v line of the output stage (GainOption.description).
-    var gain = ""
+    /// The gain before the output stage's limiter (--gain), for -v.
+    var gainDB = 0.0
 
     init(synth: LiveSynth, verbose: Bool, display: Bool) {
         self.synth = synth
@@ -124,16 +124,18 @@ final class SynthSession {
         let port = synth.midiPort
         for source in sources { try synth.connectMidi(from: source) }
         if verbose {
+            // Each fits an 80-column terminal.
             log(
                 String(
                     format: synth.backend == .jack
-                        ? "synth jack: %@, %.0f Hz, buffer %d frames; events applied on their own frame"
-                        : "synth alsa: %@, %.0f Hz, period %d frames; events placed one period after arrival",
+                        ? "synth jack: %@, %.0f Hz, buffer %d; each event on its own frame"
+                        : "synth alsa: %@, %.0f Hz, period %d; events one period after arrival",
                     synth.midiPort, synth.sampleRate, synth.bufferFrames))
             log(
                 String(
-                    format: "output: %@; the limiter's look-ahead delays the sound %d frames (%.1f ms)",
-                    gain, synth.outputLatencyFrames, Double(synth.outputLatencyFrames) / synth.sampleRate * 1000))
+                    format: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,
+                    OutputStage.ceilingDBTP, synth.outputLatencyFrames,
+                    Double(synth.outputLatencyFrames) / synth.sampleRate * 1000))
         }
         let terminal = TerminalSession.start(.keys(hideCursor: showView))
         defer { terminal?.restore() }
