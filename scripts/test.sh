@@ -11,6 +11,15 @@
 # which CI reads. The exit status is 0 only when every stage passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# A stage that hangs (a test blocked for good) must not take the stages after it with it: each
+# has this many seconds, about twice the slowest stage seen on a loaded 2-core machine (the
+# ThreadSanitizer run, 540 s), then it fails and its processes are ended.
+stage_limit="${BOOP_STAGE_LIMIT:-1200}"
+if ! [[ "$stage_limit" =~ ^[1-9][0-9]{0,5}$ ]]; then
+  echo "test.sh: BOOP_STAGE_LIMIT=$stage_limit: expected whole seconds, 1 to 999999" >&2
+  echo "0 passed, 1 failed"
+  exit 2
+fi
 if ! scripts/setup.sh; then
   echo "test.sh: setup failed (above); no test can run without it" >&2
   echo "0 passed, 1 failed"
@@ -21,10 +30,6 @@ jobs="${BOOP_JOBS:-$(nproc)}"
 boop_bin() { echo "$(swift build -c release --show-bin-path)/boop"; }
 
 names=() results=() times=()
-# A stage that hangs (a test blocked for good) must not take the stages after it with it: each
-# has this many seconds, about twice the slowest stage seen on a loaded 2-core machine (the
-# ThreadSanitizer run, 540 s), then it fails and its processes are ended.
-stage_limit="${BOOP_STAGE_LIMIT:-1200}"
 
 # Runs one stage: its commands in a bash under `set -e` (so the first failing command ends the
 # stage, as in a plain script), never in a conditional context (which would switch `set -e` off
