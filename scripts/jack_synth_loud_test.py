@@ -19,7 +19,7 @@ import tempfile
 
 import jack
 import numpy as np
-from jack_test_lib import Checks, wait_until  # noqa: E402
+from jack_test_lib import Checks, send_plan, wait_until  # noqa: E402
 from loudness import measure  # noqa: E402
 
 BOOP = sys.argv[1]
@@ -36,24 +36,13 @@ def take(gain, path):
     send = jack.Client("boop-loud-send", no_start_server=True)
     rate = send.samplerate
     out = send.midi_outports.register("out")
-    plan, state = [], {"start": None, "next": 0}
+    plan, state = [], {}
     for ch, key in CHORD:
         plan.append((int(0.1 * rate), bytes([0x90 | ch, key, 127])))
         plan.append((int(1.1 * rate), bytes([0x80 | ch, key, 0])))
     plan.sort(key=lambda e: e[0])
 
-    @send.set_process_callback
-    def on_send(frames):
-        out.clear_buffer()
-        if state["start"] is None:
-            return
-        now = send.last_frame_time - state["start"]
-        i = state["next"]
-        while i < len(plan) and plan[i][0] < now + frames:
-            if plan[i][0] >= now:
-                out.write_midi_event(plan[i][0] - now, plan[i][1])
-            i += 1
-        state["next"] = i
+    send_plan(send, out, plan, state)
 
     try:
         with send:

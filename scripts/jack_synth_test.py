@@ -24,7 +24,7 @@ import time
 
 import jack
 import numpy as np
-from jack_test_lib import Checks, wait_until  # noqa: E402
+from jack_test_lib import Checks, send_plan, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -115,19 +115,7 @@ got = np.zeros(total, dtype=bool)  # the frames the test client did record
 state = {"start": None, "next": 0, "recorded": 0, "last": 0}
 
 
-@send.set_process_callback
-def on_send(frames):
-    midi_out.clear_buffer()
-    start = state["start"]
-    if start is None:
-        return
-    now = send.last_frame_time - start
-    i = state["next"]
-    while i < len(plan) and plan[i][0] < now + frames:
-        if plan[i][0] >= now:
-            midi_out.write_midi_event(plan[i][0] - now, plan[i][1])
-        i += 1
-    state["next"] = i
+send_plan(send, midi_out, plan, state)
 
 
 @rec.set_process_callback

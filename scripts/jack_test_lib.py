@@ -1,5 +1,6 @@
 """What the JACK test clients (scripts/jack_*_test.py) share: PASS/FAIL lines with a count of the
-failures for the exit status, and waiting for a condition within a generous limit."""
+failures for the exit status, waiting for a condition within a generous limit, and a sender that
+writes MIDI events on chosen frames."""
 import time
 
 
@@ -22,3 +23,24 @@ def wait_until(what, limit, condition):
         if time.monotonic() - start > limit:
             raise SystemExit(f"FAIL  gave up after {limit} s waiting for {what}")
         time.sleep(0.02)
+
+
+def send_plan(client, port, plan, state):
+    """Makes `client`'s process callback write `plan`, (frame, bytes) pairs sorted by frame, into
+    the MIDI output `port`, each on its frame counted from state["start"] (nothing is sent while
+    that is None); state["next"] is the index of the first event not yet sent."""
+    state.setdefault("start", None)
+    state.setdefault("next", 0)
+
+    @client.set_process_callback
+    def on_send(frames):
+        port.clear_buffer()
+        if state["start"] is None:
+            return
+        now = client.last_frame_time - state["start"]
+        i = state["next"]
+        while i < len(plan) and plan[i][0] < now + frames:
+            if plan[i][0] >= now:
+                port.write_midi_event(plan[i][0] - now, plan[i][1])
+            i += 1
+        state["next"] = i
