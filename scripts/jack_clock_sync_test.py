@@ -26,7 +26,7 @@ import tempfile
 import time
 
 import jack
-from jack_test_lib import Checks, wait_until  # noqa: E402
+from jack_test_lib import Checks, send_plan, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 check = Checks()
@@ -53,19 +53,8 @@ out = send.midi_outports.register("out")
 inp = rec.midi_inports.register("in")
 got, cycles = [], []
 plan = []  # (frame, bytes), set once the start is chosen
-state = {"next": 0}
-
-
-@send.set_process_callback
-def on_send(frames):
-    base = send.last_frame_time
-    out.clear_buffer()
-    i = state["next"]
-    while i < len(plan) and plan[i][0] < base + frames:
-        if plan[i][0] >= base:
-            out.write_midi_event(plan[i][0] - base, plan[i][1])
-        i += 1
-    state["next"] = i
+state = {"start": 0, "next": 0}  # the plan's frames are the server's own
+send_plan(send, out, plan, state)
 
 
 @rec.set_process_callback
