@@ -2,6 +2,9 @@
 // JackCapture.cpp).
 #include "backend/jack/JackClient.hpp"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -19,6 +22,28 @@ void silenceLibjack() noexcept {
     jack_set_error_function(silent);
     jack_set_info_function(silent);
 }
+
+// The threads libjack starts (its notification thread at open, the real-time process thread at
+// activation) inherit the starting thread's signal mask. With the signals boop handles blocked
+// while they start, no handler ever runs on them: Ctrl-Z's handler, run on the process thread
+// while it waited for its next cycle, left the client stuck after `fg` (the server reporting it
+// "not finished" every cycle from then on, and the sound gone).
+class HandledSignalsBlocked {
+  public:
+    HandledSignalsBlocked() noexcept {
+        sigset_t set;
+        sigemptyset(&set);
+        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH, SIGTTIN, SIGTTOU})
+            sigaddset(&set, sig);
+        pthread_sigmask(SIG_BLOCK, &set, &old_);
+    }
+    ~HandledSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+    HandledSignalsBlocked(const HandledSignalsBlocked&) = delete;
+    HandledSignalsBlocked& operator=(const HandledSignalsBlocked&) = delete;
+
+  private:
+    sigset_t old_{};
+};
 
 }  // namespace
 
@@ -49,7 +74,10 @@ boop_status JackClient::open(const char* clientName, uint32_t channels, bool out
     silenceLibjack();
     jack_status_t status{};
     // Never start a server behind the user's back: no server is "unavailable", said once.
-    client_ = jack_client_open(clientName, JackNoStartServer, &status);
+    {
+        const HandledSignalsBlocked blocked;
+        client_ = jack_client_open(clientName, JackNoStartServer, &status);
+    }
     if (client_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     output_ = output;
     rate_ = jack_get_sample_rate(client_);
@@ -76,7 +104,10 @@ boop_status JackClient::open(const char* clientName, uint32_t channels, bool out
 
 boop_status JackClient::activate(bool connect) {
     if (client_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    if (jack_activate(client_) != 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    {
+        const HandledSignalsBlocked blocked;
+        if (jack_activate(client_) != 0) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    }
     active_ = true;
     realtime_ = jack_is_realtime(client_) != 0;
     if (!connect) return BOOP_OK;
