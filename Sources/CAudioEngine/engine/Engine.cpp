@@ -53,38 +53,35 @@ void Engine::cancelPending(double fadeSeconds) noexcept {
     cancelUpTo_.store(pushed_, std::memory_order_release);
 }
 
-void Engine::stealOldest() BOOP_RT {
-    int bestBank = -1, bestLane = -1;
-    uint64_t bestOrder = UINT64_MAX;
+// The documented rule (docs/DESIGN.md, "The melody voice"): when every voice is owned, the voice
+// released first is stolen; only when none is releasing, the oldest held one. A released voice
+// is already on its way out, so taking it costs the least sound.
+void Engine::stealOne() BOOP_RT {
+    int bestBank = -1;
+    VoiceBank::StealCandidate best;
     for (int t = 0; t < BOOP_TIMBRE_COUNT; ++t) {
-        const VoiceBank& bank = banks_[t];
-        if (bank.activeLanes() == 0) continue;
-        for (int l = 0; l < bank.capacity(); ++l) {
-            const auto s = bank.state(l);
-            if ((s == VoiceBank::LaneState::Held || s == VoiceBank::LaneState::Releasing) &&
-                bank.order(l) < bestOrder) {
-                bestOrder = bank.order(l);
-                bestBank = t;
-                bestLane = l;
-            }
+        const VoiceBank::StealCandidate c = banks_[t].stealCandidate();
+        if (c.before(best)) {
+            best = c;
+            bestBank = t;
         }
     }
-    if (bestBank >= 0) {
-        banks_[bestBank].fade(bestLane, kStealFadeSeconds);
-        --ownedVoices_;
-    }
+    if (bestBank >= 0) banks_[bestBank].fade(best.lane, kStealFadeSeconds);
+}
+
+uint32_t Engine::ownedVoices() const BOOP_RT {
+    uint32_t owned = 0;
+    for (const VoiceBank& bank : banks_) owned += static_cast<uint32_t>(bank.ownedLanes());
+    return owned;
 }
 
 void Engine::noteOn(const Command& c, uint64_t frame) BOOP_RT {
     VoiceBank& bank = banks_[c.timbre];
-    if (ownedVoices_ >= config_.voices) stealOldest();
+    if (ownedVoices() >= config_.voices) stealOne();
     int lane = bank.findFreeLane();
     if (lane < 0) lane = bank.quietestFadingLane();
     if (lane < 0) return;  // unreachable: capacity exceeds owned + fading
-    const auto previous = bank.state(lane);
-    if (previous == VoiceBank::LaneState::Held || previous == VoiceBank::LaneState::Releasing) --ownedVoices_;
     bank.start(lane, c.value, c.gain, c.noteId, ++noteOrder_, frame, c.volume);
-    ++ownedVoices_;
 }
 
 void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
@@ -98,7 +95,6 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
                 const int lane = bank.findHeld(c.noteId);
                 if (lane >= 0) {
                     bank.release(lane, frame);
-                    if (bank.state(lane) == VoiceBank::LaneState::Idle) --ownedVoices_;
                     found = true;
                     break;
                 }
@@ -123,11 +119,9 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             drums_.fadeAll(c.value);
             for (InstrumentBank& slot : instruments_) slot.fadeAll(c.value);
             kits_.fadeAll(c.value);
-            ownedVoices_ = 0;
             break;
         case Command::Type::FadeGroup:
-            for (VoiceBank& bank : banks_)
-                ownedVoices_ -= static_cast<uint32_t>(bank.fadeGroup(c.noteId >> 8, c.value));
+            for (VoiceBank& bank : banks_) bank.fadeGroup(c.noteId >> 8, c.value);
             break;
         case Command::Type::RetuneGroup:
             for (VoiceBank& bank : banks_) bank.retuneGroup(c.noteId >> 8, c.value);

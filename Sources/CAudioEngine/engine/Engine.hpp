@@ -56,7 +56,8 @@ class Engine {
   private:
     void apply(const Command& command, uint64_t frame) BOOP_RT;
     void noteOn(const Command& command, uint64_t frame) BOOP_RT;
-    void stealOldest() BOOP_RT;
+    void stealOne() BOOP_RT;
+    uint32_t ownedVoices() const BOOP_RT;  // held or releasing tonal voices: what the polyphony limit counts
     void renderSegment(uint32_t begin, uint32_t end) BOOP_RT;
     void applyInstrument(const Command& command) BOOP_RT;
     float mixStereo(float* out, uint32_t frames, const float* centre) BOOP_RT;
@@ -89,7 +90,6 @@ class Engine {
     uint64_t clock_ = 0;
     uint64_t noteOrder_ = 0;
     uint32_t drumSeed_ = 0;
-    uint32_t ownedVoices_ = 0;  // held or releasing tonal voices: what the polyphony limit counts
     std::atomic<uint64_t> publishedClock_{0};
     std::atomic<uint32_t> activeVoices_{0};
     std::atomic<uint64_t> dropped_{0};

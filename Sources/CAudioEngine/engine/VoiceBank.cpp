@@ -31,6 +31,27 @@ void VoiceBank::reset() noexcept {
     }
     for (int l = 0; l < laneCount_; ++l) lanes_[l] = Lane{};
     activeCount_ = 0;
+    ownedCount_ = 0;
+}
+
+static bool owns(VoiceBank::LaneState s) BOOP_RT {
+    return s == VoiceBank::LaneState::Held || s == VoiceBank::LaneState::Releasing;
+}
+
+VoiceBank::StealCandidate VoiceBank::stealCandidate() const BOOP_RT {
+    StealCandidate best;
+    if (ownedCount_ == 0) return best;
+    for (int l = 0; l < laneCount_; ++l) {
+        const Lane& lane = lanes_[l];
+        if (!owns(lane.state)) continue;
+        StealCandidate c;
+        c.lane = l;
+        c.releasing = lane.state == LaneState::Releasing;
+        c.age = c.releasing ? lane.releaseFrame : lane.order;
+        c.order = lane.order;
+        if (c.before(best)) best = c;
+    }
+    return best;
 }
 
 VoiceBank::GroupFilter VoiceBank::GroupFilter::of(float a1, float a2) noexcept {
@@ -113,6 +134,7 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     for (f8& x : c.gx) x[i] = 0.0f;
     Lane& l = lanes_[lane];
     if (l.state == LaneState::Idle) ++activeCount_;
+    if (!owns(l.state)) ++ownedCount_;
     l.state = LaneState::Held;
     l.noteId = noteId;
     l.order = order;
@@ -134,6 +156,7 @@ void VoiceBank::release(int lane, uint64_t frame) BOOP_RT {
     c.t[i] = 0.0f;
     c.slope[i] = -from / static_cast<float>(std::max(1.0, seconds * sampleRate_));
     l.state = LaneState::Releasing;
+    l.releaseFrame = frame;
 }
 
 void VoiceBank::fade(int lane, double seconds) BOOP_RT {
@@ -149,6 +172,7 @@ void VoiceBank::fade(int lane, double seconds) BOOP_RT {
         c.t[i] = 0.0f;
         c.slope[i] = fadeSlope;
     }
+    if (owns(l.state)) --ownedCount_;
     l.state = LaneState::Fading;
 }
 
@@ -161,6 +185,7 @@ void VoiceBank::retire(int lane) BOOP_RT {
     c.gain[i] = 0.0f;
     c.s1[i] = c.s2[i] = 0.0f;
     for (f8& x : c.gx) x[i] = 0.0f;
+    if (owns(lanes_[lane].state)) --ownedCount_;
     lanes_[lane].state = LaneState::Idle;
     --activeCount_;
     chunkActive_[lane / kLanes] &= static_cast<uint8_t>(~(1u << i));

@@ -35,6 +35,26 @@ class VoiceBank {
         return level < 0.0f ? 0.0f : level > 1.0f ? 1.0f : level;
     }
     int activeLanes() const noexcept { return activeCount_; }
+    // Held or releasing lanes: the voices the engine's polyphony counts. Kept by the bank at
+    // every change of a lane's state (start, fade, retire), so a release that ends by itself in
+    // render() gives its voice back.
+    int ownedLanes() const noexcept { return ownedCount_; }
+    // The lane the engine's voice stealing takes from this bank, -1 if none owns a voice: the
+    // releasing lane released first (ties: the older note), else the oldest held lane. Its key
+    // orders candidates across banks: released lanes before held ones, then by age.
+    struct StealCandidate {
+        int lane = -1;
+        bool releasing = false;
+        uint64_t age = UINT64_MAX;  // release frame (releasing) or note order (held)
+        uint64_t order = UINT64_MAX;
+        bool before(const StealCandidate& o) const BOOP_RT {
+            if (lane < 0) return false;
+            if (o.lane < 0) return true;
+            if (releasing != o.releasing) return releasing;
+            return age != o.age ? age < o.age : order < o.order;
+        }
+    };
+    StealCandidate stealCandidate() const BOOP_RT;
 
     // -1 when every lane is busy.
     int findFreeLane() const BOOP_RT;
@@ -49,9 +69,9 @@ class VoiceBank {
     void release(int lane, uint64_t frame) BOOP_RT;
     void fade(int lane, double seconds) BOOP_RT;
     // Live MIDI (VoiceBankGroups.cpp). A group is noteId >> 8. fadeGroup fades every held or
-    // releasing lane of the group and returns how many it took from the owned voices;
+    // releasing lane of the group;
     // retuneGroup multiplies their frequency by ratio, keeping the phase (a bend glides).
-    int fadeGroup(uint32_t group, double seconds) BOOP_RT;
+    void fadeGroup(uint32_t group, double seconds) BOOP_RT;
     void retuneGroup(uint32_t group, double ratio) BOOP_RT;
     // The gain of every sounding lane of the group becomes its start gain x volume, from the next
     // frame (a caller ramps by calling it frame by frame).
@@ -117,6 +137,7 @@ class VoiceBank {
         uint32_t noteId = 0;
         uint64_t order = 0;
         uint64_t onFrame = 0;
+        uint64_t releaseFrame = 0;
         double hz = 0.0;        // the exact frequency, so that bends multiply no rounding errors
         float unitGain = 0.0f;  // the chunk's gain before the channel volume
     };
@@ -136,6 +157,7 @@ class VoiceBank {
     int laneCount_ = 0;
     int chunkCount_ = 0;
     int activeCount_ = 0;
+    int ownedCount_ = 0;
 };
 
 }  // namespace boop

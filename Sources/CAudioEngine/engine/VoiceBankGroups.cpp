@@ -5,16 +5,13 @@
 
 namespace boop {
 
-int VoiceBank::fadeGroup(uint32_t group, double seconds) BOOP_RT {
-    int owned = 0;
+void VoiceBank::fadeGroup(uint32_t group, double seconds) BOOP_RT {
     for (int l = 0; l < laneCount_; ++l) {
         const LaneState s = lanes_[l].state;
         if ((s == LaneState::Held || s == LaneState::Releasing) && (lanes_[l].noteId >> 8) == group) {
             fade(l, seconds);
-            ++owned;
         }
     }
-    return owned;
 }
 
 void VoiceBank::retuneGroup(uint32_t group, double ratio) BOOP_RT {
