@@ -30,7 +30,9 @@ void boop_temp_forget(const char* path);
 /* Removes every remembered temporary file. Async-signal-safe. */
 void boop_temp_remove_all(void);
 
-/* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT (sigaction, no thread). Until
+/* Installs handlers for the stop signals, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+ * SIGALRM, SIGVTALRM and SIGXCPU (sigaction, no thread; every signal whose default ends the
+ * process, but SIGPIPE and SIGXFSZ, which boop ignores, and SIGKILL). Until
  * boop_stop_signals_arm, a signal removes the temporary files and ends the process as SIGTERM
  * would (SIGQUIT too: no core dump, no crash report). Once armed, the first signal is counted
  * and one byte is written to `wake_fd` (when >= 0; it should be non-blocking) and the second

@@ -56,7 +56,9 @@ boop_status AudioFileWriter::open(const std::string& path, double sampleRate, ui
     const bool rf64 = expectedFrames > wavFrameLimit(channels, format);
     info.format = formatFor(path, format, rf64);
     if (info.format == 0 || !sf_format_check(&info)) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (w->out_.open(path, 0) != BOOP_OK) return BOOP_ERROR_CANNOT_CREATE;
+    // A link at the path is followed: the file it names is replaced and the link stays, as a
+    // program writing the file in place would leave it.
+    if (w->out_.open(path, BOOP_ATOMIC_FOLLOW_LINKS) != BOOP_OK) return BOOP_ERROR_CANNOT_CREATE;
     // The atomic file keeps the descriptor (libsndfile does not close it): it is renamed, and
     // synced first when asked, after libsndfile's close has written the final header.
     w->file_ = sf_open_fd(w->out_.fd(), SFM_WRITE, &info, SF_FALSE);

@@ -43,7 +43,10 @@ std::atomic<int> wakeFd{-1};
 std::atomic<int> haveTerminal{0};
 struct termios savedTerminal;
 
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// Every signal whose default action ends the process and that a user or the system sends to
+// stop one (kill -USR1, alarm(1), ulimit -t's SIGXCPU): each is a stop, so none strands a
+// temporary file. SIGPIPE and SIGXFSZ are ignored instead (a failed write is reported).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU};
 
 void blockStopSignals(sigset_t* old) {
     sigset_t set;

@@ -128,7 +128,8 @@ public struct StrictJSON {
     /// Also returns the keys of the objects inside the top-level object `orderOf` (a song's
     /// patterns), in the order written: the parsed dictionary has lost it.
     @discardableResult
-    func scanStructure(_ data: Data, orderOf: String? = nil) throws(PatternError) -> [String] {
+    func scanStructure(_ encoded: Data, orderOf: String? = nil) throws(PatternError) -> [String] {
+        let data = StrictJSON.utf8(encoded)
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
         var stack: [ScanFrame] = []

@@ -97,22 +97,38 @@ public struct MidiFileWriter {
     /// can be made again (docs/DESIGN.md, "Durability"). Errors: `.cannotCreateFile` (exit 73) when
     /// the temporary file cannot be created, `.ioError` (exit 74) when writing (a full disk,
     /// `ulimit -f`) or renaming fails.
-    public static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) {
-        try writeAtomically(to: path) { sink in emit(pattern, loops: loops, into: sink) }
+    /// `shouldStop` is asked between pieces of the file: once it says yes the write ends, the
+    /// temporary file is removed and the result is false (nothing written).
+    @discardableResult
+    public static func write(
+        _ pattern: Pattern, loops: Int = 1, to path: String, shouldStop: @escaping () -> Bool = { false }
+    ) throws(AudioError) -> Bool {
+        try writeAtomically(to: path, shouldStop: shouldStop) { sink in emit(pattern, loops: loops, into: sink) }
     }
 
-    /// The atomic write of any Standard MIDI File `emit` streams into its sink (a pattern's, a song's).
-    static func writeAtomically(to path: String, _ emit: (MidiSink) -> Void) throws(AudioError) {
+    /// The atomic write of any Standard MIDI File `emit` streams into its sink (a pattern's, a
+    /// song's). False when `shouldStop` ended it (the temporary file removed, nothing written).
+    static func writeAtomically(
+        to path: String, shouldStop: @escaping () -> Bool, _ emit: (MidiSink) -> Void
+    ) throws(AudioError) -> Bool {
         var handle: OpaquePointer?
         var why = [CChar](repeating: 0, count: 256)
         let whySize = why.count
-        let opened = RawBytes.withPath(path) { boop_atomic_file_open($0, 0, &handle, &why, whySize) }
+        // A link at the path is followed (the file it names is replaced, the link stays).
+        let opened = RawBytes.withPath(path) {
+            boop_atomic_file_open($0, BOOP_ATOMIC_FOLLOW_LINKS, &handle, &why, whySize)
+        }
         guard opened == BOOP_OK, let handle else {
             let reason = opened == BOOP_ERROR_CANNOT_CREATE ? String(cBuffer: why) : String(cString: boop_status_string(opened))
             throw AudioError.cannotCreateFile("\(path): \(reason) (does the folder exist and is it writable?)")
         }
-        let sink = MidiSink(file: handle)
+        let sink = MidiSink(file: handle, shouldStop: shouldStop)
         emit(sink)
+        sink.flush()
+        if sink.cancelled {
+            boop_atomic_file_abort(handle)
+            return false
+        }
         var failed = sink.failed
         if !failed { failed = boop_atomic_file_commit(handle, BOOP_DURABILITY_RENAME) != BOOP_OK }
         if failed {
@@ -120,6 +136,7 @@ public struct MidiFileWriter {
             boop_atomic_file_abort(handle)
             throw AudioError.ioError("\(path): \(reason)")
         }
+        return true
     }
 
     // MARK: - Tracks
@@ -171,7 +188,7 @@ public struct MidiFileWriter {
             if a.isOn != b.isOn { return !a.isOn }
             return a.pitch < b.pitch
         }
-        for loop in 0..<loops {
+        for loop in 0..<loops where !sink.cancelled {
             let offset = loop * length * ticksPerStep
             for e in events {
                 track.event(offset + e.tick, e.isOn ? [0x90 | ch, e.pitch, e.velocity] : [0x80 | ch, e.pitch, 0x40])
@@ -182,17 +199,27 @@ public struct MidiFileWriter {
 }
 
 /// Where the file's bytes go: memory (no file) or an atomic file through a 64 KiB buffer. After the
-/// first write error later writes are skipped; the file's handle keeps the reason.
+/// first write error later writes are skipped; the file's handle keeps the reason. Each time the
+/// buffer goes to the file `shouldStop` is asked; once it says yes (`cancelled`) nothing more is
+/// written and the writers stop producing.
 final class MidiSink {
     let file: OpaquePointer?
     var memory = Data()
     private var buffer: [UInt8] = []
+    private let shouldStop: () -> Bool
     private(set) var written = 0   // bytes handed to the sink so far (file offset of the next byte)
     private(set) var failed = false
+    private(set) var cancelled = false
 
-    init(file: OpaquePointer?) {
+    init(file: OpaquePointer?, shouldStop: @escaping () -> Bool = { false }) {
         self.file = file
+        self.shouldStop = shouldStop
         buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Asks `shouldStop` (the song writer, between batches of notes that may write nothing).
+    func checkStop() {
+        if !cancelled && shouldStop() { cancelled = true }
     }
 
     func append(_ bytes: [UInt8]) {
@@ -212,9 +239,10 @@ final class MidiSink {
     func appendUInt16(_ v: UInt16) { append([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
     func flush() {
+        checkStop()
         guard let file, !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard !failed else { return }
+        guard !failed && !cancelled else { return }
         failed = buffer.withUnsafeBytes { boop_atomic_file_write(file, $0.baseAddress, $0.count) } != BOOP_OK
     }
 
@@ -244,8 +272,17 @@ struct TrackBuilder {
         sink.appendUInt32(0)
     }
 
+    /// The largest delta time a variable-length quantity may hold (four bytes of seven bits).
+    static let maxDelta = 0x0FFF_FFFF
+
     mutating func event(_ at: Int, _ bytes: [UInt8]) {
         precondition(at >= tick, "MIDI events must be added in time order")
+        // A longer silence (a long song: ticks pass 2^28 after 18 hours at 120 BPM) is carried by
+        // empty text events, each as far as a delta reaches, so the file stays valid.
+        while at - tick > TrackBuilder.maxDelta {
+            sink.append(MidiFileWriter.variableLength(UInt32(TrackBuilder.maxDelta)) + [0xFF, 0x01, 0x00])
+            tick += TrackBuilder.maxDelta
+        }
         sink.append(MidiFileWriter.variableLength(UInt32(at - tick)))
         sink.append(bytes)
         tick = at

@@ -23,7 +23,7 @@ public enum SongMidiWriter {
         }
     }
 
-    private struct Span {
+    struct Span {
         var start: Int
         var end: Int
         var pitch: Int
@@ -37,31 +37,29 @@ public enum SongMidiWriter {
         return sink.memory
     }
 
-    /// Writes the file through the atomic writer (as `MidiFileWriter.write`; the same errors).
-    public static func write(_ song: Song, loops: Int = 1, seed: UInt64? = nil, to path: String) throws(AudioError) {
-        try MidiFileWriter.writeAtomically(to: path) { sink in emit(song, loops: loops, seed: seed, into: sink) }
+    /// Writes the file through the atomic writer (as `MidiFileWriter.write`: the same errors, and
+    /// false when `shouldStop` ended it with nothing written).
+    @discardableResult
+    public static func write(
+        _ song: Song, loops: Int = 1, seed: UInt64? = nil, to path: String,
+        shouldStop: @escaping () -> Bool = { false }
+    ) throws(AudioError) -> Bool {
+        try MidiFileWriter.writeAtomically(to: path, shouldStop: shouldStop) { sink in
+            emit(song, loops: loops, seed: seed, into: sink)
+        }
     }
 
     private static func emit(_ song: Song, loops: Int, seed: UInt64?, into sink: MidiSink) {
-        var timeline = SongTimeline(song: song, loops: max(1, loops), seed: seed)
-        let hits = timeline.hits(forSteps: 0..<(timeline.totalSteps ?? 0))
+        var layout = SongTimeline(song: song, loops: max(1, loops), seed: seed)
+        let totalSteps = layout.totalSteps ?? 0
+        if totalSteps > 0 { layout.segment(layout.segmentIndex(ofStep: totalSteps - 1) ?? 0) }
         var segmentTicks: [Int] = []
         var tick = 0
-        for seg in timeline.segments {
+        for seg in layout.segments {
             segmentTicks.append(tick)
             tick += seg.steps * MidiFileWriter.ticksPerStep
         }
         let endTick = tick
-        var spans: [TrackKind: [Span]] = [:]
-        for hit in hits {
-            let base = segmentTicks[hit.segment]
-            let start = base + Int((hit.onPosition * ticksPerStep).rounded())
-            let end =
-                hit.gateSteps.map { start + Int(($0 * ticksPerStep).rounded()) }
-                ?? base + Int((hit.endPosition * ticksPerStep).rounded())
-            spans[hit.track, default: []].append(
-                Span(start: start, end: end, pitch: hit.pitch, velocity: MidiFileWriter.velocity(hit.velocity)))
-        }
         let tracks = TrackKind.allCases.filter { kind in
             song.isAudible(kind) && song.patterns.contains { !$0.notes(kind).isEmpty }
         }
@@ -74,17 +72,26 @@ public enum SongMidiWriter {
         conductor.meta(0x03, Array(song.name.utf8))
         conductor.meta(0x58, [4, 2, 24, 8])
         var lastBPM: Double?
-        for (i, seg) in timeline.segments.enumerated() where seg.bpm != lastBPM {
+        for (i, seg) in layout.segments.enumerated() where seg.bpm != lastBPM {
             let t = MidiFileWriter.microsecondsPerQuarter(bpm: seg.bpm)
             conductor.meta(0x51, [UInt8(t >> 16 & 0xFF), UInt8(t >> 8 & 0xFF), UInt8(t & 0xFF)], at: segmentTicks[i])
             lastBPM = seg.bpm
         }
         conductor.finish(endTick: endTick)
-        for kind in tracks { trackChunk(kind, song.instrument(kind), spans[kind] ?? [], endTick: endTick, sink) }
+        for kind in tracks {
+            trackChunk(kind, song, layout, segmentTicks: segmentTicks, endTick: endTick, sink)
+            if sink.failed || sink.cancelled { break }
+        }
         sink.flush()
     }
 
-    private static func trackChunk(_ kind: TrackKind, _ inst: Instrument, _ spans: [Span], endTick: Int, _ sink: MidiSink) {
+    /// One track's chunk, streamed: the timeline's notes a pattern's length at a time (never the
+    /// whole piece in memory), each batch's events written once no later note can come before
+    /// them (`SpanStream`).
+    private static func trackChunk(
+        _ kind: TrackKind, _ song: Song, _ layout: SongTimeline, segmentTicks: [Int], endTick: Int, _ sink: MidiSink
+    ) {
+        let inst = song.instrument(kind)
         let ch = MidiFileWriter.channel(kind)
         var track = TrackBuilder(sink)
         track.meta(0x03, Array(MidiFileWriter.trackName(kind).utf8))
@@ -94,26 +101,85 @@ public enum SongMidiWriter {
         }
         track.event(0, [0xB0 | ch, 7, UInt8(min(127, (100 * inst.level).rounded()))])
         track.event(0, [0xB0 | ch, 10, UInt8(min(127, max(0, (64 + 63 * inst.pan).rounded())))])
-        // A note of a pitch is cut where the next of that pitch starts (MIDI cannot overlap them).
-        var cut: [Span] = []
-        for (_, same) in Dictionary(grouping: spans, by: \.pitch) {
-            let sorted = same.sorted { $0.start < $1.start }
-            for (i, var s) in sorted.enumerated() {
-                if i + 1 < sorted.count { s.end = min(s.end, sorted[i + 1].start) }
-                if s.end > s.start { cut.append(s) }
+        var timeline = layout
+        var stream = SpanStream(channel: ch)
+        for (si, seg) in layout.segments.enumerated() {
+            let base = segmentTicks[si]
+            let chunk = max(1, song.patterns[seg.pattern].length)
+            var local = 0
+            while local < seg.steps {
+                let upTo = min(seg.steps, local + chunk)
+                for hit in timeline.hits(forSteps: (seg.firstStep + local)..<(seg.firstStep + upTo))
+                where hit.track == kind {
+                    let start = base + Int((hit.onPosition * ticksPerStep).rounded())
+                    let end =
+                        hit.gateSteps.map { start + Int(($0 * ticksPerStep).rounded()) }
+                        ?? base + Int((hit.endPosition * ticksPerStep).rounded())
+                    stream.add(Span(start: start, end: end, pitch: hit.pitch, velocity: MidiFileWriter.velocity(hit.velocity)))
+                }
+                local = upTo
+                // Every later note starts at or after the position of step `local` - 1 (swing
+                // only delays a step), so what lies before it is final.
+                stream.flush(before: base + (local - 1) * MidiFileWriter.ticksPerStep, into: &track)
+                sink.checkStop()
+                if sink.failed || sink.cancelled { return }
             }
         }
-        var events: [(tick: Int, on: Bool, pitch: UInt8, velocity: UInt8)] = []
-        for s in cut {
-            events.append((s.start, true, UInt8(s.pitch), s.velocity))
-            events.append((s.end, false, UInt8(s.pitch), 0))
+        stream.flush(before: Int.max, into: &track)
+        track.finish(endTick: endTick)
+    }
+}
+
+/// A track's notes on their way into a MIDI track in time order, kept only until they are final.
+/// MIDI cannot overlap two notes of one pitch on a channel (the first note-off would end both), so
+/// a note is cut where the next of its pitch starts (one starting on the same tick replaces it);
+/// on a tick, note-offs come before note-ons, then by pitch, so a repeated note re-attacks.
+struct SpanStream {
+    let channel: UInt8
+    private var pending: [(span: SongMidiWriter.Span, order: Int, onWritten: Bool)] = []
+    private var added = 0
+
+    init(channel: UInt8) { self.channel = channel }
+
+    mutating func add(_ span: SongMidiWriter.Span) {
+        pending.append((span, added, false))
+        added += 1
+    }
+
+    /// Writes every event before tick `bound`; no note added later may start before it.
+    mutating func flush(before bound: Int, into track: inout TrackBuilder) {
+        pending.sort { $0.span.start != $1.span.start ? $0.span.start < $1.span.start : $0.order < $1.order }
+        // The start of the next note of the same pitch, where it is known (it starts before the bound).
+        var nextStart = [Int?](repeating: nil, count: pending.count)
+        var laterOfPitch: [Int: Int] = [:]
+        for i in pending.indices.reversed() {
+            nextStart[i] = laterOfPitch[pending[i].span.pitch]
+            laterOfPitch[pending[i].span.pitch] = pending[i].span.start
         }
+        var events: [(tick: Int, on: Bool, pitch: UInt8, velocity: UInt8)] = []
+        var kept: [(span: SongMidiWriter.Span, order: Int, onWritten: Bool)] = []
+        for (i, var p) in pending.enumerated() {
+            let end = min(p.span.end, nextStart[i] ?? Int.max)
+            if end <= p.span.start { continue }   // replaced by a note on the same tick, or no length
+            if !p.onWritten && p.span.start < bound {
+                events.append((p.span.start, true, UInt8(p.span.pitch), p.span.velocity))
+                p.onWritten = true
+            }
+            // An end at or past the bound may still be cut by a note to come.
+            if p.onWritten && end < bound {
+                events.append((end, false, UInt8(p.span.pitch), 0))
+            } else {
+                kept.append(p)
+            }
+        }
+        pending = kept
         events.sort { a, b in
             if a.tick != b.tick { return a.tick < b.tick }
             if a.on != b.on { return !a.on }
             return a.pitch < b.pitch
         }
-        for e in events { track.event(e.tick, e.on ? [0x90 | ch, e.pitch, e.velocity] : [0x80 | ch, e.pitch, 0x40]) }
-        track.finish(endTick: endTick)
+        for e in events {
+            track.event(e.tick, e.on ? [0x90 | channel, e.pitch, e.velocity] : [0x80 | channel, e.pitch, 0x40])
+        }
     }
 }

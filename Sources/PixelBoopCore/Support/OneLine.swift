@@ -19,12 +19,26 @@ public enum OneLine {
             case 0x0D: out.append(contentsOf: "\\r".unicodeScalars)
             case 0x09: out.append(contentsOf: "\\t".unicodeScalars)
             case 0x1B: out.append(contentsOf: "\\e".unicodeScalars)
-            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029:
+            // Bidirectional controls (U+202E turns "evil.json" into what reads as another name)
+            // are shown as escapes too: a message must read as it is.
+            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
                 out.append(contentsOf: String(format: "\\u{%X}", scalar.value).unicodeScalars)
             default: out.append(scalar)
             }
         }
         return String(out)
+    }
+
+    /// `escape`, and no longer than `limit` characters: a longer text (an option given a 100 KB
+    /// value) keeps its start and its end (where a message says what was expected) and says how
+    /// much was left out between them.
+    public static func escape(_ text: String, limit: Int) -> String {
+        let escaped = escape(text)
+        guard escaped.count > limit else { return escaped }
+        let tail = limit / 3
+        let head = limit - tail
+        let omitted = escaped.count - head - tail
+        return "\(escaped.prefix(head))... (\(omitted) characters left out) ...\(escaped.suffix(tail))"
     }
 }
 

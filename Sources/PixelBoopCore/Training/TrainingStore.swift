@@ -96,16 +96,7 @@ public final class TrainingStore {
     /// Switching a new file to WAL takes an exclusive lock that SQLite's busy handler does not
     /// wait for: two sessions starting on a new history at once retry for a while.
     private func migrateRetrying() throws(TrainingStoreError) {
-        var attempts = 0
-        while true {
-            do {
-                try migrate()
-                break
-            } catch  where error.kind == .busy && attempts < 100 {
-                attempts += 1
-                usleep(50_000)
-            }
-        }
+        try retryingWhileLocked { () throws(TrainingStoreError) in try migrate() }
     }
 
     /// True when `path` is a regular file (following links), false when nothing is there; throws
@@ -134,19 +125,12 @@ public final class TrainingStore {
     private func inspect(_ name: String, flags: Int32 = 0) throws(TrainingStoreError) {
         try open(SQLITE_OPEN_READONLY | flags, name: name)
         // A session creating this history holds it locked past the busy handler for a moment.
-        var attempts = 0
-        while true {
-            do {
-                hasSchema = try checkOurs()
-                return
-            } catch  where error.kind == .busy && attempts < 100 {
-                attempts += 1
-                usleep(50_000)
-            } catch {
-                sqlite3_close(db)
-                db = nil
-                throw error
-            }
+        do {
+            hasSchema = try retryingWhileLocked { () throws(TrainingStoreError) in try checkOurs() }
+        } catch {
+            sqlite3_close(db)
+            db = nil
+            throw error
         }
     }
 
@@ -187,6 +171,7 @@ public final class TrainingStore {
             throw error
         }
         // Another session may be writing: wait for it rather than fail (two sessions at once).
+        // The retries around opening stop at lockWaitSeconds, so the whole wait stays bounded.
         sqlite3_busy_timeout(db, 5000)
     }
 

@@ -52,8 +52,9 @@ struct RenderCommand: ParsableCommand {
             let lowered = output.lowercased()
             if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
                 let loops = patternOptions.loops ?? 1
-                try checkOutput(output)
-                try MidiFileWriter.write(pattern, loops: loops, to: output)
+                try writeMidiFile(output: output) { shouldStop in
+                    try MidiFileWriter.write(pattern, loops: loops, to: output, shouldStop: shouldStop)
+                }
                 if verbose {
                     StandardError.write(
                         shown(
@@ -101,8 +102,10 @@ struct RenderCommand: ParsableCommand {
         let loops = patternOptions.loops ?? 1
         let lowered = output.lowercased()
         if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
-            try checkOutput(output)
-            try SongMidiWriter.write(song, loops: loops, seed: patternOptions.songSeed, to: output)
+            try writeMidiFile(output: output) { shouldStop in
+                try SongMidiWriter.write(
+                    song, loops: loops, seed: patternOptions.songSeed, to: output, shouldStop: shouldStop)
+            }
             if verbose {
                 StandardError.write(shown("wrote \(output): Standard MIDI File, song \(song.name), \(loops) loop(s)") + "\n")
             }

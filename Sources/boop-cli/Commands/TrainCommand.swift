@@ -31,6 +31,11 @@ struct HistoryOption: ParsableArguments {
 
     var path: String { db ?? TrainingStore.defaultPath() }
 
+    func validate() throws {
+        // An empty name would be SQLite's private temporary database: the session stored nowhere.
+        if db == "" { throw ValidationError("--db '': expected the path of the training history file") }
+    }
+
     /// For a session (created when missing, written) or for `stats` (read-only, never created).
     func open(forWriting: Bool) throws -> TrainingStore {
         // Under `ulimit -f` a write past the limit must fail with an error, not kill the process.

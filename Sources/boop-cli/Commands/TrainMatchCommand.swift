@@ -151,12 +151,21 @@ struct TrainMatchCommand: ParsableCommand {
     }
 
     static func readWav(_ path: String) throws -> WavFile {
+        let wav: WavFile
         do {
-            return try WavFile(path: path)
+            wav = try WavFile(path: path)
         } catch {
             if case .ioError = error { throw BoopExit(.noInput, "\(error)") }
             throw BoopExit(.dataError, "\(error)")
         }
+        // The header's rate is the file's content: one the tracker cannot take is bad content (65).
+        guard wav.sampleRate.isFinite, Limits.sampleRate.contains(Int(exactly: wav.sampleRate) ?? 0) else {
+            throw BoopExit(
+                .dataError,
+                "\(path): sample rate \(Int64(exactly: wav.sampleRate).map(String.init) ?? "\(wav.sampleRate)") Hz in its header: expected \(Limits.text(Limits.sampleRate)) Hz"
+            )
+        }
+        return wav
     }
 
     /// Live: each reference on -D, then the note sung into -C (a needle while it is held).

@@ -32,9 +32,12 @@ enum StandardError {
         FileHandle.standardError.send(Data(text.utf8))
     }
 
-    /// One escaped line: `boop: <message>\n` (see `OneLine.escape`).
+    /// The longest message line, in characters: a few screen lines, never a 100 KB value echoed.
+    static let lineLimit = 600
+
+    /// One escaped line: `boop: <message>\n` (see `OneLine.escape`), at most `lineLimit` long.
     static func line(_ message: String) {
-        write("boop: \(OneLine.escape(message))\n")
+        write("boop: \(OneLine.escape(message, limit: StandardError.lineLimit))\n")
     }
 }
 

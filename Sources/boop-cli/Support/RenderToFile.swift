@@ -30,11 +30,7 @@ func renderToFile(
         frames = try body(progress, { Signals.interrupted })
     } catch is CancellationError {
         if showProgress { StandardError.write("\n") }
-        // A closed terminal is an I/O failure of the session (74), not the user's Ctrl-C (130).
-        if Signals.firstSignal == SIGHUP {
-            throw BoopExit(.ioError, "the terminal hung up (SIGHUP) during the render; \(output) was not written")
-        }
-        throw BoopExit(.interrupted, "render interrupted; \(output) was not written")
+        throw interruptedExit(output)
     } catch let error as AudioError {
         if case .cannotCreateFile = error { throw BoopExit(.cannotCreate, error.context) }
         throw error
@@ -52,6 +48,24 @@ func renderToFile(
                     output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
                 + "\n")
     }
+}
+
+/// What a render stopped by a signal ends with: 130, or 74 when the terminal hung up (a closed
+/// terminal is an I/O failure of the session, not the user's Ctrl-C).
+func interruptedExit(_ output: String) -> BoopExit {
+    if Signals.firstSignal == SIGHUP {
+        return BoopExit(.ioError, "the terminal hung up (SIGHUP) during the render; \(output) was not written")
+    }
+    return BoopExit(.interrupted, "render interrupted; \(output) was not written")
+}
+
+/// The same contract for a Standard MIDI File: a stop signal ends the write between pieces of the
+/// file (130, no file), an output that cannot be created is 73. `write` gets the stop test and
+/// returns false when it stopped.
+func writeMidiFile(output: String, _ write: (_ shouldStop: @escaping () -> Bool) throws -> Bool) throws {
+    Signals.install()
+    try checkOutput(output)
+    guard try write({ Signals.interrupted }) else { throw interruptedExit(output) }
 }
 
 /// Refuses an output that cannot be created (a directory, a device, a missing or read-only

@@ -17,7 +17,8 @@ import Synchronization
 /// finalise a recording and so on. A second signal means "now": in the signal handler, the
 /// terminal is restored, every temporary file is removed and the process exits 130.
 enum Signals {
-    /// True once SIGINT, SIGTERM, SIGHUP or SIGQUIT has arrived (any thread).
+    /// True once a stop signal has arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+    /// SIGALRM, SIGVTALRM, SIGXCPU; any thread).
     static var interrupted: Bool { boop_stop_signals_count() > 0 }
 
     /// Which signal stopped us first, or 0.
