@@ -45,7 +45,7 @@ def random_pattern(rng):
 
 
 def render(path, voices):
-    out = f"{path}.{voices}.wav"
+    out = f"{work}/{path.rsplit('/', 1)[-1]}.{voices}.wav"  # never beside an example
     subprocess.run([boop, "render", path, "-o", out, "-r", str(RATE), "--voices", str(voices), "-q", "--gain", "-24"],
                    check=True)
     rate, x = scipy.io.wavfile.read(out)
