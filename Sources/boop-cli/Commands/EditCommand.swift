@@ -119,18 +119,18 @@ final class EditSession {
     private let command: EditCommand
     /// `--midi`: notes from a keyboard, read on the loop (EditMidi.swift).
     let keyboard: MidiKeyboard?
-    private let verbose: Bool
+    let verbose: Bool
     let environment = ProcessInfo.processInfo.environment
     var size = TerminalSession.size()
     var dragging = false
     /// A right or middle button held: the cell it was pressed on, and whether it has moved (a block).
     var blockPress: (step: Int, row: Int)?
     var blockDragging = false
-    private var lastTap: (read: Double, frame: UInt64)?
+    var lastTap: (read: Double, frame: UInt64)?
     var tapLog: [String] = []
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
     /// a paste or a fast drag sounds its last few notes, never floods the engine's immediate lane.
-    private var auditionQueue: [(note: Note, track: TrackKind)] = []
+    var auditionQueue: [(note: Note, track: TrackKind)] = []
     static let auditionsPerRead = 4
     /// Set by "save changes? y" until the save is done (or given up).
     var quitAfterSave = false
@@ -138,6 +138,8 @@ final class EditSession {
     var confirmedReadOnly: Set<String> = []
     /// What the text typed at the message line is for.
     var promptPurpose = PromptPurpose.save
+    /// `E`'s export while it runs (EditExport.swift).
+    var exportJob: ExportJob?
 
     init(file: String, song: Song, version1: Bool, terminal: TerminalSession, command: EditCommand, keyboard: MidiKeyboard?) {
         self.file = file
@@ -190,6 +192,7 @@ final class EditSession {
     /// Runs until quit; returns the exit status.
     func run() -> Int32 {
         defer {
+            endExport()
             if let transport { _ = try? transport.stop() }
             // The last frame gets a moment to reach a slow terminal; a stopped one loses it.
             screen.drain(seconds: 0.5)
@@ -200,7 +203,7 @@ final class EditSession {
             let readAt = monotonicSeconds()
             defer { soundAuditions(readAt: readAt) }
             // Each event handled once, in order, up to the first that ends the session.
-            for event in events {
+            for event in events where !exportKey(event) {
                 if let status = handle(event, readAt: readAt) { return ending(status) }
             }
             return .carryOn
@@ -210,6 +213,7 @@ final class EditSession {
         loop.onHangUp = { [unowned self] in ending(hangUp()) }
         loop.onTurn = { [unowned self] in
             tickSound()
+            pollExport()
             measureTap()
             // JACK's keyboard wakes nobody (its process callback makes no system call): its notes
             // are taken on every wake, which comes at least at the screen's cadence (below).
@@ -221,13 +225,14 @@ final class EditSession {
             return .carryOn
         }
         loop.secondsUntilDue = { [unowned self] in
-            if lostTransport != nil { return max(0, nextReopen - monotonicSeconds()) }
-            guard let transport else { return max(0, nextOpen - monotonicSeconds()) }
+            // An export's progress is shown ten times a second.
+            let wake = exportJob != nil ? 0.1 : Double.infinity
+            if lostTransport != nil { return min(wake, max(0, nextReopen - monotonicSeconds())) }
+            guard let transport else { return min(wake, max(0, nextOpen - monotonicSeconds())) }
             // A tap's figure, and a note from JACK's keyboard, wait for the screen's next frame
             // (1/60 s), as while playing.
             let frameCadence = transport.state == .playing || lastTap != nil || keyboard?.wakesLoop == false
-            let idle = frameCadence ? 1.0 / 60 : 0.5
-            return transport.secondsUntilDue(atMost: idle)
+            return transport.secondsUntilDue(atMost: min(wake, frameCadence ? 1.0 / 60 : 0.5))
         }
         loop.frame = { [unowned self] in nextFrame() }
         if let keyboard, keyboard.wakesLoop { loop.watch(keyboard.descriptor) { [unowned self] in playedNotes() } }
@@ -279,56 +284,6 @@ final class EditSession {
     }
     private var lostTransport: PatternTransport?
     private var nextReopen = 0.0
-
-    /// Under -v: once the engine has rendered the block that holds the auditioned note's first
-    /// sample (the engine notes when, so nothing here waits), reports key read -> engine, plus
-    /// what the device still holds before it is heard. Checked when the loop wakes anyway (the
-    /// next read, redraw or the audition's release); a tap not rendered within 100 ms is not shown.
-    private func measureTap() {
-        guard verbose, let transport, let tap = lastTap else { return }
-        guard let rendered = transport.renderedPast(frame: tap.frame) else {
-            if monotonicSeconds() - tap.read >= 0.1 { lastTap = nil }
-            return
-        }
-        lastTap = nil
-        guard rendered - tap.read < 0.1 else { return }
-        let engineMs = (rendered - tap.read) * 1000
-        let deviceMs = Double(max(0, transport.stats.delayFrames)) / transport.sampleRate * 1000
-        let line = String(
-            format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
-            engineMs, deviceMs, engineMs + deviceMs)
-        model.message = line
-        tapLog.append(line)
-    }
-
-    func audition(_ note: Note) {
-        auditionQueue.append((note, model.track))
-    }
-
-    /// Sounds the notes placed by one read: the last few of them (a paste of thousands is heard
-    /// as its end, not queued for seconds). A full immediate lane is back-pressure, not a fault:
-    /// what does not fit is dropped, and the device stays.
-    func soundAuditions(readAt: Double) {
-        let notes = auditionQueue.suffix(EditSession.auditionsPerRead)
-        auditionQueue.removeAll(keepingCapacity: true)
-        guard let transport, !notes.isEmpty else { return }
-        measureTap()   // a tap already rendered is reported before a new one replaces its mark
-        for (note, track) in notes {
-            do {
-                let frame = transport.frameClock
-                try transport.audition(pitch: note.pitch, track: track, velocity: note.velocity)
-                if verbose {
-                    transport.markTap(frame: frame)
-                    lastTap = (readAt, frame)
-                }
-            } catch AudioError.queueFull {
-                break
-            } catch {
-                model.message = "audition: \(error)"
-                return
-            }
-        }
-    }
 
     /// The loop plays the edit from the next step it queues.
     func patternChanged() { transport?.playSong(model.audibleSong) }

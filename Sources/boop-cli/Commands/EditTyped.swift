@@ -51,30 +51,16 @@ extension EditSession {
     }
 
     /// `E`: the song as audio (.wav; any other name: 16-bit as `render` writes it) or as a
-    /// Standard MIDI File (.mid), exactly as `boop render` writes the saved file. A failure opens
-    /// the line again with the reason.
+    /// Standard MIDI File (.mid), exactly as `boop render` writes the saved file, beside the
+    /// editing (EditExport.swift). A failure opens the line again with the reason.
     func export(to typed: String) {
         let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: environment["HOME"]) : typed
         let lowered = path.lowercased()
         let midi = lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi")
-        do {
-            if model.savesVersion1 {
-                // A version-1 file renders through the pattern path, as `boop render` renders it.
-                if midi {
-                    try MidiFileWriter.write(model.pattern, to: path)
-                } else {
-                    try PatternRenderer(pattern: model.pattern).render(to: path, format: SampleFormat.natural(forPath: path))
-                }
-            } else if midi {
-                try SongMidiWriter.write(model.song, to: path)
-            } else {
-                var renderer = SongRenderer(song: model.song)
-                renderer.channels = 2
-                try renderer.render(to: path, format: SampleFormat.natural(forPath: path))
-            }
-            model.message = "exported \(OneLine.escape(path))"
-        } catch {
-            ask(.export, label: "not exported (\(OneLine.escape("\(error)"))); export to", text: path)
+        if exportJob != nil {
+            model.message = "an export is still running (Esc cancels it)"
+            return
         }
+        startExport(to: path, midi: midi)
     }
 }
