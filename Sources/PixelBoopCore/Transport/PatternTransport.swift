@@ -220,6 +220,12 @@ public final class PatternTransport: @unchecked Sendable {
 
     private func reopenLocked() throws(AudioError) -> Bool {
         guard soundOpen, playback.stats.error != nil else { return false }
+        // The lost device is closed before another opens. For JACK this is what keeps the process
+        // alive: a client opened while one of a dead server is still open makes libjack reset its
+        // process-wide state (freeing the old client under us), and closing the old one after
+        // that tears down the new client's state too (jack_activate then crashed). Closing a
+        // closed playback again does nothing, so every try may start here.
+        playback.stop()
         let s = reopenSettings
         guard
             let reopened = try? AudioPlayback(
@@ -229,7 +235,6 @@ public final class PatternTransport: @unchecked Sendable {
         else { return false }
         reopened.gainDB = s.gainDB
         keysSent = nil   // a playback opened again forgets the keyboard's sound
-        playback.stop()
         try reopened.start(engine: engine)
         playback = reopened
         return true
