@@ -32,6 +32,9 @@
 # into boop:midi_in, Start one clock before a step, then Song Position + Continue: a run's first
 # step on the first clock after Start (Continue), every note after within 1 frame of its step's
 # clock (the prediction's bound), only note-offs after Stop.
+# play --sync midi at 90 ... 200 BPM (scripts/jack_clock_tempo_test.py, about 70 s): a pattern whose
+# notes overlap the next steps and the shipped examples, every note-on on its step's clock within
+# 1 frame whatever note-offs are pending; steps an xrun touched are left out and counted.
 # edit --backend jack (scripts/jack_reconnect_test.py, about 40 s): the server killed and started
 # again five times while the loop plays; each time 'reconnecting', the unsaved work in FILE.save
 # before the reconnect, the loop heard again; every edit saved, exit 0.
@@ -314,6 +317,8 @@ if start_jackd 256; then
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
   run_client "play --sync midi test" scripts/jack_clock_sync_test.py "$BOOP"
+  echo "--- play --sync midi at 90...200 BPM, overlapping notes, the shipped examples ---"
+  run_client "play --sync midi tempo test" scripts/jack_clock_tempo_test.py "$BOOP"
   echo "--- edit --backend jack --midi: a JACK MIDI keyboard's notes placed at the cursor ---"
   run_client "edit --midi test" scripts/jack_edit_midi_test.py "$BOOP"
 else
