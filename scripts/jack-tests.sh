@@ -32,6 +32,12 @@
 # into boop:midi_in, Start one clock before a step, then Song Position + Continue: a run's first
 # step on the first clock after Start (Continue), every note after within 1 frame of its step's
 # clock (the prediction's bound), only note-offs after Stop.
+# play --sync midi at 90 ... 200 BPM (scripts/jack_clock_tempo_test.py, about 70 s): a pattern whose
+# notes overlap the next steps and the shipped examples, every note-on on its step's clock within
+# 1 frame whatever note-offs are pending; steps an xrun touched are left out and counted.
+# edit --backend jack (scripts/jack_reconnect_test.py, about 40 s): the server killed and started
+# again five times while the loop plays; each time 'reconnecting', the unsaved work in FILE.save
+# before the reconnect, the loop heard again; every edit saved, exit 0.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
@@ -292,8 +298,15 @@ for cmd in "play examples/demo.json --backend jack --no-display" "listen --backe
   start_jackd || { failed "jackd did not restart"; break; }
 done
 
-echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
+echo "--- edit --backend jack: the server killed and started again five times while the loop plays ---"
 stop_jackd
+if python3 -c "import jack, numpy, pyte" 2>/dev/null; then
+  run_client "edit reconnect test" scripts/jack_reconnect_test.py "$BOOP" 5
+else
+  failed "edit reconnect: the test needs JACK-Client, numpy and pyte (scripts/setup.sh installs them)"
+fi
+
+echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
 if start_jackd 256; then
   synth_test
   echo "--- play --midi-out --clock --no-sound: a random pattern's MIDI on the frame clock ---"
@@ -304,6 +317,8 @@ if start_jackd 256; then
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
   run_client "play --sync midi test" scripts/jack_clock_sync_test.py "$BOOP"
+  echo "--- play --sync midi at 90...200 BPM, overlapping notes, the shipped examples ---"
+  run_client "play --sync midi tempo test" scripts/jack_clock_tempo_test.py "$BOOP"
   echo "--- edit --backend jack --midi: a JACK MIDI keyboard's notes placed at the cursor ---"
   run_client "edit --midi test" scripts/jack_edit_midi_test.py "$BOOP"
 else

@@ -44,3 +44,34 @@ def send_plan(client, port, plan, state):
                 port.write_midi_event(plan[i][0] - now, plan[i][1])
             i += 1
         state["next"] = i
+
+
+class Disturbances:
+    """What the server did to the clients' timing, to be told from boop's own errors: the xruns
+    the server reports to `client` (its xrun callback; the frame time when it came) and the
+    cycles `client` itself did not run (gaps in the cycles it records with `cycle`). Set up before
+    the client is activated; `cycle` is called from its process callback."""
+
+    def __init__(self, client):
+        self.client = client
+        self.xruns = []   # server frame times
+        self.cycles = []  # (first frame, frames)
+
+        @client.set_xrun_callback
+        def on_xrun(_delay):
+            self.xruns.append(client.frame_time)
+
+    def cycle(self, frames):
+        self.cycles.append((self.client.last_frame_time, frames))
+
+    def gaps(self):
+        c = self.cycles
+        return [(a[0] + a[1], b[0]) for a, b in zip(c, c[1:]) if b[0] != a[0] + a[1]]
+
+    def touching(self, lo, hi):
+        """Whether an xrun or a missed cycle falls in server frames [lo, hi]."""
+        return any(lo <= f <= hi for f in self.xruns) or any(a <= hi and b >= lo for a, b in self.gaps())
+
+    def summary(self):
+        gaps = self.gaps()
+        return f"{len(self.xruns)} server xruns, {len(gaps)} missed cycles ({sum(b - a for a, b in gaps)} frames)"

@@ -136,6 +136,26 @@ extension PatternTransport {
         }
     }
 
+    /// Lock held: how far a flush may reach. The engine takes its events first in, first out, so
+    /// one sent ahead of an earlier one holds that one back until its own frame. Following a MIDI
+    /// clock only the steps up to `stepLimit` are queued; an event already pending past the next
+    /// step still to come (a long note's note-off, with the MIDI output's 200 ms lookahead longer
+    /// than a step) waits until that step is queued, a quarter step early to cover the prediction
+    /// (the step comes from a later clock). Events due within the last-chance margin always go, so
+    /// a clock that stops or slows leaves no note hanging.
+    func flushHorizon(_ horizon: UInt64) -> UInt64 {
+        guard heldAtStepLimit else { return horizon }
+        let next = Double(frameLocked(ofStep: nextStep)) - _sequencer.framesPerStep / 4
+        let soon = Double(engine.frameClock) + 2 * Double(playback.info.bufferFrames) + 0.01 * sampleRate
+        return min(horizon, UInt64(max(next, soon, 0)))
+    }
+
+    /// Lock held: the next step waits for a clock (queued up to `stepLimit`, more to come).
+    var heldAtStepLimit: Bool {
+        guard let stepLimit, nextStep >= stepLimit else { return false }
+        return totalSteps.map { nextStep < $0 } ?? true
+    }
+
     /// Lock held: the next clock might be seen too late to queue a step due on `due`.
     private func lastChance(due: UInt64, period: Double) -> Bool {
         let margin = 2 * Double(playback.info.bufferFrames) + 0.01 * sampleRate

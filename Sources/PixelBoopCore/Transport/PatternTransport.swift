@@ -185,16 +185,20 @@ public final class PatternTransport: @unchecked Sendable {
         let clock = engine.frameClock
         var wait = SchedulingThread.maxSleepSeconds
         if _state == .playing {
-            if totalSteps.map({ nextStep < $0 }) ?? true {
+            // Held at `stepLimit` (a MIDI clock's next step not known yet), the 5 ms poll wakes it.
+            let reach = heldAtStepLimit ? flushHorizon(pending.horizon(clock: clock)) : UInt64.max
+            if totalSteps.map({ nextStep < $0 }) ?? true, !heldAtStepLimit {
                 let due = frameLocked(ofStep: nextStep)
                 wait = min(
                     wait,
                     EventScheduler<SequencerEvent>.seconds(
                         from: clock, until: due > pending.lookahead ? due - pending.lookahead : 0, sampleRate: sampleRate))
             }
-            if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
+            if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate), pending.nextFrame! < reach {
+                wait = min(wait, next)
+            }
             if let next = songPending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
-            if let next = midi?.nextFrame {
+            if let next = midi?.nextFrame, next < reach {
                 let due = next > pending.lookahead ? next - pending.lookahead + 1 : 0
                 wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: due, sampleRate: sampleRate))
             }
@@ -220,6 +224,12 @@ public final class PatternTransport: @unchecked Sendable {
 
     private func reopenLocked() throws(AudioError) -> Bool {
         guard soundOpen, playback.stats.error != nil else { return false }
+        // The lost device is closed before another opens. For JACK this is what keeps the process
+        // alive: a client opened while one of a dead server is still open makes libjack reset its
+        // process-wide state (freeing the old client under us), and closing the old one after
+        // that tears down the new client's state too (jack_activate then crashed). Closing a
+        // closed playback again does nothing, so every try may start here.
+        playback.stop()
         let s = reopenSettings
         guard
             let reopened = try? AudioPlayback(
@@ -229,7 +239,6 @@ public final class PatternTransport: @unchecked Sendable {
         else { return false }
         reopened.gainDB = s.gainDB
         keysSent = nil   // a playback opened again forgets the keyboard's sound
-        playback.stop()
         try reopened.start(engine: engine)
         playback = reopened
         return true
@@ -298,17 +307,18 @@ public final class PatternTransport: @unchecked Sendable {
 
     /// Lock held: queues every event of the steps that start before the horizon, in play order.
     func schedule() throws(AudioError) {
-        let horizon = pending.horizon(clock: engine.frameClock)
-        if song != nil { return try scheduleSong(before: horizon) }
+        let ahead = pending.horizon(clock: engine.frameClock)
+        if song != nil { return try scheduleSong(before: ahead) }
         var steps: [SequencerEvent] = []
         let first = nextStep
-        while frameLocked(ofStep: nextStep) < horizon, totalSteps.map({ nextStep < $0 }) ?? true,
+        while frameLocked(ofStep: nextStep) < ahead, totalSteps.map({ nextStep < $0 }) ?? true,
             stepLimit.map({ nextStep < $0 }) ?? true
         {
             steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
         }
         if !steps.isEmpty { pending.add(steps, order: SequencerEvent.playOrder) }
+        let horizon = flushHorizon(ahead)
         try pending.flush(before: horizon) { event throws(AudioError) in
             if mix.isEmpty { try engine.schedule(event) } else { try engine.schedule(event, mix: mix) }
         }

@@ -128,6 +128,9 @@ final class EditSession {
     var blockDragging = false
     var lastTap: (read: Double, frame: UInt64)?
     var tapLog: [String] = []
+    /// The work last written to FILE.save before a risky call (EditSaving.keepWorkBeforeRisk).
+    var workKept: Song?
+    var olderSaveKept = false
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
     /// a paste or a fast drag sounds its last few notes, never floods the engine's immediate lane.
     var auditionQueue: [(note: Note, track: TrackKind)] = []
@@ -156,6 +159,7 @@ final class EditSession {
         verbose = command.deviceOptions.verbose
         openTransport()
         if let found = EmergencySave.find(for: file, environment: environment) {
+            olderSaveKept = true
             model.question = .restore
             model.restoreSource = found
         }
@@ -256,7 +260,10 @@ final class EditSession {
     private func tickSound() {
         if let lost = lostTransport { return reconnect(lost) }
         guard let transport else {
-            if monotonicSeconds() >= nextOpen { openTransport() }
+            if monotonicSeconds() >= nextOpen {
+                keepWorkBeforeRisk()
+                openTransport()
+            }
             return
         }
         do {
@@ -275,6 +282,7 @@ final class EditSession {
     private func reconnect(_ lost: PatternTransport) {
         guard monotonicSeconds() >= nextReopen else { return }
         nextReopen = monotonicSeconds() + PatternTransport.reopenInterval
+        keepWorkBeforeRisk()   // opening a device runs a library's code: nothing is lost if it crashes
         guard (try? lost.reopenDevice()) == true else { return }
         lostTransport = nil
         transport = lost
@@ -360,7 +368,7 @@ final class EditSession {
                 quitAfterSave = true
                 return save() ? 0 : nil
             }
-            if no { return 0 }
+            if no { return discardWork() }
             model.message = "not quitting"
         case .shorten:
             if yes {
@@ -373,6 +381,7 @@ final class EditSession {
         case .restore:
             if yes {
                 restoreBackup()
+                olderSaveKept = false
             } else {
                 model.message = "\(OneLine.escape(model.restoreSource ?? file + ".save")) kept; it is offered again next time"
             }
@@ -392,11 +401,5 @@ final class EditSession {
             askSavePath(label: "not replaced; save as", text: path)
         }
         return nil
-    }
-
-    func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -33,6 +33,8 @@ extension EditSession {
         let savedAs = path != file
         if savedAs { setFile(path) }
         model.markSaved()
+        workKept = nil   // saving removed every FILE.save
+        olderSaveKept = false
         model.message = "saved \(OneLine.escape(savedAs ? path : fileName))"
         return true
     }
@@ -90,6 +92,32 @@ extension EditSession {
         } catch {
             model.message = "cannot restore: \(OneLine.escape("\(error)"))"
         }
+    }
+
+    /// Before a call that could take the process down (opening a sound device again runs ALSA's,
+    /// PulseAudio's or libjack's code against a server that just came back), unsaved work goes to
+    /// FILE.save, as on a hang-up, so even a crash loses nothing: the next `boop edit` offers it.
+    /// Written only when the work changed since the last copy; never over a copy from an earlier
+    /// session the user chose to keep (it is offered again next time, as promised).
+    func keepWorkBeforeRisk() {
+        guard model.isModified, !olderSaveKept, workKept != model.song else { return }
+        if (try? EmergencySave.write(song: model.song, version1: model.version1, for: file, environment: environment))
+            != nil
+        {
+            workKept = model.song
+        }
+    }
+
+    /// "save changes? n": the work is dropped, and with it any copy written before a risky call.
+    func discardWork() -> Int32 {
+        if workKept != nil { EmergencySave.removeAll(for: file, environment: environment) }
+        return 0
+    }
+
+    func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// The session ends from outside: unsaved work goes to FILE.save, or to the state folder when

@@ -45,6 +45,22 @@ class HandledSignalsBlocked {
     sigset_t old_{};
 };
 
+// jack2 blocks SIGPIPE when its process-wide state is made (at the first client's open) and, when
+// the last client closes, sets the closing thread's mask to the one saved back then: the mask of
+// the thread that opened the first client, inside HandledSignalsBlocked. Closed on the main thread
+// (a lost server's client before a reconnect), that left SIGINT, SIGTERM, SIGWINCH and SIGTSTP
+// blocked there for good: Ctrl-C and SIGTERM were never seen again. The closing thread keeps its own.
+class SignalMaskKept {
+  public:
+    SignalMaskKept() noexcept { pthread_sigmask(SIG_SETMASK, nullptr, &mask_); }
+    ~SignalMaskKept() { pthread_sigmask(SIG_SETMASK, &mask_, nullptr); }
+    SignalMaskKept(const SignalMaskKept&) = delete;
+    SignalMaskKept& operator=(const SignalMaskKept&) = delete;
+
+  private:
+    sigset_t mask_{};
+};
+
 }  // namespace
 
 void deinterleave(const float* in, uint32_t channels, uint32_t frames, float* const* out, uint32_t offset) BOOP_RT {
@@ -143,7 +159,10 @@ void JackClient::close() noexcept {
     if (client_ == nullptr) return;
     // After a shutdown the server is gone: closing only frees the client's side.
     if (active_ && error() == BOOP_OK) jack_deactivate(client_);
-    jack_client_close(client_);
+    {
+        const SignalMaskKept kept;
+        jack_client_close(client_);
+    }
     client_ = nullptr;
     active_ = false;
     ports_.clear();
@@ -242,6 +261,7 @@ boop_status listJackPorts(std::vector<JackPortEntry>& out) {
         result = BOOP_ERROR_OUT_OF_MEMORY;
     }
     if (names != nullptr) jack_free(names);
+    const SignalMaskKept kept;
     jack_client_close(c);
     return result;
 }
