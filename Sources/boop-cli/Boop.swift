@@ -50,6 +50,10 @@ struct Boop: AsyncParsableCommand {
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
         }
+        if let refusal = HexNumbers.refusal(args) {
+            StandardError.line(refusal)
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot(ToneCommand.liftNotes(from: NegativeValues.joined(args)))
             if let notes = ToneCommand.liftedNotes, var tone = command as? ToneCommand {

@@ -156,6 +156,12 @@ check "100 KB --voices value" 64 "$boop" render "$demo" -o "$work/z.wav" --voice
 check "U+202E in a name" 66 "$boop" render "$work/evil$(printf '\u202e')nosj.json" -o "$work/z.wav"
 grep -q '\\u{202E}' "$work/stderr" && echo "ok   U+202E shown as \\u{202E}" || fail "U+202E reached the message raw"
 
+# Hexadecimal floating point is no number boop takes; a name that only starts like one is a name.
+check "tone --duration 0x15180" 64 "$boop" tone A4 --duration 0x15180 -o "$work/z.wav"
+check "tone --duration=0x1p-2" 64 "$boop" tone A4 --duration=0x1p-2 -o "$work/z.wav"
+check "tone 0x1B8Hz" 64 "$boop" tone 0x1B8 -o "$work/z.wav"
+check "an output named 0xfeed.wav" 0 "$boop" tone A4 --duration 0.1 -o "$work/0xfeed.wav"
+
 # An output that is a symbolic link: the file it names is written, the link stays.
 mkdir -p "$work/real"
 ln -sf real/take.wav "$work/link.wav"
