@@ -110,6 +110,29 @@ run_client() { # NAME SCRIPT ARGS...
   grep -q '^PASS' <<<"$out" || failed "$name printed no result"
 }
 
+# As run_client, for a frame-exact client that exits 75 (jack_test_lib.INCONCLUSIVE) when the
+# server's xruns touched too much of its measurement to judge: run again, at most TRIES times in
+# all; only the last run's PASS/FAIL lines count, and how many runs it took is said.
+run_measured() { # NAME TRIES SCRIPT ARGS...
+  local name=$1 tries=$2 out rc attempt
+  shift 2
+  for attempt in $(seq "$tries"); do
+    out=$(python3 "$@" 2>&1)
+    rc=$?
+    echo "$out"
+    [ "$rc" = 75 ] || break
+    echo "note: $name: run $attempt of at most $tries inconclusive (the server's xruns), running it again"
+  done
+  if [ "$rc" = 75 ]; then
+    failed "$name: inconclusive in all $tries runs (the server's xruns touched too much each time)"
+    return
+  fi
+  [ "$attempt" = 1 ] || echo "note: $name: judged on run $attempt ($((attempt - 1)) inconclusive before it)"
+  PASSES=$((PASSES + $(grep -c '^PASS' <<<"$out")))
+  FAILURES=$((FAILURES + $(grep -c '^FAIL' <<<"$out")))
+  grep -q '^PASS' <<<"$out" || failed "$name printed no result"
+}
+
 # One of boop's ports has a connection: its client is active.
 boop_connected() { jack_lsp -c 2>/dev/null | grep -A1 '^boop:' | grep -q '^ '; }
 has_port() { jack_lsp 2>/dev/null | grep "^$1" >/dev/null; }
@@ -233,7 +256,7 @@ synth_test() {
     failed "boop synth: the test client needs JACK-Client and numpy (scripts/setup.sh installs them)"
     return
   fi
-  run_client "boop synth test" scripts/jack_synth_test.py "$BOOP" "$@"
+  run_measured "boop synth test" 3 scripts/jack_synth_test.py "$BOOP" "$@"
 }
 synth_test --quick
 # Played hard at --gain 12: the output stage's limiter holds the true peak at -1 dBTP.
@@ -310,9 +333,9 @@ echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
 if start_jackd 256; then
   synth_test
   echo "--- play --midi-out --clock --no-sound: a random pattern's MIDI on the frame clock ---"
-  run_client "play --midi-out test" scripts/jack_midi_out_test.py "$BOOP" 6
+  run_measured "play --midi-out test" 3 scripts/jack_midi_out_test.py "$BOOP" 6
   echo "--- play SONG --midi-out --clock --no-sound: a song's chain, tempo change and groove on the frame clock ---"
-  run_client "play SONG --midi-out test" scripts/jack_midi_out_song_test.py "$BOOP"
+  run_measured "play SONG --midi-out test" 3 scripts/jack_midi_out_song_test.py "$BOOP"
   echo "--- play --sync jack: the sequencer follows the JACK transport ---"
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"

@@ -23,7 +23,7 @@ import jack
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import song_model  # noqa: E402
-from jack_test_lib import Checks  # noqa: E402
+from jack_test_lib import INCONCLUSIVE, Checks, ServerFaults  # noqa: E402
 
 BOOP = sys.argv[1]
 check = Checks()
@@ -48,13 +48,14 @@ rec = jack.Client("boop-songrec", no_start_server=True)
 rate = rec.samplerate
 port = rec.midi_inports.register("in")
 got = []
-cycles = []  # (first frame, frames) of each cycle the recorder ran in
+# The server's xruns and the recorder's irregular cycles (ServerFaults): what falls there is not judged.
+faults = ServerFaults(rec)
 
 
 @rec.set_process_callback
 def on_process(frames):
     base = rec.last_frame_time
-    cycles.append((base, frames))
+    faults.cycle(frames)
     for offset, data in port.incoming_midi_events():
         got.append((base + offset, bytes(data)))
 
@@ -80,12 +81,14 @@ if not starts:
 s_frame = events[starts[0]][0]
 check(starts[0] == 0, f"Start is the first message (at frame {s_frame})")
 
-# Cycles the recorder itself missed (its own xruns on a loaded machine) carried messages it never
-# saw: what falls in them is neither expected nor counted.
-missed = [(a[0] + a[1], b[0]) for a, b in zip(cycles, cycles[1:]) if b[0] != a[0] + a[1]]
-unseen = lambda f: any(lo <= f < hi for lo, hi in missed)  # noqa: E731
-if missed:
-    print(f"note: the recorder missed {sum(hi - lo for lo, hi in missed)} frames in {len(missed)} gaps", flush=True)
+# Where the server's xruns or the recorder's irregular cycles (a cycle skipped, the next stamped
+# a period off) fell, a message's frame as recorded is not the frame it was sent on: what falls
+# there is neither expected nor judged, and said.
+unseen = faults.touches
+print(f"note: {faults.summary()}", flush=True)
+if unseen(s_frame):
+    print("INCONCLUSIVE  an xrun touched the Start, which every frame is counted from", flush=True)
+    sys.exit(INCONCLUSIVE)
 song_model.RATE = rate
 notes, _ = song_model.model(SONG)
 channel = {"melody": 0, "chords": 1, "bass": 2, "rhythm": 9}
@@ -96,13 +99,16 @@ for name, p in SONG["patterns"].items():
         for n in ns:
             vel[(track, n["pitch"])] = velocity[n.get("velocity", "normal")]
 want = sorted((s_frame + f, bytes([0x90 | channel[t], pitch, vel[(t, pitch)]])) for t, pitch, f, _, _, _ in notes)
-seen = sorted((f, d) for f, d in events if d[0] & 0xF0 == 0x90 and d[2] > 0)
-# Every message seen is one expected, on its frame; one not seen may only lie where the recorder missed.
-ok = set(seen) <= set(want) and all(unseen(f) for f, _ in set(want) - set(seen))
-check(ok, f"{len(seen)} note-ons, each on the song model's frame (swing, ratchets, probability, condition)"
+seen = sorted((f, d) for f, d in events if d[0] & 0xF0 == 0x90 and d[2] > 0 and not unseen(f))
+want = [(f, d) for f, d in want if not unseen(f)]
+# Every message judged is one expected, on its frame, and every one expected there is seen.
+ok = set(seen) == set(want)
+check(ok, f"{len(seen)} note-ons judged (those no xrun touched), each on the song model's frame (swing, ratchets, "
+      f"probability, condition)"
       + ("" if ok else f": only boop {sorted(set(seen) - set(want))[:6]}, only the model {sorted(set(want) - set(seen))[:6]}"))
 
-clocks = [f for f, d in events if d == b"\xf8"]
+all_clocks = [f for f, d in events if d == b"\xf8"]
+clocks = [f for f in all_clocks if not unseen(f)]
 expected, frame0 = [], 0
 for entry in SONG["song"]:
     p = SONG["patterns"][entry["pattern"]]
@@ -110,9 +116,15 @@ for entry in SONG["song"]:
     fps = rate * 60.0 / (entry.get("bpm", SONG["bpm"]) * 4.0)
     expected += [s_frame + frame0 + math.floor((k + c / 6) * fps + 0.5) for k in range(steps) for c in range(6)]
     frame0 += math.floor(steps * fps + 0.5)
-ok = set(clocks) <= set(expected) and len(clocks) == len(set(clocks)) \
-    and all(unseen(f) for f in set(expected) - set(clocks))
-check(ok, f"{len(clocks)} clocks, six a step, straight, at each entry's tempo (150, 190, 150 BPM)"
+total_clocks = len(expected)
+expected = [f for f in expected if not unseen(f)]
+if len(expected) < 0.75 * total_clocks:
+    print(f"INCONCLUSIVE  xruns touched {total_clocks - len(expected)} of {total_clocks} clocks (at most a quarter "
+          f"may be)", flush=True)
+    sys.exit(INCONCLUSIVE)
+ok = set(clocks) == set(expected) and len(clocks) == len(set(clocks))
+check(ok, f"{len(clocks)} of {total_clocks} clocks judged (the rest near xruns), six a step, straight, at each "
+      f"entry's tempo (150, 190, 150 BPM)"
       + ("" if ok else f": {len(expected)} expected; only boop {sorted(set(clocks) - set(expected))[:6]}, "
          f"only expected {sorted(set(expected) - set(clocks))[:6]}"))
 on = set()

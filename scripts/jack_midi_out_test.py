@@ -23,7 +23,7 @@ import tempfile
 import time
 
 import jack
-from jack_test_lib import Checks
+from jack_test_lib import INCONCLUSIVE, Checks, ServerFaults
 
 BOOP = sys.argv[1]
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 6.0
@@ -55,13 +55,14 @@ rec = jack.Client("boop-midirec", no_start_server=True)
 rate = rec.samplerate
 port = rec.midi_inports.register("in")
 got = []  # (frame, bytes)
-cycles = []  # (first frame, frames) of each cycle the recorder ran in
+# The server's xruns and the recorder's irregular cycles (ServerFaults): what falls there is not judged.
+faults = ServerFaults(rec)
 
 
 @rec.set_process_callback
 def on_process(frames):
     base = rec.last_frame_time
-    cycles.append((base, frames))
+    faults.cycle(frames)
     for offset, data in port.incoming_midi_events():
         got.append((base + offset, bytes(data)))
 
@@ -99,19 +100,27 @@ check(starts[0] == 0, f"Start is the first message (at frame {s_frame})")
 stop_i = stops[0]
 # The stop's note-offs go out with the Stop, at the start of its cycle: the music is what came before.
 played = [e for e in events[:stop_i] if e[0] < events[stop_i][0]]
-# Cycles the recorder itself missed (its own xruns on a loaded machine) carried messages it never
-# saw: what falls in them is neither expected nor counted.
-missed = [(a[0] + a[1], b[0]) for a, b in zip(cycles, cycles[1:]) if b[0] != a[0] + a[1]]
-unseen = lambda f: any(lo <= f < hi for lo, hi in missed)
-if missed:
-    print(f"note: the recorder missed {sum(hi - lo for lo, hi in missed)} frames in {len(missed)} gaps", flush=True)
-clocks = [f for f, d in played if d == b"\xf8"]
+# Where the server's xruns or the recorder's irregular cycles (a cycle skipped, the next stamped
+# a period off) fell, a message's frame as recorded is not the frame it was sent on: what falls
+# there is neither expected nor judged, and said.
+unseen = faults.touches
+print(f"note: {faults.summary()}", flush=True)
+if unseen(s_frame):
+    print("INCONCLUSIVE  an xrun touched the Start, which every frame is counted from", flush=True)
+    sys.exit(INCONCLUSIVE)
+all_clocks = [f for f, d in played if d == b"\xf8"]
+clocks = [f for f in all_clocks if not unseen(f)]
 clock_at = lambda k: s_frame + math.floor(k * rate * 60.0 / (bpm * 24.0) + 0.5)
 last_k = round((clocks[-1] - s_frame) * bpm * 24.0 / (rate * 60.0)) if clocks else -1
 want = [clock_at(k) for k in range(last_k + 1) if not unseen(clock_at(k))]
 errors = [f - clock_at(round((f - s_frame) * bpm * 24.0 / (rate * 60.0))) for f in clocks]
-check(clocks == want, f"{len(clocks)} clocks at {bpm} BPM, each on Start + round(k x rate x 60 / (bpm x 24)): "
-      f"largest error {max(map(abs, errors), default=0)} frames, {len(want) - len(clocks)} missing")
+if len(want) < 0.75 * (last_k + 1):
+    print(f"INCONCLUSIVE  xruns touched {last_k + 1 - len(want)} of {last_k + 1} clocks (at most a quarter may be)",
+          flush=True)
+    sys.exit(INCONCLUSIVE)
+check(clocks == want, f"{len(clocks)} of {len(all_clocks)} clocks judged (the rest near xruns) at {bpm} BPM, each on "
+      f"Start + round(k x rate x 60 / (bpm x 24)): largest error {max(map(abs, errors), default=0)} frames, "
+      f"{len(want) - len(clocks)} missing")
 
 # The sequencer's events, as the .mid export maps them, up to the last clock's frame.
 fps = rate * 60.0 / (bpm * 4.0)
@@ -145,9 +154,11 @@ for i, n in enumerate(notes):
 expected.sort()
 stop_frame = events[stop_i][0]
 expected = [(f, d) for f, _, d in expected if f < stop_frame and not unseen(f)]
-seen = [(f, d) for f, d in played if d[0] < 0xF0]
+seen = [(f, d) for f, d in played if d[0] < 0xF0 and not unseen(f)]
+n_all = sum(1 for f, d in played if d[0] < 0xF0)
 n_ok = sorted(seen) == sorted(expected)
-check(n_ok, f"{len(seen)} note-ons and note-offs before the stop, each on the sequencer's frame"
+check(n_ok, f"{len(seen)} of {n_all} note-ons and note-offs before the stop judged (the rest near xruns), each on "
+      f"the sequencer's frame"
       + ("" if n_ok else f": first difference {next(((a, b) for a, b in zip(sorted(seen), sorted(expected)) if a != b), (len(seen), len(expected)))}"))
 if not n_ok:
     print("      only boop:", sorted(set(seen) - set(expected))[:8])

@@ -24,7 +24,7 @@ import time
 
 import jack
 import numpy as np
-from jack_test_lib import Checks, send_plan, wait_until  # noqa: E402
+from jack_test_lib import INCONCLUSIVE, Checks, ServerFaults, send_plan, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -44,6 +44,8 @@ rec = jack.Client("boop-rec", no_start_server=True)
 rate, period = send.samplerate, send.blocksize
 midi_out = send.midi_outports.register("out")
 audio_in = rec.inports.register("in")
+# The server's xruns and the recorder's irregular cycles: a note they touched is not judged.
+faults = ServerFaults(rec)
 
 def capture_latency(port):
     """(min, max) of a port's capture latency in frames, as `jack_lsp -l` prints it."""
@@ -120,6 +122,7 @@ send_plan(send, midi_out, plan, state)
 
 @rec.set_process_callback
 def on_record(frames):
+    faults.cycle(frames)
     start = state["start"]
     if start is None:
         return
@@ -169,20 +172,43 @@ if missed:
 # exact: the previous note's voice retired), against the latency boop reports for out_1: the
 # output stage's look-ahead, plus at most one frame (the envelope's first sample is 0).
 lat_min, lat_max = state.get("latency", (None, None))
-delays = []
-for f in a4:
-    nz = np.flatnonzero(x[f - period:f + 4800])
-    delays.append(int(nz[0]) - period if len(nz) else None)
 check(lat_min is not None and lat_min == lat_max and 0 < lat_min < 0.01 * rate,
       f"boop:out_1 reports a capture latency of {lat_min}...{lat_max} frames (the output stage's look-ahead)")
 lat = lat_max or 0
-check(None not in delays and len(set(delays)) == 1 and 0 <= delays[0] - lat <= 1,
-      f"period {period}: 16 A4 notes at random offsets start {sorted(set(map(str, delays)))} frames after their "
-      f"events: the reported {lat} + {delays[0] - lat if None not in delays else '?'} "
-      f"(jitter {max(delays) - min(delays) if None not in delays else '?'} frames; the envelope's first sample is 0)")
+start_frame = state["start"] or 0
+
+
+def touched(lo, hi):
+    """Whether the server's faults touched the plan's frames [lo, hi]."""
+    return faults.touches(start_frame + lo, start_frame + hi)
+
+
+# Only the notes whose stretch (a period before the event to a few periods after the onset) no
+# xrun touched are judged: a skipped or mis-stamped cycle there moves the note on the recording,
+# not in boop. At least 12 of the 16 must be judged, else the run is inconclusive (run again).
+judged = [i for i, f in enumerate(a4) if not touched(f - period, f + lat + 4 * period)]
+delays = []
+for i in judged:
+    f = a4[i]
+    nz = np.flatnonzero(x[f - period:f + 4800])
+    delays.append(int(nz[0]) - period if len(nz) else None)
+print(f"note: {faults.summary()}; {len(judged)} of 16 A4 notes judged", flush=True)
+ok = bool(delays) and None not in delays and len(set(delays)) == 1 and 0 <= delays[0] - lat <= 1
+if ok and len(judged) < 12:
+    print(f"INCONCLUSIVE  the server's xruns touched {16 - len(judged)} of the 16 A4 notes (at least 12 must be "
+          f"judged); the {len(judged)} judged start alike", flush=True)
+    sys.exit(INCONCLUSIVE)
+check(ok and len(judged) >= 12,
+      f"period {period}: {len(judged)} of 16 A4 notes at random offsets (those no xrun touched) start "
+      f"{sorted(set(map(str, delays)))} frames after their events: the reported {lat} + "
+      f"{delays[0] - lat if delays and None not in delays else '?'} "
+      f"(jitter {max(delays) - min(delays) if delays and None not in delays else '?'} frames; the envelope's first sample is 0)")
 # From here on the output is read on the events' frames: shifted back by the reported latency.
 x = np.concatenate((x[lat:], np.zeros(lat)))
 got_x = np.concatenate((got[lat:], np.zeros(lat, dtype=bool)))  # recorded frames, as x
+# Frames the server's faults touched (as events, or as the output they made) count as not recorded.
+for lo, hi in faults.untrusted():
+    got_x[max(0, lo - start_frame - lat):max(0, hi - start_frame)] = False
 
 
 def check_recorded_midi():
@@ -208,11 +234,17 @@ def check_recorded_midi():
         pos += 1 + (2 if status & 0xF0 not in (0xC0, 0xD0) else 1)
         if status == 0x90 and data[pos - 1] > 0:
             ticks.append(tick)
+    # The notes judged above (no xrun near them) are judged here too: the file's clock starts at
+    # boop's first cycle, which the test does not know, so the offset that puts the most judged
+    # notes within a tick of a note-on is taken, and each judged note must then have one there.
     want = [round((f - a4[0]) / rate * 1920) for f in a4]
-    got = [t - ticks[0] for t in ticks] if ticks else []
-    worst = max((abs(g - w) for g, w in zip(got, want)), default=99)
-    check(ok and len(got) == 16 and worst <= 1,
-          f"--record take.mid: {len(got)} note-ons, each within {worst} tick of its frame (1 tick = 1/1920 s)")
+    near = lambda t0, i: min((abs(t - t0 - want[i]) for t in ticks), default=99)  # noqa: E731
+    t0 = max((t - want[i] for t in ticks for i in judged), key=lambda c: sum(near(c, i) <= 1 for i in judged),
+             default=0)
+    worst = max((near(t0, i) for i in judged), default=99)
+    check(ok and len(judged) <= len(ticks) <= 16 and worst <= 1,
+          f"--record take.mid: {len(ticks)} note-ons, the {len(judged)} judged each within {worst} tick of its "
+          f"frame (1 tick = 1/1920 s)")
 
 
 def check_recorded_audio():
@@ -265,19 +297,27 @@ if not QUICK:
         ok = np.concatenate(([False], got_x[a:b], [False]))
         edges = np.flatnonzero(ok[1:] != ok[:-1])
         runs = list(zip(edges[::2], edges[1::2]))
-        lo, hi = max(runs, key=lambda r: r[1] - r[0]) if runs else (0, b - a)
+        lo, hi = max(runs, key=lambda r: r[1] - r[0]) if runs else (0, 0)
+        if hi - lo < 0.2 * rate:
+            return None
         y = x[a + lo:a + hi]
         s = np.flatnonzero((y[:-1] <= 0) & (y[1:] > 0))
         exact = s + (-y[s]) / (y[s + 1] - y[s])
         return (len(exact) - 1) * rate / (exact[-1] - exact[0])
 
-    worst = 0.0
+    worst, tuned = 0.0, []
     for key in (48, 55, 60, 67, 72, 84):
         f = marks[("tune", key)]
         hz = zc_hz(f + int(0.1 * rate), f + int(0.55 * rate))
+        if hz is None:
+            continue
+        tuned.append(key)
         cents = 1200 * np.log2(hz / (440 * 2 ** ((key - 69) / 12)))
         worst = max(worst, abs(cents))
-    check(worst < 0.5, f"C3 G3 C4 G4 C5 C6 in tune: worst {worst:.4f} cent")
+    if len(tuned) < 6:
+        print(f"note: {6 - len(tuned)} of the tuning notes not judged: under 0.2 s of them untouched by xruns", flush=True)
+    check(worst < 0.5 and len(tuned) >= 4,
+          f"C3 G3 C4 G4 C5 C6 in tune ({len(tuned)} judged): worst {worst:.4f} cent")
 
     def rms(a, b):
         return float(np.sqrt(np.mean(x[a:b] ** 2)))
@@ -295,7 +335,7 @@ if not QUICK:
     step_ramp = float(np.max(np.abs(np.diff(x[v - 1:v + ramp + 480]))))
     whole = bool(got_x[v - 12000:v + ramp + 480 + 12000].all())
     if not whole:
-        print("note: CC 7 not checked: the test client missed cycles around it (its own xruns)", flush=True)
+        print("note: CC 7 not checked: xruns (the test client's or the server's) touched it", flush=True)
     check(not whole or (abs(ratio / 0.25 - 1) < 0.01 and step_ramp <= step_before * 1.01),
           f"CC 7 100 -> 50 on a sounding note: level x{ratio:.4f} (curve 0.25), largest frame-to-frame change "
           f"{step_ramp:.4f} during the ramp, {step_before:.4f} before")
@@ -313,7 +353,10 @@ if not QUICK:
     check(tail < 1e-4, f"all notes off (CC 123): peak {tail:.1e} from 10 ms after it")
     g = marks["after-garbage"]
     nz = np.flatnonzero(x[g - period:g + 4800])
-    check(len(nz) > 0 and int(nz[0]) - period == delays[0] - lat, "after 2000 random bytes a note starts on its frame")
+    if touched(g - period, g + lat + 4 * period):
+        print("note: the note after the random bytes not timed: an xrun touched it", flush=True)
+    check(len(nz) > 0 and (touched(g - period, g + lat + 4 * period) or int(nz[0]) - period == delays[0] - lat),
+          "after 2000 random bytes a note starts on its frame")
     malformed = [line for line in err.splitlines() if "malformed bytes" in line]
     check(bool(malformed), "-v counts the malformed bytes: " + (malformed[-1] if malformed else err[-300:]))
 sys.exit(1 if check.failures else 0)

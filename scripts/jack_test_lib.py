@@ -75,3 +75,79 @@ class Disturbances:
     def summary(self):
         gaps = self.gaps()
         return f"{len(self.xruns)} server xruns, {len(gaps)} missed cycles ({sum(b - a for a, b in gaps)} frames)"
+# A measurement the server's faults left too thin to judge exits with this status (EX_TEMPFAIL):
+# scripts/jack-tests.sh runs such a client again, a counted number of times.
+INCONCLUSIVE = 75
+
+
+class ServerFaults:
+    """Where the server's own faults touched the frame clock, so a frame-exact check judges only
+    the frames they did not. Two witnesses, both from the test's client:
+
+    - JACK's xrun callback: the server tells every client of every xrun in the graph (jackd's
+      dummy driver reports some even on an idle virtual machine: timer wake-ups late by ~30 us).
+      The report comes from a notification thread after the fact, so the frames from `margin`
+      seconds (at least 8 periods) before the report's frame up to a period after it are untrusted.
+    - the client's own cycles (`cycle(frames)`, called from its process callback): a cycle whose
+      start is not the previous one's end. After an xrun jackd2 may skip a cycle and stamp the
+      next twice (jack_last_frame_time a period off for one cycle), so messages read there carry
+      frames a period early or late; the cycles on both sides of such a step are untrusted, a
+      period either way.
+
+    Nothing here waits or allocates in the process callback beyond a list append."""
+
+    def __init__(self, client, margin=0.1):
+        self.client = client
+        self.rate = client.samplerate
+        self.period = client.blocksize
+        self.margin = max(8 * self.period, int(margin * self.rate))
+        self.cycles = []  # (first frame, frames) of each cycle the client ran
+        self.reports = []  # (frame time at the report, the client's last cycle start, delayed us)
+        client.set_xrun_callback(self._on_xrun)
+
+    def _on_xrun(self, delayed_usecs):
+        last = self.cycles[-1][0] if self.cycles else self.client.frame_time
+        self.reports.append((self.client.frame_time, last, delayed_usecs))
+
+    def cycle(self, frames):
+        """Process callback: notes this cycle's first frame."""
+        self.cycles.append((self.client.last_frame_time, frames))
+
+    def steps(self):
+        """Pairs of consecutive cycles whose frames do not follow on."""
+        c = list(self.cycles)
+        return [(a, b) for a, b in zip(c, c[1:]) if b[0] != a[0] + a[1]]
+
+    def untrusted(self):
+        """The untrusted frame intervals [lo, hi), merged and sorted (computed again only when a
+        cycle or a report came since)."""
+        key = (len(self.cycles), len(self.reports))
+        if getattr(self, "_cached", (None,))[0] != key:
+            self._cached = (key, self._merge())
+        return self._cached[1]
+
+    def _merge(self):
+        spans = [(min(f, last) - self.margin, max(f, last) + 2 * self.period) for f, last, _ in list(self.reports)]
+        spans += [(min(a[0], b[0]) - self.period, max(a[0] + a[1], b[0] + b[1]) + self.period) for a, b in self.steps()]
+        merged = []
+        for lo, hi in sorted(spans):
+            if merged and lo <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+            else:
+                merged.append((lo, hi))
+        return merged
+
+    def touches(self, lo, hi=None):
+        """Whether any untrusted interval meets the frames [lo, hi] (hi defaults to lo)."""
+        hi = lo if hi is None else hi
+        return any(a <= hi and lo < b for a, b in self.untrusted())
+
+    def missed(self):
+        """Frames of the gaps in the client's cycles (cycles it never ran)."""
+        return sum(max(0, b[0] - a[0] - a[1]) for a, b in self.steps())
+
+    def summary(self):
+        """One line: what the server reported and what the client saw."""
+        steps = self.steps()
+        return (f"the server reported {len(self.reports)} xruns; the test client saw {len(steps)} irregular cycle "
+                f"steps ({self.missed()} frames missed); {len(self.untrusted())} untrusted stretches")

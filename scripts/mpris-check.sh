@@ -94,11 +94,20 @@ if awk -v p="$pos" -v e="$elapsed" 'BEGIN { exit !(p >= 1.0) }'; then pass "posi
 
 playerctl -p "$player" pause
 if got=$(await Paused status); then pass "pause -> Paused"; else fail "after pause expected Paused, got '$got'"; fi
-# The position is published at the latest 0.5 s after each change (no signal, per MPRIS): read it
-# once that has passed, and again two seconds later.
-sleep 1.5; held=$(position); sleep 2; later=$(position)
+# The position is published at the latest 0.5 s after each change (no signal, per MPRIS), and a
+# pause fades the music out first (ambient: 0.25 s of music, which a loaded machine's stalled
+# stream may take seconds to play): wait for the position to come to rest (unchanged for a second,
+# twice the publishing interval), then it must hold for two seconds more.
+rest_from=$(date +%s.%N); deadline=$((SECONDS + timeout)); held=$(position); still=$(date +%s.%N)
+while [ $SECONDS -le $deadline ] && awk -v s="$still" -v n="$(date +%s.%N)" 'BEGIN { exit !(n - s < 1.0) }'; do
+    sleep 0.1; now=$(position)
+    [ "$now" = "$held" ] || { held=$now; still=$(date +%s.%N); }
+done
+settled=$(awk -v s="$rest_from" -v n="$still" 'BEGIN { printf "%.2f", n - s }')
+sleep 2; later=$(position)
 if awk -v a="$held" -v b="$later" 'BEGIN { d = b - a; exit !(d < 0.05 && d > -0.05) }'; then
-    pass "position holds while paused: ${held}s"; else fail "position moved while paused: $held -> $later"; fi
+    pass "position holds while paused: ${held}s (at rest ${settled}s after Paused showed)"; else
+    fail "position moved while paused: $held -> $later (it had been at rest from ${settled}s after Paused)"; fi
 playerctl -p "$player" play
 if got=$(await Playing status); then pass "play -> Playing"; else fail "after play expected Playing, got '$got'"; fi
 playerctl -p "$player" play-pause

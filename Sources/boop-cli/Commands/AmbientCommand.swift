@@ -222,6 +222,8 @@ final class AmbientSession {
         }
         try loop.run()
         clearLine()
+        // -v: what the stream played (its frames are the music's own time) and the device's faults.
+        if verbose { StandardError.write(transport.stats.summary(sampleRate: transport.sampleRate) + "\n") }
     }
 
     /// After the keys and media commands of a turn: the transport ticked. False when it is over.

@@ -64,6 +64,17 @@ class PulseServer {
 
     bool ok() const { return ok_; }
     pid_t pid() const { return pid_; }
+
+    // The null sink's own sample rate (pactl's "s16le 2ch 44100Hz"), 0 if it cannot be read. A
+    // stream at this rate reaches the sink, and its monitor records it, with no resampler between.
+    double sinkRate() const {
+        const std::string out = runAndCapture("PULSE_SERVER='" + socket_ + "' pactl list short sinks 2>/dev/null");
+        const size_t hz = out.find("Hz");
+        if (hz == std::string::npos) return 0;
+        size_t from = hz;
+        while (from > 0 && out[from - 1] >= '0' && out[from - 1] <= '9') --from;
+        return from < hz ? std::stod(out.substr(from, hz - from)) : 0;
+    }
     const std::string& log() const { return log_; }
 
     // Kills the server the hard way, as a crash would.
