@@ -135,6 +135,24 @@ print(f"{'ok  ' if ok else 'FAIL'} a locked history: exit {p.returncode} after {
 sys.exit(0 if ok else 1)
 PY
 
+# Another program's SQLite database in WAL mode: refused (65) and left as it was, nothing made beside it.
+/usr/bin/python3 - "$work" <<'PY'
+import sqlite3, sys
+for name, app in (("other-id.sqlite", 1234), ("other-noid.sqlite", 0)):
+    c = sqlite3.connect(f"{sys.argv[1]}/{name}")
+    c.execute("PRAGMA journal_mode=WAL")
+    c.execute(f"PRAGMA application_id={app}")
+    c.execute("CREATE TABLE notes (x)")
+    c.commit()
+    c.close()
+PY
+for name in other-id other-noid; do
+  check "train stats on $name" 65 "$boop" train stats --db "$work/$name.sqlite"
+  check "train on $name" 65 "$boop" train --json --trials 1 --db "$work/$name.sqlite" </dev/null
+  ls "$work/$name.sqlite-"* >/dev/null 2>&1 && fail "$name: boop left $(ls "$work/$name.sqlite-"*)" ||
+    echo "ok   $name: nothing made beside it"
+done
+
 # A WAV whose header claims a rate the tracker cannot take is bad content (65), naming the file.
 for rate in 1 100 384001 4294967295; do
   python3 - "$work/rate-$rate.wav" "$rate" <<'PY'

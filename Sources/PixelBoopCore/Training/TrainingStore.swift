@@ -68,8 +68,14 @@ public final class TrainingStore {
     /// Reads an existing history read-only first: whose file it is, before any write. Then, for a
     /// writer, closes it again to be opened for writing.
     private func inspectExisting(readOnly: Bool) throws(TrainingStoreError) {
+        try TrainingStore.refuseForeignHeader(path)
+        let companions = TrainingStore.missingCompanions(of: path)
         do {
             try inspect(path)
+        } catch  where error.kind == .foreign {
+            // Not ours after all (no application id in its header): what reading it made goes.
+            TrainingStore.removeCompanions(companions)
+            throw error
         } catch  where readOnly && error.kind == .unreadable {
             // A WAL history is read with SQLite's shared memory beside it (`-shm`), which a
             // read-only folder or `ulimit -f` forbids. Then the file alone is read, without
