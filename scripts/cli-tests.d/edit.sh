@@ -2,11 +2,13 @@
 # `boop edit` in a pseudo-terminal driven by a terminal emulator (scripts/edit-tests.py, pyte):
 # keys, mouse, undo, saving, quitting, signals, resizing, colour modes, invalid files; and under
 # job control in an interactive bash (scripts/edit-jobs-tests.py); a song built, undone, redone,
-# saved and rendered (scripts/edit-song-tests.py, ~30 s). All run even if one fails.
+# saved and rendered (scripts/edit-song-tests.py, ~30 s); terminal escapes in file and
+# pattern names (scripts/edit-names-tests.py). All run even if one fails.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 rc=0
 python3 "$ROOT/scripts/edit-tests.py" "$BOOP" "$WORK/edit" || rc=1
 python3 "$ROOT/scripts/edit-jobs-tests.py" "$BOOP" "$WORK/edit-jobs" || rc=1
 python3 "$ROOT/scripts/edit-song-tests.py" "$BOOP" "$WORK/edit-song" || rc=1
+python3 "$ROOT/scripts/edit-names-tests.py" "$BOOP" "$WORK/edit-names" || rc=1
 exit $rc
