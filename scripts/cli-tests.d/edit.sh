@@ -2,8 +2,8 @@
 # `boop edit` in a pseudo-terminal driven by a terminal emulator (scripts/edit-tests.py, pyte):
 # keys, mouse, undo, saving, quitting, signals, resizing, colour modes, invalid files; and under
 # job control in an interactive bash (scripts/edit-jobs-tests.py); a song built, undone, redone,
-# saved and rendered (scripts/edit-song-tests.py, ~30 s); terminal escapes in file and
-# pattern names (scripts/edit-names-tests.py). All run even if one fails.
+# saved and rendered (scripts/edit-song-tests.py, ~30 s); terminal escapes and bytes that are
+# not UTF-8 in file and pattern names (scripts/edit-names-tests.py). All run even if one fails.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 rc=0
