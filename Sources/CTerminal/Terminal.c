@@ -29,6 +29,8 @@ static atomic_int canSuspend = 1;
 static atomic_int eventRead = -1;
 static atomic_int eventWrite = -1;
 static atomic_int screenFd = -1;
+// 1 when screenFd is a duplicate of the inherited descriptor (blocking, shared with the shell).
+static atomic_int screenShared = 0;
 static atomic_int continued = 0;
 static atomic_uint resumeCount = 0;
 
@@ -40,12 +42,26 @@ static const char kHide[] = "\x1b[?25l";
 static const char kShow[] = "\x1b[?25h";
 
 // Writes all of `text` to the screen, waiting at most ~1 s in all for a terminal that does not
-// read (the screen descriptor is non-blocking): a stopped reader must never hold an exit.
+// read: a stopped reader must never hold an exit. The screen descriptor is non-blocking, or (a
+// terminal this process may not open again) the inherited, blocking one: then each write waits
+// for POLLOUT first and is short (these sequences are), so it fits in the room POLLOUT promises;
+// POLLOUT is also false while another thread's write holds the terminal.
 static void writeScreen(const char* text) {
     const int fd = atomic_load(&screenFd);
     if (fd < 0) return;
+    const int shared = atomic_load(&screenShared);
     size_t left = strlen(text);
     for (int waits = 0; left > 0 && waits < 10;) {
+        if (shared) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            const int ready = poll(&p, 1, 100);
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready <= 0) {
+                ++waits;
+                continue;
+            }
+            if (!(p.revents & POLLOUT)) return;  // hung up
+        }
         const ssize_t n = write(fd, text, left);
         if (n > 0) {
             text += n;
@@ -183,10 +199,14 @@ static int ignored(int sig) {
     return old.sa_handler == SIG_IGN;
 }
 
-static int openScreen(int fd) {
+// The screen: its own open file description when the terminal can be opened again, so
+// O_NONBLOCK never reaches stdout's, which the shell and any other process on the terminal share;
+// else (a terminal of another user, after su or setpriv: the open is refused, as it is for
+// vim or less, which write to the descriptor they inherited) a duplicate of `fd` itself, left
+// blocking (`*shared` 1): its writes wait for POLLOUT, or go through ScreenOutput's writer thread.
+static int openScreen(int fd, int* shared) {
+    *shared = 0;
     if (isatty(fd) != 1) return -1;
-    // Its own open file description: O_NONBLOCK here never reaches stdout's, which the shell and
-    // any other process on the terminal share.
     char path[32];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     int own = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -194,12 +214,17 @@ static int openScreen(int fd) {
         const char* name = ttyname(fd);
         if (name) own = open(name, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     }
+    if (own < 0) {
+        own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        *shared = own >= 0 && (fcntl(own, F_GETFL) & O_NONBLOCK) == 0;
+    }
     return own;
 }
 
 int boop_term_start(int mode, int screen_fd, int hide_cursor) {
     if (atomic_load(&started) || isatty(STDIN_FILENO) != 1) return -1;
-    const int screen = openScreen(screen_fd);
+    int shared = 0;
+    const int screen = openScreen(screen_fd, &shared);
     if (mode == BOOP_TERM_FULLSCREEN && screen < 0) return -1;
     if (tcgetattr(STDIN_FILENO, &saved) != 0) {
         if (screen >= 0) close(screen);
@@ -214,6 +239,7 @@ int boop_term_start(int mode, int screen_fd, int hide_cursor) {
     atomic_store(&eventRead, ends[0]);
     atomic_store(&eventWrite, ends[1]);
     atomic_store(&screenFd, screen);
+    atomic_store(&screenShared, shared);
     atomic_store(&sessionMode, mode);
     atomic_store(&cursorHidden, mode == BOOP_TERM_FULLSCREEN || (hide_cursor && screen >= 0));
     // A shell without job control ignores SIGTSTP for us: then nothing may stop.

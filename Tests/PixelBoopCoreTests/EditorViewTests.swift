@@ -95,4 +95,17 @@ struct EditorViewTests {
         #expect(view.cell(column: 5, row: c4Row, model: model, width: 80, height: 24) == nil)
         #expect(view.cell(column: 12 + 2 * 16, row: c4Row, model: model, width: 80, height: 24) == nil)
     }
+
+    @Test("text put on the screen never carries a control: ESC, BEL and C1 are shown escaped")
+    func escapesControls() {
+        var f = ScreenFrame(width: 40, height: 1)
+        f.put("a\u{1B}]0;t\u{07}\u{1B}[2J\u{9B}b", column: 0, row: 0)
+        #expect(f.lines[0] == "a\\e]0;t\\u{7}\\e[2J\\u{9B}b")
+        var cell = ScreenFrame(width: 2, height: 1)
+        cell[0, 0] = Cell("\u{1B}")
+        cell[1, 0] = Cell("\u{9B}")
+        var writer = ScreenWriter(colorMode: .none)
+        let out = writer.update(to: cell)
+        #expect(!out.unicodeScalars.contains("\u{9B}") && out.contains("\u{FFFD}\u{FFFD}"))
+    }
 }

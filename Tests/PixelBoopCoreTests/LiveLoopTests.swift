@@ -66,6 +66,40 @@ struct LiveLoopTests {
         #expect(screen.failure == EPIPE)
     }
 
+    @Test("a blocking descriptor (a terminal not opened again): written from a thread, never made non-blocking")
+    func blockingDescriptor() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        let (r, w) = (ends[0], ends[1])
+        defer { close(r) }
+        var screen: ScreenOutput? = ScreenOutput(descriptor: w)
+        let frame = String(repeating: "x", count: 100_000)   // more than a pipe holds (64 KiB)
+        let started = LiveLoop.now()
+        screen!.write(frame)
+        // The write returned though nobody reads (a blocking write here would never return).
+        #expect(LiveLoop.now() - started < 30)
+        #expect(screen!.isBusy)
+        #expect(fcntl(w, F_GETFL) & O_NONBLOCK == 0)
+        var got = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while got < frame.utf8.count {
+            let n = read(r, &buffer, buffer.count)
+            try #require(n > 0)
+            got += n
+        }
+        var ready = screen!.readiness
+        #expect(poll(&ready, 1, 30_000) == 1)
+        screen!.flush()
+        screen!.drain(seconds: 30)
+        #expect(!screen!.isBusy && screen!.failure == nil)
+        screen!.write("latest")
+        screen!.drain(seconds: 30)
+        #expect(read(r, &buffer, buffer.count) == 6)
+        screen = nil   // the thread ends; a descriptor it was given stays open
+        #expect(fcntl(w, F_GETFD) >= 0)
+        close(w)
+    }
+
     @Test("the loop sleeps until the deadline it is given, and wakes at once for a watched descriptor")
     func sleepsUntilDue() throws {
         let (r, w) = try LiveLoopTests.pipePair()

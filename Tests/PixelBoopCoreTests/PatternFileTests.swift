@@ -87,4 +87,25 @@ struct PatternFileTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["x.json"])
     }
+
+    @Test("a name that is not UTF-8, in a folder whose name is not either: the very bytes are written")
+    func bytesOfNames() throws {
+        let dir = PatternFileTests.folder("bytes")
+        let folder = dir + "/" + RawBytes.decode([0x64, 0xFE])   // "d\xFE"
+        #expect(RawBytes.withPath(folder) { mkdir($0, 0o755) } == 0)
+        let path = folder + "/" + RawBytes.decode([0x73, 0xFF]) + ".json"   // "s\xFF.json"
+        try PatternFile.write(PatternFileTests.pattern, to: path)
+        var st = stat()
+        // Not the UTF-8 of the scalars standing for the bytes (U+10FEFE), nor U+FFFD.
+        #expect(stat(dir + "/d\u{10FEFE}", &st) != 0 && stat(dir + "/d\u{FFFD}", &st) != 0)
+        let raw = RawBytes.withPath(path) { open($0, O_RDONLY) }
+        #expect(raw >= 0)
+        if raw >= 0 { close(raw) }
+        #expect(try Pattern.load(path: path) == PatternFileTests.pattern)
+        #expect(PatternFile.resolvingLinks(path) == path)
+        guard case .folder = PatternSaving.destination(typed: folder, editing: path, home: nil) else {
+            Issue.record("the folder named by its bytes is not seen as a folder")
+            return
+        }
+    }
 }

@@ -3,7 +3,8 @@
 # keys, mouse, undo, saving, quitting, signals, resizing, colour modes, invalid files; and under
 # job control in an interactive bash (scripts/edit-jobs-tests.py); a song built, undone, redone,
 # saved and rendered (scripts/edit-song-tests.py, ~30 s); an export beside the editing, cancelled by
-# Esc, q, SIGTERM and SIGHUP (scripts/edit-export-tests.py). All run even if one fails.
+# Esc, q, SIGTERM and SIGHUP (scripts/edit-export-tests.py); terminal escapes and bytes that are
+# not UTF-8 in file and pattern names (scripts/edit-names-tests.py). All run even if one fails.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 rc=0
@@ -11,4 +12,5 @@ python3 "$ROOT/scripts/edit-tests.py" "$BOOP" "$WORK/edit" || rc=1
 python3 "$ROOT/scripts/edit-jobs-tests.py" "$BOOP" "$WORK/edit-jobs" || rc=1
 python3 "$ROOT/scripts/edit-song-tests.py" "$BOOP" "$WORK/edit-song" || rc=1
 python3 "$ROOT/scripts/edit-export-tests.py" "$BOOP" "$WORK/edit-export" || rc=1
+python3 "$ROOT/scripts/edit-names-tests.py" "$BOOP" "$WORK/edit-names" || rc=1
 exit $rc

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Live status lines and keys as a terminal shows them (scripts/terminal-checks.py: a
 # pseudo-terminal read through pyte); devices hides ALSA's converter plugins unless --all; shell completion offers the preset names; a
-# terminal that stops reading never stops the live commands (scripts/screen-stall-test.py).
+# terminal that stops reading never stops the live commands (scripts/screen-stall-test.py); nor does
+# a terminal of another user (scripts/other-user-tests.py).
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 boop="$BOOP"
@@ -50,5 +51,10 @@ fi
 # stage holds 30 s and times every note) never stops edit, play or ambient: keys still act, q
 # exits in seconds, stdout stays blocking, and the screen catches up once read.
 python3 "$ROOT/scripts/screen-stall-test.py" "$boop" "$WORK" 12 || failures=$((failures + 1))
+
+# A terminal the process may not open again (root's, with boop run as another user through
+# setpriv or su): edit, job control, a stalled reader and play's view, through the inherited
+# descriptor (scripts/other-user-tests.py; skipped, saying so, unless run as root).
+python3 "$ROOT/scripts/other-user-tests.py" "$boop" "$WORK" || failures=$((failures + 1))
 
 exit $((failures > 0))

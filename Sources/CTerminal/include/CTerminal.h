@@ -40,7 +40,9 @@ int boop_term_can_suspend(void);
 int boop_term_event_fd(void);
 
 /// The screen, opened anew (its own open file description) and non-blocking, so a terminal that
-/// stops reading never blocks a write and stdout's own flags stay as the shell left them. -1
+/// stops reading never blocks a write and stdout's own flags stay as the shell left them. When
+/// the terminal may not be opened again (another user's: after su or setpriv), a duplicate of the
+/// inherited descriptor, left blocking (ScreenOutput then writes it from a thread of its own). -1
 /// before a start.
 int boop_term_screen_fd(void);
 

@@ -69,10 +69,12 @@ public struct ScreenFrame: Sendable, Equatable {
         set { if column >= 0, column < width, row >= 0, row < height { cells[row * width + column] = newValue } }
     }
 
-    /// Writes `text` from `column` on `row`, clipped at the right edge.
+    /// Writes `text` from `column` on `row`, clipped at the right edge. Every text on the screen
+    /// comes through here, names from a file or the command line among them: control characters
+    /// (ESC, C1 such as U+009B, newlines) are shown escaped (`OneLine`), never sent to the terminal.
     public mutating func put(_ text: String, column: Int, row: Int, style: CellStyle = .plain) {
         var x = column
-        for ch in text {
+        for ch in OneLine.escape(text) {
             guard x < width else { break }
             self[x, row] = Cell(ch, style)
             x += 1

@@ -20,7 +20,7 @@ public enum EmergencySave {
 
     /// The first place that holds a saved copy, or nil.
     public static func find(for file: String, environment: [String: String]) -> String? {
-        locations(for: file, environment: environment).first { FileManager.default.fileExists(atPath: $0) }
+        locations(for: file, environment: environment).first { PatternFile.exists($0).exists }
     }
 
     /// Writes the pattern to the first place that takes it; returns that path. The state folder is
@@ -56,16 +56,16 @@ public enum EmergencySave {
 
     /// Removes every saved copy (after the work itself was saved).
     public static func removeAll(for file: String, environment: [String: String]) {
-        for place in locations(for: file, environment: environment) { unlink(place) }
+        for place in locations(for: file, environment: environment) { _ = RawBytes.withPath(place) { unlink($0) } }
     }
 
     /// The file's absolute path with links and `..` resolved where they exist: one name per file.
     static func canonical(_ file: String) -> String {
         let target = PatternFile.absolute(PatternFile.resolvingLinks(PatternFile.absolute(file)))
         let folder = (target as NSString).deletingLastPathComponent
-        guard let real = realpath(folder, nil) else { return target }
+        guard let real = RawBytes.withPath(folder, { realpath($0, nil) }) else { return target }
         defer { free(real) }
-        let resolved = String(cString: real)
+        let resolved = RawBytes.decode(UnsafeRawBufferPointer(start: real, count: strlen(real)))
         return (resolved == "/" ? "" : resolved) + "/" + (target as NSString).lastPathComponent
     }
 

@@ -41,10 +41,13 @@ public enum PatternFile {
     public static func write(_ data: Data, to path: String) throws(PatternFileError) {
         var why = [CChar](repeating: 0, count: 256)
         let whySize = why.count
-        let status = data.withUnsafeBytes { raw in
-            boop_file_write_atomic(
-                path, raw.baseAddress, raw.count, BOOP_ATOMIC_FOLLOW_LINKS | BOOP_ATOMIC_KEEP_MODE, BOOP_DURABILITY_SYNC,
-                &why, whySize)
+        // The path's own bytes (`RawBytes`: a name from the command line need not be UTF-8).
+        let status = RawBytes.withPath(path) { name in
+            data.withUnsafeBytes { raw in
+                boop_file_write_atomic(
+                    name, raw.baseAddress, raw.count, BOOP_ATOMIC_FOLLOW_LINKS | BOOP_ATOMIC_KEEP_MODE,
+                    BOOP_DURABILITY_SYNC, &why, whySize)
+            }
         }
         guard status != BOOP_OK else { return }
         let reason = why[0] == 0 ? String(cString: boop_status_string(status)) : String(cBuffer: why)
@@ -67,8 +70,8 @@ public enum PatternFile {
     public static func resolvingLinks(_ path: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let size = buffer.count
-        guard boop_file_resolve_links(path, &buffer, size) > 0 else { return path }
-        return String(cBuffer: buffer)
+        guard RawBytes.withPath(path, { boop_file_resolve_links($0, &buffer, size) }) > 0 else { return path }
+        return RawBytes.decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
 
     /// True when the file exists and nobody may write it (no w bit at all, as `chmod 444` leaves
@@ -76,7 +79,7 @@ public enum PatternFile {
     /// is still not replaced without asking.
     public static func isReadOnly(_ path: String) -> Bool {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+        guard RawBytes.withPath(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
         return st.st_mode & 0o222 == 0
     }
 
@@ -84,7 +87,9 @@ public enum PatternFile {
     public static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat()
         var sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        guard RawBytes.withPath(a, { stat($0, &sa) }) == 0, RawBytes.withPath(b, { stat($0, &sb) }) == 0 else {
+            return false
+        }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 
@@ -94,8 +99,22 @@ public enum PatternFile {
         if p == "~" || p.hasPrefix("~/") {
             p = (home ?? NSHomeDirectory()) + p.dropFirst()
         }
-        if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
+        if !p.hasPrefix("/") { p = workingFolder() + "/" + p }
         return (p as NSString).standardizingPath
+    }
+
+    /// The working folder by its bytes (its name need not be UTF-8).
+    static func workingFolder() -> String {
+        guard let cwd = getcwd(nil, 0) else { return FileManager.default.currentDirectoryPath }
+        defer { free(cwd) }
+        return RawBytes.decode(UnsafeRawBufferPointer(start: cwd, count: strlen(cwd)))
+    }
+
+    /// Whether something is at `path` (by its bytes), and whether it is a folder.
+    static func exists(_ path: String) -> (exists: Bool, folder: Bool) {
+        var st = stat()
+        guard RawBytes.withPath(path, { stat($0, &st) }) == 0 else { return (false, false) }
+        return (true, st.st_mode & S_IFMT == S_IFDIR)
     }
 
     private struct Mismatch: Error {}

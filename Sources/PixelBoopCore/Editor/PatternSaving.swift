@@ -18,9 +18,8 @@ public enum PatternSaving {
     /// `typed` as the editor reads it: `~` and `~/...` from `home`, anything else as typed.
     public static func destination(typed: String, editing file: String, home: String?) -> Destination {
         let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: home) : typed
-        var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        if exists && isFolder.boolValue {
+        let (exists, isFolder) = PatternFile.exists(path)
+        if exists && isFolder {
             return .folder(path: path, suggested: path + "/" + (file as NSString).lastPathComponent)
         }
         if exists && !PatternFile.sameFile(path, file) { return .otherFile(path: path) }

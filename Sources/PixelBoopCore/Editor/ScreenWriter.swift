@@ -33,7 +33,7 @@ public struct ScreenWriter: Sendable {
                         out += sgr(c.style)
                         current = c.style
                     }
-                    out.append(c.char)
+                    out.append(Self.shown(c.char))
                     x += 1
                 }
             }
@@ -41,6 +41,15 @@ public struct ScreenWriter: Sendable {
         previous = frame
         guard !out.isEmpty else { return "" }
         return "\u{1B}[?2026h" + out + "\u{1B}[0m\u{1B}[?2026l"
+    }
+
+    /// A cell's character as sent: one that would drive the terminal (a C0 or C1 control, DEL:
+    /// a cell set directly, not through `ScreenFrame.put`, which escapes them) is sent as U+FFFD.
+    static func shown(_ char: Character) -> Character {
+        for scalar in char.unicodeScalars where scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+            return "\u{FFFD}"
+        }
+        return char
     }
 
     func sgr(_ s: CellStyle) -> String {

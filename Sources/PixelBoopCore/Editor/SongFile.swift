@@ -37,7 +37,7 @@ extension PatternSaving {
             let name = n == 1 ? "untitled.json" : "untitled-\(n).json"
             let path = folder == "." ? name : (folder as NSString).appendingPathComponent(name)
             var st = stat()
-            if lstat(path, &st) != 0 { return path }
+            if RawBytes.withPath(path, { lstat($0, &st) }) != 0 { return path }
             n += 1
         }
     }

@@ -100,7 +100,7 @@ public final class LiveLoop {
         fds.append(pollfd(fd: readKeys ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0))
         fds.append(pollfd(fd: terminal?.eventDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
         let busy = screen?.isBusy == true
-        fds.append(pollfd(fd: busy ? screen!.descriptor : -1, events: Int16(POLLOUT), revents: 0))
+        fds.append(busy ? screen!.readiness : pollfd(fd: -1, events: 0, revents: 0))
         let ready = poll(&fds, nfds_t(fds.count), timeout(maxWait, forFrames: forFrames))
         guard ready >= 0 else { return .carryOn }   // EINTR: the next turn
         if fds[keysAt + 2].revents != 0 { screen?.flush() }

@@ -48,7 +48,8 @@ public struct TerminalSession: Sendable {
     /// Readable when terminal signals came; `takeEvents()` reads them.
     public var eventDescriptor: Int32 { boop_term_event_fd() }
 
-    /// The screen's own non-blocking descriptor (-1 when the screen is not a terminal).
+    /// The screen's own non-blocking descriptor, or a blocking duplicate of the inherited one on a
+    /// terminal this process may not open again (-1 when the screen is not a terminal).
     public var screenDescriptor: Int32 { boop_term_screen_fd() }
 
     /// Grows each time the terminal came back after a stop.

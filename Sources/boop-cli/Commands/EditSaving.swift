@@ -148,6 +148,6 @@ extension EditCommand {
     /// file is a new file, saved through the link.
     static func exists(_ file: String) -> Bool {
         var info = stat()
-        return stat(file, &info) == 0 || errno != ENOENT
+        return RawBytes.withPath(file) { stat($0, &info) } == 0 || errno != ENOENT
     }
 }
