@@ -41,19 +41,7 @@ struct Boop: AsyncParsableCommand {
         let args = (0..<Int(max(CommandLine.argc, 0))).dropFirst().map { i in
             CommandLine.unsafeArgv[i].map { RawBytes.argument($0) } ?? ""
         }
-        // ArgumentParser answers `boop help nope` with the root help and exit 0; a misspelt
-        // subcommand is a usage error like any other.
-        if args.first == "help", args.count > 1, !args[1].hasPrefix("-") {
-            let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-            if !names.contains(args[1]) {
-                StandardError.line("help \(args[1]): unknown subcommand (expected one of \(names.joined(separator: ", ")))")
-                Foundation.exit(ExitStatus.usage.rawValue)
-            }
-        }
-        if let refusal = HexNumbers.refusal(args) {
-            StandardError.line(refusal)
-            Foundation.exit(ExitStatus.usage.rawValue)
-        }
+        refuseEarly(args)
         do {
             var command = try parseAsRoot(ToneCommand.liftNotes(from: NegativeValues.joined(args)))
             if let notes = ToneCommand.liftedNotes, var tone = command as? ToneCommand {
@@ -84,6 +72,25 @@ struct Boop: AsyncParsableCommand {
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
             StandardError.line(message)
             Foundation.exit(code.rawValue)
+        }
+    }
+}
+
+extension Boop {
+    /// What is refused before parsing: `boop help nope`, and hexadecimal numbers.
+    static func refuseEarly(_ args: [String]) {
+        // ArgumentParser answers `boop help nope` with the root help and exit 0; a misspelt
+        // subcommand is a usage error like any other.
+        if args.first == "help", args.count > 1, !args[1].hasPrefix("-") {
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+            if !names.contains(args[1]) {
+                StandardError.line("help \(args[1]): unknown subcommand (expected one of \(names.joined(separator: ", ")))")
+                Foundation.exit(ExitStatus.usage.rawValue)
+            }
+        }
+        if let refusal = HexNumbers.refusal(args) {
+            StandardError.line(refusal)
+            Foundation.exit(ExitStatus.usage.rawValue)
         }
     }
 }
