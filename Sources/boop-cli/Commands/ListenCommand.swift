@@ -106,9 +106,12 @@ struct ListenCommand: AsyncParsableCommand {
         var lostError: String?
         var outputFailure: StandardOutput.Failure?
 
+        let quit = QuitKey()   // q ends it as Ctrl-C does, at the next buffer
+        defer { quit.restore() }
         eventLoop: for await event in stream.events {
             switch event {
             case .samples(let buffer, _, _, let timestamp):
+                if quit.pressed() { stream.stop() }
                 var samples = buffer
                 if let limitFrames {
                     let room = limitFrames - framesSeen

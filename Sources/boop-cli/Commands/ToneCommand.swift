@@ -229,8 +229,12 @@ struct ToneCommand: ParsableCommand {
         }
         if verbose { log(player.playbackDescription) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
+        // q ends it as Ctrl-C does.
+        let quit = QuitKey()
+        defer { quit.restore() }
         let finished = try player.play(
-            plan.sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted },
+            plan.sequence, wakeDescriptors: [Signals.wakeDescriptor] + quit.descriptors,
+            shouldStop: { Signals.interrupted || quit.pressed() },
             onTone: { k in
                 if showTones { log(describe(plan, k)) }
                 if verbose && k == 0 {
