@@ -178,9 +178,14 @@ struct TrainMatchCommand: ParsableCommand {
         defer { input.close() }
         let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
         let fixed = try fixedReferences()?.count
-        try session(count: trials ?? fixed ?? 10, recorder: recorder) { _, refHz, announce in
+        let quit = QuitKey()   // q ends the session as Ctrl-C does
+        defer { quit.restore() }
+        let stopped = { Signals.interrupted || quit.pressed() }
+        input.stopped = stopped
+        try session(count: trials ?? fixed ?? 10, recorder: recorder, stopped: stopped) { _, refHz, announce in
             let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: player.sampleRate)
-            _ = try player.play(tone, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
+            _ = try player.play(
+                tone, wakeDescriptors: [Signals.wakeDescriptor] + quit.descriptors, shouldStop: stopped)
             try input.waitForQuiet()
             announce()
             let note = try input.listenNote(limit: listenSeconds) { hz in
@@ -196,12 +201,17 @@ struct TrainMatchCommand: ParsableCommand {
 
     /// The trials: `sing(k, referenceHz, announce)` gives the k-th sung pitch (nil: none heard),
     /// calling announce() when it starts listening.
-    private func session(count: Int, recorder: MatchRecorder, sing: (Int, Double, () -> Void) throws -> SungPitch?) throws {
+    /// A session stopped (`stopped`: a stop signal, or q) keeps the attempts finished before it;
+    /// the one under way is not stored.
+    private func session(
+        count: Int, recorder: MatchRecorder, stopped: () -> Bool = { Signals.interrupted },
+        sing: (Int, Double, () -> Void) throws -> SungPitch?
+    ) throws {
         let refs = try referenceNotes(count: count)
         let sungInterval = interval.flatMap(SungInterval.init)
         let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
         var errors: [Double] = []
-        for (k, midi) in refs.enumerated() where !Signals.interrupted {
+        for (k, midi) in refs.enumerated() where !stopped() {
             let refHz = reference * pow(2, Double(midi - 69) / 12)
             let target = sungInterval?.target(from: refHz, tuning: tuning) ?? refHz
             let sung = try sing(k, refHz) {
@@ -211,6 +221,7 @@ struct TrainMatchCommand: ParsableCommand {
                         : "trial \(k + 1)/\(count): \(NoteName(midi: midi))"
                             + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
             }
+            if stopped() { break }
             let score = sung.map { MatchScore(sung: $0.frequency, target: target) }
             try recorder.store(
                 MatchAttempt(
@@ -230,7 +241,7 @@ struct TrainMatchCommand: ParsableCommand {
                         k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
                     : describe(sung, score, target: target))
         }
-        try recorder.end(complete: !Signals.interrupted)
+        try recorder.end(complete: !stopped())
         summarise(MatchSummary(errors: errors))
     }
 

@@ -68,6 +68,8 @@ final class LiveMatchInput {
     /// The room's level (RMS of its quietest 10 ms seen while waiting): a microphone never reads
     /// digital silence, so "silence" is judged against this too.
     private var noiseFloor = 0.0
+    /// Asked while waiting and listening: a stop signal, or q (the session sets it).
+    var stopped: () -> Bool = { Signals.interrupted }
 
     /// Waits (up to `limit` seconds) until the input has been quiet for `quiet` seconds (within
     /// 6 dB of the quietest block heard): what was played as the reference has passed the capture
@@ -76,7 +78,7 @@ final class LiveMatchInput {
         let deadline = Date().addingTimeInterval(limit)
         var silentFrames = 0
         var lowest = Double.infinity
-        while Date() < deadline && !Signals.interrupted {
+        while Date() < deadline && !stopped() {
             let got = try next(until: deadline)
             for block in Self.blocks(got, size: Int(rate / 100)) where block.count == Int(rate / 100) {
                 let level = Self.rms(block)
@@ -99,7 +101,7 @@ final class LiveMatchInput {
         var heard = false
         let deadline = Date().addingTimeInterval(limit)
         var pending: [Float] = []
-        while Date() < deadline && !Signals.interrupted {
+        while Date() < deadline && !stopped() {
             pending += try next(until: deadline)
             while pending.count >= hop {
                 let block = Array(pending[0..<hop])
