@@ -1,7 +1,10 @@
 """What the JACK test clients (scripts/jack_*_test.py) share: PASS/FAIL lines with a count of the
 failures for the exit status, waiting for a condition within a generous limit, and a sender that
-writes MIDI events on chosen frames."""
+writes MIDI events on chosen frames, what the server did to the timing, and a client that makes
+the server xrun on demand."""
 import time
+
+import jack
 
 
 class Checks:
@@ -75,3 +78,30 @@ class Disturbances:
     def summary(self):
         gaps = self.gaps()
         return f"{len(self.xruns)} server xruns, {len(gaps)} missed cycles ({sum(b - a for a, b in gaps)} frames)"
+
+
+class SleepyClient:
+    """A client that makes the server xrun on demand: `sleep(seconds)` has its process callback
+    sleep that long once (longer than a period: the server's cycle does not finish in time).
+    Returns the server frame of the cycle it slept in. Activate it with `with x.client:`."""
+
+    def __init__(self, name):
+        import threading
+        self.client = jack.Client(name, no_start_server=True)
+        self._want = 0.0
+        self._done = threading.Event()
+        self._frame = None
+
+        @self.client.set_process_callback
+        def on_process(_frames):
+            if self._want > 0:
+                self._frame = self.client.last_frame_time
+                time.sleep(self._want)
+                self._want = 0.0
+                self._done.set()
+
+    def sleep(self, seconds):
+        self._done.clear()
+        self._want = seconds
+        wait_until("the sleeper's cycle", 60, self._done.is_set)
+        return self._frame
