@@ -42,6 +42,9 @@
 # edit --backend jack (scripts/jack_reconnect_test.py, about 40 s): the server killed and started
 # again five times while the loop plays; each time 'reconnecting', the unsaved work in FILE.save
 # before the reconnect, the loop heard again; every edit saved, exit 0.
+# play --reconnect (scripts/jack_play_reconnect_test.py, about 20 s): the server killed and started
+# again four times; each time the loss and the return said on stderr, the loop heard again, no exit;
+# SIGTERM -> 0; without --reconnect the server killed -> 74.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
@@ -309,6 +312,9 @@ if python3 -c "import jack, numpy, pyte" 2>/dev/null; then
 else
   failed "edit reconnect: the test needs JACK-Client, numpy and pyte (scripts/setup.sh installs them)"
 fi
+
+echo "--- play --backend jack --reconnect: the server killed and started again four times while the loop plays ---"
+run_client "play reconnect test" scripts/jack_play_reconnect_test.py "$BOOP" 4
 
 echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
 if start_jackd 256; then

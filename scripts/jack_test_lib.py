@@ -2,9 +2,14 @@
 failures for the exit status, waiting for a condition within a generous limit, and a sender that
 writes MIDI events on chosen frames, what the server did to the timing, and a client that makes
 the server xrun on demand."""
+import os
+import shutil
+import signal
+import subprocess
 import time
 
 import jack
+import numpy as np
 
 
 class Checks:
@@ -105,3 +110,69 @@ class SleepyClient:
         self._want = seconds
         wait_until("the sleeper's cycle", 60, self._done.is_set)
         return self._frame
+
+
+SERVER = os.environ.get("JACK_DEFAULT_SERVER", "default")
+
+
+def server_up():
+    out = subprocess.run(["jack_lsp", "-s", SERVER], capture_output=True, text=True).stdout
+    return "system:playback_1" in out
+
+
+def start_server(work):
+    """jackd with the dummy driver, real-time when permitted; returns the process once it takes clients."""
+    if server_up():
+        raise SystemExit(f"FAIL  a JACK server named {SERVER} is already running; stop it first")
+    prefix = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
+    log = open(os.path.join(work, "jackd.log"), "a")
+    for rt in ("-R", "-r"):
+        proc = subprocess.Popen(prefix + ["jackd", rt, "-n", SERVER, "-d", "dummy", "-r", "48000", "-p", "256",
+                                          "-w", "5333"], stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and proc.poll() is None and not server_up():
+            time.sleep(0.05)
+        if server_up():
+            return proc
+        proc.kill()
+        proc.wait()
+    raise SystemExit("FAIL  jackd did not start: " + open(os.path.join(work, "jackd.log")).read()[-500:])
+
+
+def kill_server(proc):
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
+class Ear:
+    """A JACK client listening to boop's out_1: how loud it was since `reset`. Closed before the
+    server is killed (a client of a dead server must be closed before the next one opens)."""
+
+    def __init__(self):
+        self.client = jack.Client("boop-ear", no_start_server=True)
+        self.port = self.client.inports.register("in")
+        self.peak = 0.0
+
+        @self.client.set_process_callback
+        def on_process(frames):
+            self.peak = max(self.peak, float(np.max(np.abs(self.port.get_array()))))
+
+        self.client.activate()
+
+    def listen_to_boop(self):
+        ports = [p.name for p in self.client.get_ports("boop.*:out_1", is_audio=True, is_output=True)]
+        if not ports:
+            return False
+        self.client.connect(ports[0], self.port)
+        self.peak = 0.0
+        return True
+
+    def close(self):
+        self.client.deactivate()
+        self.client.close()
+
+
+def hears_boop(ear):
+    wait_until("boop's out_1 to appear", 30, ear.listen_to_boop)
+    wait_until("boop's loop to be heard", 30, lambda: ear.peak > 1e-3)
+    return True
