@@ -28,6 +28,10 @@
 # formula's frame from the transport's start frame, the first step of each run included (boop is
 # a slow-sync client), Song Position + Continue first, only note-offs and Stop once it stopped;
 # then a song started in its second entry, each note on its frame in the song's own time.
+# play --sync jack through xruns (scripts/jack_sync_xrun_test.py, twice about 10 s): a test client
+# sleeps four periods in its process callback, four times, while boop follows a rolling transport,
+# with --midi-out and with sound (out_1 recorded): every note the xruns did not touch on its
+# transport frame, those after each xrun included; Start and Stop once, nothing between.
 # play --sync midi (scripts/jack_clock_sync_test.py, about 14 s): a steady 24 ppq clock at 110 BPM
 # into boop:midi_in, Start one clock before a step, then Song Position + Continue: a run's first
 # step on the first clock after Start (Continue), every note after within 1 frame of its step's
@@ -38,6 +42,9 @@
 # edit --backend jack (scripts/jack_reconnect_test.py, about 40 s): the server killed and started
 # again five times while the loop plays; each time 'reconnecting', the unsaved work in FILE.save
 # before the reconnect, the loop heard again; every edit saved, exit 0.
+# play --reconnect (scripts/jack_play_reconnect_test.py, about 20 s): the server killed and started
+# again four times; each time the loss and the return said on stderr, the loop heard again, no exit;
+# SIGTERM -> 0; without --reconnect the server killed -> 74.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
@@ -329,6 +336,9 @@ else
   failed "edit reconnect: the test needs JACK-Client, numpy and pyte (scripts/setup.sh installs them)"
 fi
 
+echo "--- play --backend jack --reconnect: the server killed and started again four times while the loop plays ---"
+run_client "play reconnect test" scripts/jack_play_reconnect_test.py "$BOOP" 4
+
 echo "--- jackd -d dummy -r 48000 -p 256 -w 5333: boop synth ---"
 if start_jackd 256; then
   synth_test
@@ -338,6 +348,9 @@ if start_jackd 256; then
   run_measured "play SONG --midi-out test" 3 scripts/jack_midi_out_song_test.py "$BOOP"
   echo "--- play --sync jack: the sequencer follows the JACK transport ---"
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
+  echo "--- play --sync jack through server xruns: no lasting offset, no Stop or Continue the transport did not make ---"
+  run_client "play --sync jack xrun test" scripts/jack_sync_xrun_test.py "$BOOP" 4
+  run_client "play --sync jack xrun test, sound" scripts/jack_sync_xrun_test.py "$BOOP" 4 --audio
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
   run_client "play --sync midi test" scripts/jack_clock_sync_test.py "$BOOP"
   echo "--- play --sync midi at 90...200 BPM, overlapping notes, the shipped examples ---"

@@ -27,7 +27,7 @@ import tempfile
 import jack
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from jack_test_lib import Checks, Disturbances, send_plan, wait_until  # noqa: E402
+from jack_test_lib import Checks, ServerFaults, send_plan, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -56,7 +56,7 @@ period = rec.blocksize
 out = send.midi_outports.register("out")
 inp = rec.midi_inports.register("in")
 got = []
-trouble = Disturbances(rec)
+trouble = ServerFaults(rec)
 plan, state = [], {"start": None, "next": 0}  # the plan's frames are the server's own
 send_plan(send, out, plan, state)
 
@@ -138,7 +138,7 @@ def judge(name, pattern, runs, events):
                 continue
             # A step is predicted from the 24 clocks before it: an xrun or a cycle missed among
             # them (or on its own frame) is the server's doing, not boop's: left out, counted.
-            if trouble.touching(f - 30 * p0 - period, end):
+            if trouble.touches(f - 30 * p0 - period, end):
                 touched += 1
                 continue
             judged += 1

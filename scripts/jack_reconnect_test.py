@@ -16,89 +16,20 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
-import time
-
-import jack
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from edit_driver import Editor, notes  # noqa: E402
-from jack_test_lib import Checks, wait_until  # noqa: E402
+from jack_test_lib import Checks, Ear, hears_boop, kill_server, start_server, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-SERVER = os.environ.get("JACK_DEFAULT_SERVER", "default")
 os.environ["JACK_NO_AUDIO_RESERVATION"] = "1"
 check = Checks()
 work = tempfile.mkdtemp(prefix="boop-jack-reconnect.")
 path = os.path.join(work, "loop.json")
 save = path + ".save"
-
-
-def server_up():
-    out = subprocess.run(["jack_lsp", "-s", SERVER], capture_output=True, text=True).stdout
-    return "system:playback_1" in out
-
-
-def start_server():
-    """jackd with the dummy driver, real-time when permitted; returns the process once it takes clients."""
-    if server_up():
-        raise SystemExit(f"FAIL  a JACK server named {SERVER} is already running; stop it first")
-    prefix = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
-    log = open(os.path.join(work, "jackd.log"), "a")
-    for rt in ("-R", "-r"):
-        proc = subprocess.Popen(prefix + ["jackd", rt, "-n", SERVER, "-d", "dummy", "-r", "48000", "-p", "256",
-                                          "-w", "5333"], stdout=log, stderr=log, stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 60
-        while time.monotonic() < end and proc.poll() is None and not server_up():
-            time.sleep(0.05)
-        if server_up():
-            return proc
-        proc.kill()
-        proc.wait()
-    raise SystemExit("FAIL  jackd did not start: " + open(os.path.join(work, "jackd.log")).read()[-500:])
-
-
-def kill_server(proc):
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-
-
-class Ear:
-    """A JACK client listening to boop's out_1: how loud it was since `reset`. Closed before the
-    server is killed (a client of a dead server must be closed before the next one opens)."""
-
-    def __init__(self):
-        self.client = jack.Client("boop-ear", no_start_server=True)
-        self.port = self.client.inports.register("in")
-        self.peak = 0.0
-
-        @self.client.set_process_callback
-        def on_process(frames):
-            self.peak = max(self.peak, float(np.max(np.abs(self.port.get_array()))))
-
-        self.client.activate()
-
-    def listen_to_boop(self):
-        ports = [p.name for p in self.client.get_ports("boop.*:out_1", is_audio=True, is_output=True)]
-        if not ports:
-            return False
-        self.client.connect(ports[0], self.port)
-        self.peak = 0.0
-        return True
-
-    def close(self):
-        self.client.deactivate()
-        self.client.close()
-
-
-def hears_boop(ear):
-    wait_until("boop's out_1 to appear", 30, ear.listen_to_boop)
-    wait_until("boop's loop to be heard", 30, lambda: ear.peak > 1e-3)
-    return True
 
 
 cursor = [0]
@@ -119,7 +50,7 @@ def saved_steps(file):
         return None
 
 
-jackd = start_server()
+jackd = start_server(work)
 placed = []
 try:
     with Editor(BOOP, path, args=["--backend", "jack"]) as ed:
@@ -141,7 +72,7 @@ try:
             placed.append(lost_step)
             want = sorted(set(placed))
             wait_until(f"{save} to hold the work before the reconnect", 30, lambda: saved_steps(save) == want)
-            jackd = start_server()
+            jackd = start_server(work)
             back = ed.pump_until(lambda e: "jack:" in e.status_line() and "lost" not in e.status_line(), 30)
             alive = ed.alive()
             ear = Ear()

@@ -1,7 +1,15 @@
 """What the JACK test clients (scripts/jack_*_test.py) share: PASS/FAIL lines with a count of the
 failures for the exit status, waiting for a condition within a generous limit, and a sender that
-writes MIDI events on chosen frames."""
+writes MIDI events on chosen frames, what the server did to the timing, and a client that makes
+the server xrun on demand."""
+import os
+import shutil
+import signal
+import subprocess
 import time
+
+import jack
+import numpy as np
 
 
 class Checks:
@@ -46,35 +54,6 @@ def send_plan(client, port, plan, state):
         state["next"] = i
 
 
-class Disturbances:
-    """What the server did to the clients' timing, to be told from boop's own errors: the xruns
-    the server reports to `client` (its xrun callback; the frame time when it came) and the
-    cycles `client` itself did not run (gaps in the cycles it records with `cycle`). Set up before
-    the client is activated; `cycle` is called from its process callback."""
-
-    def __init__(self, client):
-        self.client = client
-        self.xruns = []   # server frame times
-        self.cycles = []  # (first frame, frames)
-
-        @client.set_xrun_callback
-        def on_xrun(_delay):
-            self.xruns.append(client.frame_time)
-
-    def cycle(self, frames):
-        self.cycles.append((self.client.last_frame_time, frames))
-
-    def gaps(self):
-        c = self.cycles
-        return [(a[0] + a[1], b[0]) for a, b in zip(c, c[1:]) if b[0] != a[0] + a[1]]
-
-    def touching(self, lo, hi):
-        """Whether an xrun or a missed cycle falls in server frames [lo, hi]."""
-        return any(lo <= f <= hi for f in self.xruns) or any(a <= hi and b >= lo for a, b in self.gaps())
-
-    def summary(self):
-        gaps = self.gaps()
-        return f"{len(self.xruns)} server xruns, {len(gaps)} missed cycles ({sum(b - a for a, b in gaps)} frames)"
 # A measurement the server's faults left too thin to judge exits with this status (EX_TEMPFAIL):
 # scripts/jack-tests.sh runs such a client again, a counted number of times.
 INCONCLUSIVE = 75
@@ -151,3 +130,96 @@ class ServerFaults:
         steps = self.steps()
         return (f"the server reported {len(self.reports)} xruns; the test client saw {len(steps)} irregular cycle "
                 f"steps ({self.missed()} frames missed); {len(self.untrusted())} untrusted stretches")
+
+
+class SleepyClient:
+    """A client that makes the server xrun on demand: `sleep(seconds)` has its process callback
+    sleep that long once (longer than a period: the server's cycle does not finish in time).
+    Returns the server frame of the cycle it slept in. Activate it with `with x.client:`."""
+
+    def __init__(self, name):
+        import threading
+        self.client = jack.Client(name, no_start_server=True)
+        self._want = 0.0
+        self._done = threading.Event()
+        self._frame = None
+
+        @self.client.set_process_callback
+        def on_process(_frames):
+            if self._want > 0:
+                self._frame = self.client.last_frame_time
+                time.sleep(self._want)
+                self._want = 0.0
+                self._done.set()
+
+    def sleep(self, seconds):
+        self._done.clear()
+        self._want = seconds
+        wait_until("the sleeper's cycle", 60, self._done.is_set)
+        return self._frame
+
+
+SERVER = os.environ.get("JACK_DEFAULT_SERVER", "default")
+
+
+def server_up():
+    out = subprocess.run(["jack_lsp", "-s", SERVER], capture_output=True, text=True).stdout
+    return "system:playback_1" in out
+
+
+def start_server(work):
+    """jackd with the dummy driver, real-time when permitted; returns the process once it takes clients."""
+    if server_up():
+        raise SystemExit(f"FAIL  a JACK server named {SERVER} is already running; stop it first")
+    prefix = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
+    log = open(os.path.join(work, "jackd.log"), "a")
+    for rt in ("-R", "-r"):
+        proc = subprocess.Popen(prefix + ["jackd", rt, "-n", SERVER, "-d", "dummy", "-r", "48000", "-p", "256",
+                                          "-w", "5333"], stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and proc.poll() is None and not server_up():
+            time.sleep(0.05)
+        if server_up():
+            return proc
+        proc.kill()
+        proc.wait()
+    raise SystemExit("FAIL  jackd did not start: " + open(os.path.join(work, "jackd.log")).read()[-500:])
+
+
+def kill_server(proc):
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
+class Ear:
+    """A JACK client listening to boop's out_1: how loud it was since `reset`. Closed before the
+    server is killed (a client of a dead server must be closed before the next one opens)."""
+
+    def __init__(self):
+        self.client = jack.Client("boop-ear", no_start_server=True)
+        self.port = self.client.inports.register("in")
+        self.peak = 0.0
+
+        @self.client.set_process_callback
+        def on_process(frames):
+            self.peak = max(self.peak, float(np.max(np.abs(self.port.get_array()))))
+
+        self.client.activate()
+
+    def listen_to_boop(self):
+        ports = [p.name for p in self.client.get_ports("boop.*:out_1", is_audio=True, is_output=True)]
+        if not ports:
+            return False
+        self.client.connect(ports[0], self.port)
+        self.peak = 0.0
+        return True
+
+    def close(self):
+        self.client.deactivate()
+        self.client.close()
+
+
+def hears_boop(ear):
+    wait_until("boop's out_1 to appear", 30, ear.listen_to_boop)
+    wait_until("boop's loop to be heard", 30, lambda: ear.peak > 1e-3)
+    return True

@@ -7,7 +7,7 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play a pattern in a loop through ALSA, with a live playhead.",
         discussion:
-            "Space pauses and resumes, + and - change the tempo (a song keeps its chain's), q or Ctrl-C stops (the sound fades out within 20 ms). A song plays its chain (--pattern NAME loops one pattern), with --midi-out too. A device that cannot be opened exits 69; a device lost while playing exits 74."
+            "Space pauses and resumes, + and - change the tempo (a song keeps its chain's), q or Ctrl-C stops (the sound fades out within 20 ms). A song plays its chain (--pattern NAME loops one pattern), with --midi-out too. A device that cannot be opened exits 69; a device lost while playing exits 74 (--reconnect: waits for it and plays on)."
     )
 
     /// A player needs no 9 ms latency (keys act within the buffer, 104 ms) and each period costs
@@ -48,6 +48,9 @@ struct PlayCommand: ParsableCommand {
 
     @Flag(name: .long, help: "No terminal view (for scripts).")
     var noDisplay = false
+
+    @Flag(name: .long, help: "Live: when the device disappears, wait for it and resume instead of exiting 74.")
+    var reconnect = false
 
     mutating func validate() throws {
         try validatePeriods(periodFrames: periodFrames, periods: periods)
@@ -91,6 +94,7 @@ struct PlayCommand: ParsableCommand {
             let session = PlaySession(
                 transport: transport, device: transport.device,
                 display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
+            if reconnect { session.reconnect = PlaySession.Reconnect(midiConnect: midiOptions.midiConnect) }
             try session.run()
         }
     }
@@ -109,6 +113,14 @@ final class PlaySession {
 
     /// The song being played (nil: a pattern).
     private let song: Song?
+
+    /// --reconnect: a lost device is tried again once a second (nil: a lost device exits 74).
+    struct Reconnect {
+        var midiConnect: String?
+        /// When the next try is due (monotonic seconds), while the device is missing.
+        var nextTry: Double?
+    }
+    var reconnect: Reconnect?
 
     init(transport: PatternTransport, device: String, display: Bool, verbose: Bool) {
         self.transport = transport
@@ -147,10 +159,15 @@ final class PlaySession {
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
             media?.update(status: self.transport.state == .paused ? .paused : .playing)
             media?.setPosition(seconds: self.heardSeconds())
+            if self.reconnect?.nextTry != nil { return try self.tryReopen() }
             do {
                 try self.transport.tick()
             } catch {
-                throw BoopExit(.ioError, "\(error)")
+                guard case .deviceLost? = error as? AudioError, self.reconnect != nil else {
+                    throw BoopExit(.ioError, "\(error)")
+                }
+                self.lostDevice()
+                return .carryOn
             }
             if self.verbose { self.reportLatency() }
             try self.checkScreen()
@@ -158,13 +175,55 @@ final class PlaySession {
             finished = self.transport.state == .finished
             return finished ? .stop : .carryOn
         }
-        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: 0.5) }
+        loop.secondsUntilDue = {
+            if let next = self.reconnect?.nextTry { return min(0.5, max(0.01, next - LiveLoop.now())) }
+            return self.transport.secondsUntilDue(atMost: 0.5)
+        }
         if showView {
             loop.frame = { self.drawnFrame(audibleStep: self.transport.audibleStep) }
             loop.frameInterval = 1.0 / 60
         }
         try loop.run()
+        if reconnect?.nextTry != nil {
+            // Stopped while waiting for the device: nothing to fade, the lost device is closed.
+            _ = try? transport.stop()
+            drawFinal()
+            return
+        }
         try stop(tail: finished ? 0.3 : 0)
+    }
+
+    /// --reconnect: the device went away. Said once; the loop then tries it once a second.
+    private func lostDevice() {
+        reconnect?.nextTry = LiveLoop.now()
+        let note = "\(device): playback device lost; waiting for it to return (Ctrl-C stops)"
+        if showView { screen?.write("\r\u{1B}[K") }
+        StandardError.write(shown(note) + "\n")
+    }
+
+    /// --reconnect: one try when due. Back: the music goes on where the engine stood (its clock
+    /// stood still), MIDI out connected again to --midi-connect's port.
+    private func tryReopen() throws -> LiveLoop.Next {
+        guard let next = reconnect?.nextTry, LiveLoop.now() >= next else { return .carryOn }
+        reconnect?.nextTry = LiveLoop.now() + PatternTransport.reopenInterval
+        let back: Bool
+        do {
+            back = try transport.reopenDevice()
+        } catch {
+            throw BoopExit(.ioError, "\(error)")
+        }
+        guard back else { return .carryOn }
+        reconnect?.nextTry = nil
+        if let port = reconnect?.midiConnect {
+            do {
+                try transport.connectMidiOut(to: port)
+            } catch {
+                StandardError.write(shown("\(device): --midi-connect \(port): \(error)") + "\n")
+            }
+        }
+        StandardError.write(shown("\(device): device is back; resuming") + "\n")
+        if verbose { log(transport.info.describe(device: device)) }
+        return .carryOn
     }
 
     /// The terminal cannot be written (it went away): stop the sound, then exit 74.

@@ -143,6 +143,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     // client (an xrun) are rendered and dropped at the next cycle, up to kCatchUpSeconds.
     // Never past `limit` (an armed transport start holds the engine there).
     void catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT;
+    void dropFrames(uint32_t missed) BOOP_RT;
     void renderSpans(jack_nframes_t frames, uint64_t clock, void* midiBuffer) BOOP_RT;
     void renderRange(uint32_t from, uint32_t to) BOOP_RT;
     void renderKeys(void* in, uint64_t clock, uint32_t live) BOOP_RT;

@@ -131,7 +131,12 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
         catchUp(frames, follow                               ? transport_->holdLimit()
                         : clocked && transport_->clockHeld() ? frames_.load(std::memory_order_relaxed)
                                                              : UINT64_MAX);
-    if (follow) transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames);
+    uint32_t lead = 0;  // frames of silence first, the engine standing still (realigned with the transport)
+    if (follow) {
+        transport_->cycle(client(), frames_.load(std::memory_order_relaxed), frames, xruns());
+        dropFrames(transport_->skip());
+        lead = transport_->lead();
+    }
     const uint64_t clock = frames_.load(std::memory_order_relaxed);
     void* keysIn = nullptr;  // the keyboard's notes, sounded on their frames as the cycle renders
     if (midiIn_ != nullptr) {
@@ -142,17 +147,20 @@ void JackPlayback::process(jack_nframes_t frames) BOOP_RT {
     }
     if (clocked) return renderSpans(frames, clock, midiBuffer);
     const uint64_t limit = follow ? transport_->holdLimit() : UINT64_MAX;
-    const uint32_t live = limit > clock ? static_cast<uint32_t>(std::min<uint64_t>(frames, limit - clock)) : 0;
+    const uint32_t live = limit > clock ? static_cast<uint32_t>(std::min<uint64_t>(frames - lead, limit - clock)) : 0;
     if (midiBuffer != nullptr && follow && transport_->midiHeld())
         midiWriter_->quietCycle(midiBuffer);
-    else if (midiBuffer != nullptr)
-        midiWriter_->writeCycle(midiBuffer, clock, live);
+    else if (midiBuffer != nullptr && !midiWriter_->quietCycle(midiBuffer))
+        midiWriter_->writeSpan(midiBuffer, clock, live, lead);
     if (keysIn != nullptr)
         renderKeys(keysIn, clock, live);
     else
-        renderRange(0, live);
-    const uint32_t silent = config_.mute ? 0 : live;
-    for (uint32_t c = 0; c < ch; ++c) std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
+        renderRange(lead, lead + live);
+    for (uint32_t c = 0; c < ch; ++c) {
+        std::memset(buffers_[c], 0, sizeof(float) * lead);
+        const uint32_t silent = config_.mute ? 0 : lead + live;
+        std::memset(buffers_[c] + silent, 0, sizeof(float) * (frames - silent));
+    }
     frames_.fetch_add(live, std::memory_order_release);
 }
 
@@ -220,7 +228,11 @@ void JackPlayback::catchUp(jack_nframes_t frames, uint64_t limit) BOOP_RT {
     nextCycleTime_ = now + frames;
     if (gap == 0 || gap > static_cast<uint32_t>(kCatchUpSeconds * sampleRate())) return;
     const uint64_t clock = frames_.load(std::memory_order_relaxed);
-    const auto missed = static_cast<uint32_t>(std::min<uint64_t>(gap, limit > clock ? limit - clock : 0));
+    dropFrames(static_cast<uint32_t>(std::min<uint64_t>(gap, limit > clock ? limit - clock : 0)));
+}
+
+// The engine renders `missed` frames that nobody hears: its clock moves on with the server's.
+void JackPlayback::dropFrames(uint32_t missed) BOOP_RT {
     const uint32_t step = std::min(kBlockFrames, source_.max_block_frames);
     for (uint32_t done = 0; done < missed;) {
         const uint32_t n = std::min(missed - done, step);

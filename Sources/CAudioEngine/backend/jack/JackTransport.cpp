@@ -4,6 +4,7 @@
 #include <jack/midiport.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace boop {
 
@@ -78,23 +79,55 @@ bool TransportWatch::prepared(const jack_position_t& pos, uint64_t engineFrame) 
            (armed & kFrameMask) == engineFrame;
 }
 
-void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT {
+// A rolling cycle after a rolling one: the transport frame less the engine's stays what the run
+// was anchored with, unless the transport was moved (without going through Starting: a sync
+// timeout) or the server xrunned. An xrun is no move: the cycles this client missed, and a cycle
+// that read the transport and the frame time on either side of the server's switch, can move the
+// two by different amounts for a cycle or two. So after a disturbance (a frame-time gap or an xrun
+// reported) nothing is judged until a clean cycle (no gap, no new xrun, the transport on from the
+// last one by exactly its frames), and then the engine is realigned with the transport: the frames
+// it lags are rendered and dropped before the cycle (skip), the frames it leads are silence at the
+// cycle's start (lead, the engine standing still). What is queued stays valid: no event, no fade.
+bool TransportWatch::follow(const jack_position_t& pos, uint64_t engineFrame, uint32_t frames, bool disturbed) BOOP_RT {
+    const auto d = static_cast<int32_t>(pos.frame - static_cast<jack_nframes_t>(engineFrame) - offset_);
+    if (disturbed) unsettled_ = true;
+    if (d == 0) {
+        if (!disturbed && pos.frame == expected_) unsettled_ = false;
+        return true;
+    }
+    const bool clean = !disturbed && pos.frame == expected_;
+    const auto limit = static_cast<int64_t>(kRealignSeconds * rate_);
+    if (!unsettled_ || std::abs(int64_t(d)) > limit) return false;  // moved: a new anchor
+    if (!clean) return true;                                        // wait for a clean cycle
+    if (d > 0)
+        skip_ = uint32_t(d);
+    else
+        lead_ = std::min<uint32_t>(frames, uint32_t(-int64_t(d)));
+    realigned_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+}
+
+void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames, uint64_t xruns) BOOP_RT {
     jack_position_t pos;
     const jack_transport_state_t state = jack_transport_query(client, &pos);
     const bool rolling = state == JackTransportRolling;
-    // The server's time: after cycles this client missed (an xrun) the transport has moved on
-    // with it, which is no relocation.
+    // Cycles this client missed move the server's frame time on by more than the last cycle.
     const jack_nframes_t now = jack_last_frame_time(client);
-    const jack_nframes_t expected = expected_ + (now - nextCycle_);
+    const bool disturbed = cycleFrames_ != 0 && (now != nextCycle_ || xruns != xruns_);
     const bool bbt = (pos.valid & JackPositionBBT) != 0 && pos.beats_per_minute > 0.0;
+    if (pos.frame_rate > 0) rate_ = pos.frame_rate;
+    skip_ = 0;
+    lead_ = 0;
     boop_transport_event e{};
     fill(e, pos, engineFrame);
     const uint64_t armed = armed_.load(std::memory_order_acquire);
     if (rolling) {
-        if (!rolling_ || pos.frame != expected) {
+        if (!rolling_ || !follow(pos, engineFrame, frames, disturbed)) {
             e.kind = BOOP_TRANSPORT_ROLLING;  // started, or moved while rolling
             e.prepared = prepared(pos, engineFrame) ? 1 : 0;
             push(e);
+            offset_ = pos.frame - static_cast<jack_nframes_t>(engineFrame);  // the run's anchor
+            unsettled_ = false;
         } else if (bbt && pos.beats_per_minute != bpm_) {
             e.kind = BOOP_TRANSPORT_TEMPO;
             push(e);
@@ -128,6 +161,7 @@ void TransportWatch::cycle(jack_client_t* client, uint64_t engineFrame, uint32_t
     expected_ = pos.frame + frames;
     nextCycle_ = now + frames;
     cycleFrames_ = frames;
+    xruns_ = xruns;
     if (bbt) bpm_ = pos.beats_per_minute;
 }
 

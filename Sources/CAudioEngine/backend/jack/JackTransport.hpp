@@ -44,8 +44,16 @@ class TransportWatch {
         acts_.fetch_add(1, std::memory_order_release);
     }
 
-    // Process thread: the cycle of `frames` frames starting at engine frame `engineFrame`.
-    void cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames) BOOP_RT;
+    // Process thread: the cycle of `frames` frames starting at engine frame `engineFrame`; `xruns`:
+    // the server's xruns reported to this client so far.
+    void cycle(jack_client_t* client, uint64_t engineFrame, uint32_t frames, uint64_t xruns) BOOP_RT;
+    // Process thread, after cycle(): rolling on after an xrun, the engine realigns with the
+    // transport: skip() frames rendered and dropped before this cycle (it lagged), or lead()
+    // frames of silence at the cycle's start with the engine standing still (it led).
+    uint32_t skip() const BOOP_RT { return skip_; }
+    uint32_t lead() const BOOP_RT { return lead_; }
+    // Any thread: the realignments so far.
+    uint64_t realigned() const noexcept { return realigned_.load(std::memory_order_relaxed); }
     // Process thread: the engine frame the engine may render up to now (UINT64_MAX: no limit).
     uint64_t holdLimit() const BOOP_RT;
     // Process thread: the transport stopped (or was moved) and the control thread has not acted on
@@ -82,12 +90,16 @@ class TransportWatch {
     void fill(boop_transport_event& e, const jack_position_t& pos, uint64_t engineFrame) BOOP_RT;
     void starting(const jack_position_t& pos, uint64_t engineFrame) BOOP_RT;
     bool prepared(const jack_position_t& pos, uint64_t engineFrame) BOOP_RT;
+    bool follow(const jack_position_t& pos, uint64_t engineFrame, uint32_t frames, bool disturbed) BOOP_RT;
+    // Realigned at most this far; a larger difference is a move.
+    static constexpr double kRealignSeconds = 2.0;
 
     LockFreeQueue<boop_transport_event> queue_;
     const std::atomic<uint64_t>& engineClock_;
     std::atomic<uint64_t> dropped_{0};
     std::atomic<uint64_t> armed_{0};  // request << 48 | engine frame; 0: nothing armed
     std::atomic<uint64_t> acts_{0};   // arms and withdrawals so far
+    std::atomic<uint64_t> realigned_{0};
     // The process thread's own (the sync callback runs on it too, just before the process callback).
     bool rolling_ = false;
     bool starting_ = false;
@@ -100,6 +112,12 @@ class TransportWatch {
     jack_nframes_t expected_ = 0;    // the transport frame the next cycle starts on when rolling on
     jack_nframes_t nextCycle_ = 0;   // the server frame time the next cycle starts on
     uint32_t cycleFrames_ = 0;       // the last cycle's length
+    uint64_t xruns_ = 0;             // the xruns reported at the last cycle
+    jack_nframes_t offset_ = 0;      // transport frame less engine frame, as the run was anchored
+    bool unsettled_ = false;         // disturbed since the last clean cycle on the anchor
+    uint32_t skip_ = 0;
+    uint32_t lead_ = 0;
+    jack_nframes_t rate_ = 48000;
     double bpm_ = 0.0;
     double startBpm_ = 0.0;  // the latest start's BBT tempo (0: none given)
     // --sync midi (the process thread's own).
