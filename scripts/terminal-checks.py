@@ -101,7 +101,9 @@ with Terminal([boop, "ambient", "-D", "null", "--preset", presets[0]], 100) as t
 
 # q ends every command that plays or listens, within a second, as Ctrl-C does (exit 0).
 for argv in (["tone", "A4", "--duration", "60", "-D", "null"], ["listen", "-D", "null"],
-             ["ambient", "-D", "null", "--duration", "60"], ["play", demo, "-D", "null"]):
+             ["ambient", "-D", "null", "--duration", "60"], ["play", demo, "-D", "null"],
+             ["train", "match", "-D", "null", "-C", "null", "--trials", "5", "--db",
+              os.path.join(tempfile.mkdtemp(), "match.sqlite")]):
     with Terminal([boop] + argv) as t:
         t.pump(1.5)
         started = time.time()

@@ -126,7 +126,9 @@ final class LiveMatchInput {
     }
 
     private func next(until deadline: Date) throws -> [Float] {
-        let got = buffer.take(waitingUntil: deadline)
+        // A stop signal wakes the wait itself; q is read by the caller between waits, so none is
+        // longer than a fifth of a second (a device that delivers nothing cannot hold q up).
+        let got = buffer.take(waitingUntil: min(deadline, Date().addingTimeInterval(0.2)))
         if let failure = got.failure { throw BoopExit(.ioError, "capture: \(failure)") }
         if got.samples.isEmpty && got.stopped { throw BoopExit(.ioError, "capture: the device stopped") }
         return got.samples
