@@ -1,6 +1,7 @@
 # Sourced by the command-line check scripts in scripts/cli-tests.d: `check` runs a command and holds
 # it to the error contract (its exit status; one stderr line when it fails; never a raw ESC on
-# stderr), `fail` counts a failure. The sourcing script sets `work` and `failures`.
+# stderr), `fail` counts a failure, `under_way PID` waits for a render's temporary file. The sourcing
+# script sets `work` and `failures`.
 
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
 
@@ -13,4 +14,13 @@ check() {  # check NAME EXPECTED_STATUS COMMAND...
     fail "$name: expected one stderr line, got: $(cat -v "$work/stderr")"; return 1; fi
   if grep -q $'\e' "$work/stderr"; then fail "$name: raw escape on stderr"; return 1; fi
   echo "ok   $name (exit $status) $(head -c 160 "$work/stderr")"
+}
+
+under_way() {  # under_way PID: waits (60 s at most) until a temporary file of boop's exists in $work
+  for _ in $(seq 1200); do
+    compgen -G "$work/.boop-*" >/dev/null && return 0
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
 }

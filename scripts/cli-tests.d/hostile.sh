@@ -98,25 +98,7 @@ check "255-character output name" 0 "$boop" render "$demo" -o "$work/$(printf 'b
 check "245-character .mid name" 0 "$boop" render "$demo" -o "$work/$(printf 'c%.0s' $(seq 241)).mid"
 leftovers "long names" "$work"
 
-# Signals during a render: SIGTERM and SIGQUIT like Ctrl-C (130, no file, no backtrace); SIGHUP, a
-# closed terminal, is an I/O failure (74, no file).
-for sig in HUP TERM QUIT; do
-  "$boop" render "$demo" --loops 5000 -o "$work/sig-$sig.wav" 2>"$work/sig.err" &
-  pid=$!
-  # Once the render is under way (its temporary file exists), at most 60 s.
-  for _ in $(seq 1200); do
-    compgen -G "$work/.boop-*" >/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  kill -"$sig" "$pid"
-  wait "$pid"; s=$?
-  want=130; [ "$sig" = HUP ] && want=74
-  [ "$s" -eq "$want" ] && echo "ok   SIG$sig during render exits $want" || fail "SIG$sig during render: exit $s"
-  [ "$(wc -l <"$work/sig.err")" -le 1 ] || fail "SIG$sig printed more than one line: $(head -c 300 "$work/sig.err")"
-  [ -e "$work/sig-$sig.wav" ] && fail "SIG$sig left the output"
-done
-leftovers "signals" "$work"
+# Signals during a render (every stop signal, .wav and .mid): scripts/cli-tests.d/probes.sh.
 
 # ulimit -f: the write fails with EFBIG (SIGXFSZ ignored), 74, no file.
 ( ulimit -f 100; "$boop" render "$demo" --loops 50 -o "$work/big.wav" 2>"$work/xfsz.err" ); s=$?

@@ -65,11 +65,7 @@ for sig in TERM HUP QUIT USR1 USR2 ALRM XCPU; do
     if [ "$ext" = mid ]; then args=("$work/dense.json" --loops 40); else args=("$demo" --loops 5000); fi
     "$boop" render "${args[@]}" -o "$work/sig-$sig.$ext" 2>"$work/sig.err" &
     pid=$!
-    for _ in $(seq 1200); do  # until the render is under way (its temporary file exists), 60 s at most
-      compgen -G "$work/.boop-*" >/dev/null && break
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.05
-    done
+    under_way "$pid"
     kill -"$sig" "$pid"
     wait "$pid"; s=$?
     want=130; [ "$sig" = HUP ] && want=74
@@ -84,13 +80,13 @@ done
 for sig in USR1 ALRM XCPU; do
   "$boop" tone A4 A4 --duration 3600 -o "$work/t-$sig.wav" 2>/dev/null &
   pid=$!
-  for _ in $(seq 1200); do compgen -G "$work/.boop-*" >/dev/null && break; sleep 0.05; done
+  under_way "$pid"
   kill -"$sig" "$pid"; wait "$pid"; s=$?
   [ "$s" -eq 130 ] && echo "ok   SIG$sig during tone -o: 130" || fail "SIG$sig during tone -o: exit $s"
   leftovers "SIG$sig tone" "$work"
   "$boop" ambient --duration 3600 -o "$work/a-$sig.wav" 2>/dev/null &
   pid=$!
-  for _ in $(seq 1200); do compgen -G "$work/.boop-*" >/dev/null && break; sleep 0.05; done
+  under_way "$pid"
   kill -"$sig" "$pid"; wait "$pid"; s=$?
   [ "$s" -eq 130 ] && echo "ok   SIG$sig during ambient -o: 130" || fail "SIG$sig during ambient -o: exit $s"
   leftovers "SIG$sig ambient" "$work"
