@@ -282,6 +282,16 @@ rc=$?
 rc=$?
 [ "$rc" = 64 ] && pass "synth --record take.txt -> 64: $(cat "$WORK/err")" || failed "synth --record take.txt -> $rc"
 
+# A MIDI port of no such name is the user's mistake (64, one line naming it), not a device's (69).
+"$BOOP" synth --backend jack --no-display --midi-connect "no-such:port" >/dev/null 2>"$WORK/err"
+rc=$?
+[ "$rc" = 64 ] && [ "$(wc -l <"$WORK/err")" = 1 ] && pass "synth --midi-connect no-such:port -> 64: $(cat "$WORK/err")" ||
+  failed "synth --midi-connect no-such:port -> $rc: $(cat "$WORK/err")"
+"$BOOP" play examples/demo.json --backend jack --no-display --midi-out --midi-connect "no-such:port" >/dev/null 2>"$WORK/err"
+rc=$?
+[ "$rc" = 64 ] && [ "$(wc -l <"$WORK/err")" = 1 ] && pass "play --midi-connect no-such:port -> 64: $(cat "$WORK/err")" ||
+  failed "play --midi-connect no-such:port -> $rc: $(cat "$WORK/err")"
+
 # boop devices lists JACK MIDI ports: boop:midi_in while a synth runs.
 "$BOOP" synth --backend jack --no-connect --no-display >/dev/null 2>"$WORK/err" &
 pid=$!

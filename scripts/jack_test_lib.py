@@ -210,7 +210,12 @@ class Ear:
         ports = [p.name for p in self.client.get_ports("boop.*:out_1", is_audio=True, is_output=True)]
         if not ports:
             return False
-        self.client.connect(ports[0], self.port)
+        try:
+            self.client.connect(ports[0], self.port)
+        except jack.JackError:
+            # boop's port went as it was found (the server dropped a client it found slow, and
+            # boop, reconnecting, registers it again): look again.
+            return False
         self.peak = 0.0
         return True
 

@@ -44,10 +44,15 @@ extension AudioPlayback {
     func armTransport(request: UInt32, frame: UInt64) { _ = boop_playback_transport_arm(handle, request, frame) }
 
     /// Connects `midi_out` to another client's MIDI input port.
+    /// A name no port has is the user's (64); a port that will not connect, the device's (69).
     public func connectMidiOut(to port: String) throws(AudioError) {
-        guard boop_playback_midi_connect(handle, port) == BOOP_OK else {
+        let status = boop_playback_midi_connect(handle, port)
+        guard status == BOOP_OK else {
             let what = route.backend == .jack ? "JACK MIDI input port" : "ALSA sequencer port that takes MIDI"
-            throw .deviceUnavailable("--midi-connect \(port): no \(what) of that name (see boop devices)")
+            if status == BOOP_ERROR_INVALID_ARGUMENT {
+                throw .invalidConfiguration("--midi-connect \(port): no \(what) of that name (see boop devices)")
+            }
+            throw .deviceUnavailable("--midi-connect \(port): the \(what) would not connect")
         }
     }
 }

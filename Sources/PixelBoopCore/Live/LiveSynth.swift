@@ -169,11 +169,13 @@ public final class LiveSynth {
     public func connectMidi(from port: String) throws(AudioError) {
         let status = boop_synth_connect_midi(handle, port)
         guard status == BOOP_OK else {
-            if backend == .alsa {
-                throw .deviceUnavailable(
-                    "--midi \(port): no ALSA sequencer source of that client:port or name (see boop devices)")
-            }
-            throw .deviceUnavailable("--midi-connect \(port): no JACK MIDI output port of that name (see boop devices)")
+            // A name no port has is the user's (64); a port that will not connect, the device's (69).
+            let message =
+                backend == .alsa
+                ? "--midi \(port): no ALSA sequencer source of that client:port or name (see boop devices)"
+                : "--midi-connect \(port): no JACK MIDI output port of that name (see boop devices)"
+            if status == BOOP_ERROR_INVALID_ARGUMENT { throw .invalidConfiguration(message) }
+            throw .deviceUnavailable("\(backend == .alsa ? "--midi" : "--midi-connect") \(port): the port would not connect")
         }
     }
 

@@ -7,7 +7,7 @@ struct SynthCommand: ParsableCommand {
         commandName: "synth",
         abstract: "Play boop live from a MIDI keyboard or another program (ALSA sequencer or JACK MIDI).",
         discussion:
-            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69, as does a --midi source not found; a server or device that goes away exits 74."
+            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69; a --midi or --midi-connect port of no such name exits 64; a server or device that goes away exits 74."
     )
 
     @Option(name: .long, help: "Sound system: alsa (default: the PCM and the ALSA sequencer) or jack.")
