@@ -81,7 +81,7 @@ uninstall:
 	@if [ -f $(LIBBUILD)/install_manifest.txt ]; then \
 		awk 1 $(LIBBUILD)/install_manifest.txt | sed 's|^$(DESTDIR)||' | while read -r f; do rm -f "$(DESTDIR)$$f"; done; \
 		for d in $$(awk 1 $(LIBBUILD)/install_manifest.txt | sed 's|^$(DESTDIR)||' | xargs -n1 dirname | sort -ru); do \
-			case "$$d" in */pixelboop|*/cmake/PixelBoop|*/pkgconfig|*/cmake|*/lv2/boop.lv2|*/lv2) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; \
+			case "$$d" in */pixelboop|*/cmake/PixelBoop|*/pkgconfig|*/cmake|*/lv2/boop.lv2) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; \
 		done; fi
 
 # A Debian package of exactly what `make install PREFIX=/usr` installs; Depends computed by
