@@ -2,7 +2,8 @@
 #
 #   make                      release build of boop (Swift runtime linked in: it runs without the
 #                             toolchain), libpixelboop (shared + static), man page and completions
-#   sudo make install         PREFIX=/usr/local by default; DESTDIR is honoured for packaging:
+#   sudo make install         PREFIX=/usr/local by default (with lv2-dev: the LV2 instrument in
+#                             $(libdir)/lv2/boop.lv2 too); DESTDIR is honoured for packaging:
 #   make install DESTDIR=/tmp/stage PREFIX=/usr
 #   sudo make uninstall       removes exactly the files install put there
 #   make deb                  build-deb/pixelboop_<version>_<arch>.deb (PREFIX=/usr)
@@ -47,7 +48,8 @@ build:
 lib:
 	cmake -S . -B $(LIBBUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DBOOP_BUILD_BENCH=OFF \
 		-DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
-	cmake --build $(LIBBUILD) -j $(JOBS) --target pixelboop pixelboop_static
+	cmake --build $(LIBBUILD) -j $(JOBS) --target pixelboop pixelboop_static \
+		$$(grep -qx 'BOOP_LV2:BOOL=ON' $(LIBBUILD)/CMakeCache.txt && echo boop_lv2)
 
 docs: build
 	BOOP="$(abspath $(BOOP_BIN))" SCRATCH_PATH="$(abspath $(SCRATCH))" JOBS=$(JOBS) scripts/generate-docs.sh $(DOCS)
@@ -79,7 +81,7 @@ uninstall:
 	@if [ -f $(LIBBUILD)/install_manifest.txt ]; then \
 		awk 1 $(LIBBUILD)/install_manifest.txt | sed 's|^$(DESTDIR)||' | while read -r f; do rm -f "$(DESTDIR)$$f"; done; \
 		for d in $$(awk 1 $(LIBBUILD)/install_manifest.txt | sed 's|^$(DESTDIR)||' | xargs -n1 dirname | sort -ru); do \
-			case "$$d" in */pixelboop|*/cmake/PixelBoop|*/pkgconfig|*/cmake) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; \
+			case "$$d" in */pixelboop|*/cmake/PixelBoop|*/pkgconfig|*/cmake|*/lv2/boop.lv2) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; \
 		done; fi
 
 # A Debian package of exactly what `make install PREFIX=/usr` installs; Depends computed by

@@ -93,6 +93,16 @@ grep -v '^boop_' "$work/exports" && fail "libpixelboop exports symbols outside t
 echo "libpixelboop exports $(wc -l <"$work/exports") symbols, all boop_*; SONAME $(readelf -d "$stage/$lib/libpixelboop.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')"
 example_pkgconfig "$stage" "/usr/lib/$multiarch"
 example_cmake "$stage/usr" "$stage/$lib"
+# boop.lv2 under libdir/lv2 (where Debian's lilv looks), lilv finding it there, and only its
+# entry point exported.
+lv2uri=https://github.com/pixelboop/pixelboop-linux/lv2/boop
+for f in manifest.ttl boop.ttl boop.so; do
+  test -s "$stage/$lib/lv2/boop.lv2/$f" || fail "make install did not install $lib/lv2/boop.lv2/$f"
+done
+[ "$(nm -D --defined-only "$stage/$lib/lv2/boop.lv2/boop.so" | awk '{print $3}')" = lv2_descriptor ] ||
+  fail "boop.lv2/boop.so exports more than lv2_descriptor"
+LV2_PATH="$stage/$lib/lv2" lv2info "$lv2uri" >/dev/null || fail "lv2info does not find the installed boop.lv2"
+echo "boop.lv2 installed in $lib/lv2, listed by lv2info, exporting only lv2_descriptor"
 
 MANWIDTH=80 man -l "$stage/usr/share/man/man1/boop.1" 2>/dev/null | grep -q "boop" || fail "man page does not render"
 bash -c "source '$stage/usr/share/bash-completion/completions/boop'" || fail "bash completion does not load"
@@ -132,10 +142,11 @@ cmp -s "$work/demo.wav" "$work/demo-deb.wav" || fail "the packaged boop renders 
 echo "boop from the package renders demo.json (identical to the staged build)"
 example_pkgconfig / "/usr/lib/$multiarch"
 example_cmake /usr "/usr/lib/$multiarch"
+env -u LV2_PATH lv2info "$lv2uri" >/dev/null || fail "lv2info does not find boop.lv2 from the package"
 $sudo apt-get remove -y -qq pixelboop >/dev/null
 installed && fail "apt remove left pixelboop installed"
 for f in /usr/bin/boop /usr/include/pixelboop "/$lib/libpixelboop.so.0" "/$lib/libpixelboop.so" \
-  "/$lib/pkgconfig/pixelboop.pc" "/$lib/cmake/PixelBoop" /usr/share/pixelboop; do
+  "/$lib/pkgconfig/pixelboop.pc" "/$lib/cmake/PixelBoop" /usr/share/pixelboop "/$lib/lv2/boop.lv2"; do
   [ ! -e "$f" ] || fail "apt remove left $f"
 done
 echo "the package installed, worked and removed cleanly"

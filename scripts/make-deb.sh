@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 printf 'Source: pixelboop\n\nPackage: pixelboop\nArchitecture: any\n' >"$work/debian/control"
 elves=("$(realpath "$root")/usr/bin/boop")
-mapfile -t -O 1 elves < <(find "$(realpath "$root")" -type f -name 'libpixelboop.so.*' | sort)
+mapfile -t -O 1 elves < <(find "$(realpath "$root")" -type f \( -name 'libpixelboop.so.*' -o -path '*/lv2/boop.lv2/boop.so' \) | sort)
 # Its warnings are about the staging layout (no debian/<package>/ tree), shown only on failure.
 if ! depends=$(cd "$work" && dpkg-shlibdeps -O "${elves[@]}" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') ||
   [ -z "$depends" ]; then
@@ -37,7 +37,8 @@ Description: real-time synthesis engine and the boop step-sequencer tool
  boop plays and renders step-sequencer patterns, plays precisely tuned tones
  for ear training, captures and analyses a microphone, and runs generative
  ambient music, through ALSA. The engine is also installed as a C library
- (libpixelboop, with pkg-config and CMake files).
+ (libpixelboop, with pkg-config and CMake files), and the live synth as an
+ LV2 instrument (boop.lv2) for Ardour, Qtractor, Carla and other LV2 hosts.
 CONTROL
 # The shared library's symlinks and SONAME need ldconfig after install and removal.
 printf '#!/bin/sh\nset -e\n[ "$1" = configure ] && ldconfig || true\n' >"$root/DEBIAN/postinst"

@@ -11,6 +11,7 @@ packages=(
   dbus dbus-user-session playerctl
   make man-db groff-base hyperfine
   clang-format python3-pip
+  lv2-dev liblilv-dev lilv-utils jalv lv2file
 )
 
 missing=()

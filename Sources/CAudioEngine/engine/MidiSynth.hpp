@@ -29,6 +29,11 @@ class MidiSynth {
     // stepVolumes before each, the first on the frame of the CC 7 event.
     bool volumesRamping() const noexcept { return ramping_ > 0; }
     void stepVolumes() BOOP_RT;
+    // Audio thread, between messages (the LV2 plugin's controls): a channel's voice for its next
+    // notes (sounding ones end on their note-offs as before), the range of the next bends.
+    void setVoice(int channel, int voice) BOOP_RT { channels_[channel].voice = voice; }
+    int voice(int channel) const noexcept { return channels_[channel].voice; }
+    void setBendRange(double semitones) BOOP_RT { bendRange_ = semitones; }
     // The channel volume of a CC 7 value: value^2 / 100^2 (100, the General MIDI default, is unity).
     static float volumeGain(uint8_t value) noexcept {
         return static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);

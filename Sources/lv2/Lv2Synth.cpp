@@ -1,0 +1,186 @@
+// boop.lv2's synth (see Lv2Synth.hpp).
+#include "Lv2Synth.hpp"
+
+#include <lv2/atom/util.h>
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+
+namespace boop::lv2 {
+
+namespace {
+constexpr float kVoiceMax = MidiSynth::kDrums;
+constexpr float kUnityVolume = 100.0f;  // CC 7's General MIDI default, which MidiSynth starts at
+
+// OutputStage::setGainDb stores 10^(dB/20) (std::pow: no allocation, lock or system call) in an
+// atomic, but is defined in OutputStage.cpp where clang cannot see it: allowed by name here.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+void setStageGain(OutputStage& stage, double gainDb) BOOP_RT { stage.setGainDb(gainDb); }
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+}  // namespace
+
+void Lv2Synth::defaultVoices(int (&voices)[MidiSynth::kChannels]) noexcept {
+    for (int& v : voices) v = BOOP_TIMBRE_MELODY;
+    voices[1] = BOOP_TIMBRE_CHORDS;
+    voices[2] = BOOP_TIMBRE_BASS;
+    voices[9] = MidiSynth::kDrums;
+}
+
+std::unique_ptr<Lv2Synth> Lv2Synth::create(double sampleRate, LV2_URID midiEvent) {
+    // Filled here rather than by boop_engine_config_default, whose file would link the C API's
+    // ALSA sequencer code into the plugin. The queue is unused: MIDI is applied directly.
+    boop_engine_config ec{sampleRate, kPolyphony, kBlockFrames, BOOP_ENGINE_QUEUE_MIN, 2};
+    if (!Engine::isValid(ec)) return nullptr;
+    try {
+        std::unique_ptr<Lv2Synth> self(new Lv2Synth);
+        self->midiEvent_ = midiEvent;
+        int voices[MidiSynth::kChannels];
+        defaultVoices(voices);
+        self->engine_ = std::make_unique<Engine>(ec);
+        self->synth_ = std::make_unique<MidiSynth>(*self->engine_, voices, 2.0);
+        self->setChannelVoices(voices);
+        self->block_.assign(std::size_t(kBlockFrames) * 2, 0.0f);
+        self->stage_.prepare(sampleRate, 2, BOOP_CEILING_DBTP);
+        std::fill(std::begin(self->applied_), std::end(self->applied_), NAN);
+        self->applied_[kVolume] = kUnityVolume;
+        return self;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void Lv2Synth::connect(uint32_t port, void* data) noexcept {
+    switch (port) {
+        case kMidiIn:
+            midiIn_ = static_cast<const LV2_Atom_Sequence*>(data);
+            break;
+        case kOutLeft:
+        case kOutRight:
+            out_[port - kOutLeft] = static_cast<float*>(data);
+            break;
+        case kLatency:
+            latencyOut_ = static_cast<float*>(data);
+            break;
+        default:
+            if (port < kPortCount) controls_[port] = static_cast<const float*>(data);
+            break;
+    }
+}
+
+void Lv2Synth::activate() noexcept {
+    // The host may deactivate and activate again: the controls are applied afresh at the next run.
+    for (uint32_t p = kVoice; p < kLatency; ++p)
+        if (p != kVolume) applied_[p] = NAN;
+}
+
+void Lv2Synth::setChannelVoices(const int (&voices)[MidiSynth::kChannels]) noexcept {
+    for (int c = 0; c < MidiSynth::kChannels; ++c) {
+        const int v = std::clamp(voices[c], 0, MidiSynth::kDrums);
+        synth_->setVoice(c, v);
+        voices_[c].store(v, std::memory_order_relaxed);
+    }
+}
+
+void Lv2Synth::setVoice(int channel, int voice) BOOP_RT {
+    synth_->setVoice(channel, voice);
+    voices_[channel].store(voice, std::memory_order_relaxed);
+}
+
+// Each control is applied when its value differs from the one applied last: a voice from the
+// next note on, the gain at the start of this block, the bend range from the next bend, the
+// volume as a CC 7 on channel 1 at the block's first frame (ramped as MIDI's is).
+void Lv2Synth::readControls() BOOP_RT {
+    for (uint32_t p = kVoice; p < kLatency; ++p) {
+        const float value = controls_[p] != nullptr ? *controls_[p] : applied_[p];
+        if (value == applied_[p] || !std::isfinite(value)) continue;
+        applied_[p] = value;
+        switch (p) {
+            case kVoice:
+                setVoice(0, static_cast<int>(std::lround(std::clamp(value, 0.0f, kVoiceMax))));
+                break;
+            case kGain:
+                setStageGain(stage_, std::clamp<double>(value, BOOP_GAIN_DB_MIN, BOOP_GAIN_DB_MAX));
+                break;
+            case kBendRange:
+                synth_->setBendRange(std::clamp<double>(value, BOOP_SYNTH_BEND_RANGE_MIN, BOOP_SYNTH_BEND_RANGE_MAX));
+                break;
+            case kVolume: {
+                const auto cc = static_cast<uint8_t>(std::lround(std::clamp(value, 0.0f, 127.0f)));
+                synth_->handle(MidiMessage{0xB0, 7, cc});
+                break;
+            }
+            default:
+                break;
+        }
+    }
+}
+
+void Lv2Synth::applyEvent(const LV2_Atom_Event& event) BOOP_RT {
+    const auto* bytes = static_cast<const uint8_t*>(LV2_ATOM_BODY_CONST(&event.body));
+    for (uint32_t b = 0; b < event.body.size; ++b) {
+        MidiMessage m;
+        if (!parser_.feed(bytes[b], m)) continue;
+        // A program change picks the channel's voice (0 melody ... 3 tone, 4 drums); `boop synth`
+        // sets voices on its command line instead, and MidiSynth itself ignores the message.
+        if (m.kind() == 0xC0) {
+            if (m.data1 <= MidiSynth::kDrums) setVoice(m.channel(), m.data1);
+            continue;
+        }
+        synth_->handle(m);
+    }
+}
+
+// lv2_atom_sequence_begin/next/is_end are static inline pointer arithmetic, not annotated.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wfunction-effects"
+#endif
+void Lv2Synth::run(uint32_t frames) BOOP_RT {
+    if (latencyOut_ != nullptr) *latencyOut_ = static_cast<float>(stage_.latency());
+    if (frames == 0) return;
+    readControls();
+    uint32_t done = 0;
+    if (midiIn_ != nullptr) {
+        LV2_ATOM_SEQUENCE_FOREACH(midiIn_, event) {
+            if (event->body.type != midiEvent_) continue;
+            // Events come in time order; one stamped outside the block (never from a sane host)
+            // is applied on its nearest frame rather than dropped.
+            const int64_t t = std::clamp<int64_t>(event->time.frames, 0, frames - 1);
+            const uint32_t at = std::max(done, static_cast<uint32_t>(t));
+            renderTo(done, at);
+            done = at;
+            applyEvent(*event);
+        }
+    }
+    renderTo(done, frames);
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+void Lv2Synth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
+    while (begin < end) {
+        uint32_t n = std::min(end - begin, kBlockFrames);
+        if (synth_->volumesRamping()) {
+            synth_->stepVolumes();
+            n = 1;
+        }
+        engine_->render(block_.data(), n);
+        stage_.process(block_.data(), n);
+        for (uint32_t i = 0; i < n; ++i) {
+            out_[0][begin + i] = block_[2 * i];
+            out_[1][begin + i] = block_[2 * i + 1];
+        }
+        begin += n;
+    }
+}
+
+}  // namespace boop::lv2

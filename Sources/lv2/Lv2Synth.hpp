@@ -1,0 +1,79 @@
+#pragma once
+// boop.lv2: the live synth of `boop synth` as an LV2 instrument. The same engine, MidiSynth and
+// output stage as the JACK client (backend/jack/JackSynth), driven the same way: run() renders up
+// to each MIDI event's frame, applies the event there and renders on, so a note starts on its
+// frame plus the output stage's look-ahead, which the plugin reports on its latency port.
+#include <lv2/atom/atom.h>
+#include <lv2/urid/urid.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/Engine.hpp"
+#include "engine/MidiInput.hpp"
+#include "engine/MidiSynth.hpp"
+#include "engine/OutputStage.hpp"
+#include "rt/Realtime.hpp"
+
+namespace boop::lv2 {
+
+// The port indices of boop.ttl.
+enum Port : uint32_t {
+    kMidiIn = 0,
+    kOutLeft = 1,
+    kOutRight = 2,
+    kVoice = 3,      // channel 1's voice: 0 melody, 1 chords, 2 bass, 3 tone, 4 drums
+    kGain = 4,       // dB, the output stage's gain (as --gain)
+    kBendRange = 5,  // semitones (as --bend-range)
+    kVolume = 6,     // channel 1's volume as a CC 7 value (100: unity)
+    kLatency = 7,    // output: the output stage's look-ahead in frames
+    kPortCount = 8
+};
+
+class Lv2Synth {
+  public:
+    static constexpr uint32_t kBlockFrames = 4096;
+    static constexpr uint32_t kPolyphony = 16;
+
+    // Allocates everything run() uses; nullptr when the rate is outside the engine's range or
+    // memory runs out. midiEvent: the URID of midi:MidiEvent.
+    static std::unique_ptr<Lv2Synth> create(double sampleRate, LV2_URID midiEvent);
+
+    void connect(uint32_t port, void* data) noexcept;
+    void activate() noexcept;
+    void run(uint32_t frames) BOOP_RT;
+
+    // The voices of the 16 channels as run() last set them (any thread; for state save), and new
+    // ones for all of them (state restore: never concurrently with run()).
+    int channelVoice(int channel) const noexcept { return voices_[channel].load(std::memory_order_relaxed); }
+    void setChannelVoices(const int (&voices)[MidiSynth::kChannels]) noexcept;
+    uint32_t latency() const noexcept { return stage_.latency(); }
+
+    // The default channel setup of `boop synth`: 1 melody, 2 chords, 3 bass, 10 drums, others melody.
+    static void defaultVoices(int (&voices)[MidiSynth::kChannels]) noexcept;
+
+  private:
+    Lv2Synth() = default;
+    void readControls() BOOP_RT;
+    void applyEvent(const LV2_Atom_Event& event) BOOP_RT;
+    void renderTo(uint32_t begin, uint32_t end) BOOP_RT;
+    void setVoice(int channel, int voice) BOOP_RT;
+
+    LV2_URID midiEvent_ = 0;
+    std::unique_ptr<Engine> engine_;
+    std::unique_ptr<MidiSynth> synth_;
+    MidiParser parser_;
+    OutputStage stage_;
+    std::vector<float> block_;
+    const LV2_Atom_Sequence* midiIn_ = nullptr;
+    float* out_[2] = {nullptr, nullptr};
+    const float* controls_[kPortCount] = {};
+    float* latencyOut_ = nullptr;
+    // The control values last applied (NaN: none yet, so the first run applies them all).
+    float applied_[kPortCount] = {};
+    std::atomic<int> voices_[MidiSynth::kChannels] = {};
+};
+
+}  // namespace boop::lv2

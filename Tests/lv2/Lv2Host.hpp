@@ -1,0 +1,147 @@
+#pragma once
+// A minimal offline LV2 host for the boop.lv2 tests: lilv finds the bundle (LV2_PATH), one
+// instance is run in blocks of a chosen size, MIDI events are handed to it in the atom sequence
+// of the block their frame falls in, stamped with their offset in that block, as a host does.
+#include <lilv/lilv.h>
+#include <lv2/atom/util.h>
+#include <lv2/midi/midi.h>
+#include <lv2/urid/urid.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace lv2host {
+
+constexpr const char* kBoopUri = "https://github.com/pixelboop/pixelboop-linux/lv2/boop";
+
+// urid:map over a list of strings (the test's thread only).
+struct UridMap {
+    std::vector<std::string> uris;
+    LV2_URID_Map map{this, &UridMap::mapUri};
+    LV2_URID_Unmap unmap{this, &UridMap::unmapUri};
+    static LV2_URID mapUri(LV2_URID_Map_Handle handle, const char* uri) {
+        auto& self = *static_cast<UridMap*>(handle);
+        for (std::size_t i = 0; i < self.uris.size(); ++i)
+            if (self.uris[i] == uri) return LV2_URID(i + 1);
+        self.uris.emplace_back(uri);
+        return LV2_URID(self.uris.size());
+    }
+    static const char* unmapUri(LV2_URID_Unmap_Handle handle, LV2_URID urid) {
+        auto& self = *static_cast<UridMap*>(handle);
+        return urid >= 1 && urid <= self.uris.size() ? self.uris[urid - 1].c_str() : nullptr;
+    }
+};
+
+struct MidiEvent {
+    uint64_t frame;  // on the host's time line, from the first frame run
+    uint8_t bytes[3];
+    uint32_t size = 3;  // 2 for a program change
+};
+
+struct World {
+    LilvWorld* world = lilv_world_new();
+    const LilvPlugin* plugin = nullptr;
+    World() {
+        lilv_world_load_all(world);
+        LilvNode* uri = lilv_new_uri(world, kBoopUri);
+        plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uri);
+        lilv_node_free(uri);
+    }
+    ~World() { lilv_world_free(world); }
+    uint32_t port(const char* symbol) const {
+        LilvNode* s = lilv_new_string(world, symbol);
+        const LilvPort* p = lilv_plugin_get_port_by_symbol(plugin, s);
+        lilv_node_free(s);
+        return p != nullptr ? lilv_port_get_index(plugin, p) : UINT32_MAX;
+    }
+};
+
+class Host {
+  public:
+    Host(World& world, UridMap& urids, double rate) : world_(world), urids_(urids), rate_(rate) {
+        features_[0] = LV2_Feature{LV2_URID__map, &urids_.map};
+        features_[1] = LV2_Feature{LV2_URID__unmap, &urids_.unmap};
+        featureList_[0] = &features_[0];
+        featureList_[1] = &features_[1];
+        instance_ = lilv_plugin_instantiate(world.plugin, rate, featureList_);
+        if (instance_ == nullptr) return;
+        midiType_ = urids_.map.map(urids_.map.handle, LV2_MIDI__MidiEvent);
+        sequenceType_ = urids_.map.map(urids_.map.handle, LV2_ATOM__Sequence);
+        const uint32_t ports = lilv_plugin_get_num_ports(world.plugin);
+        controls_.assign(ports, 0.0f);
+        for (uint32_t p = 0; p < ports; ++p) {
+            const LilvPort* port = lilv_plugin_get_port_by_index(world.plugin, p);
+            LilvNode* def = nullptr;
+            lilv_port_get_range(world.plugin, port, &def, nullptr, nullptr);
+            if (def != nullptr) controls_[p] = lilv_node_as_float(def);
+            lilv_node_free(def);
+            lilv_instance_connect_port(instance_, p, &controls_[p]);
+        }
+        lilv_instance_connect_port(instance_, world.port("midi_in"), sequence_);
+        lilv_instance_activate(instance_);
+    }
+    ~Host() {
+        if (instance_ == nullptr) return;
+        lilv_instance_deactivate(instance_);
+        lilv_instance_free(instance_);
+    }
+    bool ok() const { return instance_ != nullptr; }
+    LilvInstance* instance() { return instance_; }
+    const LV2_Feature* const* features() const { return featureList_; }
+    void set(const char* symbol, float value) { controls_[world_.port(symbol)] = value; }
+    float get(const char* symbol) const { return controls_[world_.port(symbol)]; }
+
+    // Runs `frames` frames in blocks of `block`, handing each event to the block its frame falls
+    // in; left and right get what the audio outputs wrote.
+    void render(std::vector<MidiEvent> events, uint64_t frames, uint32_t block, std::vector<float>& left,
+                std::vector<float>& right) {
+        left.assign(frames, 0.0f);
+        right.assign(frames, 0.0f);
+        std::size_t next = 0;
+        for (uint64_t at = 0; at < frames; at += block) {
+            const auto n = static_cast<uint32_t>(std::min<uint64_t>(block, frames - at));
+            clearSequence();
+            while (next < events.size() && events[next].frame < at + n) {
+                const MidiEvent& e = events[next++];
+                append(static_cast<int64_t>(e.frame >= at ? e.frame - at : 0), e.bytes, e.size);
+            }
+            lilv_instance_connect_port(instance_, world_.port("out_1"), left.data() + at);
+            lilv_instance_connect_port(instance_, world_.port("out_2"), right.data() + at);
+            lilv_instance_run(instance_, n);
+        }
+        played_ += frames;
+    }
+
+  private:
+    void clearSequence() {
+        auto* seq = reinterpret_cast<LV2_Atom_Sequence*>(sequence_);
+        seq->atom.type = sequenceType_;
+        seq->atom.size = sizeof(LV2_Atom_Sequence_Body);
+        seq->body.unit = 0;
+        seq->body.pad = 0;
+    }
+    void append(int64_t frame, const uint8_t (&bytes)[3], uint32_t size) {
+        auto* seq = reinterpret_cast<LV2_Atom_Sequence*>(sequence_);
+        LV2_Atom_Event* ev = lv2_atom_sequence_end(&seq->body, seq->atom.size);
+        ev->time.frames = frame;
+        ev->body.type = midiType_;
+        ev->body.size = size;
+        std::memcpy(ev + 1, bytes, size);
+        seq->atom.size += lv2_atom_pad_size(sizeof(LV2_Atom_Event) + size);
+    }
+
+    World& world_;
+    UridMap& urids_;
+    double rate_;
+    LV2_Feature features_[2];
+    const LV2_Feature* featureList_[3] = {nullptr, nullptr, nullptr};
+    LilvInstance* instance_ = nullptr;
+    LV2_URID midiType_ = 0, sequenceType_ = 0;
+    std::vector<float> controls_;
+    alignas(8) uint8_t sequence_[16384] = {};
+    uint64_t played_ = 0;
+};
+
+}  // namespace lv2host
