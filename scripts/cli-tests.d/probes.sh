@@ -142,7 +142,22 @@ for name, app in (("other-id.sqlite", 1234), ("other-noid.sqlite", 0)):
     c.commit()
     c.close()
 PY
-for name in other-id other-noid; do
+# A rollback-mode database left with a hot journal (a transaction interrupted by kill -9).
+/usr/bin/python3 - "$work/other-hot.sqlite" <<'PY'
+import os, sqlite3, sys
+path = sys.argv[1]
+c = sqlite3.connect(path)
+c.execute("CREATE TABLE t (x)")
+c.commit()
+if os.fork() == 0:
+    c = sqlite3.connect(path, isolation_level=None)
+    c.execute("PRAGMA cache_size=1")
+    c.execute("BEGIN")
+    c.executemany("INSERT INTO t VALUES (?)", [(os.urandom(500),) for _ in range(2000)])
+    os._exit(0)  # no rollback, no commit: the journal stays hot
+os.wait()
+PY
+for name in other-id other-noid other-hot; do
   check "train stats on $name" 65 "$boop" train stats --db "$work/$name.sqlite"
   check "train on $name" 65 "$boop" train --json --trials 1 --db "$work/$name.sqlite" </dev/null
   ls "$work/$name.sqlite-"* >/dev/null 2>&1 && fail "$name: boop left $(ls "$work/$name.sqlite-"*)" ||

@@ -14,7 +14,14 @@ extension TrainingStore {
         guard read(fd, &header, 100) == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else { return }
         // The header's application id: four bytes at offset 68, most significant first.
         let application = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard application != 0 && Int32(bitPattern: application) != applicationID else { return }
+        // A history boop has written is in WAL mode (header byte 18 is 2) with our id; a database in
+        // rollback mode with a hot journal beside it (an interrupted transaction, which opening it
+        // read-only cannot roll back: SQLite's I/O error) is someone else's too.
+        var journal = stat()
+        let hotJournal =
+            header[18] == 1 && RawBytes.withPath(path + "-journal", { stat($0, &journal) }) == 0 && journal.st_size > 0
+        guard (application != 0 && Int32(bitPattern: application) != applicationID) || (application == 0 && hotJournal)
+        else { return }
         throw TrainingStoreError(
             kind: .foreign,
             message:
