@@ -160,8 +160,8 @@ PY
 for name in other-id other-noid other-hot; do
   check "train stats on $name" 65 "$boop" train stats --db "$work/$name.sqlite"
   check "train on $name" 65 "$boop" train --json --trials 1 --db "$work/$name.sqlite" </dev/null
-  ls "$work/$name.sqlite-"* >/dev/null 2>&1 && fail "$name: boop left $(ls "$work/$name.sqlite-"*)" ||
-    echo "ok   $name: nothing made beside it"
+  ls "$work/$name.sqlite-wal" "$work/$name.sqlite-shm" >/dev/null 2>&1 &&
+    fail "$name: boop left $(ls "$work/$name.sqlite-"*)" || echo "ok   $name: nothing made beside it"
 done
 
 # A WAV whose header claims a rate the tracker cannot take is bad content (65), naming the file.
