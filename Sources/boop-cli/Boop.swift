@@ -1,6 +1,7 @@
 import ArgumentParser
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 @main
@@ -47,7 +48,7 @@ struct Boop: AsyncParsableCommand {
             let names = configuration.subcommands.compactMap { $0.configuration.commandName }
             if !names.contains(args[1]) {
                 StandardError.line("help \(args[1]): unknown subcommand (expected one of \(names.joined(separator: ", ")))")
-                Foundation.exit(ExitStatus.usage.rawValue)
+                Glibc.exit(ExitStatus.usage.rawValue)
             }
         }
         do {
@@ -70,7 +71,7 @@ struct Boop: AsyncParsableCommand {
                 // Help and --version go through the checked writer: `boop --help >/dev/full` is 74.
                 let text = Boop.fullMessage(for: error)
                 if !text.isEmpty { StandardOutput.write(text + "\n") }
-                Foundation.exit(ExitStatus.ok.rawValue)
+                Glibc.exit(ExitStatus.ok.rawValue)
             }
             if error is CleanExit || error is ExitCode {
                 exit(withError: error)
@@ -79,7 +80,7 @@ struct Boop: AsyncParsableCommand {
                 Boop.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
             StandardError.line(message)
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 }

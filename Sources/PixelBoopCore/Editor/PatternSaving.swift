@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The editor's saving rules, with every look at the file system in one place (`boop edit` keeps
 /// only the questions it asks): a read-only file is replaced only once agreed to, a path typed at
@@ -18,10 +19,10 @@ public enum PatternSaving {
     /// `typed` as the editor reads it: `~` and `~/...` from `home`, anything else as typed.
     public static func destination(typed: String, editing file: String, home: String?) -> Destination {
         let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: home) : typed
-        var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        if exists && isFolder.boolValue {
-            return .folder(path: path, suggested: path + "/" + (file as NSString).lastPathComponent)
+        var st = stat()
+        let exists = stat(path, &st) == 0
+        if exists && (st.st_mode & S_IFMT) == S_IFDIR {
+            return .folder(path: path, suggested: path + "/" + PathText.lastComponent(file))
         }
         if exists && !PatternFile.sameFile(path, file) { return .otherFile(path: path) }
         return .free(path: path)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Makes any text safe to print as part of a one-line message: control characters (newlines,
@@ -11,7 +12,7 @@ public enum OneLine {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if let byte = RawBytes.byte(scalar) {
-                out.append(contentsOf: String(format: "\\x%02X", byte).unicodeScalars)
+                out.append(contentsOf: String(cFormat: "\\x%02X", byte).unicodeScalars)
                 continue
             }
             switch scalar.value {
@@ -20,7 +21,7 @@ public enum OneLine {
             case 0x09: out.append(contentsOf: "\\t".unicodeScalars)
             case 0x1B: out.append(contentsOf: "\\e".unicodeScalars)
             case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029:
-                out.append(contentsOf: String(format: "\\u{%X}", scalar.value).unicodeScalars)
+                out.append(contentsOf: String(cFormat: "\\u{%X}", scalar.value).unicodeScalars)
             default: out.append(scalar)
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct EditCommand: ParsableCommand {
@@ -99,7 +100,7 @@ struct EditCommand: ParsableCommand {
                 file: file, song: song, version1: version1, terminal: terminal, command: self, keyboard: keyboard)
             status = session.run()
         }
-        if status != 0 { Foundation.exit(status) }
+        if status != 0 { Glibc.exit(status) }
     }
 }
 
@@ -295,7 +296,7 @@ final class EditSession {
         let engineMs = (rendered - tap.read) * 1000
         let deviceMs = Double(max(0, transport.stats.delayFrames)) / transport.sampleRate * 1000
         let line = String(
-            format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
+            cFormat: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
             engineMs, deviceMs, engineMs + deviceMs)
         model.message = line
         tapLog.append(line)
