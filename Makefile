@@ -6,7 +6,8 @@
 #                             $(libdir)/lv2/boop.lv2 too); DESTDIR is honoured for packaging:
 #   make install DESTDIR=/tmp/stage PREFIX=/usr
 #   sudo make uninstall       removes exactly the files install put there
-#   make deb                  build-deb/pixelboop_<version>_<arch>.deb (PREFIX=/usr)
+#   make deb                  build-deb/pixelboop_<version>_<arch>.deb (PREFIX=/usr) and its debug
+#                             symbols, build-deb/pixelboop-dbgsym_<version>_<arch>.deb
 #   make test                 the project's test suite (scripts/test.sh)
 #
 # SwiftPM builds in $(SCRATCH) (default .build-install), CMake in $(LIBBUILD); JOBS limits
@@ -29,6 +30,9 @@ BASHDIR    := $(PREFIX)/share/bash-completion/completions
 ZSHDIR     := $(PREFIX)/share/zsh/site-functions
 FISHDIR    := $(PREFIX)/share/fish/vendor_completions.d
 EXAMPLEDIR := $(PREFIX)/share/pixelboop/examples
+# boop is installed stripped; its debug symbols go where gdb looks them up by build ID
+# (/usr/lib/debug/.build-id/xx/yyyy.debug for PREFIX=/usr), Debian's layout.
+DEBUGDIR   := $(PREFIX)/lib/debug
 
 BOOP_BIN ?= $(SCRATCH)/release/boop
 DOCS     := build-docs
@@ -38,8 +42,8 @@ EXAMPLES := $(notdir $(wildcard examples/*.json))
 
 all: build lib docs
 
-# SwiftPM decides what is out of date, so this always asks it. The Swift runtime and Foundation
-# are linked statically (Package.swift does so in every release build, the same build the tests
+# SwiftPM decides what is out of date, so this always asks it. The Swift runtime and
+# FoundationEssentials are linked statically (Package.swift does so in every release build, the same build the tests
 # run): the installed boop needs only system libraries.
 build:
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) -j $(JOBS) --product boop
@@ -64,6 +68,7 @@ install:
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(BASHDIR)" \
 		"$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)" "$(DESTDIR)$(EXAMPLEDIR)"
 	$(INSTALL) -m 755 "$(BOOP_BIN)" "$(DESTDIR)$(BINDIR)/boop"
+	scripts/split-debug.sh "$(DESTDIR)$(BINDIR)/boop" "$(DESTDIR)$(DEBUGDIR)"
 	$(INSTALL) -m 644 "$(DOCS)/boop.1" "$(DESTDIR)$(MANDIR)/boop.1"
 	$(INSTALL) -m 644 "$(DOCS)/completions/boop.bash" "$(DESTDIR)$(BASHDIR)/boop"
 	$(INSTALL) -m 644 "$(DOCS)/completions/_boop" "$(DESTDIR)$(ZSHDIR)/_boop"
@@ -73,6 +78,10 @@ install:
 # Only what install wrote; shared folders (bin, man1, completion dirs) stay. The pixelboop folders
 # are removed only when empty.
 uninstall:
+	@# The debug file is named by the installed boop's build ID.
+	@id=$$(readelf -n "$(DESTDIR)$(BINDIR)/boop" 2>/dev/null | sed -n 's/.*Build ID: \(..\)\(.*\)/\1\/\2/p'); \
+		if [ -n "$$id" ]; then rm -f "$(DESTDIR)$(DEBUGDIR)/.build-id/$$id.debug"; \
+		rmdir "$(DESTDIR)$(DEBUGDIR)/.build-id/$${id%%/*}" "$(DESTDIR)$(DEBUGDIR)/.build-id" "$(DESTDIR)$(DEBUGDIR)" 2>/dev/null || true; fi
 	rm -f "$(DESTDIR)$(BINDIR)/boop" "$(DESTDIR)$(MANDIR)/boop.1" "$(DESTDIR)$(BASHDIR)/boop" \
 		"$(DESTDIR)$(ZSHDIR)/_boop" "$(DESTDIR)$(FISHDIR)/boop.fish"
 	rm -f $(addprefix "$(DESTDIR)$(EXAMPLEDIR)/,$(addsuffix ",$(EXAMPLES)))

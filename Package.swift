@@ -2,9 +2,9 @@
 import PackageDescription
 
 
-// Release builds link the Swift runtime and Foundation statically (see boop-cli); the modules
-// that import Foundation are compiled against the static resource folder too, so their
-// autolinked libraries (Foundation's ICU among them) are the static ones.
+// Release builds link the Swift runtime and FoundationEssentials statically (see boop-cli); the
+// modules that import it are compiled against the static resource folder too, so their autolinked
+// libraries are the static ones. No module imports the whole Foundation, which would bring ICU.
 let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
 
 // The engine's baseline instruction set, as the CMake build compiles it (CMakeLists.txt): the

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What a user installing PixelBoop meets, checked end to end:
-#   1. make install into a stage: every file in place; boop links only system libraries, starts
+#   1. make install into a stage: every file in place; boop is stripped, its debug symbols in a
+#      file of their own that gdb finds by build ID; boop links only system libraries, starts
 #      fast and renders with the Swift toolchain's folder hidden; libpixelboop exports only the C
 #      API; the C example builds through pkg-config and through find_package and renders a chord
 #      in tune; make uninstall removes exactly what install put there.
-#   2. make deb: the package installs with apt, boop renders from it (toolchain hidden), the C
+#   2. make deb: the package (and its -dbgsym package) installs with apt, boop renders from it (toolchain hidden), the C
 #      example builds against the installed library both ways, and apt remove leaves nothing.
 #      Needs root (or sudo), as installing any package does; skipped with a line otherwise.
 set -euo pipefail
@@ -17,6 +18,10 @@ toolchain="$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../.." && pwd
 chord=(261.6255653005986 329.6275569128699 391.99543598174927) # C4 E4 G4, as examples/c renders
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
+# Size limits of what is shipped: the stripped boop (17.8 MB on x86-64 with FoundationEssentials
+# and no ICU; it was 62 MB with Foundation's ICU data) and the .deb (xz, dpkg-deb's default).
+boop_max_bytes=$((18 * 1024 * 1024))
+deb_max_bytes=$((6 * 1000 * 1000))
 # BOOP_SCRATCH names a SwiftPM scratch path whose release boop is already built (the test command
 # passes .build, which its release-build stage has just built, the same build `make` makes): make
 # installs that boop instead of building it a second time in the Makefile's own .build-install.
@@ -33,6 +38,23 @@ fail() {
 hidden() {
   $sudo unshare --mount --propagation private sh -c 'mount -t tmpfs none "$0" && shift && exec env -i PATH=/usr/bin:/bin "$@"' \
     "$toolchain" - "$@"
+}
+
+# A boop as Debian ships it: no symbol table and no debug sections left, and DEBUGDIR holds a
+# debug file named by boop's build ID with the symbols and line tables, the one its debuglink names.
+check_stripped() { # boop debugdir
+  local bin=$1 debugdir=$2 id debug
+  readelf -S -W "$bin" | grep -E ' \.(symtab|debug_[a-z_]+) ' && fail "$bin is not stripped (above)"
+  id=$(readelf -n "$bin" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+  debug="$debugdir/.build-id/${id:0:2}/${id:2}.debug"
+  [ -n "$id" ] && [ -s "$debug" ] || fail "no debug file for $bin (build ID '$id') in $debugdir"
+  readelf -S -W "$debug" 2>/dev/null | grep -q ' \.debug_info ' || fail "$debug has no .debug_info"
+  readelf -S -W "$debug" 2>/dev/null | grep -q ' \.symtab ' || fail "$debug has no symbol table"
+  [ "$(readelf -p .gnu_debuglink "$bin" 2>/dev/null | sed -n 's/^ *\[ *0\] *//p')" = "${id:2}.debug" ] ||
+    fail "$bin's .gnu_debuglink does not name ${id:2}.debug"
+  [ "$(stat -c %s "$bin")" -lt "$boop_max_bytes" ] || fail "$bin is $(stat -c %s "$bin") bytes (limit $boop_max_bytes)"
+  [ "$(strings "$bin" | grep -c icudt)" = 0 ] || fail "$bin carries ICU's data"
+  echo "boop is stripped ($(stat -c %s "$bin") bytes, limit $boop_max_bytes); debug symbols in ${debug#"$debugdir"/} ($(stat -c %s "$debug") bytes)"
 }
 
 # The C example, built one way or the other against a given prefix, renders a chord in tune.
@@ -68,6 +90,7 @@ for f in usr/bin/boop usr/share/man/man1/boop.1 usr/share/bash-completion/comple
   test -s "$stage/$f" || fail "make install did not install $f"
 done
 boop="$stage/usr/bin/boop"
+check_stripped "$boop" "$stage/usr/lib/debug"
 
 # Only system libraries: nothing from the toolchain, nothing unresolved.
 ldd "$boop" | tee "$work/ldd"
@@ -120,10 +143,15 @@ fi
 # rather than install or remove pixelboop under this one.
 exec 8>"${TMPDIR:-/tmp}/boop-install-tests-deb.lock"
 flock -w 3600 8 || fail "another test run held the Debian package check for an hour"
-# A fast compression: xz takes a minute of CPU over the 87 MB of boop, and this package is
-# installed once and thrown away (the contents, Depends and install are what is checked).
-make -s deb "${make_vars[@]}" DEB_COMPRESSION="-Zgzip -z1" | tail -1
+# The package as shipped (xz), so its size is the one checked.
+make -s deb "${make_vars[@]}" | tail -1
 deb="$(ls build-deb/pixelboop_*.deb)"
+[ "$(stat -c %s "$deb")" -lt "$deb_max_bytes" ] || fail "$deb is $(stat -c %s "$deb") bytes (limit $deb_max_bytes)"
+echo "$deb: $(stat -c %s "$deb") bytes (limit $deb_max_bytes)"
+dbgsym="$(ls build-deb/pixelboop-dbgsym_*.deb)" || fail "make deb made no pixelboop-dbgsym package"
+[ "$(dpkg-deb -f "$dbgsym" Depends)" = "pixelboop (= $(dpkg-deb -f "$deb" Version))" ] ||
+  fail "$dbgsym does not depend on exactly this pixelboop"
+dpkg-deb -c "$deb" | grep ' ./usr/lib/debug/' && fail "$deb carries debug files (above)"
 dpkg-deb -c "$deb" | awk '{print $6}' >"$work/contents"
 for f in ./usr/bin/boop ./usr/include/pixelboop/CAudioEngine.h ./usr/include/pixelboop/CAudioEngineAmbient.h \
   ./usr/include/pixelboop/CAudioEngineProcess.h "./$lib/libpixelboop.so.0" \
@@ -131,11 +159,13 @@ for f in ./usr/bin/boop ./usr/include/pixelboop/CAudioEngine.h ./usr/include/pix
   grep -qx "$f" "$work/contents" || fail "$deb lacks $f"
 done
 dpkg-deb -f "$deb" Depends
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "./$deb" >/dev/null
-installed() { dpkg-query -W -f='${Status}' pixelboop 2>/dev/null | grep -q "install ok installed"; }
-cleanup_package() { installed && $sudo apt-get remove -y -qq pixelboop >/dev/null || true; }
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "./$deb" "./$dbgsym" >/dev/null
+installed() { dpkg-query -W -f='${Status}' "${1:-pixelboop}" 2>/dev/null | grep -q "install ok installed"; }
+cleanup_package() { installed && $sudo apt-get remove -y -qq pixelboop pixelboop-dbgsym >/dev/null || true; }
 trap 'cleanup_package; rm -rf "$work"' EXIT
 installed || fail "apt did not install $deb"
+installed pixelboop-dbgsym || fail "apt did not install $dbgsym"
+check_stripped /usr/bin/boop /usr/lib/debug
 hidden /usr/bin/boop render /usr/share/pixelboop/examples/demo.json -o "$work/demo-deb.wav" -q ||
   fail "boop from the package does not render with the toolchain hidden"
 cmp -s "$work/demo.wav" "$work/demo-deb.wav" || fail "the packaged boop renders differently from the staged one"
@@ -145,6 +175,7 @@ example_cmake /usr "/usr/lib/$multiarch"
 env -u LV2_PATH lv2info "$lv2uri" >/dev/null || fail "lv2info does not find boop.lv2 from the package"
 $sudo apt-get remove -y -qq pixelboop >/dev/null
 installed && fail "apt remove left pixelboop installed"
+installed pixelboop-dbgsym && fail "apt remove pixelboop left pixelboop-dbgsym installed"
 for f in /usr/bin/boop /usr/include/pixelboop "/$lib/libpixelboop.so.0" "/$lib/libpixelboop.so" \
   "/$lib/pkgconfig/pixelboop.pc" "/$lib/cmake/PixelBoop" /usr/share/pixelboop "/$lib/lv2/boop.lv2"; do
   [ ! -e "$f" ] || fail "apt remove left $f"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Turns a staged install (make install DESTDIR=ROOT PREFIX=/usr) into a Debian package:
 #   scripts/make-deb.sh ROOT VERSION OUTDIR   ->  OUTDIR/pixelboop_VERSION_ARCH.deb
-# Depends come from dpkg-shlibdeps over every ELF file in the stage (what is really linked).
+#                                                 OUTDIR/pixelboop-dbgsym_VERSION_ARCH.deb
+# Depends come from dpkg-shlibdeps over every ELF file in the stage (what is really linked). The
+# stage's usr/lib/debug (boop's debug symbols, split off by make install) goes into the second
+# package, as Debian ships them: pixelboop-dbgsym, Section debug, for exactly this pixelboop.
 set -euo pipefail
 root=$1 version=$2 out=$3
 arch=$(dpkg --print-architecture)
@@ -21,6 +24,11 @@ if ! depends=$(cd "$work" && dpkg-shlibdeps -O "${elves[@]}" 2>"$work/shlibdeps.
   exit 1
 fi
 
+# The debug files leave the stage for their own package while the main one is built.
+dbgroot="$work/dbgsym"
+mkdir -p "$dbgroot/usr/lib"
+mv "$root/usr/lib/debug" "$dbgroot/usr/lib/debug"
+build_ids=$(find "$dbgroot/usr/lib/debug/.build-id" -name '*.debug' | sed 's|.*/\(..\)/\(.*\)\.debug$|\1\2|' | sort | xargs)
 size=$(du -sk "$root" | cut -f1)
 mkdir -p "$root/DEBIAN"
 cat >"$root/DEBIAN/control" <<CONTROL
@@ -50,4 +58,24 @@ mkdir -p "$out"
 # shellcheck disable=SC2086
 dpkg-deb --root-owner-group ${DEB_COMPRESSION:-} --build "$root" "$out/pixelboop_${version}_${arch}.deb" >/dev/null
 rm -rf "$root/DEBIAN"
+
+mkdir -p "$dbgroot/DEBIAN"
+cat >"$dbgroot/DEBIAN/control" <<CONTROL
+Package: pixelboop-dbgsym
+Source: pixelboop
+Version: $version
+Auto-Built-Package: debug-symbols
+Architecture: $arch
+Maintainer: PixelBoop maintainers <maintainers@pixelboop.invalid>
+Installed-Size: $(du -sk "$dbgroot/usr" | cut -f1)
+Depends: pixelboop (= $version)
+Section: debug
+Priority: optional
+Description: debug symbols for pixelboop
+Build-Ids: $build_ids
+CONTROL
+# shellcheck disable=SC2086
+dpkg-deb --root-owner-group ${DEB_COMPRESSION:-} --build "$dbgroot" "$out/pixelboop-dbgsym_${version}_${arch}.deb" >/dev/null
+mv "$dbgroot/usr/lib/debug" "$root/usr/lib/debug"
+echo "$out/pixelboop-dbgsym_${version}_${arch}.deb (Build-Ids: $build_ids)"
 echo "$out/pixelboop_${version}_${arch}.deb (Depends: $depends)"

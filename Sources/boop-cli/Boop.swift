@@ -1,6 +1,7 @@
 import ArgumentParser
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 @main
@@ -62,7 +63,7 @@ struct Boop: AsyncParsableCommand {
                 // Help and --version go through the checked writer: `boop --help >/dev/full` is 74.
                 let text = Boop.fullMessage(for: error)
                 if !text.isEmpty { StandardOutput.write(text + "\n") }
-                Foundation.exit(ExitStatus.ok.rawValue)
+                Glibc.exit(ExitStatus.ok.rawValue)
             }
             if error is CleanExit || error is ExitCode {
                 exit(withError: error)
@@ -71,7 +72,7 @@ struct Boop: AsyncParsableCommand {
                 Boop.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
             StandardError.line(message)
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 }
@@ -85,12 +86,12 @@ extension Boop {
             let names = configuration.subcommands.compactMap { $0.configuration.commandName }
             if !names.contains(args[1]) {
                 StandardError.line("help \(args[1]): unknown subcommand (expected one of \(names.joined(separator: ", ")))")
-                Foundation.exit(ExitStatus.usage.rawValue)
+                Glibc.exit(ExitStatus.usage.rawValue)
             }
         }
         if let refusal = HexNumbers.refusal(args) {
             StandardError.line(refusal)
-            Foundation.exit(ExitStatus.usage.rawValue)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A generative-ambient preset: the musical and mix parameters of `boop ambient`, read from JSON
 /// with the same strictness as patterns (unknown keys, wrong types, out-of-range or non-finite

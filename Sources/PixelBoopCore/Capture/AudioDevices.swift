@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An ALSA PCM (or a JACK port) as `boop devices` shows it.
 public struct AudioDevice: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import CAudioEngine
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Microphone (or any ALSA capture PCM) as an `AsyncStream` of mono Float32 buffers.
 ///
@@ -43,9 +45,9 @@ public final class AudioStream: @unchecked Sendable {
 
     /// Serialises start() and stop() whole, so concurrent calls (a signal handler and the event
     /// loop, say) never both reap one session: the second finds it idle.
-    private let lifecycle = NSLock()
+    private let lifecycle = Lock()
     /// Guards the fields below; never held while waiting for the reader.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State.idle
     /// The last session's losses, kept once its handle is gone.
     private var endedLosses: (droppedFrames: UInt64, overruns: UInt64) = (0, 0)
@@ -123,16 +125,19 @@ public final class AudioStream: @unchecked Sendable {
         let rate = info.sample_rate
         let device = config.route
         let done = session.readerDone
-        let thread = Thread { [weak self] in
+        let status = Threads.start(name: "boop.capture.reader") { [weak self] in
             // The session stays in `state` until this thread has signalled `done`.
             if let self, let handle = self.withLock({ self.state.session?.handle }) {
                 self.readLoop(handle, frames: frames, rate: rate, route: device)
             }
             done.signal()
         }
-        thread.name = "boop.capture.reader"
-        thread.qualityOfService = .userInteractive
-        thread.start()
+        if status != 0 {   // no reader: the session ends here
+            done.signal()
+            reap()
+            throw AudioError.engineStartFailed(
+                "cannot start a thread (\(String(cString: strerror(status)))); is memory or the thread count limited?")
+        }
     }
 
     private func openDevice() throws(AudioError) -> OpaquePointer {

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One pitch estimate of a voiced buffer.
 public struct PitchReading: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One decided frame of a voice pitch track.
 public struct PitchTrackFrame: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A WAV file's samples, mixed to mono: PCM 8/16/24/32-bit and IEEE float 32/64 (what `boop
 /// listen -o`, sox and most recorders write). Errors name the file and what was expected.

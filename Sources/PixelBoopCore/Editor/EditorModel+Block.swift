@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Notes copied from a block: steps and rows counted from its top-left corner.
 struct Clipboard: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The groove the song file holds, from the keys: the current pattern's swing (`f` / `F`), and
 /// the probability (`a` / `A`), condition (`z` / `Z`) and ratchet (`r` / `R`) of the block's

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A note from a MIDI keyboard, as the editor takes it: its key, its velocity (1 ... 127; a
 /// note-on with velocity 0 is a note-off, as MIDI says) and whether it went down or up.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Each track's instrument and mix: `m` mutes, `M` solos, and the track panel (`I`) sets the
 /// voice (kit on rhythm), envelope, filter, level and pan. Each change is one undo step.
@@ -38,15 +39,15 @@ extension EditorModel {
         switch field {
         case "kit": return i.kit.rawValue
         case "voice": return i.voice?.rawValue ?? "classic (\(i.resolvedVoice(for: track).rawValue))"
-        case "width": return String(format: "%.2f", i.width)
-        case "attack": return String(format: "%.3f s", s.attack)
-        case "decay": return String(format: "%.3f s", s.decay)
-        case "sustain": return String(format: "%.2f", s.sustain)
-        case "release": return String(format: "%.3f s", s.release)
-        case "cutoff": return String(format: "%.0f Hz", s.cutoff)
-        case "resonance": return String(format: "%.2f", s.resonance)
-        case "level": return String(format: "%.2f", i.level)
-        case "pan": return String(format: "%+.2f", i.pan)
+        case "width": return String(cFormat: "%.2f", i.width)
+        case "attack": return String(cFormat: "%.3f s", s.attack)
+        case "decay": return String(cFormat: "%.3f s", s.decay)
+        case "sustain": return String(cFormat: "%.2f", s.sustain)
+        case "release": return String(cFormat: "%.3f s", s.release)
+        case "cutoff": return String(cFormat: "%.0f Hz", s.cutoff)
+        case "resonance": return String(cFormat: "%.2f", s.resonance)
+        case "level": return String(cFormat: "%.2f", i.level)
+        case "pan": return String(cFormat: "%+.2f", i.pan)
         default: return ""
         }
     }

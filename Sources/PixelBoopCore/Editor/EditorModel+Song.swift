@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Patterns and the chain: `}` / `{` go through the patterns, `c` clones the current one and `n`
 /// adds an empty one right after it (in the pattern list and in the chain); the chain panel (`g`)

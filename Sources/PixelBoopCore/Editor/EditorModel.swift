@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A drum lane of the rhythm track: its General MIDI key and the name the grid shows.
 public struct DrumLane: Sendable, Equatable {

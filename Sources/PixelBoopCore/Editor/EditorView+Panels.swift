@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The panels over the grid: the keys (`?`), the song chain (`g`) and the track's instrument (`I`).
 extension EditorView {
@@ -59,8 +60,8 @@ extension EditorView {
         f.put(" keys" + String(repeating: " ", count: width - 5), column: left, row: top, style: style)
         for i in 0..<rows {
             let parts = EditorView.helpColumns.map { i < $0.count ? $0[i] : "" }
-            let line = " " + parts.map { $0.padding(toLength: columnWidth, withPad: " ", startingAt: 0) }.joined(separator: " ")
-            f.put(line.padding(toLength: width, withPad: " ", startingAt: 0), column: left, row: top + 1 + i, style: style)
+            let line = " " + parts.map { $0.padded(to: columnWidth) }.joined(separator: " ")
+            f.put(line.padded(to: width), column: left, row: top + 1 + i, style: style)
         }
         f.put(String(repeating: " ", count: width), column: left, row: top + 1 + rows, style: style)
     }
@@ -88,7 +89,7 @@ extension EditorView {
             "+ - repeats  [ ] pattern  b tempo  Esc close"
         ]
         for (i, line) in lines.enumerated() {
-            f.put(" " + line.padding(toLength: width - 1, withPad: " ", startingAt: 0), column: left, row: 2 + i, style: style)
+            f.put(" " + line.padded(to: width - 1), column: left, row: 2 + i, style: style)
         }
     }
 
@@ -100,7 +101,7 @@ extension EditorView {
         var lines = ["\(model.track.rawValue): instrument and mix"]
         for (i, field) in EditorModel.instrumentFields(model.track).enumerated() {
             lines.append(
-                "\(i == model.instrumentField ? ">" : " ") \(field.padding(toLength: 10, withPad: " ", startingAt: 0)) \(model.instrumentValue(field))"
+                "\(i == model.instrumentField ? ">" : " ") \(field.padded(to: 10)) \(model.instrumentValue(field))"
             )
         }
         let inst = model.instrument
@@ -109,7 +110,7 @@ extension EditorView {
             "j k field   h l change   Esc close"
         ]
         for (i, line) in lines.enumerated() {
-            f.put(" " + line.padding(toLength: width - 1, withPad: " ", startingAt: 0), column: left, row: 2 + i, style: style)
+            f.put(" " + line.padded(to: width - 1), column: left, row: 2 + i, style: style)
         }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension EditorView {
     /// The status line's text in at most `width` columns, never more (the terminal must not wrap
@@ -15,7 +16,7 @@ extension EditorView {
             case .reconnecting:
                 return ["sound device lost: reconnecting…", "reconnecting…", "lost", ""]
             case .device(let device, let ms):
-                return ["\(device) \(String(format: "%.1f", ms)) ms", device, ""]
+                return ["\(device) \(String(cFormat: "%.1f", ms)) ms", device, ""]
             }
         }()
         let track = model.track.rawValue

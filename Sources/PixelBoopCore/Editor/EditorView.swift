@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How the editor may colour: 24-bit, the 256-colour palette, or not at all (NO_COLOR,
 /// TERM=dumb: plain ASCII glyphs, with only reverse video and underline for the cursor and the
@@ -231,12 +232,12 @@ public struct EditorView: Sendable {
             return "shorten to \(to) steps? (y/n) \(affected) note(s) past step \(to) will be removed or trimmed"
         case .restore:
             let source = model.restoreSource ?? fileName + ".save"
-            if (source as NSString).lastPathComponent == fileName + ".save" {
+            if PathText.lastComponent(source) == fileName + ".save" {
                 return "\(fileName).save holds unsaved changes: restore them? (y/n)"
             }
             return "restore unsaved changes of \(fileName)? (y/n) kept in \(OneLine.escape(source))"
         case .overwriteReadOnly(let path):
-            return "overwrite read-only file \(OneLine.escape((path as NSString).lastPathComponent))? (y/n, W: save elsewhere)"
+            return "overwrite read-only file \(OneLine.escape(PathText.lastComponent(path)))? (y/n, W: save elsewhere)"
         case .overwriteExisting(let path):
             return "\(OneLine.escape(path)) exists: replace it? (y/n)"
         case nil:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where unsaved work goes when an editing session ends from outside (SIGTERM, SIGHUP, the
 /// terminal gone): `FILE.save` beside the file, as before; when that folder takes no file (read-only,
@@ -14,7 +15,7 @@ public enum EmergencySave {
     /// `$HOME/.local/state/pixelboop`.
     public static func stateFolder(_ environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/pixelboop" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/pixelboop"
     }
 
@@ -41,7 +42,7 @@ public enum EmergencySave {
         for place in locations(for: file, environment: environment) {
             if place != file + ".save" {
                 try? FileManager.default.createDirectory(
-                    atPath: (place as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                    atPath: PathText.deletingLastComponent(place), withIntermediateDirectories: true,
                     attributes: [.posixPermissions: 0o700])
             }
             do {
@@ -62,11 +63,11 @@ public enum EmergencySave {
     /// The file's absolute path with links and `..` resolved where they exist: one name per file.
     static func canonical(_ file: String) -> String {
         let target = PatternFile.absolute(PatternFile.resolvingLinks(PatternFile.absolute(file)))
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = PathText.deletingLastComponent(target)
         guard let real = RawBytes.withPath(folder, { realpath($0, nil) }) else { return target }
         defer { free(real) }
         let resolved = RawBytes.decode(UnsafeRawBufferPointer(start: real, count: strlen(real)))
-        return (resolved == "/" ? "" : resolved) + "/" + (target as NSString).lastPathComponent
+        return (resolved == "/" ? "" : resolved) + "/" + PathText.lastComponent(target)
     }
 
     /// `/home/me/song.json` -> `%2Fhome%2Fme%2Fsong.json.save` (`%` and `/` percent-encoded, so

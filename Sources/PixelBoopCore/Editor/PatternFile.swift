@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a pattern file was not written: one line naming the file and the reason.
 public struct PatternFileError: Error, CustomStringConvertible, Sendable {
@@ -54,8 +55,8 @@ public enum PatternFile {
         if status == BOOP_ERROR_CANNOT_CREATE {
             let target = resolvingLinks(path)
             let folder =
-                (target as NSString).deletingLastPathComponent.isEmpty
-                ? "." : (target as NSString).deletingLastPathComponent
+                PathText.deletingLastComponent(target).isEmpty
+                ? "." : PathText.deletingLastComponent(target)
             throw PatternFileError(
                 kind: .cannotCreate, reason: reason,
                 description: "\(OneLine.escape(path)): cannot create a file in \(OneLine.escape(folder)): \(reason)")
@@ -97,10 +98,10 @@ public enum PatternFile {
     public static func absolute(_ path: String, home: String? = nil) -> String {
         var p = path
         if p == "~" || p.hasPrefix("~/") {
-            p = (home ?? NSHomeDirectory()) + p.dropFirst()
+            p = (home ?? FileManager.default.homeDirectoryForCurrentUser.path) + p.dropFirst()
         }
         if !p.hasPrefix("/") { p = workingFolder() + "/" + p }
-        return (p as NSString).standardizingPath
+        return PathText.standardized(p)
     }
 
     /// The working folder by its bytes (its name need not be UTF-8).

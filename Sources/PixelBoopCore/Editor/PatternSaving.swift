@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The editor's saving rules, with every look at the file system in one place (`boop edit` keeps
 /// only the questions it asks): a read-only file is replaced only once agreed to, a path typed at
@@ -20,7 +21,7 @@ public enum PatternSaving {
         let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: home) : typed
         let (exists, isFolder) = PatternFile.exists(path)
         if exists && isFolder {
-            return .folder(path: path, suggested: path + "/" + (file as NSString).lastPathComponent)
+            return .folder(path: path, suggested: path + "/" + PathText.lastComponent(file))
         }
         if exists && !PatternFile.sameFile(path, file) { return .otherFile(path: path) }
         return .free(path: path)

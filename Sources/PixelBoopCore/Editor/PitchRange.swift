@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The pitches each tonal track is worth placing, from the sound's own numbers (docs/DESIGN.md,
 /// the README's timbre table): nothing below 20 Hz is heard as a note (MIDI 16, E0 = 20.6 Hz, is the
@@ -43,13 +44,13 @@ public enum PitchRange {
         guard let fc = cutoff(kind) else { return nil }
         let hz = 440 * pow(2, Double(pitch - 69) / 12)
         let name = NoteName(midi: pitch).description
-        let freq = hz < 100 ? String(format: "%.1f Hz", hz) : String(format: "%.0f Hz", hz)
+        let freq = hz < 100 ? String(cFormat: "%.1f Hz", hz) : String(cFormat: "%.0f Hz", hz)
         if pitch < lowest {
             return
                 "\(name) (\(freq)) is below hearing (20 Hz): useful \(kind.rawValue) notes are \(NoteName(midi: lowest))–\(NoteName(midi: highest(kind)))"
         }
         if pitch > highest(kind) {
-            return "\(name) (\(freq)) is far above the \(kind.rawValue)'s \(String(format: "%g", fc / 1000)) kHz lowpass: "
+            return "\(name) (\(freq)) is far above the \(kind.rawValue)'s \(String(cFormat: "%g", fc / 1000)) kHz lowpass: "
                 + "useful notes are \(NoteName(midi: lowest))–\(NoteName(midi: highest(kind)))"
         }
         return nil

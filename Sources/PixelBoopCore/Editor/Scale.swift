@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A key and a scale for the editor's scale lock: "C major", "A minor", "D dorian", ...
 public struct Scale: Sendable, Equatable {

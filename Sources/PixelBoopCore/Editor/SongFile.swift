@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PatternFile {
     /// Writes the editor's song: a version-1 pattern file when `version1` and nothing needs version
@@ -35,7 +36,7 @@ extension PatternSaving {
         var n = 1
         while true {
             let name = n == 1 ? "untitled.json" : "untitled-\(n).json"
-            let path = folder == "." ? name : (folder as NSString).appendingPathComponent(name)
+            let path = folder == "." ? name : PathText.appending(folder, name)
             var st = stat()
             if RawBytes.withPath(path, { lstat($0, &st) }) != 0 { return path }
             n += 1

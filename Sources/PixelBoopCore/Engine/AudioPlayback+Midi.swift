@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// MIDI out of a JACK playback opened with `AudioRoute.midiOut`: messages stamped with engine
 /// frames, written by the process callback at their exact offset in the cycle.
@@ -21,7 +22,7 @@ extension AudioPlayback {
     /// out, so they leave before the port goes away.
     public func waitForMidiPanic(limit: Double = 1) {
         let deadline = Date().addingTimeInterval(limit)
-        while !midiPanicDone && stats.error == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        while !midiPanicDone && stats.error == nil && Date() < deadline { Threads.sleep(seconds: 0.002) }
     }
 
     /// The next change of the JACK transport, oldest first (a route with `followTransport`).

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What ALSA granted when the playback device was opened.
 public struct PlaybackInfo: Sendable, Equatable {
@@ -30,9 +31,9 @@ public struct PlaybackInfo: Sendable, Equatable {
             }
         let growth =
             deviceBufferFrames > bufferFrames
-            ? String(format: ", adaptive up to %.0f ms", Double(deviceBufferFrames) / sampleRate * 1000) : ", fixed"
+            ? String(cFormat: ", adaptive up to %.0f ms", Double(deviceBufferFrames) / sampleRate * 1000) : ", fixed"
         return String(
-            format: "device %@: %@, %.0f Hz, %d ch, period %d frames, buffer %d frames (%.2f ms%@), %@",
+            cFormat: "device %@: %@, %.0f Hz, %d ch, period %d frames, buffer %d frames (%.2f ms%@), %@",
             device, format, sampleRate, channels, periodFrames, bufferFrames, bufferSeconds * 1000, growth, scheduling)
     }
 }
@@ -62,7 +63,7 @@ public struct PlaybackStats: Sendable, Equatable {
     /// One line for -v at the end of playback.
     public func summary(sampleRate: Double) -> String {
         String(
-            format:
+            cFormat:
                 "played %llu frames, xruns %llu, suspends %llu, stalls %llu (longest %.2f s), latency %d frames (%.2f ms, grown %d times)",
             framesWritten, xruns, suspends, stalls, longestStallSeconds, latencyFrames,
             Double(latencyFrames) / sampleRate * 1000, latencyGrowths)
@@ -218,7 +219,7 @@ public final class AudioPlayback {
         while Date() < deadline && stats.error == nil {
             let heard = audibleFrame
             if heard >= frame { return }
-            Thread.sleep(forTimeInterval: min(max(Double(frame - heard) / sampleRate, 0.001), limit))
+            Threads.sleep(seconds: min(max(Double(frame - heard) / sampleRate, 0.001), limit))
         }
     }
 

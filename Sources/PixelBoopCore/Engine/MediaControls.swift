@@ -1,5 +1,7 @@
 import CMpris
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What a desktop media control (keyboard media keys, `playerctl`, a panel widget) asked for.
 public enum MediaCommand: Sendable, Equatable, CaseIterable {
@@ -123,7 +125,7 @@ extension MediaControls {
         /// A pipe: a byte is written when commands arrive; drained when the last one is taken.
         let wakeFd: Int32
         private let wakeWriteFd: Int32
-        private let lock = NSLock()
+        private let lock = Lock()
         private var state = State()
         private var dirty = true
         private var stopping = false
@@ -162,9 +164,7 @@ extension MediaControls {
             lock.lock()
             started = true
             lock.unlock()
-            let thread = Thread { [self] in run() }
-            thread.name = "boop-mpris"
-            thread.start()
+            Threads.start(name: "boop-mpris") { [self] in run() }
         }
 
         func mutate(wake: Bool = true, _ change: (inout State) -> Void) {

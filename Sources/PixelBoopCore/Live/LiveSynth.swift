@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a MIDI channel plays in `boop synth`: a track timbre or the General MIDI drum kit.
 public enum SynthVoice: String, CaseIterable, Sendable {
@@ -192,7 +193,7 @@ public final class LiveSynth {
         while Date() < deadline {
             let s = stats
             if s.frames >= target || s.lost { return }
-            Thread.sleep(forTimeInterval: min(max(Double(target - s.frames) / rate, 0.001), limit))
+            Threads.sleep(seconds: min(max(Double(target - s.frames) / rate, 0.001), limit))
         }
     }
 

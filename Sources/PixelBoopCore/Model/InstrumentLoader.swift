@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Song {
     /// One track's `instruments` entry: a voice and its sound for a pitched track, a kit for
@@ -14,8 +15,8 @@ extension Song {
         }
         func flag(_ key: String) throws(PatternError) -> Bool {
             guard let v = fields[key] else { return false }
-            guard let n = v as? NSNumber, StrictJSON.isBoolean(n) else { throw json.fail("\(p).\(key)", "true or false", got: v) }
-            return n.boolValue
+            guard let b = v as? Bool else { throw json.fail("\(p).\(key)", "true or false", got: v) }
+            return b
         }
         if let v = fields["voice"] {
             let names = Instrument.Voice.allCases.map(\.rawValue)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The four tracks of a PixelBoop pattern, each with its own timbre.
 public enum TrackKind: String, Codable, Sendable, CaseIterable, Comparable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a pattern (or preset) file was refused. `message` is the one line a user sees: the file,
 /// the field's path and what was expected.
@@ -93,9 +94,9 @@ public struct StrictJSON {
         }
         try scanStructure(data)
         do {
-            return try JSONSerialization.jsonObject(with: data, options: [])
+            return try JSONReader.parse(data)
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
+            let reason = error.reason
             throw PatternError(.invalid, "\(file): not valid JSON\(StrictJSON.where(reason, in: data)) (\(reason.prefix(120)))")
         }
     }
@@ -103,8 +104,10 @@ public struct StrictJSON {
     /// " at line L, column C" for a parser message that names a character offset ("around
     /// character 35"), counted in bytes from 1 as editors show them; "" when it names none.
     static func `where`(_ reason: String, in data: Data) -> String {
-        guard let range = reason.range(of: "character ") else { return "" }
-        let digits = reason[range.upperBound...].prefix { $0.isNumber }
+        var rest = Substring(reason)
+        while !rest.isEmpty && !rest.hasPrefix("character ") { rest = rest.dropFirst() }
+        guard !rest.isEmpty else { return "" }
+        let digits = rest.dropFirst("character ".count).prefix { $0.isNumber }
         guard let offset = Int(digits), offset <= data.count else { return "" }
         var line = 1
         var column = 1
@@ -328,15 +331,9 @@ public struct StrictJSON {
         return s
     }
 
-    /// JSON numbers only; booleans (which Foundation also bridges to NSNumber) are rejected.
+    /// JSON numbers only (JSONReader gives a Double; true and false are Bools).
     static func number(_ value: Any) -> Double? {
-        guard let n = value as? NSNumber, !isBoolean(n) else { return nil }
-        return n.doubleValue
-    }
-
-    /// A JSON true/false arrives as an NSNumber too; its objCType "c" tells it apart from 0 and 1.
-    static func isBoolean(_ n: NSNumber) -> Bool {
-        String(cString: n.objCType) == "c"
+        value as? Double
     }
 
     static func format(_ d: Double) -> String {
@@ -346,12 +343,11 @@ public struct StrictJSON {
     static func describe(_ value: Any) -> String {
         switch value {
         case let s as String: return "\"\(s.prefix(40))\""
-        case is NSNull: return "null"
+        case is JSONNull: return "null"
         case is [Any]: return "an array"
         case is [String: Any]: return "an object"
-        case let n as NSNumber:
-            if isBoolean(n) { return n.boolValue ? "true" : "false" }
-            return format(n.doubleValue)
+        case let b as Bool: return b ? "true" : "false"
+        case let n as Double: return format(n)
         default: return "\(value)"
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A note of a song's pattern: a pattern note plus its groove (DESIGN.md, "Song files").
 public struct SongNote: Sendable, Equatable {

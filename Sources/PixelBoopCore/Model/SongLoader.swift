@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A file `play` and `render` accept: a version-1 pattern (played exactly as before) or a
 /// version-2 song.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Song {
     /// A version-1 pattern as a one-pattern song (named "A"), so the editor holds every file the
@@ -96,8 +97,7 @@ extension Song {
     }
 
     static func quote(_ s: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed, .withoutEscapingSlashes]))
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        JSONText.quote(s, escapeSlashes: false)
     }
 
     /// Whole numbers without a fraction; others as Swift's shortest exact form.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StrictJSON {
     /// The document as UTF-8, whichever of JSON's encodings it is written in (RFC 8259 section 8.1

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sample format of a rendered file.
 public enum SampleFormat: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Exports a pattern as a Standard MIDI File (type 1), so it can be opened in a DAW or notation
 /// program with the same notes, gates and tempo as `boop render`'s audio.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the offline render loop steps through: a pattern's `Sequencer` or a song's `SongSequencer`.
 protocol StepSource {

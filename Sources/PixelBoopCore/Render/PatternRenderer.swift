@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Offline rendering of a pattern: the same sequencer, event scheduler and engine as live
 /// playback, driven by a loop instead of the sound card (the horizon is the end of each block),

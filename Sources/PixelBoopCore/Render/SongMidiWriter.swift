@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Exports a song as a Standard MIDI File (type 1) with the notes `boop render` plays: the same
 /// timeline (chain, repeats, swing, ratchets, and the probabilities and conditions decided by the

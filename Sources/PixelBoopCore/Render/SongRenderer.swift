@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Offline rendering of a song: `PatternRenderer`'s loop (the same engine, event scheduler and
 /// output stage, the horizon the end of each block) driven by a `SongSequencer`, so a file sounds

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One thing for the engine to do at an exact frame.
 public struct SequencerEvent: Equatable, Sendable {

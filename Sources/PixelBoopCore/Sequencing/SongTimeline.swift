@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One note that plays: its track, pitch and loudness, and where it sits in its chain entry, in
 /// steps from the entry's start (swing and ratchets included). Frames (audio) and ticks (MIDI)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Makes any text safe to print as part of a one-line message: control characters (newlines,
@@ -11,7 +12,7 @@ public enum OneLine {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if let byte = RawBytes.byte(scalar) {
-                out.append(contentsOf: String(format: "\\x%02X", byte).unicodeScalars)
+                out.append(contentsOf: String(cFormat: "\\x%02X", byte).unicodeScalars)
                 continue
             }
             switch scalar.value {
@@ -22,7 +23,7 @@ public enum OneLine {
             // Bidirectional controls (U+202E turns "evil.json" into what reads as another name)
             // are shown as escapes too: a message must read as it is.
             case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                out.append(contentsOf: String(format: "\\u{%X}", scalar.value).unicodeScalars)
+                out.append(contentsOf: String(cFormat: "\\u{%X}", scalar.value).unicodeScalars)
             default: out.append(scalar)
             }
         }

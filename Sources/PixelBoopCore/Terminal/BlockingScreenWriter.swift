@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -37,14 +37,17 @@ final class BlockingScreenWriter: Sendable {
         }
         doneDescriptor = ends[0]
         doneWrite = ends[1]
-        let thread = Thread { [self] in
+        let started = Threads.start(name: "screen") { [self] in
             run(descriptor)
             if owned { Glibc.close(descriptor) }
             Glibc.close(doneWrite)
             Glibc.close(doneDescriptor)
         }
-        thread.name = "screen"
-        thread.start()
+        guard started == 0 else {   // no thread to be had (`ulimit -v`, the thread count)
+            Glibc.close(ends[0])
+            Glibc.close(ends[1])
+            return nil
+        }
     }
 
     /// True while bytes handed over are not all written.

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // Pitch utilities for the ear-training tones: note names in both directions, cents
 // suffixes, frequencies, and the validation every tone goes through. All arithmetic is Double.
@@ -52,7 +53,7 @@ extension Pitch {
     /// A frequency printed with up to 10 significant digits, no trailing zeros ("440", "27.5").
     public static func formatHz(_ hz: Double) -> String {
         guard hz.isFinite else { return "\(hz)" }
-        return String(format: "%.10g", hz)
+        return String(cFormat: "%.10g", hz)
     }
 }
 
@@ -196,7 +197,7 @@ public enum NoteSpec: Hashable, Sendable, CustomStringConvertible {
         var digits = "\(abs(cents))"
         if digits.contains("e") {
             // Our grammar has no exponents: spell tiny or huge values out in full.
-            digits = String(format: "%.17f", abs(cents))
+            digits = String(cFormat: "%.17f", abs(cents))
             while digits.hasSuffix("0") { digits.removeLast() }
         }
         if digits.hasSuffix(".0") { digits.removeLast(2) }

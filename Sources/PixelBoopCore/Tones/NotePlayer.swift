@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Plays one note at a time: a frequency in Hz for a duration, with its envelope built in (seed
 /// 001's `NotePlayer`). It knows nothing of MIDI, note names or training sessions: callers turn

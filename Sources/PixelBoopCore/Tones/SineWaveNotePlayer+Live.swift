@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 // SineWaveNotePlayer's scheduling thread and the blocking play of a sequence.
@@ -169,7 +170,7 @@ final class LiveState: Sendable {
         while playback.withLock({ $0.isRunning }) && Date() < limit {
             let heard = audibleFrame
             if heard >= frame { return }
-            Thread.sleep(forTimeInterval: max(Double(frame - heard) / sampleRate, 0.001))
+            Threads.sleep(seconds: max(Double(frame - heard) / sampleRate, 0.001))
         }
     }
 

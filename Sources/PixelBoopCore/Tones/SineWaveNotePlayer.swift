@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The ear-training player on PixelBoop's engine: a pure sine (the engine's TONE
 /// timbre: 32-bit phase accumulator, no filter, 8 ms raised-cosine attack and release), the same

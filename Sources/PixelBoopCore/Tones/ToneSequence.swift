@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tones played one after another at exact frames: tone k starts `k x (duration + gap)` seconds
 /// after the first, each frame computed from that absolute time (never by adding up durations),

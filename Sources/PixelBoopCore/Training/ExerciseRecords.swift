@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One pitch-matching attempt as stored: what was asked, what was sung (nil when no steady
 /// voiced note was heard), and the register the target lies in.

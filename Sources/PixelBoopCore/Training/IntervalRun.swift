@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One interval-discrimination trial: two melodic intervals (each a lower then an upper note),
 /// one wider than the other by `cents`; the second interval starts on a roved note, so the

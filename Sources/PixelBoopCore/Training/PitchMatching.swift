@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An interval to sing above or below the reference, and its ratio in a tuning.
 public struct SungInterval: Sendable, Equatable {

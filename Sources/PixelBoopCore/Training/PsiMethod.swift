@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The listener model the procedure fits: the probability of a right answer in a two-interval
 /// "which tone was higher" task at a difference of `x` cents,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Every stored trial of every exercise as one CSV table (`boop train stats --csv`): one header,
 /// the same columns on every row, so a spreadsheet filters or pivots on `exercise` and `register`
@@ -18,11 +19,9 @@ public enum TrainingCSV {
     ]
 
     public static func table(trials: [TrainingTrial], attempts: [MatchAttempt], intervals: [IntervalTrialRecord]) -> String {
-        let iso = ISO8601DateFormatter()
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         func common(_ e: TrainingExercise, _ session: Int64, _ trial: Int, _ time: Date, _ register: Int) -> [String: String] {
             [
-                "exercise": e.rawValue, "session": "\(session)", "trial": "\(trial)", "time": iso.string(from: time),
+                "exercise": e.rawValue, "session": "\(session)", "trial": "\(trial)", "time": DateText.iso8601(time),
                 "register": "\(register)"
             ]
         }
@@ -74,9 +73,9 @@ public enum TrainingCSV {
     /// RFC 4180: quoted when it holds a comma, a double quote, CR or LF, with its quotes doubled.
     public static func field(_ s: String) -> String {
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + s.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     /// Frequencies and cents to a millionth (as the history's REAL columns give them).
-    private static func decimal(_ v: Double) -> String { v.isFinite ? String(format: "%.6f", v) : "" }
+    private static func decimal(_ v: Double) -> String { v.isFinite ? String(cFormat: "%.6f", v) : "" }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A threshold with its 68 % credible interval, from some number of trials.
 public struct ThresholdEstimate: Sendable, Equatable {

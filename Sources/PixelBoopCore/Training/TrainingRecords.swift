@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why the history cannot be used; each maps to one line and an exit status.
 public struct TrainingStoreError: Error, CustomStringConvertible, Sendable, Equatable {

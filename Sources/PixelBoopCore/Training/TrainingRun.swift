@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// SplitMix64: a small, well-mixed generator, so `--seed N` gives the same trials everywhere.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

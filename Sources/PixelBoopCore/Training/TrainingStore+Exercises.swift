@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Pitch-matching attempts and interval-discrimination trials: written like the discrimination
 /// trials (one transaction per attempt, with its session's count), read for `stats`.

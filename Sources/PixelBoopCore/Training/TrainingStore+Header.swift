@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TrainingStore {
     /// Refuses a database that says in its header that it belongs to another program (an

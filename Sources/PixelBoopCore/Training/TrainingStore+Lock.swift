@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TrainingStore {
     /// How long a session or `stats` waits in all for another program's lock on the history before
@@ -41,7 +42,7 @@ extension TrainingStore {
             guard RawBytes.withPath(name, { stat($0, &info) }) == 0 else { continue }
             let major = (info.st_dev >> 8) & 0xFFF | (info.st_dev >> 32) & ~0xFFF
             let minor = info.st_dev & 0xFF | (info.st_dev >> 12) & ~0xFF
-            identities.insert(String(format: "%02x:%02x:%lu", major, minor, UInt(info.st_ino)))
+            identities.insert(String(cFormat: "%02x:%02x:%lu", major, minor, UInt(info.st_ino)))
         }
         guard !identities.isEmpty, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
             return nil
@@ -52,8 +53,7 @@ extension TrainingStore {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, let pid = Int32(fields[4]), pid != me, identities.contains(String(fields[5]))
             else { continue }
-            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingWhitespace()
             return "process \(pid)" + (comm.map { " (\(OneLine.escape($0)))" } ?? "")
         }
         return nil

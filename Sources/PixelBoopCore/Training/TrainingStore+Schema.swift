@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The history's schema and its migrations. Each step runs in one transaction: a step that fails
 /// (a full disk, a lock) leaves the history at the version before it, with every row it had.

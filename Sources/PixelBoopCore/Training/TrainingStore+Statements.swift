@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The history's rows: sessions and trials written and read through prepared statements.
 extension TrainingStore {
@@ -151,15 +152,11 @@ extension TrainingStore {
     }
 
     static func iso(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
+        DateText.iso8601(d)
     }
 
     static func date(_ s: String) -> Date? {
         guard !s.isEmpty else { return nil }
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: s)
+        return DateText.date(iso8601: s)
     }
 }

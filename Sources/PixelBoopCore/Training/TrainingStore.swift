@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The training history in SQLite: WAL journal, one transaction per trial (a `kill -9` loses at
 /// most the trial being answered), versioned migrations (`PRAGMA user_version`). A database that
@@ -31,7 +32,7 @@ public final class TrainingStore {
     /// `~/.local/share/pixelboop/training.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/pixelboop/training.sqlite" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/pixelboop/training.sqlite"
     }
 
@@ -147,7 +148,7 @@ public final class TrainingStore {
         var out = ""
         for c in RawBytes.fileSystemBytes(path).dropLast() {
             let byte = UInt8(bitPattern: c)
-            out += plain.contains(byte) ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+            out += plain.contains(byte) ? String(UnicodeScalar(byte)) : String(cFormat: "%%%02X", byte)
         }
         return out
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Something for the engine to do at an exact frame: a pattern's step event, a tone's edge, an
 /// editor's audition release, a message for a MIDI output.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tap-to-sound: a note sounded at once, ahead of anything queued, on the track's instrument,
 /// and released by the scheduling thread when its gate is over.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension AudioEngine {
     /// Queues a pattern's event through a song's mix, as a song plays it (`SongSequencer`): the

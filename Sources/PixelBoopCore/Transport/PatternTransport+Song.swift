@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a song is heard: its chain entry, the pattern (an index in `Song.patterns`) and the
 /// step inside that pattern.

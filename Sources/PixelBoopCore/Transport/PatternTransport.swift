@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Live playback of a pattern: owns the engine and the device, queues frame-stamped events a
 /// little ahead of the engine's clock (lookahead scheduling, so a late wake-up of the control
@@ -416,7 +417,7 @@ public final class PatternTransport: @unchecked Sendable {
             let now = frame()
             if now >= target { return }
             let missing = Double(target - now) / sampleRate
-            Thread.sleep(forTimeInterval: min(max(missing, 0.001), max(buffer, 0.001)))
+            Threads.sleep(seconds: min(max(missing, 0.001), max(buffer, 0.001)))
         }
     }
 

@@ -1,5 +1,6 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A live transport's lock and the thread that queues its events under it.
@@ -16,7 +17,7 @@ import Synchronization
 /// from anywhere, even a deinit that runs inside a step, without the lock), and `condition` (a
 /// mutex with a condition variable) guards the owner's state through `locked`.
 public final class SchedulingThread: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let running = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// The longest sleep: a safety net only (a wake-up or a deadline normally ends it first).
@@ -43,12 +44,10 @@ public final class SchedulingThread: @unchecked Sendable {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         running.store(true, ordering: .releasing)
-        let thread = Thread { [self] in
+        Threads.start(name: name) { [self] in
             _ = boop_thread_make_realtime(SchedulingThread.realtimePriority)
             run(step)
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Makes the thread run its step now: call after changing what is pending, without holding

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct AmbientCommand: ParsableCommand {
@@ -129,17 +130,17 @@ struct AmbientCommand: ParsableCommand {
             return String(repeating: "\u{2588}", count: n) + String(repeating: "\u{00B7}", count: 6 - n)
         }
         let peak = max(s.peakLeft, s.peakRight)
-        let peakDb = peak > 0 ? String(format: "%4.0f dB", 20 * log10(Double(peak))) : "  -inf"
+        let peakDb = peak > 0 ? String(cFormat: "%4.0f dB", 20 * log10(Double(peak))) : "  -inf"
         let seconds = Int(Double(s.frame) / rate)
         let state = s.finished ? "stopped" : (paused ? "paused " : (s.fading ? "fading " : "playing"))
         let fields = [
             StatusField(shown(preset.name), priority: 0), StatusField("#\(seed)", priority: 4),
             StatusField("\(s.key) \(s.scale)", priority: 2),
-            StatusField(s.chord.padding(toLength: 7, withPad: " ", startingAt: 0), priority: 3),
+            StatusField(s.chord.padded(to: 7), priority: 3),
             StatusField("pad \(bar(s.levelPad))", priority: 5), StatusField("lead \(bar(s.levelLead))", priority: 6),
             StatusField("grain \(bar(s.levelGrain))", priority: 7),
             StatusField("ocean \(bar(s.levelOcean))", priority: 8), StatusField(peakDb, priority: 4),
-            StatusField(String(format: "%d:%02d", seconds / 60, seconds % 60), priority: 1),
+            StatusField(String(cFormat: "%d:%02d", seconds / 60, seconds % 60), priority: 1),
             StatusField(state, priority: 0)
         ]
         return StatusLine.fit(fields, columns: columns)

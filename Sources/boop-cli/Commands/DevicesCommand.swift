@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct DevicesCommand: ParsableCommand {
@@ -109,7 +110,7 @@ func jsonString(_ s: String) -> String {
         case "\r": out += "\\r"
         case "\t": out += "\\t"
         default:
-            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            if u.value < 0x20 { out += String(cFormat: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
         }
     }
     return out + "\""

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// The notes the editor sounds as they are placed, and the tap-to-sound figure of `-v`.
@@ -18,7 +19,7 @@ extension EditSession {
         let engineMs = (rendered - tap.read) * 1000
         let deviceMs = Double(max(0, transport.stats.delayFrames)) / transport.sampleRate * 1000
         let line = String(
-            format: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
+            cFormat: "tap-to-sound: %.1f ms key read to engine + %.1f ms device buffer = %.1f ms",
             engineMs, deviceMs, engineMs + deviceMs)
         model.message = line
         tapLog.append(line)

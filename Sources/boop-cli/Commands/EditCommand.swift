@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct EditCommand: ParsableCommand {
@@ -99,7 +100,7 @@ struct EditCommand: ParsableCommand {
                 file: file, song: song, version1: version1, terminal: terminal, command: self, keyboard: keyboard)
             status = session.run()
         }
-        if status != 0 { Foundation.exit(status) }
+        if status != 0 { Glibc.exit(status) }
     }
 }
 

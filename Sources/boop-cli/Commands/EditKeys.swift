@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// The editor's keys (docs/DESIGN.md, "The editor"; the README's key table; `?`): the grid's, and
@@ -153,6 +154,6 @@ extension EditSession {
     }
 
     var exportSuggestion: String {
-        (file as NSString).deletingPathExtension + ".wav"
+        PathText.deletingExtension(file) + ".wav"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// `boop edit --midi SRC`: a MIDI keyboard in the editor. The sequencer's reader thread, or on

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// The mouse on the grid: a left click places or removes, a left drag paints (one undo step); a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// Saving for `boop edit`: nothing is lost and nothing is replaced behind the user's back. A

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// The editor and its terminal: job control, the terminal's signals and the screen.

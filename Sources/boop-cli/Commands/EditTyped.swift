@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
@@ -10,7 +11,7 @@ enum PromptPurpose: Equatable {
 /// file to export to.
 extension EditSession {
     func typedLine(_ typed: String, for purpose: PromptPurpose) -> Int32? {
-        let text = typed.trimmingCharacters(in: .whitespaces)
+        let text = typed.trimmingWhitespace()
         switch purpose {
         case .save: break
         case .tempo:

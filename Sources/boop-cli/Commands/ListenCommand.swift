@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct ListenCommand: AsyncParsableCommand {
@@ -201,7 +202,7 @@ struct ListenCommand: AsyncParsableCommand {
         let rate = stream.sampleRate
         let line =
             "listen: \(deviceOptions.route) \(format.format) \(Int(rate)) Hz x\(format.channels)"
-            + " -> mono, \(bufferFrames)-frame buffers (\(String(format: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
+            + " -> mono, \(bufferFrames)-frame buffers (\(String(cFormat: "%.1f", Double(bufferFrames) / rate * 1000)) ms)"
             + (output.map { ", recording to \($0)" } ?? "")
         StandardError.write(shown(line) + "\n")
     }
@@ -241,20 +242,20 @@ struct ListenCommand: AsyncParsableCommand {
         for (i, v) in samples.enumerated() {
             if i > 0 { out += "," }
             // 9 significant digits round-trip a Float exactly.
-            out += v.isFinite ? String(format: "%.9g", Double(v)) : "0"
+            out += v.isFinite ? String(cFormat: "%.9g", Double(v)) : "0"
         }
         return out + "]}"
     }
 
     static func jsonLine(time: Double, rms: Double, peak: Double, pitch: PitchReading?) -> String {
-        let t = String(format: "%.3f", time)
-        let r = String(format: "%.6f", rms)
-        let p = String(format: "%.6f", peak)
+        let t = String(cFormat: "%.3f", time)
+        let r = String(cFormat: "%.6f", rms)
+        let p = String(cFormat: "%.6f", peak)
         guard let pitch else {
             return "{\"time\":\(t),\"rms\":\(r),\"peak\":\(p),\"frequency\":null,\"note\":null,\"cents\":null}"
         }
-        return "{\"time\":\(t),\"rms\":\(r),\"peak\":\(p),\"frequency\":\(String(format: "%.3f", pitch.frequency)),"
-            + "\"note\":\(jsonString(pitch.note)),\"cents\":\(String(format: "%.2f", pitch.cents))}"
+        return "{\"time\":\(t),\"rms\":\(r),\"peak\":\(p),\"frequency\":\(String(cFormat: "%.3f", pitch.frequency)),"
+            + "\"note\":\(jsonString(pitch.note)),\"cents\":\(String(cFormat: "%.2f", pitch.cents))}"
     }
 
     /// `  12.3s  -18.2 dBFS [########............]  A4  +1.3c  440.33 Hz`, fitted into `columns`
@@ -267,16 +268,16 @@ struct ListenCommand: AsyncParsableCommand {
         let filled = max(0, min(width, Int(((db + 60) / 60 * Double(width)).rounded())))
         let meter = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let clip = peak >= 0.999 ? "CLIP" : ""
-        let dbText = db <= -120 ? "  -inf" : String(format: "%6.1f", db)
+        let dbText = db <= -120 ? "  -inf" : String(cFormat: "%6.1f", db)
         // The note and cents, and the frequency (which goes before the time when space is short).
         var pitchText = "  --"
         var hzText = ""
         if let pitch {
-            pitchText = String(format: " %-4@ %+5.1fc", pitch.note as NSString, pitch.cents)
-            hzText = String(format: " %8.2f Hz", pitch.frequency)
+            pitchText = String(cFormat: " %-4@ %+5.1fc", pitch.note, pitch.cents)
+            hzText = String(cFormat: " %8.2f Hz", pitch.frequency)
         }
         let fields = [
-            StatusField(String(format: "%7.1fs", time), priority: 2), StatusField("\(dbText) dBFS", priority: 1),
+            StatusField(String(cFormat: "%7.1fs", time), priority: 2), StatusField("\(dbText) dBFS", priority: 1),
             StatusField("[\(meter)]", priority: 3), StatusField(clip, priority: 1), StatusField(pitchText, priority: 0),
             StatusField(hzText, priority: 2)
         ]

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct PlayCommand: ParsableCommand {
@@ -309,7 +310,7 @@ final class PlaySession {
         if let grown = transport.takeLatencyGrowth() {
             log(
                 String(
-                    format: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)", grown.xruns,
+                    cFormat: "xruns in a burst (%llu so far): latency grown to %d frames (%.2f ms)", grown.xruns,
                     grown.latencyFrames, Double(grown.latencyFrames) / transport.sampleRate * 1000))
         }
         if !latencyShown, let latency = transport.measuredLatency {
@@ -317,7 +318,7 @@ final class PlaySession {
             let lead = Double(transport.startFrame) / transport.sampleRate * 1000
             log(
                 String(
-                    format:
+                    cFormat:
                         "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)",
                     latency * 1000 + lead, lead, latency * 1000))
         }
@@ -337,7 +338,7 @@ final class PlaySession {
             let reduction = transport.takeLimiterReductionDB()
             log(
                 reduction < 0
-                    ? String(format: "limiter: deepest gain reduction %.1f dB (lower --gain to avoid it)", reduction)
+                    ? String(cFormat: "limiter: deepest gain reduction %.1f dB (lower --gain to avoid it)", reduction)
                     : "limiter: never engaged")
         }
     }
@@ -350,7 +351,7 @@ final class PlaySession {
         let current = audibleStep.map { (($0 % length) + length) % length }
         var lines = [
             String(
-                format: "%@  %.0f BPM  %d steps%@   [space] pause  [+/-] tempo  [q] quit",
+                cFormat: "%@  %.0f BPM  %d steps%@   [space] pause  [+/-] tempo  [q] quit",
                 shown(pattern.name), pattern.bpm, length, transport.state == .paused ? "  (paused)" : "")
         ]
         for kind in TrackKind.allCases where !pattern.notes(kind).isEmpty {
@@ -360,7 +361,7 @@ final class PlaySession {
                     cells[s] = s == note.step ? "●" : "─"
                 }
             }
-            var row = kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + " "
+            var row = kind.rawValue.padded(to: 7) + " "
             for (i, cell) in cells.enumerated() {
                 if i % 4 == 0 { row += " " }
                 row += i == current ? "\u{1B}[7m\(cell)\u{1B}[0m" : cell
@@ -377,7 +378,7 @@ final class PlaySession {
             let pattern = song.patterns[heard.pattern]
             line =
                 "\(shown(song.name))  entry \(heard.entry + 1)/\(song.chain.count): \(shown(pattern.name))"
-                + String(format: "  step %d/%d  %.0f BPM", heard.step + 1, pattern.length, heard.bpm)
+                + String(cFormat: "  step %d/%d  %.0f BPM", heard.step + 1, pattern.length, heard.bpm)
         }
         let paused = transport.state == .paused ? "  (paused)" : ""
         return [line + paused + "   [space] pause  [q] quit"]

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct RenderCommand: ParsableCommand {
@@ -59,7 +60,7 @@ struct RenderCommand: ParsableCommand {
                     StandardError.write(
                         shown(
                             String(
-                                format: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm",
+                                cFormat: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm",
                                 output, pattern.tracks.count, loops, pattern.bpm)) + "\n")
                 }
                 return
@@ -76,7 +77,7 @@ struct RenderCommand: ParsableCommand {
                     "boop: warning: "
                         + OneLine.escape(
                             String(
-                                format:
+                                cFormat:
                                     "%@: tracks.%@[%d] pitch %d (%@ Hz) is not below half the sample rate (%@ Hz) and is silent%@",
                                 patternOptions.pattern, first.track.rawValue, first.index, first.note.pitch,
                                 Pitch.formatHz(first.hz), Pitch.formatHz(renderer.sampleRate / 2),

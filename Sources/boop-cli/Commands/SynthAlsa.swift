@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// `boop synth` on the ALSA backend (the default): the PCM as `play` uses it, MIDI from an ALSA

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct SynthCommand: ParsableCommand {
@@ -127,13 +128,13 @@ final class SynthSession {
             // Each fits an 80-column terminal.
             log(
                 String(
-                    format: synth.backend == .jack
+                    cFormat: synth.backend == .jack
                         ? "synth jack: %@, %.0f Hz, buffer %d; each event on its own frame"
                         : "synth alsa: %@, %.0f Hz, period %d; events one period after arrival",
                     synth.midiPort, synth.sampleRate, synth.bufferFrames))
             log(
                 String(
-                    format: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,
+                    cFormat: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,
                     OutputStage.ceilingDBTP, synth.outputLatencyFrames,
                     Double(synth.outputLatencyFrames) / synth.sampleRate * 1000))
         }

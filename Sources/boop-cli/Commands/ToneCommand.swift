@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 import Synchronization
 
@@ -65,8 +66,7 @@ struct ToneCommand: ParsableCommand {
     /// the options: a hand-kept list once missed `--gain`, and from 64 notes on `--gain 3 -q`
     /// took `3` for a note and gave `-q` to `--gain`.
     static let valueOptions: Set<String> = {
-        guard let data = _dumpHelp().data(using: .utf8),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let root = try? JSONReader.parse(Array(_dumpHelp().utf8)) as? [String: Any],
             let command = root["command"] as? [String: Any],
             let arguments = command["arguments"] as? [[String: Any]]
         else { return [] }
@@ -182,10 +182,10 @@ struct ToneCommand: ParsableCommand {
         var name = plan.specs[k].description
         if case .frequency = plan.specs[k] {
             if let nearest = try? Pitch.nearestNote(to: hz, reference: reference) {
-                name += String(format: " (%@ %+.3f c)", nearest.note.description, nearest.cents)
+                name += String(cFormat: " (%@ %+.3f c)", nearest.note.description, nearest.cents)
             }
         }
-        return String(format: "%8.3f s  %@  %.6f Hz", onset, name, hz)
+        return String(cFormat: "%8.3f s  %@  %.6f Hz", onset, name, hz)
     }
 
     /// -v lines name the device: shown escaped.
@@ -242,7 +242,7 @@ struct ToneCommand: ParsableCommand {
                     let queued = player.engineFrameClock
                     log(
                         String(
-                            format: "first tone queued %.1f ms before the listener hears it (engine clock - audible frame)",
+                            cFormat: "first tone queued %.1f ms before the listener hears it (engine clock - audible frame)",
                             Double(queued > audible ? queued - audible : 0) / player.sampleRate * 1000))
                 }
             })

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct TrainCommand: ParsableCommand {
@@ -231,7 +232,7 @@ final class TrainSessionRunner {
             let plan = procedure.nextTrial()
             if command.json {
                 let line = String(
-                    format: "{\"trial\":%d,\"first_hz\":%.6f,\"second_hz\":%.6f}", plan.number,
+                    cFormat: "{\"trial\":%d,\"first_hz\":%.6f,\"second_hz\":%.6f}", plan.number,
                     plan.firstHz, plan.secondHz)
                 emit(line)
             } else {
@@ -306,7 +307,7 @@ final class TrainSessionRunner {
             let line =
                 estimate.map {
                     String(
-                        format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
+                        cFormat: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
                         $0.threshold, $0.low, $0.high, procedure.answered)
                 } ?? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
             emit(line)
@@ -318,17 +319,17 @@ final class TrainSessionRunner {
         }
         say(
             String(
-                format:
+                cFormat:
                     "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@: you hear a difference this size right 75 %% of the time.",
                 estimate.threshold, estimate.low, estimate.high,
-                TrainStatsCommand.count(procedure.answered, "trial") as NSString,
-                (procedure.answered < TrainStatsCommand.fewTrials ? " (uncertain: few trials)" : "") as NSString))
+                TrainStatsCommand.count(procedure.answered, "trial"),
+                (procedure.answered < TrainStatsCommand.fewTrials ? " (uncertain: few trials)" : "")))
         if let earlier = try? store.sessions().filter({
             $0.id != sessionID && $0.exercise == .discrimination && $0.threshold != nil
         }).suffix(5),
             !earlier.isEmpty
         {
-            let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
+            let list = earlier.map { String(cFormat: "%.1f", $0.threshold!) }.joined(separator: ", ")
             let best = earlier.map { $0.threshold! }.min()!
             say("Your last sessions: \(list) cents" + (estimate.threshold < best ? " - a new best." : "."))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct TrainIntervalCommand: ParsableCommand {
@@ -110,13 +111,12 @@ struct TrainIntervalCommand: ParsableCommand {
         let settings: [String: Any] = [
             "interval": interval, "trials": trials, "range": range ?? "C4..C5", "duration": duration, "seed": seed
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: settings, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.encode(settings) ?? ""
     }
 
     static func jsonTrial(_ p: IntervalTrialPlan) -> String {
         String(
-            format: "{\"trial\":%d,\"first_hz\":[%.6f,%.6f],\"second_hz\":[%.6f,%.6f]}", p.number, p.first.0, p.first.1,
+            cFormat: "{\"trial\":%d,\"first_hz\":[%.6f,%.6f],\"second_hz\":[%.6f,%.6f]}", p.number, p.first.0, p.first.1,
             p.second.0, p.second.1)
     }
 
@@ -158,15 +158,16 @@ struct TrainIntervalCommand: ParsableCommand {
         if json {
             say(
                 String(
-                    format: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}", e.threshold, e.low,
+                    cFormat: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}", e.threshold,
+                    e.low,
                     e.high, session.answered))
             return
         }
         let uncertain = session.answered < 20 ? " (uncertain: few trials)" : ""
         say(
             String(
-                format: "%@ threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@.", interval as NSString, e.threshold, e.low,
-                e.high, TrainStatsCommand.count(session.answered, "trial") as NSString, uncertain as NSString))
+                cFormat: "%@ threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@.", interval, e.threshold, e.low,
+                e.high, TrainStatsCommand.count(session.answered, "trial"), uncertain))
     }
 
     /// The last sessions of the same interval, as `boop train` compares its own.
@@ -175,7 +176,7 @@ struct TrainIntervalCommand: ParsableCommand {
         let same = Set(trials.filter { $0.interval == interval }.map(\.session))
         let earlier = sessions.filter { $0.id != current && same.contains($0.id) && $0.threshold != nil }.suffix(5)
         guard !earlier.isEmpty, let now = session(current, in: sessions)?.threshold else { return }
-        let list = earlier.map { String(format: "%.1f", $0.threshold!) }.joined(separator: ", ")
+        let list = earlier.map { String(cFormat: "%.1f", $0.threshold!) }.joined(separator: ", ")
         let best = earlier.map { $0.threshold! }.min()!
         say("Your last \(interval) sessions: \(list) cents" + (now < best ? " - a new best." : "."))
     }

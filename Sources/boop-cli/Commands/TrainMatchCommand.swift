@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 struct TrainMatchCommand: ParsableCommand {
@@ -191,7 +192,7 @@ struct TrainMatchCommand: ParsableCommand {
             let note = try input.listenNote(limit: listenSeconds) { hz in
                 guard needle else { return }
                 let n = PitchDetector.nearestNote(to: hz, reference: reference)
-                _ = StandardOutput.send(String(format: "\r  %@ %+6.1f cents \u{1B}[K", n.name as NSString, n.cents))
+                _ = StandardOutput.send(String(cFormat: "\r  %@ %+6.1f cents \u{1B}[K", n.name, n.cents))
             }
             if needle { _ = StandardOutput.send("\r\u{1B}[K") }
             guard let note else { return nil }
@@ -217,7 +218,7 @@ struct TrainMatchCommand: ParsableCommand {
             let sung = try sing(k, refHz) {
                 say(
                     json
-                        ? String(format: "{\"trial\":%d,\"reference_hz\":%.4f,\"listening\":true}", k + 1, refHz)
+                        ? String(cFormat: "{\"trial\":%d,\"reference_hz\":%.4f,\"listening\":true}", k + 1, refHz)
                         : "trial \(k + 1)/\(count): \(NoteName(midi: midi))"
                             + (sungInterval.map { ", sing the \($0.name) \($0.direction > 0 ? "above" : "below")" } ?? ""))
             }
@@ -237,7 +238,7 @@ struct TrainMatchCommand: ParsableCommand {
             say(
                 json
                     ? String(
-                        format: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
+                        cFormat: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
                         k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
                     : describe(sung, score, target: target))
         }
@@ -255,8 +256,7 @@ struct TrainMatchCommand: ParsableCommand {
         if let seed { settings["seed"] = seed }
         if let voice { settings["voice"] = voice }
         if let range { settings["range"] = range }
-        let data = (try? JSONSerialization.data(withJSONObject: settings, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.encode(settings) ?? ""
     }
 
     private func describe(_ sung: SungPitch, _ score: MatchScore, target: Double) -> String {
@@ -270,12 +270,12 @@ struct TrainMatchCommand: ParsableCommand {
                     ? " (an octave above)"
                     : " (\(abs(score.octave)) octaves \(score.octave < 0 ? "below" : "above"))"
         return String(
-            format: "  sang %@ %.2f Hz%@: %+.1f cents, steady for %d ms", note as NSString, sung.frequency,
-            octave as NSString, score.cents, sung.stableMilliseconds)
+            cFormat: "  sang %@ %.2f Hz%@: %+.1f cents, steady for %d ms", note, sung.frequency,
+            octave, score.cents, sung.stableMilliseconds)
     }
 
     private func summarise(_ s: MatchSummary?) {
-        func num(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "null" }
+        func num(_ v: Double) -> String { v.isFinite ? String(cFormat: "%.3f", v) : "null" }
         guard let s else {
             say(
                 json
@@ -293,13 +293,13 @@ struct TrainMatchCommand: ParsableCommand {
         guard s.trials >= 2 else {
             say(
                 String(
-                    format: "Bias %+.1f cents after %@ (uncertain: one note gives no interval).", s.bias, trialsText as NSString))
+                    cFormat: "Bias %+.1f cents after %@ (uncertain: one note gives no interval).", s.bias, trialsText))
             return
         }
         say(
             String(
-                format: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
-                s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText as NSString,
+                cFormat: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
+                s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText,
                 s.trials < 8 ? " (uncertain: few notes)" : ""))
     }
 

@@ -1,11 +1,12 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// Captured samples, gathered by the task that reads the stream and taken by the command's
 /// thread, which sleeps until some arrive. @unchecked Sendable: every field is guarded by
 /// `condition`'s lock.
 final class CaptureBuffer: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var samples: [Float] = []
     private var failure: String?
     private var stopped = false

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// `boop train stats`: each exercise's sessions over time (a table and a chart), the profile per
@@ -107,7 +108,7 @@ enum StatsJSON {
     }
 
     private static func session(_ s: SessionProgress) -> [String: Any] {
-        ["session": s.session.id, "started": iso(s.session.started), "interval": s.interval ?? NSNull()]
+        ["session": s.session.id, "started": iso(s.session.started), "interval": s.interval ?? JSONNull()]
     }
 
     private static func threshold(_ s: SessionProgress) -> [String: Any]? {
@@ -126,23 +127,20 @@ enum StatsJSON {
     }
 
     private static func fields(_ m: MatchSummary) -> [String: Any] {
-        func num(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
+        func num(_ v: Double) -> Any { v.isFinite ? v : JSONNull() }
         let spread = m.trials >= 2
         return [
             "notes": m.trials, "bias_cents": m.bias, "bias_low": num(m.biasLow), "bias_high": num(m.biasHigh),
-            "spread_cents": spread ? m.spread : NSNull(), "spread_low": spread ? num(m.spreadLow) : NSNull(),
-            "spread_high": spread ? num(m.spreadHigh) : NSNull(), "uncertain": m.trials < TrainStatsCommand.fewNotes
+            "spread_cents": spread ? m.spread : JSONNull(), "spread_low": spread ? num(m.spreadLow) : JSONNull(),
+            "spread_high": spread ? num(m.spreadHigh) : JSONNull(), "uncertain": m.trials < TrainStatsCommand.fewNotes
         ]
     }
 
     private static func iso(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
+        DateText.iso8601(d)
     }
 
     private static func encode(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        (JSONText.encode(object) ?? "{}") + "\n"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// `stats` as text: a table and a chart per exercise, or the profile per register.
@@ -39,7 +40,7 @@ enum StatsReport {
         if !p.thresholdByRegister.isEmpty {
             out += "Your ear by register (pitch discrimination, every session)\n"
             out += "register  notes   trials  threshold (cents)  68 % interval\n"
-            for (r, e) in p.thresholdByRegister { out += String(format: "%8d  %@  ", r, band(r).padding(6)) + estimate(e) }
+            for (r, e) in p.thresholdByRegister { out += String(cFormat: "%8d  %@  ", r, band(r).padding(6)) + estimate(e) }
         }
         if !p.intervalByRegister.isEmpty {
             if !out.isEmpty { out += "\n" }
@@ -47,7 +48,7 @@ enum StatsReport {
             out += "the register of the first interval's lower note)\n"
             out += "interval  register  notes   trials  threshold (cents)  68 % interval\n"
             for (name, r, e) in p.intervalByRegister {
-                out += String(format: "%@  %8d  %@  ", name.padding(8), r, band(r).padding(6)) + estimate(e)
+                out += String(cFormat: "%@  %8d  %@  ", name.padding(8), r, band(r).padding(6)) + estimate(e)
             }
         }
         if !p.matchByRegister.isEmpty {
@@ -55,7 +56,7 @@ enum StatsReport {
             out += "Your voice by register (pitch matching, every session; the register of the note asked for)\n"
             out += "register  notes    sung  " + matchHeader
             for (r, s) in p.matchByRegister {
-                out += String(format: "%8d  %@  %6d  ", r, band(r).padding(6), s.trials) + matchColumns(s) + "\n"
+                out += String(cFormat: "%8d  %@  %6d  ", r, band(r).padding(6), s.trials) + matchColumns(s) + "\n"
             }
         }
         return out
@@ -64,15 +65,11 @@ enum StatsReport {
     /// "C4-B4": the notes of a register.
     static func band(_ register: Int) -> String { "C\(register)-B\(register)" }
 
-    private static func day(_ format: String) -> DateFormatter {
-        let f = DateFormatter()
-        f.dateFormat = format
-        return f
-    }
+    private static func day(_ format: String) -> LocalDateFormat { LocalDateFormat(format: format) }
 
     /// A register's threshold columns, its uncertainty and the line's end.
     private static func estimate(_ e: ThresholdEstimate) -> String {
-        String(format: "%6d  %17.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
+        String(cFormat: "%6d  %17.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
             + uncertain(e.trials, "trial", TrainStatsCommand.fewTrials) + "\n"
     }
 
@@ -81,15 +78,15 @@ enum StatsReport {
     }
 
     private static func thresholds(_ list: [SessionProgress], label: String?) -> String {
-        let date = day("yyyy-MM-dd HH:mm")
+        let date = day("%Y-%m-%d %H:%M")
         var out = "session  date              trials  threshold (cents)  68 % interval\n"
         for s in list {
             let estimate =
-                s.threshold.map { String(format: "%17.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high) }
-                ?? String(format: "%17@  -", "-")
+                s.threshold.map { String(cFormat: "%17.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high) }
+                ?? String(cFormat: "%17@  -", "-")
             let flag = s.threshold == nil ? "" : uncertain(s.trials, "trial", TrainStatsCommand.fewTrials)
             out +=
-                String(format: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials) + estimate
+                String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials) + estimate
                 + flag + "\n"
         }
         return out
@@ -99,23 +96,23 @@ enum StatsReport {
 
     private static func matchColumns(_ m: MatchSummary) -> String {
         guard m.trials >= 2 else {
-            return String(format: "%+12.1f  %@  %14@  %@", m.bias, "-".padding(15), "-", "-".padding(13))
+            return String(cFormat: "%+12.1f  %@  %14@  %@", m.bias, "-".padding(15), "-", "-".padding(13))
                 + "  (uncertain: one note gives no interval)"
         }
         return String(
-            format: "%+12.1f  %+.1f ... %+.1f%@  %14.1f  %.1f ... %.1f", m.bias, m.biasLow, m.biasHigh,
-            String(repeating: " ", count: max(0, 15 - String(format: "%+.1f ... %+.1f", m.biasLow, m.biasHigh).count))
-                as NSString, m.spread, m.spreadLow, m.spreadHigh) + uncertain(m.trials, "note", TrainStatsCommand.fewNotes)
+            cFormat: "%+12.1f  %+.1f ... %+.1f%@  %14.1f  %.1f ... %.1f", m.bias, m.biasLow, m.biasHigh,
+            String(repeating: " ", count: max(0, 15 - String(cFormat: "%+.1f ... %+.1f", m.biasLow, m.biasHigh).count)), m.spread,
+            m.spreadLow, m.spreadHigh) + uncertain(m.trials, "note", TrainStatsCommand.fewNotes)
     }
 
     private static func matches(_ list: [SessionProgress]) -> String {
-        let date = day("yyyy-MM-dd HH:mm")
+        let date = day("%Y-%m-%d %H:%M")
         var out = "session  date               notes  " + matchHeader
         for s in list {
             guard let m = s.match else { continue }
             let asked = s.interval.map { "  (\($0))" } ?? ""
             out +=
-                String(format: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), m.trials)
+                String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), m.trials)
                 + matchColumns(m) + asked + "\n"
         }
         return out
@@ -129,9 +126,8 @@ enum StatsReport {
     static func plot(_ unsorted: [(Date, Double)], what: String) -> String {
         let series = unsorted.sorted { $0.0 < $1.0 }
         guard series.count >= 2 else { return "" }
-        let calendar = Calendar.current
-        let first = calendar.startOfDay(for: series.first!.0)
-        let day = series.map { calendar.dateComponents([.day], from: first, to: calendar.startOfDay(for: $0.0)).day ?? 0 }
+        let first = DateText.localDay(series.first!.0)
+        let day = series.map { DateText.localDay($0.0) - first }
         let span = day.last! + 1
         let perColumn = span == 1 ? 0 : (span + 59) / 60
         let columns = perColumn == 0 ? series.count : (span + perColumn - 1) / perColumn
@@ -150,11 +146,11 @@ enum StatsReport {
             "\n\(what) over time (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; a column is \(unit); lower is finer)\n"
         for r in 0..<rows {
             let cents = high / exp(Double(r) * step)
-            let label = r % 3 == 0 || r == rows - 1 ? String(format: "%6.1f ┤", cents) : "       │"
+            let label = r % 3 == 0 || r == rows - 1 ? String(cFormat: "%6.1f ┤", cents) : "       │"
             out += label + String(grid[r]) + "\n"
         }
         out += "       └" + String(repeating: "─", count: columns) + "\n"
-        let date = self.day("yyyy-MM-dd")
+        let date = self.day("%Y-%m-%d")
         let start = date.string(from: series.first!.0)
         let end = date.string(from: series.last!.0)
         let gap = max(1, columns - start.count - end.count + 1)
@@ -164,8 +160,14 @@ enum StatsReport {
 }
 
 extension String {
-    /// Left-aligned in `width` columns (as NSString for String(format:)).
-    fileprivate func padding(_ width: Int) -> NSString {
-        (self + String(repeating: " ", count: max(0, width - count))) as NSString
+    /// Left-aligned in `width` columns.
+    fileprivate func padding(_ width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
     }
+}
+
+/// A local-time date format (strftime's), for the report's columns.
+struct LocalDateFormat {
+    let format: String
+    func string(from date: Date) -> String { DateText.local(date, format) }
 }

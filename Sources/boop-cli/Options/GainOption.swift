@@ -18,6 +18,6 @@ struct GainOption: ParsableArguments {
 
     /// The -v line.
     var description: String {
-        String(format: "gain %+.1f dB, then the true-peak limiter (ceiling %.0f dBTP)", gain, OutputStage.ceilingDBTP)
+        String(cFormat: "gain %+.1f dB, then the true-peak limiter (ceiling %.0f dBTP)", gain, OutputStage.ceilingDBTP)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// What `play` keeps time with: its own clock, the JACK transport, or an incoming MIDI clock.

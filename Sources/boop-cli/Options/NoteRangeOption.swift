@@ -9,7 +9,7 @@ enum TrainingNotes {
 
     /// A note name as a MIDI number.
     static func note(_ text: String, _ option: String) throws -> Int {
-        guard let n = NoteName(text.trimmingCharacters(in: .whitespaces)), playable.contains(n.midi) else {
+        guard let n = NoteName(text.trimmingWhitespace()), playable.contains(n.midi) else {
             throw ValidationError("\(option) \(OneLine.escape(text)): expected a note C1...C8 such as A4 or C#5")
         }
         return n.midi

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// The exit statuses of DESIGN.md (sysexits).
@@ -44,7 +45,7 @@ struct BoopExit: Error, CustomStringConvertible {
 func fail(_ exit: BoopExit) -> Never {
     boop_temp_remove_all()
     StandardError.line(exit.message)
-    Foundation.exit(exit.status.rawValue)
+    Glibc.exit(exit.status.rawValue)
 }
 
 /// Runs a command body, turning BoopExit and AudioError into the one-line-and-status contract.

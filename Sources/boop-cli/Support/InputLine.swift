@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// One line of a program's answers on stdin, read with a bound: `readLine` keeps reading until a
@@ -44,7 +45,7 @@ enum InputLine {
             }
             guard fds[0].revents != 0 else { continue }
             var byte: UInt8 = 0
-            let n = Foundation.read(STDIN_FILENO, &byte, 1)
+            let n = Glibc.read(STDIN_FILENO, &byte, 1)
             if n == 1 { return byte }
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             return nil
@@ -56,7 +57,7 @@ enum InputLine {
     static func answer(trial: Int, expected: String) throws -> String? {
         guard let result = read() else { return nil }
         switch result {
-        case .line(let line): return line.trimmingCharacters(in: .whitespaces)
+        case .line(let line): return line.trimmingWhitespace()
         case .tooLong(let start):
             throw BoopExit(
                 .dataError,

@@ -1,8 +1,13 @@
 import CAudioEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
-extension FileHandle {
+/// A descriptor boop writes to (standard error, standard output).
+struct OutputFile {
+    let fileDescriptor: Int32
+    static let standardError = OutputFile(fileDescriptor: STDERR_FILENO)
+
     /// Writes all of `data` with write(2): false when the descriptor is closed, full or its reader
     /// has gone (EPIPE; SIGPIPE is ignored). Unlike `write(_:)`, never traps, so a full or closed
     /// stderr (`2>/dev/full`, `2>&-`, a dead pipe under systemd) cannot change an exit status.
@@ -12,7 +17,7 @@ extension FileHandle {
             guard var p = raw.baseAddress else { return true }
             var left = raw.count
             while left > 0 {
-                let n = Foundation.write(fileDescriptor, p, left)
+                let n = Glibc.write(fileDescriptor, p, left)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -29,7 +34,7 @@ extension FileHandle {
 /// closed stderr never changes the documented exit status.
 enum StandardError {
     static func write(_ text: String) {
-        FileHandle.standardError.send(Data(text.utf8))
+        OutputFile.standardError.send(Data(text.utf8))
     }
 
     /// The longest message line, in characters: a few screen lines, never a 100 KB value echoed.
@@ -80,7 +85,7 @@ enum StandardOutput {
         guard var p = bytes.baseAddress else { return nil }
         var left = bytes.count
         while left > 0 {
-            let n = Foundation.write(STDOUT_FILENO, p, left)
+            let n = Glibc.write(STDOUT_FILENO, p, left)
             if n >= 0 {
                 p += n
                 left -= n
@@ -117,7 +122,7 @@ enum StandardOutput {
     static func exit(for failure: Failure, also: String = "") -> Never {
         if failure == .closed {
             boop_temp_remove_all()   // unfinished, as in `fail`
-            Foundation.exit(ExitStatus.ok.rawValue)
+            Glibc.exit(ExitStatus.ok.rawValue)
         }
         fail(BoopExit(.ioError, failure.message + also))
     }

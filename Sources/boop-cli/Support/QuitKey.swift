@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// `q` from the terminal for the commands that play or listen with no screen of their own (`tone`,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// The contract every `-o` render shares (render, tone, ambient): Ctrl-C is polled between blocks
@@ -44,7 +45,7 @@ func renderToFile(
         StandardError.write(
             shown(
                 String(
-                    format: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time",
+                    cFormat: "wrote %@: %@%.2f s at %d Hz, rendered %.0fx faster than real time",
                     output, extra.isEmpty ? "" : extra + ", ", seconds, Int(sampleRate), seconds / max(took, 1e-6)))
                 + "\n")
     }

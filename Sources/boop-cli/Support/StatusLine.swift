@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PixelBoopCore
 
 /// A live status line redrawn in place (`\r`, the line, clear to its end). A line wider than the

@@ -1,0 +1,19 @@
+extension String {
+    /// Cut or filled with spaces to `length` UTF-16 code units, as NSString's
+    /// `padding(toLength:withPad: " ", startingAt: 0)` made it (one column per unit for boop's texts).
+    public func padded(to length: Int) -> String {
+        let units = utf16.count
+        if units >= length { return String(decoding: utf16.prefix(max(length, 0)), as: UTF16.self) }
+        return self + String(repeating: " ", count: length - units)
+    }
+
+    /// Without the spaces and tabs at either end (CharacterSet.whitespaces: tab and the Unicode
+    /// space separators; newlines stay).
+    public func trimmingWhitespace() -> String {
+        func isSpace(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(scalars[first...last])
+    }
+}
