@@ -137,9 +137,9 @@ extension EditSession {
     }
 
     /// Esc or Ctrl-C while an export runs cancel it (and nothing else); true when the key was that.
-    /// With the help open, Esc closes the help as always.
+    /// With the help, a question or a prompt open, the key is theirs as always (Esc closes them).
     func exportKey(_ event: InputEvent) -> Bool {
-        guard let job = exportJob, !model.showHelp else { return false }
+        guard let job = exportJob, !model.showHelp, model.question == nil, model.prompt == nil else { return false }
         switch event {
         case .escape, .control("c"):
             job.cancel()
