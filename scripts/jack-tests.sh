@@ -45,6 +45,9 @@
 # play --reconnect (scripts/jack_play_reconnect_test.py, about 20 s): the server killed and started
 # again four times; each time the loss and the return said on stderr, the loop heard again, no exit;
 # SIGTERM -> 0; without --reconnect the server killed -> 74.
+# synth --reconnect (scripts/jack_synth_reconnect_test.py, about 15 s): the server killed and
+# started again four times; each time the loss and the return said, a note sent to boop:midi_in
+# heard on boop:out_1; SIGTERM -> 0, also while waiting; without --reconnect -> 74.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
@@ -352,6 +355,9 @@ fi
 
 echo "--- play --backend jack --reconnect: the server killed and started again four times while the loop plays ---"
 run_client "play reconnect test" scripts/jack_play_reconnect_test.py "$BOOP" 4
+
+echo "--- synth --backend jack --reconnect: the server killed and started again four times, a note heard after each ---"
+run_client "synth reconnect test" scripts/jack_synth_reconnect_test.py "$BOOP" 4
 
 # The LV2 instrument, built by the C++ stage (build-test-none) or wherever BOOP_LV2_DIR says.
 lv2_tests() {
