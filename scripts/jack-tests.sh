@@ -230,6 +230,14 @@ else
 fi
 grep "device jack:" "$WORK/play.err" | sed 's/^/      /'
 grep "played" "$WORK/play.err" | sed 's/^/      /'
+# -v's latency is counted in frames (the lead the first step was queued with, plus the ports'
+# delay), not on the wall clock when the loop happens to look: well under 100 ms here.
+heard_ms=$(sed -n 's/^latency: first note heard \([0-9.]*\) ms after it was queued.*/\1/p' "$WORK/play.err")
+if [ -n "$heard_ms" ] && awk -v t="$heard_ms" 'BEGIN { exit !(t > 0 && t < 100) }'; then
+  pass "play -v: first note heard ${heard_ms} ms after it was queued (under 100 ms)"
+else
+  failed "play -v: first note heard '${heard_ms}' ms after it was queued (expected under 100): $(grep latency "$WORK/play.err")"
+fi
 
 "$BOOP" play examples/demo.json --backend jack --loops 1 --no-connect --no-display 2>"$WORK/err" &
 pid=$!
