@@ -23,6 +23,8 @@
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s; a song:
 # scripts/jack_midi_out_song_test.py, about 5 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
+# play --midi-out --clock --loops 2 (scripts/jack_midi_out_stop_test.py, about 3 s): one Stop, on the
+# frame the second loop ends (within a frame), with the sound and with --no-sound.
 # play --sync jack (scripts/jack_sync_test.py, about 10 s): the test client as timebase master
 # (BBT 100 BPM) places, starts, moves, stops and restarts the transport; every note on the
 # formula's frame from the transport's start frame, the first step of each run included (boop is
@@ -390,6 +392,8 @@ if start_jackd 256; then
   run_measured "play --midi-out test" 3 scripts/jack_midi_out_test.py "$BOOP" 6
   echo "--- play SONG --midi-out --clock --no-sound: a song's chain, tempo change and groove on the frame clock ---"
   run_measured "play SONG --midi-out test" 3 scripts/jack_midi_out_song_test.py "$BOOP"
+  echo "--- play --midi-out --clock --loops 2: Stop on the frame the last loop ends ---"
+  run_client "play --midi-out Stop test" scripts/jack_midi_out_stop_test.py "$BOOP"
   echo "--- play --sync jack: the sequencer follows the JACK transport ---"
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync jack through server xruns: no lasting offset, no Stop or Continue the transport did not make ---"

@@ -329,6 +329,7 @@ public final class PatternTransport: @unchecked Sendable {
         }
         if midi != nil {
             if first < nextStep { midi!.add(steps, steps: first..<nextStep, sequencer: _sequencer) }
+            if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: frameLocked(ofStep: nextStep)) }
             let playback = self.playback
             try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
         }
