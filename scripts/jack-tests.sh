@@ -23,6 +23,8 @@
 # play --midi-out --clock --no-sound (scripts/jack_midi_out_test.py, about 10 s; a song:
 # scripts/jack_midi_out_song_test.py, about 5 s): every note and
 # clock on the sequencer's frame, Start first, Stop and note-offs after SIGTERM.
+# play --midi-out --clock --loops 2 (scripts/jack_midi_out_stop_test.py, about 3 s): one Stop, on the
+# frame the second loop ends (within a frame), with the sound and with --no-sound.
 # play --sync jack (scripts/jack_sync_test.py, about 10 s): the test client as timebase master
 # (BBT 100 BPM) places, starts, moves, stops and restarts the transport; every note on the
 # formula's frame from the transport's start frame, the first step of each run included (boop is
@@ -45,6 +47,9 @@
 # play --reconnect (scripts/jack_play_reconnect_test.py, about 20 s): the server killed and started
 # again four times; each time the loss and the return said on stderr, the loop heard again, no exit;
 # SIGTERM -> 0; without --reconnect the server killed -> 74.
+# synth --reconnect (scripts/jack_synth_reconnect_test.py, about 15 s): the server killed and
+# started again four times; each time the loss and the return said, a note sent to boop:midi_in
+# heard on boop:out_1; SIGTERM -> 0, also while waiting; without --reconnect -> 74.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
@@ -227,6 +232,14 @@ else
 fi
 grep "device jack:" "$WORK/play.err" | sed 's/^/      /'
 grep "played" "$WORK/play.err" | sed 's/^/      /'
+# -v's latency is counted in frames (the lead the first step was queued with, plus the ports'
+# delay), not on the wall clock when the loop happens to look: well under 100 ms here.
+heard_ms=$(sed -n 's/^latency: first note heard \([0-9.]*\) ms after it was queued.*/\1/p' "$WORK/play.err")
+if [ -n "$heard_ms" ] && awk -v t="$heard_ms" 'BEGIN { exit !(t > 0 && t < 100) }'; then
+  pass "play -v: first note heard ${heard_ms} ms after it was queued (under 100 ms)"
+else
+  failed "play -v: first note heard '${heard_ms}' ms after it was queued (expected under 100): $(grep latency "$WORK/play.err")"
+fi
 
 "$BOOP" play examples/demo.json --backend jack --loops 1 --no-connect --no-display 2>"$WORK/err" &
 pid=$!
@@ -353,6 +366,9 @@ fi
 echo "--- play --backend jack --reconnect: the server killed and started again four times while the loop plays ---"
 run_client "play reconnect test" scripts/jack_play_reconnect_test.py "$BOOP" 4
 
+echo "--- synth --backend jack --reconnect: the server killed and started again four times, a note heard after each ---"
+run_client "synth reconnect test" scripts/jack_synth_reconnect_test.py "$BOOP" 4
+
 # The LV2 instrument, built by the C++ stage (build-test-none) or wherever BOOP_LV2_DIR says.
 lv2_tests() {
   local dir=${BOOP_LV2_DIR:-build-test-none/lv2} uri=https://github.com/pixelboop/pixelboop-linux/lv2/boop
@@ -376,6 +392,8 @@ if start_jackd 256; then
   run_measured "play --midi-out test" 3 scripts/jack_midi_out_test.py "$BOOP" 6
   echo "--- play SONG --midi-out --clock --no-sound: a song's chain, tempo change and groove on the frame clock ---"
   run_measured "play SONG --midi-out test" 3 scripts/jack_midi_out_song_test.py "$BOOP"
+  echo "--- play --midi-out --clock --loops 2: Stop on the frame the last loop ends ---"
+  run_client "play --midi-out Stop test" scripts/jack_midi_out_stop_test.py "$BOOP"
   echo "--- play --sync jack: the sequencer follows the JACK transport ---"
   run_client "play --sync jack test" scripts/jack_sync_test.py "$BOOP"
   echo "--- play --sync jack through server xruns: no lasting offset, no Stop or Continue the transport did not make ---"

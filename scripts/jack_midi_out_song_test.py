@@ -134,4 +134,9 @@ for f, d in events:
     elif d[0] & 0xF0 in (0x80, 0x90):
         on.discard((d[0] & 0x0F, d[1]))
 check(not on, f"at the end a note-off for every note (left on: {sorted(on)})")
+stops = [f for f, d in events if d == b"\xfc"]
+end = s_frame + frame0
+ok = len(stops) == 1 and (unseen(stops[0]) or abs(stops[0] - end) <= 1)
+check(ok, f"one Stop, on the frame the song ends ({len(stops)} Stop, "
+      f"{[round((f - end) / rate * 1000, 1) for f in stops]} ms from the end)")
 sys.exit(1 if check.failures else 0)

@@ -27,6 +27,23 @@ struct MidiOutSchedulerTests {
         }
     }
 
+    @Test("Stop on the frame the music ends, after the last clock; none without a clock")
+    func stopAtTheEnd() {
+        let pattern = Pattern(name: "s", bpm: 151.5, length: 8, tracks: [.melody: [Note(step: 7, pitch: 60, length: 1)]])
+        for clock in [true, false] {
+            var sequencer = Sequencer(pattern: pattern, sampleRate: 48000, startFrame: 1000)
+            var scheduler = MidiOutScheduler(clock: clock)
+            scheduler.announce(step: 0, resume: false)
+            scheduler.add(sequencer.events(forSteps: 0..<8), steps: 0..<8, sequencer: sequencer)
+            scheduler.end(atFrame: sequencer.frame(ofStep: 8))
+            var out: [(UInt64, [UInt8])] = []
+            try? scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
+            let stops = out.filter { $0.1 == [0xFC] }.map(\.0)
+            #expect(stops == (clock ? [sequencer.frame(ofStep: 8)] : []))
+            if clock, let last = out.last(where: { $0.1 == [0xF8] }) { #expect(last.0 < sequencer.frame(ofStep: 8)) }
+        }
+    }
+
     @Test("tracks on channels 1, 2, 3, 10 with the export's velocities; a key struck again ends its note first")
     func notes() {
         let pattern = Pattern(

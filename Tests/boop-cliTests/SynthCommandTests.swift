@@ -21,6 +21,15 @@ struct SynthCommandTests {
         #expect(throws: (any Error).self) { try Boop.parseAsRoot(["synth", "--period-frames", "9000"]) }
     }
 
+    @Test("--reconnect: JACK only; off by default")
+    func reconnect() throws {
+        let jack = try #require(try Boop.parseAsRoot(["synth", "--backend", "jack", "--reconnect"]) as? SynthCommand)
+        #expect(jack.reconnect)
+        let plain = try #require(try Boop.parseAsRoot(["synth", "--backend", "jack"]) as? SynthCommand)
+        #expect(!plain.reconnect)
+        #expect(throws: (any Error).self) { try Boop.parseAsRoot(["synth", "--reconnect"]) }
+    }
+
     @Test("--gain: the output stage's range, on either backend; the default is 0 dB")
     func gain() throws {
         let plain = try #require(try Boop.parseAsRoot(["synth"]) as? SynthCommand)

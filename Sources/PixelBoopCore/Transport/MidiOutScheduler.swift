@@ -2,7 +2,7 @@
 struct MidiOutMessage {
     enum Kind: Equatable {
         case songPosition(UInt16)
-        case start, resume, clock
+        case start, resume, clock, stop
         case noteOff(id: UInt32, channel: UInt8, key: UInt8)
         case noteOn(id: UInt32, channel: UInt8, key: UInt8, velocity: UInt8)
     }
@@ -13,7 +13,7 @@ struct MidiOutMessage {
     var rank: Int {
         switch kind {
         case .songPosition, .start, .resume: return 0
-        case .clock: return 1
+        case .clock, .stop: return 1
         case .noteOff: return 2
         case .noteOn: return 3
         }
@@ -25,7 +25,8 @@ struct MidiOutMessage {
 /// on the same frame; a note struck again on a key still sounding ends the earlier one there
 /// (MIDI cannot hold two). With `clock`, 24 clocks per quarter note: clock k after an anchor (the
 /// start, or the step where a tempo change takes effect) on frame anchor + round(k x rate x 60 /
-/// (bpm x 24)), Start before the first step, Song Position and Continue on resuming.
+/// (bpm x 24)), Start before the first step, Song Position and Continue on resuming, Stop on the
+/// frame the last requested loop ends.
 /// The messages wait in the one `EventScheduler` until they fall before the horizon.
 /// Not thread-safe: the transport's lock guards it.
 struct MidiOutScheduler {
@@ -122,6 +123,12 @@ struct MidiOutScheduler {
         merge(added)
     }
 
+    /// Lock held: with a clock, Stop on `frame`, where the music ends (the last requested loop's
+    /// end), so a follower stops with the music rather than when the output is closed.
+    mutating func end(atFrame frame: UInt64) {
+        if clock { merge([.init(frame: frame, kind: .stop)]) }
+    }
+
     /// Start, or Song Position and Continue, when `step` is the one announced.
     private mutating func announced(step s: Int, frame: UInt64) -> [MidiOutMessage] {
         guard let a = announce, a.step == s else { return [] }
@@ -191,6 +198,7 @@ struct MidiOutScheduler {
         case .start: try send([0xFA], m.frame)
         case .resume: try send([0xFB], m.frame)
         case .clock: try send([0xF8], m.frame)
+        case .stop: try send([0xFC], m.frame)
         case .noteOn(let id, let ch, let key, let velocity):
             let slot = UInt16(ch) << 8 | UInt16(key)
             if sounding[slot] != nil {

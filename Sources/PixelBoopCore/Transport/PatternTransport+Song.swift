@@ -85,6 +85,7 @@ extension PatternTransport {
         }
         guard midi != nil else { return }
         if first < nextStep { midi!.add(song!.spans(forSteps: first..<nextStep), steps: first..<nextStep, song: &song!) }
+        if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: song!.frame(ofStep: nextStep)) }
         let playback = self.playback
         try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
     }

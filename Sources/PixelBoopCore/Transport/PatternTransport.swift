@@ -63,7 +63,8 @@ public final class PatternTransport: @unchecked Sendable {
     /// The first step's frame and when it was queued: for the trigger-to-output latency.
     public var startFrame: UInt64 { sync.locked { _startFrame } }
     private var _startFrame: UInt64 = 0
-    private var startedAt = Date()
+    /// The engine's clock when the first step was queued (`start`).
+    private var queuedAtFrame: UInt64 = 0
 
     /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
     /// `loops` nil plays until stopped. Throws `deviceUnavailable` (69) when the device cannot open.
@@ -133,14 +134,14 @@ public final class PatternTransport: @unchecked Sendable {
         try sync.locked { () throws(AudioError) -> Void in
             guard _state == .ready else { return }
             if following { return try waitForTransport() }
-            _startFrame = engine.frameClock + UInt64(0.02 * sampleRate)
+            queuedAtFrame = engine.frameClock
+            _startFrame = queuedAtFrame + UInt64(0.02 * sampleRate)
             nextStep = 0
             clearPending()
             restartLocked(step: 0, atFrame: _startFrame)
             midi?.announce(step: 0, resume: false)
             try schedule()
             try openSoundLocked()
-            startedAt = Date()
             _state = .playing
         }
         startScheduling()
@@ -275,11 +276,15 @@ public final class PatternTransport: @unchecked Sendable {
     }
     private var soundOpen = false
 
-    /// Seconds from start() until the first note was heard, once it has been (trigger to output).
-    public var measuredLatency: Double? {
+    /// Once the first step has been heard: how far ahead of the engine's clock it was queued
+    /// (`lead`) and the device's delay between the engine and the listener (`device`), in seconds,
+    /// both counted in frames (the first step heard `lead + device` after it was queued). The
+    /// wall clock is not used: the command loop may look long after the note sounded.
+    public var measuredLatency: (lead: Double, device: Double)? {
         sync.locked {
             guard _state != .ready, playback.audibleFrame >= _startFrame else { return nil }
-            return Date().timeIntervalSince(startedAt) - Double(_startFrame) / sampleRate
+            let delay = max(playback.stats.delayFrames, 0)
+            return (Double(_startFrame - queuedAtFrame) / sampleRate, Double(delay) / sampleRate)
         }
     }
 
@@ -325,6 +330,7 @@ public final class PatternTransport: @unchecked Sendable {
         }
         if midi != nil {
             if first < nextStep { midi!.add(steps, steps: first..<nextStep, sequencer: _sequencer) }
+            if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: frameLocked(ofStep: nextStep)) }
             let playback = self.playback
             try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
         }

@@ -315,12 +315,11 @@ final class PlaySession {
         }
         if !latencyShown, let latency = transport.measuredLatency {
             latencyShown = true
-            let lead = Double(transport.startFrame) / transport.sampleRate * 1000
             log(
                 String(
                     cFormat:
                         "latency: first note heard %.1f ms after it was queued (%.1f ms scheduled lead + %.1f ms device/engine)",
-                    latency * 1000 + lead, lead, latency * 1000))
+                    (latency.lead + latency.device) * 1000, latency.lead * 1000, latency.device * 1000))
         }
     }
 

@@ -8,7 +8,7 @@ struct SynthCommand: ParsableCommand {
         commandName: "synth",
         abstract: "Play boop live from a MIDI keyboard or another program (ALSA sequencer or JACK MIDI).",
         discussion:
-            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69; a --midi or --midi-connect port of no such name exits 64; a server or device that goes away exits 74."
+            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69; a --midi or --midi-connect port of no such name exits 64; a server or device that goes away exits 74 (JACK with --reconnect: waits for the server, tries it once a second, and plays on with its ports and --midi-connect links made again)."
     )
 
     @Option(name: .long, help: "Sound system: alsa (default: the PCM and the ALSA sequencer) or jack.")
@@ -53,6 +53,13 @@ struct SynthCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(
+        name: .long,
+        help:
+            "JACK: when the server goes away, wait for it (tried once a second) and play on once it is back; a --record file ends when it goes."
+    )
+    var reconnect = false
+
     mutating func validate() throws {
         try validateBackendFlags()
         _ = try channelVoices()
@@ -64,6 +71,7 @@ struct SynthCommand: ParsableCommand {
         }
         if verbose && quiet { throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them") }
         try recording.check()
+        if reconnect && backend != .jack { throw ValidationError("--reconnect: only with --backend jack") }
     }
 
     /// --channel N=VOICE, each checked.
@@ -85,14 +93,17 @@ struct SynthCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             if backend == .alsa { return try runAlsa() }
-            let synth = try LiveSynth(
-                connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: try channelVoices(),
-                gainDB: gainOption.gain)
+            let map = try channelVoices()
+            let open: () throws -> LiveSynth = { [noConnect, voices, bendRange, gain = gainOption.gain] in
+                try LiveSynth(connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: map, gainDB: gain)
+            }
+            let synth = try open()
             try recording.begin(synth)
             let session = SynthSession(
                 synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
             session.recording = recording
             session.gainDB = gainOption.gain
+            if reconnect { session.reconnect = SynthSession.Reconnect(open: open) }
             try session.run(connecting: midiConnect)
         }
     }
@@ -101,15 +112,24 @@ struct SynthCommand: ParsableCommand {
 /// The running synth: keys, the stop signals, the status line and -v lines. Everything sounding
 /// happens in the engine's process callback; this loop only watches and reports.
 final class SynthSession {
-    private let synth: LiveSynth
+    private var synth: LiveSynth
     private let verbose: Bool
     private let showView: Bool
     private var view = LineView()
     private var lastShown: LiveSynthStats?
+    private var sources: [String] = []
     var recording = SynthRecordOptions()
 
     /// The gain before the output stage's limiter (--gain), for -v.
     var gainDB = 0.0
+
+    /// --reconnect: how to open the synth again, and when the next try is due (monotonic seconds)
+    /// while the server is missing (nil: a lost server exits 74).
+    struct Reconnect {
+        let open: () throws -> LiveSynth
+        var nextTry: Double?
+    }
+    var reconnect: Reconnect?
 
     init(synth: LiveSynth, verbose: Bool, display: Bool) {
         self.synth = synth
@@ -121,23 +141,11 @@ final class SynthSession {
 
     func run(connecting sources: [String]) throws {
         Signals.install()
+        self.sources = sources
         try synth.start()
         let port = synth.midiPort
         for source in sources { try synth.connectMidi(from: source) }
-        if verbose {
-            // Each fits an 80-column terminal.
-            log(
-                String(
-                    cFormat: synth.backend == .jack
-                        ? "synth jack: %@, %.0f Hz, buffer %d; each event on its own frame"
-                        : "synth alsa: %@, %.0f Hz, period %d; events one period after arrival",
-                    synth.midiPort, synth.sampleRate, synth.bufferFrames))
-            log(
-                String(
-                    cFormat: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,
-                    OutputStage.ceilingDBTP, synth.outputLatencyFrames,
-                    Double(synth.outputLatencyFrames) / synth.sampleRate * 1000))
-        }
+        if verbose { describe() }
         let terminal = TerminalSession.start(.keys(hideCursor: showView))
         defer { terminal?.restore() }
         let screen = showView ? ScreenOutput(reopening: STDOUT_FILENO) : nil
@@ -147,17 +155,25 @@ final class SynthSession {
         loop.onKeys = { keys in keys.contains { $0 == .char("q") || $0 == .char("Q") } ? .stop : .carryOn }
         loop.onTurn = {
             if Signals.interrupted { return .stop }
+            if self.reconnect?.nextTry != nil { return self.tryReopen() }
             if self.verbose { self.printEvents() }
             let stats = self.synth.stats
             if stats.lost {
-                lost = true
-                return .stop
+                guard self.reconnect != nil else {
+                    lost = true
+                    return .stop
+                }
+                try self.lostServer(screen: screen)
+                return .carryOn
             }
             if stats != self.lastShown { loop.redraw() }
             return .carryOn
         }
         // The log and the status line are read a few times a second; the sound never waits on them.
-        loop.secondsUntilDue = { self.verbose || self.showView ? 0.05 : 0.25 }
+        loop.secondsUntilDue = {
+            if let next = self.reconnect?.nextTry { return min(0.5, max(0.01, next - LiveLoop.now())) }
+            return self.verbose || self.showView ? 0.05 : 0.25
+        }
         if showView {
             loop.frame = {
                 self.view.frame(
@@ -166,14 +182,77 @@ final class SynthSession {
             }
         }
         try loop.run()
+        try finish(lost: lost, port: port)
+    }
+
+    /// After the loop: a lost server is 74 (what was recorded until then kept); stopped while
+    /// waiting for the server, nothing sounds and the recording already ended; else a fade.
+    private func finish(lost: Bool, port: String) throws {
         if lost {
             synth.stop()
             try recording.finish(synth, log: log)   // what was played until then is kept
             let what = synth.backend == .jack ? "JACK server" : "ALSA sound device"
             throw BoopExit(.ioError, "\(what) went away while the synth was running (\(port))")
         }
+        if reconnect?.nextTry != nil { return }
         fadeAndStop()
         try recording.finish(synth, log: log)
+    }
+
+    private func describe() {
+        // Each fits an 80-column terminal.
+        log(
+            String(
+                cFormat: synth.backend == .jack
+                    ? "synth jack: %@, %.0f Hz, buffer %d; each event on its own frame"
+                    : "synth alsa: %@, %.0f Hz, period %d; events one period after arrival",
+                synth.midiPort, synth.sampleRate, synth.bufferFrames))
+        log(
+            String(
+                cFormat: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,
+                OutputStage.ceilingDBTP, synth.outputLatencyFrames,
+                Double(synth.outputLatencyFrames) / synth.sampleRate * 1000))
+    }
+
+    /// --reconnect: the server went away. Its client is closed at once (a client of a dead server
+    /// must be closed before another opens), a --record file ends with what was played; said once,
+    /// then the loop tries the server once a second.
+    private func lostServer(screen: ScreenOutput?) throws {
+        if verbose { printEvents() }
+        let port = synth.midiPort
+        synth.stop()
+        try recording.finish(synth, log: log)
+        recording.record = nil
+        reconnect?.nextTry = LiveLoop.now() + PatternTransport.reopenInterval
+        if showView { screen?.write("\r\u{1B}[K") }
+        log("jack: \(port): device lost; waiting for it to return (Ctrl-C stops)")
+    }
+
+    /// --reconnect: one try when due. Back: a new client with the same ports, its outputs and
+    /// --midi-connect's ports linked again; the synth starts with no notes held.
+    private func tryReopen() -> LiveLoop.Next {
+        guard let next = reconnect?.nextTry, let open = reconnect?.open, LiveLoop.now() >= next else { return .carryOn }
+        reconnect?.nextTry = LiveLoop.now() + PatternTransport.reopenInterval
+        guard let reopened = try? open() else { return .carryOn }
+        do {
+            try reopened.start()
+        } catch {
+            reopened.stop()
+            return .carryOn
+        }
+        synth = reopened
+        reconnect?.nextTry = nil
+        lastShown = nil
+        for source in sources {
+            do {
+                try synth.connectMidi(from: source)
+            } catch {
+                log("jack: --midi-connect \(source): \(error)")
+            }
+        }
+        log("jack: \(synth.midiPort): device is back; resuming")
+        if verbose { describe() }
+        return .carryOn
     }
 
     private func printEvents() {
