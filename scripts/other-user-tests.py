@@ -9,9 +9,12 @@ fg under an interactive bash; a stalled reader; play's view, and its exit while 
 
     scripts/other-user-tests.py BOOP WORK     PASS/FAIL lines; skipped (exit 0, with the reason) unless root
 """
+import atexit
 import os
 import pwd
+import shutil
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,9 +30,16 @@ try:
 except KeyError:
     USER = pwd.getpwnam("nobody")
 check = Checks()
-HOME = os.path.join(WORK, "other-user")
-os.makedirs(HOME, exist_ok=True)
+# A folder of the other user's own under /tmp, whose parents that user may search (WORK's need not
+# be: mktemp -d makes 0700 folders), with the binary and the demo copied in, wherever the checkout is.
+HOME = tempfile.mkdtemp(prefix="boop-other-user.")
+atexit.register(shutil.rmtree, HOME, True)
+os.chmod(HOME, 0o755)
 os.chown(HOME, USER.pw_uid, USER.pw_gid)
+BOOP = shutil.copy2(BOOP, os.path.join(HOME, "boop"))
+os.chmod(BOOP, 0o755)
+DEMO = shutil.copy(os.path.join(ROOT, "examples", "demo.json"), os.path.join(HOME, "demo.json"))
+os.chmod(DEMO, 0o644)
 ENV = {"HOME": HOME, "XDG_STATE_HOME": os.path.join(HOME, "state"), "XDG_DATA_HOME": os.path.join(HOME, "data")}
 SETPRIV = ["setpriv", f"--reuid={USER.pw_uid}", f"--regid={USER.pw_gid}", "--clear-groups", "--"]
 
@@ -132,7 +142,7 @@ with Editor(BOOP, path, 200, 60, argv=as_user(BOOP, "edit", path, "-D", "null"),
     check(code == 0, f"stall: q exits 0 ({code})")
 
 # play's view (key mode) through the inherited descriptor.
-with Terminal(as_user(BOOP, "play", os.path.join(ROOT, "examples", "demo.json"), "-D", "null"), 80, env=ENV) as t:
+with Terminal(as_user(BOOP, "play", DEMO, "-D", "null"), 80, env=ENV) as t:
     check(t.pump_until(lambda t: len(t.shown()) == 5, 20), "play: its view is drawn", t.shown())
     # Not read until the terminal's buffers are full (the screen thread blocked in a write): q
     # still exits within seconds.
