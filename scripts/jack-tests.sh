@@ -400,7 +400,7 @@ if start_jackd 256; then
   run_client "play --sync jack xrun test" scripts/jack_sync_xrun_test.py "$BOOP" 4
   run_client "play --sync jack xrun test, sound" scripts/jack_sync_xrun_test.py "$BOOP" 4 --audio
   echo "--- play --sync midi: the sequencer follows a MIDI clock ---"
-  run_client "play --sync midi test" scripts/jack_clock_sync_test.py "$BOOP"
+  run_measured "play --sync midi test" 3 scripts/jack_clock_sync_test.py "$BOOP"
   echo "--- play --sync midi at 90...200 BPM, overlapping notes, the shipped examples ---"
   run_client "play --sync midi tempo test" scripts/jack_clock_tempo_test.py "$BOOP"
   echo "--- edit --backend jack --midi: a JACK MIDI keyboard's notes placed at the cursor ---"

@@ -15,6 +15,12 @@ note-on may be off by at most 0.5 + 0.5 + 6 x (1/24) = 1.25 frames: the test all
 every note of the pattern from step 0 on. Then Stop: note-offs only, nothing more. A second run,
 after Song Position 32 and Continue (two frames after a clock), plays from step 32 on the first
 clock after Continue alike. Exit 0 on SIGTERM.
+
+A note is judged only when the server's faults (jack_test_lib.ServerFaults: its xrun reports and
+the recorder's irregular cycles) touched neither its own clocks nor the 24 before them that boop
+averages: a cycle the sender missed drops its clocks, and boop rightly hears a slower tempo. When
+they leave under half of a run's notes, the test says so and exits INCONCLUSIVE (75) for
+scripts/jack-tests.sh to run it again.
 """
 import json
 import math
@@ -26,7 +32,7 @@ import tempfile
 import time
 
 import jack
-from jack_test_lib import Checks, send_plan, wait_until  # noqa: E402
+from jack_test_lib import INCONCLUSIVE, Checks, ServerFaults, send_plan, wait_until  # noqa: E402
 
 BOOP = sys.argv[1]
 check = Checks()
@@ -55,12 +61,14 @@ got, cycles = [], []
 plan = []  # (frame, bytes), set once the start is chosen
 state = {"start": 0, "next": 0}  # the plan's frames are the server's own
 send_plan(send, out, plan, state)
+faults = ServerFaults(rec)
 
 
 @rec.set_process_callback
 def on_process(frames):
     base = rec.last_frame_time
     cycles.append((base, frames))
+    faults.cycle(frames)
     for offset, data in inp.incoming_midi_events():
         got.append((base + offset, bytes(data)))
 
@@ -103,17 +111,23 @@ with send, rec:
 err.seek(0)
 check(rc == 0, f"SIGTERM: exit {rc} {err.read().strip()}")
 
-missed = [(a[0] + a[1], b[0]) for a, b in zip(cycles, cycles[1:]) if b[0] != a[0] + a[1]]
-unseen = lambda f: any(lo - 2 <= f < hi + 2 for lo, hi in missed)
-if missed:
-    print(f"note: the recorder missed {sum(hi - lo for lo, hi in missed)} frames in {len(missed)} gaps", flush=True)
+print(f"note: {faults.summary()}", flush=True)
+# A step's note follows from its clocks and the 24 before them (boop's average): all untouched.
+touched = lambda f: faults.touches(f - math.ceil(31 * p0), f + period)
+inconclusive = []
 for run, (first_step, clock_at, stop_frame, begin) in enumerate(runs):
     start = begin - 64
-    want = []  # (frame of the step's clock, key)
+    want, skipped = [], 0  # (frame of the step's clock, key)
     for j in range(len(clock_at) // 6):
         s = first_step + j
-        if s % LENGTH in steps and not unseen(clock_at[6 * j]):
-            want.append((clock_at[6 * j], 60 + s % LENGTH))
+        if s % LENGTH in steps:
+            if touched(clock_at[6 * j]) or faults.touches(clock_at[6 * j] - 2, clock_at[6 * j] + 2):
+                skipped += 1
+            else:
+                want.append((clock_at[6 * j], 60 + s % LENGTH))
+    if len(want) < skipped:
+        inconclusive.append(f"run {run + 1}: {skipped} of {skipped + len(want)} notes touched")
+        continue
     ons = [(t, d[1]) for t, d in events if d[0] == 0x90 and start <= t < stop_frame]
     errors, late = [], 0
     for f, key in want:
@@ -130,7 +144,10 @@ for run, (first_step, clock_at, stop_frame, begin) in enumerate(runs):
     check(found == len(want) and worst <= 1,
           f"run {run + 1} (from step {first_step}): {found} of {len(want)} note-ons from its first step on at 110 BPM "
           f"from a 24 ppq clock; largest error {worst} frames (tolerance 1: 0.5 + 0.5 + 6 x 1/24); errors seen "
-          f"{sorted(set(e for e in errors if e is not None))}" + (f"; {late} late after boop's own xruns" if late else ""))
+          f"{sorted(set(e for e in errors if e is not None))}" + (f"; {late} late after boop's own xruns" if late else "")
+          + (f"; {skipped} more left unjudged (the server's faults touched their clocks)" if skipped else ""))
+    if touched(clock_at[0]):
+        continue
     key0 = 60 + first_step % LENGTH
     near0 = [t - clock_at[0] for t, k in ons if k == key0 and -64 <= t - clock_at[0] <= 4096]
     check(bool(near0) and abs(near0[0]) <= 1,
@@ -141,4 +158,7 @@ for run, (first_step, clock_at, stop_frame, begin) in enumerate(runs):
     after = [(t, d) for t, d in events if stop_frame <= t < stop_frame + rate // 2]
     check(all(d[0] & 0xF0 == 0x80 for t, d in after),
           f"run {run + 1}: after Stop only note-offs ({len(after)} messages: {[d.hex() for _, d in after][:6]})")
+if inconclusive and not check.failures:
+    print("INCONCLUSIVE  the server's xruns touched too much: " + "; ".join(inconclusive), flush=True)
+    sys.exit(INCONCLUSIVE)
 sys.exit(1 if check.failures else 0)

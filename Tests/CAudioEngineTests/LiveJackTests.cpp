@@ -316,6 +316,43 @@ void exerciseTransport() {
     boop_engine_destroy(engine);
 }
 
+// Paced by the server's frame clock (jack_frame_time, read through a client of the test's own):
+// the frames boop wrote over a stretch are the frames the server ran, within the two periods in
+// flight at the readings. The dummy driver's own pace against the wall clock is the server's
+// business (on a starved machine it runs late), and a stretch with xruns (cycles boop may have been
+// skipped in) is measured again, up to five times; when every one had them, only the bounds that
+// hold anyway are checked, and the test says so.
+void checkPace(boop_playback* pb) {
+    jack_status_t status{};
+    jack_client_t* clock = jack_client_open("boop-pace", JackNoStartServer, &status);
+    REQUIRE(clock != nullptr);
+    const double period = 64;
+    sleepSeconds(0.3);
+    for (int attempt = 1;; ++attempt) {
+        const boop_playback_stats s0 = boop_playback_get_stats(pb);
+        const jack_nframes_t t0 = jack_frame_time(clock);
+        sleepSeconds(0.5);
+        const boop_playback_stats s1 = boop_playback_get_stats(pb);
+        const double server = double(jack_nframes_t(jack_frame_time(clock) - t0));
+        const double frames = double(s1.frames_written - s0.frames_written);
+        const uint64_t xruns = s1.xruns - s0.xruns;
+        MESSAGE("stretch " << attempt << ": played " << frames << " frames while the server ran " << server
+                           << ", xruns " << xruns);
+        CHECK(server > 0);
+        CHECK(frames <= server + 2 * period);
+        if (xruns == 0) {
+            CHECK(frames >= server - 2 * period);
+            break;
+        }
+        if (attempt == 5) {
+            MESSAGE("inconclusive: xruns in all five stretches; judged only that boop kept up with half");
+            CHECK(frames >= server / 2);
+            break;
+        }
+    }
+    jack_client_close(clock);
+}
+
 }  // namespace
 
 TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records; the server's death is DEVICE_LOST") {
@@ -342,16 +379,7 @@ TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records
     CHECK(boop_capture_get_info(cap).sample_rate == 48000);
     REQUIRE(boop_capture_start(cap) == BOOP_OK);
 
-    // Paced by the server's clock: one second of wall time is 48000 frames, give or take the
-    // cycles in flight when the two readings were taken.
-    sleepSeconds(0.3);
-    const double t0 = nowSeconds();
-    const uint64_t f0 = boop_playback_get_stats(pb).frames_written;
-    sleepSeconds(1.0);
-    const double seconds = nowSeconds() - t0;
-    const uint64_t frames = boop_playback_get_stats(pb).frames_written - f0;
-    MESSAGE("played " << frames << " frames in " << seconds << " s, xruns " << boop_playback_get_stats(pb).xruns);
-    CHECK(double(frames) == doctest::Approx(48000.0 * seconds).epsilon(0.05));
+    checkPace(pb);
     CHECK(boop_playback_get_stats(pb).running == 1);
     CHECK(boop_engine_active_voices(engine) >= 1);
     // The dummy driver's capture ports carry silence; what matters is that they arrive on time.
