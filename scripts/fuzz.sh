@@ -43,7 +43,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/Load
   -Xcc -fmodule-map-file="$lib/CMpris.build/module.modulemap" \
   -Xcc -fmodule-map-file="$lib/CTerminal.build/module.modulemap" \
   -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
-  "${objects[@]}" -lsndfile -lasound -ljack -lsqlite3 -lsystemd -lstdc++ -o "$out/LoaderFuzz"
+  "${objects[@]}" -lasound -ljack -lsqlite3 -lstdc++ -ldl -o "$out/LoaderFuzz"
 
 status=0
 for target in EngineEventsFuzz:engine LoaderFuzz:loaders; do

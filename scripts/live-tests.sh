@@ -79,6 +79,18 @@ else
     failed "boop devices (rc $rc): $out"
 fi
 
+# Under a tight `ulimit -v`, libpulse cannot start its threads: it reported "connection refused"
+# (play) or waited for ever (listen). Both say memory was refused, in one line, with 74, at once.
+for cmd in "play examples/demo.json --loops 1 --no-display" "listen --duration 1 --json"; do
+    # shellcheck disable=SC2086
+    ( ulimit -v 200000; timeout 20 "$BOOP" $cmd -D pulse ) >/dev/null 2>"$WORK/ulimit.err"; rc=$?
+    if [[ $rc == 74 ]] && [[ $(wc -l <"$WORK/ulimit.err") == 1 ]] && grep -q 'memory refused' "$WORK/ulimit.err"; then
+        pass "${cmd%% *} -D pulse under ulimit -v 200000: 74 $(cat "$WORK/ulimit.err")"
+    else
+        failed "${cmd%% *} -D pulse under ulimit -v 200000: exit $rc (124: hung) $(cat "$WORK/ulimit.err")"
+    fi
+done
+
 # play on an idle sink, ten times back to back (every other run after the sink idled 2.5 s, long
 # enough to suspend): exit 0 each time, wall time = music time + the idle sink's start (<= 2 s) +
 # the 0.3 s release tail.

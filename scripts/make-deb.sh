@@ -2,7 +2,8 @@
 # Turns a staged install (make install DESTDIR=ROOT PREFIX=/usr) into a Debian package:
 #   scripts/make-deb.sh ROOT VERSION OUTDIR   ->  OUTDIR/pixelboop_VERSION_ARCH.deb
 #                                                 OUTDIR/pixelboop-dbgsym_VERSION_ARCH.deb
-# Depends come from dpkg-shlibdeps over every ELF file in the stage (what is really linked). The
+# Depends come from dpkg-shlibdeps over every ELF file in the stage (what is really linked), and
+# the two libraries boop opens on first use (Sources/CAudioEngine/lazy), which no ELF names. The
 # stage's usr/lib/debug (boop's debug symbols, split off by make install) goes into the second
 # package, as Debian ships them: pixelboop-dbgsym, Section debug, for exactly this pixelboop.
 set -euo pipefail
@@ -23,6 +24,9 @@ if ! depends=$(cd "$work" && dpkg-shlibdeps -O "${elves[@]}" 2>"$work/shlibdeps.
   echo "make-deb: dpkg-shlibdeps could not compute Depends" >&2
   exit 1
 fi
+# The sonames dlopen asks for (libsndfile.so.1, libsystemd.so.0), at the versions whose
+# sd_bus_*v forms the engine calls (libsystemd 246) and whose writer it was tested with.
+depends="$depends, libsndfile1 (>= 1.0.31), libsystemd0 (>= 246)"
 
 # The debug files leave the stage for their own package while the main one is built.
 dbgroot="$work/dbgsym"

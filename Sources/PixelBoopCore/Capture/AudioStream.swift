@@ -149,6 +149,8 @@ public final class AudioStream: @unchecked Sendable {
         c.ring_frames = UInt32(max(65536, config.bufferFrames * 8))
         c.backend = config.backend.cValue
         c.connect = config.connect ? 1 : 0
+        let purpose = "capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)"
+        if let refused = config.route.memoryRefused(purpose, beforeOpening: true) { throw refused }
         var handle: OpaquePointer?
         var why = [CChar](repeating: 0, count: 256)
         let status = config.device.withCString { name -> boop_status in
@@ -158,10 +160,7 @@ public final class AudioStream: @unchecked Sendable {
         guard status == BOOP_OK, let handle else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
                 // A microphone another program holds is "busy", a wrong name "no such file".
-                throw AudioError.deviceUnavailable(
-                    config.route.unavailable(
-                        "capture at \(Int(config.sampleRate)) Hz, \(config.channels) channel(s)",
-                        reason: String(cBuffer: why)))
+                throw config.route.openFailure(purpose, reason: String(cBuffer: why))
             }
             throw AudioError.from(status, "opening \(config.route) for capture")
         }

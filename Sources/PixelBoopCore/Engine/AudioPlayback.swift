@@ -134,6 +134,8 @@ public final class AudioPlayback {
         config.follow_midi_clock = route.followMidiClock ? 1 : 0
         // JACK: a port midi_in whose notes the keyboard takes (its queue is shared, so it outlives us).
         config.midi_keys = route.backend == .jack ? midiKeys?.handle : nil
+        let purpose = "playback at \(Int(sampleRate)) Hz, \(channels) channel(s)"
+        if let refused = route.memoryRefused(purpose, beforeOpening: true) { throw refused }
         var out: OpaquePointer?
         var why = [CChar](repeating: 0, count: 256)
         let status = route.device.withCString { name -> boop_status in
@@ -145,9 +147,7 @@ public final class AudioPlayback {
         }
         guard status == BOOP_OK, let out else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
-                throw AudioError.deviceUnavailable(
-                    route.unavailable(
-                        "playback at \(Int(sampleRate)) Hz, \(channels) channel(s)", reason: String(cBuffer: why)))
+                throw route.openFailure(purpose, reason: String(cBuffer: why))
             }
             throw AudioError.from(status, "opening \(route) for playback")
         }

@@ -50,6 +50,27 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Why it could not be opened, as the error to throw: the device's reason (`unavailable`), or,
+    /// when the address-space limit is what stopped its client library, that (an I/O error, 74:
+    /// memory refused, as DESIGN.md's exit codes say).
+    func openFailure(_ purpose: String, reason: String) -> AudioError {
+        if let refused = memoryRefused(purpose) { return refused }
+        return .deviceUnavailable(unavailable(purpose, reason: reason))
+    }
+
+    /// Before an ALSA PCM that goes through a sound server opens (`pulse`, `default`), and after
+    /// any open failed: the address-space limit, when it leaves too little room for the server's
+    /// client library (AddressSpace), as the error to throw. Checked first because libpulse may
+    /// otherwise wait for ever for a thread that could not start.
+    func memoryRefused(_ purpose: String, beforeOpening: Bool = false) -> AudioError? {
+        guard backend == .alsa, !beforeOpening || device.hasPrefix("pulse") || device.hasPrefix("default"),
+            let room = AddressSpace.tooTightForAClient()
+        else { return nil }
+        return .ioError(
+            "\(description) cannot be opened for \(purpose): memory refused (ulimit -v limits the address space to \(room.limit) MiB, \(room.free) MiB of it free: too little for the sound server's client library, which needs about \(AddressSpace.clientNeedMiB); raise the limit)"
+        )
+    }
+
     /// Why it cannot be opened, in one line, ending with the engine's reason when it gave one
     /// (ALSA's: missing, busy, refused the settings), which tells the user what to change.
     func unavailable(_ purpose: String, reason: String = "") -> String {
