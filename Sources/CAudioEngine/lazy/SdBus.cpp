@@ -57,52 +57,29 @@ Fn systemdSymbol(const char* name) {
 
 }  // namespace
 
-extern "C" int sd_bus_message_append(sd_bus_message* m, const char* types, ...) {
-    using Fn = int (*)(sd_bus_message*, const char*, va_list);
-    static const Fn fn = systemdSymbol<Fn>("sd_bus_message_appendv");
-    if (fn == nullptr) return -ENOSYS;
-    va_list ap;
-    va_start(ap, types);
-    const int r = fn(m, types, ap);
-    va_end(ap);
-    return r;
-}
+// A variadic function (PARAMS, then `...`) through its va_list form VNAME; PARAMS end in
+// `const char* types`, the last named parameter.
+#define BOOP_LAZY_FORWARD_VA(NAME, VNAME, PARAMS, ARGS)        \
+    extern "C" int NAME(BOOP_LAZY_UNPAREN PARAMS, ...) {       \
+        using Fn = int (*)(BOOP_LAZY_UNPAREN PARAMS, va_list); \
+        static const Fn fn = systemdSymbol<Fn>(#VNAME);        \
+        if (fn == nullptr) return -ENOSYS;                     \
+        va_list ap;                                            \
+        va_start(ap, types);                                   \
+        const int r = fn(BOOP_LAZY_UNPAREN ARGS, ap);          \
+        va_end(ap);                                            \
+        return r;                                              \
+    }
+#define BOOP_LAZY_UNPAREN(...) __VA_ARGS__
 
-extern "C" int sd_bus_message_read(sd_bus_message* m, const char* types, ...) {
-    using Fn = int (*)(sd_bus_message*, const char*, va_list);
-    static const Fn fn = systemdSymbol<Fn>("sd_bus_message_readv");
-    if (fn == nullptr) return -ENOSYS;
-    va_list ap;
-    va_start(ap, types);
-    const int r = fn(m, types, ap);
-    va_end(ap);
-    return r;
-}
-
-extern "C" int sd_bus_reply_method_return(sd_bus_message* call, const char* types, ...) {
-    using Fn = int (*)(sd_bus_message*, const char*, va_list);
-    static const Fn fn = systemdSymbol<Fn>("sd_bus_reply_method_returnv");
-    if (fn == nullptr) return -ENOSYS;
-    va_list ap;
-    va_start(ap, types);
-    const int r = fn(call, types, ap);
-    va_end(ap);
-    return r;
-}
-
-extern "C" int sd_bus_call_method(sd_bus* bus, const char* destination, const char* path, const char* interface,
-                                  const char* member, sd_bus_error* ret_error, sd_bus_message** reply,
-                                  const char* types, ...) {
-    using Fn = int (*)(sd_bus*, const char*, const char*, const char*, const char*, sd_bus_error*, sd_bus_message**,
-                       const char*, va_list);
-    static const Fn fn = systemdSymbol<Fn>("sd_bus_call_methodv");
-    if (fn == nullptr) return -ENOSYS;
-    va_list ap;
-    va_start(ap, types);
-    const int r = fn(bus, destination, path, interface, member, ret_error, reply, types, ap);
-    va_end(ap);
-    return r;
-}
+BOOP_LAZY_FORWARD_VA(sd_bus_message_append, sd_bus_message_appendv, (sd_bus_message * m, const char* types), (m, types))
+BOOP_LAZY_FORWARD_VA(sd_bus_message_read, sd_bus_message_readv, (sd_bus_message * m, const char* types), (m, types))
+BOOP_LAZY_FORWARD_VA(sd_bus_reply_method_return, sd_bus_reply_method_returnv,
+                     (sd_bus_message * call, const char* types), (call, types))
+BOOP_LAZY_FORWARD_VA(sd_bus_call_method, sd_bus_call_methodv,
+                     (sd_bus * bus, const char* destination, const char* path, const char* interface,
+                      const char* member, sd_bus_error* ret_error, sd_bus_message** reply, const char* types),
+                     (bus, destination, path, interface, member, ret_error, reply, types))
 
 // The property names (a null-terminated list) gathered for the _strv form; MPRIS names at most a
 // few at once.
