@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "io/ProcessCleanup.hpp"
+
 namespace boop {
 
 namespace {
@@ -70,8 +72,8 @@ boop_status AtomicFile::open(const std::string& path, uint32_t flags) {
     // (255) must not fail because its temporary name is longer.
     const size_t slash = target_.rfind('/');
     temp_ = (slash == std::string::npos ? std::string() : target_.substr(0, slash + 1)) + ".boop-XXXXXX";
-    // boop_temp_create remembers the name, so a signal that ends the process removes it.
-    fd_ = boop_temp_create(&temp_[0]);
+    // createTemporary remembers the name, so a signal that ends the process removes it.
+    fd_ = process::createTemporary(&temp_[0]);
     if (fd_ < 0) {
         error_ = std::strerror(errno);
         temp_.clear();
@@ -143,7 +145,7 @@ boop_status AtomicFile::commit(boop_durability durability) noexcept {
         fail(failure);
         return BOOP_ERROR_IO;
     }
-    boop_temp_forget(temp_.c_str());
+    process::forgetTemporary(temp_.c_str());
     temp_.clear();  // it is the user's file now
     if (sync) {
         // The rename is durable only once the folder is flushed. The file is in place whatever
@@ -183,7 +185,7 @@ bool AtomicFile::putInPlace(bool sync) noexcept {
 void AtomicFile::removeTemporary() noexcept {
     if (temp_.empty()) return;
     ::unlink(temp_.c_str());
-    boop_temp_forget(temp_.c_str());
+    process::forgetTemporary(temp_.c_str());
     temp_.clear();
 }
 

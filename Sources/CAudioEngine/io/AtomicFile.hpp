@@ -2,7 +2,7 @@
 // The one way the boop tool makes a file (CAudioEngine.h, "Atomic files"): audio renders and
 // recordings, MIDI files, saved patterns and emergency `.save` copies all go through it.
 //
-// The bytes go to a temporary file beside the target, made by boop_temp_create (mkstemp, a short
+// The bytes go to a temporary file beside the target, made by process::createTemporary (mkstemp, a short
 // fixed-length `.boop-XXXXXX` name, remembered so that a stop signal removes it), and are renamed
 // over the target on commit. Every failure (the file cannot be made, a write, the close, the sync,
 // the rename) and abort remove the temporary file: nothing half-written ever appears under the

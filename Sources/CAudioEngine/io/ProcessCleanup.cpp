@@ -1,6 +1,7 @@
-// Temporary files and stop signals for the boop tool (CAudioEngineProcess.h).
+// Temporary files and stop signals for the boop tool (ProcessCleanup.hpp; the C API in
+// capi/ProcessApi.cpp, CAudioEngineProcess.h).
 //
-// Every temporary file is made by boop_temp_create and remembered in a fixed table the signal
+// Every temporary file is made by createTemporary and remembered in a fixed table the signal
 // handler can walk without allocating or locking, so every way out (a first signal while nothing
 // polls it, a second signal's immediate exit) removes it. The handlers are plain sigaction ones:
 // no libdispatch (which hangs for ever when it cannot start its manager thread, e.g. under
@@ -18,7 +19,7 @@
 
 #include <atomic>
 
-#include "include/CAudioEngine.h"
+#include "io/ProcessCleanup.hpp"
 
 namespace {
 
@@ -75,7 +76,7 @@ void cleanUp() {
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, nullptr);
     }
-    boop_temp_remove_all();
+    boop::process::removeAllTemporaries();
     if (haveTerminal.load(std::memory_order_acquire) != 0) tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal);
 }
 
@@ -111,9 +112,9 @@ void onStopSignal(int sig) {
 
 }  // namespace
 
-extern "C" {
+namespace boop::process {
 
-int boop_temp_create(char* template_path) {
+int createTemporary(char* template_path) {
     if (template_path == nullptr) {
         errno = EINVAL;
         return -1;
@@ -136,7 +137,7 @@ int boop_temp_create(char* template_path) {
     return fd;
 }
 
-void boop_temp_forget(const char* path) {
+void forgetTemporary(const char* path) {
     if (path == nullptr) return;
     for (Slot& slot : slots) {
         if (slot.state.load(std::memory_order_acquire) != 2 || strcmp(slot.path, path) != 0) continue;
@@ -149,12 +150,12 @@ void boop_temp_forget(const char* path) {
     }
 }
 
-void boop_temp_remove_all(void) {
+void removeAllTemporaries() {
     for (Slot& slot : slots)
         if (slot.state.load(std::memory_order_acquire) == 2) unlink(slot.path);
 }
 
-int boop_standard_descriptors_reserve(void) {
+int reserveStandardDescriptors() {
     static std::atomic<int> closedMask{-1};
     int mask = closedMask.load(std::memory_order_acquire);
     if (mask >= 0) return mask;
@@ -170,7 +171,7 @@ int boop_standard_descriptors_reserve(void) {
     return closedMask.compare_exchange_strong(expected, mask, std::memory_order_acq_rel) ? mask : expected;
 }
 
-int boop_stop_signals_install(int wake_fd) {
+int installStopSignals(int wake_fd) {
     if (wake_fd >= 0) wakeFd.store(wake_fd);
     for (int sig : kStopSignals) {
         struct sigaction action;
@@ -184,13 +185,13 @@ int boop_stop_signals_install(int wake_fd) {
     return 0;
 }
 
-void boop_stop_signals_arm(void) { armed.store(1); }
+void armStopSignals() { armed.store(1); }
 
-int boop_stop_signals_count(void) { return signalCount.load(); }
+int stopSignalCount() { return signalCount.load(); }
 
-int boop_stop_signals_first(void) { return firstSignal.load(); }
+int firstStopSignal() { return firstSignal.load(); }
 
-void boop_stop_signals_set_terminal(const struct termios* saved) {
+void setSavedTerminal(const struct termios* saved) {
     if (saved == nullptr) {
         haveTerminal.store(0, std::memory_order_release);
         return;
@@ -200,4 +201,4 @@ void boop_stop_signals_set_terminal(const struct termios* saved) {
     haveTerminal.store(1, std::memory_order_release);
 }
 
-}  // extern "C"
+}  // namespace boop::process
