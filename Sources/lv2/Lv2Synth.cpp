@@ -7,6 +7,8 @@
 #include <cmath>
 #include <new>
 
+#include "engine/SynthBlocks.hpp"
+
 namespace boop::lv2 {
 
 namespace {
@@ -167,20 +169,13 @@ void Lv2Synth::run(uint32_t frames) BOOP_RT {
 #endif
 
 void Lv2Synth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
-    while (begin < end) {
-        uint32_t n = std::min(end - begin, kBlockFrames);
-        if (synth_->volumesRamping()) {
-            synth_->stepVolumes();
-            n = 1;
-        }
-        engine_->render(block_.data(), n);
-        stage_.process(block_.data(), n);
-        for (uint32_t i = 0; i < n; ++i) {
-            out_[0][begin + i] = block_[2 * i];
-            out_[1][begin + i] = block_[2 * i + 1];
-        }
-        begin += n;
-    }
+    renderSynthBlocks(*synth_, *engine_, stage_, block_.data(), kBlockFrames, begin, end,
+                      [this](const float* block, uint32_t n, uint32_t at) BOOP_RT {
+                          for (uint32_t i = 0; i < n; ++i) {
+                              out_[0][at + i] = block[2 * i];
+                              out_[1][at + i] = block[2 * i + 1];
+                          }
+                      });
 }
 
 }  // namespace boop::lv2

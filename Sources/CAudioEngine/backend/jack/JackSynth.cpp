@@ -6,6 +6,8 @@
 #include <cstring>
 #include <new>
 
+#include "engine/SynthBlocks.hpp"
+
 namespace boop {
 
 JackSynth::~JackSynth() { stop(); }
@@ -163,18 +165,11 @@ void JackSynth::readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BO
 #endif
 
 void JackSynth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
-    while (begin < end) {
-        uint32_t n = std::min(end - begin, kBlockFrames);
-        if (synth_->volumesRamping()) {
-            synth_->stepVolumes();
-            n = 1;
-        }
-        engine_->render(block_.data(), n);
-        stage_.process(block_.data(), n);
-        if (recording_ != nullptr) recording_->pushAudio(block_.data(), n);
-        deinterleave(block_.data(), 2, n, buffers_.data(), begin);
-        begin += n;
-    }
+    renderSynthBlocks(*synth_, *engine_, stage_, block_.data(), kBlockFrames, begin, end,
+                      [this](const float* block, uint32_t n, uint32_t at) BOOP_RT {
+                          if (recording_ != nullptr) recording_->pushAudio(block, n);
+                          deinterleave(block, 2, n, buffers_.data(), at);
+                      });
 }
 
 }  // namespace boop
