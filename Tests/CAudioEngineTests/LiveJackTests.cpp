@@ -317,8 +317,10 @@ void exerciseTransport() {
 }
 
 // Paced by the server's frame clock (jack_frame_time, read through a client of the test's own):
-// the frames boop wrote over a stretch are the frames the server ran, within the two periods in
-// flight at the readings. The dummy driver's own pace against the wall clock is the server's
+// the frames boop wrote over a stretch are the frames the server ran, within four periods: a
+// period in flight at each reading, and jack_frame_time's own estimate (extrapolated from the
+// last cycle's start by the wall clock), which runs a period or two off when the server's thread
+// wakes late on a loaded machine. The dummy driver's own pace against the wall clock is the server's
 // business (on a starved machine it runs late), and a stretch with xruns (cycles boop may have been
 // skipped in) is measured again, up to five times; when every one had them, only the bounds that
 // hold anyway are checked, and the test says so.
@@ -326,7 +328,7 @@ void checkPace(boop_playback* pb) {
     jack_status_t status{};
     jack_client_t* clock = jack_client_open("boop-pace", JackNoStartServer, &status);
     REQUIRE(clock != nullptr);
-    const double period = 64;
+    const double period = 64, slack = 4 * period;
     sleepSeconds(0.3);
     for (int attempt = 1;; ++attempt) {
         const boop_playback_stats s0 = boop_playback_get_stats(pb);
@@ -339,9 +341,9 @@ void checkPace(boop_playback* pb) {
         MESSAGE("stretch " << attempt << ": played " << frames << " frames while the server ran " << server
                            << ", xruns " << xruns);
         CHECK(server > 0);
-        CHECK(frames <= server + 2 * period);
+        CHECK(frames <= server + slack);
         if (xruns == 0) {
-            CHECK(frames >= server - 2 * period);
+            CHECK(frames >= server - slack);
             break;
         }
         if (attempt == 5) {
