@@ -21,7 +21,7 @@ struct PatternTransportSongTests {
         var b = SongPattern(name: "B", length: 4)
         b.tracks[.bass] = [SongNote(step: 0, pitch: 36, length: 3), SongNote(step: 3, pitch: 43, velocity: .accent)]
         var bass = Instrument()
-        bass.voice = .pluck
+        bass.voice = Instrument.Voice(rawValue: "pluck")
         return Song(
             name: "t", bpm: 180, swing: 55, seed: 7, instruments: [.bass: bass], patterns: [a, b],
             chain: [

@@ -31,7 +31,7 @@ struct SongTests {
         #expect(song.chain == [ChainEntry(pattern: "B", repeats: 2), ChainEntry(pattern: "A", bpm: 90), ChainEntry(pattern: "B")])
         #expect(song.seed == 3)
         #expect(song.instrument(.melody).voice == .triangle)
-        #expect(song.instrument(.rhythm).kit == .chip)
+        #expect(song.instrument(.rhythm).kit.rawValue == "chip")
         #expect(!song.isAudible(.chords) && song.isAudible(.melody))
         let notes = song.patterns[0].notes(.melody)
         #expect(notes[1].ratchet == 2 && notes[2].probability == 50 && notes[3].condition == .init(a: 2, b: 2))

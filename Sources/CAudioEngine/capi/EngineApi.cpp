@@ -6,6 +6,7 @@
 #include "capi/Guarded.hpp"
 #include "engine/Engine.hpp"
 #include "engine/Instrument.hpp"
+#include "engine/Palette.hpp"
 #include "include/CAudioEngine.h"
 
 struct boop_engine {
@@ -172,10 +173,9 @@ namespace {
 bool within(double v, double lo, double hi) { return std::isfinite(v) && v >= lo && v <= hi; }
 
 bool valid(const boop_instrument& i) {
-    return static_cast<int>(i.voice) >= 0 && static_cast<int>(i.voice) <= BOOP_VOICE_SUB &&
-           within(i.width, 0.05, 0.95) && within(i.attack, 0.0, 10.0) && within(i.decay, 0.0, 10.0) &&
-           within(i.sustain, 0.0, 1.0) && within(i.release, 0.0, 10.0) && within(i.cutoff, 20.0, 20000.0) &&
-           within(i.resonance, 0.5, 20.0) && within(i.pan, -1.0, 1.0);
+    return boop::isVoice(static_cast<int>(i.voice)) && within(i.width, 0.05, 0.95) && within(i.attack, 0.0, 10.0) &&
+           within(i.decay, 0.0, 10.0) && within(i.sustain, 0.0, 1.0) && within(i.release, 0.0, 10.0) &&
+           within(i.cutoff, 20.0, 20000.0) && within(i.resonance, 0.5, 20.0) && within(i.pan, -1.0, 1.0);
 }
 
 }  // namespace
@@ -224,7 +224,7 @@ extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint6
 
 extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key,
                                            float gain) {
-    if (!engine || gm_key > 127 || static_cast<int>(kit) < 0 || static_cast<int>(kit) > BOOP_KIT_CHIP ||
+    if (!engine || gm_key > 127 || !boop::isKit(static_cast<int>(kit)) ||
         !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
         return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;
@@ -248,7 +248,7 @@ bool validKeysSound(const boop_keys_sound& s) {
         case BOOP_KEYS_INSTRUMENT:
             return s.index < BOOP_INSTRUMENT_SLOTS;
         case BOOP_KEYS_DRUMS:
-            return s.index <= BOOP_KIT_CHIP;
+            return s.index < BOOP_KIT_COUNT;
         default:
             return false;
     }

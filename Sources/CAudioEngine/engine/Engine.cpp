@@ -106,7 +106,7 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             if (c.timbre == 0) {
                 drums_.trigger(c.noteId, c.gain, ++drumSeed_, ++noteOrder_, frame);
             } else {
-                kits_.trigger(static_cast<KitBank::Kit>(c.timbre), c.noteId, c.gain, ++drumSeed_, ++noteOrder_);
+                kits_.trigger(static_cast<boop_kit>(c.timbre), c.noteId, c.gain, ++drumSeed_, ++noteOrder_);
             }
             break;
         case Command::Type::InstrumentNoteOn:

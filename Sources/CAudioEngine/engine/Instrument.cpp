@@ -45,7 +45,7 @@ void InstrumentBank::updateCoefficients() BOOP_RT {
 void InstrumentBank::setParam(uint32_t index, double value) BOOP_RT {
     switch (index) {
         case InstrumentParams::Voice:
-            params_.voice = static_cast<InstrumentVoice>(std::clamp(static_cast<int>(value), 0, 7));
+            params_.voice = clampVoice(static_cast<int>(value));
             break;
         case InstrumentParams::Width:
             params_.width = std::clamp(value, 0.05, 0.95);
@@ -157,7 +157,7 @@ void InstrumentBank::start(uint32_t noteId, double hz, float gain, uint64_t orde
     t.increment = static_cast<uint32_t>(increment);
     t.dt = static_cast<float>(increment / kTwoTo32);
     t.invDt = 1.0f / std::max(t.dt, 1e-9f);
-    const double ratio = params_.voice == InstrumentVoice::Fm ? 3.5 : 2.0;
+    const double ratio = params_.voice == BOOP_VOICE_FM ? 3.5 : 2.0;
     const double increment2 = std::min(std::nearbyint(increment * ratio), kTwoTo32 / 2 - 1);
     t.increment2 = static_cast<uint32_t>(increment2);
     t.dt2 = static_cast<float>(increment2 / kTwoTo32);
@@ -165,7 +165,7 @@ void InstrumentBank::start(uint32_t noteId, double hz, float gain, uint64_t orde
     t.modIndex = 0.35f;
     const uint32_t attack = framesOf(std::max(params_.attack, kMinAttack), sampleRate_);
     enterStage(v, Stage::Attack, 0.0f, attack, static_cast<float>(1.0 / attack));
-    if (params_.voice == InstrumentVoice::Pluck) exciteString(t, sampleRate_, hz, stringLength_, seed);
+    if (params_.voice == BOOP_VOICE_PLUCK) exciteString(t, sampleRate_, hz, stringLength_, seed);
 }
 
 void InstrumentBank::enterStage(Voice& v, Stage stage, float start, uint32_t length, float slope) BOOP_RT {

@@ -11,7 +11,7 @@ namespace boop {
 // (a cutoff at or above 0.45 x the rate bypasses it) and its place in the stereo field.
 struct InstrumentParams {
     enum Index : uint32_t { Voice, Width, Attack, Decay, Sustain, Release, Cutoff, Resonance, Pan, Count };
-    InstrumentVoice voice = InstrumentVoice::Sine;
+    boop_instrument_voice voice = BOOP_VOICE_SINE;
     double width = 0.5;  // pulse: the fraction of a cycle high
     double attack = 0.01, decay = 0.1, sustain = 1.0, release = 0.15;
     double cutoff = 20000.0, resonance = 0.70710678118654752;

@@ -1,5 +1,7 @@
 #include "engine/InstrumentTone.hpp"
+#include <array>
 #include <cmath>
+#include <utility>
 #include "dsp/GroupScan.hpp"
 
 namespace boop {
@@ -92,19 +94,19 @@ BOOP_SIMD_INLINE f8 pluckGroup(ToneState& v) noexcept {
     return out;
 }
 
-template <InstrumentVoice V>
+template <boop_instrument_voice V>
 BOOP_SIMD_INLINE f8 oscillator(ToneState& v, const ToneShared& s) noexcept {
     const u8 ph = phases(v.phase, v.increment);
-    if constexpr (V == InstrumentVoice::Sine) {
+    if constexpr (V == BOOP_VOICE_SINE) {
         return sinTurns(signedTurns(ph));
-    } else if constexpr (V == InstrumentVoice::Triangle) {
+    } else if constexpr (V == BOOP_VOICE_TRIANGLE) {
         return dsp::simd::abs(signedTurns(ph)) * 4.0f - 1.0f;
-    } else if constexpr (V == InstrumentVoice::Saw) {
+    } else if constexpr (V == BOOP_VOICE_SAW) {
         return blepSaw(unsignedTurns(ph), v.dt, v.invDt);
-    } else if constexpr (V == InstrumentVoice::Pulse) {
+    } else if constexpr (V == BOOP_VOICE_PULSE) {
         return 0.5f *
                (blepSaw(unsignedTurns(ph), v.dt, v.invDt) - blepSaw(unsignedTurns(ph + s.widthShift), v.dt, v.invDt));
-    } else if constexpr (V == InstrumentVoice::Fm) {
+    } else if constexpr (V == BOOP_VOICE_FM) {
         // Phase modulation by a partial 3.5 times the pitch: the bell's inharmonic sidebands
         // (2.5, 4.5, 6, 8 x f) around a carrier that stays the lowest partial.
         const f8 depth = v.modIndex * s.fmPow;
@@ -114,18 +116,20 @@ BOOP_SIMD_INLINE f8 oscillator(ToneState& v, const ToneShared& s) noexcept {
         whole = whole > half ? whole - 1.0f : whole;  // floor
         v.modIndex *= s.fmPow8;
         return sinTurns(x - whole);
-    } else if constexpr (V == InstrumentVoice::Pad) {
+    } else if constexpr (V == BOOP_VOICE_PAD) {
         const f8 octave = blepSaw(unsignedTurns(phases(v.phase2, v.increment2)), v.dt2, v.invDt2);
         return 0.6f * (blepSaw(unsignedTurns(ph), v.dt, v.invDt) + 0.5f * octave);
-    } else if constexpr (V == InstrumentVoice::Sub) {
+    } else if constexpr (V == BOOP_VOICE_SUB) {
         const f8 x = sinTurns(signedTurns(ph));
         return 1.2f * x - 0.3f * x * x * x;  // a little third harmonic, a warm sub
-    } else {
+    } else if constexpr (V == BOOP_VOICE_PLUCK) {
         return pluckGroup(v);
+    } else {
+        static_assert(V != V, "a voice of BOOP_VOICES (CAudioEngine.h) without its tone here");
     }
 }
 
-template <InstrumentVoice V, bool Filtered>
+template <boop_instrument_voice V, bool Filtered>
 BOOP_SIMD_INLINE void toneGroup(ToneState& v, const ToneShared& s, float* out) noexcept {
     f8 x = oscillator<V>(v, s);
     v.phase += v.increment * 8u;
@@ -178,44 +182,33 @@ void ToneShared::setFmDecay(double perFrame) BOOP_RT {
 // groups advance a copy of the voice's state, which stays in registers: the voice itself, which
 // `out` might alias, would be stored every group and read back, and the baseline reads a float
 // it broadcasts with a 16-byte load across the lowpass state stored the group before, a load
-// that cannot be forwarded from the store and waits for it.
-#define BOOP_TONE_KERNEL(NAME, V, FILTERED, ATTRIBUTES)                                                     \
-    ATTRIBUTES static void NAME(ToneState& v, const ToneShared& s, float* out) BOOP_RT {                    \
-        ToneState state = v;                                                                                \
-        for (int g = 0; g < kToneAhead; g += 8) toneGroup<InstrumentVoice::V, FILTERED>(state, s, out + g); \
-        v = state;                                                                                          \
-    }
-#define BOOP_TONE_KERNELS(SUFFIX, ATTRIBUTES)                                   \
-    BOOP_TONE_KERNEL(sine##SUFFIX, Sine, false, ATTRIBUTES)                     \
-    BOOP_TONE_KERNEL(sineF##SUFFIX, Sine, true, ATTRIBUTES)                     \
-    BOOP_TONE_KERNEL(triangle##SUFFIX, Triangle, false, ATTRIBUTES)             \
-    BOOP_TONE_KERNEL(triangleF##SUFFIX, Triangle, true, ATTRIBUTES)             \
-    BOOP_TONE_KERNEL(pulse##SUFFIX, Pulse, false, ATTRIBUTES)                   \
-    BOOP_TONE_KERNEL(pulseF##SUFFIX, Pulse, true, ATTRIBUTES)                   \
-    BOOP_TONE_KERNEL(saw##SUFFIX, Saw, false, ATTRIBUTES)                       \
-    BOOP_TONE_KERNEL(sawF##SUFFIX, Saw, true, ATTRIBUTES)                       \
-    BOOP_TONE_KERNEL(fm##SUFFIX, Fm, false, ATTRIBUTES)                         \
-    BOOP_TONE_KERNEL(fmF##SUFFIX, Fm, true, ATTRIBUTES)                         \
-    BOOP_TONE_KERNEL(pluck##SUFFIX, Pluck, false, ATTRIBUTES)                   \
-    BOOP_TONE_KERNEL(pluckF##SUFFIX, Pluck, true, ATTRIBUTES)                   \
-    BOOP_TONE_KERNEL(pad##SUFFIX, Pad, false, ATTRIBUTES)                       \
-    BOOP_TONE_KERNEL(padF##SUFFIX, Pad, true, ATTRIBUTES)                       \
-    BOOP_TONE_KERNEL(sub##SUFFIX, Sub, false, ATTRIBUTES)                       \
-    BOOP_TONE_KERNEL(subF##SUFFIX, Sub, true, ATTRIBUTES)                       \
-    static constexpr ToneKernel kTones##SUFFIX[8][2] = {                        \
-        {sine##SUFFIX, sineF##SUFFIX},   {triangle##SUFFIX, triangleF##SUFFIX}, \
-        {pulse##SUFFIX, pulseF##SUFFIX}, {saw##SUFFIX, sawF##SUFFIX},           \
-        {fm##SUFFIX, fmF##SUFFIX},       {pluck##SUFFIX, pluckF##SUFFIX},       \
-        {pad##SUFFIX, padF##SUFFIX},     {sub##SUFFIX, subF##SUFFIX}};
+// that cannot be forwarded from the store and waits for it. The table has a row per voice of
+// BOOP_VOICES, in its order (Palette.hpp holds the values to it).
+using ToneTable = std::array<std::array<ToneKernel, 2>, BOOP_VOICE_COUNT>;
+#define BOOP_TONE_KERNELS(SUFFIX, ATTRIBUTES)                                              \
+    template <boop_instrument_voice V, bool Filtered>                                      \
+    ATTRIBUTES void tone##SUFFIX(ToneState& v, const ToneShared& s, float* out) BOOP_RT {  \
+        ToneState state = v;                                                               \
+        for (int g = 0; g < kToneAhead; g += 8) toneGroup<V, Filtered>(state, s, out + g); \
+        v = state;                                                                         \
+    }                                                                                      \
+    template <int... Voice>                                                                \
+    constexpr ToneTable tones##SUFFIX(std::integer_sequence<int, Voice...>) {              \
+        return {{{tone##SUFFIX<static_cast<boop_instrument_voice>(Voice), false>,          \
+                  tone##SUFFIX<static_cast<boop_instrument_voice>(Voice), true>}...}};     \
+    }                                                                                      \
+    constexpr ToneTable kTones##SUFFIX = tones##SUFFIX(std::make_integer_sequence<int, BOOP_VOICE_COUNT>{});
 
+namespace {
 BOOP_TONE_KERNELS(Baseline, )
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define BOOP_HAVE_AVX2_TONES 1
 BOOP_TONE_KERNELS(Avx2, __attribute__((target("avx2,fma"))))
 #endif
+}  // namespace
 
-ToneKernel chooseToneKernel(InstrumentVoice voice, bool filtered, bool wide) BOOP_RT {
-    const int v = static_cast<int>(voice) & 7, f = filtered ? 1 : 0;
+ToneKernel chooseToneKernel(boop_instrument_voice voice, bool filtered, bool wide) BOOP_RT {
+    const int v = clampVoice(static_cast<int>(voice)), f = filtered ? 1 : 0;
 #if defined(BOOP_HAVE_AVX2_TONES)
     if (wide) return kTonesAvx2[v][f];
 #else

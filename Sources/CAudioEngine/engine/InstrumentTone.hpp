@@ -2,12 +2,10 @@
 #include <cstdint>
 #include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
+#include "engine/Palette.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
-
-// The voices a song's pitched track can choose (boop_instrument_voice, in the same order).
-enum class InstrumentVoice : uint8_t { Sine, Triangle, Pulse, Saw, Fm, Pluck, Pad, Sub };
 
 // One voice's sound before its envelope: the oscillator (or Karplus-Strong string) through the
 // track's lowpass. It depends only on the note's start and the track's settings, never on an
@@ -51,6 +49,6 @@ constexpr int kToneAhead = 32;
 // Writes the voice's next kToneAhead frames into out and advances its state.
 using ToneKernel = void (*)(ToneState&, const ToneShared&, float* out) BOOP_RT;
 // The kernel for a voice and filter setting: the AVX2 + FMA build when wide, else the baseline.
-ToneKernel chooseToneKernel(InstrumentVoice voice, bool filtered, bool wide) BOOP_RT;
+ToneKernel chooseToneKernel(boop_instrument_voice voice, bool filtered, bool wide) BOOP_RT;
 
 }  // namespace boop

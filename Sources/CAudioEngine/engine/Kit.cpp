@@ -23,7 +23,8 @@ int KitBank::activeCount() const BOOP_RT {
     return n;
 }
 
-void KitBank::recipe808(Hit& h, uint32_t key) BOOP_RT {
+template <>
+void KitBank::recipe<BOOP_KIT_808>(Hit& h, uint32_t key) BOOP_RT {
     const float hz = static_cast<float>(1.0 / sampleRate_);
     auto tone = [&](float rest, float sweep, double sweepSeconds, float level, double seconds) {
         h.rest = rest * hz;
@@ -62,7 +63,8 @@ void KitBank::recipe808(Hit& h, uint32_t key) BOOP_RT {
     }
 }
 
-void KitBank::recipeChip(Hit& h, uint32_t key) BOOP_RT {
+template <>
+void KitBank::recipe<BOOP_KIT_CHIP>(Hit& h, uint32_t key) BOOP_RT {
     const float hz = static_cast<float>(1.0 / sampleRate_);
     h.square = true;
     auto tone = [&](float rest, float sweep, double sweepSeconds, float level, double seconds) {
@@ -97,7 +99,13 @@ void KitBank::recipeChip(Hit& h, uint32_t key) BOOP_RT {
     }
 }
 
-void KitBank::trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT {
+// Never called: the engine gives the General MIDI kit's hits to DrumBank. The 808's stands in.
+template <>
+void KitBank::recipe<BOOP_KIT_GM>(Hit& h, uint32_t key) BOOP_RT {
+    recipe<BOOP_KIT_808>(h, key);
+}
+
+void KitBank::trigger(boop_kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT {
     Hit* slot = nullptr;
     for (Hit& h : hits_)
         if (!h.active) {
@@ -127,10 +135,16 @@ void KitBank::trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t
     }
     h.sweepDecay = 1.0f;
     h.toneDecay = h.noiseDecay = 1.0f;
-    if (kit == Kit::Chip) {
-        recipeChip(h, key);
-    } else {
-        recipe808(h, key);
+    switch (kit) {
+#define BOOP_KIT_RECIPE(ENUMERATOR, ...) \
+    case ENUMERATOR:                     \
+        recipe<ENUMERATOR>(h, key);      \
+        break;
+        BOOP_KITS(BOOP_KIT_RECIPE)
+#undef BOOP_KIT_RECIPE
+        default:  // the C API lets no other value through
+            recipe<BOOP_KIT_808>(h, key);
+            break;
     }
     auto powers = [](float d, float* p, float& p8) {
         double q = 1.0;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
 namespace boop {
@@ -14,13 +15,12 @@ namespace boop {
 // never depends on where a block was cut. A 1 ms ramp-in and a fade when stolen: no click.
 class KitBank {
   public:
-    enum class Kit : uint8_t { Gm = 0, Tr808 = 1, Chip = 2 };
     static constexpr int kVoices = 8;
     static constexpr int kChunk = 256;  // frames summed in mono before panning
     static constexpr int kAhead = 32;   // frames a kernel call makes: four groups of eight
 
     void prepare(double sampleRate) noexcept;
-    void trigger(Kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
+    void trigger(boop_kit kit, uint32_t key, float gain, uint32_t seed, uint64_t order) BOOP_RT;
     void fadeAll(double seconds) BOOP_RT;
     // Adds frames [begin, end) into left and right with the given pan gains.
     void render(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
@@ -63,8 +63,10 @@ class KitBank {
     void renderAvx2(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
     void renderBaseline(float* left, float* right, float panLeft, float panRight, int begin, int end) BOOP_RT;
     bool wide_ = false;
-    void recipe808(Hit& h, uint32_t key) BOOP_RT;
-    void recipeChip(Hit& h, uint32_t key) BOOP_RT;
+    // A kit's hit for a key: one specialisation per line of BOOP_KITS (Kit.cpp), so a kit
+    // added there without its recipe does not link.
+    template <boop_kit K>
+    void recipe(Hit& h, uint32_t key) BOOP_RT;
     float decayOver(double seconds) const noexcept;
 
     Kernel kernel_ = nullptr;

@@ -191,19 +191,40 @@ boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t g
  * exactly the centred mix of the timbres and the General MIDI kit. */
 #define BOOP_INSTRUMENT_SLOTS 4
 
-typedef enum boop_instrument_voice {
-    BOOP_VOICE_SINE = 0,
-    BOOP_VOICE_TRIANGLE = 1,
-    BOOP_VOICE_PULSE = 2, /* band-limited, `width` the fraction of a cycle high */
-    BOOP_VOICE_SAW = 3,   /* band-limited (polyBLEP) */
-    BOOP_VOICE_FM = 4,    /* a bell: phase modulation by a partial at 3.5 x the pitch, brightness decaying */
-    BOOP_VOICE_PLUCK = 5, /* a Karplus-Strong string (delay line, averaging loop filter, allpass tuning) */
-    BOOP_VOICE_PAD = 6,   /* a saw with its octave */
-    BOOP_VOICE_SUB = 7,   /* a sine with a little third harmonic */
-    BOOP_VOICE_MAX_ENUM = 0x7FFFFFFF
-} boop_instrument_voice;
+/* The voices, one line each: the one list of them. The enum below, the engine's checks and kernel
+ * table, the song files' names, the General MIDI program a .mid export gives a voice and the sound
+ * a song's left-out fields take all come from it; boop's help lists it, and a check
+ * (scripts/cli-tests.d/palette.sh) holds the README to it. A new voice is a line here (appended:
+ * the values are the ABI) and its tone in engine/InstrumentTone.cpp.
+ *   X(ENUMERATOR, name, value, gm_program, attack, decay, sustain, release, cutoff, resonance, description)
+ * name is a song file's "voice"; gm_program is 0-based; the next six are the sound a song gives the
+ * voice where it names none (seconds, a level, Hz, Q); description is one line for the help. */
+#define BOOP_VOICES(X)                                                                                                \
+    X(BOOP_VOICE_SINE, "sine", 0, 73, 0.005, 0.2, 0.8, 0.15, 20000, 0.7071, "a pure sine")                            \
+    X(BOOP_VOICE_TRIANGLE, "triangle", 1, 79, 0.005, 0.2, 0.8, 0.15, 20000, 0.7071, "a triangle: soft odd harmonics") \
+    X(BOOP_VOICE_PULSE, "pulse", 2, 80, 0.005, 0.2, 0.8, 0.15, 20000, 0.7071, "a band-limited pulse of any width")    \
+    X(BOOP_VOICE_SAW, "saw", 3, 81, 0.005, 0.2, 0.8, 0.15, 20000, 0.7071, "a band-limited (polyBLEP) sawtooth")       \
+    X(BOOP_VOICE_FM, "fm", 4, 14, 0.002, 1.5, 0, 0.4, 20000, 0.7071, "a bell: phase modulation at 3.5 x the pitch")   \
+    X(BOOP_VOICE_PLUCK, "pluck", 5, 46, 0.002, 0, 1, 0.2, 20000, 0.7071, "a Karplus-Strong string")                   \
+    X(BOOP_VOICE_PAD, "pad", 6, 89, 0.3, 0.5, 0.8, 0.6, 3000, 0.7071, "a saw with its octave, swelling in")           \
+    X(BOOP_VOICE_SUB, "sub", 7, 38, 0.005, 0.2, 0.8, 0.15, 20000, 0.7071, "a sine with a little third harmonic")
 
-typedef enum boop_kit { BOOP_KIT_GM = 0, BOOP_KIT_808 = 1, BOOP_KIT_CHIP = 2, BOOP_KIT_MAX_ENUM = 0x7FFFFFFF } boop_kit;
+/* The rhythm kits, as the voices: X(ENUMERATOR, name, value, description). The General MIDI kit is
+ * the version-1 one (boop_engine_drum_hit's); a new kit is a line here (appended) and its recipe in
+ * engine/Kit.cpp. */
+#define BOOP_KITS(X)                                                                         \
+    X(BOOP_KIT_GM, "gm", 0, "the General MIDI kit of version-1 patterns")                    \
+    X(BOOP_KIT_808, "808", 1, "808-style: swept sine kicks and toms, a clap, metallic hats") \
+    X(BOOP_KIT_CHIP, "chip", 2, "an 8-bit console's square-wave sweeps and noise channel")
+
+#define BOOP_ENTRY(ENUMERATOR, name, value, ...) ENUMERATOR = value,
+#define BOOP_LIST_ONE(...) +1
+/* MAX_ENUM, as boop_timbre's: any int is a representable value, so an unknown one is refused. */
+typedef enum boop_instrument_voice { BOOP_VOICES(BOOP_ENTRY) BOOP_VOICE_MAX_ENUM = 0x7FFFFFFF } boop_instrument_voice;
+typedef enum boop_kit { BOOP_KITS(BOOP_ENTRY) BOOP_KIT_MAX_ENUM = 0x7FFFFFFF } boop_kit;
+/* How many voices and kits there are: the valid values are 0 ... count - 1. */
+enum { BOOP_VOICE_COUNT = 0 BOOP_VOICES(BOOP_LIST_ONE) };
+enum { BOOP_KIT_COUNT = 0 BOOP_KITS(BOOP_LIST_ONE) };
 
 typedef struct boop_instrument {
     boop_instrument_voice voice;
@@ -235,6 +256,21 @@ boop_status boop_engine_instrument_note_on(boop_engine* engine, uint64_t frame, 
  * panned as instrument slot 3. Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_QUEUE_FULL.
  * Thread safety: control thread; lock-free. */
 boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key, float gain);
+
+/* The voices' and kits' lines (BOOP_VOICES, BOOP_KITS) as the loaded library has them, so a program
+ * built against an older header learns newer voices. Counts: the values are 0 ... count - 1. Names
+ * (a song file's "voice" or "kit") and descriptions (a line for the help) are static strings, NULL
+ * for a value that names none; the program is the General MIDI one (0-based) a .mid export gives
+ * the voice, -1 for none; boop_voice_sound fills `sound` with what a song gives the voice where it
+ * names none (width 0.5, pan 0). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT. Thread safety: any thread. */
+uint32_t boop_voice_count(void);
+const char* boop_voice_name(boop_instrument_voice voice);
+const char* boop_voice_description(boop_instrument_voice voice);
+int boop_voice_gm_program(boop_instrument_voice voice);
+boop_status boop_voice_sound(boop_instrument_voice voice, boop_instrument* sound);
+uint32_t boop_kit_count(void);
+const char* boop_kit_name(boop_kit kit);
+const char* boop_kit_description(boop_kit kit);
 
 /* Fades every sounding voice (and drum) to silence over fade_seconds (BOOP_FADE_SECONDS_MIN ... _MAX) from
  * `frame`. Notes queued after this call still play. Used for stop, pause and Ctrl-C.
@@ -884,67 +920,6 @@ void boop_pitch_tracker_reset(boop_pitch_tracker* tracker);
 void boop_pitch_tracker_destroy(boop_pitch_tracker* tracker);
 
 /* ====================================================================================== */
-/* Atomic files: the one way the boop tool makes a file                                    */
-/* ====================================================================================== */
-
-/* Audio renders and recordings, MIDI files, saved patterns and `.save` copies: the bytes go to a
- * temporary file beside the target (mkstemp, `.boop-XXXXXX`, removed by a stop signal: see
- * boop_temp_create) and are renamed over it on commit. Any failure, and abort, removes the
- * temporary file, so nothing half-written ever appears under the target's name. */
-
-/* How far a commit goes before it returns (docs/DESIGN.md, "Durability"). RENAME: the rename is
- * atomic, the bytes reach the disk when the kernel writes them back (a render can be made again);
- * an existing regular file is replaced by swapping names and removing the old one, so ext4 does not
- * write the new file back at the rename (auto_da_alloc).
- * SYNC: the file and then its folder are flushed first (a saved pattern is the user's work). */
-typedef enum { BOOP_DURABILITY_RENAME = 0, BOOP_DURABILITY_SYNC = 1 } boop_durability;
-
-/* Flags: FOLLOW_LINKS replaces the file a symbolic link names (the link stays a link);
- * KEEP_MODE gives the new file the permissions of the one it replaces (0644 less the umask for a
- * new one; without it, 0666 less the umask). */
-#define BOOP_ATOMIC_FOLLOW_LINKS 1u
-#define BOOP_ATOMIC_KEEP_MODE 2u
-
-typedef struct boop_atomic_file boop_atomic_file;
-
-/* Makes the temporary file for `path`. Return: BOOP_OK; BOOP_ERROR_CANNOT_CREATE with the
- * system's reason copied into `why` (NUL-terminated, cut to `why_size`; may be NULL);
- * BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY. One file is used from one thread at a
- * time. */
-boop_status boop_atomic_file_open(const char* path, uint32_t flags, boop_atomic_file** out_file, char* why,
-                                  size_t why_size);
-
-/* Appends `count` bytes; writes at `offset` over bytes already written. Return: BOOP_OK,
- * BOOP_ERROR_IO (boop_atomic_file_error says why: "file size limit exceeded (ulimit -f)", "disk
- * full ..."), BOOP_ERROR_INVALID_ARGUMENT. */
-boop_status boop_atomic_file_write(boop_atomic_file* file, const void* bytes, size_t count);
-boop_status boop_atomic_file_write_at(boop_atomic_file* file, uint64_t offset, const void* bytes, size_t count);
-
-/* Renames the file into place (after flushing it, for SYNC). On BOOP_OK the handle is freed; on
- * failure (BOOP_ERROR_IO) the temporary file is gone and the handle stays so that
- * boop_atomic_file_error can say why: free it with boop_atomic_file_abort. */
-boop_status boop_atomic_file_commit(boop_atomic_file* file, boop_durability durability);
-
-/* Removes the temporary file (if any) and frees the handle. NULL is ignored. */
-void boop_atomic_file_abort(boop_atomic_file* file);
-
-/* The last failure's reason; "" when none. Valid until the next call on the handle. */
-const char* boop_atomic_file_error(const boop_atomic_file* file);
-
-/* The whole of `bytes` as the file `path`: open, write, commit in one call. Return: as
- * boop_atomic_file_open (CANNOT_CREATE) and boop_atomic_file_commit (IO), the reason in `why`. */
-boop_status boop_file_write_atomic(const char* path, const void* bytes, size_t count, uint32_t flags,
-                                   boop_durability durability, char* why, size_t why_size);
-
-/* The file `path` finally names, symbolic links followed (as BOOP_ATOMIC_FOLLOW_LINKS does), into
- * `out` (NUL-terminated). Return: the length, or 0 when it does not fit in `out_size`. */
-size_t boop_file_resolve_links(const char* path, char* out, size_t out_size);
-
-/* A recording (boop listen -o, boop train -o) cannot be made again: its commit should be SYNC.
- * A render's is RENAME, the default. Call before boop_file_writer_commit. */
-void boop_file_writer_set_durability(boop_file_writer* writer, boop_durability durability);
-
-/* ====================================================================================== */
 /* Live MIDI synth: boop played from a keyboard or another program (boop synth)            */
 /* ====================================================================================== */
 
@@ -1147,7 +1122,8 @@ void boop_midi_in_destroy(boop_midi_in* input);
 
 /* Generative ambient, in a header of its own (a third of the API by itself); part of this one. */
 #include "CAudioEngineAmbient.h"
-/* The boop tool's process clean-up (temporary files, stop signals, standard descriptors). */
+/* The boop tool's files and process clean-up (atomic files, temporary files, stop signals, standard
+ * descriptors). */
 #include "CAudioEngineProcess.h"
 
 #endif /* CAUDIOENGINE_H */

@@ -1,6 +1,7 @@
-/* PixelBoop's C API, process clean-up for the boop tool: temporary files that every way out
- * removes, stop signals, and the standard descriptors. Part of <pixelboop/CAudioEngine.h>, which
- * includes it; conventions as there, a thread note on every function. */
+/* PixelBoop's C API, the boop tool's files and process clean-up: atomic files (how the tool makes
+ * every file), temporary files that every way out removes, stop signals, and the standard
+ * descriptors. Part of <pixelboop/CAudioEngine.h>, which includes it at its end (the types it uses
+ * are that header's); conventions as there, a thread note on every function. */
 #ifndef CAUDIOENGINE_PROCESS_H
 #define CAUDIOENGINE_PROCESS_H
 
@@ -47,6 +48,67 @@ int boop_stop_signals_first(void);
 
 /* The terminal settings to put back on STDIN before a signal ends the process; NULL: none. */
 void boop_stop_signals_set_terminal(const struct termios* saved);
+
+/* ====================================================================================== */
+/* Atomic files: the one way the boop tool makes a file                                    */
+/* ====================================================================================== */
+
+/* Audio renders and recordings, MIDI files, saved patterns and `.save` copies: the bytes go to a
+ * temporary file beside the target (mkstemp, `.boop-XXXXXX`, removed by a stop signal: see
+ * boop_temp_create) and are renamed over it on commit. Any failure, and abort, removes the
+ * temporary file, so nothing half-written ever appears under the target's name. */
+
+/* How far a commit goes before it returns (docs/DESIGN.md, "Durability"). RENAME: the rename is
+ * atomic, the bytes reach the disk when the kernel writes them back (a render can be made again);
+ * an existing regular file is replaced by swapping names and removing the old one, so ext4 does not
+ * write the new file back at the rename (auto_da_alloc).
+ * SYNC: the file and then its folder are flushed first (a saved pattern is the user's work). */
+typedef enum { BOOP_DURABILITY_RENAME = 0, BOOP_DURABILITY_SYNC = 1 } boop_durability;
+
+/* Flags: FOLLOW_LINKS replaces the file a symbolic link names (the link stays a link);
+ * KEEP_MODE gives the new file the permissions of the one it replaces (0644 less the umask for a
+ * new one; without it, 0666 less the umask). */
+#define BOOP_ATOMIC_FOLLOW_LINKS 1u
+#define BOOP_ATOMIC_KEEP_MODE 2u
+
+typedef struct boop_atomic_file boop_atomic_file;
+
+/* Makes the temporary file for `path`. Return: BOOP_OK; BOOP_ERROR_CANNOT_CREATE with the
+ * system's reason copied into `why` (NUL-terminated, cut to `why_size`; may be NULL);
+ * BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_OUT_OF_MEMORY. One file is used from one thread at a
+ * time. */
+boop_status boop_atomic_file_open(const char* path, uint32_t flags, boop_atomic_file** out_file, char* why,
+                                  size_t why_size);
+
+/* Appends `count` bytes; writes at `offset` over bytes already written. Return: BOOP_OK,
+ * BOOP_ERROR_IO (boop_atomic_file_error says why: "file size limit exceeded (ulimit -f)", "disk
+ * full ..."), BOOP_ERROR_INVALID_ARGUMENT. */
+boop_status boop_atomic_file_write(boop_atomic_file* file, const void* bytes, size_t count);
+boop_status boop_atomic_file_write_at(boop_atomic_file* file, uint64_t offset, const void* bytes, size_t count);
+
+/* Renames the file into place (after flushing it, for SYNC). On BOOP_OK the handle is freed; on
+ * failure (BOOP_ERROR_IO) the temporary file is gone and the handle stays so that
+ * boop_atomic_file_error can say why: free it with boop_atomic_file_abort. */
+boop_status boop_atomic_file_commit(boop_atomic_file* file, boop_durability durability);
+
+/* Removes the temporary file (if any) and frees the handle. NULL is ignored. */
+void boop_atomic_file_abort(boop_atomic_file* file);
+
+/* The last failure's reason; "" when none. Valid until the next call on the handle. */
+const char* boop_atomic_file_error(const boop_atomic_file* file);
+
+/* The whole of `bytes` as the file `path`: open, write, commit in one call. Return: as
+ * boop_atomic_file_open (CANNOT_CREATE) and boop_atomic_file_commit (IO), the reason in `why`. */
+boop_status boop_file_write_atomic(const char* path, const void* bytes, size_t count, uint32_t flags,
+                                   boop_durability durability, char* why, size_t why_size);
+
+/* The file `path` finally names, symbolic links followed (as BOOP_ATOMIC_FOLLOW_LINKS does), into
+ * `out` (NUL-terminated). Return: the length, or 0 when it does not fit in `out_size`. */
+size_t boop_file_resolve_links(const char* path, char* out, size_t out_size);
+
+/* A recording (boop listen -o, boop train -o) cannot be made again: its commit should be SYNC.
+ * A render's is RENAME, the default. Call before boop_file_writer_commit. */
+void boop_file_writer_set_durability(boop_file_writer* writer, boop_durability durability);
 
 #ifdef __cplusplus
 } /* extern "C" */

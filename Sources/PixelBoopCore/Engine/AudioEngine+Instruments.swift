@@ -1,21 +1,5 @@
 import CAudioEngine
 
-extension Instrument.Voice {
-    var cValue: boop_instrument_voice {
-        boop_instrument_voice(rawValue: UInt32(Instrument.Voice.allCases.firstIndex(of: self)!))
-    }
-}
-
-extension Instrument.Kit {
-    var cValue: boop_kit {
-        switch self {
-        case .gm: return BOOP_KIT_GM
-        case .k808: return BOOP_KIT_808
-        case .chip: return BOOP_KIT_CHIP
-        }
-    }
-}
-
 extension TrackKind {
     /// The engine's instrument slot of each track (the rhythm's holds the kits' pan).
     public var instrumentSlot: UInt32 { UInt32(TrackKind.allCases.firstIndex(of: self)!) }

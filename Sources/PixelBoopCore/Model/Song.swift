@@ -72,14 +72,7 @@ public struct ChainEntry: Sendable, Equatable {
 
 /// A track's sound and place in the mix.
 public struct Instrument: Sendable, Equatable {
-    public enum Voice: String, Sendable, CaseIterable {
-        case sine, triangle, pulse, saw, fm, pluck, pad, sub
-    }
-    public enum Kit: String, Sendable, CaseIterable {
-        case gm
-        case k808 = "808"
-        case chip
-    }
+    // Voice and Kit: the engine's lists (Engine/Instrument+Palette.swift).
     /// nil: the track's own voice of version 1 (its timbre, unchanged); a voice or any envelope
     /// or filter field selects the instrument voices.
     public var voice: Voice?
@@ -115,24 +108,15 @@ public struct Instrument: Sendable, Equatable {
     }
 
     /// The envelope and filter a field left out takes: a classic track's timbre when the voice is
-    /// its own, else the voice's (a bell rings down, a pad swells, the rest open and quick).
-    public func sound(for kind: TrackKind) -> (
-        attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double
-    ) {
-        let v = resolvedVoice(for: kind)
-        var d: (attack: Double, decay: Double, sustain: Double, release: Double, cutoff: Double, resonance: Double) =
-            (0.005, 0.2, 0.8, 0.15, 20000, 0.7071)
+    /// its own, else the voice's (the engine's list holds each voice's: a bell rings down, a pad
+    /// swells, the rest open and quick).
+    public func sound(for kind: TrackKind) -> Sound {
+        let d: Sound
         switch (voice, kind) {
         case (nil, .melody): d = (0.01, 0, 1, 0.15, 2000, 0.7071)
         case (nil, .chords): d = (0.04, 0, 1, 0.3, 2500, 0.7071)
         case (nil, .bass): d = (0.005, 0, 1, 0.1, 900, 1.1)
-        default:
-            switch v {
-            case .fm: d = (0.002, 1.5, 0, 0.4, 20000, 0.7071)
-            case .pluck: d = (0.002, 0, 1, 0.2, 20000, 0.7071)
-            case .pad: d = (0.3, 0.5, 0.8, 0.6, 3000, 0.7071)
-            default: break
-            }
+        default: d = resolvedVoice(for: kind).defaultSound
         }
         return (
             attack ?? d.attack, decay ?? d.decay, sustain ?? d.sustain, release ?? d.release, cutoff ?? d.cutoff,

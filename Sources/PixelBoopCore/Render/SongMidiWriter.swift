@@ -10,19 +10,8 @@ import Glibc
 public enum SongMidiWriter {
     static let ticksPerStep = Double(MidiFileWriter.ticksPerStep)
 
-    /// General MIDI program nearest each voice.
-    public static func program(_ voice: Instrument.Voice) -> UInt8 {
-        switch voice {
-        case .sine: return 73   // Flute
-        case .triangle: return 79   // Ocarina
-        case .pulse: return 80   // Lead 1 (square)
-        case .saw: return 81   // Lead 2 (sawtooth)
-        case .fm: return 14   // Tubular Bells
-        case .pluck: return 46   // Orchestral Harp
-        case .pad: return 89   // Pad 2 (warm)
-        case .sub: return 38   // Synth Bass 1
-        }
-    }
+    /// General MIDI program nearest each voice (the engine's list names it).
+    public static func program(_ voice: Instrument.Voice) -> UInt8 { voice.midiProgram }
 
     struct Span {
         var start: Int

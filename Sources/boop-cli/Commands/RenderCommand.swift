@@ -8,8 +8,22 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a pattern or a song to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
         discussion:
-            "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file."
+            "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file.\n\n"
+            + RenderCommand.palette
     )
+
+    /// A song's voices and kits as the engine lists them (CAudioEngine.h, BOOP_VOICES and BOOP_KITS),
+    /// a name and its line each; scripts/cli-tests.d/palette.sh holds the README to this list.
+    static var palette: String {
+        func rows(_ items: [(String, String)]) -> String {
+            items.map { "  " + $0.0.padded(to: 10) + " " + $0.1 }
+                .joined(separator: "\n")
+        }
+        return "A song's voices (a pitched track's \"voice\"):\n"
+            + rows(Instrument.Voice.allCases.map { ($0.rawValue, $0.summary) })
+            + "\nIts kits (the rhythm's \"kit\"):\n"
+            + rows(Instrument.Kit.allCases.map { ($0.rawValue, $0.summary) })
+    }
 
     @OptionGroup var patternOptions: PatternOptions
 
