@@ -1,5 +1,5 @@
 // The C API of the process helpers (CAudioEngineProcess.h): each a call into io/ProcessCleanup.
-#include "include/CAudioEngineProcess.h"
+#include "include/CAudioEngine.h"
 #include "io/ProcessCleanup.hpp"
 
 extern "C" {
