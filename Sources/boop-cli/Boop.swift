@@ -34,6 +34,11 @@ struct Boop: AsyncParsableCommand {
         Signals.installEarly()
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // Two malloc arenas at most: glibc reserves up to 128 MiB of address space for each
+        // thread's own, and boop's few threads allocate little (the audio threads not at all).
+        // Under `ulimit -v` that reservation was what ran out first, in whichever thread came
+        // next; the limit now goes to what boop itself uses.
+        _ = boop_malloc_arenas_limit(2)
         // The Pulse client library logs to stderr ("ftruncate() failed: File too large" under
         // `ulimit -f`, when it falls back from shared memory), which breaks the one-line error
         // contract: its messages go to the system log, unless the user chose a log target.

@@ -1,4 +1,6 @@
 // The C API of the process helpers (CAudioEngineProcess.h): each a call into io/ProcessCleanup.
+#include <malloc.h>
+
 #include "include/CAudioEngine.h"
 #include "io/ProcessCleanup.hpp"
 
@@ -6,6 +8,7 @@ extern "C" {
 
 int boop_temp_create(char* template_path) { return boop::process::createTemporary(template_path); }
 void boop_temp_forget(const char* path) { boop::process::forgetTemporary(path); }
+int boop_malloc_arenas_limit(int arenas) { return mallopt(M_ARENA_MAX, arenas); }
 void boop_temp_remove_all(void) { boop::process::removeAllTemporaries(); }
 int boop_standard_descriptors_reserve(void) { return boop::process::reserveStandardDescriptors(); }
 int boop_stop_signals_install(int wake_fd) { return boop::process::installStopSignals(wake_fd); }

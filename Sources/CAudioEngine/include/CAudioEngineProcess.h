@@ -19,6 +19,11 @@ extern "C" {
  * file is opened (boop makes it from .preinit_array); later calls from any thread. */
 int boop_standard_descriptors_reserve(void);
 
+/* Caps glibc's malloc arenas at `arenas` (mallopt M_ARENA_MAX): each thread's own arena reserves
+ * up to 128 MiB of address space, which under `ulimit -v` runs out before memory does, in
+ * whichever thread allocates next. Returns 1 when set. Thread safety: at start, before threads. */
+int boop_malloc_arenas_limit(int arenas);
+
 /* Creates and opens a temporary file from `template_path` (a path ending in XXXXXX, rewritten in
  * place, as mkstemp) and remembers its name, so that a stop signal removes it whatever the
  * process is doing. Return: the descriptor, or -1 with errno set. Thread-safe. */

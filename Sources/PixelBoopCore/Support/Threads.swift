@@ -59,11 +59,21 @@ public final class Condition: @unchecked Sendable {
 }
 
 public enum Threads {
+    /// Address space (MiB) a new thread needs beside what is mapped: its 8 MiB stack and room for
+    /// its first allocations (`listen`'s reader died in the Swift runtime with 8 MiB left and ran
+    /// with 14).
+    static let minimumRoomMiB = 12
+
     /// Runs `body` on a new detached thread (the default stack size), named `name` as far as the
     /// kernel's 15 bytes allow (what `top -H` and a debugger show). Returns 0, or pthread_create's
     /// error when no thread could start (`ulimit -v`, the thread count): then `body` never runs.
+    /// Under an address-space limit that leaves a new thread too little room to allocate in (its
+    /// stack, then glibc's malloc finding nothing left for its first buffer), it does not start
+    /// either (EAGAIN): a thread that started would end the process in the Swift runtime's
+    /// allocation failure instead of the caller's one line.
     @discardableResult
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
+        if let room = AddressSpace.room(), room.free < minimumRoomMiB { return EAGAIN }
         final class Box: @unchecked Sendable {
             let name: String
             let body: @Sendable () -> Void
