@@ -3,9 +3,6 @@
 // nothing for BOOP_PLAYBACK_WATCHDOG_SECONDS of running time is still found lost.
 #include <doctest/doctest.h>
 
-#include <chrono>
-#include <thread>
-
 #include "backend/alsa/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 
@@ -14,6 +11,10 @@ using boop::RunningClock;
 namespace {
 constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1000 * kMs;
+
+// The clock a test's RunningClock reads: it moves only when the test moves it.
+int64_t fakeNs = 0;
+int64_t fakeNow() noexcept { return fakeNs; }
 }  // namespace
 
 TEST_CASE("running clock: turns of a running loop count in full") {
@@ -57,12 +58,23 @@ TEST_CASE("running clock: a device call that keeps blocking still reaches the wa
     CHECK(turns == BOOP_PLAYBACK_WATCHDOG_SECONDS);
 }
 
-TEST_CASE("running clock: on the real clock, a thread that did not run for 1.5 s has 1 s counted") {
-    RunningClock c;
+TEST_CASE("running clock: by default it reads CLOCK_MONOTONIC") {
+    CHECK((RunningClock().source() == &boop::monotonicNs));  // doctest prints no function pointer
+}
+
+TEST_CASE("running clock: on its source, a turn's time counts in full up to a second, the rest is skipped") {
+    fakeNs = 7000 * kMs;
+    RunningClock c(fakeNow);
     c.reset();
-    const int64_t before = c.now();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    const int64_t after = c.now();
-    CHECK(after - before == RunningClock::kMaxStepNs);
-    CHECK(c.skippedNs() >= 490 * kMs);
+    CHECK(c.now() == 0);
+    fakeNs += 250 * kMs;
+    CHECK(c.now() == 250 * kMs);
+    CHECK(c.skippedNs() == 0);
+    // A thread that did not run for 1.5 s (stopped, or starved of CPU) has one second counted.
+    fakeNs += 1500 * kMs;
+    CHECK(c.now() == 1250 * kMs);
+    CHECK(c.skippedNs() == 500 * kMs);
+    fakeNs += 1;
+    CHECK(c.now() == 1250 * kMs + 1);
+    CHECK(c.skippedNs() == 0);
 }

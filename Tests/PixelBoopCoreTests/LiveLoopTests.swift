@@ -35,14 +35,11 @@ struct LiveLoopTests {
         }
         let screen = ScreenOutput(descriptor: w)
         let frame = String(repeating: "x", count: 100_000)   // more than a pipe holds (64 KiB)
-        let started = LiveLoop.now()
+        // Reaching the next line is the test: a blocking write would never return, as nobody reads.
         screen.write(frame)
         #expect(screen.isBusy)
         // A loop asks before making a frame: while busy, none is made, so nothing piles up.
         screen.flush()
-        // Not a timing: a blocking write would never return (the reader never reads), so any
-        // generous limit tells the two apart without measuring speed.
-        #expect(LiveLoop.now() - started < 30)
         #expect(screen.failure == nil)
         var got = LiveLoopTests.drain(r)
         screen.flush()
@@ -74,10 +71,8 @@ struct LiveLoopTests {
         defer { close(r) }
         var screen: ScreenOutput? = ScreenOutput(descriptor: w)
         let frame = String(repeating: "x", count: 100_000)   // more than a pipe holds (64 KiB)
-        let started = LiveLoop.now()
         screen!.write(frame)
         // The write returned though nobody reads (a blocking write here would never return).
-        #expect(LiveLoop.now() - started < 30)
         #expect(screen!.isBusy)
         #expect(fcntl(w, F_GETFL) & O_NONBLOCK == 0)
         var got = 0
@@ -100,41 +95,81 @@ struct LiveLoopTests {
         close(w)
     }
 
-    @Test("the loop sleeps until the deadline it is given, and wakes at once for a watched descriptor")
+    @Test("the loop sleeps until the deadline it is given, not less, and wakes at once for a watched descriptor")
     func sleepsUntilDue() throws {
         let (r, w) = try LiveLoopTests.pipePair()
         defer {
             close(r)
             close(w)
         }
-        let loop = LiveLoop(terminal: nil, screen: nil)
+        let fake = FakeLoopClock()
+        let loop = LiveLoop(terminal: nil, screen: nil, clock: fake.clock)
         var turns = 0
         var woken = 0
-        let due = LiveLoop.now() + 0.3
-        loop.secondsUntilDue = { max(0, due - LiveLoop.now()) }
+        var due = 0.25
+        loop.secondsUntilDue = { max(0, due - fake.now) }
         loop.onTurn = {
             turns += 1
-            return LiveLoop.now() >= due ? .stop : .carryOn
+            return fake.now >= due ? .stop : .carryOn
         }
         loop.watch(r) {
             woken += LiveLoopTests.drain(r).count
             return .carryOn
         }
-        let started = LiveLoop.now()
         try loop.run()
-        let took = LiveLoop.now() - started
-        // It slept until the deadline, not less; the upper bound only catches a hang.
-        #expect(took >= 0.29 && took < 30)
-        // One wait for the deadline (a spare turn when poll's millisecond rounding wakes early).
-        #expect(turns <= 3)
+        // One wait, exactly as long as the deadline was away: it woke when due, not before.
+        #expect(fake.waits == [250])
+        #expect(fake.now == 0.25)
+        #expect(turns == 1)
+        // A deadline between two milliseconds: the wait is rounded up, so it never ends just
+        // before the deadline (a spare turn that finds nothing due and waits again).
+        due = 0.2504
+        try loop.run()
+        #expect(fake.waits == [250, 1])
+        #expect(turns == 2)
         var byte: UInt8 = 1
         _ = write(w, &byte, 1)
-        let woke = LiveLoop.now()
         loop.secondsUntilDue = { 10 }
         loop.onTurn = { .stop }
         try loop.run()
         #expect(woken == 1)
-        #expect(LiveLoop.now() - woke < 9, "woken by the descriptor, not by the 10 s deadline")
+        // It was ready to wait the 10 s, and the descriptor woke it with no time passed.
+        #expect(fake.waits.last == 10_000)
+        #expect(fake.now == 0.251)
+    }
+
+    @Test("a view with a frame interval is drawn when each frame is due, not before; redraw() at once")
+    func framesOnInterval() throws {
+        let (r, w) = try LiveLoopTests.pipePair()
+        defer {
+            close(r)
+            close(w)
+        }
+        let fake = FakeLoopClock()
+        let loop = LiveLoop(terminal: nil, screen: ScreenOutput(descriptor: w), clock: fake.clock)
+        var drawnAt: [Double] = []
+        loop.frame = {
+            drawnAt.append(fake.now)
+            return "f"
+        }
+        loop.frameInterval = 0.125
+        loop.secondsUntilDue = { 10 }   // nothing else due: only the frames wake the loop
+        var turns = 0
+        loop.onTurn = {
+            turns += 1
+            return turns > 4 ? .stop : .carryOn
+        }
+        try loop.run()
+        #expect(drawnAt == [0, 0.125, 0.25, 0.375])
+        #expect(fake.waits == [0, 125, 125, 125, 125])
+        // A redraw between frames (the command's state changed) does not wait for the interval.
+        fake.advance(ms: 30)
+        loop.redraw()
+        loop.onTurn = { .carryOn }
+        try loop.turn(maxWait: 10)
+        #expect(drawnAt.last == 0.53)
+        #expect(fake.waits.last == 0)
+        #expect(LiveLoopTests.drain(r).count == 5)
     }
 
     @Test("frames: one per interval at most, none while the screen is behind, the latest once it is not")
@@ -145,7 +180,8 @@ struct LiveLoopTests {
             close(w)
         }
         let screen = ScreenOutput(descriptor: w)
-        let loop = LiveLoop(terminal: nil, screen: screen)
+        let fake = FakeLoopClock()
+        let loop = LiveLoop(terminal: nil, screen: screen, clock: fake.clock)
         var made = 0
         var state = 0
         loop.frame = {

@@ -100,14 +100,12 @@ struct PatternTests {
         unlink(path)
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
-        let started = Date()
+        // Returning is the test: open(2) on a FIFO without a writer would block for ever.
         #expect(
             throws: PatternError(.invalid, "\(path): not valid JSON (nothing was written to the pipe; expected a JSON document)")
         ) {
             try Pattern.load(path: path)
         }
-        // Not a timing: open(2) on a FIFO without a writer would block for ever.
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test("a device is refused (65), a directory is no input (66)")

@@ -16,6 +16,15 @@
 
 namespace boop {
 
+TimerPlayback::Clock TimerPlayback::systemClock() noexcept {
+    return Clock{[]() noexcept { return uint64_t(monotonicNs()); },
+                 [](int stopFd, uint64_t ns) noexcept {
+                     pollfd fd{stopFd, POLLIN, 0};
+                     const timespec ts{time_t(ns / 1'000'000'000), long(ns % 1'000'000'000)};
+                     ppoll(&fd, 1, &ts, nullptr);
+                 }};
+}
+
 TimerPlayback::~TimerPlayback() { stop(false); }
 
 boop_status TimerPlayback::open(const Config& config, double sampleRate, uint32_t channels) {
@@ -60,7 +69,7 @@ boop_status TimerPlayback::start(boop_source source) {
     if (source.render == nullptr || source.channels != channels_ || source.max_block_frames == 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
     source_ = source;
-    if (startNs_ == 0) startNs_ = uint64_t(monotonicNs());
+    if (startNs_ == 0) startNs_ = clock_.now();
     stopRequested_.store(false);
     running_.store(1);
     try {
@@ -103,17 +112,14 @@ void TimerPlayback::renderUpTo(uint64_t target) {
 // the heard frame has moved on a period (or stop() writes the eventfd).
 void TimerPlayback::run() {
     DenormalGuard denormals;
-    pollfd fd{wake_, POLLIN, 0};
     while (!stopRequested_.load(std::memory_order_acquire)) {
-        const uint64_t now = uint64_t(monotonicNs());
+        const uint64_t now = clock_.now();
         const uint64_t heard = heardFrame(startNs_, now, rate_);
         renderUpTo(heard + buffer_);
         delay_.store(int64_t(rendered_) - int64_t(heard), std::memory_order_release);
         const uint64_t next = (rendered_ >= heard + buffer_ ? rendered_ - buffer_ : heard) + period_;
         const uint64_t due = frameNs(startNs_, next, rate_);
-        const uint64_t waitNs = due > now ? due - now : 0;
-        const timespec ts{time_t(waitNs / 1'000'000'000), long(waitNs % 1'000'000'000)};
-        ppoll(&fd, 1, &ts, nullptr);
+        clock_.wait(wake_, due > now ? due - now : 0);
     }
     running_.store(0, std::memory_order_release);
 }

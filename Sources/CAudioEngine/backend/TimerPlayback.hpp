@@ -24,14 +24,25 @@ class TimerPlayback final : public PlaybackBackend {
         int realtimePriority = 70;
     };
 
-    TimerPlayback() = default;
+    // Where the thread reads the time and waits: CLOCK_MONOTONIC, and ppoll(2) on the stop
+    // eventfd, unless another is given (a test's clock, which moves only when told).
+    struct Clock {
+        uint64_t (*now)() noexcept;
+        // Returns after `ns`, or earlier once `stopFd` is readable.
+        void (*wait)(int stopFd, uint64_t ns) noexcept;
+    };
+    static Clock systemClock() noexcept;
+
+    TimerPlayback() noexcept : TimerPlayback(systemClock()) {}
+    explicit TimerPlayback(Clock clock) noexcept : clock_(clock) {}
     ~TimerPlayback() override;
     TimerPlayback(const TimerPlayback&) = delete;
     TimerPlayback& operator=(const TimerPlayback&) = delete;
 
     // Allocates the (discarded) render buffer. INVALID_ARGUMENT for a rate or size out of range.
     boop_status open(const Config& config, double sampleRate, uint32_t channels);
-    // Before start: CLOCK_MONOTONIC ns at which frame 0 is heard (default: when start is called).
+    // Before start: the ns on its clock (CLOCK_MONOTONIC) at which frame 0 is heard (default:
+    // when start is called).
     void startAt(uint64_t ns) noexcept { startNs_ = ns; }
     uint64_t startNs() const noexcept { return startNs_; }
 
@@ -49,6 +60,7 @@ class TimerPlayback final : public PlaybackBackend {
     void run();
     void renderUpTo(uint64_t target);
 
+    Clock clock_;
     double rate_ = 0;
     uint32_t channels_ = 0;
     uint32_t period_ = 0;

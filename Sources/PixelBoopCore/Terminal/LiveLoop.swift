@@ -14,6 +14,8 @@ public final class LiveLoop {
 
     public let terminal: TerminalSession?
     public let screen: ScreenOutput?
+    /// Where the loop reads the time and waits (the system's unless a test drives it).
+    public let clock: LoopClock
     private var input = TerminalInput()
     private var watched: [(fd: Int32, handler: () throws -> Next)] = []
     private var dirty = true
@@ -35,9 +37,10 @@ public final class LiveLoop {
     public var frameInterval: Double?
 
     /// `screen`: where `frame` goes (nil: no view).
-    public init(terminal: TerminalSession?, screen: ScreenOutput?) {
+    public init(terminal: TerminalSession?, screen: ScreenOutput?, clock: LoopClock = .real) {
         self.terminal = terminal
         self.screen = screen
+        self.clock = clock
     }
 
     /// `handler` runs when `fd` is readable (it must read what woke it, or the loop spins).
@@ -71,7 +74,7 @@ public final class LiveLoop {
 
     private func drawIfDue() {
         guard let frame, let screen, !screen.isBusy else { return }
-        let now = LiveLoop.now()
+        let now = clock.now()
         let due = dirty || frameInterval.map { _ in now >= nextFrame } ?? false
         guard due else { return }
         dirty = false
@@ -82,7 +85,7 @@ public final class LiveLoop {
     private func timeout(_ maxWait: Double, forFrames: Bool) -> Int32 {
         var seconds = maxWait
         if forFrames, frame != nil, let screen, !screen.isBusy {
-            if dirty { seconds = 0 } else if frameInterval != nil { seconds = min(seconds, nextFrame - LiveLoop.now()) }
+            if dirty { seconds = 0 } else if frameInterval != nil { seconds = min(seconds, nextFrame - clock.now()) }
         }
         if input.isWaiting { seconds = min(seconds, 0.03) }
         // Rounded up, so a wait never ends just before its deadline and spins.
@@ -101,7 +104,7 @@ public final class LiveLoop {
         fds.append(pollfd(fd: terminal?.eventDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
         let busy = screen?.isBusy == true
         fds.append(busy ? screen!.readiness : pollfd(fd: -1, events: 0, revents: 0))
-        let ready = poll(&fds, nfds_t(fds.count), timeout(maxWait, forFrames: forFrames))
+        let ready = clock.poll(&fds, nfds_t(fds.count), timeout(maxWait, forFrames: forFrames))
         guard ready >= 0 else { return .carryOn }   // EINTR: the next turn
         if fds[keysAt + 2].revents != 0 { screen?.flush() }
         if fds[keysAt + 1].revents != 0, let terminal {
@@ -123,9 +126,5 @@ public final class LiveLoop {
     }
 
     /// CLOCK_MONOTONIC in seconds.
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { LoopClock.monotonicSeconds() }
 }

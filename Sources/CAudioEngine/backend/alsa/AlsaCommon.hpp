@@ -28,16 +28,21 @@ inline int64_t monotonicNs() noexcept {
 // and counts at most `maxStepNs` of any one turn: a turn waits at most its poll timeout (100 ms)
 // plus a little work, so anything much longer is time the thread was not running (stopped, or
 // starved of CPU) and is left out. A device call that blocks for long is counted up to the cap
-// per turn, so a device that keeps hanging still ends with the watchdog.
+// per turn, so a device that keeps hanging still ends with the watchdog. The clock it reads is
+// CLOCK_MONOTONIC unless another is given (a test's, which moves only when told).
 class RunningClock {
   public:
     static constexpr int64_t kMaxStepNs = 1'000'000'000;
+    using Source = int64_t (*)() noexcept;
 
-    void reset() noexcept { resetAt(monotonicNs()); }
+    explicit RunningClock(Source source = monotonicNs) noexcept : source_(source) {}
+    Source source() const noexcept { return source_; }
+
+    void reset() noexcept { resetAt(source_()); }
     // The running time now. Call once per loop turn, from the I/O thread only.
-    int64_t now() noexcept { return advanceTo(monotonicNs()); }
+    int64_t now() noexcept { return advanceTo(source_()); }
 
-    // The same at a given CLOCK_MONOTONIC reading (tests replay a stop with these).
+    // The same at a given reading of the source (tests replay a stop with these).
     void resetAt(int64_t t) noexcept {
         last_ = t;
         running_ = 0;
@@ -59,6 +64,7 @@ class RunningClock {
     int64_t skippedNs() const noexcept { return skippedNs_; }
 
   private:
+    Source source_;
     int64_t last_ = 0;
     int64_t running_ = 0;
     int64_t skippedNs_ = 0;
