@@ -78,6 +78,14 @@ struct PsiRangeTests {
         #expect(within >= 15)
     }
 
+    @Test("under five trials no session is called at chance: the test cannot tell yet")
+    func fewTrials() {
+        let r = Self.session(trials: 3, seed: 1) { _, _ in false }
+        #expect(!r.atChance)
+        let five = Self.session(trials: 5, seed: 1) { _, _ in false }
+        #expect(five.atChance)
+    }
+
     @Test("the chance test: the binomial tail of right answers against guessing")
     func guessingTail() {
         #expect(abs(PsiResult.guessingTail(correct: 20, trials: 40) - 0.5627) < 1e-3)

@@ -18,8 +18,9 @@ public struct PsiResult: Sendable, Equatable {
     /// More than half the posterior lies above `maxCents`.
     public let beyondRange: Bool
     /// The right answers are no more than guessing would give (one-sided binomial test against
-    /// 50 %, p ≥ 0.05) and the answers do not place the threshold inside the range (its 84th
-    /// percentile is above `maxCents`).
+    /// 50 %, p ≥ 0.05, in a session long enough for the test to tell: five trials or more) and
+    /// the answers do not place the threshold inside the range (its 84th percentile is above
+    /// `maxCents`).
     public let atChance: Bool
 
     /// The test's level: fewer right answers than guessing exceeds 5 % of the time is "at chance".
@@ -32,8 +33,11 @@ public struct PsiResult: Sendable, Equatable {
         maxCents = psi.maxCents
         (threshold, low, high) = (e.threshold, e.low, e.high)
         beyondRange = e.threshold > psi.maxCents
+        // Under five trials even all right answers pass no test against guessing: too few to
+        // tell, so no chance verdict (the estimate says "uncertain: few trials" instead).
+        let testable = Self.guessingTail(correct: psi.trials, trials: psi.trials) < Self.chanceLevel
         atChance =
-            e.high > psi.maxCents
+            testable && e.high > psi.maxCents
             && Self.guessingTail(correct: psi.correct, trials: psi.trials) >= Self.chanceLevel
     }
 

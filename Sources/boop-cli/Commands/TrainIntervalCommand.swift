@@ -17,7 +17,7 @@ struct TrainIntervalCommand: ParsableCommand {
             the interval's width and 400), and a threshold beyond them, or answers at chance, is said \
             so rather than measured. --json prints {"trial","first_hz":[F1,F2],"second_hz":[F3,F4]} \
             and reads wider, narrower or quit; at the end \
-            {"threshold_cents","low_cents","high_cents","trials","above_range","at_chance","max_cents"}.
+            {"threshold_cents","low_cents","high_cents","above_range","at_chance","max_cents","trials"}.
             """)
 
     @Option(name: .long, help: "The interval: \(SungInterval.names.dropFirst().joined(separator: ", ")).")

@@ -8,14 +8,14 @@ enum PsiReport {
     /// The smallest `--max-cents`: below it a session would have too few differences to adapt over.
     static let narrowestCents = 10.0
 
-    /// `{"threshold_cents","low_cents","high_cents","trials","above_range","at_chance","max_cents"}`:
+    /// `{"threshold_cents","low_cents","high_cents","above_range","at_chance","max_cents","trials"}`:
     /// beyond the range, the threshold and the upper bound are null and the lower bound is the
     /// range's top (the threshold is over it); at chance, all three are null.
     static func json(_ result: PsiResult?, maxCents: Double) -> String {
         guard let r = result else {
             return String(
                 cFormat:
-                    "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0,\"above_range\":false,\"at_chance\":false,\"max_cents\":%.1f}",
+                    "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"above_range\":false,\"at_chance\":false,\"max_cents\":%.1f,\"trials\":0}",
                 maxCents)
         }
         let values: String
@@ -27,10 +27,11 @@ enum PsiReport {
             values = String(
                 cFormat: "\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f", r.threshold, r.low, r.high)
         }
+        // "trials" stays last, as before these fields were added: the line still ends in it.
         return "{" + values
             + String(
-                cFormat: ",\"trials\":%d,\"above_range\":%@,\"at_chance\":%@,\"max_cents\":%.1f}", r.trials,
-                r.aboveRange ? "true" : "false", r.atChance ? "true" : "false", r.maxCents)
+                cFormat: ",\"above_range\":%@,\"at_chance\":%@,\"max_cents\":%.1f,\"trials\":%d}",
+                r.aboveRange ? "true" : "false", r.atChance ? "true" : "false", r.maxCents, r.trials)
     }
 
     /// One line, without its full stop: "Threshold: 12.3 cents (68 %: 10.1-15.0) after 40 trials",
