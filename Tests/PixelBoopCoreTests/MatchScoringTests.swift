@@ -53,4 +53,31 @@ struct MatchScoringTests {
         let b = NoteAlignment.align(sung: wrong, targets: refs)
         #expect(b.sungFor == [0, 1, 2, 3] && b.extra.isEmpty)
     }
+
+    @Test("stats count a session's notes as it did: wrong notes out, by its own tolerance (50 when none is stored)")
+    func profileTolerance() throws {
+        func session(_ id: Int64, _ settings: String) -> TrainingSession {
+            TrainingSession(
+                id: id, started: Date(), ended: Date(), settings: settings, trials: 3, threshold: nil, low: nil, high: nil,
+                exercise: .match)
+        }
+        func attempt(_ id: Int64, _ trial: Int, _ cents: Double?) -> MatchAttempt {
+            MatchAttempt(
+                session: id, trial: trial, time: Date(), referenceHz: 440, targetHz: 440, interval: nil,
+                sungHz: cents.map { 440 * pow(2, $0 / 1200) }, cents: cents, octave: 0, stableMilliseconds: 500)
+        }
+        let sessions = [session(1, "{}"), session(2, "{\"tolerance\":120}"), session(3, "not json")]
+        let attempts = [
+            attempt(1, 1, 4), attempt(1, 2, 100), attempt(1, 3, -6), attempt(2, 1, 4), attempt(2, 2, 100),
+            attempt(3, 1, 60), attempt(3, 2, nil)
+        ]
+        let p = TrainingProfile(sessions: sessions, trials: [], attempts: attempts, intervals: [])
+        #expect(p.match.map(\.trials) == [2, 2, 0])
+        #expect(try #require(p.match[1].match).bias == 52)
+        #expect(try #require(p.match[0].match).bias == -1)
+        #expect(p.match[2].match == nil)
+        #expect(p.unheardSessions == 0)
+        let none = TrainingProfile(sessions: [session(4, "{}")], trials: [], attempts: [attempt(4, 1, nil)], intervals: [])
+        #expect(none.match.isEmpty && none.unheardSessions == 1)
+    }
 }

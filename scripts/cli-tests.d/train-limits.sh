@@ -42,7 +42,8 @@ rc=$?
 # Sing-back: nine notes within 8 cents and one a semitone sharp.
 db="$work/m.sqlite"
 python3 "$singer" --render "$work/ten.wav" --seed 3 --sing C4:-8,D4:-5,E4:-2,F4:0,G4:+1,A4:+3,B4:+5,C5:+7,D5:+8,F#4:+100
-"$boop" train match --json --input "$work/ten.wav" --references C4,D4,E4,F4,G4,A4,B4,C5,D5,F#4 --db "$db" >"$work/ten.out"
+"$boop" train match --json --input "$work/ten.wav" --references C4,D4,E4,F4,G4,A4,B4,C5,D5,F#4 --db "$work/ten.sqlite" \
+  >"$work/ten.out"
 python3 - "$work/ten.out" <<'PY' && pass "a note a semitone sharp: a wrong note named (sang G4 for F#4), bias and spread of the other nine" || fail "wrong note (see above)"
 import json, statistics, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -53,6 +54,14 @@ assert s["wrong_notes"] == [{"trial": 10, "sung": "G4", "target": "F#4", "cents"
 assert s["trials"] == 9 and s["octave_displacements"] == [], s
 assert abs(s["bias_cents"] - statistics.mean(kept)) < 0.01 and abs(s["spread_cents"] - statistics.stdev(kept)) < 0.01, s
 assert abs(s["bias_cents"] - statistics.mean([-8, -5, -2, 0, 1, 3, 5, 7, 8])) < 1.5, s
+PY
+"$boop" train stats --json --db "$work/ten.sqlite" >"$work/ten-stats.json"
+python3 - "$work/ten.out" "$work/ten-stats.json" <<'PY' && pass "stats counts the session as it did: 9 notes, the same bias and spread" || fail "stats of the wrong-note session (see above)"
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+m = json.load(open(sys.argv[2]))["match"]
+assert len(m) == 1 and m[0]["notes"] == 9, m
+assert abs(m[0]["bias_cents"] - s["bias_cents"]) < 0.01 and abs(m[0]["spread_cents"] - s["spread_cents"]) < 0.01, (m, s)
 PY
 
 # An octave down: counted apart (and shown), scored in its nearest octave.
@@ -77,6 +86,7 @@ assert got[4].get("unvoiced"), got[4]
 for t, c in truth.items():
     assert abs(got[t]["cents"] - c) < 3, (t, got[t])
 PY
+  grep -q '"trial":4,"unvoiced":true,"missing":true' "$work/miss.out" &&
   grep -q 'miss.wav: 7 notes for 8 references, lined up by pitch: none for trial 4 (A3)' "$work/miss.err" &&
   pass "a missing note: the others keep their references; stderr: $(cat "$work/miss.err")" ||
   fail "missing note: rc $rc, $(cat "$work/miss.err")"

@@ -82,12 +82,16 @@ public struct TrainingProfile: Sendable {
         discrimination = sessions.filter { $0.exercise == .discrimination && $0.trials > 0 }.map {
             SessionProgress(session: $0, trials: $0.trials, threshold: stored($0) ?? unmeasured($0), match: nil, interval: nil)
         }
+        let scored = Self.scoredAttempts(attempts, sessions: sessions)
         let heard = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.session)
+        let kept = Dictionary(grouping: scored, by: \.session)
         unheardSessions = Set(attempts.map(\.session)).subtracting(heard.keys).count
+        // A session whose every note was wrong is listed with no bias or spread.
         match = heard.keys.sorted().compactMap { id in
             guard let s = byID[id], let list = heard[id] else { return nil }
+            let errors = (kept[id] ?? []).map { $0.cents! }
             return SessionProgress(
-                session: s, trials: list.count, threshold: nil, match: MatchSummary(errors: list.map { $0.cents! }),
+                session: s, trials: errors.count, threshold: nil, match: MatchSummary(errors: errors),
                 interval: list.first?.interval)
         }
         let answered = Dictionary(grouping: intervals, by: \.session)
@@ -104,9 +108,24 @@ public struct TrainingProfile: Sendable {
             ThresholdEstimate(answers: bands[r]!.map { ($0.differenceCents, $0.correct) }).map { (r, $0) }
         }
         intervalByRegister = Self.intervalBands(intervals)
-        let sung = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.register)
+        let sung = Dictionary(grouping: scored, by: \.register)
         matchByRegister = sung.keys.sorted().compactMap { r in
             MatchSummary(errors: sung[r]!.map { $0.cents! }).map { (r, $0) }
+        }
+    }
+
+    /// The attempts that count in bias and spread, as the session counted them: heard, and not
+    /// wrong notes (beyond the session's `--tolerance`, from its settings; 50 cents for sessions
+    /// stored before there was one).
+    static func scoredAttempts(_ attempts: [MatchAttempt], sessions: [TrainingSession]) -> [MatchAttempt] {
+        struct Settings: Decodable { var tolerance: Double? }
+        var tolerance: [Int64: Double] = [:]
+        for s in sessions where s.exercise == .match {
+            tolerance[s.id] = (try? JSONDecoder().decode(Settings.self, from: Data(s.settings.utf8)))?.tolerance
+        }
+        return attempts.filter { a in
+            guard let cents = a.cents else { return false }
+            return abs(cents) <= (tolerance[a.session] ?? MatchJudgement.defaultTolerance)
         }
     }
 

@@ -20,8 +20,10 @@ struct TrainMatchCommand: ParsableCommand {
             from the target in its nearest octave is a wrong note, named and left out of bias and \
             spread; notes in another octave are counted apart. --json prints \
             {"trial","reference_hz","listening":true} as each trial starts listening, then \
-            {"trial","sung_hz","cents","octave","stable_ms"} or {"trial","unvoiced":true}, and at the \
-            end {"bias_cents","bias_low","bias_high","spread_cents","trials"}. The session's bias \
+            {"trial","sung_hz","cents","octave","stable_ms","judgement","sung_note","target_note"} or \
+            {"trial","unvoiced":true} ("missing":true too when the recording has no note for it), and at the \
+            end {"bias_cents","bias_low","bias_high","spread_cents","trials","wrong_notes",\
+            "octave_displacements","tolerance_cents"}. The session's bias \
             (mean error) and spread (SD) carry 68 % intervals: Student's t for the mean, chi-square \
             for the SD.
             """)
@@ -208,7 +210,8 @@ struct TrainMatchCommand: ParsableCommand {
     /// A session stopped (`stopped`: a stop signal, or q) keeps the attempts finished before it;
     /// the one under way is not stored.
     func session(
-        count: Int, refs given: [Int]? = nil, recorder: MatchRecorder, stopped: () -> Bool = { Signals.interrupted },
+        count: Int, refs given: [Int]? = nil, missing: Set<Int> = [], recorder: MatchRecorder,
+        stopped: () -> Bool = { Signals.interrupted },
         sing: (Int, Double, () -> Void) throws -> SungPitch?
     ) throws {
         let refs = try given ?? referenceNotes(count: count)
@@ -233,7 +236,11 @@ struct TrainMatchCommand: ParsableCommand {
                     sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
                     stableMilliseconds: sung?.stableMilliseconds))
             guard let sung, let score else {
-                say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
+                if missing.contains(k) {
+                    say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true,\"missing\":true}" : "  no note in the recording for it")
+                } else {
+                    say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
+                }
                 continue
             }
             say(tally.add(trial: k + 1, sung: sung, score: score, target: target, json: json))

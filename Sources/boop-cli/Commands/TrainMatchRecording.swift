@@ -5,7 +5,7 @@ import PixelBoopCore
 extension TrainMatchCommand {
     /// `--input`: every note of the recording heard first, then lined up with the references by
     /// pitch (`NoteAlignment`), so a note missing or added shifts nothing after it; a count that
-    /// differs is said on stderr, with what was left unsung or left over.
+    /// differs (or a note left over) is said on stderr, with what was left unsung or left over.
     func runRecording(_ wav: RecordingFile, recorder: MatchRecorder) throws {
         let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
         let tracker = try PitchTracker(sampleRate: wav.sampleRate)
@@ -14,10 +14,12 @@ extension TrainMatchCommand {
         let refs = try referenceNotes(count: count)
         let pitches = notes.map { SungNotes.stablePitch(Array(wav.samples[$0]), tracker: tracker) }
         let aligned = NoteAlignment.align(sung: pitches.map { $0?.frequency }, targets: refs.map(targetHz))
-        if notes.count != count {
+        let missing = Set(aligned.sungFor.indices.filter { aligned.sungFor[$0] == nil })
+        if notes.count != count || !missing.isEmpty || !aligned.extra.isEmpty {
             StandardError.line(mismatch(notes: notes, rate: wav.sampleRate, refs: refs, aligned: aligned))
         }
-        try session(count: count, refs: refs, recorder: recorder) { k, _, announce in
+        // A reference left without a note is said as such, not as a note too unsteady to hear.
+        try session(count: count, refs: refs, missing: missing, recorder: recorder) { k, _, announce in
             announce()
             return aligned.sungFor[k].flatMap { pitches[$0] }
         }

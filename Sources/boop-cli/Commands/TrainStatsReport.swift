@@ -130,11 +130,9 @@ enum StatsReport {
         let date = day("%Y-%m-%d %H:%M")
         var out = "session  date               notes  " + matchHeader
         for s in list {
-            guard let m = s.match else { continue }
             let asked = s.interval.map { "  (\($0))" } ?? ""
-            out +=
-                String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), m.trials)
-                + matchColumns(m) + asked + "\n"
+            let row = String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials)
+            out += row + (s.match.map(matchColumns) ?? "every note heard was a wrong note") + asked + "\n"
         }
         return out
     }
