@@ -22,8 +22,8 @@ struct TrainMatchCommand: ParsableCommand {
             {"trial","reference_hz","listening":true} as each trial starts listening, then \
             {"trial","sung_hz","cents","octave","stable_ms","judgement","sung_note","target_note"} or \
             {"trial","unvoiced":true} ("missing":true too when the recording has no note for it), and at the \
-            end {"bias_cents","bias_low","bias_high","spread_cents","trials","wrong_notes",\
-            "octave_displacements","tolerance_cents"}. The session's bias \
+            end {"bias_cents","bias_low","bias_high","spread_cents","wrong_notes",\
+            "octave_displacements","tolerance_cents","trials"}. The session's bias \
             (mean error) and spread (SD) carry 68 % intervals: Student's t for the mean, chi-square \
             for the SD.
             """)
@@ -267,12 +267,13 @@ struct TrainMatchCommand: ParsableCommand {
         func num(_ v: Double) -> String { v.isFinite ? String(cFormat: "%.3f", v) : "null" }
         let s = MatchSummary(errors: tally.errors)
         if json {
+            // The added fields come before "trials", which ends the line as it always did.
             let fields =
                 s.map {
                     "{\"bias_cents\":\(num($0.bias)),\"bias_low\":\(num($0.biasLow)),\"bias_high\":\(num($0.biasHigh)),"
-                        + "\"spread_cents\":\($0.trials >= 2 ? num($0.spread) : "null"),\"trials\":\($0.trials)"
-                } ?? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null,\"trials\":0"
-            say(fields + tally.jsonFields + "}")
+                        + "\"spread_cents\":\($0.trials >= 2 ? num($0.spread) : "null")"
+                } ?? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null"
+            say(fields + tally.jsonFields + ",\"trials\":\(s?.trials ?? 0)}")
             return
         }
         guard let s else {
