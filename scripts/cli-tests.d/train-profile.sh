@@ -86,6 +86,27 @@ def run(args, answers=""):
     assert p.returncode == 0, (args, p.returncode, p.stderr)
     return [json.loads(l) for l in p.stdout.splitlines()]
 r = random.Random(7)
+def listen(args):
+    """A listener right 85 % of the time, answering each trial as it is shown (answers at random
+    would be at chance: a session with no threshold to compare)."""
+    p = subprocess.Popen([boop] + args + ["--db", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    out = []
+    for line in p.stdout:
+        o = json.loads(line)
+        out.append(o)
+        if "threshold_cents" in o:
+            break
+        right = r.random() < 0.85
+        if isinstance(o["first_hz"], list):
+            wider = o["second_hz"][1] / o["second_hz"][0] > o["first_hz"][1] / o["first_hz"][0]
+            p.stdin.write(("wider" if wider == right else "narrower") + "\n")
+        else:
+            p.stdin.write(("higher" if (o["second_hz"] > o["first_hz"]) == right else "lower") + "\n")
+        p.stdin.flush()
+    p.stdin.close()
+    p.wait()
+    assert p.returncode == 0, (args, p.returncode)
+    return out
 sessions = [(["C4", "E4", "A3", "G4", "D4", "B3", "F4", "C5", "A4", "E3"], None),
             (["A3", "C4", "E4"], None),
             (["C4", "D4", "E4", "F4", "G4", "A4"], "M3")]
@@ -109,16 +130,14 @@ run(["train", "match", "--json", "--input", f"{work}/silent.wav", "--references"
 # Interval sessions: P5 in register 4 (12 trials), M3 asked as "M3up" in register 5 (25), and one
 # quit at once (not listed). Each band of the profile then holds one session's answers.
 matched = sum(len(o) for o in truth.values())
-out = run(["train", "interval", "--json", "--trials", "12", "--seed", "5", "--range", "C4..B4", "-o", f"{work}/i.wav", "-q"],
-          "\n".join(r.choice(["wider", "narrower"]) for _ in range(12)) + "\n")
+out = listen(["train", "interval", "--json", "--trials", "12", "--seed", "5", "--range", "C4..B4", "-o", f"{work}/i.wav", "-q"])
 interval_final, interval_trials = out[-1], out[:-1]
-out = run(["train", "interval", "--json", "--interval", "M3up", "--trials", "25", "--seed", "8", "--range", "C5..B5",
-           "-o", f"{work}/i3.wav", "-q"], "\n".join(r.choice(["wider", "narrower"]) for _ in range(25)) + "\n")
+out = listen(["train", "interval", "--json", "--interval", "M3up", "--trials", "25", "--seed", "8", "--range", "C5..B5",
+              "-o", f"{work}/i3.wav", "-q"])
 m3_final, interval_trials = out[-1], interval_trials + out[:-1]
 run(["train", "interval", "--json", "--trials", "5", "--seed", "6", "-o", f"{work}/i2.wav", "-q"], "quit\n")
 # Discrimination in one register (C4..B4): the profile's threshold there is this session's.
-out = run(["train", "--json", "--trials", "25", "--seed", "9", "--range", "C4..B4", "-o", f"{work}/d.wav", "-q"],
-          "\n".join(r.choice(["higher", "lower"]) for _ in range(25)) + "\n")
+out = listen(["train", "--json", "--trials", "25", "--seed", "9", "--range", "C4..B4", "-o", f"{work}/d.wav", "-q"])
 disc_final, disc_trials = out[-1], out[:-1]
 
 def summary(errors):

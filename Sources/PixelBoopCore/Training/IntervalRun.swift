@@ -30,11 +30,22 @@ public struct IntervalRun: Sendable {
     /// The second interval's lower note is roved by up to this many cents from the first's.
     public static let roveCents = 300.0
 
-    public init(semitones: Int, notes: ClosedRange<Int>, reference: Double = 440, seed: UInt64) {
+    /// The default largest difference in width (cents).
+    public static let defaultMaxCents = PsiMethod.centsRange.upperBound
+
+    /// The widest difference an interval of `semitones` may be asked to play: its own width (the
+    /// narrower of the two intervals then keeps at least half of it, so it stays that interval
+    /// played out of tune rather than becoming a smaller one), and no more than 400 cents.
+    public static func widestCents(semitones: Int) -> Double { min(400, 100 * Double(max(1, semitones))) }
+
+    public init(
+        semitones: Int, notes: ClosedRange<Int>, reference: Double = 440, seed: UInt64,
+        maxCents: Double = IntervalRun.defaultMaxCents
+    ) {
         self.semitones = semitones
         self.notes = notes
         self.reference = reference
-        session = PsiSession(seed: seed)
+        session = PsiSession(seed: seed, maxCents: maxCents)
     }
 
     public var psi: PsiMethod { session.psi }
@@ -64,4 +75,7 @@ public struct IntervalRun: Sendable {
     }
 
     public var estimate: (threshold: Double, low: Double, high: Double)? { session.estimate }
+
+    /// The verdict: a threshold, beyond the range, or at chance (nil before any answer).
+    public var result: PsiResult? { session.result }
 }

@@ -39,14 +39,25 @@ public struct Psychometric: Sendable, Equatable {
 ///
 /// Pure arithmetic: no audio, no terminal, no randomness (the caller picks the order of the tones).
 public struct PsiMethod: Sendable {
+    /// The default stimulus range: the differences a session plays unless asked for wider ones.
     public static let centsRange: ClosedRange<Double> = 0.1...100
+    /// The widest difference a session may be asked to play (`--max-cents`): an octave.
+    public static let widestCents = 1200.0
+    /// Thresholds are considered up to this multiple of the largest difference played, so that
+    /// answers no better than chance at the top of the range put the estimate beyond it instead
+    /// of piling up at its edge (the grid's last point) with a narrow, wrong interval.
+    static let thresholdReach = 4.0
 
-    /// The thresholds considered (log-spaced, 0.1 ... 100 cents), slopes and lapse rates.
+    /// The largest difference a trial plays (cents): what the session can measure.
+    public let maxCents: Double
+    /// The thresholds considered (log-spaced, 0.1 cents ... 4 × maxCents), slopes and lapse rates.
     public let thresholds: [Double]
     public let slopes: [Double]
     public let lapses: [Double]
-    /// The differences a trial may use (log-spaced, 0.1 ... 100 cents).
+    /// The differences a trial may use (log-spaced, 0.1 ... maxCents).
     public let stimuli: [Double]
+    /// Right answers so far (the chance test counts them).
+    public private(set) var correct = 0
     /// The posterior over (threshold, slope, lapse), flattened threshold-major, normalised.
     public private(set) var posterior: [Double]
     public private(set) var trials = 0
@@ -54,17 +65,22 @@ public struct PsiMethod: Sendable {
     // P(correct | stimulus, parameters), precomputed: [stimulus][parameter].
     private let likelihood: [[Double]]
 
+    /// `maxCents`: the largest difference played (at most `widestCents`). The grids keep the
+    /// default's density (20 thresholds and about 13 differences a decade) whatever the range.
     public init(
-        thresholdCount: Int = 61, stimulusCount: Int = 41, slopes: [Double] = [1.0, 1.6, 2.5, 4.0, 6.3],
+        maxCents: Double = PsiMethod.centsRange.upperBound, slopes: [Double] = [1.0, 1.6, 2.5, 4.0, 6.3],
         lapses: [Double] = [0.0, 0.02, 0.05]
     ) {
-        func logSpaced(_ n: Int) -> [Double] {
-            let lo = log10(PsiMethod.centsRange.lowerBound)
-            let hi = log10(PsiMethod.centsRange.upperBound)
+        let top = min(max(maxCents, 1), PsiMethod.widestCents)
+        let lo = log10(PsiMethod.centsRange.lowerBound)
+        func logSpaced(_ hi: Double, perDecade: Double) -> [Double] {
+            let n = Int(((hi - lo) * perDecade).rounded()) + 1
             return (0..<n).map { pow(10, lo + (hi - lo) * Double($0) / Double(n - 1)) }
         }
-        thresholds = logSpaced(thresholdCount)
-        stimuli = logSpaced(stimulusCount)
+        self.maxCents = top
+        thresholds = logSpaced(log10(top * PsiMethod.thresholdReach), perDecade: 20)
+        stimuli = logSpaced(log10(top), perDecade: 40.0 / 3)
+        let thresholdCount = thresholds.count
         self.slopes = slopes
         self.lapses = lapses
         var table: [[Double]] = []
@@ -150,15 +166,22 @@ public struct PsiMethod: Sendable {
         }
         for i in posterior.indices { posterior[i] /= total }
         trials += 1
+        if correct { self.correct += 1 }
     }
 
     /// The threshold (posterior median, cents) and its 68 % credible interval.
     public var estimate: (threshold: Double, low: Double, high: Double) {
+        let marginal = thresholdMarginal
+        return (quantile(marginal, 0.5), quantile(marginal, 0.16), quantile(marginal, 0.84))
+    }
+
+    /// The posterior over the threshold alone (slope and lapse summed out).
+    var thresholdMarginal: [Double] {
         var marginal = [Double](repeating: 0, count: thresholds.count)
         for t in 0..<thresholds.count {
             for k in (t * perThreshold)..<((t + 1) * perThreshold) { marginal[t] += posterior[k] }
         }
-        return (quantile(marginal, 0.5), quantile(marginal, 0.16), quantile(marginal, 0.84))
+        return marginal
     }
 
     /// A quantile of the marginal over log threshold, interpolated between grid points.

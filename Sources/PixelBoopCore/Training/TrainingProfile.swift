@@ -8,18 +8,28 @@ public struct ThresholdEstimate: Sendable, Equatable {
     public let low: Double
     public let high: Double
 
+    /// The answers place the threshold beyond the largest difference played, or are at chance
+    /// (`PsiResult.aboveRange`): `threshold` is then no measurement, and `maxCents` is the bound.
+    public private(set) var aboveRange = false
+    public private(set) var maxCents = PsiMethod.centsRange.upperBound
+
     public init(trials: Int, threshold: Double, low: Double, high: Double) {
         (self.trials, self.threshold, self.low, self.high) = (trials, threshold, low, high)
     }
 
     /// The posterior of the psi-marginal model given these answers, as one session would have
     /// it: the posterior depends on the answers only, not on the order the trials were chosen in.
+    /// The model's range is the default's, or the largest difference answered when wider
+    /// (sessions run with `--max-cents`).
     public init?(answers: [(cents: Double, correct: Bool)]) {
         guard !answers.isEmpty else { return nil }
-        var psi = PsiMethod()
+        let widest = answers.map(\.cents).max() ?? 0
+        var psi = PsiMethod(maxCents: max(PsiMethod.centsRange.upperBound, widest))
         for a in answers { psi.update(cents: a.cents, correct: a.correct) }
-        let e = psi.estimate
-        self.init(trials: answers.count, threshold: e.threshold, low: e.low, high: e.high)
+        let r = PsiResult(psi)
+        self.init(trials: answers.count, threshold: r.threshold, low: r.low, high: r.high)
+        aboveRange = r.aboveRange
+        maxCents = r.maxCents
     }
 }
 
@@ -49,6 +59,9 @@ public struct TrainingProfile: Sendable {
     /// The interval-discrimination threshold per interval and register of the first interval's
     /// lower note (`TrainingCSV.register`), over every session: narrow intervals first.
     public let intervalByRegister: [(interval: String, register: Int, estimate: ThresholdEstimate)]
+    /// Matching sessions with attempts stored but no note heard: not listed (they have no
+    /// result), yet in the history (`stats --csv` has their rows), so "no sessions" would be wrong.
+    public let unheardSessions: Int
 
     /// Sessions with no trial (left before the first answer, or no note heard) are left out.
     public init(
@@ -59,14 +72,26 @@ public struct TrainingProfile: Sendable {
             guard let t = s.threshold else { return nil }
             return ThresholdEstimate(trials: s.trials, threshold: t, low: s.low ?? t, high: s.high ?? t)
         }
-        discrimination = sessions.filter { $0.exercise == .discrimination && $0.trials > 0 }.map {
-            SessionProgress(session: $0, trials: $0.trials, threshold: stored($0), match: nil, interval: nil)
+        // A session that ended with no threshold stored measured none (beyond its range, or at
+        // chance): its answers say which. One that never ended (killed) keeps no estimate.
+        let answersBySession = Dictionary(grouping: trials, by: \.session)
+        func unmeasured(_ s: TrainingSession) -> ThresholdEstimate? {
+            guard s.ended != nil, let list = answersBySession[s.id] else { return nil }
+            return ThresholdEstimate(answers: list.map { ($0.differenceCents, $0.correct) })
         }
+        discrimination = sessions.filter { $0.exercise == .discrimination && $0.trials > 0 }.map {
+            SessionProgress(session: $0, trials: $0.trials, threshold: stored($0) ?? unmeasured($0), match: nil, interval: nil)
+        }
+        let scored = Self.scoredAttempts(attempts, sessions: sessions)
         let heard = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.session)
+        let kept = Dictionary(grouping: scored, by: \.session)
+        unheardSessions = Set(attempts.map(\.session)).subtracting(heard.keys).count
+        // A session whose every note was wrong is listed with no bias or spread.
         match = heard.keys.sorted().compactMap { id in
             guard let s = byID[id], let list = heard[id] else { return nil }
+            let errors = (kept[id] ?? []).map { $0.cents! }
             return SessionProgress(
-                session: s, trials: list.count, threshold: nil, match: MatchSummary(errors: list.map { $0.cents! }),
+                session: s, trials: errors.count, threshold: nil, match: MatchSummary(errors: errors),
                 interval: list.first?.interval)
         }
         let answered = Dictionary(grouping: intervals, by: \.session)
@@ -83,9 +108,24 @@ public struct TrainingProfile: Sendable {
             ThresholdEstimate(answers: bands[r]!.map { ($0.differenceCents, $0.correct) }).map { (r, $0) }
         }
         intervalByRegister = Self.intervalBands(intervals)
-        let sung = Dictionary(grouping: attempts.filter { $0.cents != nil }, by: \.register)
+        let sung = Dictionary(grouping: scored, by: \.register)
         matchByRegister = sung.keys.sorted().compactMap { r in
             MatchSummary(errors: sung[r]!.map { $0.cents! }).map { (r, $0) }
+        }
+    }
+
+    /// The attempts that count in bias and spread, as the session counted them: heard, and not
+    /// wrong notes (beyond the session's `--tolerance`, from its settings; 50 cents for sessions
+    /// stored before there was one).
+    static func scoredAttempts(_ attempts: [MatchAttempt], sessions: [TrainingSession]) -> [MatchAttempt] {
+        struct Settings: Decodable { var tolerance: Double? }
+        var tolerance: [Int64: Double] = [:]
+        for s in sessions where s.exercise == .match {
+            tolerance[s.id] = (try? JSONDecoder().decode(Settings.self, from: Data(s.settings.utf8)))?.tolerance
+        }
+        return attempts.filter { a in
+            guard let cents = a.cents else { return false }
+            return abs(cents) <= (tolerance[a.session] ?? MatchJudgement.defaultTolerance)
         }
     }
 

@@ -27,6 +27,8 @@ public struct TrainingSettings: Sendable, Equatable, Codable {
     /// A4 in Hz.
     public var reference: Double = 440
     public var seed: UInt64 = 0
+    /// The largest difference played (cents, `--max-cents`).
+    public var maxCents: Double = PsiMethod.centsRange.upperBound
 
     public init() {}
 }
@@ -52,12 +54,15 @@ public struct TrainingTrialPlan: Sendable, Equatable {
 /// difference, `draw` turns it into a trial (with the session's generator, so a seed gives the
 /// same trials), the same trial is offered until it is answered.
 public struct PsiSession<Plan: Sendable>: Sendable {
-    public private(set) var psi = PsiMethod()
+    public private(set) var psi: PsiMethod
     public private(set) var answered = 0
     private var rng: SeededGenerator
     private var current: Plan?
 
-    public init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+    public init(seed: UInt64, maxCents: Double = PsiMethod.centsRange.upperBound) {
+        rng = SeededGenerator(seed: seed)
+        psi = PsiMethod(maxCents: maxCents)
+    }
 
     /// The next trial (the same one again until it is answered): `draw(number, cents, &rng)`.
     public mutating func nextTrial(_ draw: (Int, Double, inout SeededGenerator) -> Plan) -> Plan {
@@ -87,7 +92,7 @@ public struct TrainingRun: Sendable {
 
     public init(settings: TrainingSettings) {
         self.settings = settings
-        session = PsiSession(seed: settings.seed)
+        session = PsiSession(seed: settings.seed, maxCents: settings.maxCents)
     }
 
     public var psi: PsiMethod { session.psi }
@@ -115,4 +120,7 @@ public struct TrainingRun: Sendable {
 
     /// The 75 %-correct threshold in cents and its 68 % credible interval (nil before any answer).
     public var estimate: (threshold: Double, low: Double, high: Double)? { session.estimate }
+
+    /// The verdict: a threshold, beyond the range, or at chance (nil before any answer).
+    public var result: PsiResult? { session.result }
 }

@@ -12,7 +12,9 @@ struct TrainCommand: ParsableCommand {
             (down arrow or j) once the second tone has ended (keys pressed while the tones play are \
             ignored); r replays, q or Ctrl-C ends the session (answers so far are kept). A Bayesian \
             adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
-            threshold with a 68 % credible interval. Every answer is stored as it is given in SQLite: \
+            threshold with a 68 % credible interval. Differences go up to --max-cents (default \
+            100, at most 1200): a threshold beyond them is reported as not measured, and answers \
+            no better than guessing as at chance, never as a number. Every answer is stored as it is given in SQLite: \
             --db PATH, by default $XDG_DATA_HOME/pixelboop/training.sqlite, or \
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set or not an absolute path. `boop train stats` \
             shows the history.
@@ -85,6 +87,11 @@ struct TrainRunCommand: ParsableCommand {
     @Flag(name: .long, help: "Say right or wrong after each answer.")
     var feedback = false
 
+    @Option(
+        name: .long,
+        help: "The largest difference played, in cents (10...1200): widen it when the default 100 is not enough to hear.")
+    var maxCents: Double = PsiMethod.centsRange.upperBound
+
     @Flag(
         name: .long,
         help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
@@ -110,6 +117,9 @@ struct TrainRunCommand: ParsableCommand {
         if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         if !(0...5).contains(gap) { throw ValidationError("--gap \(gap): expected 0...5 seconds") }
         if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
+        if !(PsiReport.narrowestCents...PsiMethod.widestCents).contains(maxCents) {
+            throw ValidationError("--max-cents \(maxCents): expected 10...1200 cents")
+        }
         if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
         _ = try notes()
     }
@@ -136,6 +146,7 @@ struct TrainRunCommand: ParsableCommand {
             settings.duration = duration
             settings.gap = gap
             settings.reference = reference
+            settings.maxCents = maxCents
             settings.seed = seed ?? UInt64.random(in: 0...UInt64.max)
             if let output { try checkOutput(output) }
             let store = try history.open(forWriting: true)
@@ -205,8 +216,9 @@ final class TrainSessionRunner {
             failure = error
         }
         // The session always ends with what was answered, whatever stopped it.
-        let estimate = procedure.estimate
-        try? store.endSession(sessionID, estimate: estimate)
+        // A session beyond its range or at chance stores no threshold: stats shows none for it.
+        let result = procedure.result
+        try? store.endSession(sessionID, estimate: result?.measured)
         if let failure {
             writer?.abort()
             throw failure
@@ -220,7 +232,7 @@ final class TrainSessionRunner {
             writer?.abort()
             throw BoopExit(error)
         }
-        report(estimate)
+        report(result)
         if let outputFailure {
             let kept = procedure.answered > 0 ? command.output.map { "; \($0) was finished with the answers so far" } : nil
             StandardOutput.exit(for: outputFailure, also: kept ?? "")
@@ -302,28 +314,19 @@ final class TrainSessionRunner {
         }
     }
 
-    private func report(_ estimate: (threshold: Double, low: Double, high: Double)?) {
+    private func report(_ result: PsiResult?) {
         if command.json {
-            let line =
-                estimate.map {
-                    String(
-                        cFormat: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}",
-                        $0.threshold, $0.low, $0.high, procedure.answered)
-                } ?? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
-            emit(line)
+            emit(PsiReport.json(result, maxCents: command.maxCents))
             return
         }
-        guard let estimate else {
+        guard let result else {
             say("No answers: nothing to estimate.")
             return
         }
         say(
-            String(
-                cFormat:
-                    "Threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@: you hear a difference this size right 75 %% of the time.",
-                estimate.threshold, estimate.low, estimate.high,
-                TrainStatsCommand.count(procedure.answered, "trial"),
-                (procedure.answered < TrainStatsCommand.fewTrials ? " (uncertain: few trials)" : "")))
+            PsiReport.text(result, label: "Threshold", limit: PsiMethod.widestCents, fewTrials: TrainStatsCommand.fewTrials)
+                + (result.aboveRange ? "." : ": you hear a difference this size right 75 % of the time."))
+        guard let measured = result.measured else { return }
         if let earlier = try? store.sessions().filter({
             $0.id != sessionID && $0.exercise == .discrimination && $0.threshold != nil
         }).suffix(5),
@@ -331,7 +334,7 @@ final class TrainSessionRunner {
         {
             let list = earlier.map { String(cFormat: "%.1f", $0.threshold!) }.joined(separator: ", ")
             let best = earlier.map { $0.threshold! }.min()!
-            say("Your last sessions: \(list) cents" + (estimate.threshold < best ? " - a new best." : "."))
+            say("Your last sessions: \(list) cents" + (measured.threshold < best ? " - a new best." : "."))
         }
     }
 }

@@ -13,9 +13,11 @@ struct TrainIntervalCommand: ParsableCommand {
             only the widths compare. Answer with one key: w or up (wider), n or down (narrower); r \
             replays, q ends; keys pressed while the notes play do not count. The \
             psi-marginal procedure finds the difference in cents you judge right 75 % of the time, \
-            with a 68 % credible interval. --json prints {"trial","first_hz":[F1,F2],"second_hz":[F3,F4]} \
+            with a 68 % credible interval; differences go up to --max-cents (default 100, at most \
+            the interval's width and 400), and a threshold beyond them, or answers at chance, is said \
+            so rather than measured. --json prints {"trial","first_hz":[F1,F2],"second_hz":[F3,F4]} \
             and reads wider, narrower or quit; at the end \
-            {"threshold_cents","low_cents","high_cents","trials"}.
+            {"threshold_cents","low_cents","high_cents","above_range","at_chance","max_cents","trials"}.
             """)
 
     @Option(name: .long, help: "The interval: \(SungInterval.names.dropFirst().joined(separator: ", ")).")
@@ -32,6 +34,14 @@ struct TrainIntervalCommand: ParsableCommand {
 
     @Option(name: .long, help: "Seed for the trial sequence.")
     var seed: UInt64?
+
+    @Option(
+        name: .long,
+        help: "The largest difference in width played, in cents (10 ... the interval's width, at most 400).")
+    var maxCents: Double = IntervalRun.defaultMaxCents
+
+    @Flag(name: .long, help: "Say right or wrong after each answer.")
+    var feedback = false
 
     @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (wider, narrower, quit) read from stdin.")
     var json = false
@@ -51,6 +61,11 @@ struct TrainIntervalCommand: ParsableCommand {
                 "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.dropFirst().joined(separator: ", "))"
             )
         }
+        let widest = IntervalRun.widestCents(semitones: i.semitones)
+        if !(PsiReport.narrowestCents...widest).contains(maxCents) {
+            throw ValidationError(
+                String(cFormat: "--max-cents %@: expected 10...%.0f cents for %@", "\(maxCents)", widest, i.name))
+        }
         _ = try notes()
     }
 
@@ -66,7 +81,8 @@ struct TrainIntervalCommand: ParsableCommand {
             if let output { try checkOutput(output) }
             Signals.install()
             let seed = seed ?? UInt64.random(in: 0...UInt64.max)
-            var session = IntervalRun(semitones: SungInterval(interval)!.semitones, notes: try notes(), seed: seed)
+            var session = IntervalRun(
+                semitones: SungInterval(interval)!.semitones, notes: try notes(), seed: seed, maxCents: maxCents)
             let store = try history.open(forWriting: true)
             let id = try Self.storing { try store.beginSession(settings: settingsJSON(seed), exercise: .interval) }
             let sound = try IntervalSound(command: self)
@@ -84,17 +100,19 @@ struct TrainIntervalCommand: ParsableCommand {
                     outcome = try answer(plan, keys)
                 }
                 guard case .answer(let wider) = outcome else { break }
-                session.answer(secondWider: wider)
+                let correct = session.answer(secondWider: wider)
                 let record = IntervalTrialRecord(
                     session: id, trial: plan.number, time: Date(), interval: SungInterval(interval)!.name, plan: plan,
                     secondWider: wider,
                     responseMilliseconds: Int(Date().timeIntervalSince(asked) * 1000))
                 try Self.storing { try store.add(record) }
+                if feedback && !json { say(correct ? "  right" : "  wrong") }
             }
-            try? store.endSession(id, estimate: session.estimate)
+            // Beyond the range or at chance: no threshold stored, as none was measured.
+            try? store.endSession(id, estimate: session.result?.measured)
             try sound.finish(keep: session.answered > 0)
             report(session)
-            if !json && session.answered > 0 { compare(with: store, current: id) }
+            if !json && session.result?.measured != nil { compare(with: store, current: id) }
         }
     }
 
@@ -109,7 +127,8 @@ struct TrainIntervalCommand: ParsableCommand {
 
     private func settingsJSON(_ seed: UInt64) -> String {
         let settings: [String: Any] = [
-            "interval": interval, "trials": trials, "range": range ?? "C4..C5", "duration": duration, "seed": seed
+            "interval": interval, "trials": trials, "range": range ?? "C4..C5", "duration": duration, "seed": seed,
+            "max_cents": maxCents
         ]
         return JSONText.encode(settings) ?? ""
     }
@@ -148,26 +167,16 @@ struct TrainIntervalCommand: ParsableCommand {
     }
 
     private func report(_ session: IntervalRun) {
-        guard let e = session.estimate else {
-            say(
-                json
-                    ? "{\"threshold_cents\":null,\"low_cents\":null,\"high_cents\":null,\"trials\":0}"
-                    : "No answers: nothing to estimate.")
-            return
-        }
         if json {
-            say(
-                String(
-                    cFormat: "{\"threshold_cents\":%.4f,\"low_cents\":%.4f,\"high_cents\":%.4f,\"trials\":%d}", e.threshold,
-                    e.low,
-                    e.high, session.answered))
+            say(PsiReport.json(session.result, maxCents: maxCents))
             return
         }
-        let uncertain = session.answered < 20 ? " (uncertain: few trials)" : ""
-        say(
-            String(
-                cFormat: "%@ threshold: %.1f cents (68 %%: %.1f-%.1f) after %@%@.", interval, e.threshold, e.low,
-                e.high, TrainStatsCommand.count(session.answered, "trial"), uncertain))
+        guard let result = session.result else {
+            say("No answers: nothing to estimate.")
+            return
+        }
+        let widest = IntervalRun.widestCents(semitones: session.semitones)
+        say(PsiReport.text(result, label: "\(interval) threshold", limit: widest, fewTrials: 20) + ".")
     }
 
     /// The last sessions of the same interval, as `boop train` compares its own.

@@ -14,11 +14,16 @@ struct TrainMatchCommand: ParsableCommand {
             below) asks for that interval from the reference instead, in equal temperament or \
             --tuning just. Live, each reference plays on -D and the note is heard on -C \
             (a needle shows the cents while it is held; the note ends after 0.3 s of silence). \
-            --input FILE.wav takes the sung notes from a recording instead: its k-th note \
-            (notes separated by at least 0.3 s of silence) answers the k-th trial. --json prints \
+            --input FILE takes the sung notes from a recording (WAV or FLAC) instead: its notes \
+            (separated by at least 0.3 s of silence) answer the trials in order, lined up by pitch \
+            when one is missing or extra (said on stderr). A note more than --tolerance cents (50) \
+            from the target in its nearest octave is a wrong note, named and left out of bias and \
+            spread; notes in another octave are counted apart. --json prints \
             {"trial","reference_hz","listening":true} as each trial starts listening, then \
-            {"trial","sung_hz","cents","octave","stable_ms"} or {"trial","unvoiced":true}, and at the \
-            end {"bias_cents","bias_low","bias_high","spread_cents","trials"}. The session's bias \
+            {"trial","sung_hz","cents","octave","stable_ms","judgement","sung_note","target_note"} or \
+            {"trial","unvoiced":true} ("missing":true too when the recording has no note for it), and at the \
+            end {"bias_cents","bias_low","bias_high","spread_cents","wrong_notes",\
+            "octave_displacements","tolerance_cents","trials"}. The session's bias \
             (mean error) and spread (SD) carry 68 % intervals: Student's t for the mean, chi-square \
             for the SD.
             """)
@@ -45,11 +50,18 @@ struct TrainMatchCommand: ParsableCommand {
     @Option(name: .long, help: "Score intervals in equal temperament (equal) or just intonation (just).")
     var tuning: String = "equal"
 
-    @Option(name: .long, help: "A recording of the sung notes (WAV), instead of a capture device.")
+    @Option(name: .long, help: "A recording of the sung notes (WAV or FLAC), instead of a capture device.")
     var input: String?
 
     @Option(name: .long, help: "Seed for the references drawn at random.")
     var seed: UInt64?
+
+    @Option(
+        name: .long,
+        help:
+            "Cents from the target (in its nearest octave) beyond which a note is a wrong note, left out of bias and spread (1...600)."
+    )
+    var tolerance: Double = MatchJudgement.defaultTolerance
 
     @Option(name: .long, help: "A4 in Hz (400...480).")
     var reference: Double = 440
@@ -77,6 +89,7 @@ struct TrainMatchCommand: ParsableCommand {
     mutating func validate() throws {
         if let trials, !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
         if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
+        if !(1...600).contains(tolerance) { throw ValidationError("--tolerance \(tolerance): expected 1...600 cents") }
         if [references != nil, voice != nil, range != nil].filter({ $0 }).count > 1 {
             throw ValidationError("--references, --voice and --range: expected at most one of them")
         }
@@ -137,27 +150,19 @@ struct TrainMatchCommand: ParsableCommand {
             let recorder = try MatchRecorder(
                 store: try history.open(forWriting: true), settings: settingsJSON(), live: wav == nil)
             if let wav {
-                let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
-                let tracker = try PitchTracker(sampleRate: wav.sampleRate)
-                let fixed = try fixedReferences()?.count
-                let count = trials ?? fixed ?? max(1, notes.count)
-                try session(count: count, recorder: recorder) { k, _, announce in
-                    announce()
-                    return k < notes.count ? SungNotes.stablePitch(Array(wav.samples[notes[k]]), tracker: tracker) : nil
-                }
+                try runRecording(wav, recorder: recorder)
                 return
             }
             try runLive(recorder)
         }
     }
 
-    static func readWav(_ path: String) throws -> WavFile {
-        let wav: WavFile
+    static func readWav(_ path: String) throws -> RecordingFile {
+        let wav: RecordingFile
         do {
-            wav = try WavFile(path: path)
+            wav = try RecordingFile.read(path: path)
         } catch {
-            if case .ioError = error { throw BoopExit(.noInput, "\(error)") }
-            throw BoopExit(.dataError, "\(error)")
+            throw BoopExit(error.kind == .content ? .dataError : .noInput, error.message)
         }
         // The header's rate is the file's content: one the tracker cannot take is bad content (65).
         guard wav.sampleRate.isFinite, Limits.sampleRate.contains(Int(exactly: wav.sampleRate) ?? 0) else {
@@ -204,17 +209,17 @@ struct TrainMatchCommand: ParsableCommand {
     /// calling announce() when it starts listening.
     /// A session stopped (`stopped`: a stop signal, or q) keeps the attempts finished before it;
     /// the one under way is not stored.
-    private func session(
-        count: Int, recorder: MatchRecorder, stopped: () -> Bool = { Signals.interrupted },
+    func session(
+        count: Int, refs given: [Int]? = nil, missing: Set<Int> = [], recorder: MatchRecorder,
+        stopped: () -> Bool = { Signals.interrupted },
         sing: (Int, Double, () -> Void) throws -> SungPitch?
     ) throws {
-        let refs = try referenceNotes(count: count)
+        let refs = try given ?? referenceNotes(count: count)
         let sungInterval = interval.flatMap(SungInterval.init)
-        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
-        var errors: [Double] = []
+        var tally = MatchTally(tolerance: self.tolerance, reference: reference)
         for (k, midi) in refs.enumerated() where !stopped() {
             let refHz = reference * pow(2, Double(midi - 69) / 12)
-            let target = sungInterval?.target(from: refHz, tuning: tuning) ?? refHz
+            let target = targetHz(midi)
             let sung = try sing(k, refHz) {
                 say(
                     json
@@ -231,19 +236,17 @@ struct TrainMatchCommand: ParsableCommand {
                     sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
                     stableMilliseconds: sung?.stableMilliseconds))
             guard let sung, let score else {
-                say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
+                if missing.contains(k) {
+                    say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true,\"missing\":true}" : "  no note in the recording for it")
+                } else {
+                    say(json ? "{\"trial\":\(k + 1),\"unvoiced\":true}" : "  no steady voiced note heard")
+                }
                 continue
             }
-            errors.append(score.cents)
-            say(
-                json
-                    ? String(
-                        cFormat: "{\"trial\":%d,\"sung_hz\":%.4f,\"cents\":%.2f,\"octave\":%d,\"stable_ms\":%d}",
-                        k + 1, sung.frequency, score.cents, score.octave, sung.stableMilliseconds)
-                    : describe(sung, score, target: target))
+            say(tally.add(trial: k + 1, sung: sung, score: score, target: target, json: json))
         }
         try recorder.end(complete: !stopped())
-        summarise(MatchSummary(errors: errors))
+        summarise(tally)
     }
 
     /// The session's settings as stored with it.
@@ -254,53 +257,43 @@ struct TrainMatchCommand: ParsableCommand {
         if let references { settings["references"] = references }
         if let interval { settings["interval"] = interval }
         if let seed { settings["seed"] = seed }
+        settings["tolerance"] = tolerance
         if let voice { settings["voice"] = voice }
         if let range { settings["range"] = range }
         return JSONText.encode(settings) ?? ""
     }
 
-    private func describe(_ sung: SungPitch, _ score: MatchScore, target: Double) -> String {
-        let note = PitchDetector.nearestNote(to: sung.frequency, reference: reference).name
-        let octave =
-            score.octave == 0
-            ? ""
-            : score.octave == -1
-                ? " (an octave below)"
-                : score.octave == 1
-                    ? " (an octave above)"
-                    : " (\(abs(score.octave)) octaves \(score.octave < 0 ? "below" : "above"))"
-        return String(
-            cFormat: "  sang %@ %.2f Hz%@: %+.1f cents, steady for %d ms", note, sung.frequency,
-            octave, score.cents, sung.stableMilliseconds)
-    }
-
-    private func summarise(_ s: MatchSummary?) {
+    private func summarise(_ tally: MatchTally) {
         func num(_ v: Double) -> String { v.isFinite ? String(cFormat: "%.3f", v) : "null" }
-        guard let s else {
-            say(
-                json
-                    ? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null,\"trials\":0}"
-                    : "No note heard: nothing to estimate.")
+        let s = MatchSummary(errors: tally.errors)
+        if json {
+            // The added fields come before "trials", which ends the line as it always did.
+            let fields =
+                s.map {
+                    "{\"bias_cents\":\(num($0.bias)),\"bias_low\":\(num($0.biasLow)),\"bias_high\":\(num($0.biasHigh)),"
+                        + "\"spread_cents\":\($0.trials >= 2 ? num($0.spread) : "null")"
+                } ?? "{\"bias_cents\":null,\"bias_low\":null,\"bias_high\":null,\"spread_cents\":null"
+            say(fields + tally.jsonFields + ",\"trials\":\(s?.trials ?? 0)}")
             return
         }
-        if json {
-            say(
-                "{\"bias_cents\":\(num(s.bias)),\"bias_low\":\(num(s.biasLow)),\"bias_high\":\(num(s.biasHigh)),"
-                    + "\"spread_cents\":\(s.trials >= 2 ? num(s.spread) : "null"),\"trials\":\(s.trials)}")
+        guard let s else {
+            say(tally.wrong.isEmpty ? "No note heard: nothing to estimate." : "No note within the tolerance: no bias or spread.")
+            tally.textLines.forEach(say)
             return
         }
         let trialsText = TrainStatsCommand.count(s.trials, "note")
-        guard s.trials >= 2 else {
+        if s.trials < 2 {
             say(
                 String(
                     cFormat: "Bias %+.1f cents after %@ (uncertain: one note gives no interval).", s.bias, trialsText))
-            return
+        } else {
+            say(
+                String(
+                    cFormat: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
+                    s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText,
+                    s.trials < 8 ? " (uncertain: few notes)" : ""))
         }
-        say(
-            String(
-                cFormat: "Bias %+.1f cents (68 %%: %+.1f ... %+.1f), spread %.1f cents (68 %%: %.1f ... %.1f) after %@%@.",
-                s.bias, s.biasLow, s.biasHigh, s.spread, s.spreadLow, s.spreadHigh, trialsText,
-                s.trials < 8 ? " (uncertain: few notes)" : ""))
+        tally.textLines.forEach(say)
     }
 
     private func say(_ line: String) {

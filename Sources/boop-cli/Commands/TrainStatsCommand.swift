@@ -119,10 +119,18 @@ enum StatsJSON {
         s.match.map { session(s).merging(fields($0)) { a, _ in a } }
     }
 
+    /// Answers beyond the range or at chance: no threshold (null), `above_range` true and the
+    /// range's top as the lower bound, as the session's own JSON says.
     private static func fields(_ e: ThresholdEstimate) -> [String: Any] {
-        [
+        if e.aboveRange {
+            return [
+                "trials": e.trials, "threshold_cents": JSONNull(), "low_cents": e.maxCents, "high_cents": JSONNull(),
+                "uncertain": e.trials < TrainStatsCommand.fewTrials, "above_range": true
+            ]
+        }
+        return [
             "trials": e.trials, "threshold_cents": e.threshold, "low_cents": e.low, "high_cents": e.high,
-            "uncertain": e.trials < TrainStatsCommand.fewTrials
+            "uncertain": e.trials < TrainStatsCommand.fewTrials, "above_range": false
         ]
     }
 

@@ -5,13 +5,13 @@ import PixelBoopCore
 /// `stats` as text: a table and a chart per exercise, or the profile per register.
 enum StatsReport {
     static func progress(_ p: TrainingProfile) -> String {
-        if p.discrimination.isEmpty && p.match.isEmpty && p.interval.isEmpty { return "No training sessions yet.\n" }
+        if p.discrimination.isEmpty && p.match.isEmpty && p.interval.isEmpty { return nothingYet(p) }
         var parts: [String] = []
         if !p.discrimination.isEmpty {
             parts.append(
                 "Pitch discrimination (which tone was higher)\n" + thresholds(p.discrimination, label: nil)
                     + plot(
-                        p.discrimination.compactMap { s in s.threshold.map { (s.session.started, $0.threshold) } },
+                        p.discrimination.compactMap { s in measured(s).map { (s.session.started, $0) } },
                         what: "threshold"))
         }
         if !p.match.isEmpty {
@@ -27,14 +27,14 @@ enum StatsReport {
             let list = byInterval[name]!
             parts.append(
                 "Interval discrimination: \(name) (which interval was wider)\n" + thresholds(list, label: name)
-                    + plot(list.compactMap { s in s.threshold.map { (s.session.started, $0.threshold) } }, what: "threshold"))
+                    + plot(list.compactMap { s in measured(s).map { (s.session.started, $0) } }, what: "threshold"))
         }
         return parts.joined(separator: "\n")
     }
 
     static func profile(_ p: TrainingProfile) -> String {
         if p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty && p.intervalByRegister.isEmpty {
-            return "No training sessions yet.\n"
+            return nothingYet(p)
         }
         var out = ""
         if !p.thresholdByRegister.isEmpty {
@@ -62,6 +62,20 @@ enum StatsReport {
         return out
     }
 
+    /// Nothing to list: no session at all, or only matching sessions in which no note was heard
+    /// (said as such, since `--csv` lists their attempts).
+    private static func nothingYet(_ p: TrainingProfile) -> String {
+        guard p.unheardSessions > 0 else { return "No training sessions yet.\n" }
+        let sessions = TrainStatsCommand.count(p.unheardSessions, "pitch-matching session")
+        let whose = p.unheardSessions == 1 ? "its" : "their"
+        return "No results yet: \(sessions) with no note heard (stats --csv lists \(whose) attempts).\n"
+    }
+
+    /// A session's threshold for the chart: only one measured inside its range.
+    private static func measured(_ s: SessionProgress) -> Double? {
+        s.threshold.flatMap { $0.aboveRange ? nil : $0.threshold }
+    }
+
     /// "C4-B4": the notes of a register.
     static func band(_ register: Int) -> String { "C\(register)-B\(register)" }
 
@@ -69,7 +83,11 @@ enum StatsReport {
 
     /// A register's threshold columns, its uncertainty and the line's end.
     private static func estimate(_ e: ThresholdEstimate) -> String {
-        String(cFormat: "%6d  %17.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
+        // Answers that did not measure a threshold inside the range say so, not a number.
+        if e.aboveRange {
+            return String(cFormat: "%6d  %17@  -", e.trials, String(cFormat: "over %.0f", e.maxCents)) + "\n"
+        }
+        return String(cFormat: "%6d  %17.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
             + uncertain(e.trials, "trial", TrainStatsCommand.fewTrials) + "\n"
     }
 
@@ -82,8 +100,11 @@ enum StatsReport {
         var out = "session  date              trials  threshold (cents)  68 % interval\n"
         for s in list {
             let estimate =
-                s.threshold.map { String(cFormat: "%17.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high) }
-                ?? String(cFormat: "%17@  -", "-")
+                s.threshold.map {
+                    $0.aboveRange
+                        ? String(cFormat: "%17@  -", String(cFormat: "over %.0f", $0.maxCents))
+                        : String(cFormat: "%17.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high)
+                } ?? String(cFormat: "%17@  -", "-")
             let flag = s.threshold == nil ? "" : uncertain(s.trials, "trial", TrainStatsCommand.fewTrials)
             out +=
                 String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials) + estimate
@@ -109,11 +130,9 @@ enum StatsReport {
         let date = day("%Y-%m-%d %H:%M")
         var out = "session  date               notes  " + matchHeader
         for s in list {
-            guard let m = s.match else { continue }
             let asked = s.interval.map { "  (\($0))" } ?? ""
-            out +=
-                String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), m.trials)
-                + matchColumns(m) + asked + "\n"
+            let row = String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials)
+            out += row + (s.match.map(matchColumns) ?? "every note heard was a wrong note") + asked + "\n"
         }
         return out
     }

@@ -1,0 +1,49 @@
+import FoundationEssentials
+import Glibc
+import PixelBoopCore
+
+extension TrainMatchCommand {
+    /// `--input`: every note of the recording heard first, then lined up with the references by
+    /// pitch (`NoteAlignment`), so a note missing or added shifts nothing after it; a count that
+    /// differs (or a note left over) is said on stderr, with what was left unsung or left over.
+    func runRecording(_ wav: RecordingFile, recorder: MatchRecorder) throws {
+        let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
+        let tracker = try PitchTracker(sampleRate: wav.sampleRate)
+        let fixed = try fixedReferences()?.count
+        let count = trials ?? fixed ?? max(1, notes.count)
+        let refs = try referenceNotes(count: count)
+        let pitches = notes.map { SungNotes.stablePitch(Array(wav.samples[$0]), tracker: tracker) }
+        let aligned = NoteAlignment.align(sung: pitches.map { $0?.frequency }, targets: refs.map(targetHz))
+        let missing = Set(aligned.sungFor.indices.filter { aligned.sungFor[$0] == nil })
+        if notes.count != count || !missing.isEmpty || !aligned.extra.isEmpty {
+            StandardError.line(mismatch(notes: notes, rate: wav.sampleRate, refs: refs, aligned: aligned))
+        }
+        // A reference left without a note is said as such, not as a note too unsteady to hear.
+        try session(count: count, refs: refs, missing: missing, recorder: recorder) { k, _, announce in
+            announce()
+            return aligned.sungFor[k].flatMap { pitches[$0] }
+        }
+    }
+
+    /// "sung.wav: 9 notes for 10 references, lined up by pitch: none for trial 5 (E4)".
+    private func mismatch(notes: [Range<Int>], rate: Double, refs: [Int], aligned: NoteAlignment.Result) -> String {
+        var parts: [String] = []
+        let unsung = aligned.sungFor.indices.filter { aligned.sungFor[$0] == nil }
+        if !unsung.isEmpty {
+            parts.append("none for " + unsung.map { "trial \($0 + 1) (\(NoteName(midi: refs[$0])))" }.joined(separator: ", "))
+        }
+        if !aligned.extra.isEmpty {
+            let list = aligned.extra.map { String(cFormat: "note %d at %.1f s", $0 + 1, Double(notes[$0].lowerBound) / rate) }
+            parts.append("left over: " + list.joined(separator: ", "))
+        }
+        return "\(input ?? "--input"): \(TrainStatsCommand.count(notes.count, "note")) for "
+            + "\(TrainStatsCommand.count(refs.count, "reference")), lined up by pitch: " + parts.joined(separator: "; ")
+    }
+
+    /// The pitch asked for at a reference note: the note itself, or the interval from it.
+    func targetHz(_ midi: Int) -> Double {
+        let refHz = reference * pow(2, Double(midi - 69) / 12)
+        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
+        return interval.flatMap(SungInterval.init)?.target(from: refHz, tuning: tuning) ?? refHz
+    }
+}
