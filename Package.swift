@@ -17,7 +17,8 @@ import Glibc
 let glibc: [Int] = {
     var text = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
     guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return [] }
-    let words = String(cString: text).split(separator: " ")
+    let words = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .split(separator: " ")
     return words.count == 2 ? words[1].split(separator: ".").compactMap { Int($0) } : []
 }()
 let packedRelocations = glibc.count >= 2 && (glibc[0], glibc[1]) >= (2, 36)

@@ -8,7 +8,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a pattern or a song to an audio file (WAV, FLAC or OGG by extension) or a MIDI file (.mid).",
         discussion:
-            "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file.\n\n"
+            "The same arguments always give the same bytes. The file is written under a temporary name and renamed when complete; an interrupted render exits 130 and leaves no file.\n"
             + RenderCommand.palette
     )
 
