@@ -27,6 +27,12 @@ fi
 # The sonames dlopen asks for (libsndfile.so.1, libsystemd.so.0), at the versions whose
 # sd_bus_*v forms the engine calls (libsystemd 246) and whose writer it was tested with.
 depends="$depends, libsndfile1 (>= 1.0.31), libsystemd0 (>= 246)"
+# Packed relative relocations (DT_RELR, Package.swift on glibc 2.36 and later) need the loader of
+# glibc 2.36, a version dpkg-shlibdeps does not map: without this, the package would install on
+# 2.35 and boop would not start there.
+if readelf -V "${elves[0]}" | grep -q GLIBC_ABI_DT_RELR; then
+  depends=$(sed 's/libc6 (>= [0-9.]*)/libc6 (>= 2.36)/' <<<"$depends")
+fi
 
 # The debug files leave the stage for their own package while the main one is built.
 dbgroot="$work/dbgsym"
