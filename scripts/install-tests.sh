@@ -18,7 +18,7 @@ toolchain="$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../.." && pwd
 chord=(261.6255653005986 329.6275569128699 391.99543598174927) # C4 E4 G4, as examples/c renders
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-# Size limits of what is shipped: the stripped boop (16.3 MB on x86-64 with FoundationEssentials,
+# Size limits of what is shipped: the stripped boop (16.4 MB on x86-64 with FoundationEssentials,
 # no ICU, the Swift half at -Osize and linked by lld with packed relocations; it was 62 MB with
 # Foundation's ICU data) and the .deb (xz, dpkg-deb's default).
 boop_max_bytes=$((16 * 1024 * 1024))
