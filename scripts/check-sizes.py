@@ -26,6 +26,7 @@ PUBLIC_HEADERS = (
     "Sources/CAudioEngine/include/CAudioEngine.h",
     "Sources/CAudioEngine/include/CAudioEngineAmbient.h",
     "Sources/CAudioEngine/include/CAudioEngineProcess.h",
+    "Sources/CAudioEngine/include/CAudioEngineKeys.h",
 )
 
 

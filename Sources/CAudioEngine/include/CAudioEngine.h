@@ -1042,80 +1042,6 @@ uint64_t boop_synth_record_dropped(const boop_synth* synth);
 void boop_synth_stop(boop_synth* synth);
 void boop_synth_destroy(boop_synth* synth);
 
-/* ====================================================================================== */
-/* MIDI keyboard input for a control loop (boop edit --midi)                              */
-/* ====================================================================================== */
-
-/* An ALSA sequencer client <client_name> with a writable port midi_in, subscribed to `source`
- * (as boop_synth_connect_midi reads it). A reader thread (never an audio thread) takes each event,
- * keeps the channel messages in a lock-free queue (up to 1024) and makes the descriptor readable;
- * the control loop polls the descriptor and reads them. Nothing here touches a sound device. */
-typedef struct boop_midi_in boop_midi_in;
-
-/* Return: BOOP_OK, BOOP_ERROR_DEVICE_UNAVAILABLE (no /dev/snd/seq, or the sequencer refused),
- * BOOP_ERROR_INVALID_ARGUMENT (no source matches `source`); on failure `why` (one line, at most
- * `why_size` bytes) says which. Thread safety: control thread. */
-boop_status boop_midi_in_open(const char* client_name, const char* source, boop_midi_in** out_input, char* why,
-                              size_t why_size);
-
-/* The same keyboard on JACK: no client of its own. A playback opened with it as `midi_keys` gets a port
- * midi_in; its process callback queues the channel messages (lock-free, each with its engine frame: no
- * system call, so it wakes nobody) and boop_midi_in_read takes them from that queue directly. There is
- * no descriptor (-1): the control loop reads when it wakes, at its screen's cadence. `source` (may be
- * NULL) is only remembered, for boop_midi_in_source; boop_playback_midi_in_connect connects it.
- * Return: BOOP_OK, BOOP_ERROR_OUT_OF_MEMORY, BOOP_ERROR_INTERNAL. Thread safety: control thread. */
-boop_status boop_midi_in_open_jack(const char* source, boop_midi_in** out_input);
-
-/* What a JACK keyboard's notes sound with. The playback's process callback sounds each note-on on
- * the engine at the note's own frame (it renders up to it, then starts the note), and ends it at its
- * note-off's frame, as boop synth --backend jack does; the control loop only chooses the sound.
- * kind: SILENT (the notes are only queued for boop_midi_in_read), TIMBRE (index: a boop_timbre),
- * INSTRUMENT (index: an instrument slot, boop_engine_set_instrument) or DRUMS (index: a boop_kit;
- * the key is the GM drum). gain: a note-on below accent_velocity, accent_gain: at or above it
- * (0 ... BOOP_EVENT_GAIN_MAX). keys: bit (k & 7) of keys[k >> 3] set: key k sounds, else silent. */
-typedef enum boop_keys_kind {
-    BOOP_KEYS_SILENT,
-    BOOP_KEYS_TIMBRE,
-    BOOP_KEYS_INSTRUMENT,
-    BOOP_KEYS_DRUMS
-} boop_keys_kind;
-typedef struct boop_keys_sound {
-    uint32_t kind; /* a boop_keys_kind */
-    uint32_t index, accent_velocity;
-    float gain, accent_gain;
-    uint8_t keys[16];
-} boop_keys_sound;
-/* Sets what the notes of a keyboard from boop_midi_in_open_jack sound with on `engine`, which must be
- * the source of the playback opened with the keyboard and outlive it (a playback opened again forgets
- * the sound: set it again). Taken by the process callback at its next cycle. A pitched note is a note
- * id of its own per key (0xEFFFFF00 + key). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (not a
- * JACK keyboard, an index or gain out of range), BOOP_ERROR_QUEUE_FULL (16 settings not yet taken).
- * Thread safety: control thread. */
-boop_status boop_midi_in_set_sound(boop_midi_in* input, boop_engine* engine, const boop_keys_sound* sound);
-/* Connects another client's JACK MIDI output port (its full name) to the playback's midi_in (opened
- * with midi_keys). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port),
- * BOOP_ERROR_NOT_RUNNING (not started, or no midi_in), BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety:
- * control thread. */
-boop_status boop_playback_midi_in_connect(boop_playback* playback, const char* source);
-
-/* Readable when messages wait (poll it for POLLIN); -1 for a keyboard on JACK (read it on every wake).
- * Thread safety: any thread. */
-int boop_midi_in_descriptor(const boop_midi_in* input);
-
-/* "client:port name" of the subscribed source. Thread safety: any thread. */
-const char* boop_midi_in_source(const boop_midi_in* input);
-
-/* Clears the descriptor and takes up to `max` waiting messages, oldest first (frame: the
- * CLOCK_MONOTONIC nanosecond each arrived; on JACK the engine frame it came on). Returns how many;
- * when more wait the descriptor stays readable. Thread safety: one control thread. */
-uint32_t boop_midi_in_read(boop_midi_in* input, boop_midi_event* out_events, uint32_t max);
-
-/* Messages dropped because the queue was full. Thread safety: any thread. */
-uint64_t boop_midi_in_dropped(const boop_midi_in* input);
-
-/* Stops the reader and closes the client (NULL is ignored). Thread safety: control thread. */
-void boop_midi_in_destroy(boop_midi_in* input);
-
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
@@ -1125,5 +1051,7 @@ void boop_midi_in_destroy(boop_midi_in* input);
 /* The boop tool's files and process clean-up (atomic files, temporary files, stop signals, standard
  * descriptors). */
 #include "CAudioEngineProcess.h"
+/* MIDI keyboard input for a control loop, and tunings (Scala scales and keyboard mappings). */
+#include "CAudioEngineKeys.h"
 
 #endif /* CAUDIOENGINE_H */

@@ -48,7 +48,8 @@ public struct StrictJSON {
     /// blocking, so one that nobody writes to reads as empty at once instead of hanging in
     /// open(2). Devices, sockets and the like (`/dev/zero`, a terminal) are refused: they are
     /// no pattern and could block or never end. Missing, unreadable or a directory: .missingFile.
-    static func readInput(_ path: String, limit: Int) throws(PatternError) -> Data {
+    /// `format` names what the file should hold in the messages ("JSON", "Scala").
+    static func readInput(_ path: String, limit: Int, format: String = "JSON") throws(PatternError) -> Data {
         let fd = RawBytes.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else {
             let err = errno
@@ -66,9 +67,9 @@ public struct StrictJSON {
             // A FIFO with a writer is read as it comes, blocking like any pipe.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         case S_IFDIR:
-            throw PatternError(.missingFile, "\(path): is a directory (expected a JSON file)")
+            throw PatternError(.missingFile, "\(path): is a directory (expected a \(format) file)")
         default:
-            throw PatternError(.invalid, "\(path): is a device or socket, not a file (expected a JSON file)")
+            throw PatternError(.invalid, "\(path): is a device or socket, not a file (expected a \(format) file)")
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -83,7 +84,7 @@ public struct StrictJSON {
         }
         if data.isEmpty {
             let what = isPipe ? "nothing was written to the pipe" : "the file is empty"
-            throw PatternError(.invalid, "\(path): not valid JSON (\(what); expected a JSON document)")
+            throw PatternError(.invalid, "\(path): not valid \(format) (\(what); expected a \(format) document)")
         }
         return data
     }

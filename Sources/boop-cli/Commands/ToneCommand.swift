@@ -15,7 +15,9 @@ struct ToneCommand: ParsableCommand {
             --cents detunes every tone, frequencies included. Each tone sounds for --duration seconds \
             (8 ms raised-cosine attack and release inside it); tone k starts k x (duration + gap) \
             seconds after the first. -o writes the file instead of playing (same arguments, same \
-            bytes). Ctrl-C fades out and exits 0.
+            bytes). Ctrl-C fades out and exits 0. With --scl (and --kbm) a name picks the MIDI key \
+            it spells (C4 = key 60, C#4 = 61) and sounds at the Scala tuning's frequency for that key, \
+            its cents added.
             """)
 
     @Argument(help: "One or more notes: A4, C#5, Bb2, A4+12.5c, C4-3c, 440Hz.")
@@ -41,6 +43,8 @@ struct ToneCommand: ParsableCommand {
 
     @Option(name: [.short, .customLong("output")], help: "Render to this file (.wav, .flac, .ogg) instead of playing.")
     var output: String?
+
+    @OptionGroup var tuningOptions: TuningOptions
 
     @OptionGroup var deviceOptions: DeviceOptions
 
@@ -134,13 +138,21 @@ struct ToneCommand: ParsableCommand {
                 "--gap \(gap): expected more than -duration (\(-duration)) and at most \(Limits.text(ToneSequence.gapRange.upperBound)) seconds"
             )
         }
+        let tuning = try tuningOptions.load()
+        if tuning != nil, reference != 440 {
+            throw BoopExit(
+                .usage,
+                "--reference \(reference): a --scl tuning sets its own reference (the --kbm mapping's); expected one of the two")
+        }
         let sampleRate = Double(rate ?? 44100)
         var specs: [NoteSpec] = []
         var frequencies: [Double] = []
         for text in notes {
             do {
                 let spec = try NoteSpec.parse(text)
-                let hz = try spec.frequency(reference: reference, extraCents: cents)
+                let hz =
+                    try tuning.map { tuning throws(AudioError) in try spec.frequency(tuning: tuning, extraCents: cents) }
+                    ?? spec.frequency(reference: reference, extraCents: cents)
                 guard hz < sampleRate / 2 else {
                     throw BoopExit(
                         .usage,
