@@ -2,15 +2,16 @@
 # Coverage-guided fuzzing (libFuzzer, with AddressSanitizer and UBSan) of everything that reads
 # outside input:
 #   EngineEventsFuzz  random C API call streams into an engine (fuzz/cxx/EngineEventsFuzz.cpp)
+#   ScalaFuzz         any bytes as a Scala scale and keyboard mapping (fuzz/cxx/ScalaFuzz.cpp)
 #   LoaderFuzz        pattern files, ambient presets and NOTE arguments (fuzz/swift/LoaderFuzz.swift)
 # Each target runs for FUZZ_SECONDS (default 30) from its seed corpus in fuzz/corpus/; any crash,
 # trap, multi-line error or sanitizer report fails the script, and the input that caused it is
 # kept in build-fuzz/artifacts/ (replay it: build-fuzz/<Target> build-fuzz/artifacts/<file>).
 #
-#   scripts/fuzz.sh                      both targets, 30 s each (what the test command runs)
+#   scripts/fuzz.sh                      every target, 30 s each (what the test command runs)
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh    an hour each; new inputs land in build-fuzz/corpus-*/
 #   FUZZ_JOBS=2 scripts/fuzz.sh          parallel fuzzing processes per target
-#   FUZZ_CXX_BUILD=DIR scripts/fuzz.sh   EngineEventsFuzz from DIR, a CMake build already configured
+#   FUZZ_CXX_BUILD=DIR scripts/fuzz.sh   the C++ targets from DIR, a CMake build already configured
 #                                        with BOOP_SANITIZER=address and BOOP_FUZZ=ON (the test
 #                                        command's build-test-address), instead of its own build-fuzz
 set -euo pipefail
@@ -30,7 +31,7 @@ elif ! grep -qx 'BOOP_FUZZ:BOOL=ON' "$cxx/CMakeCache.txt" || ! grep -qx 'BOOP_SA
   echo "fuzz.sh: $cxx is not a build with BOOP_SANITIZER=address and BOOP_FUZZ=ON" >&2
   exit 1
 fi
-cmake --build "$cxx" --target EngineEventsFuzz
+cmake --build "$cxx" --target EngineEventsFuzz ScalaFuzz
 
 # The Swift target: the library built by SwiftPM with coverage and ASan, the harness linked to it
 # by swiftc (SwiftPM's own executables bring a main(), which libFuzzer's driver replaces).
@@ -46,7 +47,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/Load
   "${objects[@]}" -lasound -ljack -lsqlite3 -lstdc++ -ldl -o "$out/LoaderFuzz"
 
 status=0
-for target in EngineEventsFuzz:engine LoaderFuzz:loaders; do
+for target in EngineEventsFuzz:engine ScalaFuzz:scala LoaderFuzz:loaders; do
   name=${target%%:*} seeds=fuzz/corpus/${target##*:}
   work="$out/corpus-${target##*:}"
   mkdir -p "$work"
@@ -54,7 +55,7 @@ for target in EngineEventsFuzz:engine LoaderFuzz:loaders; do
   # New inputs go to the first directory (build output), never into the committed seeds.
   parallel=(); [[ $jobs -gt 1 ]] && parallel=(-fork="$jobs")
   binary="$out/$name"
-  [ "$name" = EngineEventsFuzz ] && binary="$cxx/$name"
+  [ "$name" = LoaderFuzz ] || binary="$cxx/$name"
   if "$binary" -max_total_time="$seconds" "${parallel[@]}" -rss_limit_mb=4096 \
       -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 "$work" "$seeds" >"$out/$name.log" 2>&1; then
     echo "PASS  $name: $(grep -m1 -o 'Done [0-9]* runs in [0-9]* second(s)' "$out/$name.log" || echo done)"

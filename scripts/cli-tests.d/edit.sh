@@ -4,7 +4,8 @@
 # job control in an interactive bash (scripts/edit-jobs-tests.py); a song built, undone, redone,
 # saved and rendered (scripts/edit-song-tests.py, ~30 s); an export beside the editing, cancelled by
 # Esc, q, SIGTERM and SIGHUP (scripts/edit-export-tests.py); terminal escapes and bytes that are
-# not UTF-8 in file and pattern names (scripts/edit-names-tests.py). All run even if one fails.
+# not UTF-8 in file and pattern names (scripts/edit-names-tests.py); two editors on one file, and an
+# export onto an existing file (scripts/edit-files-tests.py). All run even if one fails.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 rc=0
@@ -13,4 +14,5 @@ python3 "$ROOT/scripts/edit-jobs-tests.py" "$BOOP" "$WORK/edit-jobs" || rc=1
 python3 "$ROOT/scripts/edit-song-tests.py" "$BOOP" "$WORK/edit-song" || rc=1
 python3 "$ROOT/scripts/edit-export-tests.py" "$BOOP" "$WORK/edit-export" || rc=1
 python3 "$ROOT/scripts/edit-names-tests.py" "$BOOP" "$WORK/edit-names" || rc=1
+python3 "$ROOT/scripts/edit-files-tests.py" "$BOOP" "$WORK/edit-files" || rc=1
 exit $rc

@@ -47,6 +47,17 @@ extension EditorModel {
     /// After a successful save: this is the song on disk now.
     public mutating func markSaved() { savedSong = song }
 
+    /// The file as another program left it, read back: one undo step (u brings this session's
+    /// version back), and the song on disk from now on.
+    public mutating func reload(_ disk: Song) {
+        editSong { $0 = disk }
+        current = min(current, song.patterns.count - 1)
+        step = min(step, songPattern.length - 1)
+        chainIndex = min(chainIndex, song.chain.count - 1)
+        clearBlock()
+        markSaved()
+    }
+
     mutating func pushUndo() {
         undoStack.append(Snapshot(song: song, current: current))
         if undoStack.count > EditorModel.undoLevels { undoStack.removeFirst(undoStack.count - EditorModel.undoLevels) }

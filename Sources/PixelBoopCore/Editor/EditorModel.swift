@@ -35,6 +35,13 @@ public struct EditorModel: Sendable {
         case overwriteReadOnly(path: String)
         /// Save as named another file that exists: y replaces it.
         case overwriteExisting(path: String)
+        /// Another editor holds the edited file's lock: y saves all the same, W saves elsewhere.
+        case openElsewhere(path: String, holder: String)
+        /// The file changed on disk since it was read or saved here: o overwrites it, r reloads it
+        /// (an undo step: u brings this session's version back), W saves elsewhere.
+        case changedOnDisk(path: String)
+        /// Export named a file that exists: y replaces it.
+        case replaceExport(path: String)
     }
 
     /// A panel over the grid that takes the keys while it is open.

@@ -240,6 +240,13 @@ public struct EditorView: Sendable {
             return "overwrite read-only file \(OneLine.escape(PathText.lastComponent(path)))? (y/n, W: save elsewhere)"
         case .overwriteExisting(let path):
             return "\(OneLine.escape(path)) exists: replace it? (y/n)"
+        case .openElsewhere(let path, let holder):
+            return "\(OneLine.escape(PathText.lastComponent(path))) is open in \(holder): save anyway? (y/n, W: save elsewhere)"
+        case .changedOnDisk(let path):
+            return
+                "\(OneLine.escape(PathText.lastComponent(path))) changed on disk: o overwrite, r reload, W save elsewhere, Esc keep editing"
+        case .replaceExport(let path):
+            return "\(OneLine.escape(path)) exists: replace it with the export? (y/n)"
         case nil:
             return model.message ?? model.pitchHint ?? "? help   space toggle   p play   u undo   s save   q quit"
         }

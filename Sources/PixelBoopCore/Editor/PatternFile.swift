@@ -112,7 +112,7 @@ public enum PatternFile {
     }
 
     /// Whether something is at `path` (by its bytes), and whether it is a folder.
-    static func exists(_ path: String) -> (exists: Bool, folder: Bool) {
+    public static func exists(_ path: String) -> (exists: Bool, folder: Bool) {
         var st = stat()
         guard RawBytes.withPath(path, { stat($0, &st) }) == 0 else { return (false, false) }
         return (true, st.st_mode & S_IFMT == S_IFDIR)

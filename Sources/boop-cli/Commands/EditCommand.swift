@@ -144,6 +144,11 @@ final class EditSession {
     var promptPurpose = PromptPurpose.save
     /// `E`'s export while it runs (EditExport.swift).
     var exportJob: ExportJob?
+    /// The edited file's lock, while this session holds it (EditLock); the file as last read or
+    /// written here; and what the user agreed to for the save under way.
+    var editLock: EditLock?
+    var diskStamp: DiskStamp?
+    var overrides: Set<SaveOverride> = []
 
     init(file: String, song: Song, version1: Bool, terminal: TerminalSession, command: EditCommand, keyboard: MidiKeyboard?) {
         self.file = file
@@ -158,6 +163,10 @@ final class EditSession {
         view = EditorView(colorMode: colors)
         writer = ScreenWriter(colorMode: colors)
         verbose = command.deviceOptions.verbose
+        diskStamp = DiskStamp.of(file)
+        if case .busy(let holder) = takeLock() {
+            model.message = "\(OneLine.escape(fileName)) is open in \(holder) too: saving here asks first"
+        }
         openTransport()
         if let found = EmergencySave.find(for: file, environment: environment) {
             olderSaveKept = true
@@ -400,6 +409,10 @@ final class EditSession {
         case .overwriteExisting(let path):
             if yes { return save(to: path) && quitAfterSave ? 0 : nil }
             askSavePath(label: "not replaced; save as", text: path)
+        case .openElsewhere, .changedOnDisk:
+            return answerConflict(question, event)
+        case .replaceExport(let path):
+            if yes { startExport(to: path, midi: ExportTarget.isMidi(path)) } else { model.message = "not exported" }
         }
         return nil
     }

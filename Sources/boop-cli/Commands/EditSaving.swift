@@ -15,6 +15,10 @@ extension EditSession {
     @discardableResult
     func save(to path: String? = nil) -> Bool {
         let path = path ?? file
+        if path == file, let conflict = conflict() {
+            model.question = conflict
+            return false
+        }
         if PatternSaving.needsConfirmation(path, confirmed: confirmedReadOnly) {
             model.question = .overwriteReadOnly(path: path)
             return false
@@ -32,12 +36,55 @@ extension EditSession {
             return false
         }
         let savedAs = path != file
-        if savedAs { setFile(path) }
+        if savedAs {
+            setFile(path)
+            takeLock()
+        }
+        diskStamp = DiskStamp.of(path)
+        overrides = []
         model.markSaved()
         workKept = nil   // saving removed every FILE.save
         olderSaveKept = false
         model.message = "saved \(OneLine.escape(savedAs ? path : fileName))"
         return true
+    }
+
+    /// Before writing the edited file: another editor holding it, or the file changed on disk
+    /// since this session read or saved it, is asked about (unless agreed to for this save).
+    func conflict() -> EditorModel.Question? {
+        if !overrides.contains(.lock), editLock == nil, case .busy(let holder) = takeLock() {
+            return .openElsewhere(path: file, holder: holder)
+        }
+        if !overrides.contains(.disk), let now = DiskStamp.of(file), now != diskStamp {
+            return .changedOnDisk(path: file)
+        }
+        return nil
+    }
+
+    /// Takes the edited file's lock when no other editor holds it (at start, after a save as,
+    /// and again before a save while another held it).
+    @discardableResult
+    func takeLock() -> EditLock.Outcome {
+        let outcome = EditLock.acquire(for: file, environment: environment)
+        if case .held(let lock) = outcome { editLock = lock } else { editLock = nil }
+        return outcome
+    }
+
+    /// "changed on disk: r": the file as it is now replaces the song, as one undo step.
+    func reloadFromDisk() {
+        do {
+            let disk: Song
+            switch try PieceFile.load(path: file) {
+            case .pattern(let p): disk = Song(pattern: p)
+            case .song(let s): disk = s
+            }
+            model.reload(disk)
+            diskStamp = DiskStamp.of(file)
+            replacePatternInTransport()
+            model.message = "reloaded \(OneLine.escape(fileName)) from disk (u brings your version back)"
+        } catch {
+            model.message = "cannot reload: \(OneLine.escape("\(error)"))"
+        }
     }
 
     func askSavePath(label: String, text: String? = nil) {
@@ -59,7 +106,11 @@ extension EditSession {
         case .cancelled:
             model.prompt = nil
             quitAfterSave = false
-            model.message = model.isModified ? "not saved" : nil
+            if promptPurpose == .export {
+                model.message = "not exported"
+            } else {
+                model.message = model.isModified && promptPurpose == .save ? "not saved" : nil
+            }
         case .done(let typed):
             model.prompt = nil
             if promptPurpose != .save { return typedLine(typed, for: promptPurpose) }
@@ -139,6 +190,40 @@ extension EditSession {
             )
             return ExitStatus.ioError.rawValue
         }
+    }
+}
+
+/// What the user agreed to for the save under way: saving beside another editor, over a file
+/// changed on disk.
+enum SaveOverride: Hashable {
+    case lock, disk
+}
+
+extension EditSession {
+    /// The answers to "open in another editor" (y saves, W saves elsewhere) and "changed on disk"
+    /// (o overwrites, r reloads, W saves elsewhere); anything else leaves the file as it is.
+    func answerConflict(_ question: EditorModel.Question, _ event: InputEvent) -> Int32? {
+        let key: Character? = if case .char(let c) = event { Character(c.lowercased()) } else { nil }
+        switch (question, key) {
+        case (.openElsewhere, "y"):
+            overrides.insert(.lock)
+            return save() && quitAfterSave ? 0 : nil
+        case (.changedOnDisk, "o"):
+            overrides.insert(.disk)
+            return save() && quitAfterSave ? 0 : nil
+        case (.changedOnDisk, "r"):
+            quitAfterSave = false
+            overrides = []
+            reloadFromDisk()
+        case (_, "w"):
+            overrides = []
+            askSavePath(label: "save as")
+        default:
+            quitAfterSave = false
+            overrides = []
+            model.message = "not saved: \(OneLine.escape(fileName)) left as it is on disk (W saves elsewhere)"
+        }
+        return nil
     }
 }
 

@@ -56,12 +56,25 @@ extension EditSession {
     /// editing (EditExport.swift). A failure opens the line again with the reason.
     func export(to typed: String) {
         let path = typed == "~" || typed.hasPrefix("~/") ? PatternFile.absolute(typed, home: environment["HOME"]) : typed
-        let lowered = path.lowercased()
-        let midi = lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi")
         if exportJob != nil {
             model.message = "an export is still running (Esc cancels it)"
             return
         }
-        startExport(to: path, midi: midi)
+        // As Save As does: a file already there is replaced only once agreed to.
+        let (exists, folder) = PatternFile.exists(path)
+        if exists && !folder {
+            model.question = .replaceExport(path: path)
+            return
+        }
+        startExport(to: path, midi: ExportTarget.isMidi(path))
+    }
+}
+
+/// What an export's name asks for.
+enum ExportTarget {
+    /// `.mid` or `.midi` (any case): a Standard MIDI File; anything else is audio.
+    static func isMidi(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi")
     }
 }

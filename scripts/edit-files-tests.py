@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Two editors on one file, and an export over an existing file, as a user meets them in two
+terminals: the second editor is told the file is open in the first (naming its process); a save
+beside another editor asks first; a save over a file changed on disk since it was read offers
+overwrite, reload (an undo step) and save elsewhere, so neither editor's work is lost unasked;
+an export to a name that exists asks before replacing it, and Esc at the export line says "not
+exported".
+
+    scripts/edit-files-tests.py BOOP WORK
+"""
+
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from edit_driver import Checks, Editor  # noqa: E402
+
+BOOP, WORK = sys.argv[1], sys.argv[2]
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+os.chdir(WORK)
+check = Checks()
+ENV = {"XDG_STATE_HOME": os.path.join(WORK, "state"), "XDG_RUNTIME_DIR": ""}
+
+
+def melody(path):
+    data = json.load(open(path))
+    tracks = data["tracks"] if "tracks" in data else next(iter(data["patterns"].values()))["tracks"]
+    return sorted((n["step"], n["pitch"]) for n in tracks.get("melody", []))
+
+
+json.dump({"name": "Two", "bpm": 120, "length": 16, "tracks": {"melody": [{"step": 0, "pitch": 60}]}},
+          open("two.json", "w"))
+
+with Editor(BOOP, "two.json", env=ENV) as a:
+    check(a.wait_for("two.json"), "A: the editor opens the file", a.text())
+    with Editor(BOOP, "two.json", env=ENV) as b:
+        check(b.wait_for("is open in process"), "B: told the file is open in another editor", b.text())
+        check("(boop)" in b.text(), "B: the other editor's process is named", b.text())
+        b.keys("right", "right", " ", "s")
+        check(b.wait_for("save anyway? (y/n"), "B: a save beside another editor asks first", b.text())
+        b.keys("y")
+        check(b.wait_for("saved"), "B: y saves", b.text())
+        check(melody("two.json") == [(0, 60), (2, 60)], "B: its note is in the file", melody("two.json"))
+        b.finish()
+    a.keys("right", "right", "right", "right", " ", "s")
+    check(a.wait_for("changed on disk"), "A: a save over B's save asks (changed on disk)", a.text())
+    check(melody("two.json") == [(0, 60), (2, 60)], "A: nothing was written before the answer",
+          melody("two.json"))
+    a.keys("r")
+    check(a.wait_for("reloaded two.json"), "A: r reloads the file", a.text())
+    a.keys("u")
+    a.pump(0.3)
+    a.keys("s")
+    check(a.wait_for("saved"), "A: after u (A's version back) a save writes without asking again", a.text())
+    check(melody("two.json") == [(0, 60), (4, 60)], "A: u brought A's own version back", melody("two.json"))
+    a.finish()
+
+# The lock ends with its editor: a later editor is told nothing and saves without a question.
+with Editor(BOOP, "two.json", env=ENV) as c:
+    check(c.wait_for("two.json"), "C: opens the file", c.text())
+    check("is open in" not in c.text(), "C: no other editor named once the first has quit", c.text())
+    c.keys("right", " ", "s")
+    check(c.wait_for("saved"), "C: saves without a question", c.text())
+    c.finish()
+
+# Another program rewrites the file while it is open: o overwrites, W offers another name.
+with Editor(BOOP, "two.json", env=ENV) as d:
+    check(d.wait_for("two.json"), "D: opens the file", d.text())
+    data = json.load(open("two.json"))
+    json.dump(data, open("two.json", "w"), indent=1)
+    d.keys("right", "right", "right", "right", "right", "right", " ", "s")
+    check(d.wait_for("changed on disk"), "D: an edit in place by another program is seen", d.text())
+    d.keys("W")
+    check(d.wait_for("save as"), "D: W opens the save-as line", d.text())
+    d.keys("ctrl-u", *"other.json", "enter")
+    check(d.wait_for("saved other.json"), "D: saved elsewhere", d.text())
+    check(os.path.exists("other.json"), "D: other.json written")
+    d.finish()
+
+# Export onto an existing file asks, as Save As does; n leaves the file as it was.
+open("take.wav", "wb").write(b"not yet a wav")
+with Editor(BOOP, "two.json", env=ENV) as e:
+    check(e.wait_for("two.json"), "E: opens the file", e.text())
+    e.keys("E", "ctrl-u", *"take.wav", "enter")
+    check(e.wait_for("take.wav exists: replace it with the export? (y/n)"), "E: export over a file asks", e.text())
+    e.keys("n")
+    check(e.wait_for("not exported"), "E: n says not exported", e.text())
+    check(open("take.wav", "rb").read() == b"not yet a wav", "E: n leaves the file as it was")
+    e.keys("E", "esc")
+    check(e.wait_for("not exported"), "E: Esc at the export line says not exported", e.text())
+    e.keys("E", "ctrl-u", *"take.wav", "enter")
+    check(e.wait_for("replace it with the export"), "E: asked again", e.text())
+    e.keys("y")
+    check(e.wait_for("exported take.wav"), "E: y exports", e.text())
+    check(open("take.wav", "rb").read(4) == b"RIFF", "E: take.wav is now the export")
+    e.finish()
+
+print(f"{check.failures} failure(s)")
+sys.exit(1 if check.failures else 0)
