@@ -4,7 +4,9 @@ terminals: the second editor is told the file is open in the first (naming its p
 beside another editor asks first; a save over a file changed on disk since it was read offers
 overwrite, reload (an undo step) and save elsewhere, so neither editor's work is lost unasked;
 an export to a name that exists asks before replacing it, and Esc at the export line says "not
-exported".
+exported". A version-1 file saved unchanged is not rewritten; one that needs version 2 (a mute) is
+saved as a song with the status line saying why, and as a pattern again once it no longer does.
+A line that asks for text opens with the current value selected: typing replaces it.
 
     scripts/edit-files-tests.py BOOP WORK
 """
@@ -38,7 +40,8 @@ with Editor(BOOP, "two.json", env=ENV) as a:
     check(a.wait_for("two.json"), "A: the editor opens the file", a.text())
     with Editor(BOOP, "two.json", env=ENV) as b:
         check(b.wait_for("is open in process"), "B: told the file is open in another editor", b.text())
-        check("(boop)" in b.text(), "B: the other editor's process is named", b.text())
+        comm = os.path.basename(BOOP)[:15]  # the kernel's name for the process (/proc/PID/comm)
+        check(f"({comm}) too" in b.text(), "B: the other editor's process is named", b.text())
         b.keys("right", "right", " ", "s")
         check(b.wait_for("save anyway? (y/n"), "B: a save beside another editor asks first", b.text())
         b.keys("y")
@@ -97,6 +100,36 @@ with Editor(BOOP, "two.json", env=ENV) as e:
     check(e.wait_for("exported take.wav"), "E: y exports", e.text())
     check(open("take.wav", "rb").read(4) == b"RIFF", "E: take.wav is now the export")
     e.finish()
+
+# An unchanged version-1 file is left byte for byte; a mute makes it a song, and says so.
+original = '{"version": 1, "bpm": 100, "name": "V1",\n  "length": 16, "tracks": {"melody": [{"pitch": 62, "step": 1}]}}\n'
+open("v1.json", "w").write(original)
+with Editor(BOOP, "v1.json", env=ENV) as f:
+    check(f.wait_for("v1.json"), "F: opens a version-1 file", f.text())
+    f.keys("s")
+    check(f.wait_for("no changes to save"), "F: s on an unchanged file says so", f.text())
+    check(open("v1.json").read() == original, "F: and leaves the file byte for byte")
+    f.keys("m", "s")
+    check(f.wait_for("saved v1.json as a version-2 song (a mute, solo or instrument setting needs it)"),
+          "F: a mute saves a version-2 song and says why", f.text())
+    check(json.load(open("v1.json")).get("version") == 2, "F: the file is a version-2 song")
+    f.keys("m", "s")
+    check(f.wait_for("saved v1.json as a version-1 pattern again"), "F: unmuted, it is a pattern again, said",
+          f.text())
+    check("patterns" not in json.load(open("v1.json")), "F: the file is a version-1 pattern again")
+    # S opens with the scale lock's value selected: typing replaces it.
+    f.keys("S", *"C major", "enter")
+    check(f.wait_for("scale lock: C major"), "F: S sets a scale", f.text())
+    f.keys("S")
+    check(f.wait_for("typing replaces it"), "F: S opens with the current scale selected", f.text())
+    f.keys(*"A minor", "enter")
+    check(f.wait_for("scale lock: A minor"), "F: typing replaced it (not \"C majorA minor\")", f.text())
+    # N types any length: a 12-step pattern (a bar of 3/4 in sixteenths).
+    f.keys("N", *"12", "enter")
+    check(f.wait_for("/12 "), "F: N 12 makes a 12-step pattern", f.status_line())
+    f.keys("N", *"65", "enter")
+    check(f.wait_for("length: expected a whole number of steps, 1...64"), "F: N 65 is refused", f.text())
+    f.finish()
 
 print(f"{check.failures} failure(s)")
 sys.exit(1 if check.failures else 0)

@@ -39,7 +39,7 @@ with Editor(BOOP, path, 160, 30, args=("-D", "null")) as ed:
     ed.keys("g")
     check(ed.wait_for("chain") and ed.text().count(SHOWN) >= 2, "escapes: the chain panel shows the name escaped",
           ed.shown())
-    ed.keys("esc", "s")
+    ed.keys("esc", " ", "s")  # a note placed, so that there is something to save
     check(ed.wait_for("saved " + SHOWN), "escapes: the save message shows the name escaped", ed.text()[-300:])
     check(ed.screen.title == "", "escapes: the terminal's title is unchanged", repr(ed.screen.title))
     check(b"\x1b]" not in ed.raw and b"\xc2\x9b" not in ed.raw and b"\x07" not in ed.raw,

@@ -208,8 +208,12 @@ with Editor(BOOP, "outside.json", cols=130, args=["-D", "null"]) as ed:
     check(ed.wait_for("swing 60% │") and ed.wait_for("pattern A 2/2 │ accent len 2 50% 1:2"),
           "opens on the chain's first pattern (A, written second), on its first note (its groove and A's swing shown)",
           ed.status_line())
-    ed.keys(" ", "u", "s")   # the accented C4 removed and back
+    ed.keys("s")   # unchanged: not written again (the file's own order and spacing stay)
+    check(ed.wait_for("no changes to save"), "an unchanged song is not rewritten", ed.text())
+    ed.keys(" ", "s")   # the accented C4 removed and saved, then put back and saved
     check(ed.wait_for("saved outside.json"), "a song from elsewhere saved", ed.text())
+    ed.keys("u", "s")
+    ed.pump(0.5)
     ed.keys("q")
     ed.wait_exit()
 subprocess.run([BOOP, "render", "outside.json", "--output", "outside-after.mid"], check=True)

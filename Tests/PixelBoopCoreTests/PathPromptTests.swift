@@ -23,4 +23,22 @@ struct PathPromptTests {
         let line = long.line(width: 80)
         #expect(line.count <= 80 && line.hasPrefix("save as: …") && line.hasSuffix("/end.json▏"))
     }
+
+    @Test("the proposal is selected: the first character typed replaces it; Backspace or → keep it")
+    func proposalSelected() {
+        var scale = PathPrompt(label: "scale", text: "C major")
+        #expect(scale.selected)
+        #expect(scale.line(width: 80) == "scale: C major▏  (typing replaces it; → edits it)")
+        for c in "A minor" { _ = scale.apply(.char(c)) }
+        #expect(scale.text == "A minor" && !scale.selected)
+        #expect(scale.line(width: 80) == "scale: A minor▏")
+        var path = PathPrompt(label: "save as", text: "song.json")
+        _ = path.apply(.arrow(.right))
+        _ = path.apply(.char("x"))
+        #expect(path.text == "song.jsonx")
+        var tempo = PathPrompt(label: "tempo", text: "120")
+        #expect(tempo.apply(.enter) == .done("120"))   // Enter takes the proposal as it is
+        #expect(PathPrompt(label: "save as", text: "").selected == false)
+        #expect(PathPrompt(label: "scale", text: "C major").line(width: 20) == "scale: C major▏")
+    }
 }

@@ -78,7 +78,7 @@ extension EditorModel {
             return (notes[i].step - b.s0, track == .rhythm ? r - b.top : b.top - r, notes[i])
         }
         clipboard = Clipboard(track: track, notes: picked.map { (dStep: $0.0, dRow: $0.1, note: $0.2) })
-        message = "copied \(picked.count) note(s)"
+        message = "copied \(counted(picked.count, "note"))"
     }
 
     /// `x`: copies the block's notes, then removes them (one undo step).
@@ -141,7 +141,7 @@ extension EditorModel {
             notes.sort { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
             p.tracks[kind] = notes
         }
-        message = "pasted \(placed.count) note(s)"
+        message = "pasted \(counted(placed.count, "note"))"
         return placed.map { Note(step: $0.step, pitch: $0.pitch, velocity: $0.velocity, length: $0.length) }
     }
 

@@ -135,8 +135,14 @@ extension EditorModel {
         let now = songPattern.length
         let i = lengths.firstIndex(of: now) ?? (lengths.firstIndex { $0 > now } ?? lengths.count) - (direction > 0 ? 1 : 0)
         let j = min(max(i + direction, 0), lengths.count - 1)
-        let newLength = lengths[j]
-        guard newLength != now else { return }
+        requestLength(lengths[j])
+    }
+
+    /// `N` (typed) and `<` / `>`: the pattern's length, any of 1 ... 64 steps (a 12-step bar of 3/4
+    /// in 16ths, a 5-step loop); shrinking asks first when it would remove or trim notes.
+    public mutating func requestLength(_ newLength: Int) {
+        let now = songPattern.length
+        guard newLength != now, (1...EditorModel.lengths.last!).contains(newLength) else { return }
         let affected = songPattern.tracks.values.joined().filter { $0.step + $0.length > newLength }.count
         if newLength < now && affected > 0 {
             question = .shorten(to: newLength, affected: affected)

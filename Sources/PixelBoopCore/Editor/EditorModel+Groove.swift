@@ -55,7 +55,7 @@ extension EditorModel {
     private mutating func groove(_ what: String, _ change: (inout SongNote) -> Void) {
         if hasBlock {
             changeBlock(change)
-            message = "\(what) of \(blockNoteIndexes().count) note(s): set"
+            message = "\(what) of \(counted(blockNoteIndexes().count, "note")): set"
             return
         }
         guard let existing = noteUnderCursor else {

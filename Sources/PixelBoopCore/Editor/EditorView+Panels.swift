@@ -16,7 +16,7 @@ extension EditorView {
             "G                loop: pattern / chain",
             "+ -  = _         tempo ±5 / ±1 BPM",
             "b                type the tempo",
-            "< >              pattern length (1-64)",
+            "< >  N           length 8..64 / typed",
             "u, Ctrl-R        undo / redo",
             "s, Ctrl-S        save;  W  save as",
             "E                export (.wav / .mid)",
@@ -73,7 +73,9 @@ extension EditorView {
         let style = CellStyle(fg: .bright, reverse: true)
         let listRows = max(1, f.height - 9)
         let first = max(0, min(model.chainIndex - listRows / 2, model.song.chain.count - listRows))
-        var lines = ["song chain (\(model.song.chain.count) entries, \(model.song.patterns.count) patterns)"]
+        var lines = [
+            "song chain (\(counted(model.song.chain.count, "entry", "entries")), \(counted(model.song.patterns.count, "pattern")))"
+        ]
         for i in first..<min(model.song.chain.count, first + listRows) {
             let e = model.song.chain[i]
             let length = model.song.pattern(named: e.pattern)?.length ?? 0

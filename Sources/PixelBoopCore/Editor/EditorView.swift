@@ -229,7 +229,7 @@ public struct EditorView: Sendable {
         switch model.question {
         case .saveBeforeQuit: return "save changes? (y/n/c)"
         case .shorten(let to, let affected):
-            return "shorten to \(to) steps? (y/n) \(affected) note(s) past step \(to) will be removed or trimmed"
+            return "shorten to \(to) steps? (y/n) \(counted(affected, "note")) past step \(to) will be removed or trimmed"
         case .restore:
             let source = model.restoreSource ?? fileName + ".save"
             if PathText.lastComponent(source) == fileName + ".save" {

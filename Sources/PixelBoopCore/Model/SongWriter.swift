@@ -16,12 +16,19 @@ extension Song {
 
     /// True when the song says something a version-1 file cannot: more than one pattern, a chain
     /// of its own, a length other than 8/16/24/32, groove, instruments or a mix.
-    public var needsVersion2: Bool {
-        guard patterns.count == 1, let only = patterns.first else { return true }
-        if chain != [ChainEntry(pattern: only.name)] || swing != 50 || seed != 0 || only.swing != nil { return true }
-        if !Pattern.allowedLengths.contains(only.length) { return true }
-        if instruments.values.contains(where: { $0 != Instrument() }) { return true }
-        return only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
+    public var needsVersion2: Bool { version2Reason != nil }
+
+    /// What the song says that a version-1 file cannot, in words for the editor's status line
+    /// ("a second pattern", "a mute, solo or instrument setting"), or nil.
+    public var version2Reason: String? {
+        guard patterns.count == 1, let only = patterns.first else { return "a second pattern" }
+        if chain != [ChainEntry(pattern: only.name)] { return "a chain" }
+        if swing != 50 || only.swing != nil { return "swing" }
+        if seed != 0 { return "a seed" }
+        if !Pattern.allowedLengths.contains(only.length) { return "a length of \(only.length) steps" }
+        if instruments.values.contains(where: { $0 != Instrument() }) { return "a mute, solo or instrument setting" }
+        let groove = only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
+        return groove ? "probability, a condition or a ratchet" : nil
     }
 
     /// A pattern of the song as a version-1 pattern (its notes, the song's name and tempo).

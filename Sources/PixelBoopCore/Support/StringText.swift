@@ -17,3 +17,8 @@ extension String {
         return String(scalars[first...last])
     }
 }
+
+/// "1 note", "6 notes", "1 entry", "3 entries": a count with its noun in the right number.
+public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+}

@@ -149,6 +149,8 @@ final class EditSession {
     var editLock: EditLock?
     var diskStamp: DiskStamp?
     var overrides: Set<SaveOverride> = []
+    /// The last save of a version-1 file wrote a version-2 song.
+    var savedAsVersion2 = false
 
     init(file: String, song: Song, version1: Bool, terminal: TerminalSession, command: EditCommand, keyboard: MidiKeyboard?) {
         self.file = file

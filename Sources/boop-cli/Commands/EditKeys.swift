@@ -21,6 +21,7 @@ extension EditSession {
         case .char("b"): ask(.tempo, label: "tempo (BPM)", text: String(Int(model.song.bpm)))
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
+        case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
         case .char("u"): model.undo()
         case .control("r"): model.redo()
         case .char("s"), .control("s"): save()

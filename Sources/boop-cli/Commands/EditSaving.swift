@@ -15,6 +15,11 @@ extension EditSession {
     @discardableResult
     func save(to path: String? = nil) -> Bool {
         let path = path ?? file
+        // A file left as it was is not written again (its keys' order and spacing are the user's).
+        if path == file, !model.isModified, let diskStamp, DiskStamp.of(file) == diskStamp {
+            model.message = "no changes to save"
+            return true
+        }
         if path == file, let conflict = conflict() {
             model.question = conflict
             return false
@@ -45,8 +50,18 @@ extension EditSession {
         model.markSaved()
         workKept = nil   // saving removed every FILE.save
         olderSaveKept = false
-        model.message = "saved \(OneLine.escape(savedAs ? path : fileName))"
+        model.message = "saved \(OneLine.escape(savedAs ? path : fileName))" + formatNote()
         return true
+    }
+
+    /// A file opened as a version-1 pattern is written as a version-2 song only while the work
+    /// needs it, and the status line says so (and says when it is written as version 1 again).
+    private func formatNote() -> String {
+        guard model.version1 else { return "" }
+        let reason = model.song.version2Reason
+        defer { savedAsVersion2 = reason != nil }
+        if let reason { return " as a version-2 song (\(reason) needs it)" }
+        return savedAsVersion2 ? " as a version-1 pattern again" : ""
     }
 
     /// Before writing the edited file: another editor holding it, or the file changed on disk

@@ -4,7 +4,7 @@ import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
 enum PromptPurpose: Equatable {
-    case save, export, tempo, entryTempo, scale, rename
+    case save, export, tempo, entryTempo, scale, rename, length
 }
 
 /// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
@@ -41,6 +41,12 @@ extension EditSession {
                 model.message = "scale: expected \(Scale.help)"
             }
         case .rename: model.renamePattern(to: text)
+        case .length:
+            guard let steps = Int(text), (1...64).contains(steps) else {
+                model.message = "length: expected a whole number of steps, 1...64"
+                return nil
+            }
+            model.requestLength(steps)
         case .export: export(to: text)
         }
         return nil

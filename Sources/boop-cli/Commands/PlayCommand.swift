@@ -372,7 +372,7 @@ final class PlaySession {
 
     /// A song: the chain entry heard, its pattern, the step and the tempo.
     private func songLines(_ song: Song) -> [String] {
-        var line = "\(shown(song.name))  \(song.chain.count) entries"
+        var line = "\(shown(song.name))  \(counted(song.chain.count, "entry", "entries"))"
         if let heard = transport.heardPosition {
             let pattern = song.patterns[heard.pattern]
             line =
