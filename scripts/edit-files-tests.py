@@ -6,7 +6,8 @@ overwrite, reload (an undo step) and save elsewhere, so neither editor's work is
 an export to a name that exists asks before replacing it, and Esc at the export line says "not
 exported". A version-1 file saved unchanged is not rewritten; one that needs version 2 (a mute) is
 saved as a song with the status line saying why, and as a pattern again once it no longer does.
-A line that asks for text opens with the current value selected: typing replaces it.
+A line that asks for text opens with the current value selected: typing replaces it. Every
+General MIDI drum key has a lane: a rim shot (37) or a triangle (81) from a file is seen and deleted.
 
     scripts/edit-files-tests.py BOOP WORK
 """
@@ -130,6 +131,26 @@ with Editor(BOOP, "v1.json", env=ENV) as f:
     f.keys("N", *"65", "enter")
     check(f.wait_for("length: expected a whole number of steps, 1...64"), "F: N 65 is refused", f.text())
     f.finish()
+
+# Drum notes on keys beyond the ten main lanes are shown and can be edited (deleted here).
+json.dump({"name": "Drums", "bpm": 120, "length": 16,
+           "tracks": {"rhythm": [{"step": 0, "pitch": 36}, {"step": 2, "pitch": 37}, {"step": 4, "pitch": 81}]}},
+          open("drums.json", "w"))
+with Editor(BOOP, "drums.json", env=ENV) as g:
+    check(g.wait_for("drums.json"), "G: opens a rhythm with a rim shot and a triangle", g.text())
+    g.keys("tab", "tab", "tab")
+    check(g.wait_for("[rhythm]"), "G: the rhythm track", g.text())
+    check(any(line.startswith("rim ") and "●" in line for line in g.screen.display), "G: the rim shot's lane shows it",
+          g.text())
+    g.keys(*(["down"] * 46))
+    g.pump(0.5)
+    check(any(line.startswith("triangle ") for line in g.screen.display), "G: the lanes scroll down to key 81",
+          g.text())
+    g.keys("right", "right", "right", "right", " ", "s")
+    check(g.wait_for("saved drums.json"), "G: saved", g.text())
+    kept = sorted((n["step"], n["pitch"]) for n in json.load(open("drums.json"))["tracks"]["rhythm"])
+    check(kept == [(0, 36), (2, 37)], "G: the triangle was deleted, the rest kept", kept)
+    g.finish()
 
 print(f"{check.failures} failure(s)")
 sys.exit(1 if check.failures else 0)

@@ -100,7 +100,7 @@ struct EditorModelKeyboardTests {
         #expect(m.pattern.notes(.melody).count == 3 && m.canUndo)
     }
 
-    @Test("a pitch outside the track's range (or a key with no drum lane) is refused with a message")
+    @Test("a pitch outside the track's range (or a key with no General MIDI drum lane) is refused with a message")
     func refused() throws {
         var m = EditorModel(pattern: Pattern(name: "k"))
         m.cycleTrack(by: 2)   // bass: 16 ... 93
@@ -110,8 +110,12 @@ struct EditorModelKeyboardTests {
         _ = m.play(off(100))
         #expect(m.pattern.notes(.bass).isEmpty && m.step == 0 && !m.canUndo)
         m.cycleTrack(by: 1)   // rhythm
-        #expect(m.play(on(37)) == nil)
+        // Every General MIDI percussion key (35 ... 81) has a lane; 34 and 82 have none.
+        #expect(m.play(on(34)) == nil)
         #expect(m.message?.contains("no drum lane") == true)
+        #expect(m.play(on(82)) == nil)
+        #expect(Set(DrumLane.all.map(\.key)) == Set(35...81) && DrumLane.all.count == 47)
+        #expect(DrumLane.all.allSatisfy { $0.name.count <= 10 })
         let played = m.play(on(38, 120))
         let snare = try #require(played)
         #expect(snare.pitch == 38)
@@ -126,8 +130,8 @@ struct EditorModelKeyboardTests {
         m.cycleTrack(by: 2)   // bass: 16 ... 93
         #expect(m.soundsKey(40) && !m.soundsKey(100))
         m.cycleTrack(by: 1)   // rhythm
-        #expect(m.soundsKey(38) && !m.soundsKey(37))
+        #expect(m.soundsKey(38) && m.soundsKey(37) && !m.soundsKey(34))
         m.question = .restore
-        #expect(m.soundsKey(37) && m.soundsKey(100))
+        #expect(m.soundsKey(34) && m.soundsKey(100))
     }
 }

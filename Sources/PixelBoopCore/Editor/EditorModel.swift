@@ -6,12 +6,27 @@ public struct DrumLane: Sendable, Equatable {
     public let key: Int
     public let name: String
 
-    /// The rhythm track's rows, top to bottom.
-    public static let all: [DrumLane] = [
+    /// The rhythm track's rows, top to bottom: the ten a beat is made of first, then every other
+    /// General MIDI percussion key (35 ... 81) in key order, so that every note a file or a MIDI
+    /// keyboard puts on the rhythm track has a row where it is seen, edited and deleted. Names are
+    /// the General MIDI ones, shortened to the grid's ten columns.
+    public static let all: [DrumLane] = main + others.map { DrumLane(key: $0.0, name: $0.1) }
+
+    private static let main: [DrumLane] = [
         DrumLane(key: 36, name: "kick"), DrumLane(key: 38, name: "snare"), DrumLane(key: 39, name: "clap"),
         DrumLane(key: 42, name: "closed hat"), DrumLane(key: 46, name: "open hat"),
         DrumLane(key: 45, name: "low tom"), DrumLane(key: 47, name: "mid tom"), DrumLane(key: 50, name: "high tom"),
         DrumLane(key: 49, name: "crash"), DrumLane(key: 51, name: "ride")
+    ]
+
+    private static let others: [(Int, String)] = [
+        (35, "bass drum"), (37, "rim"), (40, "e. snare"), (41, "floor tom"), (43, "hi floor"), (44, "pedal hat"),
+        (48, "hi-mid tom"), (52, "china"), (53, "ride bell"), (54, "tambourine"), (55, "splash"), (56, "cowbell"),
+        (57, "crash 2"), (58, "vibraslap"), (59, "ride 2"), (60, "hi bongo"), (61, "low bongo"), (62, "mute conga"),
+        (63, "hi conga"), (64, "low conga"), (65, "hi timbale"), (66, "lo timbale"), (67, "hi agogo"),
+        (68, "low agogo"), (69, "cabasa"), (70, "maracas"), (71, "whistle"), (72, "whistle 2"), (73, "guiro"),
+        (74, "long guiro"), (75, "claves"), (76, "hi wood"), (77, "low wood"), (78, "mute cuica"),
+        (79, "open cuica"), (80, "mute tri"), (81, "triangle")
     ]
 
     public static func name(forKey key: Int) -> String? { all.first { $0.key == key }?.name }

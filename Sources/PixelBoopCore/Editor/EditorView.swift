@@ -110,6 +110,8 @@ public struct EditorView: Sendable {
     public var colorMode: ColorMode
     /// The highest pitch shown, per tonal track (the window scrolls to keep the cursor in view).
     private var topPitch: [TrackKind: Int] = [:]
+    /// The first drum lane shown (the rhythm track scrolls through every General MIDI key).
+    private var laneTop = 0
     /// The first step shown (patterns wider than the screen scroll to keep the cursor in view).
     public private(set) var leftStep = 0
 
@@ -136,7 +138,13 @@ public struct EditorView: Sendable {
     /// The rows shown for the model's track, top to bottom: pitches (high to low) or lane indexes.
     public mutating func visibleRows(for model: EditorModel, height: Int) -> [Int] {
         let count = EditorView.gridRows(height: height)
-        if model.track == .rhythm { return Array(0..<min(count, DrumLane.all.count)) }
+        if model.track == .rhythm {
+            // Lanes scroll as pitches do: the cursor's lane always on screen.
+            if model.row < laneTop { laneTop = model.row }
+            if model.row >= laneTop + count { laneTop = model.row - count + 1 }
+            laneTop = max(0, min(laneTop, DrumLane.all.count - count))
+            return Array(laneTop..<min(laneTop + count, DrumLane.all.count))
+        }
         var top = topPitch[model.track] ?? EditorView.initialTop(model, rows: count)
         if model.row > top { top = model.row }
         if model.row <= top - count { top = model.row + count - 1 }
