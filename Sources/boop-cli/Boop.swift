@@ -17,7 +17,7 @@ struct Boop: AsyncParsableCommand {
             RenderCommand.self,
             ToneCommand.self,
             AmbientCommand.self,
-            ListenCommand.self, DevicesCommand.self,
+            ListenCommand.self, TranscribeCommand.self, DevicesCommand.self,
             TrainCommand.self
         ]
     )
