@@ -120,6 +120,8 @@ public struct EditorModel: Sendable {
     /// The keys of the step-entry group still held, and the step they are placed on.
     var chordKeys: Set<Int> = []
     var chordStep: Int?
+    /// `K`: notes typed on the computer keyboard's two piano rows (nil: off).
+    public internal(set) var piano: PianoEntry?
 
     var undoStack: [Snapshot] = []
     var redoStack: [Snapshot] = []

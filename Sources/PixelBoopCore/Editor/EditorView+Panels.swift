@@ -44,7 +44,7 @@ extension EditorView {
             "f F              swing +5 / -5 %",
             "a A  r R         chance ±10 %, ratchet",
             "z Z              condition (1:2, 3:4)",
-            "i                MIDI step entry",
+            "i  K             MIDI entry / piano",
             "right/middle drag  mark a block",
             "? or Esc         close this help"
         ]

@@ -40,12 +40,14 @@ extension EditorView {
                 : [""],
             noteField(model: model),
             // `i`: played MIDI notes are placed at the cursor.
-            model.stepEntry ? ["step entry", "entry", "in"] : [""]
+            model.stepEntry ? ["step entry", "entry", "in"] : [""],
+            // `K`: the computer keyboard's piano rows place notes.
+            model.piano.map { [$0.summary, "piano \(NoteName(midi: ($0.octave + 1) * 12))", "K"] } ?? [""]
         ]
         // The order fields give way: (field, to which alternative); -1 is the bars losing their spaces.
         let steps: [(Int, Int)] = [
             (7, 1), (5, 1), (6, 1), (-1, 0), (4, 1), (3, 1), (8, 1), (1, 1), (0, 1), (5, 2), (5, 3), (4, 2), (3, 2),
-            (0, 2), (8, 2), (7, 2), (6, 2), (2, 1), (1, 2)
+            (0, 2), (9, 1), (8, 2), (7, 2), (6, 2), (9, 2), (2, 1), (1, 2)
         ]
         let bar = ascii ? "|" : "│"
         var choice = Array(repeating: 0, count: fields.count)

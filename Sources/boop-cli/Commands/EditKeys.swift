@@ -7,11 +7,13 @@ import PixelBoopCore
 extension EditSession {
     /// A key on the grid; a status ends the session.
     func gridKey(_ event: InputEvent, readAt: Double) -> Int32? {
+        if model.piano != nil, pianoKey(event) { return nil }
         if noteKey(event, readAt: readAt) != nil { return nil }
         switch event {
         case .char("p"): togglePlay()
         case .char("G"): toggleChainLoop()
         case .char("i"): model.toggleStepEntry()
+        case .char("K"): model.togglePiano()
         case .char("f"): model.changeSwing(by: 5)
         case .char("F"): model.changeSwing(by: -5)
         case .char("+"): model.changeBPM(by: 5)
@@ -46,6 +48,27 @@ extension EditSession {
         default: break
         }
         return nil
+    }
+
+    /// Piano mode's keys (EditorModel+Piano.swift); false for any other key, which then acts as
+    /// on the grid (arrows, Tab, p, Ctrl-S, Ctrl-C ...).
+    private func pianoKey(_ event: InputEvent) -> Bool {
+        switch event {
+        case .char(let c) where PianoEntry.keys[c] != nil:
+            if let note = model.pianoNote(c) { audition(note) }
+        case .char("-"): model.changePiano(octave: -1)
+        case .char("="): model.changePiano(octave: 1)
+        case .char("["): model.changePiano(length: -1)
+        case .char("]"): model.changePiano(length: 1)
+        case .char("9"): model.changePiano(advance: -1)
+        case .char("0"): model.changePiano(advance: 1)
+        case .char("/"): model.togglePianoChord()
+        case .char(" "): model.move(steps: max(model.piano?.advance ?? 1, 1))
+        case .backspace, .delete: model.remove()
+        case .escape, .char("K"): model.togglePiano()
+        default: return false
+        }
+        return true
     }
 
     /// The cursor, notes and block keys; nil when `event` is none of them.
