@@ -7,18 +7,21 @@ extension EditorView {
     /// little is lost (the sound's detail, the spaces around the bars, the words around the
     /// numbers, then whole fields), and only a name wider than the screen itself is cut (its end
     /// kept, with the * of unsaved changes).
+    /// The sound field's forms, longest first.
+    static func soundField(_ sound: SoundStatus) -> [String] {
+        switch sound {
+        case .silent(let why):
+            let short = why.split(separator: ":").first.map(String.init) ?? why
+            return [why, short, "silent", ""]
+        case .reconnecting:
+            return ["sound device lost: reconnecting…", "reconnecting…", "lost", ""]
+        case .device(let device, let ms):
+            return ["\(device) \(String(cFormat: "%.1f", ms)) ms", device, ""]
+        }
+    }
+
     func statusText(model: EditorModel, playing: Bool, sound: SoundStatus, name: String, width: Int) -> String {
-        let sound: [String] = {
-            switch sound {
-            case .silent(let why):
-                let short = why.split(separator: ":").first.map(String.init) ?? why
-                return [why, short, "silent", ""]
-            case .reconnecting:
-                return ["sound device lost: reconnecting…", "reconnecting…", "lost", ""]
-            case .device(let device, let ms):
-                return ["\(device) \(String(cFormat: "%.1f", ms)) ms", device, ""]
-            }
-        }()
+        let sound = EditorView.soundField(sound)
         let track = model.track.rawValue
         let label = model.cursorLabel
         let tag = PitchRange.tag(pitch: model.cursorPitch, kind: model.track)
