@@ -162,7 +162,35 @@ struct EditorModelSongTests {
         #expect(Scale(parsing: "e# major")?.name == "F major" && Scale(parsing: "Cb blues")?.name == "B blues")
         #expect(Scale(parsing: "G♭ dorian")?.name == "F# dorian" && Scale(parsing: "f##")?.name == "G major")
         #expect(Scale(parsing: "C4 major") == nil && Scale(parsing: "C-1") == nil && Scale(parsing: "C major 2") == nil)
-        #expect(Scale(parsing: "") == nil && Scale(parsing: "C lydian") == nil)
+        #expect(Scale(parsing: "") == nil && Scale(parsing: "C lydia") == nil)
+        // The modes, and "harmonic minor" written with a space as a song file writes it.
+        for text in ["E phrygian", "F lydian", "B locrian", "A melodic minor", "A harmonic minor", "C chromatic"] {
+            #expect(Scale(parsing: text) != nil, "\(text)")
+        }
+        #expect(Scale(parsing: "A harmonic minor") == Scale(parsing: "A harmonic-minor"))
+        #expect(Scale(parsing: "F lydian")?.contains(71) == true && Scale(parsing: "F lydian")?.contains(70) == false)
+    }
+
+    @Test("under a scale lock t and T move notes by scale degrees: an F chord in A minor becomes G, then A minor")
+    func degreeTranspose() {
+        var m = EditorModel(pattern: Pattern(name: "t"))
+        m.setScale(Scale(parsing: "A minor"))
+        for pitch in [65, 69, 72] {   // F4 A4 C5
+            m.moveTo(step: 0, row: pitch)
+            m.place()
+        }
+        m.moveTo(step: 0, row: 65)
+        m.toggleBlock()
+        m.extendBlock(rows: 7)
+        m.transpose(by: 1)
+        #expect(m.pattern.notes(.melody).map(\.pitch).sorted() == [67, 71, 74])   // G B D
+        m.transpose(by: 1)
+        #expect(m.pattern.notes(.melody).map(\.pitch).sorted() == [69, 72, 76])   // A C E
+        #expect(m.pattern.notes(.melody).allSatisfy { m.scale!.contains($0.pitch) })
+        m.transpose(by: -1)
+        #expect(m.pattern.notes(.melody).map(\.pitch).sorted() == [67, 71, 74])
+        #expect(
+            Scale(parsing: "C major")?.pitch(66, movedBy: 1) == 67 && Scale(parsing: "C major")?.pitch(127, movedBy: 1) == nil)
     }
 
     @Test("untitled.json, then untitled-2.json, ... never one that exists")

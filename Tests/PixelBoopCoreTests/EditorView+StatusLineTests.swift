@@ -46,6 +46,20 @@ struct EditorViewStatusLineTests {
             #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: width).count <= width)
         }
         let line = EditorView.helpColumns.joined().first { $0.hasPrefix("i ") }
-        #expect(line?.contains("MIDI step entry") == true && (line?.count ?? 99) <= 38)
+        #expect(line?.contains("MIDI entry / piano") == true && (line?.count ?? 99) <= 38)
+    }
+
+    @Test("`K` shows piano mode in the status line: its octave, length and step, and chord")
+    func pianoShown() {
+        let view = EditorView(colorMode: .truecolor)
+        var m = EditorModel(pattern: Pattern(name: "t"))
+        let sound = SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7)
+        m.togglePiano()
+        #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("piano C4 len 1 +1"))
+        m.togglePianoChord()
+        #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("+1 chord"))
+        for width in [80, 40, 20] {
+            #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: width).count <= width)
+        }
     }
 }

@@ -171,7 +171,10 @@ extension EditorModel {
 
     /// `t` / `T` (a semitone; a lane on rhythm) and `o` / `O` (an octave): the block's notes, or
     /// the note under the cursor, up (+) or down (-). The block and the cursor move with them.
+    /// Under a scale lock a melodic track moves by scale degrees instead (`t t` on an F chord in A
+    /// minor gives G, then A minor), so the notes stay in key; octaves (`o` `O`) stay octaves.
     public mutating func transpose(by semitones: Int) {
+        if let scale, track != .rhythm, abs(semitones) == 1 { return moveNotes(steps: 0, rows: 0, degrees: (scale, semitones)) }
         let rowDelta = track == .rhythm ? -semitones.signum() : semitones
         moveNotes(steps: 0, rows: rowDelta)
     }
@@ -180,7 +183,7 @@ extension EditorModel {
     public mutating func nudge(by steps: Int) { moveNotes(steps: steps, rows: 0) }
 
     /// Moves the selected notes; refused (with a message) when one would leave the pattern.
-    private mutating func moveNotes(steps ds: Int, rows dr: Int) {
+    private mutating func moveNotes(steps ds: Int, rows dr: Int, degrees: (Scale, Int)? = nil) {
         let notes = songPattern.notes(track)
         var picked = blockNoteIndexes()
         if !hasBlock, let n = noteUnderCursor, let i = notes.firstIndex(where: { $0.step == n.step && $0.pitch == n.pitch }) {
@@ -191,10 +194,13 @@ extension EditorModel {
             return
         }
         var moved: [SongNote] = []
+        var cursorDelta = dr
         for i in picked {
             var n = notes[i]
             guard let r = row(ofPitch: n.pitch) else { continue }
-            let nr = r + dr
+            var nr = r + dr
+            if let (scale, by) = degrees { nr = scale.pitch(n.pitch, movedBy: by) ?? -1 }
+            if n.step == step && n.pitch == cursorPitch || i == picked.first { cursorDelta = nr - r }
             n.step += ds
             let rowOK = track == .rhythm ? DrumLane.all.indices.contains(nr) : EditorModel.pitchRange.contains(nr)
             guard rowOK, n.step >= 0, n.step + n.length <= songPattern.length else {
@@ -212,7 +218,7 @@ extension EditorModel {
             kept.removeAll { cells.contains([$0.step, $0.pitch]) }
             p.tracks[kind] = (kept + moved).sorted { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
         }
-        shiftSelection(steps: ds, rows: dr)
+        shiftSelection(steps: ds, rows: cursorDelta)
     }
 
     /// The block (ended or following the cursor) and the cursor move with the notes.
