@@ -51,6 +51,11 @@ public struct Cell: Sendable, Equatable {
     }
 
     public static let blank = Cell(" ")
+
+    /// The second column of a wide character: nothing is sent for it (the terminal moved two).
+    public static func continuation(_ style: CellStyle) -> Cell { Cell("\u{0}", style) }
+    public var isContinuation: Bool { char == "\u{0}" }
+    var isWide: Bool { CellWidth.of(char) == 2 }
 }
 
 /// A whole screen of cells, row by row.
@@ -73,17 +78,37 @@ public struct ScreenFrame: Sendable, Equatable {
     /// Writes `text` from `column` on `row`, clipped at the right edge. Every text on the screen
     /// comes through here, names from a file or the command line among them: control characters
     /// (ESC, C1 such as U+009B, newlines) are shown escaped (`OneLine`), never sent to the terminal.
+    /// A wide character (CJK, an emoji: `CellWidth`) takes its cell and the next, which holds
+    /// `Cell.continuation`; one that would not fit at the right edge leaves a blank there.
     public mutating func put(_ text: String, column: Int, row: Int, style: CellStyle = .plain) {
         var x = column
         for ch in OneLine.escape(text) {
             guard x < width else { break }
-            self[x, row] = Cell(ch, style)
-            x += 1
+            let columns = CellWidth.of(ch)
+            guard x + columns <= width else {
+                place(Cell(" ", style), x, row, columns: 1)
+                break
+            }
+            place(Cell(ch, style), x, row, columns: columns)
+            x += columns
         }
     }
 
+    /// Sets `columns` cells from `x`; a wide character they cut in half (on either side) becomes a
+    /// blank, so a row never holds half of one.
+    private mutating func place(_ cell: Cell, _ x: Int, _ y: Int, columns: Int) {
+        guard x >= 0, x + columns <= width, y >= 0, y < height else { return }
+        if self[x, y].isContinuation, x > 0 { self[x - 1, y] = Cell(" ", self[x - 1, y].style) }
+        let after = x + columns
+        if after < width, self[after, y].isContinuation { self[after, y] = Cell(" ", self[after, y].style) }
+        self[x, y] = cell
+        if columns == 2 { self[x + 1, y] = .continuation(cell.style) }
+    }
+
     /// The characters of one row (for tests and snapshots).
-    public func text(row: Int) -> String { String(cells[(row * width)..<((row + 1) * width)].map(\.char)) }
+    public func text(row: Int) -> String {
+        String(cells[(row * width)..<((row + 1) * width)].filter { !$0.isContinuation }.map(\.char))
+    }
 
     /// Every row's characters, trailing blanks trimmed.
     public var lines: [String] {

@@ -24,16 +24,18 @@ public struct ScreenWriter: Sendable {
                     x += 1
                     continue
                 }
-                // A run of changed cells: one cursor move, then the characters.
+                // A run of changed cells: one cursor move, then the characters. A run never
+                // starts in a wide character's second column: the character is sent again.
+                if cell.isContinuation, x > 0, frame[x - 1, y].isWide { x -= 1 }
                 out += "\u{1B}[\(y + 1);\(x + 1)H"
                 while x < frame.width {
                     let c = frame[x, y]
-                    if !full, let previous, previous[x, y] == c { break }
+                    if !full, let previous, previous[x, y] == c, !c.isContinuation { break }
                     if c.style != current {
                         out += sgr(c.style)
                         current = c.style
                     }
-                    out.append(Self.shown(c.char))
+                    out.append(contentsOf: Self.sent(frame, x, y))
                     x += 1
                 }
             }
@@ -45,6 +47,15 @@ public struct ScreenWriter: Sendable {
 
     /// A cell's character as sent: one that would drive the terminal (a C0 or C1 control, DEL:
     /// a cell set directly, not through `ScreenFrame.put`, which escapes them) is sent as U+FFFD.
+    /// What is sent for the cell at `x`: its character; nothing for a wide character's second
+    /// column (the terminal moved two); a blank for half a wide character (a frame set cell by cell).
+    static func sent(_ frame: ScreenFrame, _ x: Int, _ y: Int) -> String {
+        let c = frame[x, y]
+        if c.isContinuation { return x > 0 && frame[x - 1, y].isWide ? "" : " " }
+        if c.isWide && !(x + 1 < frame.width && frame[x + 1, y].isContinuation) { return " " }
+        return String(shown(c.char))
+    }
+
     static func shown(_ char: Character) -> Character {
         for scalar in char.unicodeScalars where scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
             return "\u{FFFD}"

@@ -14,6 +14,10 @@ extension EditSession {
         case .char("G"): toggleChainLoop()
         case .char("i"): model.toggleStepEntry()
         case .char("K"): model.togglePiano()
+        case .control("l"):
+            // Ctrl-L, as in every full-screen program: the whole screen drawn again.
+            size = TerminalSession.size()
+            writer.invalidate()
         case .char("f"): model.changeSwing(by: 5)
         case .char("F"): model.changeSwing(by: -5)
         case .char("+"): model.changeBPM(by: 5)
