@@ -91,39 +91,31 @@ final class LiveMatchInput {
         if lowest.isFinite { noiseFloor = lowest }
     }
 
-    /// One note: from its first sound to `gap` seconds of silence after it (or `limit` seconds).
-    /// `needle` gets each voiced frame while the note is held. Nil when nothing was heard.
-    func listenNote(limit: Double, gap: Double = 0.3, needle: (Double) -> Void) throws -> [Float]? {
-        let tracker = try PitchTracker(sampleRate: rate, lag: 4)
-        let hop = Int(rate / 100)
-        var note: [Float] = []
-        var loudest = 0.0
-        var silentFrames = 0
-        var heard = false
+    /// What ended a wait for a note: the note, nothing by the time limit, or a steering key.
+    enum Heard {
+        case note(SungPitch)
+        case nothing
+        case key(UInt8)
+    }
+
+    /// Listens (up to `limit` seconds) for a steady note (`NoteListener`: a cough or a blip before
+    /// it is set aside and listening goes on). `sound` gets each block's pitch while a sound is
+    /// held; `key` is asked between waits (at most a fifth of a second apart) for a steering key.
+    func listen(limit: Double, key: () -> UInt8?, sound: (Double?) -> Void, discarded: () -> Void) throws -> Heard {
+        let listener = try NoteListener(rate: rate, noiseFloor: noiseFloor)
         let deadline = Date().addingTimeInterval(limit)
-        var pending: [Float] = []
         while Date() < deadline && !stopped() {
-            pending += try next(until: deadline)
-            while pending.count >= hop {
-                let block = Array(pending[0..<hop])
-                pending.removeFirst(hop)
-                let level = Self.rms(block)
-                loudest = max(loudest, level)
-                let silent = level < max(Self.silenceFloor, 4 * noiseFloor, loudest * 0.03)
-                if !heard && silent { continue }
-                heard = true
-                note += block
-                silentFrames = silent ? silentFrames + hop : 0
-                if note.count >= tracker.windowFrames, !silent {
-                    note.withUnsafeBufferPointer { all in
-                        let window = UnsafeBufferPointer(rebasing: all[(all.count - tracker.windowFrames)...])
-                        if let f = tracker.push(window), f.frequency > 0 { needle(f.frequency) }
-                    }
+            if let k = key() { return .key(k) }
+            for event in listener.feed(try next(until: deadline)) {
+                switch event {
+                case .quiet: break
+                case .sound(let hz): sound(hz)
+                case .discarded: discarded()
+                case .note(let p): return .note(p)
                 }
-                if Double(silentFrames) >= gap * rate { return note }
             }
         }
-        return heard ? note : nil
+        return listener.finish().map { .note($0) } ?? .nothing
     }
 
     private func next(until deadline: Date) throws -> [Float] {
