@@ -156,3 +156,49 @@ struct NoteListenerTests {
         }
     }
 }
+
+@Suite("The needle against the target and the held note's curve")
+struct PitchDisplayTests {
+    @Test("the needle shows cents from the target, not from the nearest note, within 80 columns")
+    func fromTarget() throws {
+        // F4 sung 22 cents flat for a target of F#4: -122 cents from the target (F4 -22 from F4).
+        let target = 440 * pow(2, -3.0 / 12)
+        var needle = TargetNeedle(target: target)
+        let shown = needle.reading(target * pow(2, -122.0 / 1200))
+        let line = try #require(shown)
+        #expect(line.hasPrefix("  -122.0 c"))
+        #expect(line.contains("<####") && line.hasSuffix("]"))   // beyond 50 cents flat: the arrow at the left
+        #expect(line.count < 80)
+    }
+
+    @Test("the needle averages over a vibrato cycle: ±40 cents at 5.5 Hz around -10 reads about -10")
+    func smoothed() throws {
+        let target = 261.63
+        var needle = TargetNeedle(target: target)
+        var last = ""
+        for k in 0..<200 {
+            let c = -10 + 40 * sin(2 * .pi * 5.5 * Double(k) / 100)
+            last = needle.reading(target * pow(2, c / 1200)) ?? last
+        }
+        let shown = try #require(Double(last.split(separator: " ")[0]))
+        #expect(abs(shown + 10) < 4, "\(last)")
+        #expect(last.count < 80)
+        let centre = try #require(last.firstIndex(of: "|"))
+        #expect(last[last.index(before: centre)] == "#")   // flat: the bar grows to the left
+    }
+
+    @Test("the curve: a note sagging 50 cents shows its drift; one held on the target shows none")
+    func sparkline() throws {
+        let target = 440.0
+        let sag = (0..<100).map { -50.0 * Double($0) / 99 }
+        let line = try #require(PitchCurve.sparkline(sag, target: target))
+        #expect(line.hasSuffix("drift -38 c") || line.hasSuffix("drift -37 c"), "\(line)")
+        #expect(line.first == "▄" && line.contains("▁"))
+        let held = try #require(PitchCurve.sparkline([Double](repeating: 1, count: 60), target: target))
+        #expect(held.hasSuffix("drift +0 c") && held.hasPrefix("▅▅▅"))
+        // Sung an octave below: drawn against the target in that octave.
+        let low = try #require(PitchCurve.sparkline([Double](repeating: -1201, count: 60), target: target, octave: -1))
+        #expect(low.hasPrefix("▄▄▄"))
+        #expect(line.count < 60)
+    }
+}

@@ -67,9 +67,10 @@ public final class NoteListener {
 
     private func block(_ raw: [Float]) -> Event {
         let level = Self.rms(raw)
-        let filtered = hum.process(raw)
         let silent = level < max(floor, loudest * 0.03)
+        // While nothing is heard the needle's filter rests (it settles within 40 ms of a sound).
         if note.isEmpty && silent { return .quiet }
+        let filtered = hum.process(raw)
         loudest = max(loudest, level)
         note += raw
         silentFrames = silent ? silentFrames + hop : 0

@@ -113,6 +113,7 @@ struct TrainMatchCommand: ParsableCommand {
         }
         _ = try fixedReferences()
         _ = try drawRange()
+        try checkMeasurable()
     }
 
     func fixedReferences() throws -> [Int]? {
@@ -150,13 +151,20 @@ struct TrainMatchCommand: ParsableCommand {
             Signals.install()
             // A recording that cannot be read is refused before the history is touched.
             let wav = try input.map(Self.readWav)
-            let recorder = try MatchRecorder(
-                store: try history.open(forWriting: true), settings: settingsJSON(), live: wav == nil)
+            let store = try history.open(forWriting: true)
+            // A voice named once is remembered: the next session without a range of its own
+            // draws from it (and stores it again).
+            var command = self
+            if let v = rememberedVoice(store) {
+                command.voice = v
+                if !json { say("Voice: \(v) (remembered; --voice or --range changes it)") }
+            }
+            let recorder = try MatchRecorder(store: store, settings: command.settingsJSON(), live: wav == nil)
             if let wav {
-                try runRecording(wav, recorder: recorder)
+                try command.runRecording(wav, recorder: recorder)
                 return
             }
-            try runLive(recorder)
+            try command.runLive(recorder)
         }
     }
 
