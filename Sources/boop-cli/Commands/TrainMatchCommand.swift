@@ -159,7 +159,7 @@ struct TrainMatchCommand: ParsableCommand {
                 command.voice = v
                 if !json { say("Voice: \(v) (remembered; --voice or --range changes it)") }
             }
-            let recorder = try MatchRecorder(store: store, settings: command.settingsJSON(), live: wav == nil)
+            let recorder = MatchRecorder(store: store, settings: command.settingsJSON(), live: wav == nil)
             if let wav {
                 try command.runRecording(wav, recorder: recorder)
                 return

@@ -137,36 +137,37 @@ final class LiveMatchInput {
     }
 }
 
-/// A matching session in the history. Live, every attempt is stored as it is scored (its own
-/// transaction: a crash loses at most the note being sung); from a recording, which can be scored
-/// again at will, the whole session is stored at the end in one transaction, so a failure leaves
-/// all of it or none.
+/// A matching session in the history. Live, the session begins with its first attempt (so a
+/// capture device that fails, or a q before any note, leaves no empty session behind) and every
+/// attempt is stored as it is scored (its own transaction: a crash loses at most the note being
+/// sung); from a recording, which can be scored again at will, the whole session is stored at the
+/// end in one transaction, so a failure leaves all of it or none.
 final class MatchRecorder {
     private let store: TrainingStore
     private let settings: String
     private let started = Date()
-    /// Live: the session, begun at once. From a recording: nil, the attempts wait in `pending`.
-    private let session: Int64?
+    private let live: Bool
+    /// Live: the session, once its first attempt is stored. From a recording: always nil, the
+    /// attempts wait in `pending`.
+    private var session: Int64?
     private var pending: [MatchAttempt] = []
 
-    init(store: TrainingStore, settings: String, live: Bool) throws {
+    init(store: TrainingStore, settings: String, live: Bool) {
         self.store = store
         self.settings = settings
-        do {
-            session = live ? try store.beginSession(settings: settings, exercise: .match) : nil
-        } catch {
-            throw BoopExit(error)
-        }
+        self.live = live
     }
 
     func store(_ attempt: MatchAttempt) throws {
-        guard let session else {
+        guard live else {
             pending.append(attempt)
             return
         }
         var attempt = attempt
-        attempt.session = session
-        do {
+        do throws(TrainingStoreError) {
+            if session == nil { session = try store.beginSession(settings: settings, exercise: .match, at: started) }
+            let id = session ?? 0
+            attempt.session = id
             try store.add(attempt)
         } catch {
             throw BoopExit(error)
@@ -176,8 +177,8 @@ final class MatchRecorder {
     /// `complete`: false when the session was interrupted; a recording's then is not stored (it
     /// can be scored again whole), a live one keeps what was sung.
     func end(complete: Bool) throws {
-        if let session {
-            try? store.endSession(session, estimate: nil)
+        if live {
+            if let session { try? store.endSession(session, estimate: nil) }
             return
         }
         guard complete else { return }
