@@ -62,7 +62,7 @@ public final class NoteListener {
 
     /// At the time limit: the sound in progress, if it holds a steady note.
     public func finish() -> SungPitch? {
-        note.isEmpty ? nil : SungNotes.stablePitch(note, tracker: noteTracker)
+        note.isEmpty ? nil : SungNotes.stablePitch(Array(note.dropLast(silentFrames)), tracker: noteTracker)
     }
 
     private func block(_ raw: [Float]) -> Event {
@@ -75,7 +75,9 @@ public final class NoteListener {
         note += raw
         silentFrames = silent ? silentFrames + hop : 0
         if Double(silentFrames) >= gap * rate {
-            let sung = SungNotes.stablePitch(note, tracker: noteTracker)
+            // Without the silence that ended it: under a drone that "silence" is the drone's
+            // own steady pitch, which must not pass for the end of the held note.
+            let sung = SungNotes.stablePitch(Array(note.dropLast(silentFrames)), tracker: noteTracker)
             note.removeAll(keepingCapacity: true)
             loudest = 0
             silentFrames = 0

@@ -91,6 +91,17 @@ final class LiveMatchInput {
         if lowest.isFinite { noiseFloor = lowest }
     }
 
+    /// With a drone under the singing: its level at the capture, the median 10 ms block of the
+    /// last half of `seconds` (the first half lets it arrive through the sound server), becomes
+    /// the floor a sound must rise above, so the drone alone is never taken for the note.
+    func measureDrone(seconds: Double = 0.4) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var got: [Float] = []
+        while Date() < deadline && !stopped() { got += try next(until: deadline) }
+        let levels = Self.blocks(Array(got.suffix(got.count / 2)), size: Int(rate / 100)).map { Self.rms($0) }.sorted()
+        if !levels.isEmpty { noiseFloor = max(noiseFloor, levels[levels.count / 2]) }
+    }
+
     /// What ended a wait for a note: the note, nothing by the time limit, or a steering key.
     enum Heard {
         case note(SungPitch)

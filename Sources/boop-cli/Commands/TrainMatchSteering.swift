@@ -49,8 +49,11 @@ extension TrainMatchCommand {
                 let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: live.player.sampleRate)
                 _ = try live.player.play(
                     tone, wakeDescriptors: [Signals.wakeDescriptor] + live.quit.descriptors, shouldStop: live.stopped)
-                if drone { try live.player.startDrone(frequency: refHz) }
                 try live.input.waitForQuiet()
+                if drone {
+                    try live.player.startDrone(frequency: refHz)
+                    try live.input.measureDrone()
+                }
             }
             announce()
             let heard = try listen(target: target, live)
