@@ -186,7 +186,7 @@ final class TrainSessionRunner {
     private var outputFailure: StandardOutput.Failure?
 
     private func say(_ line: String) {
-        if !command.json && !command.deviceOptions.quiet { emit(line) }
+        if !command.json && !command.deviceOptions.quiet { emit(TextWrap.wrap(line)) }
     }
 
     private func emit(_ line: String) {

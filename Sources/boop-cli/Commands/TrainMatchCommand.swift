@@ -280,6 +280,7 @@ struct TrainMatchCommand: ParsableCommand {
     }
 
     func say(_ line: String) {
+        let line = json ? line : TextWrap.wrap(line, indent: line.hasPrefix("  ") ? "    " : "  ")
         if let failure = StandardOutput.send(line + "\n") { StandardOutput.exit(for: failure, also: "") }
     }
 }
