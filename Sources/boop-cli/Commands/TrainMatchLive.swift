@@ -12,7 +12,16 @@ final class CaptureBuffer: @unchecked Sendable {
     private var stopped = false
     private var woken = false
 
-    func append(_ s: [Float]) { update { $0.samples += s } }
+    /// The most kept between takes (10 s at 16 kHz): older samples are dropped, so a device that
+    /// delivers faster than real time (the null PCM) or a long pause cannot pile up a backlog.
+    static let capacity = 160_000
+
+    func append(_ s: [Float]) {
+        update {
+            $0.samples += s
+            if $0.samples.count > Self.capacity { $0.samples.removeFirst($0.samples.count - Self.capacity) }
+        }
+    }
     func fail(_ message: String) { update { $0.failure = message } }
     func stop() { update { $0.stopped = true } }
     /// Ends the current and every later wait at once (a stop signal: the caller sees it next).
@@ -91,6 +100,9 @@ final class LiveMatchInput {
         if lowest.isFinite { noiseFloor = lowest }
     }
 
+    /// Drops what was captured (while paused: the pause is no attempt).
+    func discardCaptured() throws { _ = try next(until: Date().addingTimeInterval(0.1)) }
+
     /// With a drone under the singing: its level at the capture, the median 10 ms block of the
     /// last half of `seconds` (the first half lets it arrive through the sound server), becomes
     /// the floor a sound must rise above, so the drone alone is never taken for the note.
@@ -117,12 +129,18 @@ final class LiveMatchInput {
         let deadline = Date().addingTimeInterval(limit)
         while Date() < deadline && !stopped() {
             if let k = key() { return .key(k) }
-            for event in listener.feed(try next(until: deadline)) {
-                switch event {
-                case .quiet: break
-                case .sound(let hz): sound(hz)
-                case .discarded: discarded()
-                case .note(let p): return .note(p)
+            // In pieces of 0.1 s, asking after each: a device that delivers faster than real time
+            // (the null PCM) must not hold q up behind its backlog.
+            let got = try next(until: deadline)
+            for piece in Self.blocks(got, size: Int(rate / 10)) {
+                if stopped() { break }
+                for event in listener.feed(Array(piece)) {
+                    switch event {
+                    case .quiet: break
+                    case .sound(let hz): sound(hz)
+                    case .discarded: discarded()
+                    case .note(let p): return .note(p)
+                    }
                 }
             }
         }

@@ -66,7 +66,7 @@ extension TrainMatchCommand {
                 say("  listening again")
             case .key(let k) where k == UInt8(ascii: "p") || k == UInt8(ascii: " "):
                 say("  paused: any key goes on (q ends)")
-                while !live.stopped() && live.quit.takeKeys().isEmpty { Threads.sleep(seconds: 0.1) }
+                while !live.stopped() && live.quit.takeKeys().isEmpty { try live.input.discardCaptured() }
                 playReference = true
             case .key: playReference = true   // r
             }
