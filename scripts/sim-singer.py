@@ -68,16 +68,17 @@ def render(path, sing, seed):
     write_wav(path, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
 
 
-def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0, timbre="tone"):
+def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0, timbre="tone", cough=False, drone=False):
     """The same singer through a sound server: each note played into `sink` (paplay) once boop
-    says it is listening on `device`."""
+    says it is listening on `device`; with `cough`, a 0.35 s noise burst 0.6 s before each note
+    (which must not end the attempt); with `drone`, boop holds the reference under the singing."""
     lo, hi = {"bass": (43, 60), "tenor": (50, 67), "alto": (55, 72), "soprano": (62, 79)}[voice]
     refs = [int(rng.integers(lo, hi + 1)) for _ in range(notes)]
     offs = rng.uniform(-30, 30, notes)
     octaves = [(-1 if rng.random() < 0.15 and r - 12 >= 40 else 0) for r in refs]
     p = subprocess.Popen([boop, "train", "match", "--json", "--db", os.path.join(work, "history.sqlite"),
                           "--timbre", timbre, "-C", device, "-D", device, "--references",
-                          ",".join(name(r) for r in refs), "--listen-seconds", "20"],
+                          ",".join(name(r) for r in refs), "--listen-seconds", "20"] + (["--drone"] if drone else []),
                          stdout=subprocess.PIPE, text=True, bufsize=1)
     good, octave_ok, k_done = 0, 0, 0
     for line in p.stdout:
@@ -86,6 +87,10 @@ def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0, timbre="
             i = d["trial"] - 1
             f0 = 440 * 2 ** ((refs[i] - 69 + 12 * octaves[i]) / 12 + offs[i] / 1200)
             y, _ = vs.note(f0, 1.5, rng, vowel="aeiou"[i % 5], scoop_cents=-120, scoop_ms=70)
+            if cough:
+                n = int(0.35 * vs.RATE)
+                burst = rng.standard_normal(n) * np.exp(-np.arange(n) / (0.12 * vs.RATE)) * 0.4
+                y = np.concatenate([burst, np.zeros(int(0.6 * vs.RATE)), y])
             wav = os.path.join(work, f"live-{k}-{i}.wav")
             write_wav(wav, np.concatenate([y, np.zeros(int(0.5 * vs.RATE))]), vs.RATE)
             subprocess.run(["paplay", "-d", sink, wav], check=True)
@@ -168,6 +173,8 @@ def main():
     ap.add_argument("--sink", default="boop_null", help="with --live: the Pulse sink paplay plays into")
     ap.add_argument("--tolerance", type=float, default=3.0, help="cents a note may be off (95 %% of notes)")
     ap.add_argument("--timbre", default="tone", help="with --live: the engine timbre the references play in")
+    ap.add_argument("--cough", action="store_true", help="with --live: a noise burst 0.6 s before each note")
+    ap.add_argument("--drone", action="store_true", help="with --live: boop train match --drone")
     args = ap.parse_args()
     if args.render:
         render(args.render, args.sing, args.seed)
@@ -176,9 +183,10 @@ def main():
     rng = np.random.default_rng(args.seed)
     if args.live:
         good, octave_ok, n, rc = live(args.boop, args.work, 0, args.notes, rng, "tenor", args.live, args.sink, args.tolerance,
-                                      args.timbre)
+                                      args.timbre, args.cough, args.drone)
         ok = rc == 0 and good >= 0.95 * n and octave_ok == n
-        print(f"{'PASS' if ok else 'FAIL'}  boop train match --timbre {args.timbre} -C {args.live}: {good}/{n} notes within {args.tolerance:g} cents, octaves {octave_ok}/{n}, exit {rc}")
+        what = (" with a cough before each note" if args.cough else "") + (" --drone" if args.drone else "")
+        print(f"{'PASS' if ok else 'FAIL'}  boop train match --timbre {args.timbre} -C {args.live}{what}: {good}/{n} notes within {args.tolerance:g} cents, octaves {octave_ok}/{n}, exit {rc}")
         sys.exit(0 if ok else 1)
     failures, total, good = 0, 0, 0
     for k in range(args.sessions):

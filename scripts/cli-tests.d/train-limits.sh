@@ -68,7 +68,9 @@ PY
 python3 "$singer" --render "$work/oct.wav" --seed 4 --sing C4:+3,E4:-4,G4:+2:-1,C5:-1
 "$boop" train match --input "$work/oct.wav" --references C4,E4,G4,C5 --db "$db" >"$work/oct.txt"
 "$boop" train match --json --input "$work/oct.wav" --references C4,E4,G4,C5 --db "$db" | tail -1 >"$work/oct.json"
-grep -q '1 note in another octave (scored in its nearest octave): trial 3 (an octave below)' "$work/oct.txt" &&
+# (Text lines fit 80 columns: a longer one continues, indented, on the next.)
+tr '\n' ' ' <"$work/oct.txt" | sed 's/  */ /g' | grep -q '1 note in another octave (scored in its nearest octave): trial 3 (an octave below)' &&
+  ! awk 'length($0) >= 80 { bad = 1 } END { exit !bad }' "$work/oct.txt" &&
   grep -q '"octave_displacements":\[{"trial":3,"octave":-1}\]' "$work/oct.json" &&
   pass "a note an octave down: counted as an octave displacement" || fail "octave: $(tail -2 "$work/oct.txt") $(cat "$work/oct.json")"
 
@@ -143,7 +145,8 @@ open(out, "w").write(seen.decode(errors="replace"))
 PY
 python3 "$work/keys.py" k "lower (down/j)?" "$work/chance.txt" "$boop" train --trials 30 --seed 4 --duration 0.1 --gap 0 \
   -o "$work/chance.wav" --db "$work/k.sqlite"
-line=$(grep -a 'at chance' "$work/chance.txt" | tr -d '\r')
+# The result line fits 80 columns: read with its continuation joined.
+line=$(tr -d '\r' <"$work/chance.txt" | tr '\n' ' ' | sed 's/  */ /g' | grep -ao 'Your answers were at chance.*--max-cents 400\.')
 echo "$line" | grep -q 'Your answers were at chance (.* of 30 right): no threshold. The differences went up to 100 cents; if you heard none of them, try --max-cents 400.' &&
   ! grep -aq 'Threshold:' "$work/chance.txt" && pass "always \"higher\": $line" || fail "always higher: $(tail -3 "$work/chance.txt")"
 python3 "$work/keys.py" w "narrower (n/down)?" "$work/fb.txt" "$boop" train interval --feedback --trials 3 --seed 3 \

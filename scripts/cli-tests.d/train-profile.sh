@@ -40,7 +40,7 @@ PY
 sum=$(md5sum <"$old")
 "$boop" train stats --db "$old" >"$work/old.txt" 2>&1
 rc=$?
-[ "$rc" = 0 ] && grep -q '^      2 .*(uncertain: 1 trial)$' "$work/old.txt" && [ "$(md5sum <"$old")" = "$sum" ] &&
+[ "$rc" = 0 ] && grep -q '^      2 .*  \*$' "$work/old.txt" && grep -q '^\* uncertain: under 20 trials$' "$work/old.txt" && [ "$(md5sum <"$old")" = "$sum" ] &&
   pass "stats reads a schema-1 history without migrating it" || fail "stats of schema 1: rc $rc $(cat "$work/old.txt")"
 printf 'higher\n' | "$boop" train --json --trials 1 --seed 1 --db "$old" -o "$work/old.wav" >/dev/null 2>"$work/old.err"
 rc=$?
@@ -181,7 +181,9 @@ assert len(d) == 1 and d[0]["register"] == 4 and d[0]["trials"] == 25, d
 assert abs(d[0]["threshold_cents"] - disc_final["threshold_cents"]) < 1e-3, (d, disc_final)
 assert abs(d[0]["low_cents"] - disc_final["low_cents"]) < 1e-3 and abs(d[0]["high_cents"] - disc_final["high_cents"]) < 1e-3
 text = subprocess.run([boop, "train", "stats", "--db", db], capture_output=True, text=True, check=True).stdout
-assert "(uncertain: 3 notes)" in text and "(uncertain: 12 trials)" in text and "Interval discrimination: P5" in text, text
+# Few answers: the row marked, the footnote saying how few; every line within 80 columns.
+assert "* uncertain: under 8 notes" in text and "* uncertain: under 20 trials" in text and "Interval discrimination: P5" in text, text
+assert all(len(l) < 80 for l in text.splitlines()), [l for l in text.splitlines() if len(l) >= 80]
 assert " 1 trials" not in text and " 1 notes" not in text, text
 assert text.count("\n      ") >= 5, text
 # Interval thresholds per interval and register of the first interval's lower note: a band
@@ -194,8 +196,10 @@ for got, want in zip(iv, [m3_final, interval_final]):
         assert abs(got[key] - want[key]) < 1e-3, (got, want)
 ptext = subprocess.run([boop, "train", "stats", "--profile", "--db", db], capture_output=True, text=True, check=True).stdout
 assert "Your ear by register" in ptext and "Your voice by register" in ptext and "C4-B4" in ptext, ptext
-assert "Your ear for intervals by register" in ptext and "(uncertain: 12 trials)" in ptext, ptext
-assert any(l.startswith("M3 ") and " C5-B5 " in l and "uncertain" not in l for l in ptext.splitlines()), ptext
+assert "Your ear for intervals by register" in ptext and "* uncertain: under 20 trials" in ptext, ptext
+assert any(l.startswith("P5 ") and " C4-B4 " in l and l.endswith("  *") for l in ptext.splitlines()), ptext
+assert any(l.startswith("M3 ") and " C5-B5 " in l and not l.endswith("*") for l in ptext.splitlines()), ptext
+assert all(len(l) < 80 for l in ptext.splitlines()), [l for l in ptext.splitlines() if len(l) >= 80]
 
 # --csv: every trial of every exercise in one table, the same columns on every row, checked
 # against what each session printed.

@@ -21,8 +21,16 @@ public final class PitchTracker {
     public let windowFrames: Int
     public let hopFrames: Int
 
+    /// The pitches a voice tracker measures by default, Hz: G1 ... F6 at A4 = 440 Hz. Above, a
+    /// pitch's dip lies outside the lags searched and its dip at twice the period reads an octave
+    /// low; `train match` refuses references whose target lies outside.
+    public static let voiceRange = 50.0...1400.0
+
     /// 64 ms windows, 10 ms hops; decisions 12 frames (120 ms) late.
-    public init(sampleRate: Double, lag: Int = 12, minFrequency: Double = 50, maxFrequency: Double = 1400)
+    public init(
+        sampleRate: Double, lag: Int = 12, minFrequency: Double = voiceRange.lowerBound,
+        maxFrequency: Double = voiceRange.upperBound
+    )
         throws(AudioError)
     {
         var window = 64

@@ -7,6 +7,9 @@ public struct SungPitch: Sendable, Equatable {
     public let frequency: Double
     /// How long the stable part lasted, ms.
     public let stableMilliseconds: Int
+    /// The stable part's pitch frame by frame (10 ms apart), cents from A4 440 Hz: what the
+    /// curve after an attempt draws.
+    public var curve: [Double] = []
 }
 
 /// Notes in a recording and the stable pitch of each.
@@ -50,9 +53,14 @@ public enum SungNotes {
         return notes.filter { $0.count >= 10 }.map { ($0.lowerBound * hopFrames)..<($0.upperBound * hopFrames) }
     }
 
-    /// The stable pitch of one note's samples, or nil when too little of it is voiced and steady.
+    /// The shortest stable part that counts as a note: one vibrato cycle, the window steadiness is
+    /// judged over (a blip held for less is not scored).
+    public static let minimumSteadyMilliseconds = 180
+
+    /// The stable pitch of one note's samples, or nil when too little of it is voiced and steady
+    /// (under `minimumSteadyMilliseconds`). Mains hum is notched out first (`HumFilter`).
     public static func stablePitch(_ samples: [Float], tracker: PitchTracker) -> SungPitch? {
-        let frames = tracker.track(samples)
+        let frames = tracker.track(HumFilter.apply(samples, sampleRate: tracker.sampleRate))
         // Cents (from A4) of the voiced frames, by time.
         var cents: [(t: Double, c: Double)] = []
         for f in frames where f.frequency > 0 {
@@ -66,7 +74,8 @@ public enum SungNotes {
         guard let stable = steadyPart(cents, center: center), stable.count >= 10 else { return nil }
         let mean = vibratoCentre(stable)
         let ms = Int(((stable.last!.t - stable.first!.t + hop) * 1000).rounded())
-        return SungPitch(frequency: 440 * pow(2, mean / 1200), stableMilliseconds: ms)
+        guard ms >= minimumSteadyMilliseconds else { return nil }
+        return SungPitch(frequency: 440 * pow(2, mean / 1200), stableMilliseconds: ms, curve: stable.map(\.c))
     }
 
     /// From the first frame after which the pitch, averaged over about one vibrato cycle (180 ms,

@@ -6,9 +6,14 @@ import PixelBoopCore
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Pitch-discrimination training: finds the difference in cents you hear right 75 % of the time.",
+        abstract:
+            "Ear and voice training: hear pitch differences, sing notes and intervals back, compare intervals; the history.",
         discussion: """
-            Each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
+            `boop train` (run) is pitch discrimination: it finds the difference in cents you hear \
+            right 75 % of the time. `boop train match` scores notes (or intervals, --interval) sung \
+            back to a reference, live with a needle or from a recording; `boop train interval` \
+            compares the widths of two melodic intervals; `boop train stats` shows the history. \
+            In a discrimination session each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
             (down arrow or j) once the second tone has ended (keys pressed while the tones play are \
             ignored); r replays, q or Ctrl-C ends the session (answers so far are kept). A Bayesian \
             adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
@@ -181,7 +186,7 @@ final class TrainSessionRunner {
     private var outputFailure: StandardOutput.Failure?
 
     private func say(_ line: String) {
-        if !command.json && !command.deviceOptions.quiet { emit(line) }
+        if !command.json && !command.deviceOptions.quiet { emit(TextWrap.wrap(line)) }
     }
 
     private func emit(_ line: String) {

@@ -195,6 +195,7 @@ struct TrainIntervalCommand: ParsableCommand {
     }
 
     func say(_ line: String) {
+        let line = json ? line : TextWrap.wrap(line)
         if let failure = StandardOutput.send(line + "\n") { StandardOutput.exit(for: failure, also: "") }
     }
 }

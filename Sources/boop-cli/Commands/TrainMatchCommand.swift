@@ -74,6 +74,9 @@ struct TrainMatchCommand: ParsableCommand {
         help: "ALSA PCM to hear the singer on (separate from -D, where the references play).")
     var captureDevice: String = "default"
 
+    @Flag(name: .long, help: "Hold the reference softly (20 dB down) while listening.")
+    var drone = false
+
     @Option(name: .long, help: "Seconds to wait for each note before calling it unvoiced (0.5...60).")
     var listenSeconds: Double = 8
 
@@ -110,6 +113,7 @@ struct TrainMatchCommand: ParsableCommand {
         }
         _ = try fixedReferences()
         _ = try drawRange()
+        try checkMeasurable()
     }
 
     func fixedReferences() throws -> [Int]? {
@@ -147,13 +151,20 @@ struct TrainMatchCommand: ParsableCommand {
             Signals.install()
             // A recording that cannot be read is refused before the history is touched.
             let wav = try input.map(Self.readWav)
-            let recorder = try MatchRecorder(
-                store: try history.open(forWriting: true), settings: settingsJSON(), live: wav == nil)
+            let store = try history.open(forWriting: true)
+            // A voice named once is remembered: the next session without a range of its own
+            // draws from it (and stores it again).
+            var command = self
+            if let v = rememberedVoice(store) {
+                command.voice = v
+                if !json { say("Voice: \(v) (remembered; --voice or --range changes it)") }
+            }
+            let recorder = MatchRecorder(store: store, settings: command.settingsJSON(), live: wav == nil)
             if let wav {
-                try runRecording(wav, recorder: recorder)
+                try command.runRecording(wav, recorder: recorder)
                 return
             }
-            try runLive(recorder)
+            try command.runLive(recorder)
         }
     }
 
@@ -174,44 +185,13 @@ struct TrainMatchCommand: ParsableCommand {
         return wav
     }
 
-    /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
-    private func runLive(_ recorder: MatchRecorder) throws {
-        let player = try SineWaveNotePlayer.live(
-            route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
-            timbre: Timbre(name: timbre) ?? .tone)
-        defer { player.close(drain: true) }
-        let input = try LiveMatchInput(device: captureDevice)
-        defer { input.close() }
-        let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
-        let fixed = try fixedReferences()?.count
-        let quit = QuitKey()   // q ends the session as Ctrl-C does
-        defer { quit.restore() }
-        let stopped = { Signals.interrupted || quit.pressed() }
-        input.stopped = stopped
-        try session(count: trials ?? fixed ?? 10, recorder: recorder, stopped: stopped) { _, refHz, announce in
-            let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: player.sampleRate)
-            _ = try player.play(
-                tone, wakeDescriptors: [Signals.wakeDescriptor] + quit.descriptors, shouldStop: stopped)
-            try input.waitForQuiet()
-            announce()
-            let note = try input.listenNote(limit: listenSeconds) { hz in
-                guard needle else { return }
-                let n = PitchDetector.nearestNote(to: hz, reference: reference)
-                _ = StandardOutput.send(String(cFormat: "\r  %@ %+6.1f cents \u{1B}[K", n.name, n.cents))
-            }
-            if needle { _ = StandardOutput.send("\r\u{1B}[K") }
-            guard let note else { return nil }
-            return SungNotes.stablePitch(note, tracker: try PitchTracker(sampleRate: input.rate))
-        }
-    }
-
     /// The trials: `sing(k, referenceHz, announce)` gives the k-th sung pitch (nil: none heard),
     /// calling announce() when it starts listening.
     /// A session stopped (`stopped`: a stop signal, or q) keeps the attempts finished before it;
     /// the one under way is not stored.
     func session(
         count: Int, refs given: [Int]? = nil, missing: Set<Int> = [], recorder: MatchRecorder,
-        stopped: () -> Bool = { Signals.interrupted },
+        stopped: () -> Bool = { Signals.interrupted }, curves: Bool = false,
         sing: (Int, Double, () -> Void) throws -> SungPitch?
     ) throws {
         let refs = try given ?? referenceNotes(count: count)
@@ -244,6 +224,9 @@ struct TrainMatchCommand: ParsableCommand {
                 continue
             }
             say(tally.add(trial: k + 1, sung: sung, score: score, target: target, json: json))
+            if curves, let line = PitchCurve.sparkline(sung.curve, target: target, octave: score.octave) {
+                say("  held: " + line)
+            }
         }
         try recorder.end(complete: !stopped())
         summarise(tally)
@@ -296,7 +279,8 @@ struct TrainMatchCommand: ParsableCommand {
         tally.textLines.forEach(say)
     }
 
-    private func say(_ line: String) {
+    func say(_ line: String) {
+        let line = json ? line : TextWrap.wrap(line, indent: line.hasPrefix("  ") ? "    " : "  ")
         if let failure = StandardOutput.send(line + "\n") { StandardOutput.exit(for: failure, also: "") }
     }
 }

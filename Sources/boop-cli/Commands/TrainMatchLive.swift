@@ -12,7 +12,16 @@ final class CaptureBuffer: @unchecked Sendable {
     private var stopped = false
     private var woken = false
 
-    func append(_ s: [Float]) { update { $0.samples += s } }
+    /// The most kept between takes (10 s at 16 kHz): older samples are dropped, so a device that
+    /// delivers faster than real time (the null PCM) or a long pause cannot pile up a backlog.
+    static let capacity = 160_000
+
+    func append(_ s: [Float]) {
+        update {
+            $0.samples += s
+            if $0.samples.count > Self.capacity { $0.samples.removeFirst($0.samples.count - Self.capacity) }
+        }
+    }
     func fail(_ message: String) { update { $0.failure = message } }
     func stop() { update { $0.stopped = true } }
     /// Ends the current and every later wait at once (a stop signal: the caller sees it next).
@@ -91,39 +100,51 @@ final class LiveMatchInput {
         if lowest.isFinite { noiseFloor = lowest }
     }
 
-    /// One note: from its first sound to `gap` seconds of silence after it (or `limit` seconds).
-    /// `needle` gets each voiced frame while the note is held. Nil when nothing was heard.
-    func listenNote(limit: Double, gap: Double = 0.3, needle: (Double) -> Void) throws -> [Float]? {
-        let tracker = try PitchTracker(sampleRate: rate, lag: 4)
-        let hop = Int(rate / 100)
-        var note: [Float] = []
-        var loudest = 0.0
-        var silentFrames = 0
-        var heard = false
+    /// Drops what was captured (while paused: the pause is no attempt).
+    func discardCaptured() throws { _ = try next(until: Date().addingTimeInterval(0.1)) }
+
+    /// With a drone under the singing: its level at the capture, the median 10 ms block of the
+    /// last half of `seconds` (the first half lets it arrive through the sound server), becomes
+    /// the floor a sound must rise above, so the drone alone is never taken for the note.
+    func measureDrone(seconds: Double = 0.4) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var got: [Float] = []
+        while Date() < deadline && !stopped() { got += try next(until: deadline) }
+        let levels = Self.blocks(Array(got.suffix(got.count / 2)), size: Int(rate / 100)).map { Self.rms($0) }.sorted()
+        if !levels.isEmpty { noiseFloor = max(noiseFloor, levels[levels.count / 2]) }
+    }
+
+    /// What ended a wait for a note: the note, nothing by the time limit, or a steering key.
+    enum Heard {
+        case note(SungPitch)
+        case nothing
+        case key(UInt8)
+    }
+
+    /// Listens (up to `limit` seconds) for a steady note (`NoteListener`: a cough or a blip before
+    /// it is set aside and listening goes on). `sound` gets each block's pitch while a sound is
+    /// held; `key` is asked between waits (at most a fifth of a second apart) for a steering key.
+    func listen(limit: Double, key: () -> UInt8?, sound: (Double?) -> Void, discarded: () -> Void) throws -> Heard {
+        let listener = try NoteListener(rate: rate, noiseFloor: noiseFloor)
         let deadline = Date().addingTimeInterval(limit)
-        var pending: [Float] = []
         while Date() < deadline && !stopped() {
-            pending += try next(until: deadline)
-            while pending.count >= hop {
-                let block = Array(pending[0..<hop])
-                pending.removeFirst(hop)
-                let level = Self.rms(block)
-                loudest = max(loudest, level)
-                let silent = level < max(Self.silenceFloor, 4 * noiseFloor, loudest * 0.03)
-                if !heard && silent { continue }
-                heard = true
-                note += block
-                silentFrames = silent ? silentFrames + hop : 0
-                if note.count >= tracker.windowFrames, !silent {
-                    note.withUnsafeBufferPointer { all in
-                        let window = UnsafeBufferPointer(rebasing: all[(all.count - tracker.windowFrames)...])
-                        if let f = tracker.push(window), f.frequency > 0 { needle(f.frequency) }
+            if let k = key() { return .key(k) }
+            // In pieces of 0.1 s, asking after each: a device that delivers faster than real time
+            // (the null PCM) must not hold q up behind its backlog.
+            let got = try next(until: deadline)
+            for piece in Self.blocks(got, size: Int(rate / 10)) {
+                if stopped() { break }
+                for event in listener.feed(Array(piece)) {
+                    switch event {
+                    case .quiet: break
+                    case .sound(let hz): sound(hz)
+                    case .discarded: discarded()
+                    case .note(let p): return .note(p)
                     }
                 }
-                if Double(silentFrames) >= gap * rate { return note }
             }
         }
-        return heard ? note : nil
+        return listener.finish().map { .note($0) } ?? .nothing
     }
 
     private func next(until deadline: Date) throws -> [Float] {
@@ -145,36 +166,37 @@ final class LiveMatchInput {
     }
 }
 
-/// A matching session in the history. Live, every attempt is stored as it is scored (its own
-/// transaction: a crash loses at most the note being sung); from a recording, which can be scored
-/// again at will, the whole session is stored at the end in one transaction, so a failure leaves
-/// all of it or none.
+/// A matching session in the history. Live, the session begins with its first attempt (so a
+/// capture device that fails, or a q before any note, leaves no empty session behind) and every
+/// attempt is stored as it is scored (its own transaction: a crash loses at most the note being
+/// sung); from a recording, which can be scored again at will, the whole session is stored at the
+/// end in one transaction, so a failure leaves all of it or none.
 final class MatchRecorder {
     private let store: TrainingStore
     private let settings: String
     private let started = Date()
-    /// Live: the session, begun at once. From a recording: nil, the attempts wait in `pending`.
-    private let session: Int64?
+    private let live: Bool
+    /// Live: the session, once its first attempt is stored. From a recording: always nil, the
+    /// attempts wait in `pending`.
+    private var session: Int64?
     private var pending: [MatchAttempt] = []
 
-    init(store: TrainingStore, settings: String, live: Bool) throws {
+    init(store: TrainingStore, settings: String, live: Bool) {
         self.store = store
         self.settings = settings
-        do {
-            session = live ? try store.beginSession(settings: settings, exercise: .match) : nil
-        } catch {
-            throw BoopExit(error)
-        }
+        self.live = live
     }
 
     func store(_ attempt: MatchAttempt) throws {
-        guard let session else {
+        guard live else {
             pending.append(attempt)
             return
         }
         var attempt = attempt
-        attempt.session = session
-        do {
+        do throws(TrainingStoreError) {
+            if session == nil { session = try store.beginSession(settings: settings, exercise: .match, at: started) }
+            let id = session ?? 0
+            attempt.session = id
             try store.add(attempt)
         } catch {
             throw BoopExit(error)
@@ -184,8 +206,8 @@ final class MatchRecorder {
     /// `complete`: false when the session was interrupted; a recording's then is not stored (it
     /// can be scored again whole), a live one keeps what was sung.
     func end(complete: Bool) throws {
-        if let session {
-            try? store.endSession(session, estimate: nil)
+        if live {
+            if let session { try? store.endSession(session, estimate: nil) }
             return
         }
         guard complete else { return }

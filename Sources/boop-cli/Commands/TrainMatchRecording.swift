@@ -3,16 +3,23 @@ import Glibc
 import PixelBoopCore
 
 extension TrainMatchCommand {
-    /// `--input`: every note of the recording heard first, then lined up with the references by
+    /// `--input`: every steady note of the recording heard first, then lined up with the references by
     /// pitch (`NoteAlignment`), so a note missing or added shifts nothing after it; a count that
     /// differs (or a note left over) is said on stderr, with what was left unsung or left over.
     func runRecording(_ wav: RecordingFile, recorder: MatchRecorder) throws {
-        let notes = SungNotes.split(wav.samples, rate: wav.sampleRate)
         let tracker = try PitchTracker(sampleRate: wav.sampleRate)
+        // A sound with no steady note in it (a cough, a breath, a blip) is set aside, as it is
+        // live: it is no attempt, and must not be lined up with a reference.
+        var notes: [Range<Int>] = []
+        var pitches: [SungPitch?] = []
+        for range in SungNotes.split(wav.samples, rate: wav.sampleRate) {
+            guard let p = SungNotes.stablePitch(Array(wav.samples[range]), tracker: tracker) else { continue }
+            notes.append(range)
+            pitches.append(p)
+        }
         let fixed = try fixedReferences()?.count
         let count = trials ?? fixed ?? max(1, notes.count)
         let refs = try referenceNotes(count: count)
-        let pitches = notes.map { SungNotes.stablePitch(Array(wav.samples[$0]), tracker: tracker) }
         let aligned = NoteAlignment.align(sung: pitches.map { $0?.frequency }, targets: refs.map(targetHz))
         let missing = Set(aligned.sungFor.indices.filter { aligned.sungFor[$0] == nil })
         if notes.count != count || !missing.isEmpty || !aligned.extra.isEmpty {

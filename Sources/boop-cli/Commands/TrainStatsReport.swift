@@ -38,26 +38,30 @@ enum StatsReport {
         }
         var out = ""
         if !p.thresholdByRegister.isEmpty {
-            out += "Your ear by register (pitch discrimination, every session)\n"
-            out += "register  notes   trials  threshold (cents)  68 % interval\n"
+            out += "Your ear by register (pitch discrimination, every session; cents)\n"
+            out += "register  notes   trials  threshold  68 % interval\n"
             for (r, e) in p.thresholdByRegister { out += String(cFormat: "%8d  %@  ", r, band(r).padding(6)) + estimate(e) }
+            out += footnote(p.thresholdByRegister.map { $0.1.trials < TrainStatsCommand.fewTrials }, trials: true)
         }
         if !p.intervalByRegister.isEmpty {
             if !out.isEmpty { out += "\n" }
-            out += "Your ear for intervals by register (interval discrimination, every session; "
-            out += "the register of the first interval's lower note)\n"
-            out += "interval  register  notes   trials  threshold (cents)  68 % interval\n"
+            out += "Your ear for intervals by register (interval discrimination, every session;\n"
+            out += "cents; the register of the first interval's lower note)\n"
+            out += "interval  register  notes   trials  threshold  68 % interval\n"
             for (name, r, e) in p.intervalByRegister {
                 out += String(cFormat: "%@  %8d  %@  ", name.padding(8), r, band(r).padding(6)) + estimate(e)
             }
+            out += footnote(p.intervalByRegister.map { $0.2.trials < TrainStatsCommand.fewTrials }, trials: true)
         }
         if !p.matchByRegister.isEmpty {
             if !out.isEmpty { out += "\n" }
-            out += "Your voice by register (pitch matching, every session; the register of the note asked for)\n"
+            out += "Your voice by register (pitch matching, every session; cents; the register of\n"
+            out += "the note asked for)\n"
             out += "register  notes    sung  " + matchHeader
             for (r, s) in p.matchByRegister {
-                out += String(cFormat: "%8d  %@  %6d  ", r, band(r).padding(6), s.trials) + matchColumns(s) + "\n"
+                out += trimmed(String(cFormat: "%8d  %@  %6d  ", r, band(r).padding(6), s.trials) + matchColumns(s)) + "\n"
             }
+            out += matchFootnote(p.matchByRegister.map { $0.1.trials })
         }
         return out
     }
@@ -66,9 +70,8 @@ enum StatsReport {
     /// (said as such, since `--csv` lists their attempts).
     private static func nothingYet(_ p: TrainingProfile) -> String {
         guard p.unheardSessions > 0 else { return "No training sessions yet.\n" }
-        let sessions = TrainStatsCommand.count(p.unheardSessions, "pitch-matching session")
-        let whose = p.unheardSessions == 1 ? "its" : "their"
-        return "No results yet: \(sessions) with no note heard (stats --csv lists \(whose) attempts).\n"
+        let sessions = TrainStatsCommand.count(p.unheardSessions, "matching session")
+        return "No results: no note heard in \(sessions) (--csv lists the attempts).\n"
     }
 
     /// A session's threshold for the chart: only one measured inside its range.
@@ -85,56 +88,76 @@ enum StatsReport {
     private static func estimate(_ e: ThresholdEstimate) -> String {
         // Answers that did not measure a threshold inside the range say so, not a number.
         if e.aboveRange {
-            return String(cFormat: "%6d  %17@  -", e.trials, String(cFormat: "over %.0f", e.maxCents)) + "\n"
+            return String(cFormat: "%6d  %9@  -", e.trials, String(cFormat: "over %.0f", e.maxCents)) + "\n"
         }
-        return String(cFormat: "%6d  %17.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
-            + uncertain(e.trials, "trial", TrainStatsCommand.fewTrials) + "\n"
+        return String(cFormat: "%6d  %9.1f  %.1f-%.1f", e.trials, e.threshold, e.low, e.high)
+            + uncertain(e.trials, TrainStatsCommand.fewTrials) + "\n"
     }
 
-    private static func uncertain(_ n: Int, _ noun: String, _ few: Int) -> String {
-        n < few ? "  (uncertain: \(TrainStatsCommand.count(n, noun)))" : ""
+    /// A row's mark when its estimate rests on few answers (the footnote says how few), so every
+    /// row fits 80 columns.
+    private static func uncertain(_ n: Int, _ few: Int) -> String { n < few ? "  *" : "" }
+
+    /// "* uncertain: under 20 trials", after a table with a marked row.
+    private static func footnote(_ marked: [Bool], trials: Bool) -> String {
+        guard marked.contains(true) else { return "" }
+        return trials
+            ? "* uncertain: under \(TrainStatsCommand.fewTrials) trials\n"
+            : "* uncertain: under \(TrainStatsCommand.fewNotes) notes (one note gives no interval)\n"
+    }
+
+    /// A row without the padding its last column left.
+    private static func trimmed(_ row: String) -> String {
+        var r = Substring(row)
+        while r.last == " " { r = r.dropLast() }
+        return String(r)
+    }
+
+    private static func matchFootnote(_ notes: [Int]) -> String {
+        footnote(notes.map { $0 < TrainStatsCommand.fewNotes }, trials: false)
     }
 
     private static func thresholds(_ list: [SessionProgress], label: String?) -> String {
-        let date = day("%Y-%m-%d %H:%M")
-        var out = "session  date              trials  threshold (cents)  68 % interval\n"
+        let date = day("%Y-%m-%d")
+        var out = "session  date        trials  threshold  68 % interval\n"
+        var marked: [Bool] = []
         for s in list {
             let estimate =
                 s.threshold.map {
                     $0.aboveRange
-                        ? String(cFormat: "%17@  -", String(cFormat: "over %.0f", $0.maxCents))
-                        : String(cFormat: "%17.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high)
-                } ?? String(cFormat: "%17@  -", "-")
-            let flag = s.threshold == nil ? "" : uncertain(s.trials, "trial", TrainStatsCommand.fewTrials)
+                        ? String(cFormat: "%9@  -", String(cFormat: "over %.0f", $0.maxCents))
+                        : String(cFormat: "%9.1f  %.1f-%.1f", $0.threshold, $0.low, $0.high)
+                } ?? String(cFormat: "%9@  -", "-")
+            let flag = s.threshold == nil ? "" : uncertain(s.trials, TrainStatsCommand.fewTrials)
+            marked.append(!flag.isEmpty)
             out +=
                 String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials) + estimate
                 + flag + "\n"
         }
-        return out
+        return out + footnote(marked, trials: true)
     }
 
-    private static let matchHeader = "bias (cents)  68 % interval    spread (cents)  68 % interval\n"
+    private static let matchHeader = "  bias  68 % interval spread  68 % interval\n"
 
     private static func matchColumns(_ m: MatchSummary) -> String {
         guard m.trials >= 2 else {
-            return String(cFormat: "%+12.1f  %@  %14@  %@", m.bias, "-".padding(15), "-", "-".padding(13))
-                + "  (uncertain: one note gives no interval)"
+            return String(cFormat: "%+6.1f  %@  %6@  %@", m.bias, "-".padding(12), "-", "-".padding(11)) + "  *"
         }
         return String(
-            cFormat: "%+12.1f  %+.1f ... %+.1f%@  %14.1f  %.1f ... %.1f", m.bias, m.biasLow, m.biasHigh,
-            String(repeating: " ", count: max(0, 15 - String(cFormat: "%+.1f ... %+.1f", m.biasLow, m.biasHigh).count)), m.spread,
-            m.spreadLow, m.spreadHigh) + uncertain(m.trials, "note", TrainStatsCommand.fewNotes)
+            cFormat: "%+6.1f  %@  %6.1f  %@", m.bias, String(cFormat: "%+.1f..%+.1f", m.biasLow, m.biasHigh).padding(12),
+            m.spread, String(cFormat: "%.1f..%.1f", m.spreadLow, m.spreadHigh).padding(11))
+            + uncertain(m.trials, TrainStatsCommand.fewNotes)
     }
 
     private static func matches(_ list: [SessionProgress]) -> String {
-        let date = day("%Y-%m-%d %H:%M")
-        var out = "session  date               notes  " + matchHeader
+        let date = day("%Y-%m-%d")
+        var out = "session  date        notes  " + matchHeader
         for s in list {
-            let asked = s.interval.map { "  (\($0))" } ?? ""
-            let row = String(cFormat: "%7lld  %@  %6d  ", s.session.id, date.string(from: s.session.started), s.trials)
-            out += row + (s.match.map(matchColumns) ?? "every note heard was a wrong note") + asked + "\n"
+            let asked = s.interval.map { " \($0)" } ?? ""
+            let row = String(cFormat: "%7lld  %@  %5d  ", s.session.id, date.string(from: s.session.started), s.trials)
+            out += trimmed(row + (s.match.map(matchColumns) ?? "every note heard was a wrong note") + asked) + "\n"
         }
-        return out
+        return out + matchFootnote(list.compactMap { $0.match?.trials })
     }
 
     /// Values over time, log scale, drawn with block characters on a calendar axis: one column
@@ -162,7 +185,8 @@ enum StatsReport {
         for (i, p) in points.enumerated() { grid[row(p)][column[i]] = "█" }
         let unit = perColumn == 0 ? "a session" : perColumn == 1 ? "a day" : "\(perColumn) days"
         var out =
-            "\n\(what) over time (cents, log scale, rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart; a column is \(unit); lower is finer)\n"
+            "\n\(what) over time (cents, log scale, lower is finer;\n"
+            + "rows \(Int((exp(step) - 1) * 100 + 0.5)) % apart, a column is \(unit))\n"
         for r in 0..<rows {
             let cents = high / exp(Double(r) * step)
             let label = r % 3 == 0 || r == rows - 1 ? String(cFormat: "%6.1f ┤", cents) : "       │"

@@ -9,6 +9,9 @@ import PixelBoopCore
 final class QuitKey {
     private let terminal: TerminalSession?
     private var typed = false
+    /// Other keys typed since the last `takeKeys()` (the steering keys of `train match`), at most
+    /// 16: a command that does not ask for them keeps only the newest.
+    private var others: [UInt8] = []
 
     init() {
         terminal = isatty(STDIN_FILENO) == 1 ? TerminalSession.start(.keys(hideCursor: false)) : nil
@@ -28,8 +31,16 @@ final class QuitKey {
             }
             if bytes.isEmpty { break }
             if bytes.contains(UInt8(ascii: "q")) || bytes.contains(UInt8(ascii: "Q")) { typed = true }
+            others = Array((others + bytes).suffix(16))
         }
         return typed
+    }
+
+    /// The keys other than q typed since the last call, in order.
+    func takeKeys() -> [UInt8] {
+        _ = pressed()
+        defer { others.removeAll() }
+        return others
     }
 
     func restore() { terminal?.restore() }

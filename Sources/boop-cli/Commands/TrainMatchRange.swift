@@ -1,0 +1,44 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import PixelBoopCore
+
+/// What `train match` can measure, and the voice a history remembers.
+extension TrainMatchCommand {
+    /// Refuses a reference whose target the tracker cannot measure (`PitchTracker.voiceRange`):
+    /// above it a note would be reported an octave low, below it not at all.
+    func checkMeasurable() throws {
+        let limits = PitchTracker.voiceRange
+        let notes: [(Int, String)]
+        if let fixed = try fixedReferences() {
+            notes = fixed.map { ($0, "--references") }
+        } else {
+            let r = try drawRange()
+            let option = voice != nil ? "--voice \(voice ?? "")" : "--range"
+            notes = [(r.lowerBound, option), (r.upperBound, option)]
+        }
+        for (midi, option) in notes {
+            let hz = targetHz(midi)
+            guard !limits.contains(hz) else { continue }
+            let low = PitchDetector.nearestNote(to: limits.lowerBound, reference: reference).name
+            let high = PitchDetector.nearestNote(to: limits.upperBound, reference: reference).name
+            let target = interval == nil ? "" : " (target \(PitchDetector.nearestNote(to: hz, reference: reference).name))"
+            throw ValidationError(
+                String(
+                    cFormat: "%@ %@%@: %.0f Hz, outside %.0f...%.0f Hz (%@...%@), the pitches the voice tracker measures",
+                    option, NoteName(midi: midi).description, target, hz, limits.lowerBound, limits.upperBound, low, high))
+        }
+    }
+
+    /// The voice of the latest session in the history that named one (`--voice`), when this one
+    /// names no range of its own.
+    func rememberedVoice(_ store: TrainingStore) -> String? {
+        guard voice == nil, range == nil, references == nil else { return nil }
+        guard let sessions = try? store.sessions() else { return nil }
+        for s in sessions.reversed() where s.exercise == .match {
+            let settings = (try? JSONReader.parse(Array(s.settings.utf8))) as? [String: Any]
+            if let v = settings?["voice"] as? String, VoiceRange.ranges[v] != nil { return v }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import Glibc
+import PixelBoopCore
+
+/// The live session a singer steers: r replays the reference, x listens again for the same
+/// trial, p or space pauses, q ends; `--drone` holds the reference softly while listening.
+extension TrainMatchCommand {
+    static let keysLine = "Keys: r replays the reference, x listens again, p or space pauses, q ends."
+
+    /// What a live trial needs besides its reference.
+    struct LiveTrial {
+        let player: SineWaveNotePlayer
+        let input: LiveMatchInput
+        let quit: QuitKey
+        let needle: Bool
+        let stopped: () -> Bool
+    }
+
+    /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
+    func runLive(_ recorder: MatchRecorder) throws {
+        let player = try SineWaveNotePlayer.live(
+            route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
+            timbre: Timbre(name: timbre) ?? .tone)
+        defer { player.close(drain: true) }
+        let input = try LiveMatchInput(device: captureDevice)
+        defer { input.close() }
+        let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
+        let fixed = try fixedReferences()?.count
+        let quit = QuitKey()   // q ends the session as Ctrl-C does
+        defer { quit.restore() }
+        let stopped = { Signals.interrupted || quit.pressed() }
+        input.stopped = stopped
+        if !json && !quit.descriptors.isEmpty { say(Self.keysLine) }
+        let live = LiveTrial(player: player, input: input, quit: quit, needle: needle, stopped: stopped)
+        try session(count: trials ?? fixed ?? 10, recorder: recorder, stopped: stopped, curves: needle) {
+            _, refHz, announce in
+            try liveTrial(refHz: refHz, live, announce: announce)
+        }
+    }
+
+    /// One trial: the reference, then listening until a steady note, the time limit or q; the
+    /// steering keys start it over (r, or after a pause) or listen again (x).
+    func liveTrial(refHz: Double, _ live: LiveTrial, announce: () -> Void) throws -> SungPitch? {
+        var playReference = true
+        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
+        let target = interval.flatMap(SungInterval.init)?.target(from: refHz, tuning: tuning) ?? refHz
+        while !live.stopped() {
+            if playReference {
+                let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: live.player.sampleRate)
+                _ = try live.player.play(
+                    tone, wakeDescriptors: [Signals.wakeDescriptor] + live.quit.descriptors, shouldStop: live.stopped)
+                try live.input.waitForQuiet()
+                if drone {
+                    try live.player.startDrone(frequency: refHz)
+                    try live.input.measureDrone()
+                }
+            }
+            announce()
+            let heard = try listen(target: target, live)
+            live.player.stopDrone()
+            switch heard {
+            case .note(let p): return p
+            case .nothing: return nil
+            case .key(UInt8(ascii: "x")):
+                playReference = false
+                say("  listening again")
+            case .key(let k) where k == UInt8(ascii: "p") || k == UInt8(ascii: " "):
+                say("  paused: any key goes on (q ends)")
+                while !live.stopped() && live.quit.takeKeys().isEmpty { try live.input.discardCaptured() }
+                playReference = true
+            case .key: playReference = true   // r
+            }
+        }
+        return nil
+    }
+
+    /// Listening, with the needle against the target in a terminal.
+    private func listen(target: Double, _ live: LiveTrial) throws -> LiveMatchInput.Heard {
+        var needle = TargetNeedle(target: target)
+        let steering: Set<UInt8> = [UInt8(ascii: "r"), UInt8(ascii: "x"), UInt8(ascii: "p"), UInt8(ascii: " ")]
+        let heard = try live.input.listen(
+            limit: listenSeconds,
+            key: { live.quit.takeKeys().first { steering.contains($0) } },
+            sound: { hz in
+                guard live.needle, let line = needle.reading(hz) else { return }
+                _ = StandardOutput.send("\r" + line + "\u{1B}[K")
+            },
+            discarded: {
+                guard live.needle else { return }
+                _ = StandardOutput.send("\r  (no steady note in that: still listening)\u{1B}[K")
+            })
+        if live.needle { _ = StandardOutput.send("\r\u{1B}[K") }
+        return heard
+    }
+}
