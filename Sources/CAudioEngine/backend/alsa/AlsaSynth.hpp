@@ -60,7 +60,7 @@ class AlsaSynth {
     uint64_t ignored() const noexcept { return ignored_.load(std::memory_order_relaxed); }
     uint64_t late() const noexcept { return scheduler_ ? scheduler_->late() : 0; }
     uint64_t logDropped() const noexcept { return logDropped_.load(std::memory_order_relaxed); }
-    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() : 0; }
+    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() + synth_->paletteVoices() : 0; }
     const MidiSynth* synth() const noexcept { return synth_.get(); }
     boop_playback_stats playbackStats() const { return playback_.stats(); }
     // Control thread (the log's one consumer).

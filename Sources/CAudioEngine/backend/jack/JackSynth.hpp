@@ -58,7 +58,7 @@ class JackSynth final : public JackClient {
     uint64_t ignored() const noexcept { return ignored_.load(std::memory_order_relaxed); }
     uint64_t messages() const noexcept { return messages_.load(std::memory_order_relaxed); }
     uint64_t logDropped() const noexcept { return logDropped_.load(std::memory_order_relaxed); }
-    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() : 0; }
+    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() + synth_->paletteVoices() : 0; }
     const MidiSynth* synth() const noexcept { return synth_.get(); }
     bool running() const noexcept { return running_.load(std::memory_order_acquire) && error() == BOOP_OK; }
     // Control thread (the log's one consumer).
