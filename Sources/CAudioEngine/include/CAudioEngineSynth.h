@@ -84,7 +84,7 @@ boop_status boop_synth_set_channel_sound(boop_synth* synth, uint32_t channel, co
  * with its BOOP_SYNTH... latency; 0 none: the gain, then a clipper that holds samples under the
  * ceiling (true peak within BOOP_SYNTH_CLIP_MARGIN_DB over it), for playing live without delay.
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_ALREADY_RUNNING. Thread safety: control. */
-#define BOOP_SYNTH_CLIP_MARGIN_DB 0.5
+#define BOOP_SYNTH_CLIP_MARGIN_DB 1.0
 boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead);
 
 /* JACK: a stopped process (Ctrl-Z, SIGTSTP) must not stall the server: suspend deactivates the
