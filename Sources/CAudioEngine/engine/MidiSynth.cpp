@@ -199,6 +199,14 @@ void MidiSynth::silence(int ch) BOOP_RT {
     }
 }
 
+void MidiSynth::releaseAll() BOOP_RT {
+    for (int ch = 0; ch < kChannels; ++ch) {
+        channels_[ch].pedal = false;
+        silence(ch);
+    }
+    held_.store(heldCount_, std::memory_order_relaxed);
+}
+
 void MidiSynth::setBend(int ch, int value) BOOP_RT {
     Channel& c = channels_[ch];
     const double bend = std::exp2(static_cast<double>(value) / 8192.0 * bendRange_ / 12.0);
@@ -243,6 +251,10 @@ void MidiSynth::stepVolumes() BOOP_RT {
 }
 
 void MidiSynth::renderPalette(float* out, uint32_t frames) BOOP_RT {
+    if (fadeRequest_.load(std::memory_order_relaxed) > 0.0) {
+        const double seconds = fadeRequest_.exchange(0.0, std::memory_order_acquire);
+        for (int ch = 0; ch < kChannels; ++ch) palette_.fade(ch, seconds);
+    }
     palette_.render(out, frames);
     paletteVoices_.store(static_cast<uint32_t>(palette_.activeCount()), std::memory_order_relaxed);
 }

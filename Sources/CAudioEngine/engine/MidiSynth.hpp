@@ -55,6 +55,14 @@ class MidiSynth {
         return static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);
     }
 
+    // While no audio thread runs (a host suspended): every note of every channel faded at once
+    // and let go, the pedals up; the controllers stay.
+    void releaseAll() BOOP_RT;
+
+    // Control thread: the palette channels fade over `seconds` at the next render (the engine's
+    // voices fade by the engine's own command).
+    void requestFade(double seconds) noexcept { fadeRequest_.store(seconds, std::memory_order_release); }
+
     // Any thread.
     uint32_t notesHeld() const noexcept { return held_.load(std::memory_order_relaxed); }
     // The last note started as channel << 8 | key, or -1.
@@ -104,6 +112,7 @@ class MidiSynth {
     SynthPalette palette_;
     uint64_t order_ = 0;
     std::atomic<uint32_t> paletteVoices_{0};
+    std::atomic<double> fadeRequest_{0.0};
     uint32_t heldCount_ = 0;
     std::atomic<uint32_t> held_{0};
     std::atomic<int32_t> last_{-1};

@@ -80,18 +80,21 @@ const char* boop_synth_control_effect(uint32_t index);
  * Thread safety: control thread. */
 boop_status boop_synth_set_channel_sound(boop_synth* synth, uint32_t channel, const boop_instrument* sound);
 
-/* The output stage's look-ahead, before boop_synth_start: 1 (the default) the true-peak limiter
- * with its BOOP_SYNTH... latency; 0 none: the gain, then a clipper that holds samples under the
- * ceiling (true peak within BOOP_SYNTH_CLIP_MARGIN_DB over it), for playing live without delay.
+/* The output stage's look-ahead, before boop_synth_start: 1 (the default) the true-peak limiter,
+ * whose look-ahead boop_synth_output_latency_frames gives (and JACK's port latency reports); 0
+ * none: the gain, then a soft clipper 3 dB under the ceiling, for playing live without delay. The
+ * true peak of the synth's sound then stays within BOOP_SYNTH_CLIP_MARGIN_DB of the ceiling
+ * (docs/DESIGN.md gives the measurements).
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_ALREADY_RUNNING. Thread safety: control. */
 #define BOOP_SYNTH_CLIP_MARGIN_DB 1.0
 boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead);
 
 /* JACK: a stopped process (Ctrl-Z, SIGTSTP) must not stall the server: suspend deactivates the
- * client (its ports and their links go; the server runs on without it), resume activates it
- * again and links what it had linked (playback ports unless --no-connect, the MIDI sources
- * connected), with no note held. ALSA: the PCM is closed and opened again, likewise.
- * Return: BOOP_OK, BOOP_ERROR_NOT_RUNNING, BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety: control. */
+ * client (its links go; the server runs on without it), resume activates it again and links what
+ * it had linked (the playback ports unless connect was 0, the MIDI sources connected), every note
+ * that sounded gone. ALSA: both do nothing (the PCM underruns while the process is stopped).
+ * Return: BOOP_OK, BOOP_ERROR_NOT_RUNNING (not started), BOOP_ERROR_DEVICE_LOST, BOOP_ERROR_DEVICE_UNAVAILABLE.
+ * Thread safety: control thread. */
 boop_status boop_synth_suspend(boop_synth* synth);
 boop_status boop_synth_resume(boop_synth* synth);
 

@@ -81,6 +81,20 @@ boop_status AlsaSynth::start() {
     return seq_.start(&AlsaSynth::onEvent, this);
 }
 
+boop_status AlsaSynth::setChannelSound(int channel, const boop_instrument& sound) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    synth_->setSound(channel, sound);
+    return BOOP_OK;
+}
+
+boop_status AlsaSynth::setLookahead(bool on) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    stage_.setLookahead(on);
+    return BOOP_OK;
+}
+
 void AlsaSynth::fadeOut(double seconds) noexcept {
     if (!engine_) return;
     Command c;
@@ -88,6 +102,7 @@ void AlsaSynth::fadeOut(double seconds) noexcept {
     c.frame = BOOP_FRAME_NOW;
     c.value = seconds;
     engine_->push(c);
+    synth_->requestFade(seconds);
 }
 
 void AlsaSynth::stop() noexcept {

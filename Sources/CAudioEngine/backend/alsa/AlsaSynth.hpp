@@ -40,6 +40,9 @@ class AlsaSynth {
     boop_status open(const Config& config, std::string& why);
     boop_status start();
     boop_status connectMidi(const char* source, std::string& why) { return seq_.subscribe(source, why); }
+    // Before start (control thread): a palette channel's sound; the output stage's look-ahead.
+    boop_status setChannelSound(int channel, const boop_instrument& sound);
+    boop_status setLookahead(bool on);
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
     // --record, as JACK's synth records (SynthRecorder): after open and before start, opens the
