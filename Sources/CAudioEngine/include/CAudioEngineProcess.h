@@ -119,4 +119,8 @@ void boop_file_writer_set_durability(boop_file_writer* writer, boop_durability d
 } /* extern "C" */
 #endif
 
+/* The live synth's palette, controllers and JACK manners (boop synth): a part of its own, included
+ * here so that <pixelboop/CAudioEngine.h> (which includes this part at its end) brings it too. */
+#include "CAudioEngineSynth.h"
+
 #endif /* CAUDIOENGINE_PROCESS_H */

@@ -1,6 +1,7 @@
 /*
  * CAudioEngine — the live synth's palette, controllers and JACK manners (boop synth). A part of
- * CAudioEngine.h, included by it; on its own it includes the main header first.
+ * CAudioEngine.h (through CAudioEngineProcess.h, at its end); on its own it includes the main
+ * header first. Conventions as there, a thread note on every function.
  */
 #ifndef PIXELBOOP_CAUDIOENGINE_SYNTH_H
 #define PIXELBOOP_CAUDIOENGINE_SYNTH_H
@@ -97,6 +98,14 @@ boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead);
  * Thread safety: control thread. */
 boop_status boop_synth_suspend(boop_synth* synth);
 boop_status boop_synth_resume(boop_synth* synth);
+
+/* SIGTSTP for a synth on JACK: handled by writing a byte to the returned descriptor (non-blocking;
+ * poll it, read what is there) instead of stopping at once, so the control loop suspends the
+ * client first; -1 when SIGTSTP is ignored (a shell without job control) or no pipe can be made.
+ * boop_synth_stop_now then stops the process as SIGTSTP would (only this process), returns once it
+ * is continued and handles SIGTSTP again. Thread safety: control thread. */
+int boop_synth_stop_signal_install(void);
+void boop_synth_stop_now(void);
 
 #ifdef __cplusplus
 }
