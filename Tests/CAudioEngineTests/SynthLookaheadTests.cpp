@@ -35,17 +35,18 @@ std::vector<float> loudChord(bool lookahead, uint32_t& latency) {
     c.sample_rate = kRate;
     c.channels = 2;
     boop::Engine engine(c);
-    boop::MidiSynth synth(engine,
-                          {0, 1, 2, boop::MidiSynth::kPalette + BOOP_VOICE_SAW, boop::MidiSynth::kPalette + BOOP_VOICE_PULSE,
-                           0, 0, 0, 0, boop::MidiSynth::kDrums, 0, 0, 0, 0, 0, 0},
-                          2.0);
+    boop::MidiSynth synth(
+        engine,
+        {0, 1, 2, boop::MidiSynth::kPalette + BOOP_VOICE_SAW, boop::MidiSynth::kPalette + BOOP_VOICE_PULSE, 0, 0, 0, 0,
+         boop::MidiSynth::kDrums, 0, 0, 0, 0, 0, 0},
+        2.0);
     boop::OutputStage stage;
     stage.prepare(kRate, 2, BOOP_CEILING_DBTP);
     stage.setLookahead(lookahead);
     stage.setGainDb(12.0);
     latency = stage.latency();
-    const uint8_t keys[][2] = {{0, 60}, {0, 64}, {0, 67}, {0, 72}, {1, 48}, {1, 55}, {1, 76}, {2, 36},
-                               {3, 40}, {3, 47}, {4, 52}, {4, 83}};
+    const uint8_t keys[][2] = {{0, 60}, {0, 64}, {0, 67}, {0, 72}, {1, 48}, {1, 55},
+                               {1, 76}, {2, 36}, {3, 40}, {3, 47}, {4, 52}, {4, 83}};
     for (const auto& k : keys) {
         boop::MidiMessage m;
         m.status = uint8_t(0x90 | k[0]);

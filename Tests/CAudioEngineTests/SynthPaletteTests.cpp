@@ -89,10 +89,10 @@ TEST_CASE("every palette voice and kit plays on every channel, voices in tune") 
 }
 
 TEST_CASE("Program Change picks the nearest palette voice of the GM family") {
-    CHECK(boop::MidiSynth::programVoice(0) == BOOP_VOICE_PLUCK);     // piano: its family's voice
-    CHECK(boop::MidiSynth::programVoice(38) == BOOP_VOICE_SUB);      // synth bass 1
-    CHECK(boop::MidiSynth::programVoice(74) == BOOP_VOICE_SINE);     // recorder: flute (73) is nearer
-    CHECK(boop::MidiSynth::programVoice(76) == BOOP_VOICE_SINE);     // a tie: the lower program
+    CHECK(boop::MidiSynth::programVoice(0) == BOOP_VOICE_PLUCK);  // piano: its family's voice
+    CHECK(boop::MidiSynth::programVoice(38) == BOOP_VOICE_SUB);   // synth bass 1
+    CHECK(boop::MidiSynth::programVoice(74) == BOOP_VOICE_SINE);  // recorder: flute (73) is nearer
+    CHECK(boop::MidiSynth::programVoice(76) == BOOP_VOICE_SINE);  // a tie: the lower program
     CHECK(boop::MidiSynth::programVoice(77) == BOOP_VOICE_TRIANGLE);
     CHECK(boop::MidiSynth::programVoice(80) == BOOP_VOICE_PULSE);
     CHECK(boop::MidiSynth::programVoice(87) == BOOP_VOICE_SAW);
@@ -120,8 +120,9 @@ TEST_CASE("CC 10 pans a palette channel with the equal-power law") {
         double left, right;  // expected gains
     };
     const double s2 = std::sqrt(2.0);
-    for (const Case c : {Case{64, 1.0, 1.0}, Case{0, s2, 0.0}, Case{127, 0.0, s2},
-                         Case{32, s2 * std::cos((1.0 - 32.0 / 63.0) * M_PI / 4), s2 * std::sin((1.0 - 32.0 / 63.0) * M_PI / 4)}}) {
+    for (const Case c :
+         {Case{64, 1.0, 1.0}, Case{0, s2, 0.0}, Case{127, 0.0, s2},
+          Case{32, s2 * std::cos((1.0 - 32.0 / 63.0) * M_PI / 4), s2 * std::sin((1.0 - 32.0 / 63.0) * M_PI / 4)}}) {
         int voices[16] = {};
         std::fill(voices, voices + 16, kPalette + BOOP_VOICE_SINE);
         StereoRig r(voices);
@@ -144,8 +145,22 @@ TEST_CASE("CC 10 pans a palette channel with the equal-power law") {
 }
 
 TEST_CASE("CC 120 takes everything 60 dB down within 10 ms of the heard frame, through the limiter") {
-    int voices[16] = {kPalette + BOOP_VOICE_SAW, 1, kPalette + BOOP_VOICE_PAD, 0, 0, 0, 0, 0, 0, kKit + BOOP_KIT_808,
-                      0, 0, 0, 0, 0, 0};
+    int voices[16] = {kPalette + BOOP_VOICE_SAW,
+                      1,
+                      kPalette + BOOP_VOICE_PAD,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      kKit + BOOP_KIT_808,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0};
     StereoRig r(voices);
     boop::OutputStage stage;
     stage.prepare(StereoRig::kRate, 2, BOOP_CEILING_DBTP);

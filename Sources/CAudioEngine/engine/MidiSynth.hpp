@@ -17,11 +17,11 @@ namespace boop {
 class MidiSynth {
   public:
     static constexpr int kChannels = 16;
-    static constexpr int kDrums = BOOP_TIMBRE_COUNT;      // a channel's voice: the drum kit
+    static constexpr int kDrums = BOOP_TIMBRE_COUNT;  // a channel's voice: the drum kit
     static constexpr int kOff = BOOP_SYNTH_VOICE_OFF;
     static constexpr int kPalette = BOOP_SYNTH_VOICE_PALETTE;  // + boop_instrument_voice
     static constexpr int kKit = BOOP_SYNTH_VOICE_KIT;          // + boop_kit
-    static constexpr double kAllSoundOffSeconds = 0.005;  // CC 120 and CC 123: silent within 10 ms
+    static constexpr double kAllSoundOffSeconds = 0.005;       // CC 120 and CC 123: silent within 10 ms
     // CC 7 moves the level of sounding notes along a straight line this long, one step a frame:
     // short enough to follow a fader, long enough that no step is heard as a click.
     static constexpr double kVolumeRampSeconds = 0.005;
@@ -94,13 +94,13 @@ class MidiSynth {
     void control(int ch, uint8_t number, uint8_t value) BOOP_RT;
     void setPedal(int ch, bool down) BOOP_RT;
     void setBend(int ch, int value) BOOP_RT;  // -8192 ... 8191
-    void setVolume(int ch) BOOP_RT;  // towards cc7 x expression
+    void setVolume(int ch) BOOP_RT;           // towards cc7 x expression
     void paletteControl(int ch, uint8_t number, uint8_t value) BOOP_RT;
     void setVibrato(int ch) BOOP_RT;
     void program(int ch, uint8_t number) BOOP_RT;
     bool isPalette(int ch) const noexcept { return channels_[ch].voice >= kPalette && channels_[ch].voice < kKit; }
     int kitOf(int ch) const noexcept;  // the channel's kit, -1 for a melodic or silent channel
-    void silence(int ch) BOOP_RT;  // every note of the channel, within kAllSoundOffSeconds
+    void silence(int ch) BOOP_RT;      // every note of the channel, within kAllSoundOffSeconds
     void release(int ch, uint8_t key) BOOP_RT;
     void send(const Command& c) BOOP_RT { engine_.applyNow(c); }
 

@@ -34,7 +34,8 @@ void OutputStage::process(float* io, uint32_t frames) BOOP_RT {
             if (std::fabs(x) > kClipKnee * level)
                 reduction = std::min(reduction, 20.0f * std::log10(std::fabs(io[i]) / std::fabs(x)));
         }
-        if (reduction < reduction_.load(std::memory_order_relaxed)) reduction_.store(reduction, std::memory_order_relaxed);
+        if (reduction < reduction_.load(std::memory_order_relaxed))
+            reduction_.store(reduction, std::memory_order_relaxed);
         return;
     }
     // Before the first frame the limiter applies the gain at once (a render is scaled exactly).

@@ -22,47 +22,49 @@ extern "C" {
 /* General MIDI's sixteen program families (program / 8): X(name, voice). A Program Change whose
  * family holds voices of the palette (by their GM program, BOOP_VOICES) plays the one whose
  * program is nearest (the lower on a tie); the others play their family's voice here. */
-#define BOOP_GM_FAMILIES(X)                      \
-    X("piano", BOOP_VOICE_PLUCK)                 \
-    X("chromatic percussion", BOOP_VOICE_FM)     \
-    X("organ", BOOP_VOICE_TRIANGLE)              \
-    X("guitar", BOOP_VOICE_PLUCK)                \
-    X("bass", BOOP_VOICE_SUB)                    \
-    X("strings", BOOP_VOICE_PLUCK)               \
-    X("ensemble", BOOP_VOICE_PAD)                \
-    X("brass", BOOP_VOICE_SAW)                   \
-    X("reed", BOOP_VOICE_PULSE)                  \
-    X("pipe", BOOP_VOICE_SINE)                   \
-    X("synth lead", BOOP_VOICE_SAW)              \
-    X("synth pad", BOOP_VOICE_PAD)               \
-    X("synth effects", BOOP_VOICE_PAD)           \
-    X("ethnic", BOOP_VOICE_PLUCK)                \
-    X("percussive", BOOP_VOICE_FM)               \
+#define BOOP_GM_FAMILIES(X)                  \
+    X("piano", BOOP_VOICE_PLUCK)             \
+    X("chromatic percussion", BOOP_VOICE_FM) \
+    X("organ", BOOP_VOICE_TRIANGLE)          \
+    X("guitar", BOOP_VOICE_PLUCK)            \
+    X("bass", BOOP_VOICE_SUB)                \
+    X("strings", BOOP_VOICE_PLUCK)           \
+    X("ensemble", BOOP_VOICE_PAD)            \
+    X("brass", BOOP_VOICE_SAW)               \
+    X("reed", BOOP_VOICE_PULSE)              \
+    X("pipe", BOOP_VOICE_SINE)               \
+    X("synth lead", BOOP_VOICE_SAW)          \
+    X("synth pad", BOOP_VOICE_PAD)           \
+    X("synth effects", BOOP_VOICE_PAD)       \
+    X("ethnic", BOOP_VOICE_PLUCK)            \
+    X("percussive", BOOP_VOICE_FM)           \
     X("sound effects", BOOP_VOICE_SINE)
 
 /* What the synth does with each MIDI message beyond notes: X(message, name, effect), one line a
  * message, in the order the help and the README list them (their one source). */
-#define BOOP_SYNTH_CONTROLS(X)                                                                                      \
-    X("program change", "voice",                                                                                    \
-      "a melodic channel plays the palette voice of the program's GM family (see the map); sounding notes fade "    \
-      "in 5 ms")                                                                                                    \
-    X("CC 0", "bank select", "on a rhythm channel: the kit at once, 0 gm, 1 808, 2 chip (others ignored)")         \
-    X("CC 1", "modulation", "vibrato, 5.5 Hz, up to +-50 cents at 127 (palette voices)")                           \
-    X("CC 7", "volume", "value^2/100^2, 100 unity, ramped over 5 ms")                                              \
-    X("CC 10", "pan", "equal-power pan of a palette channel (64 centre: unity both sides; 0/127 +3 dB one side, " \
-                      "silent the other); 808 and chip kits pan as a song's rhythm")                               \
-    X("CC 11", "expression", "value^2/127^2 times the volume, ramped over 5 ms")                                   \
-    X("CC 64", "sustain pedal", "held at 64 and over: released keys sound until it lifts")                         \
-    X("CC 71", "resonance", "the palette lowpass's Q, 0.5 x 40^(value/127): 0.5 ... 20")                           \
-    X("CC 72", "release", "0.001 x 10^(4 x value/127) s: 1 ms ... 10 s")                                           \
-    X("CC 73", "attack", "0.001 x 10^(4 x value/127) s: 1 ms ... 10 s (at least 2 ms is used)")                    \
-    X("CC 74", "cutoff", "20 x 1000^(value/127) Hz: 20 Hz ... 20 kHz (127: no filter)")                            \
-    X("CC 120", "all sound off", "every note of the channel silent within 10 ms, pedal or not")                    \
-    X("CC 121", "reset controllers", "bend centred, pedal up, expression 127, modulation and pressure 0")          \
-    X("CC 123", "all notes off", "a note-off for each key down; keys the pedal holds sound until it lifts "        \
-                                 "(CC 124 ... 127 too)")                                                           \
-    X("channel pressure", "aftertouch", "vibrato as CC 1 (the larger of the two counts)")                          \
-    X("poly pressure", "key aftertouch", "as channel pressure, for the whole channel")                             \
+#define BOOP_SYNTH_CONTROLS(X)                                                                                   \
+    X("program change", "voice",                                                                                 \
+      "a melodic channel plays the palette voice of the program's GM family (see the map); sounding notes fade " \
+      "in 5 ms")                                                                                                 \
+    X("CC 0", "bank select", "on a rhythm channel: the kit at once, 0 gm, 1 808, 2 chip (others ignored)")       \
+    X("CC 1", "modulation", "vibrato, 5.5 Hz, up to +-50 cents at 127 (palette voices)")                         \
+    X("CC 7", "volume", "value^2/100^2, 100 unity, ramped over 5 ms")                                            \
+    X("CC 10", "pan",                                                                                            \
+      "equal-power pan of a palette channel (64 centre: unity both sides; 0/127 +3 dB one side, "                \
+      "silent the other); 808 and chip kits pan as a song's rhythm")                                             \
+    X("CC 11", "expression", "value^2/127^2 times the volume, ramped over 5 ms")                                 \
+    X("CC 64", "sustain pedal", "held at 64 and over: released keys sound until it lifts")                       \
+    X("CC 71", "resonance", "the palette lowpass's Q, 0.5 x 40^(value/127): 0.5 ... 20")                         \
+    X("CC 72", "release", "0.001 x 10^(4 x value/127) s: 1 ms ... 10 s")                                         \
+    X("CC 73", "attack", "0.001 x 10^(4 x value/127) s: 1 ms ... 10 s (at least 2 ms is used)")                  \
+    X("CC 74", "cutoff", "20 x 1000^(value/127) Hz: 20 Hz ... 20 kHz (127: no filter)")                          \
+    X("CC 120", "all sound off", "every note of the channel silent within 10 ms, pedal or not")                  \
+    X("CC 121", "reset controllers", "bend centred, pedal up, expression 127, modulation and pressure 0")        \
+    X("CC 123", "all notes off",                                                                                 \
+      "a note-off for each key down; keys the pedal holds sound until it lifts "                                 \
+      "(CC 124 ... 127 too)")                                                                                    \
+    X("channel pressure", "aftertouch", "vibrato as CC 1 (the larger of the two counts)")                        \
+    X("poly pressure", "key aftertouch", "as channel pressure, for the whole channel")                           \
     X("pitch bend", "bend", "+- --bend-range semitones, sounding notes included")
 
 /* The map and the table above as the loaded library has them. boop_synth_program_voice: the voice a

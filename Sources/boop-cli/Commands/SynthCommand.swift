@@ -23,7 +23,9 @@ struct SynthCommand: ParsableCommand {
         help: "Leave boop:out_1/out_2 unconnected instead of linking them to the system playback ports.")
     var noConnect = false
 
-    @Option(name: .customLong("midi-connect"), help: "Connect this JACK MIDI output port (client:port, or part of a port's name) to boop:midi_in; repeatable.")
+    @Option(
+        name: .customLong("midi-connect"),
+        help: "Connect this JACK MIDI output port (client:port, or part of a port's name) to boop:midi_in; repeatable.")
     var midiConnect: [String] = []
 
     @OptionGroup var sound: SynthSoundOptions
@@ -215,6 +217,10 @@ final class SynthSession {
                     ? "synth jack: %@, %.0f Hz, buffer %d; each event on its own frame"
                     : "synth alsa: %@, %.0f Hz, period %d; events one period after arrival",
                 synth.midiPort, synth.sampleRate, synth.bufferFrames))
+        if synth.outputLatencyFrames == 0 {
+            log(String(cFormat: "output: gain %+.1f dB, clipper under %.0f dBTP, no look-ahead", gainDB, OutputStage.ceilingDBTP))
+            return
+        }
         log(
             String(
                 cFormat: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,

@@ -25,7 +25,8 @@ struct SynthSoundOptions: ParsableArguments {
     )
     var lookahead: Int = 1
 
-    @Option(name: .customLong("name"), help: "The JACK or ALSA sequencer client's name: its ports are NAME:midi_in, NAME:out_1 ...")
+    @Option(
+        name: .customLong("name"), help: "The JACK or ALSA sequencer client's name: its ports are NAME:midi_in, NAME:out_1 ...")
     var name: String = "boop"
 
     func validate() throws {
@@ -76,10 +77,11 @@ struct SynthSoundOptions: ParsableArguments {
         do {
             piece = try PieceFile.load(path: path)
         } catch {
-            throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
+            throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, "--instruments: \(error.message)")
         }
         guard case .song(let song) = piece else {
-            throw BoopExit(.dataError, "--instruments \(path): a version-1 pattern has no instruments (expected a version-2 song)")
+            throw BoopExit(
+                .dataError, "--instruments \(path): a version-1 pattern has no instruments (expected a version-2 song)")
         }
         return song
     }
