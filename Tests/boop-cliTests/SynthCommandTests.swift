@@ -106,4 +106,12 @@ struct SynthCommandTests {
         #expect(SynthTables.programVoice(38)?.rawValue == "sub")
         #expect(SynthTables.programLines.count == 16)
     }
+
+    @Test("the README's synth table and program map are the library's (BOOP_SYNTH_CONTROLS, BOOP_GM_FAMILIES)")
+    func readmeTables() throws {
+        let root = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let text = SynthSoundOptions.markdownText
+        #expect(readme.contains(text), "README.md, the synth section, should hold:\n\(text)")
+    }
 }

@@ -92,4 +92,12 @@ struct SynthSoundOptions: ParsableArguments {
         return "MIDI messages:\n" + lines.joined(separator: "\n") + "\nProgram Change, by General MIDI family:\n"
             + SynthTables.programLines.map { "  " + $0 }.joined(separator: "\n")
     }
+
+    /// The same as a Markdown table and a list, as the README carries them (a test compares).
+    static var markdownText: String {
+        let rows = SynthTables.controls.map { "| \($0.message) | \($0.name) | \($0.effect) |" }
+        return "| message | | effect |\n|---|---|---|\n" + rows.joined(separator: "\n")
+            + "\n\nProgram Change, by General MIDI family (program: voice):\n\n"
+            + SynthTables.programLines.map { "- " + $0 }.joined(separator: "\n")
+    }
 }
