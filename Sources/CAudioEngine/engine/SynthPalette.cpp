@@ -5,6 +5,7 @@
 
 #include "dsp/SoftClipper.hpp"
 #include "engine/Engine.hpp"
+#include "rt/Denormals.hpp"
 
 namespace boop {
 
@@ -117,6 +118,7 @@ void SynthPalette::renderLane(Lane& lane, float* out, int frames) BOOP_RT {
 }
 
 void SynthPalette::render(float* out, uint32_t frames) BOOP_RT {
+    DenormalGuard denormalGuard;  // the lowpass tails, as in Engine::render
     for (uint32_t done = 0; done < frames;) {
         const int n = static_cast<int>(std::min<uint32_t>(frames - done, kChunk));
         float* chunk = out + 2 * static_cast<size_t>(done);
