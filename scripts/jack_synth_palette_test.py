@@ -138,7 +138,8 @@ with send:
         w = window(("pan", pan), 0.1, 0.45)
         loud, quiet = (left, right) if side == "left" else (right, left)
         up, down = db(rms(loud[w]) / centre), db(rms(quiet[w]) / centre)
-        check(abs(up - 3.0103) < 0.05 and down < -80,
+        # 0.2 dB: room for an xrun's silent cycle in the window; the linear law would give 0 or +6 dB.
+        check(abs(up - 3.0103) < 0.2 and down < -80,
               f"CC 10 = {pan}: {side} {up:+.2f} dB re the centre (equal power: +3.01), the other side {down:.0f} dB")
     w = window(("pan", 64), 0.1, 0.45)
     check(abs(db(rms(right[w]) / centre)) < 0.01, "CC 10 = 64: both sides at the centre's unity level")
