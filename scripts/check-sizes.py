@@ -27,6 +27,7 @@ PUBLIC_HEADERS = (
     "Sources/CAudioEngine/include/CAudioEngineAmbient.h",
     "Sources/CAudioEngine/include/CAudioEngineProcess.h",
     "Sources/CAudioEngine/include/CAudioEngineKeys.h",
+    "Sources/CAudioEngine/include/CAudioEngineSynth.h",
 )
 
 

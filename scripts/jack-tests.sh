@@ -289,6 +289,14 @@ if python3 -c "import jack, numpy, pyloudnorm, scipy" 2>/dev/null; then
 else
   failed "boop synth played hard: the test client needs JACK-Client, numpy, scipy and pyloudnorm (scripts/setup.sh)"
 fi
+# Palette channels, CC 10's equal-power pan, CC 120, --name, --midi-connect by part of a name,
+# Ctrl-Z (SIGTSTP: out of the graph, jack_lsp answers) and --lookahead 0
+# (scripts/jack_synth_palette_test.py, about 10 s).
+if python3 -c "import jack, numpy, pyloudnorm, scipy" 2>/dev/null; then
+  run_client "boop synth palette test" scripts/jack_synth_palette_test.py "$BOOP"
+else
+  failed "boop synth palette test: the test client needs JACK-Client, numpy, scipy and pyloudnorm (scripts/setup.sh)"
+fi
 
 # --record a file that cannot be made: one line and 73 before anything plays, nothing left behind.
 "$BOOP" synth --backend jack --no-connect --no-display --record "$WORK/missing/take.wav" >/dev/null 2>"$WORK/err"

@@ -11,7 +11,7 @@ number of frames after their events, the latency boop:out_1 reports (the output 
 look-ahead) and at most one frame more (the envelope's first sample is zero), and --record's file: in the quick run a .mid whose 16 note-ons are on their frames, in
 the full one a WAV equal to the recorded output. With --quick nothing more. Otherwise also C3...C6 within 0.5 cent, CC 7 on a held note
 (the curve's level, no step), channels 2, 3 and 10
-sound, the sustain pedal holds a released note, all notes off silences within 10 ms, random bytes
+sound, the sustain pedal holds a released note, all notes off releases every key, random bytes
 leave it playing, and SIGTERM ends it with status 0. Prints PASS/FAIL lines; exits 1 on a failure.
 """
 import os
@@ -349,8 +349,9 @@ if not QUICK:
     check(held > -40 and after < 1e-4,
           f"sustain pedal: the released note sounds {held:.1f} dBFS until the pedal lifts, then {after:.1e}")
     off = marks["all-notes-off"]
-    tail = np.max(np.abs(x[off + int(0.01 * rate):off + int(0.3 * rate)]))
-    check(tail < 1e-4, f"all notes off (CC 123): peak {tail:.1e} from 10 ms after it")
+    # CC 123 is a note-off for each key (MIDI 1.0): the notes end with their release (0.15 s at most).
+    tail = np.max(np.abs(x[off + int(0.2 * rate):off + int(0.45 * rate)]))
+    check(tail < 1e-4, f"all notes off (CC 123): peak {tail:.1e} from 200 ms after it, the releases over")
     g = marks["after-garbage"]
     nz = np.flatnonzero(x[g - period:g + 4800])
     if touched(g - period, g + lat + 4 * period):

@@ -15,9 +15,7 @@ namespace {
 
 constexpr const char* kUri = "https://github.com/pixelboop/pixelboop-linux/lv2/boop";
 constexpr const char* kVoicesKey = "https://github.com/pixelboop/pixelboop-linux/lv2/boop#channelVoices";
-constexpr const char* kVoiceNames[] = {"melody", "chords", "bass", "tone", "drums"};
-constexpr int kVoiceNameCount = sizeof(kVoiceNames) / sizeof(kVoiceNames[0]);
-static_assert(kVoiceNameCount == MidiSynth::kDrums + 1, "a name for every voice");
+constexpr int kVoiceNameCount = kVoiceCount;  // kVoiceNames: Lv2Synth.hpp
 
 struct Instance {
     std::unique_ptr<Lv2Synth> synth;
@@ -61,7 +59,7 @@ void cleanup(LV2_Handle handle) { delete static_cast<Instance*>(handle); }
 LV2_State_Status save(LV2_Handle handle, LV2_State_Store_Function store, LV2_State_Handle state, uint32_t,
                       const LV2_Feature* const*) {
     const Instance& instance = *static_cast<Instance*>(handle);
-    char text[MidiSynth::kChannels * 8] = {};
+    char text[MidiSynth::kChannels * 12] = {};
     std::size_t length = 0;
     for (int c = 0; c < MidiSynth::kChannels; ++c) {
         const char* name = kVoiceNames[instance.synth->channelVoice(c)];

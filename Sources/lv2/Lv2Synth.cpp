@@ -12,7 +12,7 @@
 namespace boop::lv2 {
 
 namespace {
-constexpr float kVoiceMax = MidiSynth::kDrums;
+constexpr float kVoiceMax = kVoiceCount - 1;
 constexpr float kUnityVolume = 100.0f;  // CC 7's General MIDI default, which MidiSynth starts at
 
 // OutputStage::setGainDb stores 10^(dB/20) (std::pow: no allocation, lock or system call) in an
@@ -84,14 +84,14 @@ void Lv2Synth::activate() noexcept {
 
 void Lv2Synth::setChannelVoices(const int (&voices)[MidiSynth::kChannels]) noexcept {
     for (int c = 0; c < MidiSynth::kChannels; ++c) {
-        const int v = std::clamp(voices[c], 0, MidiSynth::kDrums);
-        synth_->setVoice(c, v);
+        const int v = std::clamp(voices[c], 0, kVoiceCount - 1);
+        synth_->setVoice(c, synthVoice(v));
         voices_[c].store(v, std::memory_order_relaxed);
     }
 }
 
 void Lv2Synth::setVoice(int channel, int voice) BOOP_RT {
-    synth_->setVoice(channel, voice);
+    synth_->setVoice(channel, synthVoice(voice));
     voices_[channel].store(voice, std::memory_order_relaxed);
 }
 
@@ -129,10 +129,11 @@ void Lv2Synth::applyEvent(const LV2_Atom_Event& event) BOOP_RT {
     for (uint32_t b = 0; b < event.body.size; ++b) {
         MidiMessage m;
         if (!parser_.feed(bytes[b], m)) continue;
-        // A program change picks the channel's voice (0 melody ... 3 tone, 4 drums); `boop synth`
-        // sets voices on its command line instead, and MidiSynth itself ignores the message.
+        // A program change picks the channel's voice by the plugin's index (0 melody ... 4 drums,
+        // then the palette's voices and kits), as the voice port does; `boop synth` maps General
+        // MIDI programs to palette voices instead.
         if (m.kind() == 0xC0) {
-            if (m.data1 <= MidiSynth::kDrums) setVoice(m.channel(), m.data1);
+            if (m.data1 < kVoiceCount) setVoice(m.channel(), m.data1);
             continue;
         }
         synth_->handle(m);

@@ -24,13 +24,31 @@ enum Port : uint32_t {
     kMidiIn = 0,
     kOutLeft = 1,
     kOutRight = 2,
-    kVoice = 3,      // channel 1's voice: 0 melody, 1 chords, 2 bass, 3 tone, 4 drums
+    kVoice = 3,      // channel 1's voice: an index of kVoiceNames (0 melody ... 4 drums, palette voices, kits)
     kGain = 4,       // dB, the output stage's gain (as --gain)
     kBendRange = 5,  // semitones (as --bend-range)
     kVolume = 6,     // channel 1's volume as a CC 7 value (100: unity)
     kLatency = 7,    // output: the output stage's look-ahead in frames
     kPortCount = 8
 };
+
+// The plugin's voices, by index (the voice port's values, program changes, the state's names): the
+// five of version 1, then the palette's voices and kits in the library's order (BOOP_VOICES,
+// BOOP_KITS). kVoiceNames has their names.
+constexpr int kPaletteFirst = MidiSynth::kDrums + 1;
+constexpr int kKitFirst = kPaletteFirst + BOOP_VOICE_COUNT;
+constexpr int kVoiceCount = kKitFirst + BOOP_KIT_COUNT;
+#define BOOP_LV2_NAME(ENUMERATOR, name, ...) name,
+constexpr const char* kVoiceNames[] = {"melody", "chords", "bass",
+                                       "tone",   "drums",  BOOP_VOICES(BOOP_LV2_NAME) BOOP_KITS(BOOP_LV2_NAME)};
+#undef BOOP_LV2_NAME
+static_assert(sizeof kVoiceNames / sizeof kVoiceNames[0] == kVoiceCount, "a name for every voice");
+// MidiSynth's voice of a plugin index (0 ... kVoiceCount - 1).
+constexpr int synthVoice(int index) noexcept {
+    return index < kPaletteFirst ? index
+           : index < kKitFirst   ? MidiSynth::kPalette + (index - kPaletteFirst)
+                                 : MidiSynth::kKit + (index - kKitFirst);
+}
 
 class Lv2Synth {
   public:

@@ -180,3 +180,25 @@ TEST_CASE("the channel setup is saved and restored through LV2 state") {
     CHECK(lr != lp);
     CHECK(lr == lf);  // the same sound as the instance the state came from
 }
+
+TEST_CASE("the palette's voices by the voice port and program changes; CC 10 pans them") {
+    lv2host::UridMap urids;
+    Host host(world(), urids, 48000.0);
+    REQUIRE(host.ok());
+    host.set("voice", 5);  // the palette's sine
+    std::vector<float> l, r;
+    // Channel 2 to the palette's saw (program 8), panned hard left; channel 1's sine centred.
+    host.render({noteOn(0, 69), MidiEvent{0, {0xC1, 8, 0}, 2}, MidiEvent{0, {0xB1, 10, 0}}, noteOn(24000, 45, 1)},
+                48000, 256, l, r);
+    const tonefit::Fit fit = tonefit::fitSine(l, 48000.0, 4800, 19200, 440.0);
+    CHECK(std::fabs(tonefit::cents(fit.frequency, 440.0)) < 0.01);
+    CHECK(rms(l, 4800, 19200) == doctest::Approx(rms(r, 4800, 19200)));
+    // The same without the saw: the right side is unchanged (hard left: nothing of it on the right).
+    Host alone(world(), urids, 48000.0);
+    REQUIRE(alone.ok());
+    alone.set("voice", 5);
+    std::vector<float> al, ar;
+    alone.render({noteOn(0, 69)}, 48000, 256, al, ar);
+    CHECK(rms(r, 33600, 48000) == doctest::Approx(rms(ar, 33600, 48000)).epsilon(1e-6));
+    CHECK(rms(l, 33600, 48000) > 1.2 * rms(al, 33600, 48000));
+}

@@ -10,6 +10,7 @@
 #include "backend/jack/JackSynth.hpp"
 #include "engine/OutputStage.hpp"
 #include "include/CAudioEngine.h"
+#include "include/CAudioEngineSynth.h"
 
 struct boop_synth {
     boop::JackSynth jack;
@@ -44,7 +45,7 @@ bool validSynthConfig(const boop_synth_config& c) {
           c.bend_range <= BOOP_SYNTH_BEND_RANGE_MAX))
         return false;
     for (int v : c.channel_voice)
-        if (v < 0 || v > BOOP_SYNTH_VOICE_DRUMS) return false;
+        if (!boop::MidiSynth::isVoice(v)) return false;
     if (c.backend == BOOP_BACKEND_ALSA &&
         (c.device == nullptr || c.device[0] == '\0' ||
          !(c.sample_rate >= BOOP_ENGINE_RATE_MIN && c.sample_rate <= BOOP_ENGINE_RATE_MAX) ||
@@ -239,3 +240,25 @@ void boop_synth_stop(boop_synth* synth) {
 }
 
 void boop_synth_destroy(boop_synth* synth) { delete synth; }
+
+boop_status boop_synth_set_channel_sound(boop_synth* synth, uint32_t channel, const boop_instrument* sound) {
+    if (synth == nullptr || sound == nullptr || channel >= BOOP_MIDI_CHANNELS || !boop::isVoice(sound->voice))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const int ch = static_cast<int>(channel);
+    return synth->alsa ? synth->alsa->setChannelSound(ch, *sound) : synth->jack.setChannelSound(ch, *sound);
+}
+
+boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead) {
+    if (synth == nullptr || (lookahead != 0 && lookahead != 1)) return BOOP_ERROR_INVALID_ARGUMENT;
+    return synth->alsa ? synth->alsa->setLookahead(lookahead != 0) : synth->jack.setLookahead(lookahead != 0);
+}
+
+boop_status boop_synth_suspend(boop_synth* synth) {
+    if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    return synth->alsa ? BOOP_OK : synth->jack.suspend();
+}
+
+boop_status boop_synth_resume(boop_synth* synth) {
+    if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    return synth->alsa ? BOOP_OK : synth->jack.resume();
+}

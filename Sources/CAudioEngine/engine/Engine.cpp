@@ -128,6 +128,7 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             break;
         case Command::Type::FadeDrums:
             drums_.fadeAll(c.value);
+            kits_.fadeAll(c.value);
             break;
         case Command::Type::VolumeGroup:
             for (VoiceBank& bank : banks_) bank.setGroupVolume(c.noteId >> 8, c.gain);

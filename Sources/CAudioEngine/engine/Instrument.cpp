@@ -153,6 +153,15 @@ void InstrumentBank::start(uint32_t noteId, double hz, float gain, uint64_t orde
     ToneState& t = v.tone;
     t = ToneState{};
     t.line = line;
+    v.hz = hz;
+    tune(t, pitch_ == 1.0 ? hz : hz * pitch_);
+    t.modIndex = 0.35f;
+    const uint32_t attack = framesOf(std::max(params_.attack, kMinAttack), sampleRate_);
+    enterStage(v, Stage::Attack, 0.0f, attack, static_cast<float>(1.0 / attack));
+    if (params_.voice == BOOP_VOICE_PLUCK) exciteString(t, sampleRate_, hz, stringLength_, seed);
+}
+
+void InstrumentBank::tune(ToneState& t, double hz) const BOOP_RT {
     const double increment = std::nearbyint(hz / sampleRate_ * kTwoTo32);
     t.increment = static_cast<uint32_t>(increment);
     t.dt = static_cast<float>(increment / kTwoTo32);
@@ -162,10 +171,14 @@ void InstrumentBank::start(uint32_t noteId, double hz, float gain, uint64_t orde
     t.increment2 = static_cast<uint32_t>(increment2);
     t.dt2 = static_cast<float>(increment2 / kTwoTo32);
     t.invDt2 = 1.0f / std::max(t.dt2, 1e-9f);
-    t.modIndex = 0.35f;
-    const uint32_t attack = framesOf(std::max(params_.attack, kMinAttack), sampleRate_);
-    enterStage(v, Stage::Attack, 0.0f, attack, static_cast<float>(1.0 / attack));
-    if (params_.voice == BOOP_VOICE_PLUCK) exciteString(t, sampleRate_, hz, stringLength_, seed);
+}
+
+void InstrumentBank::setPitch(double ratio) BOOP_RT {
+    if (ratio == pitch_) return;
+    pitch_ = ratio;
+    if (params_.voice == BOOP_VOICE_PLUCK) return;
+    for (Voice& v : voices_)
+        if (v.stage != Stage::Idle) tune(v.tone, v.hz * ratio);
 }
 
 void InstrumentBank::enterStage(Voice& v, Stage stage, float start, uint32_t length, float slope) BOOP_RT {

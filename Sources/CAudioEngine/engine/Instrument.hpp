@@ -45,6 +45,9 @@ class InstrumentBank {
     // False when no held voice has that id.
     bool release(uint32_t noteId) BOOP_RT;
     void fadeAll(double seconds) BOOP_RT;
+    // Live MIDI (pitch bend, vibrato): every note of the bank, sounding and next, at `ratio` x its
+    // pitch, from its next tone group on; a pluck keeps the tuning of its string.
+    void setPitch(double ratio) BOOP_RT;
     // Adds frames [begin, end) into left and right.
     void render(float* left, float* right, int begin, int end) BOOP_RT;
     int activeCount() const noexcept { return active_; }
@@ -57,6 +60,7 @@ class InstrumentBank {
         uint32_t noteId = 0;
         uint64_t order = 0;
         float gain = 0.0f;
+        double hz = 0.0;  // the note's own pitch, before setPitch's ratio
         // The envelope: start + slope x at, at the frame `at` of a stage `length` frames long
         // (sustain: slope 0, no end).
         float envStart = 0.0f, envSlope = 0.0f;
@@ -78,6 +82,7 @@ class InstrumentBank {
     void renderAvx2(float* left, float* right, int begin, int end) BOOP_RT;
     void renderBaseline(float* left, float* right, int begin, int end) BOOP_RT;
     void updateCoefficients() BOOP_RT;
+    void tune(ToneState& t, double hz) const BOOP_RT;
 
     double sampleRate_ = 44100.0;
     InstrumentParams params_{};
@@ -85,6 +90,7 @@ class InstrumentBank {
     ToneKernel kernel_ = nullptr;
     bool wide_ = false;  // the AVX2 + FMA kernels
     float panLeft_ = 1.0f, panRight_ = 1.0f;
+    double pitch_ = 1.0;
     Voice voices_[kLanes];
     std::unique_ptr<float[]> strings_;
     int stringLength_ = 0;

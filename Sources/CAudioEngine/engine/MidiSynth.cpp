@@ -2,16 +2,77 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "dsp/MidiPitch.hpp"
 
 namespace boop {
 
+namespace {
+#define BOOP_FAMILY_VOICE(name, voice) voice,
+constexpr boop_instrument_voice kFamilyVoices[] = {BOOP_GM_FAMILIES(BOOP_FAMILY_VOICE)};
+#undef BOOP_FAMILY_VOICE
+static_assert(sizeof kFamilyVoices / sizeof kFamilyVoices[0] == 16, "BOOP_GM_FAMILIES: General MIDI has 16");
+#define BOOP_PROGRAM_OF(ENUMERATOR, name, value, program, ...) program,
+constexpr int kVoicePrograms[] = {BOOP_VOICES(BOOP_PROGRAM_OF)};
+#undef BOOP_PROGRAM_OF
+
+// CC 72/73: 1 ms ... 10 s; CC 74: 20 Hz ... 20 kHz; CC 71: Q 0.5 ... 20 (CAudioEngineSynth.h).
+double controlSeconds(uint8_t v) noexcept { return 0.001 * std::pow(10.0, 4.0 * v / 127.0); }
+double controlCutoff(uint8_t v) noexcept { return 20.0 * std::pow(1000.0, v / 127.0); }
+double controlQ(uint8_t v) noexcept { return 0.5 * std::pow(40.0, v / 127.0); }
+}  // namespace
+
+boop_instrument_voice MidiSynth::programVoice(int program) noexcept {
+    if (program < 0 || program > 127) return BOOP_VOICE_MAX_ENUM;
+    int best = -1;
+    for (int v = 0; v < BOOP_VOICE_COUNT; ++v) {
+        const int p = kVoicePrograms[v];
+        if (p < 0 || p / 8 != program / 8) continue;
+        if (best < 0 || std::abs(p - program) < std::abs(kVoicePrograms[best] - program) ||
+            (std::abs(p - program) == std::abs(kVoicePrograms[best] - program) && p < kVoicePrograms[best]))
+            best = v;
+    }
+    return best >= 0 ? static_cast<boop_instrument_voice>(best) : kFamilyVoices[program / 8];
+}
+
+bool MidiSynth::isVoice(int v) noexcept {
+    return v == kOff || (v >= 0 && v <= kDrums) || (v >= kPalette && v < kPalette + BOOP_VOICE_COUNT) ||
+           (v >= kKit && v < kKit + BOOP_KIT_COUNT);
+}
+
 MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept
     : engine_(engine),
       bendRange_(bendRange),
       rampFrames_(std::max(1, static_cast<int>(std::lround(kVolumeRampSeconds * engine.config().sample_rate)))) {
-    for (int c = 0; c < kChannels; ++c) channels_[c].voice = channelVoices[c];
+    palette_.prepare(engine.config().sample_rate);
+    for (int c = 0; c < kChannels; ++c) {
+        channels_[c].voice = kOff;
+        setVoice(c, isVoice(channelVoices[c]) ? channelVoices[c] : kOff);
+    }
+}
+
+void MidiSynth::setVoice(int ch, int voice) BOOP_RT {
+    Channel& c = channels_[ch];
+    if (voice == kKit + BOOP_KIT_GM) voice = kDrums;
+    if (voice == c.voice) return;  // a host that sets it each cycle keeps the sound its controllers moved
+    c.voice = voice;
+    if (!isPalette(ch)) return;
+    boop_instrument sound = SynthPalette::voiceSound(static_cast<boop_instrument_voice>(voice - kPalette));
+    sound.pan = std::clamp((c.pan - 64.0) / 63.0, -1.0, 1.0);
+    palette_.setSound(ch, sound);
+}
+
+void MidiSynth::setSound(int ch, const boop_instrument& sound) noexcept {
+    channels_[ch].voice = kPalette + clampVoice(sound.voice);
+    channels_[ch].pan = static_cast<uint8_t>(std::clamp(std::lround(64.0 + 63.0 * sound.pan), 0L, 127L));
+    palette_.setSound(ch, sound);
+}
+
+int MidiSynth::kitOf(int ch) const noexcept {
+    const int v = channels_[ch].voice;
+    if (v == kDrums) return BOOP_KIT_GM;
+    return v >= kKit && v < kKit + BOOP_KIT_COUNT ? v - kKit : -1;
 }
 
 float MidiSynth::velocityGain(uint8_t velocity) noexcept {
@@ -21,6 +82,7 @@ float MidiSynth::velocityGain(uint8_t velocity) noexcept {
 
 void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
     const int ch = m.channel();
+    Channel& c = channels_[ch];
     switch (m.kind()) {
         case 0x90:
             if (m.data2 > 0) {
@@ -31,48 +93,73 @@ void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
         case 0x80:
             noteOff(ch, m.data1);
             break;
+        case 0xA0:  // poly pressure: the channel's, as the last key pressed tells it
+            c.pressure = m.data2;
+            setVibrato(ch);
+            break;
         case 0xB0:
             control(ch, m.data1, m.data2);
+            break;
+        case 0xC0:
+            program(ch, m.data1);
+            break;
+        case 0xD0:
+            c.pressure = m.data1;
+            setVibrato(ch);
             break;
         case 0xE0:
             setBend(ch, (int(m.data2) << 7 | int(m.data1)) - 8192);
             break;
         default:
-            break;  // aftertouch, program change, channel pressure: nothing to change in these voices
+            break;
     }
     held_.store(heldCount_, std::memory_order_relaxed);
 }
 
+void MidiSynth::program(int ch, uint8_t number) BOOP_RT {
+    // A rhythm channel keeps its kit (Bank Select chooses it); a silent one stays silent.
+    if (kitOf(ch) >= 0 || channels_[ch].voice == kOff) return;
+    setVoice(ch, kPalette + programVoice(number));
+}
+
 void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
     Channel& c = channels_[ch];
+    if (c.voice == kOff) return;
     Command cmd;
     cmd.gain = velocityGain(velocity);
-    if (c.voice == kDrums) {
+    if (const int kit = kitOf(ch); kit >= 0) {
         // A hit is short: it keeps the volume it started with.
         cmd.gain *= c.volume;
         cmd.type = Command::Type::DrumHit;
+        cmd.timbre = static_cast<uint8_t>(kit);
         cmd.noteId = key;
         send(cmd);
     } else {
         // A key struck again while it still sounds (held by the pedal) ends the old note first.
         if (c.keys[key] != Up) release(ch, key);
-        cmd.type = Command::Type::NoteOn;
-        cmd.timbre = static_cast<uint8_t>(c.voice);
-        cmd.noteId = noteId(ch, key);
-        cmd.value = dsp::midiKeyHz(key) * c.bend;
-        cmd.volume = c.volume;
-        send(cmd);
+        if (isPalette(ch)) {
+            palette_.noteOn(ch, noteId(ch, key), dsp::midiKeyHz(key), cmd.gain, ++order_);
+        } else {
+            cmd.type = Command::Type::NoteOn;
+            cmd.timbre = static_cast<uint8_t>(c.voice);
+            cmd.noteId = noteId(ch, key);
+            cmd.value = dsp::midiKeyHz(key) * c.bend;
+            cmd.volume = c.volume;
+            send(cmd);
+        }
         c.keys[key] = Down;
         ++heldCount_;
     }
     last_.store(ch << 8 | key, std::memory_order_relaxed);
 }
 
+// A note ends wherever it sounds: its channel may have changed voice since it started.
 void MidiSynth::release(int ch, uint8_t key) BOOP_RT {
     Command cmd;
     cmd.type = Command::Type::NoteOff;
     cmd.noteId = noteId(ch, key);
     send(cmd);
+    palette_.noteOff(ch, cmd.noteId);
     channels_[ch].keys[key] = Up;
     --heldCount_;
 }
@@ -98,17 +185,26 @@ void MidiSynth::silence(int ch) BOOP_RT {
     Channel& c = channels_[ch];
     Command cmd;
     cmd.value = kAllSoundOffSeconds;
-    if (c.voice == kDrums) {
+    if (kitOf(ch) >= 0) {
         cmd.type = Command::Type::FadeDrums;
     } else {
         cmd.type = Command::Type::FadeGroup;
         cmd.noteId = noteId(ch, 0);
     }
     send(cmd);
+    palette_.fade(ch, kAllSoundOffSeconds);
     for (uint8_t& k : c.keys) {
         if (k != Up) --heldCount_;
         k = Up;
     }
+}
+
+void MidiSynth::releaseAll() BOOP_RT {
+    for (int ch = 0; ch < kChannels; ++ch) {
+        channels_[ch].pedal = false;
+        silence(ch);
+    }
+    held_.store(heldCount_, std::memory_order_relaxed);
 }
 
 void MidiSynth::setBend(int ch, int value) BOOP_RT {
@@ -120,15 +216,22 @@ void MidiSynth::setBend(int ch, int value) BOOP_RT {
     cmd.noteId = noteId(ch, 0);
     cmd.value = bend / c.bend;
     c.bend = bend;
-    if (c.voice != kDrums) send(cmd);
+    palette_.setBend(ch, bend);
+    if (kitOf(ch) < 0) send(cmd);
 }
 
-void MidiSynth::setVolume(int ch, uint8_t value) BOOP_RT {
+void MidiSynth::setVolume(int ch) BOOP_RT {
     Channel& c = channels_[ch];
-    c.target = volumeGain(value);
+    c.target = c.cc7 * c.expression;
+    palette_.setLevel(ch, c.target);
     if (c.rampLeft == 0) ++ramping_;
     c.rampLeft = rampFrames_;
     c.step = (c.target - c.volume) / static_cast<float>(rampFrames_);
+}
+
+void MidiSynth::setVibrato(int ch) BOOP_RT {
+    const Channel& c = channels_[ch];
+    palette_.setVibrato(ch, std::max(c.modulation, c.pressure) / 127.0);
 }
 
 void MidiSynth::stepVolumes() BOOP_RT {
@@ -138,7 +241,7 @@ void MidiSynth::stepVolumes() BOOP_RT {
         // The last step lands on the target exactly, whatever the float sum of the steps.
         c.volume = --c.rampLeft == 0 ? c.target : c.volume + c.step;
         if (c.rampLeft == 0) --ramping_;
-        if (c.voice == kDrums) continue;
+        if (kitOf(ch) >= 0) continue;
         Command cmd;
         cmd.type = Command::Type::VolumeGroup;
         cmd.noteId = noteId(ch, 0);
@@ -147,27 +250,88 @@ void MidiSynth::stepVolumes() BOOP_RT {
     }
 }
 
-void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
+void MidiSynth::renderPalette(float* out, uint32_t frames) BOOP_RT {
+    if (fadeRequest_.load(std::memory_order_relaxed) > 0.0) {
+        const double seconds = fadeRequest_.exchange(0.0, std::memory_order_acquire);
+        for (int ch = 0; ch < kChannels; ++ch) palette_.fade(ch, seconds);
+    }
+    palette_.render(out, frames);
+    paletteVoices_.store(static_cast<uint32_t>(palette_.activeCount()), std::memory_order_relaxed);
+}
+
+// The sound controllers of a palette channel (CC 10 also pans a song-style kit).
+void MidiSynth::paletteControl(int ch, uint8_t number, uint8_t value) BOOP_RT {
+    Channel& c = channels_[ch];
     switch (number) {
+        case 10: {
+            c.pan = value;
+            const double pan = std::clamp((value - 64.0) / 63.0, -1.0, 1.0);
+            palette_.setPan(ch, pan);
+            if (kitOf(ch) > BOOP_KIT_GM) {
+                Command cmd;
+                cmd.type = Command::Type::InstrumentParam;
+                cmd.timbre = BOOP_INSTRUMENT_SLOTS - 1;
+                cmd.noteId = InstrumentParams::Pan;
+                cmd.value = pan;
+                send(cmd);
+            }
+            return;
+        }
+        case 71:
+            return palette_.setParam(ch, InstrumentParams::Resonance, controlQ(value));
+        case 72:
+            return palette_.setParam(ch, InstrumentParams::Release, controlSeconds(value));
+        case 73:
+            return palette_.setParam(ch, InstrumentParams::Attack, controlSeconds(value));
+        case 74:
+            return palette_.setParam(ch, InstrumentParams::Cutoff, value == 127 ? 20000.0 : controlCutoff(value));
+        default:
+            return;
+    }
+}
+
+void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
+    Channel& c = channels_[ch];
+    switch (number) {
+        case 0:  // bank select: a rhythm channel's kit
+            if (kitOf(ch) >= 0 && value < BOOP_KIT_COUNT) setVoice(ch, value == BOOP_KIT_GM ? kDrums : kKit + value);
+            break;
+        case 1:
+            c.modulation = value;
+            setVibrato(ch);
+            break;
         case 7:
-            setVolume(ch, value);
+            c.cc7 = volumeGain(value);
+            setVolume(ch);
+            break;
+        case 11:
+            c.expression = static_cast<float>(value) * static_cast<float>(value) / (127.0f * 127.0f);
+            setVolume(ch);
             break;
         case 64:
             setPedal(ch, value >= 64);
             break;
         case 120:  // all sound off
-        case 123:  // all notes off: ended within 10 ms too, the pedal holding none of them
+            silence(ch);
+            break;
+        case 121:  // reset all controllers (RP-015): volume and pan stay
+            setBend(ch, 0);
+            setPedal(ch, false);
+            c.expression = 1.0f;
+            setVolume(ch);
+            c.modulation = c.pressure = 0;
+            setVibrato(ch);
+            break;
+        case 123:  // all notes off: a note-off for every key down, the pedal holding them as any
         case 124:  // the mode messages imply all notes off (MIDI 1.0)
         case 125:
         case 126:
         case 127:
-            silence(ch);
-            break;
-        case 121:  // reset all controllers: bend centred, pedal up (volume stays, as RP-015 says)
-            setBend(ch, 0);
-            setPedal(ch, false);
+            for (int k = 0; k < 128; ++k)
+                if (c.keys[k] == Down) noteOff(ch, static_cast<uint8_t>(k));
             break;
         default:
+            paletteControl(ch, number, value);
             break;
     }
 }

@@ -2,11 +2,14 @@
 // Live MIDI to the engine: channel messages become engine commands applied on the audio thread,
 // at the frame the caller has rendered up to (see Engine::applyNow). Keeps what MIDI keeps per
 // channel: which keys are down or held by the sustain pedal, the pedal, volume and pitch bend.
+// A channel plays a version-1 timbre (the engine's voice banks), a kit, or a voice of the
+// palette (SynthPalette: its own sound, pan and vibrato, mixed in stereo after the engine).
 #include <atomic>
 #include <cstdint>
 
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
+#include "engine/SynthPalette.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
@@ -14,13 +17,17 @@ namespace boop {
 class MidiSynth {
   public:
     static constexpr int kChannels = 16;
-    static constexpr int kDrums = BOOP_TIMBRE_COUNT;      // a channel's voice: the drum kit
-    static constexpr double kAllSoundOffSeconds = 0.005;  // CC 120 and CC 123: silent within 10 ms
+    static constexpr int kDrums = BOOP_TIMBRE_COUNT;  // a channel's voice: the drum kit
+    static constexpr int kOff = BOOP_SYNTH_VOICE_OFF;
+    static constexpr int kPalette = BOOP_SYNTH_VOICE_PALETTE;  // + boop_instrument_voice
+    static constexpr int kKit = BOOP_SYNTH_VOICE_KIT;          // + boop_kit
+    static constexpr double kAllSoundOffSeconds = 0.005;       // CC 120 and CC 123: silent within 10 ms
     // CC 7 moves the level of sounding notes along a straight line this long, one step a frame:
     // short enough to follow a fader, long enough that no step is heard as a click.
     static constexpr double kVolumeRampSeconds = 0.005;
 
-    // channelVoices: a boop_timbre or kDrums for each channel; bendRange in semitones.
+    // channelVoices: a boop_timbre, kDrums, kPalette + voice, kKit + kit or kOff for each channel
+    // (isVoice); bendRange in semitones. Allocates the palette's banks.
     MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept;
 
     // Audio thread.
@@ -31,13 +38,30 @@ class MidiSynth {
     void stepVolumes() BOOP_RT;
     // Audio thread, between messages (the LV2 plugin's controls): a channel's voice for its next
     // notes (sounding ones end on their note-offs as before), the range of the next bends.
-    void setVoice(int channel, int voice) BOOP_RT { channels_[channel].voice = voice; }
+    void setVoice(int channel, int voice) BOOP_RT;
+    // Before the audio thread runs (--instruments): a palette channel with a song track's sound.
+    void setSound(int channel, const boop_instrument& sound) noexcept;
+    static bool isVoice(int voice) noexcept;
+    // The palette voice a Program Change picks (CAudioEngineSynth.h, BOOP_GM_FAMILIES).
+    static boop_instrument_voice programVoice(int program) noexcept;
+    // Audio thread, after the engine rendered `frames` interleaved stereo frames into out: the
+    // palette channels added (SynthBlocks does this).
+    void renderPalette(float* out, uint32_t frames) BOOP_RT;
+    uint32_t paletteVoices() const noexcept { return paletteVoices_.load(std::memory_order_relaxed); }
     int voice(int channel) const noexcept { return channels_[channel].voice; }
     void setBendRange(double semitones) BOOP_RT { bendRange_ = semitones; }
     // The channel volume of a CC 7 value: value^2 / 100^2 (100, the General MIDI default, is unity).
     static float volumeGain(uint8_t value) noexcept {
         return static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);
     }
+
+    // While no audio thread runs (a host suspended): every note of every channel faded at once
+    // and let go, the pedals up; the controllers stay.
+    void releaseAll() BOOP_RT;
+
+    // Control thread: the palette channels fade over `seconds` at the next render (the engine's
+    // voices fade by the engine's own command).
+    void requestFade(double seconds) noexcept { fadeRequest_.store(seconds, std::memory_order_release); }
 
     // Any thread.
     uint32_t notesHeld() const noexcept { return held_.load(std::memory_order_relaxed); }
@@ -54,7 +78,10 @@ class MidiSynth {
     struct Channel {
         int voice = 0;
         bool pedal = false;
-        float volume = 1.0f;  // CC 7 as it sounds now (volumeGain), ramping towards target
+        float cc7 = 1.0f;         // volumeGain of the last CC 7
+        float expression = 1.0f;  // CC 11: value^2 / 127^2
+        uint8_t modulation = 0, pressure = 0, pan = 64;
+        float volume = 1.0f;  // CC 7 x CC 11 as it sounds now, ramping towards target
         float target = 1.0f;
         float step = 0.0f;
         int rampLeft = 0;   // frames
@@ -67,8 +94,13 @@ class MidiSynth {
     void control(int ch, uint8_t number, uint8_t value) BOOP_RT;
     void setPedal(int ch, bool down) BOOP_RT;
     void setBend(int ch, int value) BOOP_RT;  // -8192 ... 8191
-    void setVolume(int ch, uint8_t value) BOOP_RT;
-    void silence(int ch) BOOP_RT;  // every note of the channel, within kAllSoundOffSeconds
+    void setVolume(int ch) BOOP_RT;           // towards cc7 x expression
+    void paletteControl(int ch, uint8_t number, uint8_t value) BOOP_RT;
+    void setVibrato(int ch) BOOP_RT;
+    void program(int ch, uint8_t number) BOOP_RT;
+    bool isPalette(int ch) const noexcept { return channels_[ch].voice >= kPalette && channels_[ch].voice < kKit; }
+    int kitOf(int ch) const noexcept;  // the channel's kit, -1 for a melodic or silent channel
+    void silence(int ch) BOOP_RT;      // every note of the channel, within kAllSoundOffSeconds
     void release(int ch, uint8_t key) BOOP_RT;
     void send(const Command& c) BOOP_RT { engine_.applyNow(c); }
 
@@ -77,6 +109,10 @@ class MidiSynth {
     int rampFrames_;
     int ramping_ = 0;  // channels whose volume ramps
     Channel channels_[kChannels];
+    SynthPalette palette_;
+    uint64_t order_ = 0;
+    std::atomic<uint32_t> paletteVoices_{0};
+    std::atomic<double> fadeRequest_{0.0};
     uint32_t heldCount_ = 0;
     std::atomic<uint32_t> held_{0};
     std::atomic<int32_t> last_{-1};

@@ -1,5 +1,6 @@
 #include "engine/OutputStage.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -19,10 +20,24 @@ void OutputStage::prepare(double sampleRate, uint32_t channels, double ceilingDb
     limiter_.prepare(sampleRate, static_cast<int>(channels), ceilingDbtp);
     reduction_.store(0.0f, std::memory_order_relaxed);
     toSkip_ = limiter_.latency();
+    clipLevel_ = static_cast<float>(std::pow(10.0, (ceilingDbtp - kClipHeadroomDb) / 20.0));
     undelivered_ = 0;
 }
 
 void OutputStage::process(float* io, uint32_t frames) BOOP_RT {
+    if (direct_) {
+        const float gain = gain_.load(std::memory_order_relaxed), level = clipLevel_;
+        float reduction = 0.0f;
+        for (uint32_t i = 0; i < frames * channels_; ++i) {
+            const float x = io[i] * gain;
+            io[i] = clip(x, level);
+            if (std::fabs(x) > kClipKnee * level)
+                reduction = std::min(reduction, 20.0f * std::log10(std::fabs(io[i]) / std::fabs(x)));
+        }
+        if (reduction < reduction_.load(std::memory_order_relaxed))
+            reduction_.store(reduction, std::memory_order_relaxed);
+        return;
+    }
     // Before the first frame the limiter applies the gain at once (a render is scaled exactly).
     limiter_.setGain(gain_.load(std::memory_order_relaxed));
     limiter_.process(io, frames);

@@ -1,5 +1,6 @@
 #pragma once
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 
 #include "dsp/TruePeakLimiter.hpp"
@@ -25,7 +26,24 @@ class OutputStage {
     // Any thread: the gain (checked by the caller), read at the start of each block.
     void setGainDb(double gainDb) noexcept { gain_.store(linearGain(gainDb), std::memory_order_relaxed); }
     float takeReductionDb() noexcept { return reduction_.exchange(0.0f, std::memory_order_relaxed); }
-    uint32_t latency() const noexcept { return limiter_.latency(); }
+    uint32_t latency() const noexcept { return direct_ ? 0 : limiter_.latency(); }
+    // Control thread, after prepare and before any processing: false for the live synth's
+    // --lookahead 0, the gain and then a soft clipper (clip()) in place of the limiter, no delay.
+    void setLookahead(bool on) noexcept {
+        direct_ = !on;
+        toSkip_ = latency();
+    }
+    bool lookahead() const noexcept { return !direct_; }
+    // The clipper's curve: the identity up to kClipKnee x the level, then a tanh shoulder that
+    // approaches the level (the ceiling less kClipHeadroomDb, room for the peaks between samples).
+    static constexpr float kClipKnee = 0.5f;
+    static constexpr double kClipHeadroomDb = 3.0;
+    static float clip(float x, float level) BOOP_RT {
+        const float ax = std::fabs(x), knee = kClipKnee * level;
+        if (ax <= knee) return x;
+        const float room = level - knee;
+        return std::copysign(knee + room * std::tanh((ax - knee) / room), x);
+    }
     uint32_t channels() const noexcept { return channels_; }
     double sampleRate() const noexcept { return sampleRate_; }
 
@@ -40,6 +58,8 @@ class OutputStage {
 
   private:
     dsp::TruePeakLimiter limiter_;
+    bool direct_ = false;
+    float clipLevel_ = 1.0f;
     double sampleRate_ = 0;
     uint32_t channels_ = 1;
     // Written by any thread, read by the processing thread at each block.

@@ -3,7 +3,8 @@
 // engine through the output stage, in blocks of at most `blockFrames`, each handed to
 // `sink(interleaved stereo, frames, first frame of the span)`. While a channel's volume ramps the
 // blocks are one frame long, each frame taking one step of the ramp (MidiSynth::stepVolumes), so
-// a volume change is smooth to the frame whatever the host's cycle.
+// a volume change is smooth to the frame whatever the host's cycle. The engine's output is
+// interleaved stereo: the palette channels add their panned pairs to it.
 #include <algorithm>
 #include <cstdint>
 
@@ -24,9 +25,25 @@ void renderSynthBlocks(MidiSynth& synth, Engine& engine, OutputStage& stage, flo
             n = 1;
         }
         engine.render(block, n);
+        synth.renderPalette(block, n);
         stage.process(block, n);
         sink(static_cast<const float*>(block), n, begin);
         begin += n;
+    }
+}
+
+// The same without the output stage, into `out` (interleaved stereo): the ALSA synth's blocks.
+inline void renderSynthFrames(MidiSynth& synth, Engine& engine, float* out, uint32_t frames) BOOP_RT {
+    while (frames > 0) {
+        uint32_t n = frames;
+        if (synth.volumesRamping()) {
+            synth.stepVolumes();
+            n = 1;
+        }
+        engine.render(out, n);
+        synth.renderPalette(out, n);
+        out += 2 * static_cast<size_t>(n);
+        frames -= n;
     }
 }
 

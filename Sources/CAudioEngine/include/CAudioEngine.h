@@ -1053,5 +1053,7 @@ void boop_synth_destroy(boop_synth* synth);
 #include "CAudioEngineProcess.h"
 /* MIDI keyboard input for a control loop, and tunings (Scala scales and keyboard mappings). */
 #include "CAudioEngineKeys.h"
+/* The live synth's palette, controllers and JACK manners (boop synth). */
+#include "CAudioEngineSynth.h"
 
 #endif /* CAUDIOENGINE_H */

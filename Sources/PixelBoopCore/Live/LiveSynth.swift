@@ -2,21 +2,6 @@ import CAudioEngine
 import FoundationEssentials
 import Glibc
 
-/// What a MIDI channel plays in `boop synth`: a track timbre or the General MIDI drum kit.
-public enum SynthVoice: String, CaseIterable, Sendable {
-    case melody, chords, bass, tone, drums
-
-    var cValue: Int32 {
-        switch self {
-        case .melody: return Int32(BOOP_TIMBRE_MELODY.rawValue)
-        case .chords: return Int32(BOOP_TIMBRE_CHORDS.rawValue)
-        case .bass: return Int32(BOOP_TIMBRE_BASS.rawValue)
-        case .tone: return Int32(BOOP_TIMBRE_TONE.rawValue)
-        case .drums: return Int32(BOOP_TIMBRE_COUNT)
-        }
-    }
-}
-
 /// One channel message as the synth received it, on the server's frame clock.
 public struct MidiEvent: Sendable, Equatable, CustomStringConvertible {
     public let frame: UInt64
@@ -114,7 +99,7 @@ public final class LiveSynth {
     public init(
         clientName: String = "boop", connect: Bool = true, polyphony: Int = LiveSynth.defaultPolyphony,
         bendRange: Double = LiveSynth.defaultBendRange,
-        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil, gainDB: Double = 0
+        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil, gainDB: Double = 0, lookahead: Bool = true
     ) throws(AudioError) {
         var config = boop_synth_config()
         boop_synth_config_default(&config)
@@ -149,6 +134,28 @@ public final class LiveSynth {
             throw AudioError.from(status, "JACK client \(clientName) with a MIDI input (is a JACK server running?)")
         }
         handle = out
+        do {
+            try configure(voices: voices, lookahead: lookahead)
+        } catch {
+            boop_synth_destroy(out)
+            throw error
+        }
+    }
+
+    /// Before start: the song sounds of the channels that play a song's instrument, the look-ahead.
+    private func configure(voices: [Int: SynthVoice], lookahead: Bool) throws(AudioError) {
+        for (channel, voice) in voices.sorted(by: { $0.key < $1.key }) where LiveSynth.channels.contains(channel) {
+            guard var sound = voice.sound else { continue }
+            try AudioError.check(boop_synth_set_channel_sound(handle, UInt32(channel - 1), &sound), "channel \(channel)'s sound")
+        }
+        try AudioError.check(boop_synth_set_lookahead(handle, lookahead ? 1 : 0), "--lookahead")
+    }
+
+    /// JACK: out of the server's graph while the process is stopped (Ctrl-Z), and back with its
+    /// links; the notes that sounded are gone. ALSA: nothing.
+    public func suspend() { _ = boop_synth_suspend(handle) }
+    public func resume() throws(AudioError) {
+        try AudioError.check(boop_synth_resume(handle), "activating the JACK client again")
     }
 
     deinit { boop_synth_destroy(handle) }
@@ -174,7 +181,7 @@ public final class LiveSynth {
             let message =
                 backend == .alsa
                 ? "--midi \(port): no ALSA sequencer source of that client:port or name (see boop devices)"
-                : "--midi-connect \(port): no JACK MIDI output port of that name (see boop devices)"
+                : "--midi-connect \(port): no JACK MIDI output port of that name or holding it (see boop devices)"
             if status == BOOP_ERROR_INVALID_ARGUMENT { throw .invalidConfiguration(message) }
             throw .deviceUnavailable("\(backend == .alsa ? "--midi" : "--midi-connect") \(port): the port would not connect")
         }

@@ -20,8 +20,8 @@ extension SynthCommand {
         let synth: LiveSynth
         do {
             synth = try LiveSynth(
-                polyphony: voices, bendRange: bendRange, voices: try channelVoices(), alsa: alsaOptions.config,
-                gainDB: gainOption.gain)
+                clientName: sound.name, polyphony: voices, bendRange: bendRange, voices: try sound.channelVoices(),
+                alsa: alsaOptions.config, gainDB: gainOption.gain, lookahead: sound.lookahead == 1)
         } catch AudioError.deviceUnavailable(let reason) where reason.hasPrefix("no ALSA sequencer") {
             throw BoopExit(.unavailable, "synth: \(reason); --backend jack plays from JACK MIDI instead")
         }

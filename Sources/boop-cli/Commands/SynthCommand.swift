@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAudioEngine
 import FoundationEssentials
 import Glibc
 import PixelBoopCore
@@ -8,7 +9,8 @@ struct SynthCommand: ParsableCommand {
         commandName: "synth",
         abstract: "Play boop live from a MIDI keyboard or another program (ALSA sequencer or JACK MIDI).",
         discussion:
-            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' with the ports boop:midi_in, boop:out_1 and boop:out_2; each MIDI event is applied on its own frame. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69; a --midi or --midi-connect port of no such name exits 64; a server or device that goes away exits 74 (JACK with --reconnect: waits for the server, tries it once a second, and plays on with its ports and --midi-connect links made again)."
+            "ALSA (default): sound through the PCM (-D), MIDI from an ALSA sequencer client 'boop' (--name) with the port midi_in (--midi subscribes it to a source); events sound one period after they arrive, their spacing kept. JACK: a client 'boop' (--name) with the ports boop:midi_in, boop:out_1 and boop:out_2 (left and right); each MIDI event is applied on its own frame; --midi-connect takes a port's name or part of it; Ctrl-Z (SIGTSTP) takes the client out of the server's graph until the process continues. Channels: 1 melody, 2 chords, 3 bass, 10 drums (General MIDI keys), every other melody; a Program Change gives a melodic channel a palette voice, Bank Select a rhythm channel a kit. q, Ctrl-C or SIGTERM fade out and exit 0; no JACK server or no ALSA sequencer (/dev/snd/seq) exits 69; a --midi or --midi-connect port of no such name exits 64; a server or device that goes away exits 74 (JACK with --reconnect: waits for the server, tries it once a second, and plays on with its ports and --midi-connect links made again).\n"
+            + SynthSoundOptions.controlsText
     )
 
     @Option(name: .long, help: "Sound system: alsa (default: the PCM and the ALSA sequencer) or jack.")
@@ -21,14 +23,12 @@ struct SynthCommand: ParsableCommand {
         help: "Leave boop:out_1/out_2 unconnected instead of linking them to the system playback ports.")
     var noConnect = false
 
-    @Option(name: .customLong("midi-connect"), help: "Connect this JACK MIDI output port (client:port) to boop:midi_in.")
+    @Option(
+        name: .customLong("midi-connect"),
+        help: "Connect this JACK MIDI output port (client:port, or part of a port's name) to boop:midi_in; repeatable.")
     var midiConnect: [String] = []
 
-    @Option(
-        name: .customLong("channel"),
-        help:
-            "A channel's voice, N=VOICE (N \(Limits.text(LiveSynth.channels)); melody, chords, bass, tone or drums); repeatable.")
-    var channels: [String] = []
+    @OptionGroup var sound: SynthSoundOptions
 
     @Option(
         name: .customLong("bend-range"),
@@ -62,7 +62,6 @@ struct SynthCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validateBackendFlags()
-        _ = try channelVoices()
         if !LiveSynth.bendRange.contains(bendRange) {
             throw ValidationError("--bend-range \(bendRange): expected \(Limits.text(LiveSynth.bendRange)) semitones")
         }
@@ -74,28 +73,15 @@ struct SynthCommand: ParsableCommand {
         if reconnect && backend != .jack { throw ValidationError("--reconnect: only with --backend jack") }
     }
 
-    /// --channel N=VOICE, each checked.
-    func channelVoices() throws -> [Int: SynthVoice] {
-        var map: [Int: SynthVoice] = [:]
-        for text in channels {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let n = Int(parts[0]), LiveSynth.channels.contains(n), let v = SynthVoice(rawValue: parts[1])
-            else {
-                throw ValidationError(
-                    "--channel \(shown(text)): expected N=VOICE with N \(Limits.text(LiveSynth.channels)) and VOICE one of \(SynthVoice.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
-            map[n] = v
-        }
-        return map
-    }
-
     func run() throws {
         runReportingErrors {
             if backend == .alsa { return try runAlsa() }
-            let map = try channelVoices()
-            let open: () throws -> LiveSynth = { [noConnect, voices, bendRange, gain = gainOption.gain] in
-                try LiveSynth(connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: map, gainDB: gain)
+            let map = try sound.channelVoices()
+            let open: () throws -> LiveSynth = {
+                [noConnect, voices, bendRange, gain = gainOption.gain, name = sound.name, ahead = sound.lookahead == 1] in
+                try LiveSynth(
+                    clientName: name, connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: map,
+                    gainDB: gain, lookahead: ahead)
             }
             let synth = try open()
             try recording.begin(synth)
@@ -152,6 +138,13 @@ final class SynthSession {
         let loop = LiveLoop(terminal: terminal, screen: screen)
         var lost = false
         loop.watch(Signals.wakeDescriptor) { .stop }
+        // JACK: a stopped client would stall the server, so Ctrl-Z takes it out of the graph first.
+        let stopSignal = synth.backend == .jack ? boop_synth_stop_signal_install() : -1
+        loop.watch(stopSignal) {
+            self.stopForJobControl(stopSignal, terminal: terminal)
+            loop.redraw()
+            return .carryOn
+        }
         loop.onKeys = { keys in keys.contains { $0 == .char("q") || $0 == .char("Q") } ? .stop : .carryOn }
         loop.onTurn = {
             if Signals.interrupted { return .stop }
@@ -185,6 +178,23 @@ final class SynthSession {
         try finish(lost: lost, port: port)
     }
 
+    /// SIGTSTP on JACK: the client leaves the server's graph, the terminal is put back, the process
+    /// stops; once continued (fg, SIGCONT) the client is back with its links, no note held.
+    private func stopForJobControl(_ fd: Int32, terminal: TerminalSession?) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        while read(fd, &bytes, bytes.count) > 0 {}
+        synth.suspend()
+        terminal?.restore()
+        boop_synth_stop_now()
+        terminal?.resume()
+        do {
+            try synth.resume()
+        } catch {
+            log("jack: \(synth.midiPort): \(error)")
+        }
+        lastShown = nil
+    }
+
     /// After the loop: a lost server is 74 (what was recorded until then kept); stopped while
     /// waiting for the server, nothing sounds and the recording already ended; else a fade.
     private func finish(lost: Bool, port: String) throws {
@@ -207,6 +217,10 @@ final class SynthSession {
                     ? "synth jack: %@, %.0f Hz, buffer %d; each event on its own frame"
                     : "synth alsa: %@, %.0f Hz, period %d; events one period after arrival",
                 synth.midiPort, synth.sampleRate, synth.bufferFrames))
+        if synth.outputLatencyFrames == 0 {
+            log(String(cFormat: "output: gain %+.1f dB, clipper under %.0f dBTP, no look-ahead", gainDB, OutputStage.ceilingDBTP))
+            return
+        }
         log(
             String(
                 cFormat: "output: gain %+.1f dB, limiter at %.0f dBTP, look-ahead %d frames (%.1f ms)", gainDB,

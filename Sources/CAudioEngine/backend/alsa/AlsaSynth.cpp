@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "backend/alsa/AlsaSeqEvents.hpp"
+#include "engine/SynthBlocks.hpp"
 
 namespace boop {
 
@@ -80,6 +81,20 @@ boop_status AlsaSynth::start() {
     return seq_.start(&AlsaSynth::onEvent, this);
 }
 
+boop_status AlsaSynth::setChannelSound(int channel, const boop_instrument& sound) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    synth_->setSound(channel, sound);
+    return BOOP_OK;
+}
+
+boop_status AlsaSynth::setLookahead(bool on) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    stage_.setLookahead(on);
+    return BOOP_OK;
+}
+
 void AlsaSynth::fadeOut(double seconds) noexcept {
     if (!engine_) return;
     Command c;
@@ -87,6 +102,7 @@ void AlsaSynth::fadeOut(double seconds) noexcept {
     c.frame = BOOP_FRAME_NOW;
     c.value = seconds;
     engine_->push(c);
+    synth_->requestFade(seconds);
 }
 
 void AlsaSynth::stop() noexcept {
@@ -139,14 +155,14 @@ void AlsaSynth::render(float* out, uint32_t frames) BOOP_RT {
     uint32_t done = 0, at = 0;
     MidiMessage m;
     while (scheduler_->next(blockStart, frames, done, at, m)) {
-        if (at > done) engine_->render(out + std::size_t(done) * 2, at - done);
+        if (at > done) renderSynthFrames(*synth_, *engine_, out + std::size_t(done) * 2, at - done);
         done = at;
         synth_->handle(m);
         const MidiLogEntry entry{blockStart + at, m.status, m.data1, m.data2};
         if (!log_->tryPush(entry)) logDropped_.fetch_add(1, std::memory_order_relaxed);
         if (recording_ != nullptr) recording_->pushEvent(entry);
     }
-    if (frames > done) engine_->render(out + std::size_t(done) * 2, frames - done);
+    if (frames > done) renderSynthFrames(*synth_, *engine_, out + std::size_t(done) * 2, frames - done);
     stage_.process(out, frames);
     if (recording_ != nullptr) recording_->pushAudio(out, frames);
     rendered_ = blockStart + frames;

@@ -40,6 +40,9 @@ class AlsaSynth {
     boop_status open(const Config& config, std::string& why);
     boop_status start();
     boop_status connectMidi(const char* source, std::string& why) { return seq_.subscribe(source, why); }
+    // Before start (control thread): a palette channel's sound; the output stage's look-ahead.
+    boop_status setChannelSound(int channel, const boop_instrument& sound);
+    boop_status setLookahead(bool on);
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
     // --record, as JACK's synth records (SynthRecorder): after open and before start, opens the
@@ -60,7 +63,7 @@ class AlsaSynth {
     uint64_t ignored() const noexcept { return ignored_.load(std::memory_order_relaxed); }
     uint64_t late() const noexcept { return scheduler_ ? scheduler_->late() : 0; }
     uint64_t logDropped() const noexcept { return logDropped_.load(std::memory_order_relaxed); }
-    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() : 0; }
+    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() + synth_->paletteVoices() : 0; }
     const MidiSynth* synth() const noexcept { return synth_.get(); }
     boop_playback_stats playbackStats() const { return playback_.stats(); }
     // Control thread (the log's one consumer).

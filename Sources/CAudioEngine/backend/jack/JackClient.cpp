@@ -155,6 +155,15 @@ boop_status JackClient::activateWith(std::atomic<bool>& running, bool connect) {
     return s;
 }
 
+void JackClient::deactivate() noexcept {
+    if (client_ == nullptr || !active_) return;
+    if (error() == BOOP_OK) {
+        const HandledSignalsBlocked blocked;
+        jack_deactivate(client_);
+    }
+    active_ = false;
+}
+
 void JackClient::close() noexcept {
     if (client_ == nullptr) return;
     // After a shutdown the server is gone: closing only frees the client's side.

@@ -41,6 +41,9 @@ class JackClient {
     boop_status open(const char* clientName, uint32_t channels, bool output);
     // Activates and, with `connect`, links the ports with the server's physical ports.
     boop_status activate(bool connect);
+    // Leaves the server's graph (its links go; the ports stay registered) until activate again:
+    // a stopped process must not stall the server (boop synth on SIGTSTP).
+    void deactivate() noexcept;
     void close() noexcept;
 
     jack_client_t* client() const noexcept { return client_; }

@@ -56,16 +56,69 @@ boop_status JackSynth::start() {
     return BOOP_OK;
 }
 
+std::string JackSynth::findMidiSource(const char* source) const {
+    jack_port_t* port = jack_port_by_name(client(), source);
+    if (port != nullptr)
+        return (jack_port_flags(port) & JackPortIsOutput) != 0 &&
+                       std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) == 0
+                   ? std::string(source)
+                   : std::string();
+    // Part of a name, as the ALSA backend takes part of a client's name.
+    const char** ports = jack_get_ports(client(), nullptr, JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput);
+    if (ports == nullptr) return {};
+    std::string found;
+    for (int i = 0; ports[i] != nullptr && found.empty(); ++i)
+        if (strcasestr(ports[i], source) != nullptr) found = ports[i];
+    jack_free(ports);
+    return found;
+}
+
 boop_status JackSynth::connectMidi(const char* source) {
     if (client() == nullptr || !active() || midiIn_.load(std::memory_order_acquire) == nullptr)
         return BOOP_ERROR_NOT_RUNNING;
-    if (source == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    jack_port_t* port = jack_port_by_name(client(), source);
-    if (port == nullptr || (jack_port_flags(port) & JackPortIsOutput) == 0 ||
-        std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    const int r = jack_connect(client(), source, jack_port_name(midiIn_.load(std::memory_order_acquire)));
-    return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (source == nullptr || source[0] == '\0') return BOOP_ERROR_INVALID_ARGUMENT;
+    const std::string name = findMidiSource(source);
+    if (name.empty()) return BOOP_ERROR_INVALID_ARGUMENT;
+    const int r = jack_connect(client(), name.c_str(), jack_port_name(midiIn_.load(std::memory_order_acquire)));
+    if (r != 0 && r != EEXIST) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    if (std::find(sources_.begin(), sources_.end(), name) == sources_.end()) sources_.push_back(name);
+    return BOOP_OK;
+}
+
+boop_status JackSynth::setChannelSound(int channel, const boop_instrument& sound) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    synth_->setSound(channel, sound);
+    return BOOP_OK;
+}
+
+boop_status JackSynth::setLookahead(bool on) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    stage_.setLookahead(on);
+    setOwnLatency(stage_.latency());
+    return BOOP_OK;
+}
+
+boop_status JackSynth::suspend() {
+    if (client() == nullptr || !started_) return BOOP_ERROR_NOT_RUNNING;
+    if (!active()) return error() == BOOP_OK ? BOOP_OK : BOOP_ERROR_DEVICE_LOST;
+    deactivate();
+    // No process callback runs now: the synth is the control thread's until activation.
+    synth_->releaseAll();
+    return BOOP_OK;
+}
+
+boop_status JackSynth::resume() {
+    if (client() == nullptr || !started_) return BOOP_ERROR_NOT_RUNNING;
+    if (active()) return BOOP_OK;
+    if (error() != BOOP_OK) return BOOP_ERROR_DEVICE_LOST;
+    const boop_status s = activate(config_.connect);
+    if (s != BOOP_OK) return s;
+    jack_recompute_total_latencies(client());
+    const char* in = jack_port_name(midiIn_.load(std::memory_order_acquire));
+    for (const std::string& source : sources_) jack_connect(client(), source.c_str(), in);
+    return BOOP_OK;
 }
 
 boop_status JackSynth::record(const char* path) {
@@ -100,6 +153,7 @@ void JackSynth::fadeOut(double seconds) noexcept {
     c.frame = BOOP_FRAME_NOW;
     c.value = seconds;
     engine_->push(c);
+    synth_->requestFade(seconds);
 }
 
 void JackSynth::stop() noexcept {

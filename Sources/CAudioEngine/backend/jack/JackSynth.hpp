@@ -41,6 +41,13 @@ class JackSynth final : public JackClient {
     boop_status start();
     // Connects a MIDI output port of another client to midi_in (control thread).
     boop_status connectMidi(const char* source);
+    // Before start (control thread): a palette channel's sound; the output stage's look-ahead.
+    boop_status setChannelSound(int channel, const boop_instrument& sound);
+    boop_status setLookahead(bool on);
+    // After start (control thread): out of the server's graph and back, links made again; the
+    // notes that sounded are gone on resume.
+    boop_status suspend();
+    boop_status resume();
     // Fades every voice out over `seconds` at the next cycle (control thread).
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
@@ -58,7 +65,7 @@ class JackSynth final : public JackClient {
     uint64_t ignored() const noexcept { return ignored_.load(std::memory_order_relaxed); }
     uint64_t messages() const noexcept { return messages_.load(std::memory_order_relaxed); }
     uint64_t logDropped() const noexcept { return logDropped_.load(std::memory_order_relaxed); }
-    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() : 0; }
+    uint32_t voices() const noexcept { return engine_ ? engine_->activeVoices() + synth_->paletteVoices() : 0; }
     const MidiSynth* synth() const noexcept { return synth_.get(); }
     bool running() const noexcept { return running_.load(std::memory_order_acquire) && error() == BOOP_OK; }
     // Control thread (the log's one consumer).
@@ -69,6 +76,8 @@ class JackSynth final : public JackClient {
     void process(jack_nframes_t frames) BOOP_RT;
     void renderTo(uint32_t begin, uint32_t end) BOOP_RT;
     void readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BOOP_RT;
+    // A MIDI output port named `source`, or the first whose name holds it (any case); "" if none.
+    std::string findMidiSource(const char* source) const;
 
     static constexpr uint32_t kBlockFrames = 4096;
     static constexpr std::size_t kLogCapacity = 4096;
@@ -94,6 +103,7 @@ class JackSynth final : public JackClient {
     std::atomic<uint64_t> messages_{0};
     std::atomic<uint64_t> logDropped_{0};
     bool started_ = false;
+    std::vector<std::string> sources_;  // the MIDI ports connected, linked again on resume
 };
 
 }  // namespace boop
