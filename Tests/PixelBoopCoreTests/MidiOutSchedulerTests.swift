@@ -2,12 +2,17 @@ import Testing
 
 @testable import PixelBoopCore
 
+/// A version-1 pattern's sequencer (its one-pattern song, looping), its first step on frame 1000.
+private func version1(_ pattern: Pattern, rate: Double) -> SongSequencer {
+    SongSequencer(song: Song(version1: pattern), sampleRate: rate, loops: nil, startFrame: 1000)
+}
+
 /// Every message the scheduler hands out for `steps`, as (frame, bytes).
 private func midi(_ pattern: Pattern, steps: Range<Int>, clock: Bool, rate: Double = 48000) -> [(UInt64, [UInt8])] {
-    var sequencer = Sequencer(pattern: pattern, sampleRate: rate, startFrame: 1000)
+    var sequencer = version1(pattern, rate: rate)
     var scheduler = MidiOutScheduler(clock: clock)
     scheduler.announce(step: 0, resume: false)
-    scheduler.add(sequencer.events(forSteps: steps), steps: steps, sequencer: sequencer)
+    scheduler.add(sequencer.spans(forSteps: steps), steps: steps, song: &sequencer)
     var out: [(UInt64, [UInt8])] = []
     try? scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
     return out
@@ -31,16 +36,17 @@ struct MidiOutSchedulerTests {
     func stopAtTheEnd() {
         let pattern = Pattern(name: "s", bpm: 151.5, length: 8, tracks: [.melody: [Note(step: 7, pitch: 60, length: 1)]])
         for clock in [true, false] {
-            var sequencer = Sequencer(pattern: pattern, sampleRate: 48000, startFrame: 1000)
+            var sequencer = version1(pattern, rate: 48000)
             var scheduler = MidiOutScheduler(clock: clock)
             scheduler.announce(step: 0, resume: false)
-            scheduler.add(sequencer.events(forSteps: 0..<8), steps: 0..<8, sequencer: sequencer)
-            scheduler.end(atFrame: sequencer.frame(ofStep: 8))
+            scheduler.add(sequencer.spans(forSteps: 0..<8), steps: 0..<8, song: &sequencer)
+            let end = sequencer.frame(ofStep: 8)
+            scheduler.end(atFrame: end)
             var out: [(UInt64, [UInt8])] = []
             try? scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
             let stops = out.filter { $0.1 == [0xFC] }.map(\.0)
-            #expect(stops == (clock ? [sequencer.frame(ofStep: 8)] : []))
-            if clock, let last = out.last(where: { $0.1 == [0xF8] }) { #expect(last.0 < sequencer.frame(ofStep: 8)) }
+            #expect(stops == (clock ? [end] : []))
+            if clock, let last = out.last(where: { $0.1 == [0xF8] }) { #expect(last.0 < end) }
         }
     }
 
@@ -93,10 +99,10 @@ struct MidiOutSchedulerTests {
             name: "q", bpm: 120, length: 16,
             tracks: [.melody: (0..<16).map { Note(step: $0, pitch: 60 + $0 % 3) }, .rhythm: [Note(step: 0, pitch: 36)]])
         let whole = midi(pattern, steps: 0..<16, clock: true)
-        var sequencer = Sequencer(pattern: pattern, sampleRate: 48000, startFrame: 1000)
+        var sequencer = version1(pattern, rate: 48000)
         var scheduler = MidiOutScheduler(clock: true)
         scheduler.announce(step: 0, resume: false)
-        scheduler.add(sequencer.events(forSteps: 0..<16), steps: 0..<16, sequencer: sequencer)
+        scheduler.add(sequencer.spans(forSteps: 0..<16), steps: 0..<16, song: &sequencer)
         var out: [(UInt64, [UInt8])] = []
         var flushes = 0
         while scheduler.nextFrame != nil && flushes < 10_000 {

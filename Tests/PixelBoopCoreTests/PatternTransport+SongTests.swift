@@ -34,7 +34,7 @@ struct PatternTransportSongTests {
     /// returns the events.
     static func played(_ t: PatternTransport, steps: Int) throws -> [SongEvent] {
         let deadline = Date().addingTimeInterval(120)
-        func done() -> Bool { t.sync.locked { t.nextStep >= steps && t.songPending.isEmpty } }
+        func done() -> Bool { t.sync.locked { t.nextStep >= steps && t.pending.isEmpty } }
         while !done() && Date() < deadline { usleep(2000) }
         #expect(done(), "the transport queued \(t.scheduledSteps) of \(steps) steps in 120 s")
         try t.stop()
@@ -48,8 +48,7 @@ struct PatternTransportSongTests {
 
     @Test("boop play's path: a song given at init plays its chain, every event on the render timeline's frame")
     func songAtInit() throws {
-        let t = try PatternTransport(
-            pattern: Pattern(name: "unused"), route: AudioRoute(device: "null"), loops: 2, song: PatternTransportSongTests.song)
+        let t = try PatternTransport(song: PatternTransportSongTests.song, route: AudioRoute(device: "null"), loops: 2)
         #expect(t.totalSteps == 2 * (6 * 2 + 4 * 2 + 6))
         t.sync.locked { t.scheduledLog = [] }
         try t.start()
@@ -58,9 +57,9 @@ struct PatternTransportSongTests {
         #expect(got == PatternTransportSongTests.expected(t, loops: 2))
     }
 
-    @Test("the editor's path: playSong on a pattern transport, then the chain with its tempo change and groove")
+    @Test("the editor's path: playSong on a transport opened with a pattern, then the chain with its tempo change and groove")
     func playSongLater() throws {
-        let t = try PatternTransport(pattern: Pattern(name: "p"), route: AudioRoute(device: "null"))
+        let t = try PatternTransport(song: Song(version1: Pattern(name: "p")), route: AudioRoute(device: "null"))
         t.playSong(PatternTransportSongTests.song)
         t.sync.locked { t.scheduledLog = [] }
         try t.start()

@@ -145,7 +145,7 @@ extension PatternTransport {
     /// a clock that stops or slows leaves no note hanging.
     func flushHorizon(_ horizon: UInt64) -> UInt64 {
         guard heldAtStepLimit else { return horizon }
-        let next = Double(frameLocked(ofStep: nextStep)) - _sequencer.framesPerStep / 4
+        let next = Double(frameLocked(ofStep: nextStep)) - sequencer.framesPerStep(atStep: nextStep) / 4
         let soon = Double(engine.frameClock) + 2 * Double(playback.info.bufferFrames) + 0.01 * sampleRate
         return min(horizon, UInt64(max(next, soon, 0)))
     }
@@ -167,8 +167,8 @@ extension PatternTransport {
     /// the clock came first (the engine runs on past `frame`), the step is skipped.
     private func prepareHeld(step: Int, atFrame frame: UInt64, request: UInt32, period: Double?) throws(AudioError) {
         guard engine.frameClock <= frame else { return }
-        if let period { _sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step) }
-        _sequencer.restart(step: step, atFrame: frame)
+        if let period { sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step) }
+        sequencer.restart(step: step, atFrame: frame)
         nextStep = step
         stepLimit = step + (period == nil ? 1 : 2)
         midi?.announce(step: step, resume: step != 0)
@@ -179,8 +179,8 @@ extension PatternTransport {
 
     /// Lock held: step `step`'s clock came on `frame`: the next step is placed from it.
     private func stepArrived(_ step: Int, atFrame frame: UInt64, period: Double) {
-        _sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step)
-        _sequencer.restart(step: step, atFrame: frame)
+        sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step)
+        sequencer.restart(step: step, atFrame: frame)
         stepLimit = step + 2
         if _state != .playing {
             nextStep = step + 1

@@ -45,8 +45,8 @@ extension PatternTransport {
             case BOOP_TRANSPORT_STOPPED:
                 try halt()
             case BOOP_TRANSPORT_TEMPO:
-                if e.bpm > 0 && _state == .playing && song == nil {
-                    _sequencer.setBPM(Self.clampBPM(e.bpm), fromStep: nextStep)
+                if e.bpm > 0 && _state == .playing && followsTempo {
+                    sequencer.setBPM(Self.clampBPM(e.bpm), fromStep: nextStep)
                 }
             default:
                 try followClock(e)
@@ -68,7 +68,6 @@ extension PatternTransport {
             return
         }
         pending.removeAll()
-        songPending.removeAll()
         try engine.cancelPending(fade: 0.01)
         midiPanic()
         if following { playback.armTransport(request: 0, frame: 0) }
@@ -99,20 +98,10 @@ extension PatternTransport {
     /// at or after it is placed there (nextStep) and the music announced from it.
     private func anchor(transportFrame: UInt32, bpm: Double, atEngineFrame engine: UInt64) {
         let f = UInt64(transportFrame)
-        if song != nil {
-            let (k, t) = song!.firstStep(atOrAfter: f)
-            song!.restart(step: k, atFrame: engine + (t - f))
-            nextStep = k
-        } else {
-            if bpm > 0 { _sequencer.setBPM(Self.clampBPM(bpm), fromStep: nextStep) }
-            let perStep = _sequencer.framesPerStep
-            let at = { (k: Int) -> UInt64 in UInt64((Double(k) * perStep + 0.5).rounded(.down)) }
-            var k = max(0, Int((Double(f) / perStep).rounded(.down)))
-            while at(k) < f { k += 1 }
-            while k > 0 && at(k - 1) >= f { k -= 1 }
-            _sequencer.restart(step: k, atFrame: engine + (at(k) - f))
-            nextStep = k
-        }
+        if bpm > 0 && followsTempo { sequencer.setBPM(Self.clampBPM(bpm), fromStep: nextStep) }
+        let (k, t) = sequencer.firstStep(atOrAfter: f)
+        sequencer.restart(step: k, atFrame: engine + (t - f))
+        nextStep = k
         midi?.announce(step: nextStep, resume: nextStep != 0)
     }
 }

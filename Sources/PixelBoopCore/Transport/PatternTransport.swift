@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Glibc
 
-/// Live playback of a pattern: owns the engine and the device, queues frame-stamped events a
-/// little ahead of the engine's clock (lookahead scheduling, so a late wake-up of the control
-/// thread never moves a note), pauses, resumes, changes tempo or pattern at a step, reports what
+/// Live playback of a song (a version-1 pattern is a one-pattern song): owns the engine and the
+/// device, queues frame-stamped events a little ahead of the engine's clock (lookahead scheduling,
+/// so a late wake-up of the control thread never moves a note), pauses, resumes, changes tempo or
+/// the song at a step, reports what
 /// the listener hears, and stops with a fade. Its events go through the one `EventScheduler`,
 /// flushed by a `SchedulingThread` of its own, so a command's loop blocked in a terminal write
 /// or a slow redraw never delays a note. Commands call `tick` to learn of the end and of a lost
@@ -23,18 +24,15 @@ public final class PatternTransport: @unchecked Sendable {
     }
 
     public var state: State { sync.locked { _state } }
-    public var sequencer: Sequencer { sync.locked { _sequencer } }
     var _state = State.ready
-    var _sequencer: Sequencer
-    /// A song's sequencer, when the transport plays a song (`playSong`) instead of `_sequencer`'s pattern.
-    var song: SongSequencer?
+    /// What plays: the song's timeline on the engine's frame clock.
+    var sequencer: SongSequencer
     let sync = SchedulingThread()   // internal, as engine, playback, midi and mix: the +Mix extension
     let engine: AudioEngine
     var playback: AudioPlayback
     /// What `reopenDevice` opens again: the same route and buffer at the same rate.
     private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
-    var pending: EventScheduler<SequencerEvent>
-    var songPending: EventScheduler<SongEvent>
+    var pending: EventScheduler<SongEvent>
     /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
     var midi: MidiOutScheduler?
     /// `--sync jack` or `--sync midi`: the JACK transport or a MIDI clock starts, stops, places and
@@ -45,11 +43,11 @@ public final class PatternTransport: @unchecked Sendable {
     var nextStep = 0
     /// Steps handed to the engine so far (for tests).
     var scheduledSteps: Int { sync.locked { nextStep } }
-    /// A song's events as handed to the engine, kept only when a test sets it (not nil).
+    /// The events as handed to the engine, kept only when a test sets it (not nil).
     var scheduledLog: [SongEvent]?
     private var pausedAtStep = 0
-    /// Each track's instrument and level (the editor's song; empty: the version-1 timbres, as a
-    /// pattern file plays).
+    /// Each track's instrument and level for auditions and the keyboard (the editor's song; empty:
+    /// the version-1 timbres).
     var mix: [TrackKind: Instrument] = [:]
     /// What a JACK keyboard's notes sound with, as last given to the playback (nil after each open).
     var keysSent: KeysSound?
@@ -74,16 +72,16 @@ public final class PatternTransport: @unchecked Sendable {
         loops: Int? = nil
     ) throws(AudioError) {
         try self.init(
-            pattern: pattern, route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
+            song: Song(version1: pattern), route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
             periodFrames: periodFrames, periods: periods, adaptive: adaptive, gainDB: gainDB, loops: loops)
     }
 
-    /// As above, on any route (an ALSA PCM or a JACK client, whose server sets the rate).
+    /// As above, on any route (an ALSA PCM or a JACK client, whose server sets the rate). A song
+    /// plays its chain `loops` times (for ever when nil), note for note as `render` with the same seed.
     public init(
-        pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
+        song: Song, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
         periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-        loops: Int? = nil, midiClock: Bool = false, song: Song? = nil, seed: UInt64? = nil,
-        midiKeys: MidiKeyboard? = nil
+        loops: Int? = nil, midiClock: Bool = false, seed: UInt64? = nil, midiKeys: MidiKeyboard? = nil
     ) throws(AudioError) {
         self.midiKeys = midiKeys
         midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
@@ -99,7 +97,7 @@ public final class PatternTransport: @unchecked Sendable {
         engine = try AudioEngine(
             configuration: EngineConfiguration(
                 sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
-        _sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
+        sequencer = SongSequencer(song: song, sampleRate: info.sampleRate, loops: loops, seed: seed)
         self.sampleRate = info.sampleRate
         // 40 ms ahead of the render clock (plus one buffer): far more than a control thread's
         // wake-up jitter, short enough that tempo changes feel immediate. With a MIDI output,
@@ -107,11 +105,8 @@ public final class PatternTransport: @unchecked Sendable {
         // load (a tempo change then takes effect up to 200 ms later; pause and stop stay immediate).
         let ahead = route.midiOut ? 0.2 : 0.04
         pending = EventScheduler(lookahead: UInt64(ahead * info.sampleRate) + UInt64(info.bufferFrames))
-        songPending = EventScheduler(lookahead: pending.lookahead)
-        // A song plays its chain `loops` times (for ever when nil), note for note as `render`.
-        self.song = song.map { SongSequencer(song: $0, sampleRate: info.sampleRate, loops: loops, seed: seed) }
-        totalSteps = song == nil ? loops.map { $0 * pattern.length } : self.song!.totalSteps
-        if let song { try engine.prepare(song: song, at: 0) }
+        totalSteps = sequencer.totalSteps
+        try engine.prepare(song: song, at: 0)
     }
 
     deinit { sync.end() }
@@ -193,20 +188,19 @@ public final class PatternTransport: @unchecked Sendable {
                 let due = frameLocked(ofStep: nextStep)
                 wait = min(
                     wait,
-                    EventScheduler<SequencerEvent>.seconds(
+                    EventScheduler<SongEvent>.seconds(
                         from: clock, until: due > pending.lookahead ? due - pending.lookahead : 0, sampleRate: sampleRate))
             }
             if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate), pending.nextFrame! < reach {
                 wait = min(wait, next)
             }
-            if let next = songPending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
             if let next = midi?.nextFrame, next < reach {
                 let due = next > pending.lookahead ? next - pending.lookahead + 1 : 0
-                wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: due, sampleRate: sampleRate))
+                wait = min(wait, EventScheduler<SongEvent>.seconds(from: clock, until: due, sampleRate: sampleRate))
             }
         }
         if let gate = auditions.nextFrame {
-            wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
+            wait = min(wait, EventScheduler<SongEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
         }
         return following ? min(wait, Self.transportPollSeconds) : wait
     }
@@ -311,29 +305,31 @@ public final class PatternTransport: @unchecked Sendable {
         }
     }
 
-    /// Lock held: queues every event of the steps that start before the horizon, in play order.
+    /// Lock held: queues every event of the steps that start before the horizon, in play order;
+    /// with a MIDI output, their MIDI too.
     func schedule() throws(AudioError) {
         let ahead = pending.horizon(clock: engine.frameClock)
-        if song != nil { return try scheduleSong(before: ahead) }
-        var steps: [SequencerEvent] = []
+        var events: [SongEvent] = []
         let first = nextStep
-        while frameLocked(ofStep: nextStep) < ahead, totalSteps.map({ nextStep < $0 }) ?? true,
+        while sequencer.frame(ofStep: nextStep) < ahead, totalSteps.map({ nextStep < $0 }) ?? true,
             stepLimit.map({ nextStep < $0 }) ?? true
         {
-            steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
+            events.append(contentsOf: sequencer.events(forSteps: nextStep..<(nextStep + 1)))
             nextStep += 1
         }
-        if !steps.isEmpty { pending.add(steps, order: SequencerEvent.playOrder) }
+        if !events.isEmpty { pending.add(events, order: SongEvent.playOrder) }
         let horizon = flushHorizon(ahead)
         try pending.flush(before: horizon) { event throws(AudioError) in
-            if mix.isEmpty { try engine.schedule(event) } else { try engine.schedule(event, mix: mix) }
+            try engine.schedule(event)
+            scheduledLog?.append(event)
         }
-        if midi != nil {
-            if first < nextStep { midi!.add(steps, steps: first..<nextStep, sequencer: _sequencer) }
-            if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: frameLocked(ofStep: nextStep)) }
-            let playback = self.playback
-            try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
+        guard midi != nil else { return }
+        if first < nextStep {
+            midi!.add(sequencer.spans(forSteps: first..<nextStep), steps: first..<nextStep, song: &sequencer)
         }
+        if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: sequencer.frame(ofStep: nextStep)) }
+        let playback = self.playback
+        try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
     }
 
     /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the
@@ -360,18 +356,10 @@ public final class PatternTransport: @unchecked Sendable {
         sync.wake()
     }
 
-    /// Changes the tempo from the next step to be queued, within the pattern's tempo range.
+    /// Changes the tempo from the next step to be queued, within the tempo range (the whole song's:
+    /// a chain entry's own tempo gives way to it).
     public func setBPM(_ bpm: Double) {
-        sync.locked {
-            _sequencer.setBPM(
-                min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound), fromStep: nextStep)
-        }
-        sync.wake()
-    }
-
-    /// Plays `pattern` from the next step to be queued (an editor's change, heard within the lookahead).
-    public func replacePattern(_ pattern: Pattern) {
-        sync.locked { _sequencer.replacePattern(pattern, fromStep: nextStep) }
+        sync.locked { sequencer.setBPM(Self.clampBPM(bpm), fromStep: nextStep) }
         sync.wake()
     }
 
