@@ -107,8 +107,21 @@ public struct SongSequencer: Sendable {
     /// queued): step k keeps its frame, the steps after it follow the new song's layout and tempo,
     /// and note ids go on counting so a note still sounding is never confused with a new one.
     public mutating func replaceSong(_ newSong: Song, fromStep k: Int, seed: UInt64? = nil) {
-        let at = frame(ofStep: k)
+        take(prepared(newSong, seed: seed, near: k), fromStep: k)
+    }
+
+    /// `newSong` as `replaceSong` would play it, laid out as far as global step k: built apart, so
+    /// whoever holds this sequencer under a lock need not wait for the layout (`take` is quick).
+    public func prepared(_ newSong: Song, seed: UInt64? = nil, near k: Int) -> SongSequencer {
         var next = SongSequencer(song: newSong, sampleRate: sampleRate, loops: timeline.loops, seed: seed)
+        _ = next.frame(ofStep: k)
+        return next
+    }
+
+    /// Plays `next` (from `prepared`) from global step k on, as `replaceSong` describes.
+    public mutating func take(_ next: SongSequencer, fromStep k: Int) {
+        let at = frame(ofStep: k)
+        var next = next
         next.restart(step: k, atFrame: at)
         next.nextNoteID = nextNoteID
         self = next

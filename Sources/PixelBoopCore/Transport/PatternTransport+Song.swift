@@ -14,38 +14,26 @@ public struct SongPosition: Sendable, Equatable {
 extension PatternTransport {
     /// From now on the transport plays `newSong` (an editor's change; its chain looped for ever, or
     /// `loops` times as given at init) from the next step to be queued, heard within the lookahead.
+    /// The new timeline is laid out before the lock is taken, so the scheduling thread never waits
+    /// for it: only the swap, on the step it has reached meanwhile, holds the lock.
     public func playSong(_ newSong: Song, seed: UInt64? = nil) {
-        sync.locked { sequencer.replaceSong(newSong, fromStep: nextStep, seed: seed) }
+        let (current, from) = sync.locked { ($0.sequencer, $0.nextStep) }
+        let next = current.prepared(newSong, seed: seed, near: from)
+        sync.locked { s in s.sequencer.take(next, fromStep: s.nextStep) }
         sync.wake()
     }
 
     /// The song as it plays (a version-1 pattern: its one-pattern song, at its tempo now).
-    public var playingSong: Song { sync.locked { sequencer.song } }
+    public var playingSong: Song { sync.locked { $0.sequencer.song } }
 
     /// What the listener hears now, while the music plays.
     public var heardPosition: SongPosition? {
-        sync.locked {
-            guard _state == .playing || _state == .paused else { return nil }
-            let k = sequencer.step(atFrame: playback.audibleFrame)
-            guard let (_, seg) = sequencer.segment(ofStep: k) else { return nil }
-            let length = sequencer.song.patterns[seg.pattern].length
+        sync.locked { s in
+            guard s.state == .playing || s.state == .paused else { return nil }
+            let k = s.sequencer.step(atFrame: s.playback.audibleFrame)
+            guard let (_, seg) = s.sequencer.segment(ofStep: k) else { return nil }
+            let length = s.sequencer.song.patterns[seg.pattern].length
             return SongPosition(entry: seg.entry, pattern: seg.pattern, step: (k - seg.firstStep) % length, bpm: seg.bpm)
         }
     }
-
-    /// Lock held: the first frame of step k.
-    func frameLocked(ofStep k: Int) -> UInt64 { sequencer.frame(ofStep: k) }
-
-    /// Lock held: the step sounding at `frame`.
-    func stepLocked(atFrame frame: UInt64) -> Int { sequencer.step(atFrame: frame) }
-
-    /// Lock held: step k starts on `frame` (start, resume).
-    func restartLocked(step k: Int, atFrame frame: UInt64) { sequencer.restart(step: k, atFrame: frame) }
-
-    /// Lock held: nothing queued any more (stop, pause, a new start).
-    func clearPending() { pending.removeAll() }
-
-    /// Lock held: whether outside tempos (a JACK transport's, a MIDI clock's) move the music: a
-    /// version-1 pattern follows them; a song keeps the tempos its chain gives.
-    var followsTempo: Bool { sequencer.song.version1 != nil }
 }
