@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/in" "$work/out"
 cp "$root"/examples/*.json "$work/in/"
 python3 - "$work/in" <<'PY'
-import copy, json, sys
+import json, sys
 d = sys.argv[1]
 def w(name, obj): json.dump(obj, open(f"{d}/{name}.json", "w"), indent=1)
 w("v1-empty-tracks", {"name": "empty tracks", "bpm": 97.3, "length": 24,
@@ -36,52 +36,21 @@ w("v1-minimal", {"name": "nothing"})
 w("v2-one", {"version": 2, "name": "one", "bpm": 133, "patterns": {"A": {"length": 16, "tracks": {
     "melody": [{"step": 0, "pitch": 72}, {"step": 5, "pitch": 74, "length": 3}],
     "rhythm": [{"step": 0, "pitch": 36}, {"step": 8, "pitch": 38}]}}}})
-song = {
-    "version": 2, "name": "check", "bpm": 120, "swing": 50, "seed": 11,
-    "instruments": {
-        "melody": {"voice": "pulse", "width": 0.3, "attack": 0.003, "release": 0.01, "pan": -0.4},
-        "chords": {"voice": "pluck", "release": 0.01, "mute": True},
-        "bass": {"voice": "fm", "attack": 0.003, "decay": 2, "sustain": 0.5, "release": 0.01, "cutoff": 5000},
-        "rhythm": {"kit": "chip", "level": 0.7},
-    },
-    "patterns": {
-        "A": {"length": 16, "swing": 60, "tracks": {
-            "melody": [{"step": 0, "pitch": 69, "length": 2}, {"step": 3, "pitch": 72, "probability": 50},
-                       {"step": 6, "pitch": 74, "ratchet": 2}, {"step": 9, "pitch": 76, "condition": "1:2"},
-                       {"step": 12, "pitch": 81, "length": 3, "velocity": "accent"}],
-            "chords": [{"step": 0, "pitch": 57, "length": 2}, {"step": 8, "pitch": 60, "length": 2}],
-            "bass": [{"step": 0, "pitch": 45, "length": 4}, {"step": 7, "pitch": 48, "probability": 60},
-                     {"step": 10, "pitch": 43, "length": 4}],
-            "rhythm": [{"step": 2, "pitch": 42}, {"step": 5, "pitch": 42, "probability": 40},
-                       {"step": 8, "pitch": 42, "ratchet": 2}, {"step": 13, "pitch": 42, "condition": "2:3"}]}},
-        "B": {"length": 12, "tracks": {
-            "melody": [{"step": 0, "pitch": 67, "length": 8}, {"step": 9, "pitch": 64, "probability": 30}],
-            "bass": [{"step": 1, "pitch": 40, "length": 5}, {"step": 8, "pitch": 38, "length": 3}],
-            "rhythm": [{"step": 0, "pitch": 42}, {"step": 3, "pitch": 42}, {"step": 7, "pitch": 42}]}},
-        "C": {"length": 7, "swing": 70, "tracks": {
-            "melody": [{"step": 1, "pitch": 72}, {"step": 4, "pitch": 71, "condition": "2:2"}],
-            "chords": [{"step": 0, "pitch": 64, "length": 7}],
-            "bass": [{"step": 3, "pitch": 47, "length": 2}],
-            "rhythm": [{"step": 0, "pitch": 42, "ratchet": 3}, {"step": 5, "pitch": 42}]}},
-    },
-    "song": [{"pattern": "A", "repeat": 3}, {"pattern": "B", "bpm": 150}, {"pattern": "C", "repeat": 2, "bpm": 100},
-             {"pattern": "A"}],
-}
-w("v2-check", song)
-for kind in ("melody", "rhythm"):
-    solo = copy.deepcopy(song)
-    solo["instruments"][kind]["solo"] = True
-    solo["instruments"][kind]["mute"] = False
-    w(f"v2-solo-{kind}", solo)
 PY
+# The songs of the CLI's song test (its chain, groove, mix, solos and mutes), written by its own script.
+mkdir -p "$work/song"
+sed -n "/^python3 - \"\$work\" <<'PY'/,/^PY\$/p" "$root/scripts/cli-tests.d/song.sh" | sed '1d;$d' | python3 - "$work/song"
+for f in "$work"/song/*.json; do cp "$f" "$work/in/v2-$(basename "$f")"; done
 render() {   # file tag args...
     local f=$1 tag=$2 ext=$3
     shift 3
     local out="$work/out/$(basename "$f" .json)-$tag.$ext"
-    if "$boop" render "$f" -o "$out" -q "$@" 2>/dev/null; then
+    local status=0
+    "$boop" render "$f" -o "$out" -q "$@" 2>"$work/err" || status=$?
+    if [ "$status" = 0 ]; then
         printf '%s %s %s\n' "$(basename "$f")" "$tag.$ext" "$(sha256sum <"$out" | cut -c1-64)"
-    else
-        printf '%s %s exit=%s\n' "$(basename "$f")" "$tag.$ext" "$?"
+    else   # a refused file: its exit status and its one line on stderr (with the path made relative)
+        printf '%s %s exit=%s %s\n' "$(basename "$f")" "$tag.$ext" "$status" "$(sed "s|$work/||g" "$work/err")"
     fi
     rm -f "$out"
 }
@@ -97,4 +66,9 @@ for f in "$work"/in/*.json; do
     render "$f" plain mid
     render "$f" loops3 mid --loops 3
     render "$f" bpm141 mid --bpm 141.5 --loops 2
+done
+# The loader's refusals: every bad fixture of the Swift tests, one line each.
+for f in "$root"/Tests/PixelBoopCoreTests/Fixtures/bad/*.json; do
+    cp "$f" "$work/in-bad.json"
+    render "$work/in-bad.json" "$(basename "$f" .json)" wav
 done
