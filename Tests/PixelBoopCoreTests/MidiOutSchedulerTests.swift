@@ -149,4 +149,42 @@ struct MidiOutSchedulerTests {
             #expect(clocks[c] == 1000 + UInt64((Double(c) * 48000 * 60 / (180 * 24) + 0.5).rounded(.down)))
         }
     }
+
+    @Test(
+        "a version-2 song's run starts with each track's Program Change, volume and pan, as its .mid; a version-1 pattern's with none"
+    )
+    func channelSetup() throws {
+        var song = PatternTransportSongTests.song
+        song.instruments[.melody, default: Instrument()].level = 0.5
+        song.instruments[.melody, default: Instrument()].pan = -1
+        var sequencer = SongSequencer(song: song, sampleRate: 48000, loops: 1, startFrame: 1000)
+        var scheduler = MidiOutScheduler(clock: true, song: song)
+        scheduler.announce(step: 0, resume: false)
+        scheduler.add(sequencer.spans(forSteps: 0..<4), steps: 0..<4, song: &sequencer)
+        var out: [(UInt64, [UInt8])] = []
+        try scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
+        // The tracks with notes (melody, bass, rhythm), in track order, after Start and before the clock.
+        let setup: [[UInt8]] = [
+            [0xC0, 73], [0xB0, 7, 50], [0xB0, 10, 1],
+            [0xC2, Instrument.Voice(rawValue: "pluck")!.midiProgram], [0xB2, 7, 100], [0xB2, 10, 64],
+            [0xB9, 7, 100], [0xB9, 10, 64]
+        ]
+        #expect(out.prefix(1 + setup.count).map(\.1) == [[0xFA]] + setup)
+        #expect(out.prefix(1 + setup.count).allSatisfy { $0.0 == 1000 })
+        // The same bytes the .mid export writes on tick 0 of those tracks.
+        let file = [UInt8](MidiFileWriter.data(for: song))
+        for message in setup { #expect(file.firstRange(of: [0x00] + message) != nil, "\(message) in the .mid") }
+        // Resuming sends it again; a version-1 pattern sends none (its .mid has no mix).
+        scheduler.reset()
+        scheduler.announce(step: 4, resume: true)
+        scheduler.add(sequencer.spans(forSteps: 4..<5), steps: 4..<5, song: &sequencer)
+        var resumed: [[UInt8]] = []
+        try scheduler.flush(before: UInt64.max) { bytes, _ in resumed.append(bytes) }
+        #expect(Array(resumed.dropFirst(2).prefix(setup.count)) == setup)
+        var plain = SongSequencer(song: Song(version1: Pattern(name: "p")), sampleRate: 48000, loops: 1)
+        var v1 = MidiOutScheduler(clock: false, song: plain.song)
+        v1.announce(step: 0, resume: false)
+        v1.add(plain.spans(forSteps: 0..<16), steps: 0..<16, song: &plain)
+        #expect(v1.nextFrame == nil)
+    }
 }

@@ -92,6 +92,32 @@ public enum MidiFileWriter {
         try writeAtomically(to: path, shouldStop: shouldStop) { sink in emit(song, loops: loops, seed: seed, into: sink) }
     }
 
+    /// The tracks a file holds: a version-1 file's listed ones (an empty one too), else every
+    /// audible track with notes (muted ones, and those a solo silences, are silent in the audio).
+    static func tracks(of song: Song) -> [TrackKind] {
+        song.version1?.tracks
+            ?? TrackKind.allCases.filter { kind in
+                song.isAudible(kind) && song.patterns.contains { !$0.notes(kind).isEmpty }
+            }
+    }
+
+    /// What a track's channel is set up with before its first note: its Program Change (pitched
+    /// tracks), and a song's channel volume (CC 7, the level) and pan (CC 10); a version-1 file
+    /// has no mix. The `.mid` export and a live MIDI output both send these.
+    static func setup(_ kind: TrackKind, of song: Song) -> [[UInt8]] {
+        let inst = song.instrument(kind)
+        let ch = channel(kind)
+        var out: [[UInt8]] = []
+        if kind != .rhythm {
+            out.append([0xC0 | ch, inst.isClassic ? program(kind)! : program(inst.resolvedVoice(for: kind))])
+        }
+        if song.version1 == nil {
+            out.append([0xB0 | ch, 7, UInt8(min(127, (100 * inst.level).rounded()))])
+            out.append([0xB0 | ch, 10, UInt8(min(127, max(0, (64 + 63 * inst.pan).rounded())))])
+        }
+        return out
+    }
+
     private static func emit(_ song: Song, loops: Int, seed: UInt64?, into sink: MidiSink) {
         var layout = SongTimeline(song: song, loops: max(1, loops), seed: seed)
         let totalSteps = layout.totalSteps ?? 0
@@ -104,11 +130,7 @@ public enum MidiFileWriter {
         }
         let endTick = tick
         // A version-1 file lists its tracks (an empty one too) and has no mix.
-        let tracks =
-            song.version1?.tracks
-            ?? TrackKind.allCases.filter { kind in
-                song.isAudible(kind) && song.patterns.contains { !$0.notes(kind).isEmpty }
-            }
+        let tracks = tracks(of: song)
         sink.append(Array("MThd".utf8))
         sink.appendUInt32(6)
         sink.appendUInt16(1)
@@ -141,14 +163,7 @@ public enum MidiFileWriter {
         let ch = channel(kind)
         var track = TrackBuilder(sink)
         track.meta(0x03, Array(trackName(kind).utf8))
-        if kind != .rhythm {
-            let program = inst.isClassic ? program(kind)! : program(inst.resolvedVoice(for: kind))
-            track.event(0, [0xC0 | ch, program])
-        }
-        if song.version1 == nil {
-            track.event(0, [0xB0 | ch, 7, UInt8(min(127, (100 * inst.level).rounded()))])
-            track.event(0, [0xB0 | ch, 10, UInt8(min(127, max(0, (64 + 63 * inst.pan).rounded())))])
-        }
+        for message in setup(kind, of: song) { track.event(0, message) }
         var timeline = layout
         var stream = SpanStream(channel: ch)
         for (si, seg) in layout.segments.enumerated() {

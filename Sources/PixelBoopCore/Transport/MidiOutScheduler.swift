@@ -5,17 +5,21 @@ struct MidiOutMessage {
         case start, resume, clock, stop
         case noteOff(id: UInt32, channel: UInt8, key: UInt8)
         case noteOn(id: UInt32, channel: UInt8, key: UInt8, velocity: UInt8)
+        /// A channel's setup (Program Change, volume, pan) before a run's first note.
+        case setup([UInt8])
     }
     var frame: UInt64
     var kind: Kind
 
-    /// On one frame: position and Start/Continue, then the clock, then note-offs, then note-ons.
+    /// On one frame: position and Start/Continue, then the channels' setup, then the clock, then
+    /// note-offs, then note-ons.
     var rank: Int {
         switch kind {
         case .songPosition, .start, .resume: return 0
-        case .clock, .stop: return 1
-        case .noteOff: return 2
-        case .noteOn: return 3
+        case .setup: return 1
+        case .clock, .stop: return 2
+        case .noteOff: return 3
+        case .noteOn: return 4
         }
     }
 }
@@ -38,8 +42,19 @@ struct MidiOutScheduler {
     private var announce: (step: Int, resume: Bool)?
     /// The frame whose note-ons have had their keys cleared (see `cutBeforeOns`).
     private var cutFrame: UInt64?
+    /// A version-2 song's channel setup, as its `.mid` has it (`MidiFileWriter.setup`): sent on the
+    /// first step of every run, so the gear plays each track with its program, level and pan.
+    private let setup: [[UInt8]]
+    private var setupDue = false
 
-    init(clock: Bool) { self.clock = clock }
+    init(clock: Bool, song: Song? = nil) {
+        self.clock = clock
+        if let song, song.version1 == nil {
+            setup = MidiFileWriter.tracks(of: song).flatMap { MidiFileWriter.setup($0, of: song) }
+        } else {
+            setup = []
+        }
+    }
 
     var nextFrame: UInt64? { queue.nextFrame }
 
@@ -48,16 +63,26 @@ struct MidiOutScheduler {
         queue.removeAll()
         sounding.removeAll()
         announce = nil
+        setupDue = false
         cutFrame = nil
     }
 
     /// Start goes before `step` (the first of a run); with `resume`, Song Position + Continue.
-    mutating func announce(step: Int, resume: Bool) { announce = clock ? (step, resume) : nil }
+    /// The channels' setup goes before it too.
+    mutating func announce(step: Int, resume: Bool) {
+        announce = clock ? (step, resume) : nil
+        setupDue = !setup.isEmpty
+    }
 
     /// Lock held: the MIDI of a song's `steps` (their notes, as the .mid export has them), and
     /// its clock: six per step, straight (unswung), at each chain entry's own tempo.
     mutating func add(_ spans: [SongSpan], steps: Range<Int>, song: inout SongSequencer) {
         var added: [MidiOutMessage] = []
+        if setupDue, let first = steps.first {
+            setupDue = false
+            let frame = song.frame(ofStep: first)
+            added += setup.map { MidiOutMessage(frame: frame, kind: .setup($0)) }
+        }
         for s in spans where (0...127).contains(s.hit.pitch) {
             let ch = MidiFileWriter.channel(s.hit.track)
             let key = UInt8(s.hit.pitch)
@@ -141,6 +166,7 @@ struct MidiOutScheduler {
         case .resume: try send([0xFB], m.frame)
         case .clock: try send([0xF8], m.frame)
         case .stop: try send([0xFC], m.frame)
+        case .setup(let bytes): try send(bytes, m.frame)
         case .noteOn(let id, let ch, let key, let velocity):
             let slot = UInt16(ch) << 8 | UInt16(key)
             if sounding[slot] != nil {

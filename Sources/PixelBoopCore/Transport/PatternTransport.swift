@@ -78,7 +78,7 @@ public final class PatternTransport: Sendable {
                 reopenSettings: (route, periodFrames, periods, adaptive, gainDB), sequencer: sequencer,
                 playback: playback,
                 pending: EventScheduler(lookahead: UInt64(ahead * info.sampleRate) + UInt64(info.bufferFrames)),
-                midi: route.midiOut ? MidiOutScheduler(clock: midiClock) : nil,
+                midi: route.midiOut ? MidiOutScheduler(clock: midiClock, song: song) : nil,
                 clockFollower: route.followMidiClock ? MidiClockFollower() : nil))
     }
 
