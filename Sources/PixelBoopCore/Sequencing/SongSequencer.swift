@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 
 /// One thing for the engine to do at an exact frame, from a song.
-public struct SongEvent: Equatable, Sendable, FrameStamped {
+public struct SongEvent: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         /// `instrument`: on the track's instrument slot, else on its version-1 timbre.
         case noteOn(track: TrackKind, pitch: Int, gain: Float, id: UInt32, instrument: Bool)

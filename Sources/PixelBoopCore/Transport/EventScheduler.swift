@@ -9,6 +9,7 @@ public protocol FrameStamped {
 
 extension ToneSequence.Event: FrameStamped {}
 extension MidiOutMessage: FrameStamped {}
+extension SongEvent: FrameStamped {}
 
 /// The one event scheduler every producer goes through, live and offline: frame-stamped events
 /// wait here, in the order the engine must receive them (its queue is FIFO), until they fall

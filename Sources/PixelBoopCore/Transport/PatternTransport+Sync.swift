@@ -22,7 +22,7 @@ extension PatternTransport {
 /// boop is a slow-sync client, so no step of a run is skipped. The transport starting (or moved)
 /// from frame F: the first step at or after F, k0 on transport frame T0, is queued for engine
 /// frame A + (T0 - F), where A lies a cycle and 20 ms ahead of the engine (time for the pause's
-/// fade), step k on that + floor((k - k0) x rate x 60 / (bpm x 4) + 0.5); then (request, A) is
+/// fade), every step k on A + (Tk - F), Tk its transport frame; then (request, A) is
 /// armed. The process thread renders up to A, holds the engine there and tells JACK it is ready;
 /// the transport's frame F is the engine's A whenever it rolls. A roll boop did not prepare (the
 /// transport already rolling when boop came, or a sync timeout) re-anchors on the frame it was seen
