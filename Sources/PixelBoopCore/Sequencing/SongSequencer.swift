@@ -130,10 +130,15 @@ public struct SongSequencer: Sendable {
     /// Plays on at `bpm` from global step k, which keeps its frame (a tempo key, a followed clock):
     /// the song's tempo, which a chain entry's own gives way to.
     public mutating func setBPM(_ bpm: Double, fromStep k: Int) {
+        take(prepared(bpm: bpm, near: k), fromStep: k)
+    }
+
+    /// The song at `bpm`, as `setBPM` plays it, laid out as far as global step k (see `prepared`).
+    public func prepared(bpm: Double, near k: Int) -> SongSequencer {
         var changed = song
         changed.bpm = bpm
         for i in changed.chain.indices { changed.chain[i].bpm = nil }
-        replaceSong(changed, fromStep: k, seed: timeline.seed)
+        return prepared(changed, seed: timeline.seed, near: k)
     }
 
     /// The first frame of global step k (swing applied); past the end, the end of the music.

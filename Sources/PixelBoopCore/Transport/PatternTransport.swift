@@ -200,8 +200,11 @@ public final class PatternTransport: Sendable {
 
     /// Changes the tempo from the next step to be queued, within the tempo range (the whole song's:
     /// a chain entry's own tempo gives way to it).
+    /// Laid out before the lock is taken, as `playSong`.
     public func setBPM(_ bpm: Double) {
-        sync.locked { s in s.sequencer.setBPM(Self.clampBPM(bpm), fromStep: s.nextStep) }
+        let (current, from) = sync.locked { ($0.sequencer, $0.nextStep) }
+        let next = current.prepared(bpm: Self.clampBPM(bpm), near: from)
+        sync.locked { s in s.sequencer.take(next, fromStep: s.nextStep) }
         sync.wake()
     }
 
