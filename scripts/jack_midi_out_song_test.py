@@ -10,7 +10,8 @@ frame. Checked against scripts/song_model.py (an independent model of the song f
 first; every note-on on Start + the model's frame (swing and ratchets included), with the .mid
 export's channel and velocity, and no other; six straight clocks per step at each entry's own
 tempo (clock c of step k of an entry on its start + floor((k + c/6) x rate x 60 / (bpm x 4) + 0.5));
-the song ends by itself (exit 0) with a note-off for every note. About 10 s."""
+the song ends by itself (exit 0) with a note-off for every note; right after Start, each track's Program
+Change, volume and pan, as the .mid export sets them up. About 10 s."""
 import json
 import math
 import os
@@ -127,6 +128,48 @@ check(ok, f"{len(clocks)} of {total_clocks} clocks judged (the rest near xruns),
       f"entry's tempo (150, 190, 150 BPM)"
       + ("" if ok else f": {len(expected)} expected; only boop {sorted(set(clocks) - set(expected))[:6]}, "
          f"only expected {sorted(set(expected) - set(clocks))[:6]}"))
+
+
+def mid_setup(path):
+    """The channel messages on tick 0 of each track of a Standard MIDI File, in file order."""
+    b = open(path, "rb").read()
+    i, out = 14, []
+    while i < len(b):
+        end = i + 8 + int.from_bytes(b[i + 4:i + 8], "big")
+        i, tick = i + 8, 0
+        while i < end:
+            delta = 0
+            while True:
+                delta, i = delta << 7 | b[i] & 0x7F, i + 1
+                if b[i - 1] < 0x80:
+                    break
+            tick += delta
+            status = b[i]
+            if status == 0xFF:
+                n, j = 0, i + 2
+                while True:
+                    n, j = n << 7 | b[j] & 0x7F, j + 1
+                    if b[j - 1] < 0x80:
+                        break
+                i = j + n
+                continue
+            size = 2 if status & 0xF0 in (0xC0, 0xD0) else 3
+            if tick == 0 and status & 0xF0 in (0xB0, 0xC0):
+                out.append(bytes(b[i:i + size]))
+            i += size
+    return out
+
+
+# Before its first note the song sets up each track's channel as its .mid does: Program Change,
+# volume (CC 7) and pan (CC 10), right after Start, in the file's order.
+mid = os.path.join(work, "song.mid")
+subprocess.run([BOOP, "render", path, "-o", mid, "-q"], check=True)
+setup = mid_setup(mid)
+sent = [d for _, d in events[1:1 + len(setup)]]
+first_note = next((i for i, (_, d) in enumerate(events) if d[0] & 0xF0 == 0x90), len(events))
+check(len(setup) == 8 and sent == setup and first_note > len(setup),
+      f"after Start, each track's Program Change, volume and pan as the .mid has them ({len(setup)} messages)"
+      + ("" if sent == setup else f": sent {[d.hex() for d in sent]}, the .mid {[d.hex() for d in setup]}"))
 on = set()
 for f, d in events:
     if d[0] & 0xF0 == 0x90 and d[2] > 0:

@@ -17,7 +17,7 @@ struct AudioPlaybackTests {
         var route = AudioRoute(device: "hw:99,99")
         route.mute = true
         let t = try PatternTransport(
-            pattern: pattern, route: route, sampleRate: 48000, periodFrames: 256, periods: 3, loops: 1)
+            song: Song(version1: pattern), route: route, sampleRate: 48000, periodFrames: 256, periods: 3, loops: 1)
         #expect(t.device == "none (a timer, no sound)")
         #expect(t.sampleRate == 48000)
         try t.start()

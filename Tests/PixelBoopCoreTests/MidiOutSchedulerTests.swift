@@ -2,12 +2,17 @@ import Testing
 
 @testable import PixelBoopCore
 
+/// A version-1 pattern's sequencer (its one-pattern song, looping), its first step on frame 1000.
+private func version1(_ pattern: Pattern, rate: Double) -> SongSequencer {
+    SongSequencer(song: Song(version1: pattern), sampleRate: rate, loops: nil, startFrame: 1000)
+}
+
 /// Every message the scheduler hands out for `steps`, as (frame, bytes).
 private func midi(_ pattern: Pattern, steps: Range<Int>, clock: Bool, rate: Double = 48000) -> [(UInt64, [UInt8])] {
-    var sequencer = Sequencer(pattern: pattern, sampleRate: rate, startFrame: 1000)
+    var sequencer = version1(pattern, rate: rate)
     var scheduler = MidiOutScheduler(clock: clock)
     scheduler.announce(step: 0, resume: false)
-    scheduler.add(sequencer.events(forSteps: steps), steps: steps, sequencer: sequencer)
+    scheduler.add(sequencer.spans(forSteps: steps), steps: steps, song: &sequencer)
     var out: [(UInt64, [UInt8])] = []
     try? scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
     return out
@@ -31,16 +36,17 @@ struct MidiOutSchedulerTests {
     func stopAtTheEnd() {
         let pattern = Pattern(name: "s", bpm: 151.5, length: 8, tracks: [.melody: [Note(step: 7, pitch: 60, length: 1)]])
         for clock in [true, false] {
-            var sequencer = Sequencer(pattern: pattern, sampleRate: 48000, startFrame: 1000)
+            var sequencer = version1(pattern, rate: 48000)
             var scheduler = MidiOutScheduler(clock: clock)
             scheduler.announce(step: 0, resume: false)
-            scheduler.add(sequencer.events(forSteps: 0..<8), steps: 0..<8, sequencer: sequencer)
-            scheduler.end(atFrame: sequencer.frame(ofStep: 8))
+            scheduler.add(sequencer.spans(forSteps: 0..<8), steps: 0..<8, song: &sequencer)
+            let end = sequencer.frame(ofStep: 8)
+            scheduler.end(atFrame: end)
             var out: [(UInt64, [UInt8])] = []
             try? scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
             let stops = out.filter { $0.1 == [0xFC] }.map(\.0)
-            #expect(stops == (clock ? [sequencer.frame(ofStep: 8)] : []))
-            if clock, let last = out.last(where: { $0.1 == [0xF8] }) { #expect(last.0 < sequencer.frame(ofStep: 8)) }
+            #expect(stops == (clock ? [end] : []))
+            if clock, let last = out.last(where: { $0.1 == [0xF8] }) { #expect(last.0 < end) }
         }
     }
 
@@ -93,10 +99,10 @@ struct MidiOutSchedulerTests {
             name: "q", bpm: 120, length: 16,
             tracks: [.melody: (0..<16).map { Note(step: $0, pitch: 60 + $0 % 3) }, .rhythm: [Note(step: 0, pitch: 36)]])
         let whole = midi(pattern, steps: 0..<16, clock: true)
-        var sequencer = Sequencer(pattern: pattern, sampleRate: 48000, startFrame: 1000)
+        var sequencer = version1(pattern, rate: 48000)
         var scheduler = MidiOutScheduler(clock: true)
         scheduler.announce(step: 0, resume: false)
-        scheduler.add(sequencer.events(forSteps: 0..<16), steps: 0..<16, sequencer: sequencer)
+        scheduler.add(sequencer.spans(forSteps: 0..<16), steps: 0..<16, song: &sequencer)
         var out: [(UInt64, [UInt8])] = []
         var flushes = 0
         while scheduler.nextFrame != nil && flushes < 10_000 {
@@ -142,5 +148,43 @@ struct MidiOutSchedulerTests {
         for c in 0..<(6 * 6) {
             #expect(clocks[c] == 1000 + UInt64((Double(c) * 48000 * 60 / (180 * 24) + 0.5).rounded(.down)))
         }
+    }
+
+    @Test(
+        "a version-2 song's run starts with each track's Program Change, volume and pan, as its .mid; a version-1 pattern's with none"
+    )
+    func channelSetup() throws {
+        var song = PatternTransportSongTests.song
+        song.instruments[.melody, default: Instrument()].level = 0.5
+        song.instruments[.melody, default: Instrument()].pan = -1
+        var sequencer = SongSequencer(song: song, sampleRate: 48000, loops: 1, startFrame: 1000)
+        var scheduler = MidiOutScheduler(clock: true, song: song)
+        scheduler.announce(step: 0, resume: false)
+        scheduler.add(sequencer.spans(forSteps: 0..<4), steps: 0..<4, song: &sequencer)
+        var out: [(UInt64, [UInt8])] = []
+        try scheduler.flush(before: UInt64.max) { bytes, frame in out.append((frame, bytes)) }
+        // The tracks with notes (melody, bass, rhythm), in track order, after Start and before the clock.
+        let setup: [[UInt8]] = [
+            [0xC0, 73], [0xB0, 7, 50], [0xB0, 10, 1],
+            [0xC2, Instrument.Voice(rawValue: "pluck")!.midiProgram], [0xB2, 7, 100], [0xB2, 10, 64],
+            [0xB9, 7, 100], [0xB9, 10, 64]
+        ]
+        #expect(out.prefix(1 + setup.count).map(\.1) == [[0xFA]] + setup)
+        #expect(out.prefix(1 + setup.count).allSatisfy { $0.0 == 1000 })
+        // The same bytes the .mid export writes on tick 0 of those tracks.
+        let file = [UInt8](MidiFileWriter.data(for: song))
+        for message in setup { #expect(file.firstRange(of: [0x00] + message) != nil, "\(message) in the .mid") }
+        // Resuming sends it again; a version-1 pattern sends none (its .mid has no mix).
+        scheduler.reset()
+        scheduler.announce(step: 4, resume: true)
+        scheduler.add(sequencer.spans(forSteps: 4..<5), steps: 4..<5, song: &sequencer)
+        var resumed: [[UInt8]] = []
+        try scheduler.flush(before: UInt64.max) { bytes, _ in resumed.append(bytes) }
+        #expect(Array(resumed.dropFirst(2).prefix(setup.count)) == setup)
+        var plain = SongSequencer(song: Song(version1: Pattern(name: "p")), sampleRate: 48000, loops: 1)
+        var v1 = MidiOutScheduler(clock: false, song: plain.song)
+        v1.announce(step: 0, resume: false)
+        v1.add(plain.spans(forSteps: 0..<16), steps: 0..<16, song: &plain)
+        #expect(v1.nextFrame == nil)
     }
 }

@@ -49,7 +49,7 @@ struct OutputStageTests {
     }
 
     static func render(_ pattern: Pattern, gainDB: Double = 0, voices: Int = 8) throws -> [Float] {
-        var r = PatternRenderer(pattern: pattern)
+        var r = SongRenderer(song: Song(version1: pattern))
         r.gainDB = gainDB
         r.voices = voices
         r.channels = 2

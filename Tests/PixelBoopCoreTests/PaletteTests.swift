@@ -13,7 +13,7 @@ struct PaletteTests {
             #expect(voice.index == UInt32(i) && voice.cValue.rawValue == UInt32(i))
             #expect(Instrument.Voice(rawValue: voice.rawValue) == voice)
             #expect(!voice.summary.isEmpty && voice.midiProgram < 128)
-            #expect(SongMidiWriter.program(voice) == voice.midiProgram)
+            #expect(MidiFileWriter.program(voice) == voice.midiProgram)
         }
         #expect(Instrument.Voice.sine.rawValue == "sine" && Instrument.Voice.saw.rawValue == "saw")
         #expect(Instrument.Voice.triangle.rawValue == "triangle" && Instrument.Voice(rawValue: "organ") == nil)

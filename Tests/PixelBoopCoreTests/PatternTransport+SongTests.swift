@@ -34,11 +34,11 @@ struct PatternTransportSongTests {
     /// returns the events.
     static func played(_ t: PatternTransport, steps: Int) throws -> [SongEvent] {
         let deadline = Date().addingTimeInterval(120)
-        func done() -> Bool { t.sync.locked { t.nextStep >= steps && t.songPending.isEmpty } }
+        func done() -> Bool { t.sync.locked { $0.nextStep >= steps && $0.pending.isEmpty } }
         while !done() && Date() < deadline { usleep(2000) }
         #expect(done(), "the transport queued \(t.scheduledSteps) of \(steps) steps in 120 s")
         try t.stop()
-        return t.sync.locked { t.scheduledLog ?? [] }
+        return t.sync.locked { $0.scheduledLog ?? [] }
     }
 
     static func expected(_ t: PatternTransport, loops: Int) -> [SongEvent] {
@@ -48,21 +48,20 @@ struct PatternTransportSongTests {
 
     @Test("boop play's path: a song given at init plays its chain, every event on the render timeline's frame")
     func songAtInit() throws {
-        let t = try PatternTransport(
-            pattern: Pattern(name: "unused"), route: AudioRoute(device: "null"), loops: 2, song: PatternTransportSongTests.song)
+        let t = try PatternTransport(song: PatternTransportSongTests.song, route: AudioRoute(device: "null"), loops: 2)
         #expect(t.totalSteps == 2 * (6 * 2 + 4 * 2 + 6))
-        t.sync.locked { t.scheduledLog = [] }
+        t.sync.locked { $0.scheduledLog = [] }
         try t.start()
         let got = try PatternTransportSongTests.played(t, steps: t.totalSteps!)
         #expect(got.count > 20)
         #expect(got == PatternTransportSongTests.expected(t, loops: 2))
     }
 
-    @Test("the editor's path: playSong on a pattern transport, then the chain with its tempo change and groove")
+    @Test("the editor's path: playSong on a transport opened with a pattern, then the chain with its tempo change and groove")
     func playSongLater() throws {
-        let t = try PatternTransport(pattern: Pattern(name: "p"), route: AudioRoute(device: "null"))
+        let t = try PatternTransport(song: Song(version1: Pattern(name: "p")), route: AudioRoute(device: "null"))
         t.playSong(PatternTransportSongTests.song)
-        t.sync.locked { t.scheduledLog = [] }
+        t.sync.locked { $0.scheduledLog = [] }
         try t.start()
         // An endless chain: 60 steps are more than two passes of it (26 steps each).
         let deadline = Date().addingTimeInterval(120)
@@ -71,7 +70,7 @@ struct PatternTransportSongTests {
         let heard = t.heardPosition
         #expect(heard != nil)
         try t.stop()
-        let got = t.sync.locked { t.scheduledLog ?? [] }
+        let got = t.sync.locked { $0.scheduledLog ?? [] }
         var s = SongSequencer(
             song: PatternTransportSongTests.song, sampleRate: t.sampleRate, loops: nil, startFrame: t.startFrame)
         let expected = s.events(forSteps: 0..<60).sorted(by: SongEvent.playOrder)

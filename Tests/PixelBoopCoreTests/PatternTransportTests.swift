@@ -25,7 +25,7 @@ struct PatternTransportTests {
         try t.setPaused(false)
         #expect(t.state == .playing)
         t.setBPM(500)   // clamped to the pattern range
-        #expect(t.sequencer.pattern.bpm == Pattern.bpmRange.upperBound)
+        #expect(t.playingSong.bpm == Pattern.bpmRange.upperBound)
         let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
         while t.state == .playing && Date() < deadline {
             try t.tick()

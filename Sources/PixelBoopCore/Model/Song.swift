@@ -148,6 +148,18 @@ public struct Song: Sendable, Equatable {
     public var patterns: [SongPattern]
     /// The order the patterns play in (the file's `song`, or every pattern once in written order).
     public var chain: [ChainEntry]
+    /// Set when the song was read from a version-1 pattern file (`PieceFile`): nil for a song.
+    public var version1: Version1Origin?
+
+    /// What a version-1 pattern file sounded like before it was read as a one-pattern song, kept so
+    /// it still renders the same bytes: one channel, its loops one unbroken run of steps (each
+    /// step's frame counted from the first, never from a loop's rounded start), and in a `.mid`
+    /// every track the file lists (an empty one too) without a mix's volume and pan.
+    public struct Version1Origin: Sendable, Equatable {
+        /// The tracks the file lists, in track order.
+        public var tracks: [TrackKind]
+        public init(tracks: [TrackKind]) { self.tracks = tracks }
+    }
 
     public init(
         name: String, bpm: Double = 120, swing: Double = 50, seed: UInt64 = 0,

@@ -14,6 +14,13 @@ extension Song {
             patterns: [SongPattern(name: "A", length: pattern.length, tracks: tracks)])
     }
 
+    /// A version-1 pattern file as it is played and rendered: the one-pattern song, marked so it
+    /// sounds as the file always has (`Version1Origin`).
+    public init(version1 pattern: Pattern) {
+        self.init(pattern: pattern)
+        version1 = Version1Origin(tracks: TrackKind.allCases.filter { pattern.tracks[$0] != nil })
+    }
+
     /// True when the song says something a version-1 file cannot: more than one pattern, a chain
     /// of its own, a length other than 8/16/24/32, groove, instruments or a mix.
     public var needsVersion2: Bool { version2Reason != nil }

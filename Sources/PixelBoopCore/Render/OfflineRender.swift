@@ -1,17 +1,7 @@
 import FoundationEssentials
 import Glibc
 
-/// What the offline render loop steps through: a pattern's `Sequencer` or a song's `SongSequencer`.
-protocol StepSource {
-    associatedtype Event: FrameStamped
-    mutating func frame(ofStep k: Int) -> UInt64
-    mutating func events(forSteps steps: Range<Int>) -> [Event]
-}
-
-extension Sequencer: StepSource {}
-extension SongSequencer: StepSource {}
-
-/// The offline render loop of patterns and songs: the same engine, event scheduler and output
+/// The offline render loop of songs (a version-1 pattern is a one-pattern song): the same engine, event scheduler and output
 /// stage as live playback, driven block by block instead of by the sound card (the horizon is the
 /// end of each block), then the release tail until every voice is silent, at most `tailFrames`.
 struct OfflineRender {
@@ -25,14 +15,14 @@ struct OfflineRender {
 
     /// Renders `totalSteps` steps of `source` into `sink`; `progress` gets the fraction done;
     /// `shouldStop` is polled between blocks (Ctrl-C). Returns the frames rendered.
-    func run<Source: StepSource>(
-        _ source: inout Source, totalSteps: Int, order: (Source.Event, Source.Event) -> Bool,
-        schedule: (Source.Event) throws(AudioError) -> Void, progress: ((Double) -> Void)?,
+    func run(
+        _ source: inout SongSequencer, totalSteps: Int, schedule: (SongEvent) throws(AudioError) -> Void,
+        progress: ((Double) -> Void)?,
         shouldStop: () -> Bool, sink: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> UInt64 {
         let end = source.frame(ofStep: totalSteps)
         let tailLimit = end + tailFrames
-        var pending = EventScheduler<Source.Event>()
+        var pending = EventScheduler<SongEvent>()
         var nextStep = 0
         var buffer = [Float](repeating: 0, count: blockFrames * channels)
         var frame: UInt64 = 0
@@ -42,7 +32,7 @@ struct OfflineRender {
             // Generate steps starting before this block ends; queue what falls inside it.
             while nextStep < totalSteps && source.frame(ofStep: nextStep) < blockEnd {
                 let upTo = min(totalSteps, nextStep + 16)
-                pending.add(source.events(forSteps: nextStep..<upTo), order: order)
+                pending.add(source.events(forSteps: nextStep..<upTo), order: SongEvent.playOrder)
                 nextStep = upTo
             }
             try pending.flush(before: blockEnd, send: schedule)

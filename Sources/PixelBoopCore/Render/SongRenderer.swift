@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Glibc
 
-/// Offline rendering of a song: `PatternRenderer`'s loop (the same engine, event scheduler and
-/// output stage, the horizon the end of each block) driven by a `SongSequencer`, so a file sounds
-/// exactly like `boop play` of the same song and seed.
+/// Offline rendering of a song (a version-1 pattern is a one-pattern song): the same sequencer,
+/// event scheduler, engine and output stage as live playback, driven by a loop instead of the sound
+/// card (the horizon is the end of each block), so a file sounds exactly like `boop play` of the
+/// same song and seed.
 public struct SongRenderer: FileRendering {
     public var song: Song
     public var sampleRate: Double = 44100
@@ -12,8 +13,12 @@ public struct SongRenderer: FileRendering {
     /// nil: the song's own seed.
     public var seed: UInt64?
     public var channels: Int = 1
+    /// The engine's largest block: each one is one write to the file, and fewer, larger writes
+    /// cost less (the engine works in small slices inside it; the block size changes nothing audible).
     public var blockFrames: Int = 8192
+    /// The longest tail rendered after the last step while voices still ring (the kick's decay).
     public var maxTailSeconds: Double = 4
+    /// The user's gain before the output limiter, in dB (`OutputStage.gainRange`).
     public var gainDB: Double = 0
 
     public init(song: Song) { self.song = song }
@@ -46,7 +51,7 @@ public struct SongRenderer: FileRendering {
             engine: engine, output: output, blockFrames: blockFrames, channels: channels,
             tailFrames: UInt64(maxTailSeconds * sampleRate), sinkLimits: writer != nil)
         return try loop.run(
-            &sequencer, totalSteps: totalSteps, order: SongEvent.playOrder,
+            &sequencer, totalSteps: totalSteps,
             schedule: { event throws(AudioError) in try engine.schedule(event) }, progress: progress,
             shouldStop: shouldStop, sink: sink)
     }

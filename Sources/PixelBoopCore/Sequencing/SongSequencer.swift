@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 
 /// One thing for the engine to do at an exact frame, from a song.
-public struct SongEvent: Equatable, Sendable, FrameStamped {
+public struct SongEvent: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         /// `instrument`: on the track's instrument slot, else on its version-1 timbre.
         case noteOn(track: TrackKind, pitch: Int, gain: Float, id: UInt32, instrument: Bool)
@@ -16,7 +16,9 @@ public struct SongEvent: Equatable, Sendable, FrameStamped {
 
     public var isNoteOff: Bool { if case .noteOff = action { return true } else { return false } }
 
-    /// Engine order: by frame, note-offs first on a shared frame (as `SequencerEvent.playOrder`).
+    /// The order events are handed to the engine in: by frame, and on one frame note-offs first,
+    /// so a repeated or legato note re-attacks instead of being silenced. The sequencer, live
+    /// playback and offline renders all sort with it.
     public static func playOrder(_ a: SongEvent, _ b: SongEvent) -> Bool {
         a.frame != b.frame ? a.frame < b.frame : (a.isNoteOff && !b.isNoteOff)
     }
@@ -52,6 +54,12 @@ public struct SongSequencer: Sendable {
 
     func framesPerStep(_ seg: SongSegment) -> Double { sampleRate * 60.0 / (seg.bpm * 4.0) }
 
+    /// Frames per step of the segment holding global step k (past the end: the last one's).
+    public mutating func framesPerStep(atStep k: Int) -> Double {
+        let i = timeline.segmentIndex(ofStep: k) ?? max(0, timeline.segments.count - 1)
+        return timeline.segment(i).map(framesPerStep) ?? sampleRate * 60.0 / (song.bpm * 4.0)
+    }
+
     /// The start frame of segment i (laid out as needed).
     public mutating func startFrame(ofSegment i: Int) -> UInt64 {
         while starts.count <= i {
@@ -63,9 +71,11 @@ public struct SongSequencer: Sendable {
     }
 
     /// Frame of a position (steps from the start of segment i).
+    /// A position before the music (a step counted back from a restart) never goes below frame 0.
     public mutating func frame(segment i: Int, position: Double) -> UInt64 {
         let seg = timeline.segment(i)!
-        return engineFrame(startFrame(ofSegment: i) + UInt64((position * framesPerStep(seg) + 0.5).rounded(.down)))
+        let offset = Int64((position * framesPerStep(seg) + 0.5).rounded(.down))
+        return UInt64(max(0, origin + Int64(startFrame(ofSegment: i)) + offset))
     }
 
     private func engineFrame(_ musical: UInt64) -> UInt64 { UInt64(max(0, origin + Int64(musical))) }
@@ -97,11 +107,38 @@ public struct SongSequencer: Sendable {
     /// queued): step k keeps its frame, the steps after it follow the new song's layout and tempo,
     /// and note ids go on counting so a note still sounding is never confused with a new one.
     public mutating func replaceSong(_ newSong: Song, fromStep k: Int, seed: UInt64? = nil) {
-        let at = frame(ofStep: k)
+        take(prepared(newSong, seed: seed, near: k), fromStep: k)
+    }
+
+    /// `newSong` as `replaceSong` would play it, laid out as far as global step k: built apart, so
+    /// whoever holds this sequencer under a lock need not wait for the layout (`take` is quick).
+    public func prepared(_ newSong: Song, seed: UInt64? = nil, near k: Int) -> SongSequencer {
         var next = SongSequencer(song: newSong, sampleRate: sampleRate, loops: timeline.loops, seed: seed)
+        _ = next.frame(ofStep: k)
+        return next
+    }
+
+    /// Plays `next` (from `prepared`) from global step k on, as `replaceSong` describes.
+    public mutating func take(_ next: SongSequencer, fromStep k: Int) {
+        let at = frame(ofStep: k)
+        var next = next
         next.restart(step: k, atFrame: at)
         next.nextNoteID = nextNoteID
         self = next
+    }
+
+    /// Plays on at `bpm` from global step k, which keeps its frame (a tempo key, a followed clock):
+    /// the song's tempo, which a chain entry's own gives way to.
+    public mutating func setBPM(_ bpm: Double, fromStep k: Int) {
+        take(prepared(bpm: bpm, near: k), fromStep: k)
+    }
+
+    /// The song at `bpm`, as `setBPM` plays it, laid out as far as global step k (see `prepared`).
+    public func prepared(bpm: Double, near k: Int) -> SongSequencer {
+        var changed = song
+        changed.bpm = bpm
+        for i in changed.chain.indices { changed.chain[i].bpm = nil }
+        return prepared(changed, seed: timeline.seed, near: k)
     }
 
     /// The first frame of global step k (swing applied); past the end, the end of the music.
@@ -115,12 +152,21 @@ public struct SongSequencer: Sendable {
         return frame(segment: si, position: SongTimeline.position(k - seg.firstStep, length: length, swing: seg.swing))
     }
 
-    /// The global step sounding at `frame` (the last starting at or before it; 0 before the first).
+    /// The global step sounding at `frame` (the last starting at or before it; 0 before the first;
+    /// past the end of the music, counted on at the last entry's tempo, as a finished run is heard).
     public mutating func step(atFrame frame: UInt64) -> Int {
         var si = 0
         while timeline.segment(si + 1) != nil && engineFrame(startFrame(ofSegment: si + 1)) <= frame { si += 1 }
         guard let seg = timeline.segment(si) else { return 0 }
+        let end = engineFrame(startFrame(ofSegment: si + 1))
+        if timeline.segment(si + 1) == nil && frame >= end {
+            return seg.firstStep + seg.steps + Int(Double(frame - end) / framesPerStep(seg))
+        }
+        // From the straight-time estimate (a version-1 pattern is one long segment), then exact.
         var k = seg.firstStep
+        let start = engineFrame(startFrame(ofSegment: si))
+        if frame > start { k += min(seg.steps - 1, Int(Double(frame - start) / framesPerStep(seg))) }
+        while k > seg.firstStep && self.frame(ofStep: k) > frame { k -= 1 }
         while k + 1 < seg.firstStep + seg.steps && self.frame(ofStep: k + 1) <= frame { k += 1 }
         return k
     }
@@ -189,6 +235,18 @@ extension AudioEngine {
             } else {
                 try kitHit(kit, key: key, gain: gain, at: event.frame)
             }
+        }
+    }
+}
+
+extension TrackKind {
+    /// The engine voice each track plays with.
+    public var timbre: Timbre? {
+        switch self {
+        case .melody: return .melody
+        case .chords: return .chords
+        case .bass: return .bass
+        case .rhythm: return nil
         }
     }
 }

@@ -44,6 +44,10 @@ public struct SongTimeline: Sendable {
     private var patternIndex: [String: Int] = [:]
     public private(set) var segments: [SongSegment] = []
     private var passes: [Int]
+    /// The chain as laid out, played `runs` times (nil: for ever): the song's, or for a version-1
+    /// pattern its one entry repeated `loops` times as one segment (one unbroken run of steps).
+    private let chain: [ChainEntry]
+    private let runs: Int?
 
     public init(song: Song, loops: Int? = 1, seed: UInt64? = nil) {
         self.song = song
@@ -51,16 +55,26 @@ public struct SongTimeline: Sendable {
         self.seed = seed ?? song.seed
         for (i, p) in song.patterns.enumerated() { patternIndex[p.name] = i }
         passes = [Int](repeating: 0, count: song.patterns.count)
+        if song.version1 != nil, song.chain.count == 1, var only = song.chain.first {
+            only.repeats *= loops ?? SongTimeline.endlessRepeats
+            (chain, runs) = ([only], loops == nil ? nil : 1)
+        } else {
+            (chain, runs) = (song.chain, loops)
+        }
     }
 
+    /// Repeats of an endless version-1 pattern's one segment: more than any playing lasts, few
+    /// enough that no frame overflows.
+    static let endlessRepeats = 1 << 32
+
     /// Segments in the whole piece (nil: endless).
-    public var segmentCount: Int? { loops.map { $0 * song.chain.count } }
+    public var segmentCount: Int? { runs.map { $0 * chain.count } }
 
     /// Steps in the whole piece (nil: endless).
     public var totalSteps: Int? {
-        guard let loops else { return nil }
-        let once = song.chain.reduce(0) { $0 + song.patterns[patternIndex[$1.pattern]!].length * $1.repeats }
-        return once * loops
+        guard let runs else { return nil }
+        let once = chain.reduce(0) { $0 + song.patterns[patternIndex[$1.pattern]!].length * $1.repeats }
+        return once * runs
     }
 
     /// Lays out segments up to index `i` (lazily, so an endless song costs only what was played).
@@ -69,13 +83,13 @@ public struct SongTimeline: Sendable {
         if let count = segmentCount, i >= count { return nil }
         while segments.count <= i {
             let n = segments.count
-            let entry = song.chain[n % song.chain.count]
+            let entry = chain[n % chain.count]
             let p = patternIndex[entry.pattern]!
             let pattern = song.patterns[p]
             let first = segments.last.map { $0.firstStep + $0.steps } ?? 0
             segments.append(
                 SongSegment(
-                    entry: n % song.chain.count, pattern: p, firstStep: first, steps: pattern.length * entry.repeats,
+                    entry: n % chain.count, pattern: p, firstStep: first, steps: pattern.length * entry.repeats,
                     bpm: entry.bpm ?? song.bpm, swing: pattern.swing ?? song.swing, firstPass: passes[p]))
             passes[p] += entry.repeats
         }

@@ -1,15 +1,15 @@
 import FoundationEssentials
 import Glibc
 
-/// Something for the engine to do at an exact frame: a pattern's step event, a tone's edge, an
+/// Something for the engine to do at an exact frame: a song's step event, a tone's edge, an
 /// editor's audition release, a message for a MIDI output.
 public protocol FrameStamped {
     var frame: UInt64 { get }
 }
 
-extension SequencerEvent: FrameStamped {}
 extension ToneSequence.Event: FrameStamped {}
 extension MidiOutMessage: FrameStamped {}
+extension SongEvent: FrameStamped {}
 
 /// The one event scheduler every producer goes through, live and offline: frame-stamped events
 /// wait here, in the order the engine must receive them (its queue is FIFO), until they fall

@@ -5,17 +5,21 @@ struct MidiOutMessage {
         case start, resume, clock, stop
         case noteOff(id: UInt32, channel: UInt8, key: UInt8)
         case noteOn(id: UInt32, channel: UInt8, key: UInt8, velocity: UInt8)
+        /// A channel's setup (Program Change, volume, pan) before a run's first note.
+        case setup([UInt8])
     }
     var frame: UInt64
     var kind: Kind
 
-    /// On one frame: position and Start/Continue, then the clock, then note-offs, then note-ons.
+    /// On one frame: position and Start/Continue, then the channels' setup, then the clock, then
+    /// note-offs, then note-ons.
     var rank: Int {
         switch kind {
         case .songPosition, .start, .resume: return 0
-        case .clock, .stop: return 1
-        case .noteOff: return 2
-        case .noteOn: return 3
+        case .setup: return 1
+        case .clock, .stop: return 2
+        case .noteOff: return 3
+        case .noteOn: return 4
         }
     }
 }
@@ -33,13 +37,24 @@ struct MidiOutScheduler {
     let clock: Bool
     private var queue = EventScheduler<MidiOutMessage>()
     private var sounding: [UInt16: UInt32] = [:]   // channel << 8 | key -> the note sounding there
-    private var nextDrumID: UInt32 = 0xE000_0000
+    private var nextNoteID: UInt32 = 0xE000_0000
     /// The step whose first frame gets Start (0) or Song Position + Continue (a resumed step).
     private var announce: (step: Int, resume: Bool)?
     /// The frame whose note-ons have had their keys cleared (see `cutBeforeOns`).
     private var cutFrame: UInt64?
+    /// A version-2 song's channel setup, as its `.mid` has it (`MidiFileWriter.setup`): sent on the
+    /// first step of every run, so the gear plays each track with its program, level and pan.
+    private let setup: [[UInt8]]
+    private var setupDue = false
 
-    init(clock: Bool) { self.clock = clock }
+    init(clock: Bool, song: Song? = nil) {
+        self.clock = clock
+        if let song, song.version1 == nil {
+            setup = MidiFileWriter.tracks(of: song).flatMap { MidiFileWriter.setup($0, of: song) }
+        } else {
+            setup = []
+        }
+    }
 
     var nextFrame: UInt64? { queue.nextFrame }
 
@@ -48,63 +63,31 @@ struct MidiOutScheduler {
         queue.removeAll()
         sounding.removeAll()
         announce = nil
+        setupDue = false
         cutFrame = nil
     }
 
     /// Start goes before `step` (the first of a run); with `resume`, Song Position + Continue.
-    mutating func announce(step: Int, resume: Bool) { announce = clock ? (step, resume) : nil }
-
-    /// Lock held: the MIDI of `steps`, whose engine events the sequencer just made.
-    mutating func add(_ events: [SequencerEvent], steps: Range<Int>, sequencer: Sequencer) {
-        var added: [MidiOutMessage] = []
-        var ons: [UInt32: (channel: UInt8, key: UInt8)] = [:]
-        for e in events {
-            switch e.action {
-            case .noteOn(let track, let pitch, let velocity, let id):
-                guard (0...127).contains(pitch) else { continue }
-                let ch = MidiFileWriter.channel(track)
-                let key = UInt8(pitch)
-                ons[id] = (ch, key)
-                added.append(
-                    .init(
-                        frame: e.frame, kind: .noteOn(id: id, channel: ch, key: key, velocity: MidiFileWriter.velocity(velocity)))
-                )
-            case .drum(let key, let velocity):
-                guard (0...127).contains(key) else { continue }
-                let pattern = sequencer.pattern
-                let local = ((e.step % pattern.length) + pattern.length) % pattern.length
-                let note = pattern.notes(.rhythm).first { $0.step == local && $0.pitch == key } ?? Note(step: local, pitch: key)
-                nextDrumID &+= 1
-                let id = nextDrumID
-                added.append(
-                    .init(
-                        frame: e.frame,
-                        kind: .noteOn(id: id, channel: 9, key: UInt8(key), velocity: MidiFileWriter.velocity(velocity))))
-                added.append(
-                    .init(
-                        frame: sequencer.offFrame(for: note, atStep: e.step), kind: .noteOff(id: id, channel: 9, key: UInt8(key)))
-                )
-            case .noteOff: break
-            }
-        }
-        for e in events {
-            if case .noteOff(let id) = e.action, let note = ons[id] {
-                added.append(.init(frame: e.frame, kind: .noteOff(id: id, channel: note.channel, key: note.key)))
-            }
-        }
-        if clock { added += clocks(for: steps, sequencer: sequencer) }
-        merge(added)
+    /// The channels' setup goes before it too.
+    mutating func announce(step: Int, resume: Bool) {
+        announce = clock ? (step, resume) : nil
+        setupDue = !setup.isEmpty
     }
 
     /// Lock held: the MIDI of a song's `steps` (their notes, as the .mid export has them), and
     /// its clock: six per step, straight (unswung), at each chain entry's own tempo.
     mutating func add(_ spans: [SongSpan], steps: Range<Int>, song: inout SongSequencer) {
         var added: [MidiOutMessage] = []
+        if setupDue, let first = steps.first {
+            setupDue = false
+            let frame = song.frame(ofStep: first)
+            added += setup.map { MidiOutMessage(frame: frame, kind: .setup($0)) }
+        }
         for s in spans where (0...127).contains(s.hit.pitch) {
             let ch = MidiFileWriter.channel(s.hit.track)
             let key = UInt8(s.hit.pitch)
-            nextDrumID &+= 1   // ids of the output's own, as for a pattern's drums
-            let id = nextDrumID
+            nextNoteID &+= 1   // ids of the output's own
+            let id = nextNoteID
             added.append(
                 .init(
                     frame: s.on, kind: .noteOn(id: id, channel: ch, key: key, velocity: MidiFileWriter.velocity(s.hit.velocity))))
@@ -142,22 +125,6 @@ struct MidiOutScheduler {
     /// Stable: on a shared frame and rank, the order they were made in.
     private mutating func merge(_ added: [MidiOutMessage]) {
         queue.add(added) { a, b in (a.frame, a.rank) < (b.frame, b.rank) }
-    }
-
-    /// Six clocks per step (a sixteenth), counted from the sequencer's anchor.
-    private mutating func clocks(for steps: Range<Int>, sequencer: Sequencer) -> [MidiOutMessage] {
-        var out: [MidiOutMessage] = []
-        let rate = sequencer.sampleRate
-        let bpm = sequencer.pattern.bpm
-        for s in steps {
-            out += announced(step: s, frame: sequencer.frame(ofStep: s))
-            for c in (6 * s)..<(6 * s + 6) {
-                let k = Double(c - 6 * sequencer.anchorStep)
-                let offset = (k * rate * 60.0 / (bpm * 24.0) + 0.5).rounded(.down)
-                out.append(.init(frame: sequencer.anchorFrame + UInt64(max(0, offset)), kind: .clock))
-            }
-        }
-        return out
     }
 
     /// Lock held: hands the output every message before `horizon`, in order; a full queue keeps
@@ -199,6 +166,7 @@ struct MidiOutScheduler {
         case .resume: try send([0xFB], m.frame)
         case .clock: try send([0xF8], m.frame)
         case .stop: try send([0xFC], m.frame)
+        case .setup(let bytes): try send(bytes, m.frame)
         case .noteOn(let id, let ch, let key, let velocity):
             let slot = UInt16(ch) << 8 | UInt16(key)
             if sounding[slot] != nil {

@@ -8,13 +8,21 @@ extension PatternTransport {
     /// `gate` seconds; a drum for the rhythm track. Works whether or not the loop plays.
     public func audition(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double = 0.25) throws(AudioError) {
         try openSound()
-        try sync.locked { () throws(AudioError) -> Void in
-            try auditionLocked(pitch: pitch, track: track, velocity: velocity, gate: gate)
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in
+            try s.audition(pitch: pitch, track: track, velocity: velocity, gate: gate)
         }
         sync.wake()   // the release is due at the end of the gate
     }
 
-    func auditionLocked(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double) throws(AudioError) {
+    /// Tap-to-sound (`edit -v`): the engine notes when it has rendered the block after `frame`
+    /// (the block holding an audition's first sample), read later with `renderedPast`.
+    public func markTap(frame: UInt64) { sync.locked { $0.engine.mark(frame: frame) } }
+    /// When (CLOCK_MONOTONIC seconds) the engine finished rendering past `frame`, nil until it has.
+    public func renderedPast(frame: UInt64) -> Double? { sync.locked { $0.engine.mark(frame: frame) } }
+}
+
+extension PatternTransport.Shared {
+    mutating func audition(pitch: Int, track: TrackKind, velocity: Velocity, gate: Double) throws(AudioError) {
         if track == .rhythm {
             if let inst = mix[.rhythm] {
                 try engine.schedule(
@@ -42,17 +50,13 @@ extension PatternTransport {
         }
         // Kept in the order the gates end (a shorter gate may end before an earlier, longer one).
         auditions.add(
-            [AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)], order: { $0.frame < $1.frame })
+            [PatternTransport.AuditionRelease(frame: engine.frameClock + UInt64(gate * sampleRate), id: id)],
+            order: { $0.frame < $1.frame })
     }
 
-    /// Tap-to-sound (`edit -v`): the engine notes when it has rendered the block after `frame`
-    /// (the block holding an audition's first sample), read later with `renderedPast`.
-    public func markTap(frame: UInt64) { engine.mark(frame: frame) }
-    /// When (CLOCK_MONOTONIC seconds) the engine finished rendering past `frame`, nil until it has.
-    public func renderedPast(frame: UInt64) -> Double? { engine.mark(frame: frame) }
-
-    func releaseAuditions() throws(AudioError) {
+    mutating func releaseAuditions() throws(AudioError) {
         guard !auditions.isEmpty else { return }
+        let engine = self.engine
         // A full immediate lane keeps the rest for a later step.
         try auditions.flush(before: engine.frameClock + 1) { release throws(AudioError) in
             try engine.releaseNote(NoteID(rawValue: release.id), at: AudioEngine.now)

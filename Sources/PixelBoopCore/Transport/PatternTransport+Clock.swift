@@ -81,9 +81,9 @@ struct MidiClockFollower {
 /// skipped). The second step comes from the period of the clocks before Start (`carried`), or of
 /// the run's first clocks. A clock lost in an xrun is counted from the gap it leaves
 /// (`clocksArriving`).
-extension PatternTransport {
-    /// Lock held: one message from midi_in.
-    func followClock(_ e: boop_transport_event) throws(AudioError) {
+extension PatternTransport.Shared {
+    /// One message from midi_in.
+    mutating func followClock(_ e: boop_transport_event) throws(AudioError) {
         guard var f = clockFollower else { return }
         defer { clockFollower = f }
         switch e.kind {
@@ -110,13 +110,13 @@ extension PatternTransport {
         }
     }
 
-    /// Lock held: a Clock; the first after Start or Continue lands on the held engine frame.
-    private func clockArrived(_ e: boop_transport_event, _ f: inout MidiClockFollower) throws(AudioError) {
+    /// A Clock; the first after Start or Continue lands on the held engine frame.
+    private mutating func clockArrived(_ e: boop_transport_event, _ f: inout MidiClockFollower) throws(AudioError) {
         if f.armed {
             f.armed = false
             f.running = true
             // Queued too late for the held frame (or not at all): the step is skipped as below.
-            if e.prepared == 0 && _state == .playing { try halt() }
+            if e.prepared == 0 && state == .playing { try halt() }
         }
         guard f.running else { return f.idle(at: e.engine_frame) }
         for frame in f.clocksArriving(at: e.engine_frame) {
@@ -127,7 +127,7 @@ extension PatternTransport {
             guard let period = f.period else { continue }
             if f.clock % 6 == 0 {
                 stepArrived(step, atFrame: frame, period: period)
-            } else if _state == .playing && stepLimit == step + 1 && nextStep == step + 1
+            } else if state == .playing && stepLimit == step + 1 && nextStep == step + 1
                 && lastChance(due: f.stepFrame + UInt64(6 * period), period: period)
             {
                 // A run started without a period: its second step, from the clocks so far.
@@ -136,56 +136,56 @@ extension PatternTransport {
         }
     }
 
-    /// Lock held: how far a flush may reach. The engine takes its events first in, first out, so
+    /// How far a flush may reach. The engine takes its events first in, first out, so
     /// one sent ahead of an earlier one holds that one back until its own frame. Following a MIDI
     /// clock only the steps up to `stepLimit` are queued; an event already pending past the next
     /// step still to come (a long note's note-off, with the MIDI output's 200 ms lookahead longer
     /// than a step) waits until that step is queued, a quarter step early to cover the prediction
     /// (the step comes from a later clock). Events due within the last-chance margin always go, so
     /// a clock that stops or slows leaves no note hanging.
-    func flushHorizon(_ horizon: UInt64) -> UInt64 {
+    mutating func flushHorizon(_ horizon: UInt64) -> UInt64 {
         guard heldAtStepLimit else { return horizon }
-        let next = Double(frameLocked(ofStep: nextStep)) - _sequencer.framesPerStep / 4
+        let next = Double(sequencer.frame(ofStep: nextStep)) - sequencer.framesPerStep(atStep: nextStep) / 4
         let soon = Double(engine.frameClock) + 2 * Double(playback.info.bufferFrames) + 0.01 * sampleRate
         return min(horizon, UInt64(max(next, soon, 0)))
     }
 
-    /// Lock held: the next step waits for a clock (queued up to `stepLimit`, more to come).
+    /// The next step waits for a clock (queued up to `stepLimit`, more to come).
     var heldAtStepLimit: Bool {
         guard let stepLimit, nextStep >= stepLimit else { return false }
         return totalSteps.map { nextStep < $0 } ?? true
     }
 
-    /// Lock held: the next clock might be seen too late to queue a step due on `due`.
-    private func lastChance(due: UInt64, period: Double) -> Bool {
+    /// The next clock might be seen too late to queue a step due on `due`.
+    private mutating func lastChance(due: UInt64, period: Double) -> Bool {
         let margin = 2 * Double(playback.info.bufferFrames) + 0.01 * sampleRate
         return Double(engine.frameClock) + period + margin >= Double(due)
     }
 
-    /// Lock held: Start or Continue held the engine on `frame` until the next clock: step `step`
+    /// Start or Continue held the engine on `frame` until the next clock: step `step`
     /// (and the one after it, when the clocks before gave a period) is queued there and armed. If
     /// the clock came first (the engine runs on past `frame`), the step is skipped.
-    private func prepareHeld(step: Int, atFrame frame: UInt64, request: UInt32, period: Double?) throws(AudioError) {
+    private mutating func prepareHeld(step: Int, atFrame frame: UInt64, request: UInt32, period: Double?) throws(AudioError) {
         guard engine.frameClock <= frame else { return }
-        if let period { _sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step) }
-        _sequencer.restart(step: step, atFrame: frame)
+        if let period { sequencer.setBPM(PatternTransport.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step) }
+        sequencer.restart(step: step, atFrame: frame)
         nextStep = step
         stepLimit = step + (period == nil ? 1 : 2)
         midi?.announce(step: step, resume: step != 0)
-        _state = .playing
+        state = .playing
         try schedule()
         playback.armTransport(request: request, frame: frame)
     }
 
-    /// Lock held: step `step`'s clock came on `frame`: the next step is placed from it.
-    private func stepArrived(_ step: Int, atFrame frame: UInt64, period: Double) {
-        _sequencer.setBPM(Self.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step)
-        _sequencer.restart(step: step, atFrame: frame)
+    /// Step `step`'s clock came on `frame`: the next step is placed from it.
+    private mutating func stepArrived(_ step: Int, atFrame frame: UInt64, period: Double) {
+        sequencer.setBPM(PatternTransport.clampBPM(sampleRate * 60 / (period * 24)), fromStep: step)
+        sequencer.restart(step: step, atFrame: frame)
         stepLimit = step + 2
-        if _state != .playing {
+        if state != .playing {
             nextStep = step + 1
             midi?.announce(step: nextStep, resume: nextStep != 0)
-            _state = .playing
+            state = .playing
         }
     }
 }

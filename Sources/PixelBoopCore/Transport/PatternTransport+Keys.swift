@@ -15,18 +15,19 @@ struct KeysSound: Equatable {
 /// what, and places the notes it takes from the keyboard's queue.
 extension PatternTransport {
     /// True when the keyboard's notes sound by themselves (a JACK keyboard): no audition for them.
-    public var keysSoundThemselves: Bool { midiKeys?.jackSource != nil }
+    public var keysSoundThemselves: Bool { sync.locked { $0.midiKeys?.jackSource != nil } }
 
     /// The keyboard's notes sound with `track`'s instrument in the song's mix, as an audition of
     /// that track does (the level scales the velocity's gain, at or above `accentVelocity` an
     /// accent); only keys for which `accepts` is true sound. Given to the playback only when it
     /// changed, and again after each open.
     public func soundKeys(track: TrackKind, accentVelocity: Int, accepts: (Int) -> Bool) throws(AudioError) {
-        guard let midiKeys, midiKeys.jackSource != nil else { return }
+        guard keysSoundThemselves else { return }
         var keys = [UInt8](repeating: 0, count: 16)
         for k in Limits.midiNote where accepts(k) { keys[k >> 3] |= UInt8(1 << (k & 7)) }
-        try sync.locked { () throws(AudioError) -> Void in
-            let inst = mix[track]
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in
+            guard let midiKeys = s.midiKeys, midiKeys.jackSource != nil else { return }
+            let inst = s.mix[track]
             let level = Float(inst?.level ?? 1)
             let kind: boop_keys_kind
             let index: UInt32
@@ -40,9 +41,9 @@ extension PatternTransport {
             let sound = KeysSound(
                 kind: kind, index: index, gain: Velocity.normal.gain * level, accentGain: Velocity.accent.gain * level,
                 accentVelocity: UInt32(accentVelocity), keys: keys)
-            guard sound != keysSent else { return }
-            try midiKeys.setSound(engine: engine, sound: sound)
-            keysSent = sound
+            guard sound != s.keysSent else { return }
+            try midiKeys.setSound(engine: s.engine, sound: sound)
+            s.keysSent = sound
         }
     }
 }

@@ -1,19 +1,21 @@
 import FoundationEssentials
 import Glibc
 
-/// Live playback of a pattern: owns the engine and the device, queues frame-stamped events a
-/// little ahead of the engine's clock (lookahead scheduling, so a late wake-up of the control
-/// thread never moves a note), pauses, resumes, changes tempo or pattern at a step, reports what
-/// the listener hears, and stops with a fade. Its events go through the one `EventScheduler`,
-/// flushed by a `SchedulingThread` of its own, so a command's loop blocked in a terminal write
-/// or a slow redraw never delays a note. Commands call `tick` to learn of the end and of a lost
-/// device, and wait `secondsUntilDue` for that; they keep only arguments, keys and the view.
+/// Live playback of a song (a version-1 pattern is a one-pattern song): owns the engine and the
+/// device, queues frame-stamped events a little ahead of the engine's clock (lookahead scheduling,
+/// so a late wake-up of the control thread never moves a note), pauses, resumes, changes tempo or
+/// the song at a step, reports what the listener hears, and stops with a fade. Its events go
+/// through the one `EventScheduler`, flushed by a `SchedulingThread` of its own, so a command's
+/// loop blocked in a terminal write or a slow redraw never delays a note. Commands call `tick` to
+/// learn of the end and of a lost device, and wait `secondsUntilDue` for that; they keep only
+/// arguments, keys and the view.
 ///
-/// Thread safety: `@unchecked Sendable` because every stored `var` is touched only inside
-/// `sync.locked` (the command's thread and the scheduling thread share it); the audio runs on the
-/// engine's C++ I/O thread, which takes no lock (the engine's event queue is lock-free, and its
+/// Thread safety: everything that changes is in `Shared`, reachable only through the lock box
+/// `sync` (the command's thread and the scheduling thread share it), so the compiler keeps it; the
+/// transport itself holds only constants and is `Sendable` without exception. The audio runs on
+/// the engine's C++ I/O thread, which takes no lock (the engine's event queue is lock-free, and its
 /// one producer is whoever holds the lock).
-public final class PatternTransport: @unchecked Sendable {
+public final class PatternTransport: Sendable {
     public enum State: Equatable, Sendable {
         case ready   // created, not started
         case playing
@@ -22,49 +24,15 @@ public final class PatternTransport: @unchecked Sendable {
         case stopped   // faded out and closed
     }
 
-    public var state: State { sync.locked { _state } }
-    public var sequencer: Sequencer { sync.locked { _sequencer } }
-    var _state = State.ready
-    var _sequencer: Sequencer
-    /// A song's sequencer, when the transport plays a song (`playSong`) instead of `_sequencer`'s pattern.
-    var song: SongSequencer?
-    let sync = SchedulingThread()   // internal, as engine, playback, midi and mix: the +Mix extension
-    let engine: AudioEngine
-    var playback: AudioPlayback
-    /// What `reopenDevice` opens again: the same route and buffer at the same rate.
-    private let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
-    var pending: EventScheduler<SequencerEvent>
-    var songPending: EventScheduler<SongEvent>
-    /// The sequencer's MIDI, when the route has a MIDI output (JACK `--midi-out`).
-    var midi: MidiOutScheduler?
-    /// `--sync jack` or `--sync midi`: the JACK transport or a MIDI clock starts, stops, places and
-    /// times the music (+Sync, +Clock); `stepLimit` then bounds the steps queued.
-    let following: Bool
-    var clockFollower: MidiClockFollower?
-    var stepLimit: Int?
-    var nextStep = 0
-    /// Steps handed to the engine so far (for tests).
-    var scheduledSteps: Int { sync.locked { nextStep } }
-    /// A song's events as handed to the engine, kept only when a test sets it (not nil).
-    var scheduledLog: [SongEvent]?
-    private var pausedAtStep = 0
-    /// Each track's instrument and level (the editor's song; empty: the version-1 timbres, as a
-    /// pattern file plays).
-    var mix: [TrackKind: Instrument] = [:]
-    /// What a JACK keyboard's notes sound with, as last given to the playback (nil after each open).
-    var keysSent: KeysSound?
-    /// JACK: the editor's keyboard, whose notes the playback's midi_in feeds (kept for a reopen).
-    let midiKeys: MidiKeyboard?
-    /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
-    private var schedulingError: AudioError?
+    /// The shared state, behind its lock (internal: the extensions and the tests use it).
+    let sync: SchedulingBox<Shared>
     /// Steps to play before finishing (nil: loop until stopped).
     public let totalSteps: Int?
     public let sampleRate: Double
-    /// The first step's frame and when it was queued: for the trigger-to-output latency.
-    public var startFrame: UInt64 { sync.locked { _startFrame } }
-    private var _startFrame: UInt64 = 0
-    /// The engine's clock when the first step was queued (`start`).
-    private var queuedAtFrame: UInt64 = 0
+
+    public var state: State { sync.locked { $0.state } }
+    /// Steps handed to the engine so far (for tests).
+    var scheduledSteps: Int { sync.locked { $0.nextStep } }
 
     /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
     /// `loops` nil plays until stopped. Throws `deviceUnavailable` (69) when the device cannot open.
@@ -74,141 +42,80 @@ public final class PatternTransport: @unchecked Sendable {
         loops: Int? = nil
     ) throws(AudioError) {
         try self.init(
-            pattern: pattern, route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
+            song: Song(version1: pattern), route: AudioRoute(device: device), sampleRate: sampleRate, voices: voices,
             periodFrames: periodFrames, periods: periods, adaptive: adaptive, gainDB: gainDB, loops: loops)
     }
 
-    /// As above, on any route (an ALSA PCM or a JACK client, whose server sets the rate).
+    /// As above, on any route (an ALSA PCM or a JACK client, whose server sets the rate). A song
+    /// plays its chain `loops` times (for ever when nil), note for note as `render` with the same seed.
     public init(
-        pattern: Pattern, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
+        song: Song, route: AudioRoute, sampleRate: Double = 44100, voices: Int = 8,
         periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
-        loops: Int? = nil, midiClock: Bool = false, song: Song? = nil, seed: UInt64? = nil,
-        midiKeys: MidiKeyboard? = nil
+        loops: Int? = nil, midiClock: Bool = false, seed: UInt64? = nil, midiKeys: MidiKeyboard? = nil
     ) throws(AudioError) {
-        self.midiKeys = midiKeys
-        midi = route.midiOut ? MidiOutScheduler(clock: midiClock) : nil
-        following = route.followTransport || route.followMidiClock
-        clockFollower = route.followMidiClock ? MidiClockFollower() : nil
         // Stereo: every device and the plug layer take it; the voices sit in the centre.
-        playback = try AudioPlayback(
+        let playback = try AudioPlayback(
             route: route, sampleRate: sampleRate, channels: 2,
             periodFrames: periodFrames, periods: periods, adaptive: adaptive, midiKeys: midiKeys)
         playback.gainDB = gainDB
-        reopenSettings = (route, periodFrames, periods, adaptive, gainDB)
         let info = playback.info
-        engine = try AudioEngine(
+        let engine = try AudioEngine(
             configuration: EngineConfiguration(
                 sampleRate: info.sampleRate, voices: voices, maxBlockFrames: 4096, queueCapacity: 1 << 15, channels: 2))
-        _sequencer = Sequencer(pattern: pattern, sampleRate: info.sampleRate)
-        self.sampleRate = info.sampleRate
+        try engine.prepare(song: song, at: 0)
+        let sequencer = SongSequencer(song: song, sampleRate: info.sampleRate, loops: loops, seed: seed)
         // 40 ms ahead of the render clock (plus one buffer): far more than a control thread's
         // wake-up jitter, short enough that tempo changes feel immediate. With a MIDI output,
         // 200 ms: external gear must never get a late event, even from a machine under heavy
         // load (a tempo change then takes effect up to 200 ms later; pause and stop stay immediate).
         let ahead = route.midiOut ? 0.2 : 0.04
-        pending = EventScheduler(lookahead: UInt64(ahead * info.sampleRate) + UInt64(info.bufferFrames))
-        songPending = EventScheduler(lookahead: pending.lookahead)
-        // A song plays its chain `loops` times (for ever when nil), note for note as `render`.
-        self.song = song.map { SongSequencer(song: $0, sampleRate: info.sampleRate, loops: loops, seed: seed) }
-        totalSteps = song == nil ? loops.map { $0 * pattern.length } : self.song!.totalSteps
-        if let song { try engine.prepare(song: song, at: 0) }
+        self.sampleRate = info.sampleRate
+        totalSteps = sequencer.totalSteps
+        sync = SchedulingBox(
+            Shared(
+                engine: engine, sampleRate: info.sampleRate, totalSteps: sequencer.totalSteps,
+                following: route.followTransport || route.followMidiClock, midiKeys: midiKeys,
+                reopenSettings: (route, periodFrames, periods, adaptive, gainDB), sequencer: sequencer,
+                playback: playback,
+                pending: EventScheduler(lookahead: UInt64(ahead * info.sampleRate) + UInt64(info.bufferFrames)),
+                midi: route.midiOut ? MidiOutScheduler(clock: midiClock, song: song) : nil,
+                clockFollower: route.followMidiClock ? MidiClockFollower() : nil))
     }
 
     deinit { sync.end() }
 
-    public var info: PlaybackInfo { sync.locked { playback.info } }
+    public var info: PlaybackInfo { sync.locked { $0.playback.info } }
     /// The device's name for messages: the ALSA PCM, or "jack:<client>".
-    public var device: String { sync.locked { playback.device } }
-    public var stats: PlaybackStats { sync.locked { playback.stats } }
-    public var droppedEvents: UInt64 { engine.droppedEvents }
+    public var device: String { sync.locked { $0.playback.device } }
+    public var stats: PlaybackStats { sync.locked { $0.playback.stats } }
+    public var droppedEvents: UInt64 { sync.locked { $0.engine.droppedEvents } }
     /// The deepest gain reduction of the output stage's limiter since the last call, in dB (0:
     /// it did nothing).
-    public func takeLimiterReductionDB() -> Double { sync.locked { playback.takeLimiterReductionDB() } }
+    public func takeLimiterReductionDB() -> Double { sync.locked { $0.playback.takeLimiterReductionDB() } }
     /// The frame the listener hears now.
-    public var audibleFrame: UInt64 { sync.locked { playback.audibleFrame } }
+    public var audibleFrame: UInt64 { sync.locked { $0.playback.audibleFrame } }
     /// The step the listener hears now (may be negative before the first).
-    public var audibleStep: Int { sync.locked { stepLocked(atFrame: playback.audibleFrame) } }
+    public var audibleStep: Int { sync.locked { $0.sequencer.step(atFrame: $0.playback.audibleFrame) } }
+    /// The first step's frame: for the trigger-to-output latency.
+    public var startFrame: UInt64 { sync.locked { $0.startFrame } }
 
     /// Starts the music a few milliseconds from now, so the first step is queued in time.
     public func start() throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in
-            guard _state == .ready else { return }
-            if following { return try waitForTransport() }
-            queuedAtFrame = engine.frameClock
-            _startFrame = queuedAtFrame + UInt64(0.02 * sampleRate)
-            nextStep = 0
-            clearPending()
-            restartLocked(step: 0, atFrame: _startFrame)
-            midi?.announce(step: 0, resume: false)
-            try schedule()
-            try openSoundLocked()
-            _state = .playing
-        }
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in try s.start() }
         startScheduling()
     }
 
     /// Starts the device without the music, so `audition` sounds at once (an editor before its
     /// first play). `start` does it when needed.
     public func openSound() throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in try openSoundLocked() }
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in try s.openSound() }
         startScheduling()
     }
 
-    func openSoundLocked() throws(AudioError) {
-        guard !soundOpen else { return }
-        try playback.start(engine: engine)
-        soundOpen = true
-    }
-
-    /// The scheduling thread, once the sound is open; it holds the transport only while it works.
+    /// The scheduling thread, once the sound is open; it holds the state only while it works.
     private func startScheduling() {
-        sync.start(name: "boop pattern scheduler") { [weak self] in self?.scheduleDue() }
+        sync.start(name: "boop pattern scheduler") { $0.scheduleDue() }
         sync.wake()
-    }
-
-    /// The scheduling thread's step (lock held): queues what is due, releases auditions whose
-    /// gate is over, and returns the seconds until the next of those is due (nil once stopped).
-    private func scheduleDue() -> Double? {
-        if _state == .stopped { return nil }
-        guard playback.stats.error == nil, schedulingError == nil else { return SchedulingThread.maxSleepSeconds }
-        do {
-            try releaseAuditions()
-            try followTransport()
-            if _state == .playing { try schedule() }
-        } catch {
-            schedulingError = error
-        }
-        return secondsUntilScheduling()
-    }
-
-    /// Lock held: seconds until the next step or pending event comes within the lookahead, or an
-    /// audition's gate ends.
-    private func secondsUntilScheduling() -> Double {
-        let clock = engine.frameClock
-        var wait = SchedulingThread.maxSleepSeconds
-        if _state == .playing {
-            // Held at `stepLimit` (a MIDI clock's next step not known yet), the 5 ms poll wakes it.
-            let reach = heldAtStepLimit ? flushHorizon(pending.horizon(clock: clock)) : UInt64.max
-            if totalSteps.map({ nextStep < $0 }) ?? true, !heldAtStepLimit {
-                let due = frameLocked(ofStep: nextStep)
-                wait = min(
-                    wait,
-                    EventScheduler<SequencerEvent>.seconds(
-                        from: clock, until: due > pending.lookahead ? due - pending.lookahead : 0, sampleRate: sampleRate))
-            }
-            if let next = pending.secondsUntilDue(clock: clock, sampleRate: sampleRate), pending.nextFrame! < reach {
-                wait = min(wait, next)
-            }
-            if let next = songPending.secondsUntilDue(clock: clock, sampleRate: sampleRate) { wait = min(wait, next) }
-            if let next = midi?.nextFrame, next < reach {
-                let due = next > pending.lookahead ? next - pending.lookahead + 1 : 0
-                wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: due, sampleRate: sampleRate))
-            }
-        }
-        if let gate = auditions.nextFrame {
-            wait = min(wait, EventScheduler<SequencerEvent>.seconds(from: clock, until: gate, sampleRate: sampleRate))
-        }
-        return following ? min(wait, Self.transportPollSeconds) : wait
     }
 
     /// How often a lost device is worth trying again.
@@ -219,72 +126,45 @@ public final class PatternTransport: @unchecked Sendable {
     /// which stood still meanwhile). False while it is still missing or offers another rate;
     /// throws when it opens but cannot start.
     public func reopenDevice() throws(AudioError) -> Bool {
-        let reopened = try sync.locked { () throws(AudioError) -> Bool in try reopenLocked() }
+        let reopened = try sync.locked { (s: inout Shared) throws(AudioError) -> Bool in try s.reopen() }
         if reopened { sync.wake() }
         return reopened
-    }
-
-    private func reopenLocked() throws(AudioError) -> Bool {
-        guard soundOpen, playback.stats.error != nil else { return false }
-        // The lost device is closed before another opens. For JACK this is what keeps the process
-        // alive: a client opened while one of a dead server is still open makes libjack reset its
-        // process-wide state (freeing the old client under us), and closing the old one after
-        // that tears down the new client's state too (jack_activate then crashed). Closing a
-        // closed playback again does nothing, so every try may start here.
-        playback.stop()
-        let s = reopenSettings
-        guard
-            let reopened = try? AudioPlayback(
-                route: s.route, sampleRate: sampleRate, channels: 2, periodFrames: s.periodFrames,
-                periods: s.periods, adaptive: s.adaptive, midiKeys: midiKeys),
-            reopened.sampleRate == sampleRate
-        else { return false }
-        reopened.gainDB = s.gainDB
-        keysSent = nil   // a playback opened again forgets the keyboard's sound
-        try reopened.start(engine: engine)
-        playback = reopened
-        return true
     }
 
     /// Stops the loop but keeps the device open (an editor's stop): what was queued is discarded
     /// and what sounds fades within 20 ms. `start` plays again from the first step.
     public func stopLoop() throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in
-            guard _state == .playing || _state == .paused || _state == .finished else { return }
-            clearPending()
-            try engine.cancelPending(fade: 0.015)
-            midiPanic()
-            auditions.removeAll()
-            _state = .ready
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in
+            guard s.state == .playing || s.state == .paused || s.state == .finished else { return }
+            s.clearPending()
+            try s.engine.cancelPending(fade: 0.015)
+            s.midiPanic()
+            s.auditions.removeAll()
+            s.state = .ready
         }
     }
 
     /// The engine frame at which the last audition was queued (its first sample is in the block
     /// after it), for measuring tap-to-sound.
-    public var frameClock: UInt64 { engine.frameClock }
+    public var frameClock: UInt64 { sync.locked { $0.engine.frameClock } }
 
     // Auditions number their notes apart from the sequencer's (which counts up from 1), and are
     // released by the scheduling thread when their gate is over, through the immediate lane too.
     static let auditionIDs: UInt32 = 0xF000_0000
-    var nextAuditionID = PatternTransport.auditionIDs
-    /// Audition releases, through the same scheduler with no lookahead: each is sent (to the
-    /// immediate lane, stamped now) once the engine's clock has reached the end of its gate.
-    var auditions = EventScheduler<AuditionRelease>()
     struct AuditionRelease: FrameStamped {
         let frame: UInt64
         let id: UInt32
     }
-    private var soundOpen = false
 
     /// Once the first step has been heard: how far ahead of the engine's clock it was queued
     /// (`lead`) and the device's delay between the engine and the listener (`device`), in seconds,
     /// both counted in frames (the first step heard `lead + device` after it was queued). The
     /// wall clock is not used: the command loop may look long after the note sounded.
     public var measuredLatency: (lead: Double, device: Double)? {
-        sync.locked {
-            guard _state != .ready, playback.audibleFrame >= _startFrame else { return nil }
-            let delay = max(playback.stats.delayFrames, 0)
-            return (Double(_startFrame - queuedAtFrame) / sampleRate, Double(delay) / sampleRate)
+        sync.locked { s in
+            guard s.state != .ready, s.playback.audibleFrame >= s.startFrame else { return nil }
+            let delay = max(s.playback.stats.delayFrames, 0)
+            return (Double(s.startFrame - s.queuedAtFrame) / sampleRate, Double(delay) / sampleRate)
         }
     }
 
@@ -292,86 +172,39 @@ public final class PatternTransport: @unchecked Sendable {
     /// `deviceLost`) and what the scheduling thread could not queue. The queuing itself is the
     /// scheduling thread's, so a late or blocked call never moves a note.
     public func tick() throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in
-            if let error = playback.stats.error { throw error }
-            if let schedulingError { throw schedulingError }
-            guard _state == .playing else { return }
-            if let totalSteps, playback.audibleFrame >= frameLocked(ofStep: totalSteps) { _state = .finished }
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in
+            if let error = s.playback.stats.error { throw error }
+            if let error = s.schedulingError { throw error }
+            guard s.state == .playing else { return }
+            if let totalSteps, s.playback.audibleFrame >= s.sequencer.frame(ofStep: totalSteps) { s.state = .finished }
         }
     }
 
     /// How long the command loop may sleep before `tick` has news: the end of the requested loops
     /// being heard (capped by `atMost`, for a view's refresh and the keys).
     public func secondsUntilDue(atMost: Double = 1.0 / 60) -> Double {
-        sync.locked {
-            guard _state == .playing, let totalSteps else { return atMost }
-            let end = frameLocked(ofStep: totalSteps)
-            let heard = playback.audibleFrame
+        sync.locked { s in
+            guard s.state == .playing, let totalSteps else { return atMost }
+            let end = s.sequencer.frame(ofStep: totalSteps)
+            let heard = s.playback.audibleFrame
             return min(max(end > heard ? Double(end - heard) / sampleRate : 0, 0.002), atMost)
-        }
-    }
-
-    /// Lock held: queues every event of the steps that start before the horizon, in play order.
-    func schedule() throws(AudioError) {
-        let ahead = pending.horizon(clock: engine.frameClock)
-        if song != nil { return try scheduleSong(before: ahead) }
-        var steps: [SequencerEvent] = []
-        let first = nextStep
-        while frameLocked(ofStep: nextStep) < ahead, totalSteps.map({ nextStep < $0 }) ?? true,
-            stepLimit.map({ nextStep < $0 }) ?? true
-        {
-            steps.append(contentsOf: _sequencer.events(forSteps: nextStep..<(nextStep + 1)))
-            nextStep += 1
-        }
-        if !steps.isEmpty { pending.add(steps, order: SequencerEvent.playOrder) }
-        let horizon = flushHorizon(ahead)
-        try pending.flush(before: horizon) { event throws(AudioError) in
-            if mix.isEmpty { try engine.schedule(event) } else { try engine.schedule(event, mix: mix) }
-        }
-        if midi != nil {
-            if first < nextStep { midi!.add(steps, steps: first..<nextStep, sequencer: _sequencer) }
-            if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: frameLocked(ofStep: nextStep)) }
-            let playback = self.playback
-            try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
         }
     }
 
     /// Pauses (the queued events are discarded and the sound fades in 10 ms) or resumes on the
     /// step after the one heard when pausing.
     public func setPaused(_ paused: Bool) throws(AudioError) {
-        try sync.locked { () throws(AudioError) -> Void in
-            switch (_state, paused) {
-            case (.playing, true):
-                _state = .paused
-                // Never past what was queued: a device that drains faster than real time (a null
-                // sink) can report a step that was never scheduled.
-                pausedAtStep = min(stepLocked(atFrame: playback.audibleFrame) + 1, nextStep)
-                clearPending()
-                try engine.cancelPending(fade: 0.01)
-                midiPanic()
-            case (.paused, false):
-                _state = .playing
-                nextStep = pausedAtStep
-                restartLocked(step: nextStep, atFrame: engine.frameClock + UInt64(0.01 * sampleRate))
-                midi?.announce(step: nextStep, resume: true)
-            default: break
-            }
-        }
+        try sync.locked { (s: inout Shared) throws(AudioError) -> Void in try s.setPaused(paused) }
         sync.wake()
     }
 
-    /// Changes the tempo from the next step to be queued, within the pattern's tempo range.
+    /// Changes the tempo from the next step to be queued, within the tempo range (the whole song's:
+    /// a chain entry's own tempo gives way to it).
+    /// Laid out before the lock is taken, as `playSong`.
     public func setBPM(_ bpm: Double) {
-        sync.locked {
-            _sequencer.setBPM(
-                min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound), fromStep: nextStep)
-        }
-        sync.wake()
-    }
-
-    /// Plays `pattern` from the next step to be queued (an editor's change, heard within the lookahead).
-    public func replacePattern(_ pattern: Pattern) {
-        sync.locked { _sequencer.replacePattern(pattern, fromStep: nextStep) }
+        let (current, from) = sync.locked { ($0.sequencer, $0.nextStep) }
+        let next = current.prepared(bpm: Self.clampBPM(bpm), near: from)
+        sync.locked { s in s.sequencer.take(next, fromStep: s.nextStep) }
         sync.wake()
     }
 
@@ -380,28 +213,18 @@ public final class PatternTransport: @unchecked Sendable {
     /// `deviceLost` when the device went away.
     @discardableResult
     public func stop(tail: Double = 0) throws(AudioError) -> PlaybackStats {
-        // Only the command's thread replaces `playback` (reopenDevice): it may use it unlocked here.
-        let playback = sync.locked { self.playback }
-        if sync.locked({ _state == .stopped }) { return playback.stats }
+        // Only the command's thread replaces `playback` (reopenDevice), and the engine's clock and
+        // voice count are atomic: both may be waited on here without the lock.
+        let (playback, engine, stopped) = sync.locked { ($0.playback, $0.engine, $0.state == .stopped) }
+        if stopped { return playback.stats }
         if tail > 0 {
             // The tail ends when its time is up or the last voice has fallen silent.
             let end = engine.frameClock + UInt64(tail * sampleRate)
-            waitForEngine(until: end, frame: { engine.frameClock }, limit: tail + 1) {
+            waitForEngine(until: end, frame: { engine.frameClock }, buffer: playback.info.bufferFrames, limit: tail + 1) {
                 engine.activeVoices > 0 && playback.stats.error == nil
             }
         }
-        let fadeEnd = sync.locked { () -> UInt64 in
-            clearPending()
-            auditions.removeAll()
-            _state = .stopped   // the scheduling thread ends at its next step
-            try? engine.cancelPending(fade: 0.015)
-            midiPanic()
-            // An armed transport start holds the engine: let it run on to play the fade.
-            if following { playback.armTransport(request: 0, frame: 0) }
-            // The engine takes the 15 ms fade at the start of its next block (one period on, if a
-            // block is being rendered now): heard once 20 ms past that have reached the listener.
-            return engine.frameClock + UInt64(playback.info.periodFrames) + UInt64(0.02 * sampleRate)
-        }
+        let fadeEnd = sync.locked { s in s.fadeOut() }
         sync.end()
         playback.waitUntilHeard(frame: fadeEnd, sampleRate: sampleRate)
         playback.waitForMidiPanic()
@@ -415,10 +238,10 @@ public final class PatternTransport: @unchecked Sendable {
     /// wakes when the thing is due, not on a fixed interval; at most one device buffer, so
     /// `carryOn` going false is seen within one), or `limit` seconds have passed.
     private func waitForEngine(
-        until target: UInt64, frame: () -> UInt64, limit: Double, carryOn: () -> Bool
+        until target: UInt64, frame: () -> UInt64, buffer bufferFrames: Int, limit: Double, carryOn: () -> Bool
     ) {
         let deadline = Date().addingTimeInterval(limit)
-        let buffer = Double(info.bufferFrames) / sampleRate
+        let buffer = Double(bufferFrames) / sampleRate
         while carryOn() && Date() < deadline {
             let now = frame()
             if now >= target { return }
@@ -428,13 +251,12 @@ public final class PatternTransport: @unchecked Sendable {
     }
 
     /// Under -v: the latency after adaptive growth, once per growth.
-    private var announcedGrowths = 0
     public func takeLatencyGrowth() -> PlaybackStats? {
-        sync.locked {
-            let s = playback.stats
-            guard s.latencyGrowths > announcedGrowths else { return nil }
-            announcedGrowths = s.latencyGrowths
-            return s
+        sync.locked { s in
+            let stats = s.playback.stats
+            guard stats.latencyGrowths > s.announcedGrowths else { return nil }
+            s.announcedGrowths = stats.latencyGrowths
+            return stats
         }
     }
 }

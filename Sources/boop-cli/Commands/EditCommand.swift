@@ -76,16 +76,14 @@ struct EditCommand: ParsableCommand {
             // An existing file must load exactly as `play` would load it (65, one line, before the
             // terminal is touched); a missing one is a new pattern (saved as version 1 while it fits).
             let file = self.file ?? PatternSaving.untitled(in: ".")
-            let song: Song
+            var song: Song
             var version1 = true
             if EditCommand.exists(file) {
                 do {
-                    switch try PieceFile.load(path: file) {
-                    case .pattern(let loaded): song = Song(pattern: loaded)
-                    case .song(let loaded):
-                        song = loaded
-                        version1 = false
-                    }
+                    song = try PieceFile.load(path: file)
+                    // The editor keeps the kind of file apart: an edit may outgrow version 1.
+                    version1 = song.version1 != nil
+                    song.version1 = nil
                 } catch let error as PatternError {
                     throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
                 }
@@ -182,7 +180,7 @@ final class EditSession {
     func openTransport() {
         do {
             let t = try PatternTransport(
-                pattern: model.audiblePattern, route: command.deviceOptions.route,
+                song: model.audibleSong, route: command.deviceOptions.route,
                 sampleRate: command.deviceOptions.sampleRate(default: 44100), voices: command.voices,
                 periodFrames: command.periodFrames ?? 128, periods: command.periods ?? 3,
                 adaptive: command.periodFrames == nil && command.periods == nil, gainDB: command.gainOption.gain,
@@ -190,7 +188,6 @@ final class EditSession {
             try t.openSound()
             connectKeyboard(t)
             try t.setMix(model.song.instruments)
-            t.playSong(model.audibleSong)
             transport = t
             sound = .device(name: t.device, latencyMilliseconds: Double(t.info.bufferFrames) / t.sampleRate * 1000)
         } catch {

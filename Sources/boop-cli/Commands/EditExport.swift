@@ -86,23 +86,15 @@ extension EditSession {
     /// Starts writing the piece as it is now to `path` (a song's or a version-1 pattern's file, as
     /// `boop render` writes the saved file).
     func startExport(to path: String, midi: Bool) {
-        let pattern = model.pattern
-        let song = model.song
-        let version1 = model.savesVersion1
+        // A version-1 file renders as `boop render` renders it: as its one-pattern song.
+        let song = model.savesVersion1 ? Song(version1: model.pattern) : model.song
         let format = SampleFormat.natural(forPath: path)
         do {
             exportJob = try ExportJob.start(path: path) { progress, shouldStop in
-                switch (version1, midi) {
-                case (true, true): return try MidiFileWriter.write(pattern, to: path, shouldStop: shouldStop)
-                case (false, true): return try SongMidiWriter.write(song, to: path, shouldStop: shouldStop)
-                case (true, false):
-                    _ = try PatternRenderer(pattern: pattern).render(
-                        to: path, format: format, progress: progress, shouldStop: shouldStop)
-                case (false, false):
-                    var renderer = SongRenderer(song: song)
-                    renderer.channels = 2
-                    _ = try renderer.render(to: path, format: format, progress: progress, shouldStop: shouldStop)
-                }
+                if midi { return try MidiFileWriter.write(song, to: path, shouldStop: shouldStop) }
+                var renderer = SongRenderer(song: song)
+                renderer.channels = song.version1 == nil ? 2 : 1
+                _ = try renderer.render(to: path, format: format, progress: progress, shouldStop: shouldStop)
                 return true
             }
             model.message = exportStatus(fraction: 0)

@@ -144,11 +144,8 @@ extension EditSession {
     func restoreBackup() {
         guard let source = model.restoreSource else { return }
         do {
-            let restored: Song
-            switch try PieceFile.load(path: source) {
-            case .pattern(let p): restored = Song(pattern: p)
-            case .song(let s): restored = s
-            }
+            var restored = try PieceFile.load(path: source)
+            restored.version1 = nil   // the editor keeps the kind of file itself
             let saved = model.savedSong
             let scale = model.scale
             model = EditorModel(song: restored, saved: saved, version1: model.version1)

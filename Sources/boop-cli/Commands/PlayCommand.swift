@@ -62,31 +62,22 @@ struct PlayCommand: ParsableCommand {
         runReportingErrors {
             // A pattern loops; a song plays its chain: both through the one transport (the same
             // scheduling, MIDI output and session), a song's events from the timeline `render` uses.
-            let piece = try patternOptions.loadPiece()
+            let song = try patternOptions.loadPiece()
             try midiOptions.checkSequencer(backend: deviceOptions.backend)
             var route = deviceOptions.route
             route.midiOut = midiOptions.midiOut
             route.mute = midiOptions.noSound
             route.followTransport = midiOptions.sync == .jack
             route.followMidiClock = midiOptions.sync == .midi
-            var pattern = Pattern(name: "")
-            var song: Song?
-            switch piece {
-            case .pattern(let p): pattern = p
-            case .song(let s):
-                if midiOptions.sync == .midi {
-                    throw BoopExit(
-                        .usage,
-                        "--sync midi: follows with a version-1 pattern; a song keeps its own tempos (--sync jack places it)")
-                }
-                song = s
-                pattern.name = s.name
+            if song.version1 == nil && midiOptions.sync == .midi {
+                throw BoopExit(
+                    .usage, "--sync midi: follows with a version-1 pattern; a song keeps its own tempos (--sync jack places it)")
             }
             let transport = try PatternTransport(
-                pattern: pattern, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
+                song: song, route: route, sampleRate: deviceOptions.sampleRate(default: 44100),
                 voices: patternOptions.voices, periodFrames: periodFrames ?? PlayCommand.defaultPeriodFrames,
                 periods: periods ?? 3, adaptive: adaptive ?? false, gainDB: gainOption.gain,
-                loops: patternOptions.loops, midiClock: midiOptions.clock, song: song, seed: patternOptions.songSeed)
+                loops: patternOptions.loops, midiClock: midiOptions.clock, seed: patternOptions.songSeed)
             if let port = midiOptions.midiConnect {
                 try transport.openSound()
                 try transport.connectMidiOut(to: port)
@@ -112,8 +103,10 @@ final class PlaySession {
     private var terminal: TerminalSession?
     private var screen: ScreenOutput?
 
-    /// The song being played (nil: a pattern).
+    /// The song being played (nil: a version-1 pattern, shown as a grid, its tempo on + and -).
     private let song: Song?
+    /// The version-1 pattern as it plays now (its tempo as + and - left it).
+    private var pattern: Pattern { transport.playingSong.asPattern(0) }
 
     /// --reconnect: a lost device is tried again once a second (nil: a lost device exits 74).
     struct Reconnect {
@@ -125,7 +118,8 @@ final class PlaySession {
 
     init(transport: PatternTransport, device: String, display: Bool, verbose: Bool) {
         self.transport = transport
-        song = transport.playingSong
+        let playing = transport.playingSong
+        song = playing.version1 == nil ? playing : nil
         self.device = device
         self.verbose = verbose
         showView = display && isatty(STDOUT_FILENO) == 1
@@ -252,7 +246,6 @@ final class PlaySession {
     /// commands take the keyboard's path; without a bus (ssh, CI) play carries on and says so
     /// only under -v.
     private func openMediaControls() -> MediaControls? {
-        let pattern = transport.sequencer.pattern
         let media = MediaControls(
             identity: "PixelBoop",
             onUnavailable: verbose
@@ -270,8 +263,8 @@ final class PlaySession {
         case .char(" "): try transport.setPaused(transport.state == .playing)
         case .char("q"), .char("Q"): return .stop
         // A song keeps the tempi its chain gives.
-        case .char("+"), .char("="): if song == nil { transport.setBPM(transport.sequencer.pattern.bpm + 5) }
-        case .char("-"), .char("_"): if song == nil { transport.setBPM(transport.sequencer.pattern.bpm - 5) }
+        case .char("+"), .char("="): if song == nil { transport.setBPM(pattern.bpm + 5) }
+        case .char("-"), .char("_"): if song == nil { transport.setBPM(pattern.bpm - 5) }
         default: break
         }
         return .carryOn
@@ -345,7 +338,7 @@ final class PlaySession {
     /// One row per track, one column per step; the step being heard is shown in reverse video.
     private func frame(audibleStep: Int?) -> [String] {
         if let song { return songLines(song) }
-        let pattern = transport.sequencer.pattern
+        let pattern = self.pattern
         let length = pattern.length
         let current = audibleStep.map { (($0 % length) + length) % length }
         var lines = [

@@ -55,91 +55,64 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let pattern: Pattern
-            switch try patternOptions.loadPiece() {
-            case .pattern(let p): pattern = p
-            case .song(let song):
-                try renderSong(song)
-                return
-            }
+            // A version-1 pattern is a one-pattern song: one renderer, one MIDI writer.
+            let song = try patternOptions.loadPiece()
+            let loops = patternOptions.loops ?? 1
+            let lowered = output.lowercased()
             // A MIDI file holds the notes, not sound: no engine, so --rate, --voices and
             // --sample-format do not apply. Same temporary-name-then-rename contract as audio.
-            let lowered = output.lowercased()
             if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
-                let loops = patternOptions.loops ?? 1
                 try writeMidiFile(output: output) { shouldStop in
-                    try MidiFileWriter.write(pattern, loops: loops, to: output, shouldStop: shouldStop)
+                    try MidiFileWriter.write(
+                        song, loops: loops, seed: patternOptions.songSeed, to: output, shouldStop: shouldStop)
                 }
-                if verbose {
-                    StandardError.write(
-                        shown(
-                            String(
-                                cFormat: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm",
-                                output, pattern.tracks.count, loops, pattern.bpm)) + "\n")
-                }
+                if verbose { StandardError.write(shown(midiSummary(song, loops: loops)) + "\n") }
                 return
             }
             let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
-            var renderer = PatternRenderer(pattern: pattern)
+            var renderer = SongRenderer(song: song)
+            // A song's tracks may be panned; a version-1 pattern renders in one channel, as always.
+            renderer.channels = song.version1 == nil ? 2 : 1
             renderer.sampleRate = Double(rate ?? 44100)
-            // Notes above Nyquist are skipped by the engine; say so in one line (not an error:
-            // the rest of the pattern renders as asked, unlike `tone`, where the note is the
-            // whole request and refusing it is exit 64).
-            let silent = pattern.notesAboveNyquist(sampleRate: renderer.sampleRate)
-            if let first = silent.first, !quiet {
-                StandardError.write(
-                    "boop: warning: "
-                        + OneLine.escape(
-                            String(
-                                cFormat:
-                                    "%@: tracks.%@[%d] pitch %d (%@ Hz) is not below half the sample rate (%@ Hz) and is silent%@",
-                                patternOptions.pattern, first.track.rawValue, first.index, first.note.pitch,
-                                Pitch.formatHz(first.hz), Pitch.formatHz(renderer.sampleRate / 2),
-                                silent.count > 1 ? " (\(silent.count) such notes); raise -r" : "; raise -r")) + "\n")
-            }
+            if song.version1 != nil { warnAboveNyquist(song.asPattern(0), sampleRate: renderer.sampleRate) }
             renderer.voices = patternOptions.voices
-            renderer.loops = patternOptions.loops ?? 1
+            renderer.loops = loops
+            renderer.seed = patternOptions.songSeed
             renderer.gainDB = gainOption.gain
             if verbose { StandardError.write(gainOption.description + "\n") }
             try renderToFile(
-                title: pattern.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
-                verbose: verbose, detail: "\(pattern.name), \(format.rawValue)"
+                title: song.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
+                verbose: verbose, detail: "\(song.name), \(format.rawValue)"
             ) { progress, shouldStop in
-                try renderer.render(
-                    to: output, format: format, progress: progress,
-                    shouldStop: shouldStop)
+                try renderer.render(to: output, format: format, progress: progress, shouldStop: shouldStop)
             }
         }
     }
 
-    /// A version-2 song: the chain, the groove and the mix, as `SongRenderer` and `SongMidiWriter` lay them out.
-    private func renderSong(_ song: Song) throws {
-        let loops = patternOptions.loops ?? 1
-        let lowered = output.lowercased()
-        if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
-            try writeMidiFile(output: output) { shouldStop in
-                try SongMidiWriter.write(
-                    song, loops: loops, seed: patternOptions.songSeed, to: output, shouldStop: shouldStop)
-            }
-            if verbose {
-                StandardError.write(shown("wrote \(output): Standard MIDI File, song \(song.name), \(loops) loop(s)") + "\n")
-            }
-            return
+    /// What -v says of a written .mid.
+    private func midiSummary(_ song: Song, loops: Int) -> String {
+        guard let origin = song.version1 else {
+            return "wrote \(output): Standard MIDI File, song \(song.name), \(loops) loop(s)"
         }
-        let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
-        var renderer = SongRenderer(song: song)
-        renderer.channels = 2   // a song's tracks may be panned
-        renderer.sampleRate = Double(rate ?? 44100)
-        renderer.voices = patternOptions.voices
-        renderer.loops = loops
-        renderer.seed = patternOptions.songSeed
-        renderer.gainDB = gainOption.gain
-        if verbose { StandardError.write(gainOption.description + "\n") }
-        try renderToFile(
-            title: song.name, output: output, sampleRate: renderer.sampleRate, quiet: quiet,
-            verbose: verbose, detail: "\(song.name), \(format.rawValue)"
-        ) { progress, shouldStop in
-            try renderer.render(to: output, format: format, progress: progress, shouldStop: shouldStop)
-        }
+        return String(
+            cFormat: "wrote %@: Standard MIDI File, %d track(s) + tempo track, %d loop(s) at %g bpm",
+            output, origin.tracks.count, loops, song.bpm)
+    }
+
+    /// Notes above Nyquist are skipped by the engine; say so in one line (not an error: the rest
+    /// of the pattern renders as asked, unlike `tone`, where the note is the whole request and
+    /// refusing it is exit 64).
+    private func warnAboveNyquist(_ pattern: Pattern, sampleRate: Double) {
+        let silent = pattern.notesAboveNyquist(sampleRate: sampleRate)
+        guard let first = silent.first, !quiet else { return }
+        StandardError.write(
+            "boop: warning: "
+                + OneLine.escape(
+                    String(
+                        cFormat:
+                            "%@: tracks.%@[%d] pitch %d (%@ Hz) is not below half the sample rate (%@ Hz) and is silent%@",
+                        patternOptions.pattern, first.track.rawValue, first.index, first.note.pitch,
+                        Pitch.formatHz(first.hz), Pitch.formatHz(sampleRate / 2),
+                        silent.count > 1 ? " (\(silent.count) such notes); raise -r" : "; raise -r")) + "\n")
     }
 }

@@ -36,35 +36,30 @@ struct PatternOptions: ParsableArguments {
         try validateVoices(voices)
     }
 
-    /// Loads a pattern or a song (exit 66 missing, 65 invalid), applies --bpm and --pattern.
-    func loadPiece() throws -> PieceFile {
-        let piece: PieceFile
+    /// Loads a song or a version-1 pattern, which is read as a one-pattern song (exit 66
+    /// missing, 65 invalid), and applies --bpm and --pattern.
+    func loadPiece() throws -> Song {
+        var song: Song
         do {
-            piece = try PieceFile.load(path: self.pattern)
+            song = try PieceFile.load(path: self.pattern)
         } catch {
             throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
         }
-        switch piece {
-        case .pattern(var pattern):
-            if onlyPattern != nil {
+        if let name = onlyPattern {
+            if song.version1 != nil {
                 throw BoopExit(.usage, "--pattern: \(self.pattern) is a version-1 pattern file (expected a version-2 song)")
             }
-            if let bpm { pattern.bpm = bpm }
-            return .pattern(pattern)
-        case .song(var song):
-            if let name = onlyPattern {
-                guard let one = song.looping(pattern: name) else {
-                    let names = song.patterns.map(\.name).joined(separator: ", ")
-                    throw BoopExit(.usage, "--pattern \(name): expected one of the song's patterns (\(names))")
-                }
-                song = one
+            guard let one = song.looping(pattern: name) else {
+                let names = song.patterns.map(\.name).joined(separator: ", ")
+                throw BoopExit(.usage, "--pattern \(name): expected one of the song's patterns (\(names))")
             }
-            if let bpm {
-                song.bpm = bpm
-                for i in song.chain.indices { song.chain[i].bpm = nil }
-            }
-            return .song(song)
+            song = one
         }
+        if let bpm {
+            song.bpm = bpm
+            for i in song.chain.indices { song.chain[i].bpm = nil }
+        }
+        return song
     }
 
     /// The seed a song's probabilities are drawn with.

@@ -4,7 +4,7 @@ import Testing
 @testable import PixelBoopCore
 
 private func render(_ pattern: Pattern, loops: Int = 1, rate: Double = 44100, voices: Int = 8) throws -> [Float] {
-    var renderer = PatternRenderer(pattern: pattern)
+    var renderer = SongRenderer(song: Song(version1: pattern))
     renderer.loops = loops
     renderer.sampleRate = rate
     renderer.voices = voices
@@ -17,16 +17,22 @@ private func expectedFrame(_ k: Int, rate: Double, bpm: Double) -> Int {
     Int((Double(k) * rate * 60 / (bpm * 4) + 0.5).rounded(.down))
 }
 
-@Suite("Sequencer and offline render")
-struct SequencerTests {
+/// A version-1 pattern's sequencer: its one-pattern song, looping for ever.
+private func sequencer(_ pattern: Pattern, rate: Double) -> SongSequencer {
+    SongSequencer(song: Song(version1: pattern), sampleRate: rate, loops: nil)
+}
+
+@Suite("Sequencer and offline render of a version-1 pattern")
+struct SongSequencerTests {
     @Test("step frames come from the absolute index: no accumulation, no drift")
     func stepFrames() {
-        let seq = Sequencer(pattern: Pattern(name: "t", bpm: 133), sampleRate: 44100)
+        var seq = sequencer(Pattern(name: "t", bpm: 133), rate: 44100)
         for k in [0, 1, 2, 3, 7, 16, 1000, 2659, 1_000_000] {
             #expect(Int(seq.frame(ofStep: k)) == expectedFrame(k, rate: 44100, bpm: 133))
         }
-        #expect(seq.step(atFrame: seq.frame(ofStep: 1234)) == 1234)
-        #expect(seq.step(atFrame: seq.frame(ofStep: 1234) - 1) == 1233)
+        let at1234 = seq.frame(ofStep: 1234)
+        #expect(seq.step(atFrame: at1234) == 1234)
+        #expect(seq.step(atFrame: at1234 - 1) == 1233)
     }
 
     @Test("five minutes at 133 BPM (4973.68 frames per step): every onset on its exact frame")
@@ -143,7 +149,7 @@ struct SequencerTests {
 
     @Test("BPM change mid-run takes effect at the next step without a jump")
     func tempoChange() {
-        var seq = Sequencer(pattern: Pattern(name: "b", bpm: 120), sampleRate: 48000)
+        var seq = sequencer(Pattern(name: "b", bpm: 120), rate: 48000)
         let before = seq.frame(ofStep: 10)
         seq.setBPM(60, fromStep: 10)
         #expect(seq.frame(ofStep: 10) == before)
@@ -155,49 +161,51 @@ struct SequencerTests {
 
     @Test("events are sorted, offs before ons on a shared frame, legato sustain ends on the next onset")
     func eventOrder() {
-        var seq = Sequencer(
-            pattern: Pattern(
+        var seq = sequencer(
+            Pattern(
                 name: "l", bpm: 120, length: 8,
                 tracks: [
                     .melody: [
                         Note(step: 0, pitch: 60, velocity: .sustain, length: 2),
                         Note(step: 2, pitch: 60, velocity: .sustain, length: 2)
                     ]
-                ]), sampleRate: 44100)
+                ]), rate: 44100)
         let events = seq.events(forSteps: 0..<8)
         #expect(events.map(\.frame) == events.map(\.frame).sorted())
-        let at2 = events.filter { $0.frame == seq.frame(ofStep: 2) }
+        let frame2 = seq.frame(ofStep: 2)
+        let at2 = events.filter { $0.frame == frame2 }
         #expect(at2.count == 2)
         #expect(at2.first?.isNoteOff == true)
     }
 
-    @Test("swapping the pattern mid-run: the new pattern starts on the next step's frame; the old notes' offs still come")
+    @Test("swapping the song mid-run: the new pattern starts on the next step's frame; the old notes' offs still come")
     func patternSwap() throws {
         let a = Pattern(
             name: "a", bpm: 120, length: 8, tracks: [.melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 8)]])
         let b = Pattern(name: "b", bpm: 100, length: 8, tracks: [.melody: [Note(step: 0, pitch: 67)]])
-        var seq = Sequencer(pattern: a, sampleRate: 44100)
+        var seq = sequencer(a, rate: 44100)
         let first = seq.events(forSteps: 0..<4)
         let swapFrame = seq.frame(ofStep: 4)
-        seq.replacePattern(b, fromStep: 4)
+        seq.replaceSong(Song(version1: b), fromStep: 4)
         #expect(seq.frame(ofStep: 4) == swapFrame)
         let second = seq.events(forSteps: 4..<12)
         // Every note-on of the first part has its note-off among the events already produced.
-        let ons = first.compactMap { if case .noteOn(_, _, _, let id) = $0.action { return id } else { return nil } }
+        let ons = first.compactMap { if case .noteOn(_, _, _, let id, _) = $0.action { return id } else { return nil } }
         let offs = first.compactMap { if case .noteOff(let id) = $0.action { return id } else { return nil } }
         #expect(Set(ons) == Set(offs))
-        #expect(second.first?.frame == seq.frame(ofStep: 8))
+        let frame8 = seq.frame(ofStep: 8)
+        #expect(second.first?.frame == frame8)
         #expect(seq.frame(ofStep: 9) - seq.frame(ofStep: 8) == UInt64((44100.0 * 60 / 400 + 0.5).rounded(.down)))
     }
 
     @Test("cancelling (stop/pause) silences every sounding note within the fade")
     func stopReleasesEverything() throws {
         let engine = try AudioEngine()
-        var seq = Sequencer(
-            pattern: try Pattern.parse(
+        var seq = sequencer(
+            try Pattern.parse(
                 Data(
                     #"{"tracks":{"melody":[{"step":0,"pitch":60,"velocity":"sustain","length":16}],"chords":[{"step":0,"pitch":64,"velocity":"sustain","length":16}],"bass":[{"step":0,"pitch":36,"velocity":"sustain","length":16}]}}"#
-                        .utf8), file: "s.json"), sampleRate: 44100)
+                        .utf8), file: "s.json"), rate: 44100)
         for e in seq.events(forSteps: 0..<16) { try engine.schedule(e) }
         _ = try engine.render(frames: 22050)
         #expect(engine.activeVoices == 3)

@@ -1,14 +1,13 @@
 import FoundationEssentials
 import Glibc
 
-/// A file `play` and `render` accept: a version-1 pattern (played exactly as before) or a
-/// version-2 song.
-public enum PieceFile: Sendable {
-    case pattern(Pattern)
-    case song(Song)
-
-    /// Reads the file once: `"version": 2` is a song, anything else goes to the pattern loader.
-    public static func load(path: String) throws(PatternError) -> PieceFile {
+/// The one reader of the files `play`, `render` and `edit` accept: a version-2 song, or a
+/// version-1 pattern read as a one-pattern song (`Song(version1:)`), so both play, render and
+/// export through the one timeline. Every field is checked by `StrictJSON` (DESIGN.md's tables:
+/// unknown keys, duplicates, wrong types, ranges, absurd nesting and size).
+public enum PieceFile {
+    /// Reads the file once: `"version": 2` is a song, anything else a version-1 pattern.
+    public static func load(path: String) throws(PatternError) -> Song {
         let data = try StrictJSON.readInput(path, limit: StrictJSON.maxBytes)
         let json = StrictJSON(file: path)
         let root = try json.parse(data)
@@ -18,9 +17,95 @@ public enum PieceFile: Sendable {
             }
         }
         if let top = root as? [String: Any], let v = top["version"], StrictJSON.number(v) == 2 {
-            return .song(try Song.validate(root, json, order: try json.scanStructure(data, orderOf: "patterns")))
+            return try Song.validate(root, json, order: try json.scanStructure(data, orderOf: "patterns"))
         }
-        return .pattern(try Pattern.validate(root, json))
+        return Song(version1: try Pattern.validate(root, json))
+    }
+}
+
+extension Pattern {
+    /// Loads and validates a pattern file (DESIGN.md's table, plus unknown keys, duplicates,
+    /// wrong types, non-finite numbers, absurd nesting and size).
+    public static func load(path: String) throws(PatternError) -> Pattern {
+        let (root, json) = try StrictJSON.load(path: path)
+        return try validate(root, json)
+    }
+
+    /// Parses pattern JSON held in memory; `file` names it in messages.
+    public static func parse(_ data: Data, file: String) throws(PatternError) -> Pattern {
+        let json = StrictJSON(file: file)
+        return try validate(try json.parse(data), json)
+    }
+
+    static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
+        let top = try json.object(root, "", allowed: ["version", "name", "bpm", "length", "tracks"])
+        if let v = top["version"] { _ = try json.integer(v, "version", in: 1...1) }
+        let name =
+            try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
+            ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
+        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
+        var length = 16
+        if let v = top["length"] {
+            // Range-check before Int(n): a double at or past 2^63 (1e19) would trap the conversion.
+            guard let n = StrictJSON.number(v), n.isFinite, n == n.rounded(), abs(n) < 1e15,
+                Pattern.allowedLengths.contains(Int(n))
+            else {
+                throw json.fail("length", "8, 16, 24 or 32 steps", got: v)
+            }
+            length = Int(n)
+        }
+        var tracks: [TrackKind: [Note]] = [:]
+        if let v = top["tracks"] {
+            let trackObject = try json.object(v, "tracks", allowed: Set(TrackKind.allCases.map(\.rawValue)))
+            for kind in TrackKind.allCases {
+                guard let list = trackObject[kind.rawValue] else { continue }
+                let path = "tracks.\(kind.rawValue)"
+                let entries = try json.array(list, path, maxCount: length * 128)
+                var seen: Set<[Int]> = []
+                var notes: [Note] = []
+                for (i, entry) in entries.enumerated() {
+                    let p = "\(path)[\(i)]"
+                    let note = try parseNote(entry, p, json, length: length)
+                    let (step, pitch) = (note.step, note.pitch)
+                    guard seen.insert([step, pitch]).inserted else {
+                        throw PatternError(
+                            .invalid,
+                            "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track"
+                        )
+                    }
+                    notes.append(note)
+                }
+                tracks[kind] = notes
+            }
+        }
+        return Pattern(name: name, bpm: bpm, length: length, tracks: tracks)
+    }
+
+    /// One note object of a track (`p` is its path for messages); steps and lengths are bounded
+    /// by the pattern's length.
+    private static func parseNote(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError) -> Note {
+        let fields = try json.object(entry, p, allowed: ["step", "pitch", "velocity", "length"])
+        guard let stepValue = fields["step"] else {
+            throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)")
+        }
+        guard let pitchValue = fields["pitch"] else {
+            throw json.fail("\(p).pitch", "a MIDI pitch \(Limits.text(Limits.midiNote)) (required)")
+        }
+        let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
+        let pitch = try json.integer(pitchValue, "\(p).pitch", in: Limits.midiNote)
+        var velocity = Velocity.normal
+        if let v = fields["velocity"] {
+            guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
+                throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
+            }
+            velocity = parsed
+        }
+        let maxLength = length - step
+        let noteLength =
+            try fields["length"].map { v throws(PatternError) in
+                try json.integer(v, "\(p).length", in: 1...maxLength)
+            } ?? 1
+        return Note(step: step, pitch: pitch, velocity: velocity, length: noteLength)
     }
 }
 
