@@ -88,12 +88,7 @@ extension EditSession {
     /// "changed on disk: r": the file as it is now replaces the song, as one undo step.
     func reloadFromDisk() {
         do {
-            let disk: Song
-            switch try PieceFile.load(path: file) {
-            case .pattern(let p): disk = Song(pattern: p)
-            case .song(let s): disk = s
-            }
-            model.reload(disk)
+            model.reload(try PieceFile.load(path: file))
             diskStamp = DiskStamp.of(file)
             replacePatternInTransport()
             model.message = "reloaded \(OneLine.escape(fileName)) from disk (u brings your version back)"

@@ -73,13 +73,13 @@ struct SynthSoundOptions: ParsableArguments {
     /// The --instruments song (exit 66 missing, 65 invalid or a version-1 pattern).
     private func loadSong() throws -> Song? {
         guard let path = instruments else { return nil }
-        let piece: PieceFile
+        let song: Song
         do {
-            piece = try PieceFile.load(path: path)
-        } catch {
+            song = try PieceFile.load(path: path)
+        } catch let error as PatternError {
             throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, "--instruments: \(error.message)")
         }
-        guard case .song(let song) = piece else {
+        guard song.version1 == nil else {
             throw BoopExit(
                 .dataError, "--instruments \(path): a version-1 pattern has no instruments (expected a version-2 song)")
         }
