@@ -1,6 +1,7 @@
 /*
  * CAudioEngine — the live synth's palette, controllers and JACK manners (boop synth). A part of
- * CAudioEngine.h (which includes it at its end); on its own it includes the main header first. Conventions as there, a thread note on every function.
+ * CAudioEngine.h (which includes it at its end); on its own it includes the main header first. Conventions as there, a
+ * thread note on every function.
  */
 #ifndef PIXELBOOP_CAUDIOENGINE_SYNTH_H
 #define PIXELBOOP_CAUDIOENGINE_SYNTH_H
