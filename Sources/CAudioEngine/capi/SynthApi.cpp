@@ -8,6 +8,7 @@
 
 #include "backend/alsa/AlsaSynth.hpp"
 #include "backend/jack/JackSynth.hpp"
+#include "capi/TuningHandle.hpp"
 #include "engine/OutputStage.hpp"
 #include "include/CAudioEngine.h"
 #include "include/CAudioEngineSynth.h"
@@ -251,6 +252,11 @@ boop_status boop_synth_set_channel_sound(boop_synth* synth, uint32_t channel, co
 boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead) {
     if (synth == nullptr || (lookahead != 0 && lookahead != 1)) return BOOP_ERROR_INVALID_ARGUMENT;
     return synth->alsa ? synth->alsa->setLookahead(lookahead != 0) : synth->jack.setLookahead(lookahead != 0);
+}
+
+boop_status boop_synth_set_tuning(boop_synth* synth, const boop_tuning* tuning) {
+    if (synth == nullptr || tuning == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    return synth->alsa ? synth->alsa->setTuning(tuning->tuning) : synth->jack.setTuning(tuning->tuning);
 }
 
 boop_status boop_synth_suspend(boop_synth* synth) {

@@ -5,13 +5,9 @@
 #include <new>
 #include <string>
 
-#include "engine/Tuning.hpp"
+#include "capi/TuningHandle.hpp"
 #include "include/CAudioEngine.h"
 #include "io/ScalaFile.hpp"
-
-struct boop_tuning {
-    boop::Tuning tuning;
-};
 
 namespace {
 

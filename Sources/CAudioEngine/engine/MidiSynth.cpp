@@ -46,6 +46,7 @@ MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], doub
       bendRange_(bendRange),
       rampFrames_(std::max(1, static_cast<int>(std::lround(kVolumeRampSeconds * engine.config().sample_rate)))) {
     palette_.prepare(engine.config().sample_rate);
+    for (int key = 0; key < 128; ++key) keyHz_[key] = dsp::midiKeyHz(key);
     for (int c = 0; c < kChannels; ++c) {
         channels_[c].voice = kOff;
         setVoice(c, isVoice(channelVoices[c]) ? channelVoices[c] : kOff);
@@ -134,16 +135,16 @@ void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
         cmd.timbre = static_cast<uint8_t>(kit);
         cmd.noteId = key;
         send(cmd);
-    } else {
+    } else if (keyHz_[key] > 0.0) {  // a key the tuning leaves unmapped stays silent
         // A key struck again while it still sounds (held by the pedal) ends the old note first.
         if (c.keys[key] != Up) release(ch, key);
         if (isPalette(ch)) {
-            palette_.noteOn(ch, noteId(ch, key), dsp::midiKeyHz(key), cmd.gain, ++order_);
+            palette_.noteOn(ch, noteId(ch, key), keyHz_[key], cmd.gain, ++order_);
         } else {
             cmd.type = Command::Type::NoteOn;
             cmd.timbre = static_cast<uint8_t>(c.voice);
             cmd.noteId = noteId(ch, key);
-            cmd.value = dsp::midiKeyHz(key) * c.bend;
+            cmd.value = keyHz_[key] * c.bend;
             cmd.volume = c.volume;
             send(cmd);
         }
@@ -334,6 +335,10 @@ void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
             paletteControl(ch, number, value);
             break;
     }
+}
+
+void MidiSynth::setTuning(const Tuning& tuning) noexcept {
+    for (int key = 0; key < 128; ++key) keyHz_[key] = tuning.keyHz(key);
 }
 
 }  // namespace boop

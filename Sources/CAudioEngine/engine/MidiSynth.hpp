@@ -10,6 +10,7 @@
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
 #include "engine/SynthPalette.hpp"
+#include "engine/Tuning.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {
@@ -50,6 +51,9 @@ class MidiSynth {
     uint32_t paletteVoices() const noexcept { return paletteVoices_.load(std::memory_order_relaxed); }
     int voice(int channel) const noexcept { return channels_[channel].voice; }
     void setBendRange(double semitones) BOOP_RT { bendRange_ = semitones; }
+    // Each key's frequency (a Scala tuning: engine/Tuning); 0 leaves a key silent. Before the
+    // audio thread runs. The default is 12-tone equal temperament, A4 = 440 Hz.
+    void setTuning(const Tuning& tuning) noexcept;
     // The channel volume of a CC 7 value: value^2 / 100^2 (100, the General MIDI default, is unity).
     static float volumeGain(uint8_t value) noexcept {
         return static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);
@@ -106,6 +110,7 @@ class MidiSynth {
 
     Engine& engine_;
     double bendRange_;
+    double keyHz_[128];
     int rampFrames_;
     int ramping_ = 0;  // channels whose volume ramps
     Channel channels_[kChannels];

@@ -92,6 +92,13 @@ boop_status boop_synth_set_channel_sound(boop_synth* synth, uint32_t channel, co
 #define BOOP_SYNTH_CLIP_MARGIN_DB 1.0
 boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead);
 
+/* Tunes every key by `tuning` (boop_tuning_load: a Scala scale on the keyboard), before
+ * boop_synth_start; keys it leaves unmapped are silent, pitch bend and vibrato apply on top. The
+ * synth copies the frequencies: the tuning may be freed afterwards. Kits are not tuned.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL), BOOP_ERROR_ALREADY_RUNNING.
+ * Thread safety: control thread. */
+boop_status boop_synth_set_tuning(boop_synth* synth, const boop_tuning* tuning);
+
 /* JACK: a stopped process (Ctrl-Z, SIGTSTP) must not stall the server: suspend deactivates the
  * client (its links go; the server runs on without it), resume activates it again and links what
  * it had linked (the playback ports unless connect was 0, the MIDI sources connected), every note

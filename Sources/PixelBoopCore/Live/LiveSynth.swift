@@ -99,7 +99,8 @@ public final class LiveSynth {
     public init(
         clientName: String = "boop", connect: Bool = true, polyphony: Int = LiveSynth.defaultPolyphony,
         bendRange: Double = LiveSynth.defaultBendRange,
-        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil, gainDB: Double = 0, lookahead: Bool = true
+        voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil, gainDB: Double = 0, lookahead: Bool = true,
+        tuning: ScalaTuning? = nil
     ) throws(AudioError) {
         var config = boop_synth_config()
         boop_synth_config_default(&config)
@@ -135,7 +136,7 @@ public final class LiveSynth {
         }
         handle = out
         do {
-            try configure(voices: voices, lookahead: lookahead)
+            try configure(voices: voices, lookahead: lookahead, tuning: tuning)
         } catch {
             boop_synth_destroy(out)
             throw error
@@ -143,12 +144,16 @@ public final class LiveSynth {
     }
 
     /// Before start: the song sounds of the channels that play a song's instrument, the look-ahead.
-    private func configure(voices: [Int: SynthVoice], lookahead: Bool) throws(AudioError) {
+    private func configure(voices: [Int: SynthVoice], lookahead: Bool, tuning: ScalaTuning?) throws(AudioError) {
         for (channel, voice) in voices.sorted(by: { $0.key < $1.key }) where LiveSynth.channels.contains(channel) {
             guard var sound = voice.sound else { continue }
             try AudioError.check(boop_synth_set_channel_sound(handle, UInt32(channel - 1), &sound), "channel \(channel)'s sound")
         }
         try AudioError.check(boop_synth_set_lookahead(handle, lookahead ? 1 : 0), "--lookahead")
+        if let tuning {
+            let handle = self.handle
+            try AudioError.check(try tuning.withHandle { boop_synth_set_tuning(handle, $0) }, "--scl")
+        }
     }
 
     /// JACK: out of the server's graph while the process is stopped (Ctrl-Z), and back with its

@@ -15,6 +15,9 @@ public struct ScalaTuning: Sendable, Equatable {
     public let degreeCount: Int
     /// Hz for each MIDI key 0 ... 127; 0 where the mapping leaves a key unmapped.
     public let keyHz: [Double]
+    /// The files' text, for the engine's own copy of the tuning (`withHandle`).
+    let texts: [UInt8]
+    let mappingLength: Int?
 
     public static let keyCount = 128
 
@@ -53,7 +56,27 @@ public struct ScalaTuning: Sendable, Equatable {
             scalePath: scale, mappingPath: mapping,
             description: String(cString: boop_tuning_description(handle)),
             degreeCount: Int(boop_tuning_degree_count(handle)),
-            keyHz: (0..<keyCount).map { boop_tuning_key_hz(handle, Int32($0)) })
+            keyHz: (0..<keyCount).map { boop_tuning_key_hz(handle, Int32($0)) },
+            texts: Array(scl.dropLast()) + (kbm.map { Array($0.dropLast()) } ?? []),
+            mappingLength: kbm.map { $0.count - 1 })
+    }
+
+    /// The engine's tuning made again from the same text (the files are not read again), for a
+    /// call that takes a `boop_tuning` (the live synth); freed when `body` returns.
+    public func withHandle<R>(_ body: (OpaquePointer) -> R) throws(AudioError) -> R {
+        var handle: OpaquePointer?
+        let scaleLength = texts.count - (mappingLength ?? 0)
+        let status = texts.withUnsafeBufferPointer { all in
+            all.withMemoryRebound(to: CChar.self) { chars in
+                boop_tuning_parse(
+                    chars.baseAddress, scaleLength, mappingLength.map { _ in chars.baseAddress! + scaleLength },
+                    mappingLength ?? 0, &handle, nil, 0)
+            }
+        }
+        // The same text parsed once already: only memory can fail it now.
+        guard status == BOOP_OK, let handle else { throw AudioError.from(status, "the tuning of \(scalePath)") }
+        defer { boop_tuning_free(handle) }
+        return body(handle)
     }
 
     /// The frequency of `key`, or nil when the tuning leaves it unmapped (or it is no MIDI key).

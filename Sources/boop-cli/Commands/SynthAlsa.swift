@@ -21,7 +21,8 @@ extension SynthCommand {
         do {
             synth = try LiveSynth(
                 clientName: sound.name, polyphony: voices, bendRange: bendRange, voices: try sound.channelVoices(),
-                alsa: alsaOptions.config, gainDB: gainOption.gain, lookahead: sound.lookahead == 1)
+                alsa: alsaOptions.config, gainDB: gainOption.gain, lookahead: sound.lookahead == 1,
+                tuning: try tuningOptions.load())
         } catch AudioError.deviceUnavailable(let reason) where reason.hasPrefix("no ALSA sequencer") {
             throw BoopExit(.unavailable, "synth: \(reason); --backend jack plays from JACK MIDI instead")
         }

@@ -60,6 +60,8 @@ struct SynthCommand: ParsableCommand {
     )
     var reconnect = false
 
+    @OptionGroup var tuningOptions: TuningOptions
+
     mutating func validate() throws {
         try validateBackendFlags()
         if !LiveSynth.bendRange.contains(bendRange) {
@@ -77,11 +79,12 @@ struct SynthCommand: ParsableCommand {
         runReportingErrors {
             if backend == .alsa { return try runAlsa() }
             let map = try sound.channelVoices()
+            let tuning = try tuningOptions.load()
             let open: () throws -> LiveSynth = {
                 [noConnect, voices, bendRange, gain = gainOption.gain, name = sound.name, ahead = sound.lookahead == 1] in
                 try LiveSynth(
                     clientName: name, connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: map,
-                    gainDB: gain, lookahead: ahead)
+                    gainDB: gain, lookahead: ahead, tuning: tuning)
             }
             let synth = try open()
             try recording.begin(synth)

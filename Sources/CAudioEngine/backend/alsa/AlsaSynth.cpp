@@ -88,6 +88,13 @@ boop_status AlsaSynth::setChannelSound(int channel, const boop_instrument& sound
     return BOOP_OK;
 }
 
+boop_status AlsaSynth::setTuning(const Tuning& tuning) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    synth_->setTuning(tuning);
+    return BOOP_OK;
+}
+
 boop_status AlsaSynth::setLookahead(bool on) {
     if (!synth_) return BOOP_ERROR_NOT_RUNNING;
     if (started_) return BOOP_ERROR_ALREADY_RUNNING;

@@ -43,6 +43,7 @@ class AlsaSynth {
     // Before start (control thread): a palette channel's sound; the output stage's look-ahead.
     boop_status setChannelSound(int channel, const boop_instrument& sound);
     boop_status setLookahead(bool on);
+    boop_status setTuning(const Tuning& tuning);
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
     // --record, as JACK's synth records (SynthRecorder): after open and before start, opens the

@@ -92,6 +92,13 @@ boop_status JackSynth::setChannelSound(int channel, const boop_instrument& sound
     return BOOP_OK;
 }
 
+boop_status JackSynth::setTuning(const Tuning& tuning) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    synth_->setTuning(tuning);
+    return BOOP_OK;
+}
+
 boop_status JackSynth::setLookahead(bool on) {
     if (!synth_) return BOOP_ERROR_NOT_RUNNING;
     if (started_) return BOOP_ERROR_ALREADY_RUNNING;

@@ -44,6 +44,7 @@ class JackSynth final : public JackClient {
     // Before start (control thread): a palette channel's sound; the output stage's look-ahead.
     boop_status setChannelSound(int channel, const boop_instrument& sound);
     boop_status setLookahead(bool on);
+    boop_status setTuning(const Tuning& tuning);
     // After start (control thread): out of the server's graph and back, links made again; the
     // notes that sounded are gone on resume.
     boop_status suspend();
