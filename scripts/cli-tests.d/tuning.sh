@@ -135,5 +135,53 @@ refused("--reference beside --scl", ["--scl", edo19_path, "--reference", "432", 
 gaps = write("gaps.kbm", "12\n0\n127\n60\n60\n261.6\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n")
 diatonic = write("diatonic.scl", "diatonic\n7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n")
 refused("unmapped key", ["--scl", diatonic, "--kbm", gaps, "C4", "C#4"], 64, "C#4 (key 61)", "unmapped")
+
+# A version-2 song with a "tuning" object: its notes sound in the tuning (render), the .mid says
+# the tuning is not in it, and a tuning file that is missing or malformed is refused naming both.
+def song(name, tuning, notes):
+    path = f"{work}/{name}"
+    body = {"version": 2, "bpm": 120, "instruments": {"melody": {"voice": "sine"}},
+            "patterns": {"A": {"length": 32, "tracks": {"melody": notes}}}}
+    if tuning is not None:
+        body["tuning"] = tuning
+    import json as js
+    with open(path, "w") as f:
+        js.dump(body, f)
+    return path
+
+
+keys = [55, 60, 61, 62, 64, 67]
+tuned = song("tuned.json", {"scl": "19edo.scl"}, [{"step": 5 * i, "pitch": k, "length": 5} for i, k in enumerate(keys)])
+run = subprocess.run([boop, "render", tuned, "-o", f"{work}/tuned.wav"], capture_output=True, text=True)
+if run.returncode != 0:
+    fail(f"song with a tuning: exit {run.returncode}: {run.stderr.strip()}")
+else:
+    step = 60 / 120 / 4
+    rate, data = wavfile.read(f"{work}/tuned.wav")
+    x = data[:, 0].astype(np.float64)
+    worst = 0.0
+    for i, k in enumerate(keys):
+        seg = x[int((5 * i * step + 0.08) * rate):int((5 * i * step + 5 * step - 0.05) * rate)]
+        # Upward zero crossings, interpolated: unmoved by the envelope's level changes.
+        up = np.nonzero((seg[:-1] < 0) & (seg[1:] >= 0))[0]
+        times = up + seg[up] / (seg[up] - seg[up + 1])
+        f = (len(times) - 1) * rate / (times[-1] - times[0])
+        off = 1200 * math.log2(f / expected_hz(degrees(edo19), k))
+        worst = max(worst, abs(off))
+    print(f"song in 19-EDO: {len(keys)} notes, worst {worst:.5f} cents from the Scala arithmetic")
+    if worst > 0.01:
+        fail(f"song in 19-EDO: worst {worst:.5f} cents")
+run = subprocess.run([boop, "render", tuned, "-o", f"{work}/tuned.mid"], capture_output=True, text=True)
+if run.returncode != 0 or "not in a Standard MIDI File" not in run.stderr or len(run.stderr.splitlines()) != 1:
+    fail(f"song with a tuning to .mid: exit {run.returncode}, {run.stderr!r}")
+for label, tuning, status, parts in [
+        ("missing scale", {"scl": "nope.scl"}, 66, ["missing.json: tuning:", "nope.scl: no such file"]),
+        ("malformed scale", {"scl": "bad.scl"}, 65, ["bad.scl: line 4: expected a pitch"]),
+        ("unknown key", {"scl": "19edo.scl", "mode": "x"}, 65, ["tuning", "unknown key"]),
+        ("no scl", {"kbm": "ji.kbm"}, 65, ["tuning.scl", "required"])]:
+    path = song("missing.json", tuning, [{"step": 0, "pitch": 60}])
+    run = subprocess.run([boop, "render", path, "-o", f"{work}/refused.wav"], capture_output=True, text=True)
+    if run.returncode != status or len(run.stderr.splitlines()) != 1 or not all(p in run.stderr for p in parts):
+        fail(f"song, {label}: exit {run.returncode} (expected {status}), {run.stderr!r}, expected {parts}")
 sys.exit(1 if failures else 0)
 PY

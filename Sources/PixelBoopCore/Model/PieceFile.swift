@@ -117,7 +117,9 @@ extension Song {
         return try validate(root, json, order: try json.scanStructure(data, orderOf: "patterns"))
     }
 
-    static let topKeys: Set<String> = ["version", "name", "bpm", "swing", "seed", "instruments", "patterns", "song"]
+    static let topKeys: Set<String> = [
+        "version", "name", "bpm", "swing", "seed", "tuning", "instruments", "patterns", "song"
+    ]
 
     static func validate(_ root: Any, _ json: StrictJSON, order: [String]) throws(PatternError) -> Song {
         let top = try json.object(root, "", allowed: topKeys)
@@ -151,9 +153,28 @@ extension Song {
                 try parseEntry(e, "song[\(i)]", json, patterns: Set(order))
             }
         }
-        return Song(
+        var song = Song(
             name: name, bpm: bpm, swing: swing, seed: UInt64(seed), instruments: instruments, patterns: patterns,
             chain: chain)
+        song.tuning = try top["tuning"].map { v throws(PatternError) in try parseTuning(v, json) }
+        return song
+    }
+
+    /// `"tuning": {"scl": FILE, "kbm": FILE}`, paths relative to the song's folder. A file that
+    /// cannot be read is `.missingFile` (66), a malformed one `.invalid` (65), both naming the song,
+    /// the field and the Scala file's line.
+    static func parseTuning(_ value: Any, _ json: StrictJSON) throws(PatternError) -> SongTuning {
+        let object = try json.object(value, "tuning", allowed: ["scl", "kbm"])
+        guard let sclValue = object["scl"] else { throw json.fail("tuning.scl", "a Scala scale file (.scl) (required)") }
+        let scl = try json.string(sclValue, "tuning.scl", maxLength: 4096)
+        let kbm = try object["kbm"].map { v throws(PatternError) in try json.string(v, "tuning.kbm", maxLength: 4096) }
+        let folder = PathText.deletingLastComponent(json.file)
+        let place = { (path: String) in path.hasPrefix("/") || folder.isEmpty ? path : PathText.appending(folder, path) }
+        do {
+            return SongTuning(scl: scl, kbm: kbm, keys: try ScalaTuning.load(scale: place(scl), mapping: kbm.map(place)))
+        } catch {
+            throw PatternError(error.kind, "\(json.file): tuning: \(error.message)")
+        }
     }
 
     private static func parseEntry(_ value: Any, _ p: String, _ json: StrictJSON, patterns: Set<String>) throws(PatternError)

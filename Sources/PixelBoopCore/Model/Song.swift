@@ -150,6 +150,21 @@ public struct Song: Sendable, Equatable {
     public var chain: [ChainEntry]
     /// Set when the song was read from a version-1 pattern file (`PieceFile`): nil for a song.
     public var version1: Version1Origin?
+    /// `"tuning"`: the Scala files every pitched note is tuned by (nil: 12-tone equal, A4 = 440 Hz).
+    public var tuning: SongTuning?
+
+    /// A song's tuning: the paths as the file writes them (relative to the song's folder) and the
+    /// key frequencies read from them.
+    public struct SongTuning: Sendable, Equatable {
+        public var scl: String
+        public var kbm: String?
+        public var keys: ScalaTuning
+        public init(scl: String, kbm: String?, keys: ScalaTuning) {
+            self.scl = scl
+            self.kbm = kbm
+            self.keys = keys
+        }
+    }
 
     /// What a version-1 pattern file sounded like before it was read as a one-pattern song, kept so
     /// it still renders the same bytes: one channel, its loops one unbroken run of steps (each

@@ -72,6 +72,10 @@ extension Song {
             ("version", "2"), ("name", Song.quote(s.name)), ("bpm", Song.number(s.bpm)), ("swing", Song.number(s.swing)),
             ("seed", String(s.seed))
         ]
+        if let tuning = s.tuning {
+            top.append(
+                ("tuning", Song.inline([("scl", Song.quote(tuning.scl))] + (tuning.kbm.map { [("kbm", Song.quote($0))] } ?? []))))
+        }
         var inst: [(String, String)] = []
         for kind in TrackKind.allCases {
             if let i = s.instruments[kind] { inst.append((kind.rawValue, Song.object(i.fields(kind), 3))) }

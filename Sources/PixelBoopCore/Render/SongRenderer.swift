@@ -52,7 +52,8 @@ public struct SongRenderer: FileRendering {
             tailFrames: UInt64(maxTailSeconds * sampleRate), sinkLimits: writer != nil)
         return try loop.run(
             &sequencer, totalSteps: totalSteps,
-            schedule: { event throws(AudioError) in try engine.schedule(event) }, progress: progress,
+            schedule: { [tuning = song.tuning?.keys] event throws(AudioError) in try engine.schedule(event, tuning: tuning) },
+            progress: progress,
             shouldStop: shouldStop, sink: sink)
     }
 

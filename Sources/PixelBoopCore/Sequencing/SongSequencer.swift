@@ -217,11 +217,13 @@ public struct SongSequencer: Sendable {
 
 extension AudioEngine {
     /// Queues one song event: a pitched note on its track's voice, a drum on the kit.
-    public func schedule(_ event: SongEvent, referencePitch: Double = 440) throws(AudioError) {
+    /// Under a song's `tuning` a note sounds at its key's frequency there; a key it leaves
+    /// unmapped stays silent (its note-off then ends nothing).
+    public func schedule(_ event: SongEvent, referencePitch: Double = 440, tuning: ScalaTuning? = nil) throws(AudioError) {
         switch event.action {
         case .noteOn(let track, let pitch, let gain, let id, let instrument):
-            let hz = Pitch.frequency(midi: Double(pitch), reference: referencePitch)
-            guard hz < sampleRate / 2 else { return }
+            let hz = tuning.map { $0.hz(key: pitch) ?? 0 } ?? Pitch.frequency(midi: Double(pitch), reference: referencePitch)
+            guard hz > 0, hz < sampleRate / 2 else { return }
             if instrument {
                 try instrumentNoteOn(id: id, slot: track.instrumentSlot, frequency: hz, gain: gain, at: event.frame)
             } else {

@@ -36,17 +36,20 @@ extension PatternTransport.Shared {
         }
         let id = nextAuditionID
         nextAuditionID = nextAuditionID == UInt32.max ? PatternTransport.auditionIDs : nextAuditionID + 1
+        // A note placed is heard in the song's tuning, as the loop will play it.
+        let tuning = sequencer.song.tuning?.keys
         if let inst = mix[track] {
             let gain = velocity.gain * Float(inst.level)
             try engine.schedule(
                 SongEvent(
                     frame: AudioEngine.now,
                     action: .noteOn(track: track, pitch: pitch, gain: gain, id: id, instrument: !inst.isClassic),
-                    step: 0))
+                    step: 0),
+                tuning: tuning)
         } else {
-            try engine.noteOn(
-                id: id, frequency: Pitch.frequency(midi: Double(pitch)), gain: velocity.gain,
-                at: AudioEngine.now, timbre: track.timbre ?? .melody)
+            let hz = tuning.map { $0.hz(key: pitch) ?? 0 } ?? Pitch.frequency(midi: Double(pitch))
+            guard hz > 0 else { return }
+            try engine.noteOn(id: id, frequency: hz, gain: velocity.gain, at: AudioEngine.now, timbre: track.timbre ?? .melody)
         }
         // Kept in the order the gates end (a shorter gate may end before an earlier, longer one).
         auditions.add(

@@ -173,10 +173,11 @@ extension PatternTransport.Shared {
         if !events.isEmpty { pending.add(events, order: SongEvent.playOrder) }
         let horizon = flushHorizon(ahead)
         let engine = self.engine
+        let tuning = sequencer.song.tuning?.keys
         var log = scheduledLog
         defer { scheduledLog = log }
         try pending.flush(before: horizon) { event throws(AudioError) in
-            try engine.schedule(event)
+            try engine.schedule(event, tuning: tuning)
             log?.append(event)
         }
         guard midi != nil else { return }

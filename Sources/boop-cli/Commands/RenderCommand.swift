@@ -67,6 +67,14 @@ struct RenderCommand: ParsableCommand {
                         song, loops: loops, seed: patternOptions.songSeed, to: output, shouldStop: shouldStop)
                 }
                 if verbose { StandardError.write(shown(midiSummary(song, loops: loops)) + "\n") }
+                if let tuning = song.tuning, !quiet {
+                    // A Standard MIDI File has no place for a scale: said, not silently dropped.
+                    StandardError.write(
+                        "boop: warning: "
+                            + OneLine.escape(
+                                "\(output): the song's tuning (\(tuning.scl)) is not in a Standard MIDI File; its notes are the keys they play, to be tuned by the synth that plays them (boop synth --scl)"
+                            ) + "\n")
+                }
                 return
             }
             let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
