@@ -14,18 +14,13 @@ General MIDI drum key has a lane: a rim shot (37) or a triangle (81) from a file
 
 import json
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from edit_driver import Checks, Editor  # noqa: E402
+from edit_driver import Editor, fresh_work  # noqa: E402
 
-BOOP, WORK = sys.argv[1], sys.argv[2]
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-os.chdir(WORK)
-check = Checks()
-ENV = {"XDG_STATE_HOME": os.path.join(WORK, "state"), "XDG_RUNTIME_DIR": ""}
+BOOP, WORK, check, ENV = fresh_work(sys.argv)
+ENV["XDG_RUNTIME_DIR"] = ""  # the locks in WORK's state folder, not the user's runtime folder
 
 
 def melody(path):

@@ -10,18 +10,12 @@ back; on the rhythm track the keys walk the drum lanes.
 
 import json
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from edit_driver import Checks, Editor  # noqa: E402
+from edit_driver import Editor, fresh_work  # noqa: E402
 
-BOOP, WORK = sys.argv[1], sys.argv[2]
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-os.chdir(WORK)
-check = Checks()
-ENV = {"XDG_STATE_HOME": os.path.join(WORK, "state")}
+BOOP, WORK, check, ENV = fresh_work(sys.argv)
 
 
 def notes(path, track):

@@ -14,6 +14,7 @@ import json
 import os
 import pty
 import select
+import shutil
 import signal
 import struct
 import subprocess
@@ -71,6 +72,17 @@ def row_of(ed, label):
         if line.startswith(label + " "):
             return i + 1
     return None
+
+
+def fresh_work(argv):
+    """A check script's start: BOOP and WORK from its command line, WORK made empty and entered,
+    the PASS/FAIL counter, and the environment that keeps the editor's state (copies, locks) in
+    WORK."""
+    boop, work = argv[1], argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    os.chdir(work)
+    return boop, work, Checks(), {"XDG_STATE_HOME": os.path.join(work, "state")}
 
 
 class Terminal:

@@ -22,7 +22,6 @@ import json
 import os
 import subprocess
 import sys
-import wave
 
 import numpy as np
 
@@ -35,14 +34,6 @@ NAMES = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
 def name(midi):
     return f"{NAMES[midi % 12]}{midi // 12 - 1}"
 
-
-def write_wav(path, y, rate):
-    pcm = np.clip(y * 32767, -32768, 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.tobytes())
 
 
 def midi_of(text):
@@ -65,7 +56,7 @@ def render(path, sing, seed):
         parts += [y, np.zeros(int(0.6 * vs.RATE))]
     y = np.concatenate(parts)
     y = vs.add_noise(y, 20, rng, np.abs(y) > 0)
-    write_wav(path, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
+    vs.write_wav(path, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
 
 
 def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0, timbre="tone", cough=False, drone=False):
@@ -92,7 +83,7 @@ def live(boop, work, k, notes, rng, voice, device, sink, tolerance=3.0, timbre="
                 burst = rng.standard_normal(n) * np.exp(-np.arange(n) / (0.12 * vs.RATE)) * 0.4
                 y = np.concatenate([burst, np.zeros(int(0.6 * vs.RATE)), y])
             wav = os.path.join(work, f"live-{k}-{i}.wav")
-            write_wav(wav, np.concatenate([y, np.zeros(int(0.5 * vs.RATE))]), vs.RATE)
+            vs.write_wav(wav, np.concatenate([y, np.zeros(int(0.5 * vs.RATE))]), vs.RATE)
             subprocess.run(["paplay", "-d", sink, wav], check=True)
         elif "cents" in d:
             i = d["trial"] - 1
@@ -127,7 +118,7 @@ def session(boop, work, k, notes, rng, voice):
     y = np.concatenate(parts)
     y = vs.add_noise(y, 20, rng, np.abs(y) > 0)
     wav = os.path.join(work, f"singer-{k}.wav")
-    write_wav(wav, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
+    vs.write_wav(wav, y / max(1, np.max(np.abs(y)) / 0.95), vs.RATE)
     out = subprocess.run([boop, "train", "match", "--json", "--db", os.path.join(work, "history.sqlite"),
                           "--input", wav, "--references",
                           ",".join(name(r) for r in refs)], capture_output=True, text=True)

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import wave
 
 import numpy as np
 
@@ -22,14 +21,6 @@ import voice_synth as vs  # noqa: E402
 
 MAJOR = [0, 2, 4, 5, 7, 9, 11]
 
-
-def write_wav(path, y, rate):
-    pcm = np.clip(y * 32767, -32768, 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.tobytes())
 
 
 def melody(rng, bpm, low=57, high=72):
@@ -92,7 +83,7 @@ def main():
         y, rate = sing(truth, bpm, rng)
         wav = os.path.join(args.work, f"sung-{s}.wav")
         out = os.path.join(args.work, f"sung-{s}.json")
-        write_wav(wav, y, rate)
+        vs.write_wav(wav, y, rate)
         scale = ["--scale", "C major"] if s % 2 else []
         run = subprocess.run([args.boop, "transcribe", wav, "-o", out, "--bpm", str(bpm), *scale],
                              capture_output=True, text=True)

@@ -2,6 +2,8 @@
 shimmer) through vowel formant filters, breath (aspiration) noise, a scooped onset and vibrato.
 Used by bench/pitch-bench.py (the tracker benchmark) and scripts/sim-singer.py (simulated singers
 for `boop train match`). numpy and scipy only."""
+import wave
+
 import numpy as np
 from scipy.signal import lfilter
 
@@ -73,3 +75,13 @@ def add_noise(y, snr_db, rng, voiced=None):
     """White noise at snr_db below the mean power of the voiced part (all of y if voiced is None)."""
     p = np.mean(y[voiced] ** 2) if voiced is not None else np.mean(y**2)
     return y + rng.standard_normal(len(y)) * np.sqrt(p / 10 ** (snr_db / 10))
+
+
+def write_wav(path, y, rate):
+    """A mono 16-bit WAV of y (full scale 1.0), as a microphone take would be saved."""
+    pcm = np.clip(y * 32767, -32768, 32767).astype("<i2")
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.tobytes())
