@@ -49,6 +49,18 @@ struct EditorViewStatusLineTests {
         #expect(line?.contains("MIDI entry / piano") == true && (line?.count ?? 99) <= 38)
     }
 
+    @Test("a typed tempo keeps its tenth (97.5), and the status line shows it as the file holds it")
+    func tempoTenths() {
+        let view = EditorView(colorMode: .truecolor)
+        var m = EditorModel(pattern: Pattern(name: "t"))
+        m.setBPM(97.54)
+        #expect(m.song.bpm == 97.5)
+        let sound = SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7)
+        #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("97.5 BPM"))
+        m.setBPM(120)
+        #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("120 BPM"))
+    }
+
     @Test("`K` shows piano mode in the status line: its octave, length and step, and chord")
     func pianoShown() {
         let view = EditorView(colorMode: .truecolor)

@@ -200,4 +200,17 @@ struct SongTests {
         #expect(song.version1 != nil, "a version-1 file is marked as one")
         #expect(song.bpm == 100 && song.patterns.map(\.length) == [8] && song.chain.count == 1)
     }
+
+    @Test func aSongWithoutItsVersionIsToldSo() throws {
+        let text = #"{"name": "s", "patterns": {"A": {"tracks": {}}}}"#
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("song-tests-nov-\(getpid()).json")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: PatternError.self) { try PieceFile.load(path: url.path) }
+        do {
+            _ = try PieceFile.load(path: url.path)
+        } catch {
+            #expect(error.message.contains("version: expected 2 for a song (the file has \"patterns\""), "\(error.message)")
+        }
+    }
 }

@@ -122,7 +122,8 @@ extension EditorModel {
     public mutating func changeBPM(by delta: Double) { setBPM(song.bpm + delta) }
 
     public mutating func setBPM(_ value: Double) {
-        let bpm = min(max(value.rounded(), Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
+        // Tenths of a BPM, as a typed 97.5 asks; the keys step by whole ones.
+        let bpm = min(max((value * 10).rounded() / 10, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
         guard bpm != song.bpm else { return }
         editSong { $0.bpm = bpm }
     }

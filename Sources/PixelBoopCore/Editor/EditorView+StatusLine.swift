@@ -25,13 +25,15 @@ extension EditorView {
         let track = model.track.rawValue
         let label = model.cursorLabel
         let tag = PitchRange.tag(pitch: model.cursorPitch, kind: model.track)
+        // The tempo as the file holds it: 97.5 stays 97.5, 120 is 120.
+        let bpm = Limits.text(model.song.bpm)
         let fields: [[String]] = [
             [track, String(track.prefix(3)), ""],
             ["step \(model.step + 1)/\(model.songPattern.length)", "\(model.step + 1)/\(model.songPattern.length)", ""],
             tag.map { ["\(label) \($0)", "\(label)!"] } ?? [label],
             model.swing == 50
-                ? ["\(Int(model.song.bpm)) BPM", "\(Int(model.song.bpm))", ""]
-                : ["\(Int(model.song.bpm)) BPM swing \(Int(model.swing))%", "\(Int(model.song.bpm)) sw\(Int(model.swing))", ""],
+                ? ["\(bpm) BPM", bpm, ""]
+                : ["\(bpm) BPM swing \(Int(model.swing))%", "\(bpm) sw\(Int(model.swing))", ""],
             loopField(model: model, playing: playing),
             sound,
             // The pattern when the song has more than one, the note under the cursor when there is one.

@@ -19,6 +19,11 @@ public enum PieceFile {
         if let top = root as? [String: Any], let v = top["version"], StrictJSON.number(v) == 2 {
             return try Song.validate(root, json, order: try json.scanStructure(data, orderOf: "patterns"))
         }
+        // A song's keys in a file that says no version: the version is what is missing.
+        if let top = root as? [String: Any], top["version"] == nil, top["patterns"] != nil {
+            throw json.fail(
+                "version", "2 for a song (the file has \"patterns\"; without \"version\" it is read as a version-1 pattern)")
+        }
         return Song(version1: try Pattern.validate(root, json))
     }
 }

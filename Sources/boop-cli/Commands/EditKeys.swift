@@ -24,7 +24,7 @@ extension EditSession {
         case .char("-"): model.changeBPM(by: -5)
         case .char("="): model.changeBPM(by: 1)
         case .char("_"): model.changeBPM(by: -1)
-        case .char("b"): ask(.tempo, label: "tempo (BPM)", text: String(Int(model.song.bpm)))
+        case .char("b"): ask(.tempo, label: "tempo (BPM)", text: Limits.text(model.song.bpm))
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
         case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
