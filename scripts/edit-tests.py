@@ -21,8 +21,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from edit_driver import KEYS, Checks, Editor, notes, row_of  # noqa: E402
 
-BOOP, WORK = sys.argv[1], sys.argv[2]
+BOOP, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 os.makedirs(WORK, exist_ok=True)
+# The editor runs in WORK: a path typed at a prompt by the random keys below lands there, never
+# in the folder the checks were started from.
+os.chdir(WORK)
 check = Checks()
 
 
