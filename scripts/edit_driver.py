@@ -268,6 +268,28 @@ class Terminal:
             flags = int(next(line for line in f if line.startswith("flags:")).split()[1], 8)
         return flags & os.O_NONBLOCK == 0
 
+    def input_queued(self):
+        """Bytes written to the program that it has not read yet (TIOCOUTQ on the master)."""
+        return struct.unpack("i", fcntl.ioctl(self.fd, termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+
+    def settle(self, quiet=1.5, timeout=90.0):
+        """Waits until the program has read every key sent and acted on the last of them: its
+        last two lines (the message and the status line, which a playing loop's playhead does not
+        move) unchanged for `quiet` seconds. What comes next is then not typed into a line or a
+        mode the earlier keys left open."""
+        end = time.time() + timeout
+        while self.input_queued() > 0 and time.time() < end:
+            self.pump(0.1)
+        last, since = None, time.time()
+        while time.time() < end:
+            self.pump(0.2)
+            now = tuple(self.screen.display[-2:])
+            if now != last:
+                last, since = now, time.time()
+            elif time.time() - since >= quiet:
+                return True
+        return False
+
     def output_queued(self):
         """Bytes written by the program that this side has not read (FIONREAD on the master)."""
         return struct.unpack("i", fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0"))[0]
