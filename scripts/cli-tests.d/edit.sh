@@ -11,6 +11,7 @@
 set -uo pipefail
 rc=0
 python3 "$ROOT/scripts/edit-tests.py" "$BOOP" "$WORK/edit" || rc=1
+python3 "$ROOT/scripts/edit-input-tests.py" "$BOOP" "$WORK/edit-input" || rc=1
 python3 "$ROOT/scripts/edit-jobs-tests.py" "$BOOP" "$WORK/edit-jobs" || rc=1
 python3 "$ROOT/scripts/edit-song-tests.py" "$BOOP" "$WORK/edit-song" || rc=1
 python3 "$ROOT/scripts/edit-export-tests.py" "$BOOP" "$WORK/edit-export" || rc=1
