@@ -24,7 +24,10 @@ struct TrainCommand: ParsableCommand {
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set or not an absolute path. `boop train stats` \
             shows the history.
             """,
-        subcommands: [TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainStatsCommand.self],
+        subcommands: [
+            TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainIdentifyCommand.self,
+            TrainDegreesCommand.self, TrainStatsCommand.self
+        ],
         defaultSubcommand: TrainRunCommand.self)
 }
 
