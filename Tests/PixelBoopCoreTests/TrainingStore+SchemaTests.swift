@@ -67,14 +67,14 @@ struct TrainingStoreSchemaTests {
 
     @Test("a newer schema is refused, read-only or not, and left as it was")
     func newer() throws {
-        let path = try Self.schema1History("newer", extra: "PRAGMA user_version = 3;")
+        let path = try Self.schema1History("newer", extra: "PRAGMA user_version = 4;")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for readOnly in [false, true] {
             do {
                 _ = try TrainingStore(path: path, readOnly: readOnly)
                 Issue.record("a newer history was opened")
             } catch {
-                #expect(error.kind == .newer && error.message.contains("schema 3"))
+                #expect(error.kind == .newer && error.message.contains("schema 4"))
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)

@@ -47,15 +47,16 @@ final class EarSessionRunner {
         defer { keys?.restore() }
         Signals.install()
         let id = try TrainIntervalCommand.storing { try store.beginSession(settings: s.settingsJSON, exercise: s.exercise) }
-        if !s.json { say(choicesLine()) }
+        if !s.json { say("After the notes, name what you heard by its key; r replays, q ends.") }
         while answered.count < s.trials && !Signals.interrupted {
             let plan = s.plan(answered.count + 1, scheduler.next(using: &rng), &rng)
-            say(s.json ? jsonTrial(plan) : "trial \(plan.number)/\(s.trials)" + context(plan))
+            if s.json { say(jsonTrial(plan)) }
             var asked = Date()
             var outcome = AnswerKeys.Outcome<String>.replay
             while case .replay = outcome {
                 try sound.play(plan)
                 keys?.discardTyped()
+                if !s.json { say(trialLine(plan)) }
                 asked = Date()
                 outcome = try answer(plan, keys)
             }
@@ -75,18 +76,17 @@ final class EarSessionRunner {
 
     private func label(_ item: String) -> String { s.labels[s.drill.items.firstIndex(of: item) ?? 0] }
 
-    /// "1 m2  2 M2 ... r replays, q ends": the keys, fitting 80 columns.
-    func choicesLine() -> String {
-        let pairs = zip(s.drill.keys, s.labels).map { "\($0) \($1)" }.joined(separator: "  ")
-        return pairs + "  r replays, q ends"
-    }
-
-    private func context(_ plan: EarTrialPlan) -> String {
-        switch plan.drill {
-        case .intervals: " (\(plan.variant))"
-        case .chords: ""
-        case .degrees: " (key of \(plan.variant) major)"
-        }
+    /// "12/30 harmonic  1:m2 2:M2 ... =:P8": the trial, how it was played and the keys, one line
+    /// of at most 80 columns (at most 75 for the longest, twelve intervals).
+    func trialLine(_ plan: EarTrialPlan) -> String {
+        let pairs = zip(s.drill.keys, s.labels).map { "\($0):\($1)" }.joined(separator: " ")
+        let context =
+            switch plan.drill {
+            case .intervals: plan.variant
+            case .chords: ""
+            case .degrees: "key \(plan.variant)"
+            }
+        return "\(plan.number)/\(s.trials) \(context)  \(pairs)"
     }
 
     private func feedback(_ plan: EarTrialPlan, _ named: String) -> String {
