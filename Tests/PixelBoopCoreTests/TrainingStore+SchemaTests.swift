@@ -40,11 +40,20 @@ struct TrainingStoreSchemaTests {
         #expect(Self.userVersion(path) == 1)
         let before = try reader.trials()
         let store = try TrainingStore(path: path)
-        #expect(Self.userVersion(path) == 2)
+        #expect(Self.userVersion(path) == 3)
         let sessions = try store.sessions()
         #expect(sessions.map(\.id) == [1, 2] && sessions.allSatisfy { $0.exercise == .discrimination })
         #expect(sessions[0].threshold == 12.5 && sessions[1].low == 10)
         #expect(try store.trials() == before)
+        // Schema 3 rebuilt the sessions table: identification sessions and trials are stored.
+        let id = try store.beginSession(settings: "{}", exercise: .identify)
+        var rng = SeededGenerator(seed: 1)
+        let plan = EarTrialPlan.identify(
+            number: 1, drill: .intervals, item: "M3", roots: 60...60, directions: ["up"], rng: &rng)
+        try store.add(EarTrialRecord(session: id, trial: 1, time: Date(), plan: plan, answer: "P4", responseMilliseconds: 5))
+        let ear = try store.earTrials()
+        #expect(ear.count == 1 && ear[0].item == "M3" && ear[0].answer == "P4" && !ear[0].correct && ear[0].base == 60)
+        #expect(try store.sessions().last?.exercise == .identify && store.sessions().last?.trials == 1)
     }
 
     @Test("a migration that fails leaves the history at schema 1 with its rows, nothing half-made")

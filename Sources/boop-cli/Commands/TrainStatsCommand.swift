@@ -61,7 +61,7 @@ struct TrainStatsCommand: ParsableCommand {
                 let text =
                     switch (profile, json) {
                     case (false, false): StatsReport.progress(p)
-                    case (true, false): StatsReport.profile(p)
+                    case (true, false): Self.profile(p, ear: EarProfileText.text(try store.earTrials()))
                     case (false, true): StatsJSON.progress(p)
                     case (true, true): StatsJSON.profile(p)
                     }
@@ -70,6 +70,14 @@ struct TrainStatsCommand: ParsableCommand {
                 throw BoopExit(error)
             }
         }
+    }
+
+    /// The profile per register, then per item of the identification exercises (alone when
+    /// only those were trained).
+    static func profile(_ p: TrainingProfile, ear: String) -> String {
+        let registers = !(p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty && p.intervalByRegister.isEmpty)
+        if ear.isEmpty { return StatsReport.profile(p) }
+        return (registers ? StatsReport.profile(p) + "\n" : "") + ear
     }
 
     /// "1 trial", "2 trials".
