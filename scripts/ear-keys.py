@@ -7,6 +7,7 @@ Usage: ear-keys.py BOOP WORKDIR. Exit 0 when every check passed; one line per ch
 """
 import math
 import os
+import shutil
 import re
 import sqlite3
 import sys
@@ -24,7 +25,8 @@ KEYS = "1234567890-="
 
 def main():
     boop, work = sys.argv[1], sys.argv[2]
-    os.makedirs(work, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)  # a fresh history: the figures depend on it
+    os.makedirs(work)
     db = os.path.join(work, "keys.sqlite")
     s = Session([boop, "train", "identify", "--trials", "10", "--seed", "5", "--duration", "0.1", "--db", db,
                  "-o", os.path.join(work, "keys.wav")])

@@ -11,6 +11,7 @@ with its figures.
 import json
 import math
 import os
+import shutil
 import random
 import sqlite3
 import subprocess
@@ -104,7 +105,8 @@ def confused_share(boop, work, exercise, pairs, items, sessions=4, trials=60):
 
 def main():
     boop, work = sys.argv[1], sys.argv[2]
-    os.makedirs(work, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)  # a fresh history: the figures depend on it
+    os.makedirs(work)
     ok = True
     for exercise, pairs, items in [
         (["train", "identify"], [("M3", "P4"), ("m6", "M6")], INTERVALS),

@@ -6,7 +6,7 @@
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
 boop="$BOOP" root="$ROOT" work="$WORK/train-identify"
-mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work"
 failures=0
 python3 "$root/scripts/ear-sim.py" "$boop" "$work/sim" || failures=$((failures + 1))
 python3 "$root/scripts/ear-keys.py" "$boop" "$work/keys" || failures=$((failures + 1))
@@ -36,6 +36,15 @@ if [ "$rc" = 0 ] && [ "$wide" = 0 ] && grep -Eq '^ *M3 +[0-9]+ +[0-9]+ % +[0-9]+
   echo "PASS  train stats --profile: per-item accuracy with Wilson intervals, within 80 columns"
 else
   echo "FAIL  train stats --profile: rc $rc, $wide wide lines; $(head -c 600 "$work/profile.out") $(cat "$work/profile.err")"
+  failures=$((failures + 1))
+fi
+"$boop" train stats --db "$work/sim/degrees-confuser.sqlite" >"$work/progress.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^Naming scale degrees' "$work/progress.out" && [ "$(grep -Ec '^ +[0-9]+ +20[0-9-]+ [0-9:]+ +60 +[0-9]+ %$' "$work/progress.out")" = 4 ] &&
+  ! grep -q 'No training sessions yet' "$work/progress.out"; then
+  echo "PASS  train stats: the four degrees sessions listed with their share right"
+else
+  echo "FAIL  train stats with degrees sessions: rc $rc, $(head -c 400 "$work/progress.out")"
   failures=$((failures + 1))
 fi
 exit $((failures > 0))

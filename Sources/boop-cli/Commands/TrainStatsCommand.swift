@@ -60,10 +60,10 @@ struct TrainStatsCommand: ParsableCommand {
                     intervals: try store.intervalTrials())
                 let text =
                     switch (profile, json) {
-                    case (false, false): StatsReport.progress(p)
+                    case (false, false): Self.progress(p, ear: EarProfileText.progress(try store.earTrials()))
                     case (true, false): Self.profile(p, ear: EarProfileText.text(try store.earTrials()))
                     case (false, true): StatsJSON.progress(p)
-                    case (true, true): StatsJSON.profile(p)
+                    case (true, true): StatsJSON.profile(p, ear: EarProfileText.json(try store.earTrials()))
                     }
                 StandardOutput.write(text)
             } catch let error as TrainingStoreError {
@@ -78,6 +78,14 @@ struct TrainStatsCommand: ParsableCommand {
         let registers = !(p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty && p.intervalByRegister.isEmpty)
         if ear.isEmpty { return StatsReport.profile(p) }
         return (registers ? StatsReport.profile(p) + "\n" : "") + ear
+    }
+
+    /// Progress per exercise, then the identification sessions (alone when only those were
+    /// trained).
+    static func progress(_ p: TrainingProfile, ear: String) -> String {
+        if ear.isEmpty { return StatsReport.progress(p) }
+        let others = !(p.discrimination.isEmpty && p.match.isEmpty && p.interval.isEmpty)
+        return (others ? StatsReport.progress(p) + "\n" : "") + ear
     }
 
     /// "1 trial", "2 trials".
@@ -100,8 +108,9 @@ enum StatsJSON {
         return encode(object)
     }
 
-    static func profile(_ p: TrainingProfile) -> String {
-        let object: [String: Any] = [
+    /// With `ear`: the identification exercises' items beside the registers.
+    static func profile(_ p: TrainingProfile, ear: [String: Any] = [:]) -> String {
+        let object: [String: Any] = ear.merging([
             "discrimination": p.thresholdByRegister.map { r, e in
                 ["register": r, "band": StatsReport.band(r)].merging(fields(e)) { a, _ in a }
             },
@@ -111,7 +120,7 @@ enum StatsJSON {
             "interval": p.intervalByRegister.map { name, r, e in
                 ["interval": name, "register": r, "band": StatsReport.band(r)].merging(fields(e)) { a, _ in a }
             }
-        ]
+        ]) { _, b in b }
         return encode(object)
     }
 

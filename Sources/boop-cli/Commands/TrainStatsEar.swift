@@ -26,6 +26,41 @@ enum EarProfileText {
         return parts.joined(separator: "\n")
     }
 
+    /// `stats` without options: one row per session of each drill (its date, trials and share
+    /// right), "" when none.
+    static func progress(_ trials: [EarTrialRecord]) -> String {
+        var parts: [String] = []
+        for drill in EarDrill.allCases {
+            let mine = trials.filter { $0.drill == drill }
+            guard !mine.isEmpty else { continue }
+            var out = "Naming \(title(drill)))\nsession  started           trials  right\n"
+            for (session, rows) in Dictionary(grouping: mine, by: \.session).sorted(by: { $0.key < $1.key }) {
+                let right = rows.filter(\.correct).count
+                out += String(
+                    cFormat: "%7lld  %@  %6d  %3.0f %%\n", session, DateText.local(rows[0].time, "%Y-%m-%d %H:%M"),
+                    rows.count, 100 * Double(right) / Double(rows.count))
+            }
+            parts.append(out)
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// `stats --profile --json`: per drill, per item asked, the trials, right and the interval.
+    static func json(_ trials: [EarTrialRecord]) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for drill in EarDrill.allCases {
+            let mine = trials.filter { $0.drill == drill }
+            guard !mine.isEmpty else { continue }
+            object[drill.rawValue] = drill.items.compactMap { item -> [String: Any]? in
+                let asked = mine.filter { $0.item == item }
+                guard !asked.isEmpty else { return nil }
+                let w = WilsonInterval(right: asked.filter(\.correct).count, trials: asked.count)
+                return ["item": item, "trials": w.trials, "right": w.right, "low": w.low, "high": w.high]
+            }
+        }
+        return object
+    }
+
     private static func title(_ drill: EarDrill) -> String {
         switch drill {
         case .intervals: "intervals (train identify"
