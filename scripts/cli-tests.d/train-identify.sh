@@ -47,4 +47,16 @@ else
   echo "FAIL  train stats with degrees sessions: rc $rc, $(head -c 400 "$work/progress.out")"
   failures=$((failures + 1))
 fi
+rows=$("$boop" train stats --csv --db "$work/sim/identify-confuser.sqlite" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+ok = all(r["exercise"] == "identify" and r["drill"] == "intervals" and r["correct"] == str(int(r["item"] == r["answer"]))
+         and r["variant"] in ("up", "down", "harmonic") for r in rows)
+print(len(rows) if ok else "bad")')
+if [ "$rows" = 240 ]; then
+  echo "PASS  train stats --csv: the 240 identify trials, item, answer and variant"
+else
+  echo "FAIL  train stats --csv: $rows"
+  failures=$((failures + 1))
+fi
 exit $((failures > 0))

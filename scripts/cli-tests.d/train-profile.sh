@@ -210,7 +210,7 @@ rows = list(csv.DictReader(io.StringIO(table)))
 assert table.split("\n")[0].split(",") == [
     "exercise", "session", "trial", "time", "register", "interval", "reference_hz", "difference_cents", "higher_interval",
     "first_low_hz", "first_high_hz", "second_low_hz", "second_high_hz", "wider_interval", "answer", "correct",
-    "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms"], table.split("\n")[0]
+    "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms", "drill", "item", "variant"], table.split("\n")[0]
 by = {e: [x for x in rows if x["exercise"] == e] for e in ("discrimination", "match", "interval")}
 assert len(rows) == sum(map(len, by.values())), {x["exercise"] for x in rows}
 assert [(int(x["session"]), int(x["trial"])) for x in rows] == sorted((int(x["session"]), int(x["trial"])) for x in rows)

@@ -16,12 +16,14 @@ struct TrainStatsCommand: ParsableCommand {
             threshold, the interval-discrimination threshold per interval, and the matching bias \
             and spread, per register (octave bands C to B: of the reference tone, of the first \
             interval's lower note, of the note asked for), over every session, with 68 % intervals. Sessions without a trial are not listed; a session \
-            under 20 trials (8 sung notes) is marked uncertain. --json prints the same as one object. \
+            under 20 trials (8 sung notes) is marked uncertain; identify and degrees add per item the share \
+            named right with its 95 % Wilson interval. --json prints the same as one object. \
             --csv: every stored trial, one row each, in one table with the same columns on every row: \
-            exercise (discrimination, match, interval), session, trial, time, register, interval, \
+            exercise (discrimination, match, interval, identify, degrees), session, trial, time, register, interval, \
             reference_hz, difference_cents, higher_interval, first_low_hz, first_high_hz, \
             second_low_hz, second_high_hz, wider_interval, answer, correct, response_ms, target_hz, \
-            sung_hz, error_cents, octave, stable_ms; a column that does not apply to the row's \
+            sung_hz, error_cents, octave, stable_ms, drill, item, variant (identify and degrees: the \
+            item asked and how it was played; answer is the item named); a column that does not apply to the row's \
             exercise is empty (so is sung_hz when no note was heard). RFC 4180 quoting, LF line ends.
             """)
 
@@ -52,7 +54,7 @@ struct TrainStatsCommand: ParsableCommand {
                     StandardOutput.write(
                         TrainingCSV.table(
                             trials: try store.trials(), attempts: try store.matchAttempts(),
-                            intervals: try store.intervalTrials()))
+                            intervals: try store.intervalTrials(), ear: try store.earTrials()))
                     return
                 }
                 let p = TrainingProfile(
