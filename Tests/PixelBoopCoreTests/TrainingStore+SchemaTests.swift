@@ -225,13 +225,17 @@ struct TrainingStoreSchemaTests {
         let interval = IntervalTrialRecord(
             session: 3, trial: 1, time: t0, interval: "P5, \"x\"\nname", plan: run.nextTrial(), secondWider: true,
             responseMilliseconds: 800)
-        let text = TrainingCSV.table(trials: [trial], attempts: [attempt], intervals: [interval])
+        var rng = SeededGenerator(seed: 1)
+        let plan = EarTrialPlan.identify(number: 1, drill: .chords, item: "dim", roots: 62...62, directions: [], rng: &rng)
+        let ear = EarTrialRecord(session: 4, trial: 1, time: t0, plan: plan, answer: "min", responseMilliseconds: 700)
+        let text = TrainingCSV.table(trials: [trial], attempts: [attempt], intervals: [interval], ear: [ear])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == TrainingCSV.columns.joined(separator: ",")[...])
-        #expect(lines[1] == "match,1,1,2027-01-15T08:00:00.000Z,4,M3,261.630000,,,,,,,,,,,329.630000,,,,")
-        #expect(lines[2] == "discrimination,2,1,2027-01-15T08:00:00.000Z,4,,440.000000,12.500000,2,,,,,,lower,0,900,,,,,")
+        #expect(lines[1] == "match,1,1,2027-01-15T08:00:00.000Z,4,M3,261.630000,,,,,,,,,,,329.630000,,,,,,,")
+        #expect(lines[2] == "discrimination,2,1,2027-01-15T08:00:00.000Z,4,,440.000000,12.500000,2,,,,,,lower,0,900,,,,,,,,")
         #expect(lines[3].hasPrefix("interval,3,1,2027-01-15T08:00:00.000Z,4,\"P5, \"\"x\"\""))
         #expect(lines[4].hasPrefix("name\",,") && text.hasSuffix("\n"))
+        #expect(lines[5] == "identify,4,1,2027-01-15T08:00:00.000Z,4,,,,,,,,,,min,0,700,,,,,,chords,dim,root")
         #expect(TrainingCSV.field("plain") == "plain" && TrainingCSV.field("a\r\nb") == "\"a\r\nb\"")
     }
 
