@@ -37,8 +37,8 @@ def truth(trial):
     if trial["drill"] == "chords":
         notes = phrases[0]
         return CHORDS[tuple(semis(notes[0], f) for f in notes)]
-    tonic, note = phrases[0][0], phrases[-1][0]
-    if len(phrases[0]) == 2 and len(phrases) == 2:  # the drone: tonic an octave below
+    tonic, note = phrases[0][0], phrases[-1][-1]
+    if len(phrases[0]) == 2 and len(phrases) == 2:  # the drone: tonic an octave below, held under the note
         tonic *= 2
     return str(MAJOR.index(semis(tonic, note) % 12) + 1)
 

@@ -81,6 +81,7 @@ struct EarSchedulerTests {
         // IV in D: G B D.
         #expect(ti.phrases[1].map { Int((12 * log2($0 / 440) + 69).rounded()) } == [67, 71, 74])
         let drone = EarTrialPlan.degree(number: 1, degree: "5", tonic: 62, drone: true)
-        #expect(drone.phrases.count == 2 && drone.phrases[0].count == 2)
+        #expect(drone.phrases.count == 2 && drone.phrases[0].count == 2 && drone.phrases[1].count == 3)
+        #expect(abs(12 * log2(drone.phrases[1][2] / drone.phrases[0][0]) - 19) < 1e-9)
     }
 }

@@ -75,16 +75,18 @@ public struct EarTrialPlan: Sendable, Equatable {
             phrases: [direction == "down" ? notes.reversed() : notes], together: direction == "harmonic")
     }
 
-    /// A degree of the major key on `tonic` (MIDI), after the cadence I-IV-V-I (or, with
-    /// `drone`, the tonic and fifth held together); the note lies within the octave above it.
+    /// A degree of the major key on `tonic` (MIDI), after the cadence I-IV-V-I or, with `drone`,
+    /// with the tonic and fifth an octave below (alone, then under the note); the note lies
+    /// within the octave above the tonic.
     public static func degree(number: Int, degree: String, tonic: Int, drone: Bool) -> EarTrialPlan {
         let name = EarItems.keyNames[tonic % 12]
         func triad(_ step: Int) -> [Double] { [0, 2, 4].map { EarItems.hz(tonic + scale(step + $0)) } }
-        let context = drone ? [[EarItems.hz(tonic - 12), EarItems.hz(tonic - 5)]] : [triad(0), triad(3), triad(4), triad(0)]
         let note = EarItems.hz(tonic + scale(Int(degree)! - 1))
+        // The drone sounds alone, then again under the note: the note is heard against the key.
+        let held = [EarItems.hz(tonic - 12), EarItems.hz(tonic - 5)]
+        let phrases = drone ? [held, held + [note]] : [triad(0), triad(3), triad(4), triad(0), [note]]
         return EarTrialPlan(
-            number: number, drill: .degrees, item: degree, variant: name, base: tonic, phrases: context + [[note]],
-            together: true)
+            number: number, drill: .degrees, item: degree, variant: name, base: tonic, phrases: phrases, together: true)
     }
 
     /// Semitones above the tonic of scale step `step` (0 the tonic; 7 the octave).

@@ -92,9 +92,9 @@ struct TrainDegreesCommand: ParsableCommand {
         commandName: "degrees",
         abstract: "Scale degrees: a cadence or a drone sets a major key; name the degree of the note played.",
         discussion: """
-            Each trial plays the cadence I-IV-V-I (or, with --drone, the tonic and fifth held \
-            together) in a key (random each trial, or --key), then one note of the scale within \
-            the octave above the tonic; name its degree with 1-7 (shown as do re mi fa sol la ti \
+            Each trial plays the cadence I-IV-V-I in a key (random each trial, or --key), then one \
+            note of the scale within the octave above the tonic (with --drone: the tonic and fifth \
+            an octave below, alone, then again under the note); name its degree with 1-7 (shown as do re mi fa sol la ti \
             with --solfege). r replays, q ends (the trial in progress is not stored). Items are \
             scheduled and stored as in `train identify`; --json as there, answering 1-7 or the \
             solfège name.
@@ -103,7 +103,7 @@ struct TrainDegreesCommand: ParsableCommand {
     @Option(name: .long, help: "The key: C, C#, D, Eb, E, F, F#, G, Ab, A, Bb or B (default: a random key per trial).")
     var key: String?
 
-    @Flag(name: .long, help: "The tonic and fifth held together instead of the cadence.")
+    @Flag(name: .long, help: "The tonic and fifth an octave below, alone and then under the note, instead of the cadence.")
     var drone = false
 
     @Flag(name: .long, help: "Name degrees by solfège (do re mi fa sol la ti).")
