@@ -57,6 +57,22 @@ def main():
         ("q ends: the two answered trials stored, the third not", answers == ["m2", "P8"] and s.proc.returncode == 0,
          f"stored {rows}, status {s.proc.returncode}"),
     ]
+    # Degrees in solfège over a drone, and chords: the lines name their keys; one answer, then q.
+    for args, needle, key, item in [(["degrees", "--solfege", "--drone", "--key", "F#"], "7:ti", "3", "3"),
+                                    (["identify", "--chords"], "7:min7", "5", "dom7")]:
+        path = os.path.join(work, args[0] + ".sqlite")
+        d = Session([boop, "train"] + args + ["--trials", "5", "--seed", "2", "--duration", "0.1", "--db", path,
+                                              "-o", os.path.join(work, args[0] + ".wav")])
+        d.wait_for(needle, 1)
+        d.press(key)
+        d.wait_for(needle, 2)
+        d.press("q")
+        d.finish()
+        lines = [l for l in d.text.replace("\r", "").split("\n") if l.strip()]
+        rows = sqlite3.connect(path).execute("SELECT answer FROM ear_trials").fetchall()
+        checks.append((f"{' '.join(args)}: keys named, one answer stored, q ends",
+                       rows == [(item,)] and max(map(len, lines)) <= 80 and d.proc.returncode == 0,
+                       f"{[l for l in lines if needle in l][0].strip()!r}; stored {rows}"))
     for name, good, figures in checks:
         print(("PASS  " if good else "FAIL  ") + "train identify keys: " + name + ": " + figures)
         ok &= good

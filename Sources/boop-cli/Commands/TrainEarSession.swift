@@ -86,7 +86,7 @@ final class EarSessionRunner {
             case .chords: ""
             case .degrees: "key \(plan.variant)"
             }
-        return "\(plan.number)/\(s.trials) \(context)  \(pairs)"
+        return "\(plan.number)/\(s.trials)" + (context.isEmpty ? "" : " \(context)") + "  \(pairs)"
     }
 
     private func feedback(_ plan: EarTrialPlan, _ named: String) -> String {
