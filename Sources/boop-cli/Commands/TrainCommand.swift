@@ -7,7 +7,7 @@ struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
         abstract:
-            "Ear and voice training: hear pitch differences, sing notes and intervals back, compare intervals; the history.",
+            "Ear and voice training: hear pitch differences, sing notes and intervals back, compare intervals, name intervals, chords and degrees; the history.",
         discussion: """
             `boop train` (run) is pitch discrimination: it finds the difference in cents you hear \
             right 75 % of the time. `boop train match` scores notes (or intervals, --interval) sung \

@@ -51,6 +51,9 @@ struct TrainIdentifyCommand: ParsableCommand {
         if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
         if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         _ = try directionList()
+        if chords && directions != "up,down,harmonic" {
+            throw ValidationError("--directions: for intervals only (a chord's notes sound together)")
+        }
         _ = try TrainingNotes.range(range, fallback: 60...72)
     }
 
