@@ -40,11 +40,20 @@ struct TrainingStoreSchemaTests {
         #expect(Self.userVersion(path) == 1)
         let before = try reader.trials()
         let store = try TrainingStore(path: path)
-        #expect(Self.userVersion(path) == 2)
+        #expect(Self.userVersion(path) == 3)
         let sessions = try store.sessions()
         #expect(sessions.map(\.id) == [1, 2] && sessions.allSatisfy { $0.exercise == .discrimination })
         #expect(sessions[0].threshold == 12.5 && sessions[1].low == 10)
         #expect(try store.trials() == before)
+        // Schema 3 rebuilt the sessions table: identification sessions and trials are stored.
+        let id = try store.beginSession(settings: "{}", exercise: .identify)
+        var rng = SeededGenerator(seed: 1)
+        let plan = EarTrialPlan.identify(
+            number: 1, drill: .intervals, item: "M3", roots: 60...60, directions: ["up"], rng: &rng)
+        try store.add(EarTrialRecord(session: id, trial: 1, time: Date(), plan: plan, answer: "P4", responseMilliseconds: 5))
+        let ear = try store.earTrials()
+        #expect(ear.count == 1 && ear[0].item == "M3" && ear[0].answer == "P4" && !ear[0].correct && ear[0].base == 60)
+        #expect(try store.sessions().last?.exercise == .identify && store.sessions().last?.trials == 1)
     }
 
     @Test("a migration that fails leaves the history at schema 1 with its rows, nothing half-made")
@@ -67,14 +76,14 @@ struct TrainingStoreSchemaTests {
 
     @Test("a newer schema is refused, read-only or not, and left as it was")
     func newer() throws {
-        let path = try Self.schema1History("newer", extra: "PRAGMA user_version = 3;")
+        let path = try Self.schema1History("newer", extra: "PRAGMA user_version = 4;")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for readOnly in [false, true] {
             do {
                 _ = try TrainingStore(path: path, readOnly: readOnly)
                 Issue.record("a newer history was opened")
             } catch {
-                #expect(error.kind == .newer && error.message.contains("schema 3"))
+                #expect(error.kind == .newer && error.message.contains("schema 4"))
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -216,13 +225,17 @@ struct TrainingStoreSchemaTests {
         let interval = IntervalTrialRecord(
             session: 3, trial: 1, time: t0, interval: "P5, \"x\"\nname", plan: run.nextTrial(), secondWider: true,
             responseMilliseconds: 800)
-        let text = TrainingCSV.table(trials: [trial], attempts: [attempt], intervals: [interval])
+        var rng = SeededGenerator(seed: 1)
+        let plan = EarTrialPlan.identify(number: 1, drill: .chords, item: "dim", roots: 62...62, directions: [], rng: &rng)
+        let ear = EarTrialRecord(session: 4, trial: 1, time: t0, plan: plan, answer: "min", responseMilliseconds: 700)
+        let text = TrainingCSV.table(trials: [trial], attempts: [attempt], intervals: [interval], ear: [ear])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == TrainingCSV.columns.joined(separator: ",")[...])
-        #expect(lines[1] == "match,1,1,2027-01-15T08:00:00.000Z,4,M3,261.630000,,,,,,,,,,,329.630000,,,,")
-        #expect(lines[2] == "discrimination,2,1,2027-01-15T08:00:00.000Z,4,,440.000000,12.500000,2,,,,,,lower,0,900,,,,,")
+        #expect(lines[1] == "match,1,1,2027-01-15T08:00:00.000Z,4,M3,261.630000,,,,,,,,,,,329.630000,,,,,,,")
+        #expect(lines[2] == "discrimination,2,1,2027-01-15T08:00:00.000Z,4,,440.000000,12.500000,2,,,,,,lower,0,900,,,,,,,,")
         #expect(lines[3].hasPrefix("interval,3,1,2027-01-15T08:00:00.000Z,4,\"P5, \"\"x\"\""))
         #expect(lines[4].hasPrefix("name\",,") && text.hasSuffix("\n"))
+        #expect(lines[5] == "identify,4,1,2027-01-15T08:00:00.000Z,4,,,,,,,,,,min,0,700,,,,,,chords,dim,root")
         #expect(TrainingCSV.field("plain") == "plain" && TrainingCSV.field("a\r\nb") == "\"a\r\nb\"")
     }
 

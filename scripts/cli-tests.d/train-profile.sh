@@ -44,10 +44,11 @@ rc=$?
   pass "stats reads a schema-1 history without migrating it" || fail "stats of schema 1: rc $rc $(cat "$work/old.txt")"
 printf 'higher\n' | "$boop" train --json --trials 1 --seed 1 --db "$old" -o "$work/old.wav" >/dev/null 2>"$work/old.err"
 rc=$?
-python3 - "$old" <<'PY' && [ "$rc" = 0 ] && pass "a schema-1 history migrates to 2 and keeps every row" || fail "migration: rc $rc $(cat "$work/old.err")"
+python3 - "$old" <<'PY' && [ "$rc" = 0 ] && pass "a schema-1 history migrates to 3 and keeps every row" || fail "migration: rc $rc $(cat "$work/old.err")"
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-assert c.execute("PRAGMA user_version").fetchone()[0] == 2
+assert c.execute("PRAGMA user_version").fetchone()[0] == 3
+assert c.execute("PRAGMA foreign_key_check").fetchall() == []
 rows = c.execute("SELECT id, started, trials, threshold_cents, exercise FROM sessions ORDER BY id").fetchall()
 assert rows[:2] == [(1, '2026-10-01T09:00:00.000Z', 2, 12.5, 'discrimination'),
                     (2, '2026-10-08T09:00:00.000Z', 1, 30.0, 'discrimination')], rows
@@ -209,7 +210,7 @@ rows = list(csv.DictReader(io.StringIO(table)))
 assert table.split("\n")[0].split(",") == [
     "exercise", "session", "trial", "time", "register", "interval", "reference_hz", "difference_cents", "higher_interval",
     "first_low_hz", "first_high_hz", "second_low_hz", "second_high_hz", "wider_interval", "answer", "correct",
-    "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms"], table.split("\n")[0]
+    "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms", "drill", "item", "variant"], table.split("\n")[0]
 by = {e: [x for x in rows if x["exercise"] == e] for e in ("discrimination", "match", "interval")}
 assert len(rows) == sum(map(len, by.values())), {x["exercise"] for x in rows}
 assert [(int(x["session"]), int(x["trial"])) for x in rows] == sorted((int(x["session"]), int(x["trial"])) for x in rows)
@@ -259,14 +260,15 @@ PY
 # A newer schema is refused by every exercise and by stats: 65, one line, the file untouched.
 newer="$work/newer.sqlite"
 cp "$old" "$newer"
-python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=3'); c.commit()" "$newer"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=4'); c.commit()" "$newer"
 sum=$(md5sum <"$newer")
 for cmd in "train --json --trials 1" "train match --json --references A4 --input $work/s1.wav" \
-  "train interval --json --trials 1" "train stats" "train stats --profile --json"; do
+  "train interval --json --trials 1" "train identify --json --trials 1" "train degrees --json --trials 1" \
+  "train stats" "train stats --profile --json"; do
   # shellcheck disable=SC2086
   echo quit | "$boop" $cmd --db "$newer" >/dev/null 2>"$work/n.err"
   rc=$?
-  [ "$rc" = 65 ] && [ "$(wc -l <"$work/n.err")" = 1 ] && grep -q 'newer PixelBoop (schema 3' "$work/n.err" &&
+  [ "$rc" = 65 ] && [ "$(wc -l <"$work/n.err")" = 1 ] && grep -q 'newer PixelBoop (schema 4' "$work/n.err" &&
     [ "$(md5sum <"$newer")" = "$sum" ] && pass "boop $cmd: a newer history is 65, one line, untouched" ||
     fail "boop $cmd on a newer history: rc $rc $(cat "$work/n.err")"
 done

@@ -15,10 +15,15 @@ public enum TrainingCSV {
     public static let columns = [
         "exercise", "session", "trial", "time", "register", "interval", "reference_hz", "difference_cents",
         "higher_interval", "first_low_hz", "first_high_hz", "second_low_hz", "second_high_hz", "wider_interval",
-        "answer", "correct", "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms"
+        "answer", "correct", "response_ms", "target_hz", "sung_hz", "error_cents", "octave", "stable_ms", "drill",
+        "item", "variant"
     ]
 
-    public static func table(trials: [TrainingTrial], attempts: [MatchAttempt], intervals: [IntervalTrialRecord]) -> String {
+    /// `ear`: identification trials (identify, degrees): `drill`, `item` (asked), `variant`
+    /// (up, down, harmonic, root, or the key), `answer` (named), the register of the lowest note.
+    public static func table(
+        trials: [TrainingTrial], attempts: [MatchAttempt], intervals: [IntervalTrialRecord], ear: [EarTrialRecord] = []
+    ) -> String {
         func common(_ e: TrainingExercise, _ session: Int64, _ trial: Int, _ time: Date, _ register: Int) -> [String: String] {
             [
                 "exercise": e.rawValue, "session": "\(session)", "trial": "\(trial)", "time": DateText.iso8601(time),
@@ -57,6 +62,16 @@ public enum TrainingCSV {
             f["octave"] = a.octave.map { "\($0)" } ?? ""
             f["stable_ms"] = a.stableMilliseconds.map { "\($0)" } ?? ""
             return (a.session, a.trial, f)
+        }
+        rows += ear.map { t in
+            var f = common(t.drill == .degrees ? .degrees : .identify, t.session, t.trial, t.time, t.base / 12 - 1)
+            f["drill"] = t.drill.rawValue
+            f["item"] = t.item
+            f["variant"] = t.variant
+            f["answer"] = t.answer
+            f["correct"] = t.correct ? "1" : "0"
+            f["response_ms"] = "\(t.responseMilliseconds)"
+            return (t.session, t.trial, f)
         }
         rows.sort { ($0.session, $0.trial) < ($1.session, $1.trial) }
         var out = columns.joined(separator: ",") + "\n"

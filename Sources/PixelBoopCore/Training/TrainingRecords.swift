@@ -56,6 +56,10 @@ public enum TrainingExercise: String, Sendable, Equatable, CaseIterable {
     case match
     /// `boop train interval`: which of two intervals was wider.
     case interval
+    /// `boop train identify`: name the interval or chord played.
+    case identify
+    /// `boop train degrees`: name the scale degree of a note in a key.
+    case degrees
 }
 
 /// One session as stored: its settings (JSON text) and, once it ended, its estimate (the

@@ -8,7 +8,8 @@ extension TrainingStore {
     /// The tables of each schema version (a history holding exactly these is ours).
     static let tables: [Int32: Set<String>] = [
         1: ["sessions", "trials"],
-        2: ["sessions", "trials", "match_attempts", "interval_trials"]
+        2: ["sessions", "trials", "match_attempts", "interval_trials"],
+        3: ["sessions", "trials", "match_attempts", "interval_trials", "ear_trials"]
     ]
 
     /// Schema 1: sessions and pitch-discrimination trials.
@@ -94,6 +95,7 @@ extension TrainingStore {
                 "creating the schema")
         }
         if version < 2 { try step(TrainingStore.schema2, to: 2, "adding pitch matching and intervals to the history") }
+        if version < 3 { try migrate3() }
         schema = TrainingStore.schemaVersion
     }
 

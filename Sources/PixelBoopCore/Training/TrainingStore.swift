@@ -15,7 +15,7 @@ import Glibc
 /// opens it for writing at all.
 public final class TrainingStore {
     /// The schema this build writes; a higher user_version is a newer boop's file.
-    public static let schemaVersion: Int32 = 2
+    public static let schemaVersion: Int32 = 3
     /// `PRAGMA application_id` of a history: "PBtr".
     public static let applicationID: Int32 = 0x5042_7472
     /// Read by the statements (TrainingStore+Statements.swift); set only here.

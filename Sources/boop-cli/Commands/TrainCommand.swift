@@ -7,12 +7,13 @@ struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
         abstract:
-            "Ear and voice training: hear pitch differences, sing notes and intervals back, compare intervals; the history.",
+            "Ear and voice training: hear pitch differences, sing notes and intervals back, compare intervals, name intervals, chords and degrees; the history.",
         discussion: """
             `boop train` (run) is pitch discrimination: it finds the difference in cents you hear \
             right 75 % of the time. `boop train match` scores notes (or intervals, --interval) sung \
             back to a reference, live with a needle or from a recording; `boop train interval` \
-            compares the widths of two melodic intervals; `boop train stats` shows the history. \
+            compares the widths of two melodic intervals; `boop train identify` names intervals and chords, \
+            `boop train degrees` scale degrees in a key; `boop train stats` shows the history. \
             In a discrimination session each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
             (down arrow or j) once the second tone has ended (keys pressed while the tones play are \
             ignored); r replays, q or Ctrl-C ends the session (answers so far are kept). A Bayesian \
@@ -24,7 +25,10 @@ struct TrainCommand: ParsableCommand {
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set or not an absolute path. `boop train stats` \
             shows the history.
             """,
-        subcommands: [TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainStatsCommand.self],
+        subcommands: [
+            TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainIdentifyCommand.self,
+            TrainDegreesCommand.self, TrainStatsCommand.self
+        ],
         defaultSubcommand: TrainRunCommand.self)
 }
 

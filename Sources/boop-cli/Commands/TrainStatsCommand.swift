@@ -16,12 +16,14 @@ struct TrainStatsCommand: ParsableCommand {
             threshold, the interval-discrimination threshold per interval, and the matching bias \
             and spread, per register (octave bands C to B: of the reference tone, of the first \
             interval's lower note, of the note asked for), over every session, with 68 % intervals. Sessions without a trial are not listed; a session \
-            under 20 trials (8 sung notes) is marked uncertain. --json prints the same as one object. \
+            under 20 trials (8 sung notes) is marked uncertain; identify and degrees add per item the share \
+            named right with its 95 % Wilson interval. --json prints the same as one object. \
             --csv: every stored trial, one row each, in one table with the same columns on every row: \
-            exercise (discrimination, match, interval), session, trial, time, register, interval, \
+            exercise (discrimination, match, interval, identify, degrees), session, trial, time, register, interval, \
             reference_hz, difference_cents, higher_interval, first_low_hz, first_high_hz, \
             second_low_hz, second_high_hz, wider_interval, answer, correct, response_ms, target_hz, \
-            sung_hz, error_cents, octave, stable_ms; a column that does not apply to the row's \
+            sung_hz, error_cents, octave, stable_ms, drill, item, variant (identify and degrees: the \
+            item asked and how it was played; answer is the item named); a column that does not apply to the row's \
             exercise is empty (so is sung_hz when no note was heard). RFC 4180 quoting, LF line ends.
             """)
 
@@ -52,7 +54,7 @@ struct TrainStatsCommand: ParsableCommand {
                     StandardOutput.write(
                         TrainingCSV.table(
                             trials: try store.trials(), attempts: try store.matchAttempts(),
-                            intervals: try store.intervalTrials()))
+                            intervals: try store.intervalTrials(), ear: try store.earTrials()))
                     return
                 }
                 let p = TrainingProfile(
@@ -60,16 +62,32 @@ struct TrainStatsCommand: ParsableCommand {
                     intervals: try store.intervalTrials())
                 let text =
                     switch (profile, json) {
-                    case (false, false): StatsReport.progress(p)
-                    case (true, false): StatsReport.profile(p)
+                    case (false, false): Self.progress(p, ear: EarProfileText.progress(try store.earTrials()))
+                    case (true, false): Self.profile(p, ear: EarProfileText.text(try store.earTrials()))
                     case (false, true): StatsJSON.progress(p)
-                    case (true, true): StatsJSON.profile(p)
+                    case (true, true): StatsJSON.profile(p, ear: EarProfileText.json(try store.earTrials()))
                     }
                 StandardOutput.write(text)
             } catch let error as TrainingStoreError {
                 throw BoopExit(error)
             }
         }
+    }
+
+    /// The profile per register, then per item of the identification exercises (alone when
+    /// only those were trained).
+    static func profile(_ p: TrainingProfile, ear: String) -> String {
+        let registers = !(p.thresholdByRegister.isEmpty && p.matchByRegister.isEmpty && p.intervalByRegister.isEmpty)
+        if ear.isEmpty { return StatsReport.profile(p) }
+        return (registers ? StatsReport.profile(p) + "\n" : "") + ear
+    }
+
+    /// Progress per exercise, then the identification sessions (alone when only those were
+    /// trained).
+    static func progress(_ p: TrainingProfile, ear: String) -> String {
+        if ear.isEmpty { return StatsReport.progress(p) }
+        let others = !(p.discrimination.isEmpty && p.match.isEmpty && p.interval.isEmpty)
+        return (others ? StatsReport.progress(p) + "\n" : "") + ear
     }
 
     /// "1 trial", "2 trials".
@@ -92,8 +110,9 @@ enum StatsJSON {
         return encode(object)
     }
 
-    static func profile(_ p: TrainingProfile) -> String {
-        let object: [String: Any] = [
+    /// With `ear`: the identification exercises' items beside the registers.
+    static func profile(_ p: TrainingProfile, ear: [String: Any] = [:]) -> String {
+        let object: [String: Any] = ear.merging([
             "discrimination": p.thresholdByRegister.map { r, e in
                 ["register": r, "band": StatsReport.band(r)].merging(fields(e)) { a, _ in a }
             },
@@ -103,7 +122,7 @@ enum StatsJSON {
             "interval": p.intervalByRegister.map { name, r, e in
                 ["interval": name, "register": r, "band": StatsReport.band(r)].merging(fields(e)) { a, _ in a }
             }
-        ]
+        ]) { _, b in b }
         return encode(object)
     }
 

@@ -1,0 +1,175 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import PixelBoopCore
+
+struct TrainIdentifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identify",
+        abstract: "Interval and chord identification: name what was played.",
+        discussion: """
+            Each trial plays an interval (m2 ... P8; up, down or both notes together, --directions) \
+            or, with --chords, a root-position chord (maj, min, dim, aug, dom7, maj7, min7). Answer \
+            with the key shown before its name; r replays, q ends (the trial in progress is not \
+            stored). Each answer is said right or wrong with the right answer, and stored at once. \
+            The next item is drawn from the history by spaced repetition (Leitner boxes): an item \
+            missed comes back soonest, with the item named in its place; one answered right \
+            several times running is asked less. --json prints {"trial","drill","variant", \
+            "together","phrases_hz","choices"} and reads an item's name or quit; at the end \
+            {"trials","right","accuracy","items"}.
+            """)
+
+    @Flag(name: .long, help: "Chords instead of intervals.")
+    var chords = false
+
+    @Option(name: .long, help: "How intervals are played: a list of up, down, harmonic (default all three).")
+    var directions: String = "up,down,harmonic"
+
+    @Option(name: .long, help: "Trials in the session (1...500).")
+    var trials: Int = 30
+
+    @Option(name: .long, help: "Lowest notes (roots): LOW..HIGH (default C4..C5).")
+    var range: String?
+
+    @Option(name: .long, help: "Seconds per note (0.1...5).")
+    var duration: Double = 0.7
+
+    @Option(name: .long, help: "Seed for the items and notes (the same seed, history and answers give the same trials).")
+    var seed: UInt64?
+
+    @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (an item's name or quit) read from stdin.")
+    var json = false
+
+    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
+    var output: String?
+
+    @OptionGroup var history: HistoryOption
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    mutating func validate() throws {
+        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
+        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
+        _ = try directionList()
+        if chords && directions != "up,down,harmonic" {
+            throw ValidationError("--directions: for intervals only (a chord's notes sound together)")
+        }
+        _ = try TrainingNotes.range(range, fallback: 60...72)
+    }
+
+    func directionList() throws -> [String] {
+        let list = directions.split(separator: ",").map { String($0).trimmingWhitespace() }
+        guard !list.isEmpty, list.allSatisfy(EarItems.directions.contains) else {
+            throw ValidationError(
+                "--directions \(OneLine.escape(directions)): expected a list of \(EarItems.directions.joined(separator: ", "))")
+        }
+        return list
+    }
+
+    func run() throws {
+        runReportingErrors {
+            let drill: EarDrill = chords ? .chords : .intervals
+            let roots = try TrainingNotes.range(range, fallback: 60...72)
+            let directions = chords ? ["root"] : try directionList()
+            let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            let settings: [String: Any] = [
+                "drill": drill.rawValue, "directions": directions.joined(separator: ","), "trials": trials,
+                "range": range ?? "C4..C5", "duration": duration, "seed": seed
+            ]
+            let session = EarSessionSettings(
+                drill: drill, exercise: .identify, trials: trials, duration: duration, seed: seed, json: json,
+                labels: drill.items, settingsJSON: JSONText.encode(settings) ?? "",
+                plan: { number, item, rng in
+                    EarTrialPlan.identify(
+                        number: number, drill: drill, item: item, roots: roots, directions: directions, rng: &rng)
+                })
+            let store = try history.open(forWriting: true)
+            let sound = try EarSound(duration: duration, output: output, deviceOptions: deviceOptions)
+            try EarSessionRunner(session, store: store, sound: sound).run()
+        }
+    }
+}
+
+struct TrainDegreesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "degrees",
+        abstract: "Scale degrees: a cadence or a drone sets a major key; name the degree of the note played.",
+        discussion: """
+            Each trial plays the cadence I-IV-V-I in a key (random each trial, or --key), then one \
+            note of the scale within the octave above the tonic (with --drone: the tonic and fifth \
+            an octave below, alone, then again under the note); name its degree with 1-7 (shown as do re mi fa sol la ti \
+            with --solfege). r replays, q ends (the trial in progress is not stored). Items are \
+            scheduled and stored as in `train identify`; --json as there, answering 1-7 or the \
+            solfège name.
+            """)
+
+    @Option(name: .long, help: "The key: C, C#, D, Eb, E, F, F#, G, Ab, A, Bb or B (default: a random key per trial).")
+    var key: String?
+
+    @Flag(name: .long, help: "The tonic and fifth an octave below, alone and then under the note, instead of the cadence.")
+    var drone = false
+
+    @Flag(name: .long, help: "Name degrees by solfège (do re mi fa sol la ti).")
+    var solfege = false
+
+    @Option(name: .long, help: "Trials in the session (1...500).")
+    var trials: Int = 30
+
+    @Option(name: .long, help: "Seconds per chord and note (0.1...5).")
+    var duration: Double = 0.6
+
+    @Option(name: .long, help: "Seed for the items and keys.")
+    var seed: UInt64?
+
+    @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (1-7, a solfège name or quit) from stdin.")
+    var json = false
+
+    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
+    var output: String?
+
+    @OptionGroup var history: HistoryOption
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    mutating func validate() throws {
+        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
+        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
+        _ = try tonic()
+    }
+
+    /// The key's tonic in octave 4 (MIDI 60...71), nil for a random key per trial.
+    func tonic() throws -> Int? {
+        guard let key else { return nil }
+        let spellings = ["C#": "Db", "Eb": "D#", "F#": "Gb", "Ab": "G#", "Bb": "A#"]
+        guard
+            let i = EarItems.keyNames.firstIndex(where: {
+                $0.lowercased() == key.lowercased() || spellings[$0]?.lowercased() == key.lowercased()
+            })
+        else {
+            throw ValidationError("--key \(OneLine.escape(key)): expected one of \(EarItems.keyNames.joined(separator: ", "))")
+        }
+        return 60 + i
+    }
+
+    func run() throws {
+        runReportingErrors {
+            let fixed = try tonic()
+            let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            let settings: [String: Any] = [
+                "key": key ?? "random", "drone": drone, "solfege": solfege, "trials": trials, "duration": duration,
+                "seed": seed
+            ]
+            let drone = drone
+            let session = EarSessionSettings(
+                drill: .degrees, exercise: .degrees, trials: trials, duration: duration, seed: seed, json: json,
+                labels: solfege ? EarItems.solfege : EarDrill.degrees.items, settingsJSON: JSONText.encode(settings) ?? "",
+                plan: { number, item, rng in
+                    let tonic = fixed ?? Int.random(in: 60...71, using: &rng)
+                    return EarTrialPlan.degree(number: number, degree: item, tonic: tonic, drone: drone)
+                })
+            let store = try history.open(forWriting: true)
+            let sound = try EarSound(duration: duration, output: output, deviceOptions: deviceOptions)
+            try EarSessionRunner(session, store: store, sound: sound).run()
+        }
+    }
+}
