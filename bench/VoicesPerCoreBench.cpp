@@ -20,7 +20,7 @@
 namespace {
 
 constexpr double kRate = 48000.0;
-constexpr double kBudget = 0.5;       // of one core
+constexpr double kBudget = 0.5;  // of one core
 constexpr double kMeasureSeconds = 0.4;
 constexpr double kWarmSeconds = 0.05;  // past every attack
 constexpr int kLimit = 16384;          // boop notes tried at most
@@ -125,8 +125,8 @@ int main(int argc, char** argv) {
         BOOP_VOICES(BOOP_BENCH_VOICE)
 #undef BOOP_BENCH_VOICE
     };
-    std::printf("notes within %.0f %% of one core, 48 kHz, keys %d-%d, best of 3 x %.1f s per count\n",
-                kBudget * 100, kLowKey, kLowKey + kKeys - 1, kMeasureSeconds);
+    std::printf("notes within %.0f %% of one core, 48 kHz, keys %d-%d, best of 3 x %.1f s per count\n", kBudget * 100,
+                kLowKey, kLowKey + kKeys - 1, kMeasureSeconds);
     std::printf("| voice | GM program | boop, 64 frames | boop, 256 frames | FluidSynth, 64 | FluidSynth, 256 |\n");
     std::printf("|---|---|---|---|---|---|\n");
     for (const auto& v : kVoices) {
@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
 #ifdef BOOP_HAVE_FLUIDSYNTH
         for (int period : {64, 256}) {
             int voices = 0;
-            const int n = mostNotes(
-                [&](int notes) { return fluidLoad(soundfont, v.program, notes, period, &voices); }, kFluidLimit);
+            const int n = mostNotes([&](int notes) { return fluidLoad(soundfont, v.program, notes, period, &voices); },
+                                    kFluidLimit);
             fluidLoad(soundfont, v.program, n, period, &voices);
             std::printf(n >= kFluidLimit ? " >= %d (%d voices) |" : " %d (%d voices) |", n, voices);
             std::fflush(stdout);
