@@ -97,6 +97,23 @@ struct SynthCommandTests {
         }
     }
 
+    @Test("--mpe: lower[:N], upper[:N], both; none by default; anything else refused")
+    func mpeZones() throws {
+        let plain = try #require(try Boop.parseAsRoot(["synth"]) as? SynthCommand)
+        #expect(plain.sound.mpeZones == MpeZones())
+        let cases: [(String, MpeZones)] = [
+            ("lower", MpeZones(lower: 15)), ("lower:5", MpeZones(lower: 5)), ("upper", MpeZones(upper: 15)),
+            ("upper:1", MpeZones(upper: 1)), ("both", MpeZones(lower: 7, upper: 7))
+        ]
+        for (text, zones) in cases {
+            let command = try #require(try Boop.parseAsRoot(["synth", "--mpe", text]) as? SynthCommand)
+            #expect(command.sound.mpeZones == zones, "\(text)")
+        }
+        for bad in ["", "lower:0", "lower:16", "upper:x", "both:3", "middle", "lower:"] {
+            #expect(throws: (any Error).self) { try Boop.parseAsRoot(["synth", "--mpe", bad]) }
+        }
+    }
+
     @Test("the help lists every MIDI message of the library's table and a voice for each GM program")
     func helpTables() {
         let text = SynthSoundOptions.controlsText

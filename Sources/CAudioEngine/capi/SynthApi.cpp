@@ -259,6 +259,13 @@ boop_status boop_synth_set_tuning(boop_synth* synth, const boop_tuning* tuning) 
     return synth->alsa ? synth->alsa->setTuning(tuning->tuning) : synth->jack.setTuning(tuning->tuning);
 }
 
+boop_status boop_synth_set_mpe(boop_synth* synth, int lower, int upper) {
+    if (synth == nullptr || lower < 0 || upper < 0 || lower > BOOP_SYNTH_MPE_MEMBERS_MAX ||
+        upper > BOOP_SYNTH_MPE_MEMBERS_MAX || lower + upper > (lower && upper ? 14 : 15))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    return synth->alsa ? synth->alsa->setMpe(lower, upper) : synth->jack.setMpe(lower, upper);
+}
+
 boop_status boop_synth_suspend(boop_synth* synth) {
     if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     return synth->alsa ? BOOP_OK : synth->jack.suspend();

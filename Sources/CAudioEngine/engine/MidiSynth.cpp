@@ -49,11 +49,12 @@ MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], doub
     for (int key = 0; key < 128; ++key) keyHz_[key] = dsp::midiKeyHz(key);
     for (int c = 0; c < kChannels; ++c) {
         channels_[c].voice = kOff;
+        channels_[c].range = bendRange;
         setVoice(c, isVoice(channelVoices[c]) ? channelVoices[c] : kOff);
     }
 }
 
-void MidiSynth::setVoice(int ch, int voice) BOOP_RT {
+void MidiSynth::assignVoice(int ch, int voice) BOOP_RT {
     Channel& c = channels_[ch];
     if (voice == kKit + BOOP_KIT_GM) voice = kDrums;
     if (voice == c.voice) return;  // a host that sets it each cycle keeps the sound its controllers moved
@@ -68,6 +69,9 @@ void MidiSynth::setSound(int ch, const boop_instrument& sound) noexcept {
     channels_[ch].voice = kPalette + clampVoice(sound.voice);
     channels_[ch].pan = static_cast<uint8_t>(std::clamp(std::lround(64.0 + 63.0 * sound.pan), 0L, 127L));
     palette_.setSound(ch, sound);
+    if (!channels_[ch].managing) return;
+    for (int m = 0; m < kChannels; ++m)
+        if (channels_[m].manager == ch) setSound(m, sound);
 }
 
 int MidiSynth::kitOf(int ch) const noexcept {
@@ -107,6 +111,7 @@ void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
         case 0xD0:
             c.pressure = m.data1;
             setVibrato(ch);
+            if (c.managing) forwardToZone(ch, m.status, m.data1, m.data2);
             break;
         case 0xE0:
             setBend(ch, (int(m.data2) << 7 | int(m.data1)) - 8192);
@@ -119,7 +124,7 @@ void MidiSynth::handle(const MidiMessage& m) BOOP_RT {
 
 void MidiSynth::program(int ch, uint8_t number) BOOP_RT {
     // A rhythm channel keeps its kit (Bank Select chooses it); a silent one stays silent.
-    if (kitOf(ch) >= 0 || channels_[ch].voice == kOff) return;
+    if (kitOf(ch) >= 0 || channels_[ch].voice == kOff || channels_[ch].manager >= 0) return;
     setVoice(ch, kPalette + programVoice(number));
 }
 
@@ -209,8 +214,17 @@ void MidiSynth::releaseAll() BOOP_RT {
 }
 
 void MidiSynth::setBend(int ch, int value) BOOP_RT {
+    channels_[ch].bendValue = value;
+    applyBend(ch);
+}
+
+void MidiSynth::applyBend(int ch) BOOP_RT {
     Channel& c = channels_[ch];
-    const double bend = std::exp2(static_cast<double>(value) / 8192.0 * bendRange_ / 12.0);
+    c.own = std::exp2(static_cast<double>(c.bendValue) / 8192.0 * c.range / 12.0);
+    if (c.managing)
+        for (int m = 0; m < kChannels; ++m)
+            if (channels_[m].manager == ch) applyBend(m);
+    const double bend = c.manager >= 0 ? c.own * channels_[c.manager].own : c.own;
     if (bend == c.bend) return;
     Command cmd;
     cmd.type = Command::Type::RetuneGroup;
@@ -323,6 +337,12 @@ void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
             c.modulation = c.pressure = 0;
             setVibrato(ch);
             break;
+        case 6:
+        case 38:
+        case 100:
+        case 101:
+            registered(ch, number, value);
+            break;
         case 123:  // all notes off: a note-off for every key down, the pedal holding them as any
         case 124:  // the mode messages imply all notes off (MIDI 1.0)
         case 125:
@@ -335,6 +355,7 @@ void MidiSynth::control(int ch, uint8_t number, uint8_t value) BOOP_RT {
             paletteControl(ch, number, value);
             break;
     }
+    if (c.managing) forwardToZone(ch, 0xB0, number, value);
 }
 
 void MidiSynth::setTuning(const Tuning& tuning) noexcept {

@@ -50,7 +50,16 @@ class MidiSynth {
     void renderPalette(float* out, uint32_t frames) BOOP_RT;
     uint32_t paletteVoices() const noexcept { return paletteVoices_.load(std::memory_order_relaxed); }
     int voice(int channel) const noexcept { return channels_[channel].voice; }
-    void setBendRange(double semitones) BOOP_RT { bendRange_ = semitones; }
+    // The range of the next bends on every channel outside an MPE zone.
+    void setBendRange(double semitones) BOOP_RT;
+    // MPE (MIDI Polyphonic Expression): the lower zone (manager channel 1, members 2 ... members+1)
+    // or the upper one (manager 16, members down from 15); 0 members ends the zone. What the MPE
+    // Configuration Message (RPN 6 on channel 1 or 16) does; a zone that overlaps the other shrinks
+    // it. Members play the manager's sound, bend +-48 semitones and the manager +-2 (RPN 0 changes
+    // them), each with its own bend, pressure (vibrato depth) and CC 74 (cutoff): one note each.
+    void setMpeZone(bool upper, int members) BOOP_RT;
+    int mpeMembers(bool upper) const noexcept { return zones_[upper ? 1 : 0]; }
+    static constexpr double kMpeMemberRange = 48.0, kMpeManagerRange = 2.0;
     // Each key's frequency (a Scala tuning: engine/Tuning); 0 leaves a key silent. Before the
     // audio thread runs. The default is 12-tone equal temperament, A4 = 440 Hz.
     void setTuning(const Tuning& tuning) noexcept;
@@ -88,8 +97,15 @@ class MidiSynth {
         float volume = 1.0f;  // CC 7 x CC 11 as it sounds now, ramping towards target
         float target = 1.0f;
         float step = 0.0f;
-        int rampLeft = 0;   // frames
-        double bend = 1.0;  // frequency ratio
+        int rampLeft = 0;    // frames
+        double bend = 1.0;   // frequency ratio: own x the manager's own in an MPE zone
+        double own = 1.0;    // this channel's bend alone
+        double range = 2.0;  // semitones at full bend
+        int bendValue = 0;   // -8192 ... 8191
+        int manager = -1;    // an MPE member's manager channel
+        bool managing = false;
+        int ownVoice = 0;                               // a member's voice before it joined its zone
+        uint8_t rpn[2] = {127, 127}, data[2] = {0, 0};  // CC 101/100, CC 6/38
         uint8_t keys[128] = {};
     };
 
@@ -99,6 +115,12 @@ class MidiSynth {
     void setPedal(int ch, bool down) BOOP_RT;
     void setBend(int ch, int value) BOOP_RT;  // -8192 ... 8191
     void setVolume(int ch) BOOP_RT;           // towards cc7 x expression
+    void applyBend(int ch) BOOP_RT;
+    void assignVoice(int ch, int voice) BOOP_RT;
+    void registered(int ch, uint8_t number, uint8_t value) BOOP_RT;  // CC 6, 38, 100, 101
+    void forwardToZone(int ch, uint8_t status, uint8_t d1, uint8_t d2) BOOP_RT;
+    void leaveZones() BOOP_RT;
+    void joinZone(int manager, int first, int last) BOOP_RT;
     void paletteControl(int ch, uint8_t number, uint8_t value) BOOP_RT;
     void setVibrato(int ch) BOOP_RT;
     void program(int ch, uint8_t number) BOOP_RT;
@@ -112,7 +134,8 @@ class MidiSynth {
     double bendRange_;
     double keyHz_[128];
     int rampFrames_;
-    int ramping_ = 0;  // channels whose volume ramps
+    int ramping_ = 0;        // channels whose volume ramps
+    int zones_[2] = {0, 0};  // MPE members of the lower and the upper zone
     Channel channels_[kChannels];
     SynthPalette palette_;
     uint64_t order_ = 0;

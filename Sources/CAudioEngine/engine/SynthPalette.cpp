@@ -52,6 +52,12 @@ void SynthPalette::setParam(int ch, uint32_t index, double value) BOOP_RT {
     lanes_[ch].bank.setParam(index, value);
 }
 
+void SynthPalette::copySound(int from, int to) BOOP_RT {
+    const InstrumentParams& p = lanes_[from].bank.params();
+    setSound(to, boop_instrument{p.voice, p.width, p.attack, p.decay, p.sustain, p.release, p.cutoff, p.resonance,
+                                 lanes_[from].pan});
+}
+
 void SynthPalette::noteOn(int ch, uint32_t noteId, double hz, float gain, uint64_t order) BOOP_RT {
     Lane& lane = lanes_[ch];
     lane.bank.start(noteId, hz, gain, order, ++lane.seed);

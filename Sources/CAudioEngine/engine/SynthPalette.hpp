@@ -27,6 +27,8 @@ class SynthPalette {
     // Audio thread.
     void setSound(int ch, const boop_instrument& sound) BOOP_RT;
     void setParam(int ch, uint32_t index, double value) BOOP_RT;  // InstrumentParams::Index, not Pan
+    // Channel `to` takes the sound and pan channel `from` has now (an MPE zone's members).
+    void copySound(int from, int to) BOOP_RT;
     void noteOn(int ch, uint32_t noteId, double hz, float gain, uint64_t order) BOOP_RT;
     void noteOff(int ch, uint32_t noteId) BOOP_RT { lanes_[ch].bank.release(noteId); }
     void fade(int ch, double seconds) BOOP_RT { lanes_[ch].bank.fadeAll(seconds); }

@@ -65,7 +65,11 @@ extern "C" {
       "(CC 124 ... 127 too)")                                                                                    \
     X("channel pressure", "aftertouch", "vibrato as CC 1 (the larger of the two counts)")                        \
     X("poly pressure", "key aftertouch", "as channel pressure, for the whole channel")                           \
-    X("pitch bend", "bend", "+- --bend-range semitones, sounding notes included")
+    X("pitch bend", "bend", "+- --bend-range semitones, sounding notes included")                                \
+    X("RPN 0", "bend range",                                                                                     \
+      "in an MPE zone: semitones (CC 6) and cents (CC 38) of the manager's bend, or of every member's")          \
+    X("RPN 6", "MPE configuration",                                                                              \
+      "on channel 1 (16): the lower (upper) zone's member channels, CC 6 = 0 ... 15, 0 ends it (--mpe)")
 
 /* The map and the table above as the loaded library has them. boop_synth_program_voice: the voice a
  * Program Change (0 ... 127) picks, BOOP_VOICE_MAX_ENUM for a program out of range. Labels, names
@@ -98,6 +102,16 @@ boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead);
  * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (NULL), BOOP_ERROR_ALREADY_RUNNING.
  * Thread safety: control thread. */
 boop_status boop_synth_set_tuning(boop_synth* synth, const boop_tuning* tuning);
+
+/* MPE zones, before boop_synth_start (the MPE Configuration Message, RPN 6 on channel 1 or 16,
+ * changes them while playing): `lower` member channels after channel 1 (its manager) and `upper`
+ * member channels below channel 16, 0 ... 15 each, lower + upper at most 14 (15 for one zone
+ * alone). Members play their manager's sound; each member's pitch bend (+-48 semitones, RPN 0 on
+ * a member sets every member's), channel pressure (vibrato depth) and CC 74 (cutoff) move its
+ * note alone; the manager's bend (+-2) and controllers reach the whole zone.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_ALREADY_RUNNING. Thread safety: control. */
+#define BOOP_SYNTH_MPE_MEMBERS_MAX 15
+boop_status boop_synth_set_mpe(boop_synth* synth, int lower, int upper);
 
 /* JACK: a stopped process (Ctrl-Z, SIGTSTP) must not stall the server: suspend deactivates the
  * client (its links go; the server runs on without it), resume activates it again and links what

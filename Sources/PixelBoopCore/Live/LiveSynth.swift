@@ -100,7 +100,7 @@ public final class LiveSynth {
         clientName: String = "boop", connect: Bool = true, polyphony: Int = LiveSynth.defaultPolyphony,
         bendRange: Double = LiveSynth.defaultBendRange,
         voices: [Int: SynthVoice] = [:], alsa: LiveSynthAlsa? = nil, gainDB: Double = 0, lookahead: Bool = true,
-        tuning: ScalaTuning? = nil
+        tuning: ScalaTuning? = nil, mpe: MpeZones = MpeZones()
     ) throws(AudioError) {
         var config = boop_synth_config()
         boop_synth_config_default(&config)
@@ -137,6 +137,9 @@ public final class LiveSynth {
         handle = out
         do {
             try configure(voices: voices, lookahead: lookahead, tuning: tuning)
+            if mpe.lower > 0 || mpe.upper > 0 {
+                try AudioError.check(boop_synth_set_mpe(out, Int32(mpe.lower), Int32(mpe.upper)), "--mpe")
+            }
         } catch {
             boop_synth_destroy(out)
             throw error

@@ -22,7 +22,7 @@ extension SynthCommand {
             synth = try LiveSynth(
                 clientName: sound.name, polyphony: voices, bendRange: bendRange, voices: try sound.channelVoices(),
                 alsa: alsaOptions.config, gainDB: gainOption.gain, lookahead: sound.lookahead == 1,
-                tuning: try tuningOptions.load())
+                tuning: try tuningOptions.load(), mpe: sound.mpeZones)
         } catch AudioError.deviceUnavailable(let reason) where reason.hasPrefix("no ALSA sequencer") {
             throw BoopExit(.unavailable, "synth: \(reason); --backend jack plays from JACK MIDI instead")
         }

@@ -81,10 +81,13 @@ struct SynthCommand: ParsableCommand {
             let map = try sound.channelVoices()
             let tuning = try tuningOptions.load()
             let open: () throws -> LiveSynth = {
-                [noConnect, voices, bendRange, gain = gainOption.gain, name = sound.name, ahead = sound.lookahead == 1] in
+                [
+                    noConnect, voices, bendRange, gain = gainOption.gain, name = sound.name, ahead = sound.lookahead == 1,
+                    mpe = sound.mpeZones
+                ] in
                 try LiveSynth(
                     clientName: name, connect: !noConnect, polyphony: voices, bendRange: bendRange, voices: map,
-                    gainDB: gain, lookahead: ahead, tuning: tuning)
+                    gainDB: gain, lookahead: ahead, tuning: tuning, mpe: mpe)
             }
             let synth = try open()
             try recording.begin(synth)

@@ -26,10 +26,23 @@ struct SynthSoundOptions: ParsableArguments {
     var lookahead: Int = 1
 
     @Option(
+        name: .customLong("mpe"),
+        help: ArgumentHelp(
+            "MPE zones: lower (manager channel 1, members 2 ... N+1), upper (manager 16, members 15 down), N 1 ... 15 (15 by default), or both (7 members each). Members play their manager's sound, each note with its own bend (+-48 semitones), pressure (vibrato) and CC 74 (cutoff); an MPE Configuration Message (RPN 6) from the controller changes the zones.",
+            valueName: "lower[:N]|upper[:N]|both"))
+    var mpe: String?
+
+    /// --mpe as zones (none without it).
+    var mpeZones: MpeZones { mpe.flatMap { MpeZones(text: $0) } ?? MpeZones() }
+
+    @Option(
         name: .customLong("name"), help: "The JACK or ALSA sequencer client's name: its ports are NAME:midi_in, NAME:out_1 ...")
     var name: String = "boop"
 
     func validate() throws {
+        if let mpe, MpeZones(text: mpe) == nil {
+            throw ValidationError("--mpe \(shown(mpe)): expected lower[:N], upper[:N] (N 1 ... 15) or both")
+        }
         if lookahead != 0 && lookahead != 1 { throw ValidationError("--lookahead \(lookahead): expected 0 or 1") }
         if name.isEmpty || name.utf8.count > 63 || name.contains(":") {
             throw ValidationError("--name \(shown(name)): expected 1 to 63 bytes without ':'")

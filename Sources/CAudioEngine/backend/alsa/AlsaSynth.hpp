@@ -44,6 +44,7 @@ class AlsaSynth {
     boop_status setChannelSound(int channel, const boop_instrument& sound);
     boop_status setLookahead(bool on);
     boop_status setTuning(const Tuning& tuning);
+    boop_status setMpe(int lowerMembers, int upperMembers);
     void fadeOut(double seconds) noexcept;
     void stop() noexcept;
     // --record, as JACK's synth records (SynthRecorder): after open and before start, opens the

@@ -99,6 +99,14 @@ boop_status JackSynth::setTuning(const Tuning& tuning) {
     return BOOP_OK;
 }
 
+boop_status JackSynth::setMpe(int lowerMembers, int upperMembers) {
+    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
+    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    synth_->setMpeZone(false, lowerMembers);
+    if (upperMembers > 0) synth_->setMpeZone(true, upperMembers);
+    return BOOP_OK;
+}
+
 boop_status JackSynth::setLookahead(bool on) {
     if (!synth_) return BOOP_ERROR_NOT_RUNNING;
     if (started_) return BOOP_ERROR_ALREADY_RUNNING;

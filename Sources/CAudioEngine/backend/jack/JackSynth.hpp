@@ -45,6 +45,7 @@ class JackSynth final : public JackClient {
     boop_status setChannelSound(int channel, const boop_instrument& sound);
     boop_status setLookahead(bool on);
     boop_status setTuning(const Tuning& tuning);
+    boop_status setMpe(int lowerMembers, int upperMembers);
     // After start (control thread): out of the server's graph and back, links made again; the
     // notes that sounded are gone on resume.
     boop_status suspend();
