@@ -18,10 +18,12 @@ toolchain="$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../.." && pwd
 chord=(261.6255653005986 329.6275569128699 391.99543598174927) # C4 E4 G4, as examples/c renders
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-# Size limits of what is shipped: the stripped boop (16.4 MB on x86-64 with FoundationEssentials,
+# Size limits of what is shipped: the stripped boop (16.8 MB on x86-64 with FoundationEssentials,
 # no ICU, the Swift half at -Osize and linked by lld with packed relocations; it was 62 MB with
-# Foundation's ICU data) and the .deb (xz, dpkg-deb's default).
-boop_max_bytes=$((16 * 1024 * 1024))
+# Foundation's ICU data, and 16.4 MB before Scala tunings, transcribe, the ear exercises and MPE)
+# and the .deb (xz, dpkg-deb's default). The limit catches a return of ICU or a library linked
+# whole, not a feature's few kilobytes.
+boop_max_bytes=$((17 * 1024 * 1024))
 deb_max_bytes=$((6 * 1000 * 1000))
 # BOOP_SCRATCH names a SwiftPM scratch path whose release boop is already built (the test command
 # passes .build, which its release-build stage has just built, the same build `make` makes): make
