@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "SynthRig.hpp"
 #include "TestSignals.hpp"
 #include "engine/Engine.hpp"
 #include "engine/MidiSynth.hpp"
@@ -16,49 +17,9 @@ using namespace testsig;
 
 namespace {
 
-struct Rig {
-    static constexpr double kRate = 48000.0;
-    boop_engine_config config = [] {
-        boop_engine_config c;
-        boop_engine_config_default(&c);
-        c.sample_rate = kRate;
-        c.voices = 16;
-        c.channels = 2;
-        return c;
-    }();
-    boop::Engine engine{config};
-    boop::MidiSynth synth;
-    std::vector<float> left;
-
-    static const int (&voices())[16] {
-        static int v[16];
-        std::fill(v, v + 16, boop::MidiSynth::kOff);
-        v[0] = boop::MidiSynth::kPalette + BOOP_VOICE_SINE;  // the lower zone's manager
-        return v;
-    }
-    Rig() : synth(engine, voices(), 2.0) {}
-    void render(uint32_t frames) {
-        std::vector<float> block(2 * size_t(frames));
-        for (uint32_t done = 0; done < frames;) {
-            const uint32_t n = std::min<uint32_t>(frames - done, 256);
-            boop::renderSynthFrames(synth, engine, block.data() + 2 * size_t(done), n);
-            done += n;
-        }
-        for (uint32_t i = 0; i < frames; ++i) left.push_back(block[2 * i]);
-    }
-    void send(uint8_t status, uint8_t d1, uint8_t d2 = 0) {
-        boop::MidiMessage m;
-        m.status = status;
-        m.data1 = d1;
-        m.data2 = d2;
-        synth.handle(m);
-    }
-    void rpn(int ch, uint8_t number, uint8_t msb) {
-        send(uint8_t(0xB0 | ch), 101, 0);
-        send(uint8_t(0xB0 | ch), 100, number);
-        send(uint8_t(0xB0 | ch), 6, msb);
-    }
-    void bend(int ch, int value) { send(uint8_t(0xE0 | ch), uint8_t(value & 0x7F), uint8_t(value >> 7)); }
+// The lower zone's manager (channel 1) plays the sine voice; blocks of 256 frames.
+struct Rig : SynthRig {
+    Rig() : SynthRig(only(0, boop::MidiSynth::kPalette + BOOP_VOICE_SINE), 256) {}
 };
 
 constexpr int kKeys[3] = {60, 64, 67};  // on member channels 2, 3 and 4

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "SynthRig.hpp"
 #include "TestSignals.hpp"
 #include "engine/Engine.hpp"
 #include "engine/MidiSynth.hpp"
@@ -13,44 +14,6 @@
 using namespace testsig;
 
 namespace {
-
-// The synth as its hosts run it: a stereo engine, the palette added (renderSynthFrames), left and
-// right kept apart for the checks.
-struct StereoRig {
-    static constexpr double kRate = 48000.0;
-    boop_engine_config config = [] {
-        boop_engine_config c;
-        boop_engine_config_default(&c);
-        c.sample_rate = kRate;
-        c.voices = 16;
-        c.channels = 2;
-        return c;
-    }();
-    boop::Engine engine{config};
-    boop::MidiSynth synth;
-    std::vector<float> left, right;
-
-    explicit StereoRig(const int (&voices)[16]) : synth(engine, voices, 2.0) {}
-    void render(uint32_t frames) {
-        std::vector<float> block(2 * size_t(frames));
-        for (uint32_t done = 0; done < frames;) {
-            const uint32_t n = std::min<uint32_t>(frames - done, 512);
-            boop::renderSynthFrames(synth, engine, block.data() + 2 * size_t(done), n);
-            done += n;
-        }
-        for (uint32_t i = 0; i < frames; ++i) {
-            left.push_back(block[2 * i]);
-            right.push_back(block[2 * i + 1]);
-        }
-    }
-    void send(uint8_t status, uint8_t d1, uint8_t d2 = 0) {
-        boop::MidiMessage m;
-        m.status = status;
-        m.data1 = d1;
-        m.data2 = d2;
-        synth.handle(m);
-    }
-};
 
 constexpr int kPalette = boop::MidiSynth::kPalette, kKit = boop::MidiSynth::kKit;
 
@@ -66,20 +29,20 @@ TEST_CASE("every palette voice and kit plays on every channel, voices in tune") 
             int voices[16];
             std::fill(voices, voices + 16, boop::MidiSynth::kOff);
             voices[ch] = kPalette + v;
-            StereoRig r(voices);
+            SynthRig r(voices);
             r.send(uint8_t(0x90 | ch), 57, 100);  // A3, 220 Hz
             r.render(24000);
             INFO("voice " << v << " channel " << ch + 1);
             CHECK(rms(r.left, 4800, 24000) > 0.01);
             if (v == BOOP_VOICE_SINE || v == BOOP_VOICE_TRIANGLE || v == BOOP_VOICE_SUB)
-                CHECK(std::fabs(centsBetween(zeroCrossingFrequency(r.left, StereoRig::kRate, 4800, 24000), 220.0)) <
+                CHECK(std::fabs(centsBetween(zeroCrossingFrequency(r.left, SynthRig::kRate, 4800, 24000), 220.0)) <
                       2.0);
         }
         for (int k = 0; k < BOOP_KIT_COUNT; ++k) {
             int voices[16];
             std::fill(voices, voices + 16, boop::MidiSynth::kOff);
             voices[ch] = kKit + k;
-            StereoRig r(voices);
+            SynthRig r(voices);
             r.send(uint8_t(0x90 | ch), 36, 120);
             r.render(9600);
             INFO("kit " << k << " channel " << ch + 1);
@@ -101,7 +64,7 @@ TEST_CASE("Program Change picks the nearest palette voice of the GM family") {
     for (int p = 0; p < 128; ++p) CHECK(boop::isVoice(boop::MidiSynth::programVoice(p)));
     // On a channel: program 80 (square) after the version-1 melody; a rhythm channel keeps its kit.
     int voices[16] = {0, 1, 2, 0, 0, 0, 0, 0, 0, boop::MidiSynth::kDrums, 0, 0, 0, 0, 0, 0};
-    StereoRig r(voices);
+    SynthRig r(voices);
     r.send(0xC0, 80);
     r.send(0xC9, 80);
     CHECK(r.synth.voice(0) == kPalette + BOOP_VOICE_PULSE);
@@ -125,11 +88,11 @@ TEST_CASE("CC 10 pans a palette channel with the equal-power law") {
           Case{32, s2 * std::cos((1.0 - 32.0 / 63.0) * M_PI / 4), s2 * std::sin((1.0 - 32.0 / 63.0) * M_PI / 4)}}) {
         int voices[16] = {};
         std::fill(voices, voices + 16, kPalette + BOOP_VOICE_SINE);
-        StereoRig r(voices);
+        SynthRig r(voices);
         r.send(0xB0, 10, c.cc);
         r.send(0x90, 69, 60);
         r.render(24000);
-        StereoRig centre(voices);
+        SynthRig centre(voices);
         centre.send(0x90, 69, 60);
         centre.render(24000);
         const double mono = rms(centre.left, 4800, 24000);
@@ -161,9 +124,9 @@ TEST_CASE("CC 120 takes everything 60 dB down within 10 ms of the heard frame, t
                       0,
                       0,
                       0};
-    StereoRig r(voices);
+    SynthRig r(voices);
     boop::OutputStage stage;
-    stage.prepare(StereoRig::kRate, 2, BOOP_CEILING_DBTP);
+    stage.prepare(SynthRig::kRate, 2, BOOP_CEILING_DBTP);
     for (uint8_t ch : {0, 1, 2})
         for (uint8_t k : {48, 55, 60, 64}) r.send(uint8_t(0x90 | ch), k, 127);
     r.send(0xB0 | 0, 64, 127);
@@ -194,13 +157,13 @@ TEST_CASE("controllers move a palette channel's sound: cutoff, attack, release, 
     int voices[16];
     std::fill(voices, voices + 16, kPalette + BOOP_VOICE_SAW);
     voices[1] = kPalette + BOOP_VOICE_SINE;
-    StereoRig r(voices);
+    SynthRig r(voices);
     r.send(0x90, 45, 100);
     r.render(24000);
-    const double bright = energy(highpass(slice(r.left, 4800, 24000), StereoRig::kRate, 2000));
+    const double bright = energy(highpass(slice(r.left, 4800, 24000), SynthRig::kRate, 2000));
     r.send(0xB0, 74, 40);  // about 170 Hz
     r.render(24000);
-    const double dark = energy(highpass(slice(r.left, 28800, 48000), StereoRig::kRate, 2000));
+    const double dark = energy(highpass(slice(r.left, 28800, 48000), SynthRig::kRate, 2000));
     CHECK(dB(dark / bright) < -20.0);
     r.send(0xB0, 11, 64);  // expression: (64/127)^2
     const double full = rms(r.left, 28800, 48000);
@@ -217,13 +180,13 @@ TEST_CASE("controllers move a palette channel's sound: cutoff, attack, release, 
     r.render(48000);
     CHECK(rms(r.left, on + 48000 + 38400, on + 96000) > 0.15 * rms(r.left, on + 40000, on + 48000));
     // CC 1 at 127 on the sine: the pitch swings by about +-50 cents; a full bend is +2 semitones.
-    StereoRig v(voices);
+    SynthRig v(voices);
     v.send(0x91, 69, 100);
     v.send(0xB1, 1, 127);
     v.render(48000);
     double lo = 1e9, hi = 0;
     for (size_t b = 4800; b + 1200 <= 48000; b += 1200) {
-        const double f = zeroCrossingFrequency(v.left, StereoRig::kRate, b, b + 1200);
+        const double f = zeroCrossingFrequency(v.left, SynthRig::kRate, b, b + 1200);
         lo = std::min(lo, f);
         hi = std::max(hi, f);
     }
@@ -232,5 +195,5 @@ TEST_CASE("controllers move a palette channel's sound: cutoff, attack, release, 
     v.send(0xB1, 1, 0);
     v.send(0xE1, 0x7F, 0x7F);
     v.render(48000);
-    CHECK(std::fabs(centsBetween(zeroCrossingFrequency(v.left, StereoRig::kRate, 60000, 96000), 440.0) - 200.0) < 2.0);
+    CHECK(std::fabs(centsBetween(zeroCrossingFrequency(v.left, SynthRig::kRate, 60000, 96000), 440.0) - 200.0) < 2.0);
 }

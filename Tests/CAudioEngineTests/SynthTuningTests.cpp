@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "SynthRig.hpp"
 #include "TestSignals.hpp"
 #include "capi/TuningHandle.hpp"
 #include "engine/Engine.hpp"
@@ -18,39 +19,6 @@
 using namespace testsig;
 
 namespace {
-
-struct Rig {
-    static constexpr double kRate = 48000.0;
-    boop_engine_config config = [] {
-        boop_engine_config c;
-        boop_engine_config_default(&c);
-        c.sample_rate = kRate;
-        c.voices = 16;
-        c.channels = 2;
-        return c;
-    }();
-    boop::Engine engine{config};
-    boop::MidiSynth synth;
-    std::vector<float> left;
-
-    explicit Rig(const int (&voices)[16]) : synth(engine, voices, 2.0) {}
-    void render(uint32_t frames) {
-        std::vector<float> block(2 * size_t(frames));
-        for (uint32_t done = 0; done < frames;) {
-            const uint32_t n = std::min<uint32_t>(frames - done, 512);
-            boop::renderSynthFrames(synth, engine, block.data() + 2 * size_t(done), n);
-            done += n;
-        }
-        for (uint32_t i = 0; i < frames; ++i) left.push_back(block[2 * i]);
-    }
-    void send(uint8_t status, uint8_t d1, uint8_t d2 = 0) {
-        boop::MidiMessage m;
-        m.status = status;
-        m.data1 = d1;
-        m.data2 = d2;
-        synth.handle(m);
-    }
-};
 
 boop_tuning* parse(const std::string& scl, const char* kbm = nullptr) {
     boop_tuning* tuning = nullptr;
@@ -65,13 +33,13 @@ double played(const boop_tuning* tuning, int key, int bend = 8192) {
     int voices[16];
     std::fill(voices, voices + 16, boop::MidiSynth::kOff);
     voices[0] = boop::MidiSynth::kPalette + BOOP_VOICE_SINE;
-    Rig r(voices);
+    SynthRig r(voices);
     if (tuning) r.synth.setTuning(tuning->tuning);
     r.send(0xE0, uint8_t(bend & 0x7F), uint8_t(bend >> 7));
     r.send(0x90, uint8_t(key), 100);
     r.render(48000);
     if (rms(r.left, 9600, 48000) < 1e-4) return 0.0;
-    return zeroCrossingFrequency(r.left, Rig::kRate, 9600, 48000);
+    return zeroCrossingFrequency(r.left, SynthRig::kRate, 9600, 48000);
 }
 
 }  // namespace
