@@ -15,10 +15,13 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     case 0:
         do {
             let pattern = try Pattern.parse(body, file: "fuzz.json")
-            // An accepted pattern is a valid one: it renders a block without throwing.
-            var renderer = PatternRenderer(pattern: pattern)
+            // An accepted pattern is a valid one: read as the one-pattern song every command plays,
+            // it renders a block without trapping.
+            var renderer = SongRenderer(song: Song(version1: pattern))
             renderer.sampleRate = 8000
-            _ = try? renderer.render(shouldStop: { false }) { _ in throw CancellationError() }
+            _ = try? renderer.render(progress: nil, shouldStop: { false }, limitingIn: nil) { _ in
+                throw CancellationError()
+            }
         } catch {
             precondition(!error.message.contains("\n"), "multi-line error: \(error.message)")
         }
