@@ -42,9 +42,9 @@ EXAMPLES := $(notdir $(wildcard examples/*.json))
 
 all: build lib docs
 
-# SwiftPM decides what is out of date, so this always asks it. The Swift runtime and
-# FoundationEssentials are linked statically (Package.swift does so in every release build, the same build the tests
-# run): the installed boop needs only system libraries.
+# SwiftPM decides what is out of date, so this always asks it. The Swift runtime is linked
+# statically (Package.swift does so in every release build, the same build the tests run): the
+# installed boop needs only system libraries.
 build:
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) -j $(JOBS) --product boop
 

@@ -2,9 +2,9 @@
 import PackageDescription
 
 
-// Release builds link the Swift runtime and FoundationEssentials statically (see boop-cli); the
-// modules that import it are compiled against the static resource folder too, so their autolinked
-// libraries are the static ones. No module imports the whole Foundation, which would bring ICU.
+// Release builds link the Swift runtime statically (see boop-cli); the modules are compiled against
+// the static resource folder too, so their autolinked libraries are the static ones. No module
+// imports Foundation or FoundationEssentials (docs/DESIGN.md, "Packaging").
 // Optimised for size: the Swift half builds events, reads files and draws the terminal, none of it
 // per sample (the engine is C++, built at -O2 as ever), and -Osize took 0.5 MB off the binary.
 let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib", "-Osize"], .when(configuration: .release))]
@@ -49,7 +49,8 @@ let package = Package(
         .executable(name: "boop", targets: ["boop-cli"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Vendored with one change that keeps FoundationEssentials out of boop (Vendor/swift-argument-parser/README.boop.md).
+        .package(path: "Vendor/swift-argument-parser"),
     ],
     targets: [
         // The C++17 engine. include/ holds its single plain-C header, from which SwiftPM makes the module.

@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 git ls-files -z --cached --others --exclude-standard -- '*.c' '*.h' '*.cpp' '*.hpp' | xargs -0 -r clang-format -i
-git ls-files -z --cached --others --exclude-standard -- '*.swift' ':!Package.swift' ':!Sources/PixelBoopCore/Ambient/BundledPresets.swift' |
+git ls-files -z --cached --others --exclude-standard -- '*.swift' ':!Package.swift' ':!Sources/PixelBoopCore/Ambient/BundledPresets.swift' ':!Vendor' |
     xargs -0 -r swift format format -i --configuration .swift-format

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 

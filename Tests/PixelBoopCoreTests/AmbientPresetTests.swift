@@ -39,9 +39,9 @@ struct AmbientPresetTests {
 
     @Test("a minimal preset takes the defaults")
     func defaults() throws {
-        let p = try AmbientPreset.parse(Data(#"{"name": "Tiny"}"#.utf8), file: "tiny.json")
+        let p = try AmbientPreset.parse(Bytes(#"{"name": "Tiny"}"#.utf8), file: "tiny.json")
         #expect(p == AmbientPreset(name: "Tiny"))
-        let unnamed = try AmbientPreset.parse(Data("{}".utf8), file: "/tmp/My_Own.json")
+        let unnamed = try AmbientPreset.parse(Bytes("{}".utf8), file: "/tmp/My_Own.json")
         #expect(unnamed.name == "My_Own")
     }
 
@@ -82,7 +82,7 @@ struct AmbientPresetTests {
     @Test("invalid presets are refused with one line naming file, field and expectation", arguments: badDocuments)
     func invalid(_ document: String, _ expected: String) {
         do {
-            _ = try AmbientPreset.parse(Data(document.utf8), file: "t.json")
+            _ = try AmbientPreset.parse(Bytes(document.utf8), file: "t.json")
             Issue.record("accepted: \(document)")
         } catch {
             #expect(error.kind == .invalid)
@@ -124,7 +124,7 @@ struct AmbientPresetTests {
         for p in AmbientPreset.bundled {
             let data = try JSONEncoder().encode(p)
             #expect(try JSONDecoder().decode(AmbientPreset.self, from: data) == p)
-            #expect(try AmbientPreset.parse(data, file: "roundtrip.json") == p)
+            #expect(try AmbientPreset.parse(Bytes(data), file: "roundtrip.json") == p)
         }
     }
 }

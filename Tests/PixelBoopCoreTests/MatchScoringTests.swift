@@ -58,12 +58,13 @@ struct MatchScoringTests {
     func profileTolerance() throws {
         func session(_ id: Int64, _ settings: String) -> TrainingSession {
             TrainingSession(
-                id: id, started: Date(), ended: Date(), settings: settings, trials: 3, threshold: nil, low: nil, high: nil,
+                id: id, started: Timestamp(), ended: Timestamp(), settings: settings, trials: 3, threshold: nil, low: nil,
+                high: nil,
                 exercise: .match)
         }
         func attempt(_ id: Int64, _ trial: Int, _ cents: Double?) -> MatchAttempt {
             MatchAttempt(
-                session: id, trial: trial, time: Date(), referenceHz: 440, targetHz: 440, interval: nil,
+                session: id, trial: trial, time: Timestamp(), referenceHz: 440, targetHz: 440, interval: nil,
                 sungHz: cents.map { 440 * pow(2, $0 / 1200) }, cents: cents, octave: 0, stableMilliseconds: 500)
         }
         let sessions = [session(1, "{}"), session(2, "{\"tolerance\":120}"), session(3, "not json")]

@@ -13,7 +13,7 @@ private struct ParsedMidi {
     var format = 0, division = 0
     var tracks: [Track] = []
 
-    init(_ data: Data) throws {
+    init(_ data: Bytes) throws {
         let b = [UInt8](data)
         var i = 0
         func u32() -> Int {
@@ -104,7 +104,7 @@ private let sample = Pattern(
 
 /// A version-1 pattern is written as its one-pattern song (`Song(version1:)`), as `boop render` does.
 extension MidiFileWriter {
-    fileprivate static func data(for pattern: Pattern, loops: Int = 1) -> Data {
+    fileprivate static func data(for pattern: Pattern, loops: Int = 1) -> Bytes {
         data(for: Song(version1: pattern), loops: loops)
     }
 
@@ -192,7 +192,7 @@ extension MidiFileWriter {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("out.mid").path
         try MidiFileWriter.write(sample, loops: 2, to: path)
-        #expect(FileManager.default.contents(atPath: path) == MidiFileWriter.data(for: sample, loops: 2))
+        #expect(FileManager.default.contents(atPath: path).map { Bytes($0) } == MidiFileWriter.data(for: sample, loops: 2))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.mid"])
     }
 

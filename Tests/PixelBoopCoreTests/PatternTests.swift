@@ -18,7 +18,7 @@ struct PatternTests {
 
     @Test("defaults: bpm 120, length 16, velocity normal, note length 1, name from the file")
     func defaults() throws {
-        let p = try Pattern.parse(Data(#"{"tracks": {"melody": [{"step": 3, "pitch": 60}]}}"#.utf8), file: "/x/Song.json")
+        let p = try Pattern.parse(Bytes(#"{"tracks": {"melody": [{"step": 3, "pitch": 60}]}}"#.utf8), file: "/x/Song.json")
         #expect(p.bpm == 120)
         #expect(p.length == 16)
         #expect(p.name == "Song")
@@ -153,6 +153,6 @@ struct PatternTests {
             ])
         let data = try JSONEncoder().encode(p)
         #expect(try JSONDecoder().decode(Pattern.self, from: data) == p)
-        #expect(try Pattern.parse(data, file: "r.json") == p)
+        #expect(try Pattern.parse(Bytes(data), file: "r.json") == p)
     }
 }

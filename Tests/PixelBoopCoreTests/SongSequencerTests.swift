@@ -203,7 +203,7 @@ struct SongSequencerTests {
         let engine = try AudioEngine()
         var seq = sequencer(
             try Pattern.parse(
-                Data(
+                Bytes(
                     #"{"tracks":{"melody":[{"step":0,"pitch":60,"velocity":"sustain","length":16}],"chords":[{"step":0,"pitch":64,"velocity":"sustain","length":16}],"bass":[{"step":0,"pitch":36,"velocity":"sustain","length":16}]}}"#
                         .utf8), file: "s.json"), rate: 44100)
         for e in seq.events(forSteps: 0..<16) { try engine.schedule(e) }

@@ -22,7 +22,7 @@ struct SongTests {
         """
 
     static func song(_ text: String = SongTests.text) throws(PatternError) -> Song {
-        try Song.parse(Data(text.utf8), file: "t.json")
+        try Song.parse(Bytes(text.utf8), file: "t.json")
     }
 
     @Test func loadsEveryFieldAndKeepsThePatternsInWrittenOrder() throws {

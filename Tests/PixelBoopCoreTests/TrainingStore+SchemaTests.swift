@@ -50,7 +50,7 @@ struct TrainingStoreSchemaTests {
         var rng = SeededGenerator(seed: 1)
         let plan = EarTrialPlan.identify(
             number: 1, drill: .intervals, item: "M3", roots: 60...60, directions: ["up"], rng: &rng)
-        try store.add(EarTrialRecord(session: id, trial: 1, time: Date(), plan: plan, answer: "P4", responseMilliseconds: 5))
+        try store.add(EarTrialRecord(session: id, trial: 1, time: Timestamp(), plan: plan, answer: "P4", responseMilliseconds: 5))
         let ear = try store.earTrials()
         #expect(ear.count == 1 && ear[0].item == "M3" && ear[0].answer == "P4" && !ear[0].correct && ear[0].base == 60)
         #expect(try store.sessions().last?.exercise == .identify && store.sessions().last?.trials == 1)
@@ -95,7 +95,7 @@ struct TrainingStoreSchemaTests {
         let store = try TrainingStore(path: path)
         let id = try store.beginSession(settings: "{}", exercise: .match)
         let attempt = MatchAttempt(
-            session: id, trial: 1, time: Date(timeIntervalSince1970: 1_800_000_000), referenceHz: 440, targetHz: 440,
+            session: id, trial: 1, time: Timestamp(timeIntervalSince1970: 1_800_000_000), referenceHz: 440, targetHz: 440,
             interval: nil, sungHz: 442,
             cents: 7.85, octave: 0, stableMilliseconds: 900)
         try store.add(attempt)
@@ -115,7 +115,7 @@ struct TrainingStoreSchemaTests {
         let store = try TrainingStore(path: TrainingStoreTests.tempPath("whole"))
         let attempts = (1...4).map { k in
             MatchAttempt(
-                session: 0, trial: k, time: Date(timeIntervalSince1970: 1_800_000_000 + Double(k)), referenceHz: 440,
+                session: 0, trial: k, time: Timestamp(timeIntervalSince1970: 1_800_000_000 + Double(k)), referenceHz: 440,
                 targetHz: 440, interval: nil, sungHz: 441, cents: 3.93, octave: 0, stableMilliseconds: 700)
         }
         try store.exec(
@@ -124,11 +124,11 @@ struct TrainingStoreSchemaTests {
             BEGIN SELECT RAISE(ABORT, 'disk full'); END;
             """, "test")
         #expect(throws: TrainingStoreError.self) {
-            try store.addMatchSession(settings: "{}", attempts: attempts, started: Date())
+            try store.addMatchSession(settings: "{}", attempts: attempts, started: Timestamp())
         }
         #expect(try store.sessions().isEmpty && store.matchAttempts().isEmpty)
         try store.exec("DROP TRIGGER refuse", "test")
-        let id = try store.addMatchSession(settings: "{}", attempts: attempts, started: Date())
+        let id = try store.addMatchSession(settings: "{}", attempts: attempts, started: Timestamp())
         #expect(try store.sessions().map(\.trials) == [4] && store.matchAttempts().allSatisfy { $0.session == id })
         #expect(try store.matchAttempts().map(\.trial) == [1, 2, 3, 4])
     }
@@ -139,10 +139,10 @@ struct TrainingStoreSchemaTests {
         let store = try TrainingStore(path: path)
         let m = try store.beginSession(settings: "{}", exercise: .match)
         let sung = MatchAttempt(
-            session: m, trial: 1, time: Date(timeIntervalSince1970: 1_800_000_000), referenceHz: 261.63,
+            session: m, trial: 1, time: Timestamp(timeIntervalSince1970: 1_800_000_000), referenceHz: 261.63,
             targetHz: 329.63, interval: "M3", sungHz: 165.2, cents: 3.5, octave: -1, stableMilliseconds: 640)
         let silent = MatchAttempt(
-            session: m, trial: 2, time: Date(timeIntervalSince1970: 1_800_000_010), referenceHz: 440, targetHz: 440,
+            session: m, trial: 2, time: Timestamp(timeIntervalSince1970: 1_800_000_010), referenceHz: 440, targetHz: 440,
             interval: nil, sungHz: nil, cents: nil, octave: nil, stableMilliseconds: nil)
         try store.add(sung)
         try store.add(silent)
@@ -152,7 +152,7 @@ struct TrainingStoreSchemaTests {
         var run = IntervalRun(semitones: 7, notes: 60...72, seed: 3)
         let plan = run.nextTrial()
         let record = IntervalTrialRecord(
-            session: i, trial: 1, time: Date(timeIntervalSince1970: 1_800_000_020), interval: "P5", plan: plan,
+            session: i, trial: 1, time: Timestamp(timeIntervalSince1970: 1_800_000_020), interval: "P5", plan: plan,
             secondWider: true, responseMilliseconds: 800)
         try store.add(record)
         #expect(try store.intervalTrials() == [record])
@@ -174,14 +174,15 @@ struct TrainingStoreSchemaTests {
             let correct = run.answer(secondHigher: secondHigher)
             trials.append(
                 TrainingTrial(
-                    session: 1, trial: k, time: Date(), referenceHz: plan.referenceHz, differenceCents: plan.cents,
+                    session: 1, trial: k, time: Timestamp(), referenceHz: plan.referenceHz, differenceCents: plan.cents,
                     higherInterval: plan.higherInterval, answer: secondHigher ? "higher" : "lower", correct: correct,
                     responseMilliseconds: 500))
         }
         let e = run.estimate!
         let sessions = [
-            TrainingSession(id: 1, started: Date(), settings: "{}", trials: 30, threshold: e.threshold, low: e.low, high: e.high),
-            TrainingSession(id: 2, started: Date(), settings: "{}", trials: 0)
+            TrainingSession(
+                id: 1, started: Timestamp(), settings: "{}", trials: 30, threshold: e.threshold, low: e.low, high: e.high),
+            TrainingSession(id: 2, started: Timestamp(), settings: "{}", trials: 0)
         ]
         let p = TrainingProfile(sessions: sessions, trials: trials, attempts: [], intervals: [])
         #expect(p.discrimination.map(\.session.id) == [1])
@@ -201,7 +202,7 @@ struct TrainingStoreSchemaTests {
                 run.answer(secondWider: wider)
                 records.append(
                     IntervalTrialRecord(
-                        session: session, trial: k, time: Date(), interval: name, plan: plan, secondWider: wider,
+                        session: session, trial: k, time: Timestamp(), interval: name, plan: plan, secondWider: wider,
                         responseMilliseconds: 400))
             }
         }
@@ -214,7 +215,7 @@ struct TrainingStoreSchemaTests {
 
     @Test("stats --csv: one header, every exercise's rows in session order, RFC 4180 quoting")
     func csv() {
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let t0 = Timestamp(timeIntervalSince1970: 1_800_000_000)
         let trial = TrainingTrial(
             session: 2, trial: 1, time: t0, referenceHz: 440, differenceCents: 12.5, higherInterval: 2, answer: "lower",
             correct: false, responseMilliseconds: 900)

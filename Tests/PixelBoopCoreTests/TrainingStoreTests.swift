@@ -21,7 +21,7 @@ struct TrainingStoreTests {
             for k in 1...3 {
                 try store.add(
                     TrainingTrial(
-                        session: id, trial: k, time: Date(), referenceHz: 440, differenceCents: 5,
+                        session: id, trial: k, time: Timestamp(), referenceHz: 440, differenceCents: 5,
                         higherInterval: 1, answer: "lower", correct: true, responseMilliseconds: 700))
             }
             try store.endSession(id, estimate: (4.5, 3, 6))
@@ -122,7 +122,7 @@ struct TrainingStoreTests {
             let id = try store.beginSession(settings: "{}")
             try store.add(
                 TrainingTrial(
-                    session: id, trial: 1, time: Date(), referenceHz: 440, differenceCents: 5,
+                    session: id, trial: 1, time: Timestamp(), referenceHz: 440, differenceCents: 5,
                     higherInterval: 1, answer: "lower", correct: true, responseMilliseconds: 700))
             try store.endSession(id, estimate: (4.5, 3, 6))
         }

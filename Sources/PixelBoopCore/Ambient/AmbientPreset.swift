@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// A generative-ambient preset: the musical and mix parameters of `boop ambient`, read from JSON
@@ -146,7 +145,7 @@ extension AmbientPreset {
     }
 
     /// Parses preset JSON held in memory; `file` names it in messages.
-    public static func parse(_ data: Data, file: String) throws(PatternError) -> AmbientPreset {
+    public static func parse(_ data: Bytes, file: String) throws(PatternError) -> AmbientPreset {
         let json = StrictJSON(file: file)
         return try validate(try json.parse(data), json)
     }
@@ -230,7 +229,7 @@ extension AmbientPreset {
 
     /// The name (from the file, else the file name), description, key and scale.
     private static func named(_ top: [String: Any], _ json: StrictJSON) throws(PatternError) -> AmbientPreset {
-        let fallbackName = URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
+        let fallbackName = PathText.lastComponent(PathText.deletingExtension(json.file))
         var p = AmbientPreset(
             name: try top["name"].map { v throws(PatternError) in try json.string(v, "name", maxLength: 64) } ?? fallbackName)
         guard !p.name.isEmpty, !p.name.contains(where: { $0.isWhitespace || $0.isNewline }) else {
@@ -296,7 +295,7 @@ extension AmbientPreset {
     /// The presets that ship inside the binary (compiled in, so an installed `boop` needs no
     /// resource folder), sorted by name.
     public static let bundled: [AmbientPreset] = BundledPresets.sources.compactMap { source in
-        try? AmbientPreset.parse(Data(source.json.utf8), file: "\(source.name).json (bundled)")
+        try? AmbientPreset.parse(Bytes(source.json.utf8), file: "\(source.name).json (bundled)")
     }.sorted { $0.name < $1.name }
 
     /// A bundled preset by name (case-insensitive).
@@ -308,7 +307,7 @@ extension AmbientPreset {
     public static func resolve(_ nameOrPath: String) throws(PatternError) -> AmbientPreset {
         if let preset = named(nameOrPath) { return preset }
         let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
-        if !looksLikePath && !FileManager.default.fileExists(atPath: nameOrPath) {
+        if !looksLikePath && !FileBytes.exists(nameOrPath) {
             let shown = nameOrPath.isEmpty ? "(empty name)" : nameOrPath
             throw PatternError(
                 .missingFile,

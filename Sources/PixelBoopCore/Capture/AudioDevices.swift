@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// An ALSA PCM (or a JACK port) as `boop devices` shows it.
@@ -46,7 +45,7 @@ public enum AudioDevices {
     /// cards' hw/plughw/sysdefault/front/dmix/... PCMs, and PCMs the user defined. The hint's IOID
     /// (direction) is kept as given: it says which list a device appears in, not whether it is one.
     /// `boop devices --all` shows them all.
-    public static func isDevice(_ name: String, ossPresent: Bool = FileManager.default.fileExists(atPath: "/dev/dsp"))
+    public static func isDevice(_ name: String, ossPresent: Bool = FileBytes.exists("/dev/dsp"))
         -> Bool
     {
         let base = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name

@@ -1,6 +1,5 @@
 import CAudioEngine
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Microphone (or any ALSA capture PCM) as an `AsyncStream` of mono Float32 buffers.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A WAV file's samples, mixed to mono: PCM 8/16/24/32-bit and IEEE float 32/64 (what `boop
@@ -8,7 +7,7 @@ public struct WavFile: Sendable {
     public let samples: [Float]
 
     public init(path: String) throws(AudioError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileBytes.read(path) else {
             throw AudioError.ioError("\(path): cannot be read")
         }
         let bytes = [UInt8](data)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// One editor per file, and no save over changes made since: what `boop edit` checks before
@@ -31,8 +30,7 @@ public final class EditLock {
     /// Takes the lock for `file` without waiting.
     public static func acquire(for file: String, environment: [String: String]) -> Outcome {
         let folder = lockFolder(environment)
-        try? FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        FileBytes.makeFolders(folder, mode: 0o700)
         let name = EmergencySave.encodedName(EmergencySave.canonical(file))
         let path = folder + "/" + name.dropLast(".save".count) + ".lock"
         let fd = RawBytes.withPath(path) { open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
@@ -66,7 +64,7 @@ public final class EditLock {
         let count = pread(fd, &buffer, buffer.count - 1, 0)
         guard count > 0, let pid = Int32(String(decoding: buffer[0..<count].prefix { $0 != 10 }, as: UTF8.self))
         else { return nil }
-        let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.split(separator: "\n").first
+        let comm = (FileBytes.text("/proc/\(pid)/comm"))?.split(separator: "\n").first
         return "process \(pid)" + (comm.map { " (\(OneLine.escape(String($0))))" } ?? "")
     }
 }

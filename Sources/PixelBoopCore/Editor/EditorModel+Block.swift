@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Notes copied from a block: steps and rows counted from its top-left corner.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The groove the song file holds, from the keys: the current pattern's swing (`f` / `F`), and

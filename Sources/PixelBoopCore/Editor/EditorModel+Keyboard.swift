@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A note from a MIDI keyboard, as the editor takes it: its key, its velocity (1 ... 127; a

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Each track's instrument and mix: `m` mutes, `M` solos, and the track panel (`I`) sets the

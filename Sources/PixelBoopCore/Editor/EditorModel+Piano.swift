@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Piano mode (`K`): notes typed from the computer keyboard as in a tracker (Schism Tracker,

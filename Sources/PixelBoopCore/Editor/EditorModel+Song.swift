@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Patterns and the chain: `}` / `{` go through the patterns, `c` clones the current one and `n`

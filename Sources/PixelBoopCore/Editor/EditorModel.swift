@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A drum lane of the rhythm track: its General MIDI key and the name the grid shows.
@@ -196,15 +195,21 @@ public struct EditorModel: Sendable {
 extension Pattern {
     /// The pattern as a file: pretty-printed JSON with sorted keys, empty tracks left out, notes
     /// in step order. It always parses with the strict loader back to an equal pattern.
-    public func fileData() throws -> Data {
+    public func fileData() throws -> Bytes {
         var clean = self
         for (kind, notes) in tracks {
             clean.tracks[kind] = notes.isEmpty ? nil : notes.sorted { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(clean)
-        data.append(0x0A)
-        return data
+        var tracks: [String: Any] = [:]
+        for (kind, notes) in clean.tracks {
+            tracks[kind.rawValue] = notes.map { n -> [String: Any] in
+                ["step": n.step, "pitch": n.pitch, "velocity": n.velocity.rawValue, "length": n.length]
+            }
+        }
+        let top: [String: Any] = ["name": name, "bpm": bpm, "length": length, "tracks": tracks]
+        guard let text = JSONText.encode(top, escapeSlashes: false, pretty: true) else {
+            throw PatternError(.invalid, "\(name): the tempo \(bpm) cannot be written as JSON")
+        }
+        return Bytes((text + "\n").utf8)
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The panels over the grid: the keys (`?`), the song chain (`g`) and the track's instrument (`I`).

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// How the editor may colour: 24-bit, the 256-colour palette, or not at all (NO_COLOR,

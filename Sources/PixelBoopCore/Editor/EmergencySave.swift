@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Where unsaved work goes when an editing session ends from outside (SIGTERM, SIGHUP, the
@@ -15,7 +14,7 @@ public enum EmergencySave {
     /// `$HOME/.local/state/pixelboop`.
     public static func stateFolder(_ environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/pixelboop" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ProcessText.passwordHome
         return home + "/.local/state/pixelboop"
     }
 
@@ -41,9 +40,7 @@ public enum EmergencySave {
         var lastError: PatternFileError?
         for place in locations(for: file, environment: environment) {
             if place != file + ".save" {
-                try? FileManager.default.createDirectory(
-                    atPath: PathText.deletingLastComponent(place), withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
+                FileBytes.makeFolders(PathText.deletingLastComponent(place), mode: 0o700)
             }
             do {
                 try PatternFile.write(song: song, version1: version1, to: place)

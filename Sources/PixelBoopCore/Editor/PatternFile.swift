@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// Why a pattern file was not written: one line naming the file and the reason.
@@ -24,7 +23,7 @@ public struct PatternFileError: Error, CustomStringConvertible, Sendable {
 /// What is written is checked first: it must parse with the strict loader back to the same music.
 public enum PatternFile {
     public static func write(_ pattern: Pattern, to path: String) throws(PatternFileError) {
-        let data: Data
+        let data: Bytes
         do {
             data = try pattern.fileData()
             let reread = try Pattern.parse(data, file: path)
@@ -39,7 +38,7 @@ public enum PatternFile {
 
     /// Writes `data` as the file `path` names (through symbolic links), keeping the permissions of
     /// the file it replaces.
-    public static func write(_ data: Data, to path: String) throws(PatternFileError) {
+    public static func write(_ data: Bytes, to path: String) throws(PatternFileError) {
         var why = [CChar](repeating: 0, count: 256)
         let whySize = why.count
         // The path's own bytes (`RawBytes`: a name from the command line need not be UTF-8).
@@ -98,7 +97,7 @@ public enum PatternFile {
     public static func absolute(_ path: String, home: String? = nil) -> String {
         var p = path
         if p == "~" || p.hasPrefix("~/") {
-            p = (home ?? FileManager.default.homeDirectoryForCurrentUser.path) + p.dropFirst()
+            p = (home ?? ProcessText.passwordHome) + p.dropFirst()
         }
         if !p.hasPrefix("/") { p = workingFolder() + "/" + p }
         return PathText.standardized(p)
@@ -106,7 +105,7 @@ public enum PatternFile {
 
     /// The working folder by its bytes (its name need not be UTF-8).
     static func workingFolder() -> String {
-        guard let cwd = getcwd(nil, 0) else { return FileManager.default.currentDirectoryPath }
+        guard let cwd = getcwd(nil, 0) else { return ProcessText.currentFolder }
         defer { free(cwd) }
         return RawBytes.decode(UnsafeRawBufferPointer(start: cwd, count: strlen(cwd)))
     }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The editor's saving rules, with every look at the file system in one place (`boop edit` keeps

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The pitches each tonal track is worth placing, from the sound's own numbers (docs/DESIGN.md,

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A key and a scale for the editor's scale lock: "C major", "A minor", "D dorian", ...

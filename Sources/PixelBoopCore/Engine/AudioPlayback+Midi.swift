@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// MIDI out of a JACK playback opened with `AudioRoute.midiOut`: messages stamped with engine
@@ -21,8 +20,8 @@ extension AudioPlayback {
     /// Waits (at most `limit` seconds) until the note-offs and Stop of the last `midiPanic` are
     /// out, so they leave before the port goes away.
     public func waitForMidiPanic(limit: Double = 1) {
-        let deadline = Date().addingTimeInterval(limit)
-        while !midiPanicDone && stats.error == nil && Date() < deadline { Threads.sleep(seconds: 0.002) }
+        let deadline = Timestamp().addingTimeInterval(limit)
+        while !midiPanicDone && stats.error == nil && Timestamp() < deadline { Threads.sleep(seconds: 0.002) }
     }
 
     /// The next change of the JACK transport, oldest first (a route with `followTransport`).

@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// What ALSA granted when the playback device was opened.
@@ -215,8 +214,8 @@ public final class AudioPlayback {
     /// Sleeps until the listener hears `frame` of the source's timeline, the device fails, or
     /// `limit` seconds pass; each nap is the time still missing, so it wakes when the frame is due.
     public func waitUntilHeard(frame: UInt64, sampleRate: Double, limit: Double = AudioPlayback.stopWaitLimit) {
-        let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline && stats.error == nil {
+        let deadline = Timestamp().addingTimeInterval(limit)
+        while Timestamp() < deadline && stats.error == nil {
             let heard = audibleFrame
             if heard >= frame { return }
             Threads.sleep(seconds: min(max(Double(frame - heard) / sampleRate, 0.001), limit))

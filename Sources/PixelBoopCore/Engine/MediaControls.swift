@@ -1,6 +1,5 @@
 import CMpris
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// What a desktop media control (keyboard media keys, `playerctl`, a panel widget) asked for.

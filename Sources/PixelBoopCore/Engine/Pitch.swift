@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Equal-tempered pitch arithmetic, all in Double: the 0.01-cent goals leave no room for Float.

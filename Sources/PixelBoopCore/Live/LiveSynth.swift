@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// One channel message as the synth received it, on the server's frame clock.
@@ -204,8 +203,8 @@ public final class LiveSynth {
         let rate = sampleRate
         let target = stats.frames + UInt64((seconds + 0.01) * rate) + UInt64(bufferFrames)
         fadeOut(seconds: seconds)
-        let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline {
+        let deadline = Timestamp().addingTimeInterval(limit)
+        while Timestamp() < deadline {
             let s = stats
             if s.frames >= target || s.lost { return }
             Threads.sleep(seconds: min(max(Double(target - s.frames) / rate, 0.001), limit))

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The four tracks of a PixelBoop pattern, each with its own timbre.

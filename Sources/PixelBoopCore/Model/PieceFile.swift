@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The one reader of the files `play`, `render` and `edit` accept: a version-2 song, or a
@@ -37,7 +36,7 @@ extension Pattern {
     }
 
     /// Parses pattern JSON held in memory; `file` names it in messages.
-    public static func parse(_ data: Data, file: String) throws(PatternError) -> Pattern {
+    public static func parse(_ data: Bytes, file: String) throws(PatternError) -> Pattern {
         let json = StrictJSON(file: file)
         return try validate(try json.parse(data), json)
     }
@@ -47,7 +46,7 @@ extension Pattern {
         if let v = top["version"] { _ = try json.integer(v, "version", in: 1...1) }
         let name =
             try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
-            ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
+            ?? PathText.lastComponent(PathText.deletingExtension(json.file))
         let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
         var length = 16
         if let v = top["length"] {
@@ -116,7 +115,7 @@ extension Pattern {
 
 extension Song {
     /// Parses song JSON held in memory; `file` names it in messages.
-    public static func parse(_ data: Data, file: String) throws(PatternError) -> Song {
+    public static func parse(_ data: Bytes, file: String) throws(PatternError) -> Song {
         let json = StrictJSON(file: file)
         let root = try json.parse(data)
         return try validate(root, json, order: try json.scanStructure(data, orderOf: "patterns"))
@@ -132,7 +131,7 @@ extension Song {
         _ = try json.integer(version, "version", in: 2...2)
         let name =
             try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
-            ?? URL(fileURLWithPath: json.file).deletingPathExtension().lastPathComponent
+            ?? PathText.lastComponent(PathText.deletingExtension(json.file))
         let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
         let swing = try top["swing"].map { v throws(PatternError) in try json.double(v, "swing", in: swingRange) } ?? 50
         let seed = try top["seed"].map { v throws(PatternError) in try json.integer(v, "seed", in: 0...Int(UInt32.max)) } ?? 0

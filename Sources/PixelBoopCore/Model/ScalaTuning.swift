@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// A tuning read from Scala files: a scale (`.scl`) placed on the keyboard by an optional mapping
@@ -28,7 +27,7 @@ public struct ScalaTuning: Sendable, Equatable {
         let limit = Int(BOOP_TUNING_FILE_BYTES_MAX)
         // A NUL after each text, so that even an empty one has an address (it is not counted).
         let scl = try readAllowingEmpty(scale, limit: limit) + [0]
-        let kbm = try mapping.map { (path: String) throws(PatternError) -> Data in
+        let kbm = try mapping.map { (path: String) throws(PatternError) -> Bytes in
             try readAllowingEmpty(path, limit: limit) + [0]
         }
         var handle: OpaquePointer?
@@ -87,15 +86,15 @@ public struct ScalaTuning: Sendable, Equatable {
 
     /// An empty file is the parser's to judge ("line 1: expected a description line"), so the
     /// message names the line as every other malformed one does.
-    private static func readAllowingEmpty(_ path: String, limit: Int) throws(PatternError) -> Data {
+    private static func readAllowingEmpty(_ path: String, limit: Int) throws(PatternError) -> Bytes {
         do {
             return try StrictJSON.readInput(path, limit: limit, format: "Scala")
         } catch  where error.kind == .invalid && error.message.hasSuffix("expected a Scala document)") {
-            return Data()
+            return Bytes()
         }
     }
 
-    private static func withOptionalBytes<R>(_ data: Data?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+    private static func withOptionalBytes<R>(_ data: Bytes?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
         guard let data else { return body(nil) }
         return data.withUnsafeBytes { body($0) }
     }

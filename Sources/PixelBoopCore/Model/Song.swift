@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A note of a song's pattern: a pattern note plus its groove (DESIGN.md, "Song files").

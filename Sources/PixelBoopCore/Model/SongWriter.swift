@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 extension Song {
@@ -63,7 +62,7 @@ extension Song {
 
     /// The song as a version-2 file: pretty-printed JSON, patterns and notes in their order, only
     /// what differs from the defaults. It always parses with the strict loader back to an equal song.
-    public func fileData() -> Data {
+    public func fileData() -> Bytes {
         // Notes keep their order: a note's index in its track picks its probability draw.
         var s = self
         for i in s.patterns.indices { s.patterns[i].tracks = s.patterns[i].tracks.filter { !$0.value.isEmpty } }
@@ -88,7 +87,7 @@ extension Song {
             return Song.inline(f)
         }
         top.append(("song", "[\n    " + chainText.joined(separator: ",\n    ") + "\n  ]"))
-        return Data((Song.object(top, 1) + "\n").utf8)
+        return Bytes((Song.object(top, 1) + "\n").utf8)
     }
 
     static func patternText(_ p: SongPattern) -> String {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 extension StrictJSON {
@@ -8,7 +7,7 @@ extension StrictJSON {
     /// characters). The parser reads all of them; the checks that look at the bytes (duplicate
     /// keys, the order of a song's patterns) must see the same characters, so a duplicate spelled in
     /// UTF-16 is found and a song in UTF-32 keeps its order. Ill-formed units become U+FFFD.
-    static func utf8(_ data: Data) -> Data {
+    static func utf8(_ data: Bytes) -> Bytes {
         let b = [UInt8](data.prefix(4))
         func at(_ i: Int) -> UInt8? { i < b.count ? b[i] : nil }
         enum Form {
@@ -18,7 +17,7 @@ extension StrictJSON {
         let form: Form
         var skip = 0
         if b.starts(with: [0xEF, 0xBB, 0xBF]) {
-            return data.dropFirst(3)
+            return Bytes(data.dropFirst(3))
         } else if b.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
             (form, skip) = (.utf32(big: true), 4)
         } else if b.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
@@ -50,7 +49,7 @@ extension StrictJSON {
                 i += 2
             }
             if bytes.count % 2 != 0 { units.append(0xFFFD) }
-            return Data(String(decoding: units, as: UTF16.self).utf8)
+            return Bytes(String(decoding: units, as: UTF16.self).utf8)
         case .utf32(let big):
             var scalars = String.UnicodeScalarView()
             var i = 0
@@ -63,7 +62,7 @@ extension StrictJSON {
                 i += 4
             }
             if bytes.count % 4 != 0 { scalars.append("\u{FFFD}") }
-            return Data(String(scalars).utf8)
+            return Bytes(String(scalars).utf8)
         }
     }
 }

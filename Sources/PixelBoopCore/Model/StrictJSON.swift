@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Why a pattern (or preset) file was refused. `message` is the one line a user sees: the file,
@@ -49,7 +48,7 @@ public struct StrictJSON {
     /// open(2). Devices, sockets and the like (`/dev/zero`, a terminal) are refused: they are
     /// no pattern and could block or never end. Missing, unreadable or a directory: .missingFile.
     /// `format` names what the file should hold in the messages ("JSON", "Scala").
-    static func readInput(_ path: String, limit: Int, format: String = "JSON") throws(PatternError) -> Data {
+    static func readInput(_ path: String, limit: Int, format: String = "JSON") throws(PatternError) -> Bytes {
         let fd = RawBytes.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else {
             let err = errno
@@ -71,7 +70,7 @@ public struct StrictJSON {
         default:
             throw PatternError(.invalid, "\(path): is a device or socket, not a file (expected a \(format) file)")
         }
-        var data = Data()
+        var data = Bytes()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while data.count <= limit {
             let n = read(fd, &buffer, buffer.count)
@@ -89,7 +88,7 @@ public struct StrictJSON {
         return data
     }
 
-    public func parse(_ data: Data) throws(PatternError) -> Any {
+    public func parse(_ data: Bytes) throws(PatternError) -> Any {
         guard data.count <= StrictJSON.maxBytes else {
             throw PatternError(.invalid, "\(file): \(data.count) bytes: expected a JSON document of at most 1 MiB")
         }
@@ -104,7 +103,7 @@ public struct StrictJSON {
 
     /// " at line L, column C" for a parser message that names a character offset ("around
     /// character 35"), counted in bytes from 1 as editors show them; "" when it names none.
-    static func `where`(_ reason: String, in data: Data) -> String {
+    static func `where`(_ reason: String, in data: Bytes) -> String {
         var rest = Substring(reason)
         while !rest.isEmpty && !rest.hasPrefix("character ") { rest = rest.dropFirst() }
         guard !rest.isEmpty else { return "" }
@@ -132,7 +131,7 @@ public struct StrictJSON {
     /// Also returns the keys of the objects inside the top-level object `orderOf` (a song's
     /// patterns), in the order written: the parsed dictionary has lost it.
     @discardableResult
-    func scanStructure(_ encoded: Data, orderOf: String? = nil) throws(PatternError) -> [String] {
+    func scanStructure(_ encoded: Bytes, orderOf: String? = nil) throws(PatternError) -> [String] {
         let data = StrictJSON.utf8(encoded)
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")

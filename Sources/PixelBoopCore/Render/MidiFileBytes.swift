@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// The byte level of a Standard MIDI File: the atomic write, the buffered sink, one track chunk
@@ -45,7 +44,7 @@ extension MidiFileWriter {
 /// written and the writers stop producing.
 final class MidiSink {
     let file: OpaquePointer?
-    var memory = Data()
+    var memory = Bytes()
     private var buffer: [UInt8] = []
     private let shouldStop: () -> Bool
     private(set) var written = 0   // bytes handed to the sink so far (file offset of the next byte)

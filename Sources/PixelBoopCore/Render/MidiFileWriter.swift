@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 /// Exports a song (a version-1 pattern is a one-pattern song) as a Standard MIDI File (type 1) with
@@ -50,7 +49,7 @@ public enum MidiFileWriter {
         }
     }
 
-    public static func trackName(_ kind: TrackKind) -> String { kind.rawValue.capitalized }
+    public static func trackName(_ kind: TrackKind) -> String { kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst() }
 
     /// Microseconds per quarter note for a tempo (the SMF tempo meta event's unit).
     public static func microsecondsPerQuarter(bpm: Double) -> UInt32 {
@@ -70,7 +69,7 @@ public enum MidiFileWriter {
     /// The whole file in memory (for tests and small exports). `loops` (at least 1) plays the
     /// chain back to back; every track ends at the end of the last loop, so the file loops
     /// seamlessly in a DAW.
-    public static func data(for song: Song, loops: Int = 1, seed: UInt64? = nil) -> Data {
+    public static func data(for song: Song, loops: Int = 1, seed: UInt64? = nil) -> Bytes {
         let sink = MidiSink(file: nil)
         emit(song, loops: loops, seed: seed, into: sink)
         return sink.memory

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The offline render loop of songs (a version-1 pattern is a one-pattern song): the same engine, event scheduler and output

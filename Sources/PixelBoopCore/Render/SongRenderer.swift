@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Offline rendering of a song (a version-1 pattern is a one-pattern song): the same sequencer,

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// One thing for the engine to do at an exact frame, from a song.

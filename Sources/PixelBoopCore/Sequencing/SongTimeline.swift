@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// One note that plays: its track, pitch and loudness, and where it sits in its chain entry, in

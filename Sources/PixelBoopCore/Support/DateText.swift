@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Dates as text without Foundation's ICU-backed formatters: ISO 8601 in UTC with milliseconds
@@ -7,7 +6,7 @@ import Glibc
 /// TZ or /etc/localtime, as DateFormatter's default).
 public enum DateText {
     /// "2024-05-01T12:34:56.790Z".
-    public static func iso8601(_ date: Date) -> String {
+    public static func iso8601(_ date: Timestamp) -> String {
         let millis = (date.timeIntervalSince1970 * 1000).rounded()
         guard millis.isFinite, abs(millis) < 1e17 else { return "" }
         let total = Int64(millis)
@@ -17,7 +16,7 @@ public enum DateText {
     }
 
     /// The date `iso8601(_:)` wrote (a UTC offset such as "+02:00" also read); nil for other text.
-    public static func date(iso8601 text: String) -> Date? {
+    public static func date(iso8601 text: String) -> Timestamp? {
         let b = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count, b[from..<(from + count)].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
@@ -47,16 +46,16 @@ public enum DateText {
         (t.tm_hour, t.tm_min, t.tm_sec) = (Int32(hour), Int32(minute), Int32(second))
         let seconds = Int64(timegm(&t)) - Int64(offset)
         let millis = Double(seconds * 1000) + (fraction * 1000).rounded()
-        return Date(timeIntervalSince1970: millis / 1000)
+        return Timestamp(timeIntervalSince1970: millis / 1000)
     }
 
     /// `date` in local time through strftime's `format` ("%Y-%m-%d %H:%M").
-    public static func local(_ date: Date, _ format: String) -> String {
+    public static func local(_ date: Timestamp, _ format: String) -> String {
         self.format(time_t(date.timeIntervalSince1970.rounded(.down)), format, local: true)
     }
 
     /// The local calendar day of `date`, counted from 1970-01-01 (differences are days apart).
-    public static func localDay(_ date: Date) -> Int {
+    public static func localDay(_ date: Timestamp) -> Int {
         var t = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         localtime_r(&t, &parts)

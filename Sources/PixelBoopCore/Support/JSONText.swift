@@ -2,12 +2,17 @@
 /// order when asked (by code point: boop's keys are lowercase ASCII and `_`, where that is the
 /// order Foundation's numeric, case-insensitive comparison gave), strings escaped as it escaped
 /// them (`"`, `\`, `/` unless told not to, \b \f \n \r \t, other controls as \u00XX), Doubles as
-/// Swift prints them without a trailing ".0" (440, 0.5, 1e-07).
+/// Swift prints them without a trailing ".0" (440, 0.5, 1e-07). Pretty-printed as Foundation's
+/// JSONEncoder printed a version-1 pattern: two spaces a level, `"key" : value`, and an empty
+/// array or object opened and closed on lines of their own with an empty line between.
 public enum JSONText {
     /// nil for what JSON cannot hold (an infinite or NaN number, a value of another type).
-    public static func encode(_ value: Any, sortedKeys: Bool = true, escapeSlashes: Bool = true) -> String? {
+    public static func encode(_ value: Any, sortedKeys: Bool = true, escapeSlashes: Bool = true, pretty: Bool = false)
+        -> String?
+    {
         var out = ""
-        return write(value, into: &out, sortedKeys: sortedKeys, escapeSlashes: escapeSlashes) ? out : nil
+        let style = Style(sortedKeys: sortedKeys, escapeSlashes: escapeSlashes, pretty: pretty)
+        return write(value, into: &out, style, depth: 0) ? out : nil
     }
 
     /// A string as a JSON string literal.
@@ -17,9 +22,15 @@ public enum JSONText {
         return out
     }
 
-    private static func write(_ value: Any, into out: inout String, sortedKeys: Bool, escapeSlashes: Bool) -> Bool {
+    private struct Style {
+        var sortedKeys: Bool, escapeSlashes: Bool, pretty: Bool
+    }
+
+    private static func write(_ value: Any, into out: inout String, _ style: Style, depth: Int) -> Bool {
+        let open = style.pretty ? "\n" + String(repeating: "  ", count: depth + 1) : ""
+        let close = style.pretty ? "\n" + String(repeating: "  ", count: depth) : ""
         switch value {
-        case let s as String: appendQuoted(s, to: &out, escapeSlashes: escapeSlashes)
+        case let s as String: appendQuoted(s, to: &out, escapeSlashes: style.escapeSlashes)
         case let b as Bool: out += b ? "true" : "false"
         case let n as Int: out += String(n)
         case let n as Int64: out += String(n)
@@ -34,22 +45,22 @@ public enum JSONText {
             out += text
         case is JSONNull: out += "null"
         case let list as [Any]:
-            out += "["
+            out += "[" + (list.isEmpty && style.pretty ? "\n" : "")
             for (i, element) in list.enumerated() {
-                if i > 0 { out += "," }
-                guard write(element, into: &out, sortedKeys: sortedKeys, escapeSlashes: escapeSlashes) else { return false }
+                out += (i > 0 ? "," : "") + open
+                guard write(element, into: &out, style, depth: depth + 1) else { return false }
             }
-            out += "]"
+            out += close + "]"
         case let object as [String: Any]:
-            out += "{"
-            let keys = sortedKeys ? object.keys.sorted() : Array(object.keys)
+            out += "{" + (object.isEmpty && style.pretty ? "\n" : "")
+            let keys = style.sortedKeys ? object.keys.sorted() : Array(object.keys)
             for (i, key) in keys.enumerated() {
-                if i > 0 { out += "," }
-                appendQuoted(key, to: &out, escapeSlashes: escapeSlashes)
-                out += ":"
-                guard write(object[key]!, into: &out, sortedKeys: sortedKeys, escapeSlashes: escapeSlashes) else { return false }
+                out += (i > 0 ? "," : "") + open
+                appendQuoted(key, to: &out, escapeSlashes: style.escapeSlashes)
+                out += style.pretty ? " : " : ":"
+                guard write(object[key]!, into: &out, style, depth: depth + 1) else { return false }
             }
-            out += "}"
+            out += close + "}"
         default: return false
         }
         return true

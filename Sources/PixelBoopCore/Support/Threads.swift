@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A mutex (pthread's, not recursive): what boop used NSLock for.
@@ -42,7 +41,7 @@ public final class Condition: @unchecked Sendable {
     public func broadcast() { pthread_cond_broadcast(cond) }
     public func wait() { pthread_cond_wait(cond, lockStorage.mutex) }
 
-    public func wait(until deadline: Date) -> Bool {
+    public func wait(until deadline: Timestamp) -> Bool {
         let t = deadline.timeIntervalSince1970
         guard t.isFinite else {
             if t > 0 { wait() }

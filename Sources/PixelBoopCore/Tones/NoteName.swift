@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 
 // Pitch utilities for the ear-training tones: note names in both directions, cents

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Plays one note at a time: a frequency in Hz for a duration, with its envelope built in (seed
@@ -14,7 +13,7 @@ public protocol NotePlayer: AnyObject, Sendable {
     /// outside `Limits.toneHz`, `AudioError.invalidConfiguration` for a duration that is not a
     /// positive finite number, and the player's device errors. Cancelling the calling task fades
     /// the note out and throws `CancellationError`.
-    func play(frequency: Double, duration: TimeInterval) async throws
+    func play(frequency: Double, duration: Double) async throws
 
     /// Fades out whatever sounds (within 20 ms) and makes pending `play` calls return.
     func stop() async throws

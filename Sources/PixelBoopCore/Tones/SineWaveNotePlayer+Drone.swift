@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 // A held note under the singer (`train match --drone`): started and released at the engine's

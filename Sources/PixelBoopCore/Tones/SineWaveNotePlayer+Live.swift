@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -166,8 +165,8 @@ final class LiveState: Sendable {
     /// the time still missing by the audible clock, so it wakes when the frame is due.
     func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {
         let start = audibleFrame
-        let limit = Date().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)
-        while playback.withLock({ $0.isRunning }) && Date() < limit {
+        let limit = Timestamp().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)
+        while playback.withLock({ $0.isRunning }) && Timestamp() < limit {
             let heard = audibleFrame
             if heard >= frame { return }
             Threads.sleep(seconds: max(Double(frame - heard) / sampleRate, 0.001))

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The ear-training player on PixelBoop's engine: a pure sine (the engine's TONE
@@ -129,7 +128,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     // MARK: NotePlayer
 
-    public func play(frequency: Double, duration: TimeInterval) async throws {
+    public func play(frequency: Double, duration: Double) async throws {
         try Task.checkCancellation()
         try Self.validate(frequency: frequency, duration: duration, sampleRate: sampleRate)
         try await playLive(frequency: frequency, duration: duration)
@@ -171,7 +170,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
     /// `lookaheadSeconds` in frames (a copy of `pending.lookahead`, readable without the lock).
     let lookaheadFrames: UInt64
 
-    private func playLive(frequency: Double, duration: TimeInterval) async throws {
+    private func playLive(frequency: Double, duration: Double) async throws {
         // Reserve a slot: now, or where the previous note ends if one still sounds. The onset
         // is queued at once when it is due (the next render block plays it); everything later
         // goes to the scheduler thread.
@@ -220,7 +219,7 @@ public final class SineWaveNotePlayer: NotePlayer, @unchecked Sendable {
 
     // MARK: Shared
 
-    static func validate(frequency: Double, duration: TimeInterval, sampleRate: Double) throws(AudioError) {
+    static func validate(frequency: Double, duration: Double, sampleRate: Double) throws(AudioError) {
         try Pitch.validated(frequency)
         guard frequency < sampleRate / 2 else {
             throw AudioError.invalidFrequency(

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Tones played one after another at exact frames: tone k starts `k x (duration + gap)` seconds
@@ -12,8 +11,8 @@ import Glibc
 /// a negative gap asks for overlap explicitly.
 public struct ToneSequence: Sendable, Equatable {
     public let frequencies: [Double]
-    public let duration: TimeInterval
-    public let gap: TimeInterval
+    public let duration: Double
+    public let gap: Double
     public let sampleRate: Double
     /// Start of each tone, in seconds from the first.
     public let onsets: [Double]
@@ -29,7 +28,7 @@ public struct ToneSequence: Sendable, Equatable {
     public static let gapRange: ClosedRange<Double> = -Limits.toneSeconds.upperBound...Limits.toneSeconds.upperBound
 
     public init(
-        frequencies: [Double], duration: TimeInterval = 1, gap: TimeInterval = 0.25,
+        frequencies: [Double], duration: Double = 1, gap: Double = 0.25,
         sampleRate: Double = 44100
     ) throws(AudioError) {
         try Self.validate(frequencies: frequencies, duration: duration, gap: gap, sampleRate: sampleRate)
@@ -44,7 +43,7 @@ public struct ToneSequence: Sendable, Equatable {
     /// Phrases with a rest between them: inside a phrase tones start `duration + gap` apart, and
     /// each phrase after the first starts `rest` seconds after the end of the one before.
     public init(
-        phrases: [[Double]], duration: TimeInterval, gap: TimeInterval, rest: TimeInterval,
+        phrases: [[Double]], duration: Double, gap: Double, rest: Double,
         sampleRate: Double = 44100
     ) throws(AudioError) {
         let frequencies = Array(phrases.joined())
@@ -80,7 +79,7 @@ public struct ToneSequence: Sendable, Equatable {
     }
 
     private static func validate(
-        frequencies: [Double], duration: TimeInterval, gap: TimeInterval, sampleRate: Double
+        frequencies: [Double], duration: Double, gap: Double, sampleRate: Double
     ) throws(AudioError) {
         guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
             throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")

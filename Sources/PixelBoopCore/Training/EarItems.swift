@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// What an identification exercise asks: its items (the names a listener answers with), the key

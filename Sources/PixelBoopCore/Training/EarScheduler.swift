@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Spaced repetition for the identification exercises, by Leitner boxes over the history.

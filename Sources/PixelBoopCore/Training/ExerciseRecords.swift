@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// One pitch-matching attempt as stored: what was asked, what was sung (nil when no steady
@@ -6,7 +5,7 @@ import Glibc
 public struct MatchAttempt: Sendable, Equatable {
     public var session: Int64
     public var trial: Int
-    public var time: Date
+    public var time: Timestamp
     public var referenceHz: Double
     /// The note to sing: the reference, or the interval from it.
     public var targetHz: Double
@@ -21,7 +20,7 @@ public struct MatchAttempt: Sendable, Equatable {
     public var stableMilliseconds: Int?
 
     public init(
-        session: Int64, trial: Int, time: Date, referenceHz: Double, targetHz: Double, interval: String?,
+        session: Int64, trial: Int, time: Timestamp, referenceHz: Double, targetHz: Double, interval: String?,
         sungHz: Double?, cents: Double?, octave: Int?, stableMilliseconds: Int?
     ) {
         self.session = session
@@ -42,7 +41,7 @@ public struct MatchAttempt: Sendable, Equatable {
 public struct IntervalTrialRecord: Sendable, Equatable {
     public var session: Int64
     public var trial: Int
-    public var time: Date
+    public var time: Timestamp
     /// "P5", "M3"…
     public var interval: String
     public var first: [Double]
@@ -56,7 +55,7 @@ public struct IntervalTrialRecord: Sendable, Equatable {
     public var responseMilliseconds: Int
 
     public init(
-        session: Int64, trial: Int, time: Date, interval: String, plan: IntervalTrialPlan, secondWider: Bool,
+        session: Int64, trial: Int, time: Timestamp, interval: String, plan: IntervalTrialPlan, secondWider: Bool,
         responseMilliseconds: Int
     ) {
         self.session = session

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Notches at the mains frequencies (50 and 60 Hz), run over the whole signal before pitch

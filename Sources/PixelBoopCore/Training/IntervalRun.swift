@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// One interval-discrimination trial: two melodic intervals (each a lower then an upper note),

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// How a sung note is judged against the note asked for, as a musician would: a note more than

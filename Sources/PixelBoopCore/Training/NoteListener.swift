@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Listening for one sung note, block by block (the live half of `train match`, kept apart from

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// What `train match` shows of the sung pitch against the target: the live needle (cents from the

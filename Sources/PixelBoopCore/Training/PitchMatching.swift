@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// An interval to sing above or below the reference, and its ratio in a tuning.

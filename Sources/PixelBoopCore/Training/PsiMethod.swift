@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The listener model the procedure fits: the probability of a right answer in a two-interval

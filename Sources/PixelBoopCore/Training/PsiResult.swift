@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// What a discrimination session can honestly say: a threshold with its 68 % interval when the

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Why a recording could not be read: the file is not there or cannot be opened (the caller's
@@ -37,7 +36,7 @@ public struct RecordingFile: Sendable {
             if case .ioError = error {
                 throw RecordingError(kind: .unreadable, message: "\(path): cannot be read")
             }
-            let text = "\(error)".contains("RIFF/WAVE") ? "\(path): expected a WAV or FLAC recording" : error.context
+            let text = "\(error)".includes("RIFF/WAVE") ? "\(path): expected a WAV or FLAC recording" : error.context
             throw RecordingError(kind: .content, message: text)
         }
     }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The pitch a person sang, from the stable part of a note: voiced, steady, after the onset's scoop.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Every stored trial of every exercise as one CSV table (`boop train stats --csv`): one header,
@@ -24,7 +23,8 @@ public enum TrainingCSV {
     public static func table(
         trials: [TrainingTrial], attempts: [MatchAttempt], intervals: [IntervalTrialRecord], ear: [EarTrialRecord] = []
     ) -> String {
-        func common(_ e: TrainingExercise, _ session: Int64, _ trial: Int, _ time: Date, _ register: Int) -> [String: String] {
+        func common(_ e: TrainingExercise, _ session: Int64, _ trial: Int, _ time: Timestamp, _ register: Int) -> [String: String]
+        {
             [
                 "exercise": e.rawValue, "session": "\(session)", "trial": "\(trial)", "time": DateText.iso8601(time),
                 "register": "\(register)"

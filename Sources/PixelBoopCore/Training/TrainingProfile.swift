@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A threshold with its 68 % credible interval, from some number of trials.
@@ -118,10 +117,10 @@ public struct TrainingProfile: Sendable {
     /// wrong notes (beyond the session's `--tolerance`, from its settings; 50 cents for sessions
     /// stored before there was one).
     static func scoredAttempts(_ attempts: [MatchAttempt], sessions: [TrainingSession]) -> [MatchAttempt] {
-        struct Settings: Decodable { var tolerance: Double? }
         var tolerance: [Int64: Double] = [:]
         for s in sessions where s.exercise == .match {
-            tolerance[s.id] = (try? JSONDecoder().decode(Settings.self, from: Data(s.settings.utf8)))?.tolerance
+            let settings = (try? JSONReader.parse(Bytes(s.settings.utf8))) as? [String: Any]
+            tolerance[s.id] = settings?["tolerance"] as? Double
         }
         return attempts.filter { a in
             guard let cents = a.cents else { return false }

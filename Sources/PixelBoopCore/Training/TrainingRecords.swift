@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Why the history cannot be used; each maps to one line and an exit status.
@@ -22,7 +21,7 @@ public struct TrainingStoreError: Error, CustomStringConvertible, Sendable, Equa
 public struct TrainingTrial: Sendable, Equatable {
     public var session: Int64
     public var trial: Int
-    public var time: Date
+    public var time: Timestamp
     public var referenceHz: Double
     public var differenceCents: Double
     /// 1 or 2: which interval held the higher tone.
@@ -33,7 +32,7 @@ public struct TrainingTrial: Sendable, Equatable {
     public var responseMilliseconds: Int
 
     public init(
-        session: Int64, trial: Int, time: Date, referenceHz: Double, differenceCents: Double,
+        session: Int64, trial: Int, time: Timestamp, referenceHz: Double, differenceCents: Double,
         higherInterval: Int, answer: String, correct: Bool, responseMilliseconds: Int
     ) {
         self.session = session
@@ -67,8 +66,8 @@ public enum TrainingExercise: String, Sendable, Equatable, CaseIterable {
 /// from its attempts).
 public struct TrainingSession: Sendable, Equatable {
     public var id: Int64
-    public var started: Date
-    public var ended: Date?
+    public var started: Timestamp
+    public var ended: Timestamp?
     public var settings: String
     public var trials: Int
     public var threshold: Double?

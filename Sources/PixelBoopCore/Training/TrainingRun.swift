@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// SplitMix64: a small, well-mixed generator, so `--seed N` gives the same trials everywhere.
@@ -31,6 +30,16 @@ public struct TrainingSettings: Sendable, Equatable, Codable {
     public var maxCents: Double = PsiMethod.centsRange.upperBound
 
     public init() {}
+
+    /// The settings as a session stores them: a JSON object, keys in the order above (as
+    /// JSONEncoder wrote them before, so older and newer sessions read alike).
+    public var json: String {
+        let fields: [(String, Any)] = [
+            ("lowNote", lowNote), ("highNote", highNote), ("trials", trials), ("duration", duration), ("gap", gap),
+            ("reference", reference), ("seed", seed), ("maxCents", maxCents)
+        ]
+        return "{" + fields.map { "\"\($0.0)\":" + (JSONText.encode($0.1) ?? "null") }.joined(separator: ",") + "}"
+    }
 }
 
 /// One trial: two tones `cents` apart around a reference note, the higher one first or second.

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 import Glibc
 
 /// One identification trial as stored: the item asked (an interval, a chord or a degree), how
@@ -7,7 +6,7 @@ import Glibc
 public struct EarTrialRecord: Sendable, Equatable {
     public var session: Int64
     public var trial: Int
-    public var time: Date
+    public var time: Timestamp
     public var drill: EarDrill
     public var item: String
     public var variant: String
@@ -16,7 +15,7 @@ public struct EarTrialRecord: Sendable, Equatable {
     public var responseMilliseconds: Int
 
     public init(
-        session: Int64, trial: Int, time: Date, plan: EarTrialPlan, answer: String, responseMilliseconds: Int
+        session: Int64, trial: Int, time: Timestamp, plan: EarTrialPlan, answer: String, responseMilliseconds: Int
     ) {
         self.session = session
         self.trial = trial
@@ -112,7 +111,7 @@ extension TrainingStore {
             out.append(
                 EarTrialRecord(
                     session: sqlite3_column_int64(s, 0), trial: plan.number,
-                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast, plan: plan,
+                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Timestamp.distantPast, plan: plan,
                     answer: TrainingStore.text(s, 7), responseMilliseconds: Int(sqlite3_column_int(s, 8))))
         }
         return out

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 import Glibc
 
 /// Pitch-matching attempts and interval-discrimination trials: written like the discrimination
@@ -58,7 +57,7 @@ extension TrainingStore {
             func int(_ i: Int32) -> Int? { sqlite3_column_type(s, i) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(s, i)) }
             var a = MatchAttempt(
                 session: sqlite3_column_int64(s, 0), trial: Int(sqlite3_column_int(s, 1)),
-                time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast,
+                time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Timestamp.distantPast,
                 referenceHz: sqlite3_column_double(s, 3), targetHz: sqlite3_column_double(s, 4),
                 interval: sqlite3_column_type(s, 5) == SQLITE_NULL ? nil : TrainingStore.text(s, 5),
                 sungHz: TrainingStore.real(s, 7), cents: TrainingStore.real(s, 8), octave: int(9),
@@ -84,7 +83,7 @@ extension TrainingStore {
             out.append(
                 IntervalTrialRecord(
                     session: sqlite3_column_int64(s, 0), trial: plan.number,
-                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast,
+                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Timestamp.distantPast,
                     interval: TrainingStore.text(s, 3), plan: plan, secondWider: TrainingStore.text(s, 10) == "wider",
                     responseMilliseconds: Int(sqlite3_column_int(s, 11))))
         }
@@ -98,7 +97,7 @@ extension TrainingStore {
     /// than half of it. Returns the session's id.
     @discardableResult
     public func addMatchSession(
-        settings: String, attempts: [MatchAttempt], started: Date, ended: Date = Date()
+        settings: String, attempts: [MatchAttempt], started: Timestamp, ended: Timestamp = Timestamp()
     ) throws(TrainingStoreError) -> Int64 {
         try exec("BEGIN IMMEDIATE", "storing a session")
         do {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 extension TrainingStore {
@@ -44,7 +43,7 @@ extension TrainingStore {
             let minor = info.st_dev & 0xFF | (info.st_dev >> 12) & ~0xFF
             identities.insert(String(cFormat: "%02x:%02x:%lu", major, minor, UInt(info.st_ino)))
         }
-        guard !identities.isEmpty, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+        guard !identities.isEmpty, let locks = FileBytes.text("/proc/locks") else {
             return nil
         }
         let me = getpid()
@@ -53,7 +52,7 @@ extension TrainingStore {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, let pid = Int32(fields[4]), pid != me, identities.contains(String(fields[5]))
             else { continue }
-            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingWhitespace()
+            let comm = FileBytes.text("/proc/\(pid)/comm")?.trimmingWhitespace()
             return "process \(pid)" + (comm.map { " (\(OneLine.escape($0)))" } ?? "")
         }
         return nil

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 import Glibc
 
 /// The history's schema and its migrations. Each step runs in one transaction: a step that fails

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 import Glibc
 
 /// The history's rows: sessions and trials written and read through prepared statements.
@@ -8,7 +7,7 @@ extension TrainingStore {
 
     /// Starts a session; returns its id.
     public func beginSession(
-        settings: String, exercise: TrainingExercise = .discrimination, at time: Date = Date()
+        settings: String, exercise: TrainingExercise = .discrimination, at time: Timestamp = Timestamp()
     ) throws(TrainingStoreError) -> Int64 {
         try run(
             "INSERT INTO sessions(started, settings, exercise) VALUES (?, ?, ?)", "starting a session",
@@ -46,7 +45,7 @@ extension TrainingStore {
     /// Ends a session with its estimate (nil when no trial was answered).
     public func endSession(
         _ id: Int64, estimate: (threshold: Double, low: Double, high: Double)?,
-        at time: Date = Date()
+        at time: Timestamp = Timestamp()
     ) throws(TrainingStoreError) {
         try run(
             "UPDATE sessions SET ended = ?, threshold_cents = ?, low_cents = ?, high_cents = ? WHERE id = ?",
@@ -70,7 +69,8 @@ extension TrainingStore {
         ) { s in
             out.append(
                 TrainingSession(
-                    id: sqlite3_column_int64(s, 0), started: TrainingStore.date(TrainingStore.text(s, 1)) ?? Date.distantPast,
+                    id: sqlite3_column_int64(s, 0),
+                    started: TrainingStore.date(TrainingStore.text(s, 1)) ?? Timestamp.distantPast,
                     ended: TrainingStore.date(TrainingStore.text(s, 2)), settings: TrainingStore.text(s, 3),
                     trials: Int(sqlite3_column_int(s, 4)), threshold: TrainingStore.real(s, 5), low: TrainingStore.real(s, 6),
                     high: TrainingStore.real(s, 7),
@@ -90,7 +90,7 @@ extension TrainingStore {
             out.append(
                 TrainingTrial(
                     session: sqlite3_column_int64(s, 0), trial: Int(sqlite3_column_int(s, 1)),
-                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Date.distantPast,
+                    time: TrainingStore.date(TrainingStore.text(s, 2)) ?? Timestamp.distantPast,
                     referenceHz: sqlite3_column_double(s, 3), differenceCents: sqlite3_column_double(s, 4),
                     higherInterval: Int(sqlite3_column_int(s, 5)), answer: TrainingStore.text(s, 6),
                     correct: sqlite3_column_int(s, 7) != 0, responseMilliseconds: Int(sqlite3_column_int(s, 8))))
@@ -151,11 +151,11 @@ extension TrainingStore {
         sqlite3_column_type(s, i) == SQLITE_NULL ? nil : sqlite3_column_double(s, i)
     }
 
-    static func iso(_ d: Date) -> String {
+    static func iso(_ d: Timestamp) -> String {
         DateText.iso8601(d)
     }
 
-    static func date(_ s: String) -> Date? {
+    static func date(_ s: String) -> Timestamp? {
         guard !s.isEmpty else { return nil }
         return DateText.date(iso8601: s)
     }

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 import Glibc
 
 /// The training history in SQLite: WAL journal, one transaction per trial (a `kill -9` loses at
@@ -30,9 +29,9 @@ public final class TrainingStore {
     /// `$XDG_DATA_HOME/pixelboop/training.sqlite` when that is an absolute path (the XDG rule: a
     /// relative one is ignored, as `EmergencySave.stateFolder` does), else
     /// `~/.local/share/pixelboop/training.sqlite`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessText.environment) -> String {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/pixelboop/training.sqlite" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ProcessText.passwordHome
         return home + "/.local/share/pixelboop/training.sqlite"
     }
 
@@ -85,7 +84,7 @@ public final class TrainingStore {
             // history without them would be wrong: refused.
             var wal = stat()
             if RawBytes.withPath(path + "-wal", { stat($0, &wal) }) == 0 && wal.st_size > 0 {
-                let detail = error.message.components(separatedBy: ": ").last ?? ""
+                let detail = error.message.parts(separatedBy: ": ").last ?? ""
                 throw TrainingStoreError(
                     kind: .unreadable,
                     message:

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A sung or hummed line turned into notes on the grid (`boop transcribe`): the voice tracker's

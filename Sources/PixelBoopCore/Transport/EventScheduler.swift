@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Something for the engine to do at an exact frame: a song's step event, a tone's edge, an

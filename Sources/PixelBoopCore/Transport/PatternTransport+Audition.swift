@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Tap-to-sound: a note sounded at once, ahead of anything queued, on the track's instrument,

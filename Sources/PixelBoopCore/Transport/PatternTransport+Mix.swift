@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The song's mix for auditions and the keyboard, and the MIDI output.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Where a song is heard: its chain entry, the pattern (an index in `Song.patterns`) and the

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Live playback of a song (a version-1 pattern is a one-pattern song): owns the engine and the
@@ -240,9 +239,9 @@ public final class PatternTransport: Sendable {
     private func waitForEngine(
         until target: UInt64, frame: () -> UInt64, buffer bufferFrames: Int, limit: Double, carryOn: () -> Bool
     ) {
-        let deadline = Date().addingTimeInterval(limit)
+        let deadline = Timestamp().addingTimeInterval(limit)
         let buffer = Double(bufferFrames) / sampleRate
-        while carryOn() && Date() < deadline {
+        while carryOn() && Timestamp() < deadline {
             let now = frame()
             if now >= target { return }
             let missing = Double(target - now) / sampleRate

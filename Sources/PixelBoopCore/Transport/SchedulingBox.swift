@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A live transport's lock box: its shared state and the thread that queues its events. The

@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -75,7 +74,7 @@ public final class SchedulingThread: @unchecked Sendable {
             // At least a millisecond: something due that the engine's full queue refused is
             // tried again soon, without spinning.
             let nap = min(max(seconds, 0.001), SchedulingThread.maxSleepSeconds)
-            _ = condition.wait(until: Date(timeIntervalSinceNow: nap))
+            _ = condition.wait(until: Timestamp(timeIntervalSinceNow: nap))
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -88,7 +87,7 @@ struct EditCommand: ParsableCommand {
                     throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
                 }
             } else {
-                song = Song(pattern: Pattern(name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
+                song = Song(pattern: Pattern(name: PathText.lastComponent(PathText.deletingExtension(file))))
             }
             let keyboard = try openKeyboard()
             guard let terminal = TerminalSession.start(.fullScreen) else {
@@ -119,7 +118,7 @@ final class EditSession {
     /// `--midi`: notes from a keyboard, read on the loop (EditMidi.swift).
     let keyboard: MidiKeyboard?
     let verbose: Bool
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessText.environment
     var size = TerminalSession.size()
     var dragging = false
     /// A right or middle button held: the cell it was pressed on, and whether it has moved (a block).
@@ -159,7 +158,7 @@ final class EditSession {
         self.command = command
         model = EditorModel(song: song, version1: version1)
         model.setScale(command.scale.flatMap(Scale.init(parsing:)))
-        let colors = ColorMode.detect(ProcessInfo.processInfo.environment)
+        let colors = ColorMode.detect(ProcessText.environment)
         view = EditorView(colorMode: colors)
         writer = ScreenWriter(colorMode: colors)
         verbose = command.deviceOptions.verbose
@@ -200,7 +199,7 @@ final class EditSession {
     }
     private var nextOpen = 0.0
 
-    var fileName: String { URL(fileURLWithPath: file).lastPathComponent }
+    var fileName: String { PathText.lastComponent(file) }
 
     /// Runs until quit; returns the exit status.
     func run() -> Int32 {

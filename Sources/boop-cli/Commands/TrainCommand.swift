@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -176,7 +175,7 @@ final class TrainSessionRunner {
     private var rate: Double
     private var keys: AnswerKeys?
     /// When the tones last ended: the response time runs from here.
-    private var askedAt = Date()
+    private var askedAt = Timestamp()
 
     init(command: TrainRunCommand, settings: TrainingSettings, store: TrainingStore) {
         self.command = command
@@ -207,7 +206,7 @@ final class TrainSessionRunner {
             rate = player!.sampleRate
         }
         defer { player?.close(drain: true) }
-        let settingsJSON = String(decoding: (try? JSONEncoder().encode(procedure.settings)) ?? Data(), as: UTF8.self)
+        let settingsJSON = procedure.settings.json
         do {
             sessionID = try store.beginSession(settings: settingsJSON)
         } catch {
@@ -264,10 +263,10 @@ final class TrainSessionRunner {
             guard let secondHigher = try awaitAnswer(plan) else { return }
             let correct = procedure.answer(secondHigher: secondHigher)
             let trial = TrainingTrial(
-                session: sessionID, trial: plan.number, time: Date(), referenceHz: plan.referenceHz,
+                session: sessionID, trial: plan.number, time: Timestamp(), referenceHz: plan.referenceHz,
                 differenceCents: plan.cents, higherInterval: plan.higherInterval,
                 answer: secondHigher ? "higher" : "lower", correct: correct,
-                responseMilliseconds: Int(Date().timeIntervalSince(askedAt) * 1000))
+                responseMilliseconds: Int(Timestamp().timeIntervalSince(askedAt) * 1000))
             do {
                 try store.add(trial)
             } catch {
@@ -280,7 +279,7 @@ final class TrainSessionRunner {
     /// The two tones: on the device (blocking until heard), or appended to the file. Keys typed
     /// meanwhile are thrown away (only q counts), and the answer is timed from here.
     private func sound(_ plan: TrainingTrialPlan) throws {
-        defer { askedAt = Date() }
+        defer { askedAt = Timestamp() }
         let sequence = try ToneSequence(
             frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
             gap: command.gap, sampleRate: rate)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -51,19 +50,19 @@ final class EarSessionRunner {
         while answered.count < s.trials && !Signals.interrupted {
             let plan = s.plan(answered.count + 1, scheduler.next(using: &rng), &rng)
             if s.json { say(jsonTrial(plan)) }
-            var asked = Date()
+            var asked = Timestamp()
             var outcome = AnswerKeys.Outcome<String>.replay
             while case .replay = outcome {
                 try sound.play(plan)
                 keys?.discardTyped()
                 if !s.json { say(trialLine(plan)) }
-                asked = Date()
+                asked = Timestamp()
                 outcome = try answer(plan, keys)
             }
             guard case .answer(let named) = outcome else { break }
             let record = EarTrialRecord(
-                session: id, trial: plan.number, time: Date(), plan: plan, answer: named,
-                responseMilliseconds: Int(Date().timeIntervalSince(asked) * 1000))
+                session: id, trial: plan.number, time: Timestamp(), plan: plan, answer: named,
+                responseMilliseconds: Int(Timestamp().timeIntervalSince(asked) * 1000))
             try TrainIntervalCommand.storing { try store.add(record) }
             scheduler.record(item: plan.item, answer: named)
             answered.append((plan.item, named))

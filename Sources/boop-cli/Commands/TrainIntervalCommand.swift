@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -91,20 +90,20 @@ struct TrainIntervalCommand: ParsableCommand {
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
                 // Keys typed while the notes played are a guess, not an answer: dropped; the
                 // answer is timed from the end of the second interval (of its last replay).
-                var asked = Date()
+                var asked = Timestamp()
                 var outcome = AnswerKeys.Outcome<Bool>.replay
                 while case .replay = outcome {
                     try sound.play(plan)
                     keys?.discardTyped()
-                    asked = Date()
+                    asked = Timestamp()
                     outcome = try answer(plan, keys)
                 }
                 guard case .answer(let wider) = outcome else { break }
                 let correct = session.answer(secondWider: wider)
                 let record = IntervalTrialRecord(
-                    session: id, trial: plan.number, time: Date(), interval: SungInterval(interval)!.name, plan: plan,
+                    session: id, trial: plan.number, time: Timestamp(), interval: SungInterval(interval)!.name, plan: plan,
                     secondWider: wider,
-                    responseMilliseconds: Int(Date().timeIntervalSince(asked) * 1000))
+                    responseMilliseconds: Int(Timestamp().timeIntervalSince(asked) * 1000))
                 try Self.storing { try store.add(record) }
                 if feedback && !json { say(correct ? "  right" : "  wrong") }
             }

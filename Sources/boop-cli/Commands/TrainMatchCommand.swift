@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -211,7 +210,7 @@ struct TrainMatchCommand: ParsableCommand {
             let score = sung.map { MatchScore(sung: $0.frequency, target: target) }
             try recorder.store(
                 MatchAttempt(
-                    session: 0, trial: k + 1, time: Date(), referenceHz: refHz, targetHz: target,
+                    session: 0, trial: k + 1, time: Timestamp(), referenceHz: refHz, targetHz: target,
                     interval: sungInterval.map { $0.name + ($0.direction < 0 ? "down" : "") },
                     sungHz: sung?.frequency, cents: score?.cents, octave: score?.octave,
                     stableMilliseconds: sung?.stableMilliseconds))

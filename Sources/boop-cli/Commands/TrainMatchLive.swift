@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -36,7 +35,7 @@ final class CaptureBuffer: @unchecked Sendable {
 
     /// Everything captured since the last take, and why capture ended (if it did). Sleeps until
     /// there is something to say, `wake()` is called or `deadline` passes.
-    func take(waitingUntil deadline: Date) -> (samples: [Float], failure: String?, stopped: Bool) {
+    func take(waitingUntil deadline: Timestamp) -> (samples: [Float], failure: String?, stopped: Bool) {
         condition.withLock {
             while samples.isEmpty && failure == nil && !stopped && !woken && condition.wait(until: deadline) {}
             defer { samples.removeAll(keepingCapacity: true) }
@@ -85,10 +84,10 @@ final class LiveMatchInput {
     /// 6 dB of the quietest block heard): what was played as the reference has passed the capture
     /// path before listening starts.
     func waitForQuiet(_ quiet: Double = 0.2, limit: Double = 3) throws {
-        let deadline = Date().addingTimeInterval(limit)
+        let deadline = Timestamp().addingTimeInterval(limit)
         var silentFrames = 0
         var lowest = Double.infinity
-        while Date() < deadline && !stopped() {
+        while Timestamp() < deadline && !stopped() {
             let got = try next(until: deadline)
             for block in Self.blocks(got, size: Int(rate / 100)) where block.count == Int(rate / 100) {
                 let level = Self.rms(block)
@@ -101,15 +100,15 @@ final class LiveMatchInput {
     }
 
     /// Drops what was captured (while paused: the pause is no attempt).
-    func discardCaptured() throws { _ = try next(until: Date().addingTimeInterval(0.1)) }
+    func discardCaptured() throws { _ = try next(until: Timestamp().addingTimeInterval(0.1)) }
 
     /// With a drone under the singing: its level at the capture, the median 10 ms block of the
     /// last half of `seconds` (the first half lets it arrive through the sound server), becomes
     /// the floor a sound must rise above, so the drone alone is never taken for the note.
     func measureDrone(seconds: Double = 0.4) throws {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Timestamp().addingTimeInterval(seconds)
         var got: [Float] = []
-        while Date() < deadline && !stopped() { got += try next(until: deadline) }
+        while Timestamp() < deadline && !stopped() { got += try next(until: deadline) }
         let levels = Self.blocks(Array(got.suffix(got.count / 2)), size: Int(rate / 100)).map { Self.rms($0) }.sorted()
         if !levels.isEmpty { noiseFloor = max(noiseFloor, levels[levels.count / 2]) }
     }
@@ -126,8 +125,8 @@ final class LiveMatchInput {
     /// held; `key` is asked between waits (at most a fifth of a second apart) for a steering key.
     func listen(limit: Double, key: () -> UInt8?, sound: (Double?) -> Void, discarded: () -> Void) throws -> Heard {
         let listener = try NoteListener(rate: rate, noiseFloor: noiseFloor)
-        let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline && !stopped() {
+        let deadline = Timestamp().addingTimeInterval(limit)
+        while Timestamp() < deadline && !stopped() {
             if let k = key() { return .key(k) }
             // In pieces of 0.1 s, asking after each: a device that delivers faster than real time
             // (the null PCM) must not hold q up behind its backlog.
@@ -147,10 +146,10 @@ final class LiveMatchInput {
         return listener.finish().map { .note($0) } ?? .nothing
     }
 
-    private func next(until deadline: Date) throws -> [Float] {
+    private func next(until deadline: Timestamp) throws -> [Float] {
         // A stop signal wakes the wait itself; q is read by the caller between waits, so none is
         // longer than a fifth of a second (a device that delivers nothing cannot hold q up).
-        let got = buffer.take(waitingUntil: min(deadline, Date().addingTimeInterval(0.2)))
+        let got = buffer.take(waitingUntil: min(deadline, Timestamp().addingTimeInterval(0.2)))
         if let failure = got.failure { throw BoopExit(.ioError, "capture: \(failure)") }
         if got.samples.isEmpty && got.stopped { throw BoopExit(.ioError, "capture: the device stopped") }
         return got.samples
@@ -174,7 +173,7 @@ final class LiveMatchInput {
 final class MatchRecorder {
     private let store: TrainingStore
     private let settings: String
-    private let started = Date()
+    private let started = Timestamp()
     private let live: Bool
     /// Live: the session, once its first attempt is stored. From a recording: always nil, the
     /// attempts wait in `pending`.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -163,7 +162,7 @@ enum StatsJSON {
         ]
     }
 
-    private static func iso(_ d: Date) -> String {
+    private static func iso(_ d: Timestamp) -> String {
         DateText.iso8601(d)
     }
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PixelBoopCore
 
 /// `stats --profile` for the identification exercises: per item, the trials, the share named

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -165,7 +164,7 @@ enum StatsReport {
     /// session was on one day), so weeks of progress read as weeks. Rows are 15 % apart (a 20 %
     /// change moves a row) over the range the sessions span, coarser only when that range needs
     /// more than 20 rows; the axis carries the first and last dates.
-    static func plot(_ unsorted: [(Date, Double)], what: String) -> String {
+    static func plot(_ unsorted: [(Timestamp, Double)], what: String) -> String {
         let series = unsorted.sorted { $0.0 < $1.0 }
         guard series.count >= 2 else { return "" }
         let first = DateText.localDay(series.first!.0)
@@ -212,5 +211,5 @@ extension String {
 /// A local-time date format (strftime's), for the report's columns.
 struct LocalDateFormat {
     let format: String
-    func string(from date: Date) -> String { DateText.local(date, format) }
+    func string(from date: Timestamp) -> String { DateText.local(date, format) }
 }

@@ -18,7 +18,7 @@ enum TrainingNotes {
     /// `LOW..HIGH` as MIDI numbers; `fallback` when the option was not given.
     static func range(_ text: String?, fallback: ClosedRange<Int>, option: String = "--range") throws -> ClosedRange<Int> {
         guard let text else { return fallback }
-        let parts = text.components(separatedBy: "..")
+        let parts = text.parts(separatedBy: "..")
         guard parts.count == 2 else {
             throw ValidationError("\(option) \(OneLine.escape(text)): expected LOW..HIGH such as C4..C6")
         }

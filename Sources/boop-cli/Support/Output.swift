@@ -1,5 +1,4 @@
 import CAudioEngine
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -12,7 +11,7 @@ struct OutputFile {
     /// has gone (EPIPE; SIGPIPE is ignored). Unlike `write(_:)`, never traps, so a full or closed
     /// stderr (`2>/dev/full`, `2>&-`, a dead pipe under systemd) cannot change an exit status.
     @discardableResult
-    func send(_ data: Data) -> Bool {
+    func send(_ data: Bytes) -> Bool {
         data.withUnsafeBytes { raw -> Bool in
             guard var p = raw.baseAddress else { return true }
             var left = raw.count
@@ -34,7 +33,7 @@ struct OutputFile {
 /// closed stderr never changes the documented exit status.
 enum StandardError {
     static func write(_ text: String) {
-        OutputFile.standardError.send(Data(text.utf8))
+        OutputFile.standardError.send(Bytes(text.utf8))
     }
 
     /// The longest message line, in characters: a few screen lines, never a 100 KB value echoed.
@@ -108,7 +107,7 @@ enum StandardOutput {
         return text.withUTF8 { send(UnsafeRawBufferPointer($0)) }
     }
 
-    static func send(_ data: Data) -> Failure? {
+    static func send(_ data: Bytes) -> Failure? {
         data.withUnsafeBytes { send($0) }
     }
 

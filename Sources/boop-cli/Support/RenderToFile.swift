@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import PixelBoopCore
 
@@ -16,7 +15,7 @@ func renderToFile(
     try checkOutput(output)
     let showProgress = !quiet && isatty(STDERR_FILENO) == 1
     var lastPercent = -1
-    let started = Date()
+    let started = Timestamp()
     let progress: ((Double) -> Void)? =
         showProgress
         ? { fraction in
@@ -39,7 +38,7 @@ func renderToFile(
     if showProgress { StandardError.write("\r\u{1B}[K") }
     if verbose {
         let seconds = Double(frames) / sampleRate
-        let took = Date().timeIntervalSince(started)
+        let took = Timestamp().timeIntervalSince(started)
         let extra = detail()
         // The names in it (the output, a pattern's or preset's name) are shown escaped.
         StandardError.write(

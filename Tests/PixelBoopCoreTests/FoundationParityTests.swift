@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import PixelBoopCore
+
+/// boop links no Foundation; what it took from it is its own (Support/). These tests hold each
+/// replacement to what Foundation gives for the same input, Foundation being linked here only.
+@Suite struct FoundationParityTests {
+    @Test("parts(separatedBy:) and includes(_:) answer as components(separatedBy:) and contains(_:)")
+    func partsAsComponents() {
+        let texts = ["", "..", "C4..C6", "C4..", "..C6", "a...b", "a....b", "ä..ö", "no separator", ": x: y", "é: :é"]
+        for text in texts {
+            for separator in ["..", ": ", "x", "é"] {
+                #expect(text.parts(separatedBy: separator) == text.components(separatedBy: separator), "\(text) \(separator)")
+                #expect(text.includes(separator) == text.contains(separator), "\(text) \(separator)")
+            }
+        }
+    }
+
+    @Test("a file's name without folder and extension is URL's")
+    func stemAsURL() {
+        for path in ["/x/Song.json", "a.b.json", "noext", "/tmp/My_Own.json", "dir/name.json", "ünï.json", "a b.json"] {
+            let url = URL(fileURLWithPath: path)
+            #expect(PathText.lastComponent(PathText.deletingExtension(path)) == url.deletingPathExtension().lastPathComponent)
+            #expect(PathText.lastComponent(path) == url.lastPathComponent)
+        }
+    }
+
+    @Test("Timestamp keeps Date's arithmetic, now and distantPast")
+    func timestampAsDate() {
+        let before = Date().timeIntervalSince1970
+        let now = Timestamp().timeIntervalSince1970
+        let after = Date().timeIntervalSince1970
+        #expect(before <= now + 1e-6 && now <= after + 1e-6)
+        #expect(Timestamp.distantPast.timeIntervalSince1970 == Date.distantPast.timeIntervalSince1970)
+        let t = Timestamp(timeIntervalSince1970: 1_800_000_000.25)
+        #expect(t.addingTimeInterval(1.5).timeIntervalSince(t) == 1.5)
+        #expect(t < t.addingTimeInterval(0.001))
+        #expect(DateText.iso8601(t) == "2027-01-15T08:00:00.250Z")
+    }
+
+    @Test("a version-1 pattern file is the bytes JSONEncoder wrote (pretty, sorted, slashes as typed)")
+    func patternFileAsEncoder() throws {
+        let patterns = [
+            Pattern(name: "a/b \"q\" é", bpm: 120, length: 16),
+            Pattern(
+                name: "x", bpm: 97.5, length: 8,
+                tracks: [
+                    .melody: [Note(step: 0, pitch: 60), Note(step: 3, pitch: 72, velocity: .accent, length: 2)],
+                    .rhythm: [Note(step: 1, pitch: 36, velocity: .sustain)]
+                ])
+        ]
+        for p in patterns {
+            var clean = p
+            for (kind, notes) in p.tracks where notes.isEmpty { clean.tracks[kind] = nil }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let expected = Array(try encoder.encode(clean)) + [0x0A]
+            let written = try p.fileData()
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))")
+        }
+    }
+
+    @Test("FileBytes reads what Foundation reads, makes folders as createDirectory did")
+    func fileBytesAsFileManager() throws {
+        let dir = NSTemporaryDirectory() + "boop-parity-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(FileBytes.makeFolders(dir + "/a/b/c", mode: 0o700))
+        var isDir: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: dir + "/a/b/c", isDirectory: &isDir) && isDir.boolValue)
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        #expect(FileManager.default.createFile(atPath: dir + "/f", contents: Data(bytes)))
+        #expect(FileBytes.read(dir + "/f") == bytes)
+        #expect(FileBytes.read(dir + "/f", limit: 10) == Array(bytes.prefix(10)))
+        #expect(FileBytes.read(dir + "/missing") == nil)
+        #expect(FileBytes.exists(dir + "/f") && !FileBytes.exists(dir + "/missing"))
+        #expect(!FileBytes.makeFolders(dir + "/f"))
+        #expect(FileBytes.text("/proc/self/comm")?.isEmpty == false)
+    }
+
+    @Test("the environment and the current folder are ProcessInfo's and FileManager's")
+    func processAsProcessInfo() {
+        #expect(ProcessText.environment == ProcessInfo.processInfo.environment)
+        #expect(ProcessText.currentFolder == FileManager.default.currentDirectoryPath)
+    }
+}
