@@ -205,6 +205,24 @@ extension MidiFileWriter {
         }
     }
 
+    /// Polymeter and an entry's transpose reach the file as they reach the render: each onset on
+    /// its step's tick (120 a step), the transposed entry's pitched notes moved, the drums not.
+    @Test func polymeterAndTransposeOnTheirTicks() throws {
+        let song = try Song.parse(
+            Bytes(
+                #"""
+                {"version": 2, "patterns": {"A": {"length": 16, "track_lengths": {"bass": 12, "rhythm": 7},
+                 "tracks": {"bass": [{"step": 0, "pitch": 36}], "rhythm": [{"step": 0, "pitch": 36}]}}},
+                 "song": [{"pattern": "A", "repeat": 2}, {"pattern": "A", "transpose": 7}]}
+                """#.utf8), file: "p.json")
+        let midi = try ParsedMidi(MidiFileWriter.data(for: song))
+        let all = (0..<midi.tracks.count).flatMap { midi.notes($0) }
+        let bass = all.filter { $0[4] != 9 }.map { [$0[0] / 120, $0[2]] }
+        #expect(bass == [[0, 36], [12, 36], [24, 36], [32, 43], [44, 43]])
+        let drums = all.filter { $0[4] == 9 }.map { [$0[0] / 120, $0[2]] }
+        #expect(drums == [[0, 36], [7, 36], [14, 36], [21, 36], [28, 36], [32, 36], [39, 36], [46, 36]])
+    }
+
     // MARK: - Independent reader
 
     /// Round trip through Python's mido (python3-mido): every note time and length, the tempo and the

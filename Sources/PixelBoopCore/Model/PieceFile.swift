@@ -156,6 +156,9 @@ extension Song {
             chain = try entries.enumerated().map { (i, e) throws(PatternError) in
                 try parseEntry(e, "song[\(i)]", json, patterns: Set(order))
             }
+            for (i, entry) in (chain ?? []).enumerated() where entry.transpose != 0 {
+                try checkTranspose(entry, "song[\(i)].transpose", patterns.first { $0.name == entry.pattern }!, json)
+            }
         }
         var song = Song(
             name: name, bpm: bpm, swing: swing, seed: UInt64(seed), instruments: instruments, patterns: patterns,
@@ -181,10 +184,23 @@ extension Song {
         }
     }
 
+    /// A transposed entry keeps every pitched note of its pattern a MIDI note.
+    private static func checkTranspose(_ entry: ChainEntry, _ p: String, _ pattern: SongPattern, _ json: StrictJSON)
+        throws(PatternError)
+    {
+        for kind in TrackKind.allCases where kind != .rhythm {
+            for note in pattern.notes(kind) where !Limits.midiNote.contains(note.pitch + entry.transpose) {
+                let keeping = "a shift keeping pattern \(OneLine.escape(pattern.name))'s notes in \(Limits.text(Limits.midiNote))"
+                let example = "\(kind.rawValue) pitch \(note.pitch) would be \(note.pitch + entry.transpose)"
+                throw json.fail(p, "\(keeping) (\(example))", got: entry.transpose)
+            }
+        }
+    }
+
     private static func parseEntry(_ value: Any, _ p: String, _ json: StrictJSON, patterns: Set<String>) throws(PatternError)
         -> ChainEntry
     {
-        let fields = try json.object(value, p, allowed: ["pattern", "repeat", "bpm"])
+        let fields = try json.object(value, p, allowed: ["pattern", "repeat", "bpm", "transpose"])
         guard let nameValue = fields["pattern"] else { throw json.fail("\(p).pattern", "a pattern's name (required)") }
         let name = try json.string(nameValue, "\(p).pattern")
         guard patterns.contains(name) else {
@@ -193,23 +209,36 @@ extension Song {
         let repeats =
             try fields["repeat"].map { v throws(PatternError) in try json.integer(v, "\(p).repeat", in: repeatRange) } ?? 1
         let bpm = try fields["bpm"].map { v throws(PatternError) in try json.double(v, "\(p).bpm", in: Pattern.bpmRange) }
-        return ChainEntry(pattern: name, repeats: repeats, bpm: bpm)
+        let transpose =
+            try fields["transpose"].map { v throws(PatternError) in
+                try json.integer(v, "\(p).transpose", in: ChainEntry.transposeRange)
+            } ?? 0
+        return ChainEntry(pattern: name, repeats: repeats, bpm: bpm, transpose: transpose)
     }
 
     private static func parsePattern(_ value: Any, name: String, _ json: StrictJSON) throws(PatternError) -> SongPattern {
         let p = "patterns.\(name)"
         guard !name.isEmpty, name.count <= 64 else { throw json.fail(p, "a pattern name of 1...64 characters") }
-        let fields = try json.object(value, p, allowed: ["length", "swing", "tracks"])
-        let length =
+        let fields = try json.object(value, p, allowed: ["length", "swing", "tracks", "track_lengths"])
+        let patternLength =
             try fields["length"].map { v throws(PatternError) in try json.integer(v, "\(p).length", in: SongPattern.lengths) }
             ?? 16
         let swing = try fields["swing"].map { v throws(PatternError) in try json.double(v, "\(p).swing", in: swingRange) }
+        var trackLengths: [TrackKind: Int] = [:]
+        if let v = fields["track_lengths"] {
+            let object = try json.object(v, "\(p).track_lengths", allowed: Set(TrackKind.allCases.map(\.rawValue)))
+            for kind in TrackKind.allCases {
+                guard let n = object[kind.rawValue] else { continue }
+                trackLengths[kind] = try json.integer(n, "\(p).track_lengths.\(kind.rawValue)", in: SongPattern.lengths)
+            }
+        }
         var tracks: [TrackKind: [SongNote]] = [:]
         if let v = fields["tracks"] {
             let object = try json.object(v, "\(p).tracks", allowed: Set(TrackKind.allCases.map(\.rawValue)))
             for kind in TrackKind.allCases {
                 guard let list = object[kind.rawValue] else { continue }
                 let tp = "\(p).tracks.\(kind.rawValue)"
+                let length = trackLengths[kind] ?? patternLength
                 let entries = try json.array(list, tp, maxCount: length * 128)
                 var seen: Set<[Int]> = []
                 var notes: [SongNote] = []
@@ -225,7 +254,7 @@ extension Song {
                 tracks[kind] = notes
             }
         }
-        return SongPattern(name: name, length: length, swing: swing, tracks: tracks)
+        return SongPattern(name: name, length: patternLength, swing: swing, tracks: tracks, trackLengths: trackLengths)
     }
 
     private static func parseNote(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError) -> SongNote {

@@ -46,26 +46,44 @@ public struct SongPattern: Sendable, Equatable {
     /// Percent (50...75); nil: the song's.
     public var swing: Double?
     public var tracks: [TrackKind: [SongNote]]
+    /// `"track_lengths"`: a track that loops its own number of steps (1...64) under the pattern's
+    /// (polymeter, as an Elektron track in its own scale); absent: the pattern's length. The
+    /// track's steps run on through the repeats of its chain entry (a 12-step bass under a
+    /// 16-step pattern repeated 3 times plays its 12 steps 4 times), on the pattern's grid: swing
+    /// and ratchets fall on the grid's steps as ever.
+    public var trackLengths: [TrackKind: Int] = [:]
 
-    public init(name: String, length: Int = 16, swing: Double? = nil, tracks: [TrackKind: [SongNote]] = [:]) {
+    public init(
+        name: String, length: Int = 16, swing: Double? = nil, tracks: [TrackKind: [SongNote]] = [:],
+        trackLengths: [TrackKind: Int] = [:]
+    ) {
         self.name = name
         self.length = length
         self.swing = swing
         self.tracks = tracks
+        self.trackLengths = trackLengths
     }
 
     public func notes(_ kind: TrackKind) -> [SongNote] { tracks[kind] ?? [] }
+
+    /// The steps track `kind` loops: its own length, else the pattern's.
+    public func length(of kind: TrackKind) -> Int { trackLengths[kind] ?? length }
 }
 
 /// One entry of the song chain: a pattern played `repeats` times, at `bpm` when it names one.
 public struct ChainEntry: Sendable, Equatable {
+    public static let transposeRange = -24...24
     public var pattern: String
     public var repeats: Int
     public var bpm: Double?
-    public init(pattern: String, repeats: Int = 1, bpm: Double? = nil) {
+    /// Semitones every pitched note of the entry moves by (the rhythm track's keys are drums and
+    /// stay), as a tracker's per-entry transpose.
+    public var transpose: Int
+    public init(pattern: String, repeats: Int = 1, bpm: Double? = nil, transpose: Int = 0) {
         self.pattern = pattern
         self.repeats = repeats
         self.bpm = bpm
+        self.transpose = transpose
     }
 }
 

@@ -32,6 +32,7 @@ extension Song {
         if swing != 50 || only.swing != nil { return "swing" }
         if seed != 0 { return "a seed" }
         if !Pattern.allowedLengths.contains(only.length) { return "a length of \(only.length) steps" }
+        if !only.trackLengths.isEmpty { return "a track length of its own" }
         if instruments.values.contains(where: { $0 != Instrument() }) { return "a mute, solo or instrument setting" }
         let groove = only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
         return groove ? "probability, a condition or a ratchet" : nil
@@ -84,6 +85,7 @@ extension Song {
         let chainText = s.chain.map { e -> String in
             var f: [(String, String)] = [("pattern", Song.quote(e.pattern)), ("repeat", String(e.repeats))]
             if let bpm = e.bpm { f.append(("bpm", Song.number(bpm))) }
+            if e.transpose != 0 { f.append(("transpose", String(e.transpose))) }
             return Song.inline(f)
         }
         top.append(("song", "[\n    " + chainText.joined(separator: ",\n    ") + "\n  ]"))
@@ -93,6 +95,8 @@ extension Song {
     static func patternText(_ p: SongPattern) -> String {
         var f: [(String, String)] = [("length", String(p.length))]
         if let swing = p.swing { f.append(("swing", number(swing))) }
+        let own = TrackKind.allCases.compactMap { k in p.trackLengths[k].map { (k.rawValue, String($0)) } }
+        if !own.isEmpty { f.append(("track_lengths", inline(own))) }
         var tracks: [(String, String)] = []
         for kind in TrackKind.allCases {
             guard let notes = p.tracks[kind], !notes.isEmpty else { continue }

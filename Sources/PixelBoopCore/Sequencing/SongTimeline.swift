@@ -127,13 +127,18 @@ public struct SongTimeline: Sendable {
         return out
     }
 
+    /// A track of its own length counts its own steps and passes from the segment's start (a
+    /// condition's passes are the track's loops, counted on from the pattern's earlier passes).
     private func appendHits(ofStep local: Int, segment si: Int, into out: inout [SongHit]) {
         let seg = segments[si]
         let pattern = song.patterns[seg.pattern]
         let length = pattern.length
-        let s = local % length
-        let pass = seg.firstPass + local / length
+        let transpose = chain[seg.entry].transpose
         for kind in TrackKind.allCases where song.isAudible(kind) {
+            let own = pattern.length(of: kind)
+            let s = local % own
+            let pass = seg.firstPass + local / own
+            let shift = kind == .rhythm ? 0 : transpose
             for (index, note) in pattern.notes(kind).enumerated() where note.step == s {
                 if let c = note.condition, !c.passes(pass) { continue }
                 if note.probability < 100
@@ -150,7 +155,7 @@ public struct SongTimeline: Sendable {
                     let hitOn = on + Double(j) * span
                     out.append(
                         SongHit(
-                            track: kind, pitch: note.pitch, velocity: note.velocity, segment: si,
+                            track: kind, pitch: note.pitch + shift, velocity: note.velocity, segment: si,
                             step: seg.firstStep + local, onPosition: hitOn,
                             gateSteps: note.velocity == .sustain ? nil : 0.8 * (r == 1 ? Double(note.length) : span),
                             endPosition: j == r - 1 ? end : on + Double(j + 1) * span))
