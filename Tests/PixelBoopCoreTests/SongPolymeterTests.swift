@@ -65,7 +65,10 @@ struct SongPolymeterTests {
             #""track_lengths": {"bass": 0}"#, #""bass": []"#,
             "p.json: patterns.A.track_lengths.bass: expected an integer 1...64, got 0"
         ),
-        (#""track_lengths": {"organ": 4}"#, #""bass": []"#, "p.json: patterns.A.track_lengths.organ: unknown key (expected one of bass, chords, melody, rhythm)"),
+        (
+            #""track_lengths": {"organ": 4}"#, #""bass": []"#,
+            "p.json: patterns.A.track_lengths.organ: unknown key (expected one of bass, chords, melody, rhythm)"
+        ),
         (
             #""track_lengths": {"bass": 4}"#, #""bass": [{"step": 4, "pitch": 36}]"#,
             "p.json: patterns.A.tracks.bass[0].step: expected an integer 0...3, got 4"
@@ -73,10 +76,10 @@ struct SongPolymeterTests {
         (
             #""track_lengths": {"bass": 4}"#, #""bass": [{"step": 2, "pitch": 36, "length": 3}]"#,
             "p.json: patterns.A.tracks.bass[0].length: expected an integer 1...2, got 3"
-        ),
+        )
     ])
     func refusesALengthOrANoteBeyondIt(lengths: String, bass: String, message: String) {
-        let text = #"{"version": 2, "patterns": {"A": {"#+lengths+#", "tracks": {"#+bass+#"}}}}"#
+        let text = #"{"version": 2, "patterns": {"A": {"# + lengths + #", "tracks": {"# + bass + #"}}}}"#
         #expect(throws: PatternError(.invalid, message)) { try Self.song(text) }
     }
 

@@ -5,7 +5,8 @@
 # saved and rendered (scripts/edit-song-tests.py, ~30 s); an export beside the editing, cancelled by
 # Esc, q, SIGTERM and SIGHUP (scripts/edit-export-tests.py); terminal escapes and bytes that are
 # not UTF-8 in file and pattern names (scripts/edit-names-tests.py); two editors on one file, and an
-# export onto an existing file (scripts/edit-files-tests.py); piano mode (scripts/edit-piano-tests.py).
+# export onto an existing file (scripts/edit-files-tests.py); piano mode (scripts/edit-piano-tests.py);
+# a track's own length and an entry's transpose (scripts/edit-polymeter-tests.py).
 # All run even if one fails.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set.
 set -uo pipefail
@@ -18,4 +19,5 @@ python3 "$ROOT/scripts/edit-export-tests.py" "$BOOP" "$WORK/edit-export" || rc=1
 python3 "$ROOT/scripts/edit-names-tests.py" "$BOOP" "$WORK/edit-names" || rc=1
 python3 "$ROOT/scripts/edit-files-tests.py" "$BOOP" "$WORK/edit-files" || rc=1
 python3 "$ROOT/scripts/edit-piano-tests.py" "$BOOP" "$WORK/edit-piano" || rc=1
+python3 "$ROOT/scripts/edit-polymeter-tests.py" "$BOOP" "$WORK/edit-polymeter" || rc=1
 exit $rc

@@ -75,6 +75,11 @@ extension EditorModel {
     @discardableResult
     public mutating func place() -> Note? {
         guard noteUnderCursor == nil else { return nil }
+        let own = songPattern.length(of: track)
+        guard step < own else {
+            message = "the \(track.rawValue) loops \(own) steps: step \(step + 1) is past its end (C changes it)"
+            return nil
+        }
         let note = SongNote(step: step, pitch: cursorPitch, velocity: velocity, length: 1)
         let kind = track
         editPattern { p in
@@ -107,7 +112,7 @@ extension EditorModel {
             message = "no note under the cursor"
             return
         }
-        let length = min(max(existing.length + delta, 1), songPattern.length - existing.step)
+        let length = min(max(existing.length + delta, 1), songPattern.length(of: track) - existing.step)
         guard length != existing.length else { return }
         let ratchet = songPattern.notes(track).first { $0.step == existing.step && $0.pitch == existing.pitch }?.ratchet ?? 1
         guard ratchet == 1 else {
@@ -143,7 +148,9 @@ extension EditorModel {
     public mutating func requestLength(_ newLength: Int) {
         let now = songPattern.length
         guard newLength != now, (1...EditorModel.lengths.last!).contains(newLength) else { return }
-        let affected = songPattern.tracks.values.joined().filter { $0.step + $0.length > newLength }.count
+        // A track of its own length keeps it: only the tracks that follow the pattern's are cut.
+        let affected = songPattern.tracks.filter { songPattern.trackLengths[$0.key] == nil }.values.joined()
+            .filter { $0.step + $0.length > newLength }.count
         if newLength < now && affected > 0 {
             question = .shorten(to: newLength, affected: affected)
             return
@@ -161,7 +168,7 @@ extension EditorModel {
 
     mutating func applyLength(_ newLength: Int) {
         editPattern { p in
-            for kind in TrackKind.allCases {
+            for kind in TrackKind.allCases where p.trackLengths[kind] == nil {
                 guard var notes = p.tracks[kind] else { continue }
                 notes.removeAll { $0.step >= newLength }
                 for i in notes.indices where notes[i].step + notes[i].length > newLength {
@@ -173,6 +180,25 @@ extension EditorModel {
         }
         step = min(step, newLength - 1)
         clearBlock()
+    }
+
+    /// `C`: the track's own loop (polymeter; nil: the pattern's length again). Notes past the new
+    /// end are removed (one undo step brings them back), as a shorter pattern cuts its notes.
+    public mutating func setTrackLength(_ steps: Int?) {
+        let kind = track
+        let value = steps.map { min(max($0, SongPattern.lengths.lowerBound), SongPattern.lengths.upperBound) }
+        let end = value ?? songPattern.length
+        guard songPattern.trackLengths[kind] != value else { return }
+        let cut = songPattern.notes(kind).filter { $0.step + $0.length > end }.count
+        editPattern { p in
+            p.trackLengths[kind] = value
+            guard var notes = p.tracks[kind] else { return }
+            notes.removeAll { $0.step >= end }
+            for i in notes.indices where notes[i].step + notes[i].length > end { notes[i].length = end - notes[i].step }
+            p.tracks[kind] = notes
+        }
+        let loops = value.map { "loops its own \($0) steps" } ?? "follows the pattern's \(end) steps"
+        message = "the \(kind.rawValue) \(loops)" + (cut > 0 ? "; \(counted(cut, "note")) past its end cut (u undoes)" : "")
     }
 
     mutating func replace(_ note: Note, _ change: (inout SongNote) -> Void) {

@@ -149,6 +149,19 @@ extension EditorModel {
         editSong { $0.chain[i].bpm = value }
     }
 
+    /// `t` in the chain: the entry's transpose (semitones, its pitched notes; the drums stay).
+    public mutating func setEntryTranspose(_ semitones: Int) {
+        let i = chainIndex
+        let t = min(max(semitones, ChainEntry.transposeRange.lowerBound), ChainEntry.transposeRange.upperBound)
+        let pattern = song.pattern(named: song.chain[i].pattern)!
+        let pitches = TrackKind.allCases.filter { $0 != .rhythm }.flatMap { pattern.notes($0).map(\.pitch) }
+        if let bad = pitches.first(where: { !Limits.midiNote.contains($0 + t) }) {
+            message = "transpose \(t): \(NoteName(midi: bad)) would leave the MIDI notes (0...127)"
+            return
+        }
+        editSong { $0.chain[i].transpose = t }
+    }
+
     /// `r`: renames the entry's pattern (every entry that plays it follows).
     public mutating func renamePattern(to newName: String) {
         let old = song.chain[chainIndex].pattern

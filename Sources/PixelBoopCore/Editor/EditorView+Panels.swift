@@ -16,6 +16,7 @@ extension EditorView {
             "+ -  = _         tempo ±5 / ±1 BPM",
             "b                type the tempo",
             "< >  N           length 8..64 / typed",
+            "C                track's own length",
             "u, Ctrl-R        undo / redo",
             "s, Ctrl-S        save;  W  save as",
             "E                export (.wav / .mid)",
@@ -79,15 +80,16 @@ extension EditorView {
             let e = model.song.chain[i]
             let length = model.song.pattern(named: e.pattern)?.length ?? 0
             let bpm = e.bpm.map { " \(Int($0)) BPM" } ?? ""
+            let shift = e.transpose == 0 ? "" : " \(e.transpose > 0 ? "+" : "")\(e.transpose) st"
             // The entry the playing chain is in.
             let heard = model.heard?.entry == i ? (ascii ? "  < playing" : "  ◀ playing") : ""
             lines.append(
-                "\(i == model.chainIndex ? ">" : " ") \(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)\(heard)"
+                "\(i == model.chainIndex ? ">" : " ") \(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)\(shift)\(heard)"
             )
         }
         lines += [
             "", "Enter edit  a again  d duplicate  n new  r rename", "x delete  X delete the pattern  J K move",
-            "+ - repeats  [ ] pattern  b tempo  Esc close"
+            "+ - repeats  [ ] pattern  b tempo  t transpose  Esc close"
         ]
         for (i, line) in lines.enumerated() {
             f.put(" " + line.padded(to: width - 1), column: left, row: 2 + i, style: style)

@@ -28,7 +28,7 @@ extension EditorView {
         let bpm = Limits.text(model.song.bpm)
         let fields: [[String]] = [
             [track, String(track.prefix(3)), ""],
-            ["step \(model.step + 1)/\(model.songPattern.length)", "\(model.step + 1)/\(model.songPattern.length)", ""],
+            stepField(model: model),
             tag.map { ["\(label) \($0)", "\(label)!"] } ?? [label],
             model.swing == 50
                 ? ["\(bpm) BPM", bpm, ""]
@@ -88,6 +88,13 @@ extension EditorView {
         return playing
             ? ["playing chain\(entry)\(name)", "\(mark) chain\(entry)", "\(mark) chain", mark, ""]
             : ["stopped (chain)", "\(mark) chain", mark, ""]
+    }
+
+    /// The cursor's step of the pattern's, and a track's own loop where it has one ("step 3/16 (12)").
+    func stepField(model: EditorModel) -> [String] {
+        let own = model.songPattern.trackLengths[model.track].map { " (\($0))" } ?? ""
+        let of = "\(model.step + 1)/\(model.songPattern.length)\(own)"
+        return ["step \(of)", of, ""]
     }
 
     /// The note under the cursor: its velocity, length and groove (only what differs from a plain note).

@@ -325,7 +325,8 @@ public struct EditorView: Sendable {
         for s in steps {
             let x = EditorView.labelWidth + (s - steps.lowerBound) * EditorView.cellWidth
             var glyph: Character = ascii ? (s % 4 == 0 ? ":" : ".") : (s % 4 == 0 ? "┆" : "·")
-            if outside { glyph = " " }
+            // Past the track's own loop (polymeter) there is nothing to play or place.
+            if outside || s >= model.songPattern.length(of: model.track) { glyph = " " }
             var tail: Character = " "
             var style = CellStyle(fg: isC && !outside ? .dim : .faint)
             if let note = mine.first(where: { $0.step <= s && s < $0.step + $0.length }) {

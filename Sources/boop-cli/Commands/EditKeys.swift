@@ -27,6 +27,10 @@ extension EditSession {
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
         case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
+        case .char("C"):
+            ask(
+                .trackLength, label: "\(model.track.rawValue)'s own length (1...64; empty: the pattern's)",
+                text: model.songPattern.trackLengths[model.track].map(String.init) ?? "")
         case .char("u"): model.undo()
         case .control("r"): model.redo()
         case .char("s"), .control("s"): save()
@@ -142,6 +146,10 @@ extension EditSession {
             ask(
                 .entryTempo, label: "entry tempo (BPM; empty: the song's)",
                 text: model.song.chain[model.chainIndex].bpm.map { String(Int($0)) } ?? "")
+        case (.chain, .char("t")):
+            ask(
+                .transpose, label: "entry transpose (semitones -24...24)", text: "\(model.song.chain[model.chainIndex].transpose)"
+            )
         case (.chain, .char("r")): ask(.rename, label: "rename pattern", text: model.song.chain[model.chainIndex].pattern)
         case (.chain, .char("x")), (.chain, .delete): model.deleteChainEntry()
         case (.chain, .char("X")): model.deleteChainPattern()

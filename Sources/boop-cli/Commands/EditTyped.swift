@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
 enum PromptPurpose: Equatable {
-    case save, export, tempo, entryTempo, scale, rename, length
+    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose
 }
 
 /// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
@@ -46,6 +46,22 @@ extension EditSession {
                 return nil
             }
             model.requestLength(steps)
+        case .trackLength:
+            if text.isEmpty {
+                model.setTrackLength(nil)
+            } else if let steps = Int(text), SongPattern.lengths.contains(steps) {
+                model.setTrackLength(steps)
+            } else {
+                model.message = "track length: expected a whole number of steps, 1...64, or nothing"
+            }
+            replacePatternInTransport()
+        case .transpose:
+            guard let t = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text), ChainEntry.transposeRange.contains(t) else {
+                model.message = "transpose: expected whole semitones, -24...24"
+                return nil
+            }
+            model.setEntryTranspose(t)
+            replacePatternInTransport()
         case .export: export(to: text)
         }
         return nil

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""A track of its own length and a chain entry's transpose in `boop edit`, in a pseudo-terminal:
+`C` types the current track's length (the status line shows `step 3/16 (12)`, steps past it are
+blank and take no note), notes past a shorter length are cut in one undo step, `t` in the chain
+panel types the entry's transpose (shown there), and the saved song holds `track_lengths` and
+`transpose`, which `boop render` plays as the file says.
+
+    scripts/edit-polymeter-tests.py BOOP WORK
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from edit_driver import Editor, fresh_work  # noqa: E402
+
+BOOP, WORK, check, ENV = fresh_work(sys.argv)
+
+with Editor(BOOP, "poly.json", env=ENV) as ed:
+    check(ed.wait_for("poly.json"), "the editor opens a new file", ed.text())
+    # Melody notes on steps 1 and 11 (0 and 10), then the melody's own length 8 cuts the second.
+    ed.keys(" ", "l", "l", "l", "l", "l", "l", "l", "l", "l", "l", " ")
+    ed.keys("C", "8", "enter")
+    check(ed.wait_for("loops its own 8 steps; 1 note past its end cut"), "C 8: the melody loops 8, one note cut", ed.text())
+    check(ed.wait_for("step 11/16 (8)"), "the status line shows the track's own length", ed.status_line())
+    ed.keys(" ")
+    check(ed.wait_for("step 11 is past its end"), "no note past the track's end", ed.text())
+    ed.keys("u")
+    check(ed.wait_for("step 11/16│") and "n1" in ed.status_line(), "u brings the 16 steps and the cut note back", ed.status_line())
+    ed.keys("C", "8", "enter")
+    ed.keys("tab", "tab", "C", "1", "2", "enter")  # bass: 12 steps
+    check(ed.wait_for("the bass loops its own 12 steps"), "C 12 on the bass", ed.text())
+    ed.keys("g", "t", "-", "5", "enter")
+    check(ed.wait_for("-5 st"), "t in the chain: the entry's transpose shown", ed.text())
+    ed.keys("t", "3", "0", "enter")
+    check(ed.wait_for("transpose: expected whole semitones, -24...24"), "a transpose past 24 is refused", ed.text())
+    ed.keys("esc", "esc", "s")
+    check(ed.wait_for("saved poly.json"), "saved", ed.text())
+    ed.finish()
+
+song = json.load(open("poly.json"))
+pattern = next(iter(song["patterns"].values()))
+check(pattern.get("track_lengths") == {"melody": 8, "bass": 12}, "track_lengths saved", pattern.get("track_lengths"))
+check(song["song"][0].get("transpose") == -5, "the entry's transpose saved", song["song"])
+check([n["step"] for n in pattern["tracks"]["melody"]] == [0], "the melody keeps its one note", pattern["tracks"])
+r = subprocess.run([BOOP, "render", "poly.json", "-o", "poly.mid"], capture_output=True, text=True)
+check(r.returncode == 0, "the saved song renders", r.stderr)
+
+print(f"{check.failures} failure(s)")
+sys.exit(1 if check.failures else 0)
