@@ -2,8 +2,9 @@
 """A track of its own length and a chain entry's transpose in `boop edit`, in a pseudo-terminal:
 `C` types the current track's length (the status line shows `step 3/16 (12)`, steps past it are
 blank and take no note), notes past a shorter length are cut in one undo step, `t` in the chain
-panel types the entry's transpose (shown there), and the saved song holds `track_lengths` and
-`transpose`, which `boop render` plays as the file says.
+panel types the entry's transpose (shown there) and `f` marks it a fill, `Y` types a note's
+condition (`!pre`), and the saved song holds `track_lengths`, `transpose`, `fill` and the
+condition, which `boop render` plays as the file says.
 
     scripts/edit-polymeter-tests.py BOOP WORK
 """
@@ -36,14 +37,21 @@ with Editor(BOOP, "poly.json", env=ENV) as ed:
     check(ed.wait_for("-5 st"), "t in the chain: the entry's transpose shown", ed.text())
     ed.keys("t", "3", "0", "enter")
     check(ed.wait_for("transpose: expected whole semitones, -24...24"), "a transpose past 24 is refused", ed.text())
-    ed.keys("esc", "esc", "s")
+    ed.keys("f")
+    check(ed.wait_for("-5 st fill"), "f in the chain: the entry is a fill", ed.text())
+    ed.keys("esc", "tab", "tab", "h", "h", "h", "h", "h", "h", "h", "h", "h", "h", "Y", "!", "p", "r", "e", "enter")
+    check(ed.wait_for("condition: 100% !PRE"), "Y types a condition", ed.text())
+    ed.keys("Y", "6", "5", ":", "6", "5", "enter")
+    check(ed.wait_for("condition: expected a:b"), "Y refuses 65:65", ed.text())
+    ed.keys("esc", "s")
     check(ed.wait_for("saved poly.json"), "saved", ed.text())
     ed.finish()
 
 song = json.load(open("poly.json"))
 pattern = next(iter(song["patterns"].values()))
 check(pattern.get("track_lengths") == {"melody": 8, "bass": 12}, "track_lengths saved", pattern.get("track_lengths"))
-check(song["song"][0].get("transpose") == -5, "the entry's transpose saved", song["song"])
+check(song["song"][0].get("transpose") == -5 and song["song"][0].get("fill") is True, "transpose and fill saved", song["song"])
+check(pattern["tracks"]["melody"][0].get("condition") == "!PRE", "the typed condition saved", pattern["tracks"])
 check([n["step"] for n in pattern["tracks"]["melody"]] == [0], "the melody keeps its one note", pattern["tracks"])
 r = subprocess.run([BOOP, "render", "poly.json", "-o", "poly.mid"], capture_output=True, text=True)
 check(r.returncode == 0, "the saved song renders", r.stderr)

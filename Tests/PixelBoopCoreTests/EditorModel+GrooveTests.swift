@@ -15,15 +15,15 @@ struct EditorModelGrooveTests {
         m.changeProbability(by: -10)
         m.cycleCondition(by: 1)
         m.cycleCondition(by: -1)
-        m.cycleCondition(by: -1)   // back round to the last: 4:4
+        m.cycleCondition(by: -1)   // back round to the last: !NEI
         m.changeRatchet(by: 1)
         for _ in 0..<5 { m.changeRatchet(by: 1) }   // at most 4
         m.changeSwing(by: 5)
         for _ in 0..<9 { m.changeSwing(by: 5) }   // at most 75
         let n = try #require(m.songNoteUnderCursor)
-        #expect(n.probability == 80 && n.condition == SongNote.Condition(a: 4, b: 4) && n.ratchet == 4)
+        #expect(n.probability == 80 && n.condition == SongNote.Condition(.neighbour, negated: true) && n.ratchet == 4)
         #expect(m.swing == 75 && m.songPattern.swing == 75)
-        #expect(EditorModel.grooveText(n) == "80% 4:4 x4")
+        #expect(EditorModel.grooveText(n) == "80% !NEI x4")
         #expect(!m.savesVersion1)
         // 1 note + 2 probabilities + 3 conditions + 3 ratchets (2...4) + 5 swings (55...75, the rest clamped).
         var undos = 0

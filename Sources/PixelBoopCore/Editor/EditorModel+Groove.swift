@@ -4,9 +4,16 @@ import Glibc
 /// the probability (`a` / `A`), condition (`z` / `Z`) and ratchet (`r` / `R`) of the block's
 /// notes or the note under the cursor. Each change is one undo step.
 extension EditorModel {
-    /// The conditions `z` / `Z` go through: none, then the a-th of every b passes for b = 2 ... 4.
+    /// The conditions `z` / `Z` go through: none, the a-th of every b passes for b = 2 ... 4, then
+    /// FILL, PRE and NEI and their negations (`Y` types any other, such as 5:8 or !3:4).
     public static let conditions: [SongNote.Condition?] =
         [nil] + (2...4).flatMap { b in (1...b).map { SongNote.Condition(a: $0, b: b) } }
+        + [.fill, .previous, .neighbour].flatMap { [SongNote.Condition($0), SongNote.Condition($0, negated: true)] }
+
+    /// `Y`: the condition typed ("5:8", "!PRE"; empty: none) for the block's notes or the note under the cursor.
+    public mutating func setCondition(_ condition: SongNote.Condition?) {
+        groove("condition") { $0.condition = condition }
+    }
 
     /// The note covering the cursor, with its groove.
     public var songNoteUnderCursor: SongNote? {
@@ -74,7 +81,7 @@ extension EditorModel {
     public static func grooveText(_ n: SongNote, always: Bool = false) -> String {
         var parts: [String] = []
         if always || n.probability < 100 { parts.append("\(n.probability)%") }
-        if let c = n.condition { parts.append("\(c.a):\(c.b)") } else if always { parts.append("every pass") }
+        if let c = n.condition { parts.append(c.text) } else if always { parts.append("every pass") }
         if always || n.ratchet > 1 { parts.append("x\(n.ratchet)") }
         return parts.joined(separator: " ")
     }

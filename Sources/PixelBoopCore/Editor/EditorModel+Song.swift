@@ -162,6 +162,13 @@ extension EditorModel {
         editSong { $0.chain[i].transpose = t }
     }
 
+    /// `f` in the chain: the entry is a fill, or no longer one (its FILL notes play, !FILL rest).
+    public mutating func toggleEntryFill() {
+        let i = chainIndex
+        editSong { $0.chain[i].fill.toggle() }
+        message = "entry \(i + 1): " + (song.chain[i].fill ? "a fill (FILL notes play)" : "not a fill")
+    }
+
     /// `r`: renames the entry's pattern (every entry that plays it follows).
     public mutating func renamePattern(to newName: String) {
         let old = song.chain[chainIndex].pattern

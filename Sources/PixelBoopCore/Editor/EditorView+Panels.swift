@@ -43,7 +43,7 @@ extension EditorView {
             "m M              mute / solo the track",
             "f F              swing +5 / -5 %",
             "a A  r R         chance ±10 %, ratchet",
-            "z Z              condition (1:2, 3:4)",
+            "z Z  Y           condition / typed",
             "i  K             MIDI entry / piano",
             "right/middle drag  mark a block",
             "? or Esc         close this help"
@@ -80,7 +80,7 @@ extension EditorView {
             let e = model.song.chain[i]
             let length = model.song.pattern(named: e.pattern)?.length ?? 0
             let bpm = e.bpm.map { " \(Int($0)) BPM" } ?? ""
-            let shift = e.transpose == 0 ? "" : " \(e.transpose > 0 ? "+" : "")\(e.transpose) st"
+            let shift = (e.transpose == 0 ? "" : " \(e.transpose > 0 ? "+" : "")\(e.transpose) st") + (e.fill ? " fill" : "")
             // The entry the playing chain is in.
             let heard = model.heard?.entry == i ? (ascii ? "  < playing" : "  ◀ playing") : ""
             lines.append(
@@ -89,7 +89,7 @@ extension EditorView {
         }
         lines += [
             "", "Enter edit  a again  d duplicate  n new  r rename", "x delete  X delete the pattern  J K move",
-            "+ - repeats  [ ] pattern  b tempo  t transpose  Esc close"
+            "+ - repeats  [ ] pattern  b tempo  t transpose  f fill", "Esc close"
         ]
         for (i, line) in lines.enumerated() {
             f.put(" " + line.padded(to: width - 1), column: left, row: 2 + i, style: style)

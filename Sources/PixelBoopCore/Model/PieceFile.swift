@@ -200,7 +200,7 @@ extension Song {
     private static func parseEntry(_ value: Any, _ p: String, _ json: StrictJSON, patterns: Set<String>) throws(PatternError)
         -> ChainEntry
     {
-        let fields = try json.object(value, p, allowed: ["pattern", "repeat", "bpm", "transpose"])
+        let fields = try json.object(value, p, allowed: ["pattern", "repeat", "bpm", "transpose", "fill"])
         guard let nameValue = fields["pattern"] else { throw json.fail("\(p).pattern", "a pattern's name (required)") }
         let name = try json.string(nameValue, "\(p).pattern")
         guard patterns.contains(name) else {
@@ -213,7 +213,12 @@ extension Song {
             try fields["transpose"].map { v throws(PatternError) in
                 try json.integer(v, "\(p).transpose", in: ChainEntry.transposeRange)
             } ?? 0
-        return ChainEntry(pattern: name, repeats: repeats, bpm: bpm, transpose: transpose)
+        var fill = false
+        if let v = fields["fill"] {
+            guard let flag = v as? Bool else { throw json.fail("\(p).fill", "true or false", got: v) }
+            fill = flag
+        }
+        return ChainEntry(pattern: name, repeats: repeats, bpm: bpm, transpose: transpose, fill: fill)
     }
 
     private static func parsePattern(_ value: Any, name: String, _ json: StrictJSON) throws(PatternError) -> SongPattern {
@@ -283,12 +288,9 @@ extension Song {
     }
 
     private static func parseCondition(_ v: Any, _ p: String, _ json: StrictJSON) throws(PatternError) -> SongNote.Condition {
-        let expected = "\"a:b\" with 1 <= a <= b <= 64 (the a-th of every b passes)"
-        guard let s = v as? String else { throw json.fail(p, expected, got: v) }
-        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), 1 <= a, a <= b, b <= 64 else {
-            throw json.fail(p, expected, got: v)
-        }
-        return SongNote.Condition(a: a, b: b)
+        let expected =
+            "\"a:b\" with 1 <= a <= b <= 64 (the a-th of every b passes), \"FILL\", \"PRE\" or \"NEI\", each may start with \"!\""
+        guard let s = v as? String, let condition = SongNote.Condition(text: s) else { throw json.fail(p, expected, got: v) }
+        return condition
     }
 }

@@ -8,20 +8,55 @@ public struct SongNote: Sendable, Equatable {
     public var length: Int
     /// Percent chance (0...100) that the note plays on a pass, drawn from the song's seed.
     public var probability: Int
-    /// "a:b": plays on the a-th of every b passes of its pattern (nil: every pass).
+    /// "a:b", "FILL", "PRE", "NEI", each may be negated with "!" (nil: every pass).
     public var condition: Condition?
     /// Hits inside the note's step (1: a plain note; 2...4: a ratchet).
     public var ratchet: Int
 
+    /// A trig condition, as an Elektron box has them (DESIGN.md, "Song files"): `a:b` plays on the
+    /// a-th of every b passes; FILL while the chain entry is a fill; PRE when the latest earlier
+    /// note on the track with a condition of its own (a:b, FILL or a probability) played; NEI the
+    /// same on the track above (chords look at melody, bass at chords, rhythm at bass); `!` plays
+    /// exactly when the condition does not.
     public struct Condition: Sendable, Equatable {
+        public enum Kind: String, Sendable, Equatable {
+            case ratio
+            case fill = "FILL"
+            case previous = "PRE"
+            case neighbour = "NEI"
+        }
+        public var kind: Kind
         public var a: Int
         public var b: Int
-        public init(a: Int, b: Int) {
-            self.a = a
-            self.b = b
+        public var negated: Bool
+        public init(a: Int, b: Int, negated: Bool = false) {
+            (kind, self.a, self.b, self.negated) = (.ratio, a, b, negated)
         }
-        /// Whether pass `pass` (0-based count of the pattern's passes) is the a-th of every b.
+        public init(_ kind: Kind, negated: Bool = false) {
+            (self.kind, a, b, self.negated) = (kind, 1, 1, negated)
+        }
+        /// Whether pass `pass` (0-based count of the pattern's passes) is the a-th of every b
+        /// (before negation; a ratio's own test).
         public func passes(_ pass: Int) -> Bool { pass % b == a - 1 }
+
+        /// As the file writes it: "1:2", "!3:4", "FILL", "!PRE".
+        public var text: String { (negated ? "!" : "") + (kind == .ratio ? "\(a):\(b)" : kind.rawValue) }
+
+        /// Reads `text` ("1:2", "!NEI", ...); nil for anything else.
+        public init?(text: String) {
+            let negated = text.hasPrefix("!")
+            let body = negated ? String(text.dropFirst()) : text
+            if let kind = Kind(rawValue: body), kind != .ratio {
+                self.init(kind, negated: negated)
+                return
+            }
+            let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), 1 <= a, a <= b, b <= 64 else { return nil }
+            self.init(a: a, b: b, negated: negated)
+        }
+
+        /// True for a condition decided by the note itself (a:b, FILL), which PRE and NEI look back at.
+        var isOwn: Bool { kind == .ratio || kind == .fill }
     }
 
     public init(
@@ -79,11 +114,14 @@ public struct ChainEntry: Sendable, Equatable {
     /// Semitones every pitched note of the entry moves by (the rhythm track's keys are drums and
     /// stay), as a tracker's per-entry transpose.
     public var transpose: Int
-    public init(pattern: String, repeats: Int = 1, bpm: Double? = nil, transpose: Int = 0) {
+    /// `"fill": true`: the entry is a fill (its FILL notes play, its !FILL notes rest).
+    public var fill: Bool
+    public init(pattern: String, repeats: Int = 1, bpm: Double? = nil, transpose: Int = 0, fill: Bool = false) {
         self.pattern = pattern
         self.repeats = repeats
         self.bpm = bpm
         self.transpose = transpose
+        self.fill = fill
     }
 }
 

@@ -86,6 +86,7 @@ extension Song {
             var f: [(String, String)] = [("pattern", Song.quote(e.pattern)), ("repeat", String(e.repeats))]
             if let bpm = e.bpm { f.append(("bpm", Song.number(bpm))) }
             if e.transpose != 0 { f.append(("transpose", String(e.transpose))) }
+            if e.fill { f.append(("fill", "true")) }
             return Song.inline(f)
         }
         top.append(("song", "[\n    " + chainText.joined(separator: ",\n    ") + "\n  ]"))
@@ -133,7 +134,7 @@ extension SongNote {
         if velocity != .normal { f.append(("velocity", Song.quote(velocity.rawValue))) }
         if length != 1 { f.append(("length", String(length))) }
         if probability != 100 { f.append(("probability", String(probability))) }
-        if let c = condition { f.append(("condition", Song.quote("\(c.a):\(c.b)"))) }
+        if let c = condition { f.append(("condition", Song.quote(c.text))) }
         if ratchet != 1 { f.append(("ratchet", String(ratchet))) }
         return f
     }

@@ -140,13 +140,7 @@ public struct SongTimeline: Sendable {
             let pass = seg.firstPass + local / own
             let shift = kind == .rhythm ? 0 : transpose
             for (index, note) in pattern.notes(kind).enumerated() where note.step == s {
-                if let c = note.condition, !c.passes(pass) { continue }
-                if note.probability < 100
-                    && SongTimeline.draw(seed: seed, pattern: seg.pattern, pass: pass, track: kind, note: index)
-                        >= Double(note.probability)
-                {
-                    continue
-                }
+                guard plays(note, index, kind, pass: pass, segment: si, local: local) else { continue }
                 let on = SongTimeline.position(local, length: length, swing: seg.swing)
                 let end = SongTimeline.position(local + note.length, length: length, swing: seg.swing)
                 let r = note.ratchet
@@ -162,6 +156,63 @@ public struct SongTimeline: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether a note plays on this pass: its condition (PRE and NEI looking back at the notes
+    /// before it), then its probability.
+    private func plays(_ note: SongNote, _ index: Int, _ kind: TrackKind, pass: Int, segment si: Int, local: Int) -> Bool {
+        guard let c = note.condition, !c.isOwn else { return decides(note, index, kind, pass: pass, segment: si) }
+        let track =
+            c.kind == .previous
+            ? kind
+            : TrackKind.allCases.firstIndex(of: kind).flatMap { i in
+                i > 0 ? TrackKind.allCases[i - 1] : nil
+            }
+        // The track above has played its notes of this step already; this track, those before this one.
+        let earlier = track.map { latest(on: $0, segment: si, local: local, before: $0 == kind ? index : Int.max) } ?? false
+        return earlier != c.negated && chance(note, index, kind, pass: pass, segment: si)
+    }
+
+    /// A note's own decision: an a:b or FILL condition, and its probability.
+    private func decides(_ note: SongNote, _ index: Int, _ kind: TrackKind, pass: Int, segment si: Int) -> Bool {
+        if let c = note.condition {
+            let held = c.kind == .fill ? chain[segments[si].entry].fill : c.passes(pass)
+            if held == c.negated { return false }
+        }
+        return chance(note, index, kind, pass: pass, segment: si)
+    }
+
+    private func chance(_ note: SongNote, _ index: Int, _ kind: TrackKind, pass: Int, segment si: Int) -> Bool {
+        note.probability >= 100
+            || SongTimeline.draw(seed: seed, pattern: segments[si].pattern, pass: pass, track: kind, note: index)
+                < Double(note.probability)
+    }
+
+    /// Whether the latest note before (segment si, local step, note index `before`) on `track`
+    /// that decides for itself (an a:b or FILL condition, or a probability) played; false when
+    /// there is none. Segments without such a note are passed over whole.
+    private func latest(on track: TrackKind, segment si: Int, local: Int, before: Int) -> Bool {
+        var (s, l, bound) = (si, local, before)
+        while s >= 0 {
+            let seg = segments[s]
+            let pattern = song.patterns[seg.pattern]
+            let own = pattern.length(of: track)
+            let deciding = pattern.notes(track).enumerated().filter { n in
+                n.element.condition.map(\.isOwn) ?? (n.element.probability < 100)
+            }
+            if !deciding.isEmpty {
+                while l >= 0 {
+                    let step = l % own
+                    if let last = deciding.last(where: { $0.element.step == step && $0.offset < bound }) {
+                        return decides(last.element, last.offset, track, pass: seg.firstPass + l / own, segment: s)
+                    }
+                    (l, bound) = (l - 1, Int.max)
+                }
+            }
+            s -= 1
+            (l, bound) = (s >= 0 ? segments[s].steps - 1 : 0, Int.max)
+        }
+        return false
     }
 
     /// A number in [0, 100) fixed by the seed, the pattern, its pass and the note: a note's fate

@@ -27,6 +27,10 @@ extension EditSession {
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
         case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
+        case .char("Y"):
+            ask(
+                .condition, label: "condition (a:b up to 64:64, FILL, PRE, NEI; ! negates; empty: none)",
+                text: model.songNoteUnderCursor?.condition?.text ?? "")
         case .char("C"):
             ask(
                 .trackLength, label: "\(model.track.rawValue)'s own length (1...64; empty: the pattern's)",
@@ -146,6 +150,7 @@ extension EditSession {
             ask(
                 .entryTempo, label: "entry tempo (BPM; empty: the song's)",
                 text: model.song.chain[model.chainIndex].bpm.map { String(Int($0)) } ?? "")
+        case (.chain, .char("f")): model.toggleEntryFill()
         case (.chain, .char("t")):
             ask(
                 .transpose, label: "entry transpose (semitones -24...24)", text: "\(model.song.chain[model.chainIndex].transpose)"

@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
 enum PromptPurpose: Equatable {
-    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose
+    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose, condition
 }
 
 /// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
@@ -53,6 +53,16 @@ extension EditSession {
                 model.setTrackLength(steps)
             } else {
                 model.message = "track length: expected a whole number of steps, 1...64, or nothing"
+            }
+            replacePatternInTransport()
+        case .condition:
+            if text.isEmpty {
+                model.setCondition(nil)
+            } else if let c = SongNote.Condition(text: text.uppercased()) {
+                model.setCondition(c)
+            } else {
+                model.message = "condition: expected a:b (1 <= a <= b <= 64), FILL, PRE or NEI, ! to negate"
+                return nil
             }
             replacePatternInTransport()
         case .transpose:
