@@ -46,6 +46,15 @@ extension EditSession {
                 return nil
             }
             model.requestLength(steps)
+        case .trackLength, .transpose, .condition: return songLine(text, for: purpose)
+        case .export: export(to: text)
+        }
+        return nil
+    }
+
+    /// A track's own length, an entry's transpose, a note's condition.
+    private func songLine(_ text: String, for purpose: PromptPurpose) -> Int32? {
+        switch purpose {
         case .trackLength:
             if text.isEmpty {
                 model.setTrackLength(nil)
@@ -72,7 +81,7 @@ extension EditSession {
             }
             model.setEntryTranspose(t)
             replacePatternInTransport()
-        case .export: export(to: text)
+        default: break
         }
         return nil
     }
