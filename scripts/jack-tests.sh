@@ -55,9 +55,9 @@
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
 # starts in boop's recorded output the same number of frames after its event (sample-exact).
 # boop.lv2 (scripts/jack_lv2_test.py, about 10 s; the bundle from $BOOP_LV2_DIR, default
-# build-test-none/lv2): lv2info lists it without a warning; jalv loads it with its ports, reports
-# its latency port, and notes at random offsets start that latency + 1 frame after their events
-# (jitter 0), in tune within 0.01 cent.
+# build-test-none/lv2): lv2info lists it without a warning; jalv loads it with its ports and a
+# saved state holding a 19-EDO tuning (-l), reports its latency port, and notes at random offsets
+# start that latency + 1 frame after their events (jitter 0), within 0.01 cent of the tuning.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
