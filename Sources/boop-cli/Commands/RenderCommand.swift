@@ -121,7 +121,7 @@ struct RenderCommand: ParsableCommand {
                 + OneLine.escape(
                     String(
                         cFormat:
-                            "%@: %d key(s) of the tuning (%@), the first key %d at %@ Hz, lie outside what MIDI Tuning Standard holds (8.18 Hz ... 12543.85 Hz) and are left untuned",
+                            "%@: %d key(s) of the tuning (%@), the first key %d at %@ Hz, lie outside what MIDI Tuning Standard holds (8.18 Hz ... 12543.85 Hz) and are sent as \"no change\"",
                         output, outside.count, tuning.scl, first, Pitch.formatHz(tuning.keys.keyHz[first]))) + "\n")
     }
 
