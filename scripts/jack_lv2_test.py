@@ -4,12 +4,15 @@
     jack_lv2_test.py LV2_DIR     (the folder holding boop.lv2; JACK_DEFAULT_SERVER names the server)
 
 jalv loads the plugin from LV2_DIR (LV2_PATH) as the JACK client `boop-lv2`, its channel 1 voice
-set to the pure sine (-c voice=3). Checks: its ports appear (midi_in, out_1, out_2); jalv reports
+set to the pure sine (-c voice=3), and its state from a folder of the test's own (-l): a tuning of
+19 equal steps an octave with A4 = 440 Hz on key 69 (boop#scl and boop#kbm, paths relative to the
+state, as a host saves them). Checks: its ports appear (midi_in, out_1, out_2); jalv reports
 the plugin's latency port on them; two test clients on the same clock (`boop-lv2-send` writes
 MIDI into boop-lv2:midi_in at random offsets within periods, `boop-lv2-rec` records out_1 and
 out_2) find every A4 note starting that reported latency plus one frame after its event (the
-envelope's first sample is 0), jitter 0; C3, A4 and C6 within 0.01 cent (least-squares sine fit);
-out_1 equal to out_2 (the voices are centred); SIGTERM ends jalv with status 0.
+envelope's first sample is 0), jitter 0; keys 48, 69 and 84 within 0.01 cent of the tuning's
+Scala arithmetic, 440 x 2^((key - 69)/19) (least-squares sine fit); out_1 equal to out_2 (the
+voices are centred); SIGTERM ends jalv with status 0.
 Prints PASS/FAIL lines; exits 1 on a failure, 75 when the server's xruns left too few notes.
 """
 import os
@@ -53,10 +56,32 @@ def port_latency(port):
     return max(values, default=None)
 
 
+def state_folder():
+    """A saved state as a host writes one (manifest.ttl, state.ttl) with the tuning's files beside
+    it, named by paths relative to the state."""
+    folder = tempfile.TemporaryDirectory()
+    files = {
+        "19edo.scl": "! 19edo.scl\n19-tone equal temperament\n19\n"
+        + "".join(f"{1200 * i / 19:.10f}\n" for i in range(1, 19)) + "2/1\n",
+        "a440.kbm": "! a440.kbm: A4 = 440 Hz on key 69, consecutive keys\n0\n0\n127\n60\n69\n440.0\n19\n",
+        "manifest.ttl": "@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n@prefix pset: <http://lv2plug.in/ns/ext/presets#> .\n"
+        f"@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n<state.ttl> a pset:Preset ; lv2:appliesTo <{URI}> ; "
+        "rdfs:seeAlso <state.ttl> .\n",
+        "state.ttl": "@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n@prefix pset: <http://lv2plug.in/ns/ext/presets#> .\n"
+        f"@prefix state: <http://lv2plug.in/ns/ext/state#> .\n<> a pset:Preset ; lv2:appliesTo <{URI}> ;\n"
+        f"  state:state [ <{URI}#scl> <19edo.scl> ; <{URI}#kbm> <a440.kbm> ] .\n",
+    }
+    for name, text in files.items():
+        with open(os.path.join(folder.name, name), "w") as f:
+            f.write(text)
+    return folder
+
+
 log = tempfile.TemporaryFile("w+")
+tuning = state_folder()
 env = dict(os.environ, LV2_PATH=LV2_DIR + ":/usr/lib/lv2")
 # stdin stays open (jalv's console reads commands from it until SIGTERM).
-jalv = subprocess.Popen(["jalv", "-x", "-n", "boop-lv2", "-c", "voice=3", URI], env=env,
+jalv = subprocess.Popen(["jalv", "-x", "-n", "boop-lv2", "-c", "voice=3", "-l", tuning.name, URI], env=env,
                         stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
 send = jack.Client("boop-lv2-send", no_start_server=True)
 rec = jack.Client("boop-lv2-rec", no_start_server=True)
@@ -111,7 +136,16 @@ def play():
         check(jalv.poll() is None, "jalv loads boop.lv2: ports " + ", ".join(want))
         if jalv.poll() is not None:
             return None
-        send.connect(midi_out, "boop-lv2:midi_in")
+        # jalv registers its ports before it activates its client (and loads the state between):
+        # until then a connection is refused.
+        def connected():
+            try:
+                send.connect(midi_out, "boop-lv2:midi_in")
+                return True
+            except jack.JackError:
+                return False
+
+        wait_until("jalv's client to take connections", 30, connected)
         for c in range(2):
             rec.connect(f"boop-lv2:out_{c + 1}", ins[c])
         latency = port_latency("boop-lv2:out_1")
@@ -154,7 +188,7 @@ for key, f in tunes.items():
     if faults.touches(start + f, start + f + int(0.6 * rate)):
         print(f"note: key {key} touched by an xrun, not judged", flush=True)
         continue
-    want = 440.0 * 2 ** ((key - 69) / 12)
+    want = 440.0 * 2 ** ((key - 69) / 19)  # the state's tuning
     hz = fit_hz(x[f + lat + int(0.1 * rate):f + lat + int(0.5 * rate)], rate, want)
     cents = 1200 * np.log2(hz / want)
     check(abs(cents) < 0.01, f"key {key}: {hz:.6f} Hz, {cents:+.6f} cent")

@@ -2,9 +2,11 @@
 #include "Lv2Synth.hpp"
 
 #include <lv2/atom/util.h>
+#include <lv2/patch/patch.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <new>
 
 #include "engine/SynthBlocks.hpp"
@@ -35,14 +37,14 @@ void Lv2Synth::defaultVoices(int (&voices)[MidiSynth::kChannels]) noexcept {
     voices[9] = MidiSynth::kDrums;
 }
 
-std::unique_ptr<Lv2Synth> Lv2Synth::create(double sampleRate, LV2_URID midiEvent) {
+std::unique_ptr<Lv2Synth> Lv2Synth::create(double sampleRate, const Lv2Urids& urids) {
     // Filled here rather than by boop_engine_config_default, whose file would link the C API's
     // ALSA sequencer code into the plugin. The queue is unused: MIDI is applied directly.
     boop_engine_config ec{sampleRate, kPolyphony, kBlockFrames, BOOP_ENGINE_QUEUE_MIN, 2};
     if (!Engine::isValid(ec)) return nullptr;
     try {
         std::unique_ptr<Lv2Synth> self(new Lv2Synth);
-        self->midiEvent_ = midiEvent;
+        self->urids_ = urids;
         int voices[MidiSynth::kChannels];
         defaultVoices(voices);
         self->engine_ = std::make_unique<Engine>(ec);
@@ -153,7 +155,12 @@ void Lv2Synth::run(uint32_t frames) BOOP_RT {
     uint32_t done = 0;
     if (midiIn_ != nullptr) {
         LV2_ATOM_SEQUENCE_FOREACH(midiIn_, event) {
-            if (event->body.type != midiEvent_) continue;
+            const LV2_URID type = event->body.type;
+            if (type == urids_.atomObject || type == urids_.atomBlank) {
+                applyPatch(*reinterpret_cast<const LV2_Atom_Object*>(&event->body));
+                continue;
+            }
+            if (type != urids_.midiEvent) continue;
             // Events come in time order; one stamped outside the block (never from a sane host)
             // is applied on its nearest frame rather than dropped.
             const int64_t t = std::clamp<int64_t>(event->time.frames, 0, frames - 1);
@@ -164,6 +171,26 @@ void Lv2Synth::run(uint32_t frames) BOOP_RT {
         }
     }
     renderTo(done, frames);
+}
+
+// A patch:Set of boop#scl or boop#kbm with an atom:Path value: the path copied into the request
+// (no allocation) and handed to the worker, which copies it on; anything else is ignored.
+void Lv2Synth::applyPatch(const LV2_Atom_Object& object) BOOP_RT {
+    if (object.body.otype != urids_.patchSet || schedule_ == nullptr) return;
+    const LV2_Atom* property = nullptr;
+    const LV2_Atom* value = nullptr;
+    lv2_atom_object_get(&object, urids_.patchProperty, &property, urids_.patchValue, &value, 0);
+    if (property == nullptr || value == nullptr || property->type != urids_.atomUrid || value->type != urids_.atomPath)
+        return;
+    const LV2_URID key = reinterpret_cast<const LV2_Atom_URID*>(property)->body;
+    if (key != urids_.scale && key != urids_.mapping) return;
+    const auto* path = static_cast<const char*>(LV2_ATOM_BODY_CONST(value));
+    const uint32_t length = static_cast<uint32_t>(strnlen(path, value->size));
+    if (length >= Lv2Tuning::kPathMax) return;
+    request_.which = key == urids_.scale ? Lv2Tuning::kScale : Lv2Tuning::kMapping;
+    std::memcpy(request_.path, path, length);
+    request_.path[length] = '\0';
+    schedule_->schedule_work(schedule_->handle, static_cast<uint32_t>(sizeof request_.which + length + 1), &request_);
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop

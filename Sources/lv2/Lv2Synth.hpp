@@ -5,12 +5,14 @@
 // frame plus the output stage's look-ahead, which the plugin reports on its latency port.
 #include <lv2/atom/atom.h>
 #include <lv2/urid/urid.h>
+#include <lv2/worker/worker.h>
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "Lv2Tuning.hpp"
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
 #include "engine/MidiSynth.hpp"
@@ -50,14 +52,23 @@ constexpr int synthVoice(int index) noexcept {
                                  : MidiSynth::kKit + (index - kKitFirst);
 }
 
+// The URIDs run() tells events by.
+struct Lv2Urids {
+    LV2_URID midiEvent = 0, atomObject = 0, atomBlank = 0, atomPath = 0, atomUrid = 0;
+    LV2_URID patchSet = 0, patchProperty = 0, patchValue = 0;
+    LV2_URID scale = 0, mapping = 0;  // the tuning's path parameters (boop.ttl: boop#scl, boop#kbm)
+};
+
 class Lv2Synth {
   public:
     static constexpr uint32_t kBlockFrames = 4096;
     static constexpr uint32_t kPolyphony = 16;
 
     // Allocates everything run() uses; nullptr when the rate is outside the engine's range or
-    // memory runs out. midiEvent: the URID of midi:MidiEvent.
-    static std::unique_ptr<Lv2Synth> create(double sampleRate, LV2_URID midiEvent);
+    // memory runs out.
+    static std::unique_ptr<Lv2Synth> create(double sampleRate, const Lv2Urids& urids);
+    // The host's worker (work:schedule, may be NULL: then the tuning is set by state restore only).
+    void setWorker(const LV2_Worker_Schedule* schedule) noexcept { schedule_ = schedule; }
 
     void connect(uint32_t port, void* data) noexcept;
     void activate() noexcept;
@@ -68,6 +79,9 @@ class Lv2Synth {
     int channelVoice(int channel) const noexcept { return voices_[channel].load(std::memory_order_relaxed); }
     void setChannelVoices(const int (&voices)[MidiSynth::kChannels]) noexcept;
     uint32_t latency() const noexcept { return stage_.latency(); }
+    // Every key's frequency for the next notes: in run() context (the worker's answer), or in
+    // state restore, never concurrently with run().
+    void setKeyHz(const double (&hz)[Lv2Tuning::kKeys]) BOOP_RT { synth_->setKeyHz(hz); }
 
     // The default channel setup of `boop synth`: 1 melody, 2 chords, 3 bass, 10 drums, others melody.
     static void defaultVoices(int (&voices)[MidiSynth::kChannels]) noexcept;
@@ -76,10 +90,13 @@ class Lv2Synth {
     Lv2Synth() = default;
     void readControls() BOOP_RT;
     void applyEvent(const LV2_Atom_Event& event) BOOP_RT;
+    void applyPatch(const LV2_Atom_Object& object) BOOP_RT;  // a tuning path: to the worker
     void renderTo(uint32_t begin, uint32_t end) BOOP_RT;
     void setVoice(int channel, int voice) BOOP_RT;
 
-    LV2_URID midiEvent_ = 0;
+    Lv2Urids urids_;
+    const LV2_Worker_Schedule* schedule_ = nullptr;
+    Lv2Tuning::Request request_{};  // what applyPatch hands the worker, filled in place
     std::unique_ptr<Engine> engine_;
     std::unique_ptr<MidiSynth> synth_;
     MidiParser parser_;

@@ -2,10 +2,15 @@
 // A minimal offline LV2 host for the boop.lv2 tests: lilv finds the bundle (LV2_PATH), one
 // instance is run in blocks of a chosen size, MIDI events are handed to it in the atom sequence
 // of the block their frame falls in, stamped with their offset in that block, as a host does.
+// It offers the worker (work:schedule): what run() schedules is kept in a fixed buffer (run()
+// context allocates nothing, host or plugin), worked after the block and answered before the next.
 #include <lilv/lilv.h>
+#include <lv2/atom/forge.h>
 #include <lv2/atom/util.h>
 #include <lv2/midi/midi.h>
+#include <lv2/patch/patch.h>
 #include <lv2/urid/urid.h>
+#include <lv2/worker/worker.h>
 
 #include <cstdint>
 #include <cstring>
@@ -63,8 +68,8 @@ class Host {
     Host(World& world, UridMap& urids, double rate) : world_(world), urids_(urids), rate_(rate) {
         features_[0] = LV2_Feature{LV2_URID__map, &urids_.map};
         features_[1] = LV2_Feature{LV2_URID__unmap, &urids_.unmap};
-        featureList_[0] = &features_[0];
-        featureList_[1] = &features_[1];
+        features_[2] = LV2_Feature{LV2_WORKER__schedule, &schedule_};
+        for (int f = 0; f < 3; ++f) featureList_[f] = &features_[f];
         instance_ = lilv_plugin_instantiate(world.plugin, rate, featureList_);
         if (instance_ == nullptr) return;
         midiType_ = urids_.map.map(urids_.map.handle, LV2_MIDI__MidiEvent);
@@ -91,6 +96,21 @@ class Host {
     LilvInstance* instance() { return instance_; }
     const LV2_Feature* const* features() const { return featureList_; }
     void set(const char* symbol, float value) { controls_[world_.port(symbol)] = value; }
+    // A patch:Set of `property` to an atom:Path, handed in at the first frame of the next render.
+    void setPath(const char* property, const std::string& path) {
+        LV2_Atom_Forge forge;
+        lv2_atom_forge_init(&forge, &urids_.map);
+        std::vector<uint8_t> atom(path.size() + 256);
+        lv2_atom_forge_set_buffer(&forge, atom.data(), atom.size());
+        LV2_Atom_Forge_Frame frame;
+        lv2_atom_forge_object(&forge, &frame, 0, id(LV2_PATCH__Set));
+        lv2_atom_forge_key(&forge, id(LV2_PATCH__property));
+        lv2_atom_forge_urid(&forge, id(property));
+        lv2_atom_forge_key(&forge, id(LV2_PATCH__value));
+        lv2_atom_forge_path(&forge, path.data(), static_cast<uint32_t>(path.size()));
+        lv2_atom_forge_pop(&forge, &frame);
+        patches_.push_back(std::move(atom));
+    }
     float get(const char* symbol) const { return controls_[world_.port(symbol)]; }
 
     // Runs `frames` frames in blocks of `block`, handing each event to the block its frame falls
@@ -103,13 +123,19 @@ class Host {
         for (uint64_t at = 0; at < frames; at += block) {
             const auto n = static_cast<uint32_t>(std::min<uint64_t>(block, frames - at));
             clearSequence();
+            for (const std::vector<uint8_t>& patch : patches_) {
+                const auto* atom = reinterpret_cast<const LV2_Atom*>(patch.data());
+                append(0, atom->type, atom + 1, atom->size);
+            }
+            patches_.clear();
             while (next < events.size() && events[next].frame < at + n) {
                 const MidiEvent& e = events[next++];
-                append(static_cast<int64_t>(e.frame >= at ? e.frame - at : 0), e.bytes, e.size);
+                append(static_cast<int64_t>(e.frame >= at ? e.frame - at : 0), midiType_, e.bytes, e.size);
             }
             lilv_instance_connect_port(instance_, world_.port("out_1"), left.data() + at);
             lilv_instance_connect_port(instance_, world_.port("out_2"), right.data() + at);
             lilv_instance_run(instance_, n);
+            work();
         }
         played_ += frames;
     }
@@ -122,21 +148,60 @@ class Host {
         seq->body.unit = 0;
         seq->body.pad = 0;
     }
-    void append(int64_t frame, const uint8_t (&bytes)[3], uint32_t size) {
+    LV2_URID id(const char* uri) { return urids_.map.map(urids_.map.handle, uri); }
+    void append(int64_t frame, LV2_URID type, const void* bytes, uint32_t size) {
         auto* seq = reinterpret_cast<LV2_Atom_Sequence*>(sequence_);
         LV2_Atom_Event* ev = lv2_atom_sequence_end(&seq->body, seq->atom.size);
         ev->time.frames = frame;
-        ev->body.type = midiType_;
+        ev->body.type = type;
         ev->body.size = size;
         std::memcpy(ev + 1, bytes, size);
         seq->atom.size += lv2_atom_pad_size(sizeof(LV2_Atom_Event) + size);
     }
 
+    // work:schedule, called from run(): the request copied into the fixed buffer.
+    static LV2_Worker_Status schedule(LV2_Worker_Schedule_Handle handle, uint32_t size, const void* data) {
+        auto& self = *static_cast<Host*>(handle);
+        if (self.workUsed_ + sizeof size + size > sizeof self.work_) return LV2_WORKER_ERR_NO_SPACE;
+        std::memcpy(self.work_ + self.workUsed_, &size, sizeof size);
+        std::memcpy(self.work_ + self.workUsed_ + sizeof size, data, size);
+        self.workUsed_ += sizeof size + size;
+        return LV2_WORKER_SUCCESS;
+    }
+    static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size, const void* data) {
+        auto& answers = *static_cast<std::vector<std::vector<uint8_t>>*>(handle);
+        const auto* bytes = static_cast<const uint8_t*>(data);
+        answers.emplace_back(bytes, bytes + size);
+        return LV2_WORKER_SUCCESS;
+    }
+    // After a block: each request worked (as the host's worker thread would), the answers handed
+    // back in run() context, before the next block.
+    void work() {
+        if (workUsed_ == 0) return;
+        const auto* worker = static_cast<const LV2_Worker_Interface*>(
+            lilv_instance_get_extension_data(instance_, LV2_WORKER__interface));
+        std::vector<std::vector<uint8_t>> answers;
+        for (std::size_t at = 0; at < workUsed_;) {
+            uint32_t size = 0;
+            std::memcpy(&size, work_ + at, sizeof size);
+            worker->work(lilv_instance_get_handle(instance_), respond, &answers, size, work_ + at + sizeof size);
+            at += sizeof size + size;
+        }
+        workUsed_ = 0;
+        for (const auto& answer : answers)
+            worker->work_response(lilv_instance_get_handle(instance_), static_cast<uint32_t>(answer.size()),
+                                  answer.data());
+    }
+
     World& world_;
     UridMap& urids_;
     double rate_;
-    LV2_Feature features_[2];
-    const LV2_Feature* featureList_[3] = {nullptr, nullptr, nullptr};
+    LV2_Worker_Schedule schedule_{this, &Host::schedule};
+    LV2_Feature features_[3];
+    const LV2_Feature* featureList_[4] = {nullptr, nullptr, nullptr, nullptr};
+    std::vector<std::vector<uint8_t>> patches_;
+    uint8_t work_[16384] = {};
+    std::size_t workUsed_ = 0;
     LilvInstance* instance_ = nullptr;
     LV2_URID midiType_ = 0, sequenceType_ = 0;
     std::vector<float> controls_;

@@ -1,12 +1,19 @@
 // boop.lv2 in an offline host (lilv, the bundle from the build folder through LV2_PATH): the
 // ports a host sees, the latency it reports, every note starting on its event's frame plus that
-// latency at any block size and offset (jitter 0), in tune, the controls, and the channel setup
-// kept through LV2 state. Prints what it measured (scripts/jack-tests.sh shows it).
+// latency at any block size and offset (jitter 0), in tune, the controls, the channel setup
+// kept through LV2 state, and a Scala tuning set through the worker and kept through the state. Prints what it measured
+// (scripts/jack-tests.sh shows it).
 #include <doctest/doctest.h>
 #include <lilv/lilv.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -201,4 +208,117 @@ TEST_CASE("the palette's voices by the voice port and program changes; CC 10 pan
     alone.render({noteOn(0, 69)}, 48000, 256, al, ar);
     CHECK(rms(r, 33600, 48000) == doctest::Approx(rms(ar, 33600, 48000)).epsilon(1e-6));
     CHECK(rms(l, 33600, 48000) > 1.2 * rms(al, 33600, 48000));
+}
+
+namespace {
+
+constexpr const char* kScaleProperty = "https://github.com/pixelboop/pixelboop-linux/lv2/boop#scl";
+constexpr const char* kMappingProperty = "https://github.com/pixelboop/pixelboop-linux/lv2/boop#kbm";
+
+// A folder of its own for the test's Scala files, removed at the end.
+struct ScalaFiles {
+    std::string dir;
+    ScalaFiles() {
+        char name[] = "/tmp/boop-lv2-tuning-XXXXXX";
+        if (mkdtemp(name) != nullptr) dir = name;
+    }
+    ~ScalaFiles() {
+        for (const char* file : {"/19edo.scl", "/a440.kbm"}) std::remove((dir + file).c_str());
+        rmdir(dir.c_str());
+    }
+    std::string write(const char* file, const std::string& text) const {
+        const std::string path = dir + file;
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        REQUIRE(f != nullptr);
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+        return path;
+    }
+};
+
+// The frequency the tone voice plays for `key` on a host set up by `prepare` (its worker answered).
+double playedHz(Host& host, int key, double expected) {
+    std::vector<float> l, r;
+    host.render({noteOn(0, static_cast<uint8_t>(key))}, 48000, 256, l, r);
+    return tonefit::fitSine(l, 48000.0, 9600, 33600, expected).frequency;
+}
+
+// The largest error of keys 50 ... 88 played in fresh instances restored from `state`, from
+// A4 = 440 Hz with 19 steps an octave (the Scala arithmetic of 19edo.scl with a440.kbm).
+double worstRestored(const LilvState* state, lv2host::UridMap& urids) {
+    double worst = 0;
+    for (int key : {50, 55, 60, 64, 69, 72, 79, 88}) {
+        Host restored(world(), urids, 48000.0);
+        REQUIRE(restored.ok());
+        restored.set("voice", 3);
+        lilv_state_restore(state, restored.instance(), nullptr, nullptr, 0, restored.features());
+        const double expected = 440.0 * std::exp2((key - 69) / 19.0);
+        const double hz = playedHz(restored, key, expected);
+        const double cents = tonefit::cents(hz, expected);
+        std::printf("restored 19-EDO + a440.kbm, key %d: %.6f Hz (Scala %.6f), %+.6f cent\n", key, hz, expected, cents);
+        worst = std::max(worst, std::fabs(cents));
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("a Scala tuning set by patch:Set (read by the worker) and kept through LV2 state") {
+    ScalaFiles files;
+    REQUIRE(!files.dir.empty());
+    std::string scl = "! 19edo.scl\n19-tone equal temperament\n19\n";
+    for (int i = 1; i < 19; ++i) {
+        char cents[32];
+        std::snprintf(cents, sizeof cents, "%.10f\n", 1200.0 * i / 19);
+        scl += cents;
+    }
+    scl += "2/1\n";
+    const std::string sclPath = files.write("/19edo.scl", scl);
+    // A4 = 440 Hz on key 69 (degree 9 above the middle key 60), consecutive keys.
+    const std::string kbmPath = files.write("/a440.kbm", "! a440.kbm\n0\n0\n127\n60\n69\n440.0\n19\n");
+    const double c4 = 261.6255653;  // Scala's default middle C, without a mapping
+    lv2host::UridMap urids;
+
+    Host setUp(world(), urids, 48000.0);
+    REQUIRE(setUp.ok());
+    setUp.set("voice", 3);
+    setUp.setPath(kScaleProperty, sclPath);
+    std::vector<float> l, r;
+    setUp.render({}, 256, 256, l, r);  // the worker reads the file after this block
+    const double e4 = c4 * std::exp2(4.0 / 19);
+    const double heard = playedHz(setUp, 64, e4);
+    std::printf("boop.lv2, 19-EDO by patch:Set, key 64: %.6f Hz, %+.6f cent\n", heard, tonefit::cents(heard, e4));
+    CHECK(std::fabs(tonefit::cents(heard, e4)) < 0.01);
+    // A file that makes no tuning changes nothing.
+    setUp.setPath(kScaleProperty, files.dir + "/missing.scl");
+    setUp.setPath(kMappingProperty, kbmPath);
+    setUp.render({}, 256, 256, l, r);
+
+    LilvState* saved = lilv_state_new_from_instance(world().plugin, setUp.instance(), &urids.map, nullptr, nullptr,
+                                                    nullptr, nullptr, nullptr, nullptr, 0, setUp.features());
+    REQUIRE(saved != nullptr);
+    char* text = lilv_state_to_string(world().world, &urids.map, &urids.unmap, saved, "urn:boop:tuning", nullptr);
+    lilv_state_free(saved);
+    REQUIRE(text != nullptr);
+    CHECK(std::strstr(text, "19edo.scl") != nullptr);
+    CHECK(std::strstr(text, "a440.kbm") != nullptr);
+    LilvState* state = lilv_state_new_from_string(world().world, &urids.map, text);
+    lilv_free(text);
+    REQUIRE(state != nullptr);
+
+    // Each key in a fresh instance restored from the saved text: A4 = 440 Hz, 19 steps an octave.
+    const double worst = worstRestored(state, urids);
+    lilv_state_free(state);
+    CHECK(worst < 0.01);
+
+    // An empty scale path: back to 12-tone equal temperament (a fresh instance: no note sounding).
+    Host cleared(world(), urids, 48000.0);
+    REQUIRE(cleared.ok());
+    cleared.set("voice", 3);
+    cleared.setPath(kScaleProperty, sclPath);
+    cleared.render({}, 256, 256, l, r);
+    cleared.setPath(kScaleProperty, "");
+    cleared.render({}, 256, 256, l, r);
+    const double c5 = playedHz(cleared, 72, 523.2511306011972);
+    CHECK(std::fabs(tonefit::cents(c5, 523.2511306011972)) < 0.01);
 }

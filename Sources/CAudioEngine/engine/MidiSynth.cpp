@@ -362,4 +362,8 @@ void MidiSynth::setTuning(const Tuning& tuning) noexcept {
     for (int key = 0; key < 128; ++key) keyHz_[key] = tuning.keyHz(key);
 }
 
+void MidiSynth::setKeyHz(const double (&hz)[128]) BOOP_RT {
+    for (int key = 0; key < 128; ++key) keyHz_[key] = hz[key];
+}
+
 }  // namespace boop

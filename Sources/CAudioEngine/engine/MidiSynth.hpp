@@ -63,6 +63,9 @@ class MidiSynth {
     // Each key's frequency (a Scala tuning: engine/Tuning); 0 leaves a key silent. Before the
     // audio thread runs. The default is 12-tone equal temperament, A4 = 440 Hz.
     void setTuning(const Tuning& tuning) noexcept;
+    // The same from a table (the LV2 plugin's worker answer, applied between run() blocks): the
+    // next notes play it, sounding ones keep their pitch.
+    void setKeyHz(const double (&hz)[128]) BOOP_RT;
     // The channel volume of a CC 7 value: value^2 / 100^2 (100, the General MIDI default, is unity).
     static float volumeGain(uint8_t value) noexcept {
         return static_cast<float>(value) * static_cast<float>(value) / (100.0f * 100.0f);

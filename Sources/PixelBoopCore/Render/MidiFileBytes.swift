@@ -134,6 +134,14 @@ struct TrackBuilder {
         sink.append(payload)
     }
 
+    /// A system exclusive message (F0 ... F7) as an SMF sysex event: F0, the length of the rest,
+    /// the rest.
+    mutating func sysex(_ message: [UInt8], at: Int = 0) {
+        event(at, [0xF0])
+        sink.append(MidiFileWriter.variableLength(UInt32(message.count - 1)))
+        sink.append(Array(message.dropFirst()))
+    }
+
     mutating func finish(endTick: Int) {
         meta(0x2F, [], at: max(endTick, tick))
         sink.patchUInt32(UInt32(sink.written - sizeOffset - 4), at: sizeOffset)

@@ -69,9 +69,11 @@ public enum MidiFileWriter {
     /// The whole file in memory (for tests and small exports). `loops` (at least 1) plays the
     /// chain back to back; every track ends at the end of the last loop, so the file loops
     /// seamlessly in a DAW.
-    public static func data(for song: Song, loops: Int = 1, seed: UInt64? = nil) -> Bytes {
+    /// `mts`: a song's tuning as MIDI Tuning Standard messages at the start of each pitched track
+    /// (`MidiTuningMessages`); without it (or without a tuning) the file is 12-tone equal.
+    public static func data(for song: Song, loops: Int = 1, seed: UInt64? = nil, mts: Bool = false) -> Bytes {
         let sink = MidiSink(file: nil)
-        emit(song, loops: loops, seed: seed, into: sink)
+        emit(song, loops: loops, seed: seed, mts: mts, into: sink)
         return sink.memory
     }
 
@@ -85,10 +87,12 @@ public enum MidiFileWriter {
     /// temporary file is removed and the result is false (nothing written).
     @discardableResult
     public static func write(
-        _ song: Song, loops: Int = 1, seed: UInt64? = nil, to path: String,
+        _ song: Song, loops: Int = 1, seed: UInt64? = nil, mts: Bool = false, to path: String,
         shouldStop: @escaping () -> Bool = { false }
     ) throws(AudioError) -> Bool {
-        try writeAtomically(to: path, shouldStop: shouldStop) { sink in emit(song, loops: loops, seed: seed, into: sink) }
+        try writeAtomically(to: path, shouldStop: shouldStop) { sink in
+            emit(song, loops: loops, seed: seed, mts: mts, into: sink)
+        }
     }
 
     /// The tracks a file holds: a version-1 file's listed ones (an empty one too), else every
@@ -117,7 +121,7 @@ public enum MidiFileWriter {
         return out
     }
 
-    private static func emit(_ song: Song, loops: Int, seed: UInt64?, into sink: MidiSink) {
+    private static func emit(_ song: Song, loops: Int, seed: UInt64?, mts: Bool, into sink: MidiSink) {
         var layout = SongTimeline(song: song, loops: max(1, loops), seed: seed)
         let totalSteps = layout.totalSteps ?? 0
         if totalSteps > 0 { layout.segment(layout.segmentIndex(ofStep: totalSteps - 1) ?? 0) }
@@ -146,7 +150,7 @@ public enum MidiFileWriter {
         }
         conductor.finish(endTick: endTick)
         for kind in tracks {
-            trackChunk(kind, song, layout, segmentTicks: segmentTicks, endTick: endTick, sink)
+            trackChunk(kind, song, layout, segmentTicks: segmentTicks, endTick: endTick, mts: mts, sink)
             if sink.failed || sink.cancelled { break }
         }
         sink.flush()
@@ -156,12 +160,19 @@ public enum MidiFileWriter {
     /// whole piece in memory), each batch's events written once no later note can come before
     /// them (`SpanStream`).
     private static func trackChunk(
-        _ kind: TrackKind, _ song: Song, _ layout: SongTimeline, segmentTicks: [Int], endTick: Int, _ sink: MidiSink
+        _ kind: TrackKind, _ song: Song, _ layout: SongTimeline, segmentTicks: [Int], endTick: Int, mts: Bool,
+        _ sink: MidiSink
     ) {
         let inst = song.instrument(kind)
         let ch = channel(kind)
         var track = TrackBuilder(sink)
         track.meta(0x03, Array(trackName(kind).utf8))
+        // In every pitched track, so that whichever synth a host gives the track is tuned (the
+        // drums are not: a kit's keys are sounds, not pitches).
+        if mts, kind != .rhythm, let tuning = song.tuning {
+            for message in MidiTuningMessages.sysex(tuning.keys) { track.sysex(message) }
+            for message in MidiTuningMessages.programSelect(channel: ch) { track.event(0, message) }
+        }
         for message in setup(kind, of: song) { track.event(0, message) }
         var timeline = layout
         var stream = SpanStream(channel: ch)

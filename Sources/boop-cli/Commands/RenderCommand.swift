@@ -39,6 +39,13 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Sample format: f32 or s16 (default f32 for .wav, s16 for .flac and .ogg).")
     var sampleFormat: String?
 
+    @Flag(
+        name: .long,
+        help:
+            "With a .mid output: the song's tuning as MIDI Tuning Standard messages (a Single Note Tuning Change of every key, tuning program 0, selected by RPN 3) at the start of each pitched track."
+    )
+    var mts = false
+
     @Flag(name: .shortAndLong, help: "No progress output.")
     var quiet = false
 
@@ -47,6 +54,9 @@ struct RenderCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validateRate(rate)
+        if mts, !RenderCommand.isMidi(output) {
+            throw ValidationError("--mts \(output): expected a .mid or .midi output (MIDI Tuning Standard messages are MIDI)")
+        }
         if let sampleFormat, SampleFormat(rawValue: sampleFormat) == nil {
             throw ValidationError("--sample-format \(sampleFormat): expected f32 or s16")
         }
@@ -57,23 +67,15 @@ struct RenderCommand: ParsableCommand {
             // A version-1 pattern is a one-pattern song: one renderer, one MIDI writer.
             let song = try patternOptions.loadPiece()
             let loops = patternOptions.loops ?? 1
-            let lowered = output.lowercased()
             // A MIDI file holds the notes, not sound: no engine, so --rate, --voices and
             // --sample-format do not apply. Same temporary-name-then-rename contract as audio.
-            if lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi") {
+            if RenderCommand.isMidi(output) {
                 try writeMidiFile(output: output) { shouldStop in
                     try MidiFileWriter.write(
-                        song, loops: loops, seed: patternOptions.songSeed, to: output, shouldStop: shouldStop)
+                        song, loops: loops, seed: patternOptions.songSeed, mts: mts, to: output, shouldStop: shouldStop)
                 }
                 if verbose { StandardError.write(shown(midiSummary(song, loops: loops)) + "\n") }
-                if let tuning = song.tuning, !quiet {
-                    // A Standard MIDI File has no place for a scale: said, not silently dropped.
-                    StandardError.write(
-                        "boop: warning: "
-                            + OneLine.escape(
-                                "\(output): the song's tuning (\(tuning.scl)) is not in a Standard MIDI File; its notes are the keys they play, to be tuned by the synth that plays them (boop synth --scl)"
-                            ) + "\n")
-                }
+                if let tuning = song.tuning, !quiet { noteTuning(tuning) }
                 return
             }
             let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
@@ -94,6 +96,33 @@ struct RenderCommand: ParsableCommand {
                 try renderer.render(to: output, format: format, progress: progress, shouldStop: shouldStop)
             }
         }
+    }
+
+    static func isMidi(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".mid") || lowered.hasSuffix(".midi")
+    }
+
+    /// A song's tuning in a .mid: without --mts the file has none (said, not silently dropped);
+    /// with it, the keys MIDI Tuning Standard cannot hold are said.
+    private func noteTuning(_ tuning: Song.SongTuning) {
+        guard mts else {
+            StandardError.write(
+                "boop: warning: "
+                    + OneLine.escape(
+                        "\(output): the song's tuning (\(tuning.scl)) is not in a Standard MIDI File; its notes are the keys they play, to be tuned by the synth that plays them (boop synth --scl), or written as MIDI Tuning Standard messages with --mts"
+                    ) + "\n")
+            return
+        }
+        let outside = MidiTuningMessages.keysOutOfRange(tuning.keys)
+        guard let first = outside.first else { return }
+        StandardError.write(
+            "boop: warning: "
+                + OneLine.escape(
+                    String(
+                        cFormat:
+                            "%@: %d key(s) of the tuning (%@), the first key %d at %@ Hz, lie outside what MIDI Tuning Standard holds (8.18 Hz ... 12543.85 Hz) and are sent as \"no change\"",
+                        output, outside.count, tuning.scl, first, Pitch.formatHz(tuning.keys.keyHz[first]))) + "\n")
     }
 
     /// What -v says of a written .mid.
