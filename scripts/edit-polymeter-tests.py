@@ -3,8 +3,8 @@
 `C` types the current track's length (the status line shows `step 3/16 (12)`, steps past it are
 blank and take no note), notes past a shorter length are cut in one undo step, `t` in the chain
 panel types the entry's transpose (shown there) and `f` marks it a fill, `Y` types a note's
-condition (`!pre`), and the saved song holds `track_lengths`, `transpose`, `fill` and the
-condition, which `boop render` plays as the file says.
+condition (`!pre`), `V` a velocity (97), and the saved song holds `track_lengths`, `transpose`,
+`fill`, the condition and the velocity, which `boop render` plays as the file says.
 
     scripts/edit-polymeter-tests.py BOOP WORK
 """
@@ -43,6 +43,10 @@ with Editor(BOOP, "poly.json", env=ENV) as ed:
     check(ed.wait_for("condition: 100% !PRE"), "Y types a condition", ed.text())
     ed.keys("Y", "6", "5", ":", "6", "5", "enter")
     check(ed.wait_for("condition: expected a:b"), "Y refuses 65:65", ed.text())
+    ed.keys("esc", "V", "9", "7", "enter")
+    check(ed.wait_for("velocity 97 len 1"), "V types a velocity of 97", ed.status_line())
+    ed.keys("V", "1", "2", "8", "enter")
+    check(ed.wait_for("velocity: expected 1...127"), "V refuses 128", ed.text())
     ed.keys("esc", "s")
     check(ed.wait_for("saved poly.json"), "saved", ed.text())
     ed.finish()
@@ -52,6 +56,7 @@ pattern = next(iter(song["patterns"].values()))
 check(pattern.get("track_lengths") == {"melody": 8, "bass": 12}, "track_lengths saved", pattern.get("track_lengths"))
 check(song["song"][0].get("transpose") == -5 and song["song"][0].get("fill") is True, "transpose and fill saved", song["song"])
 check(pattern["tracks"]["melody"][0].get("condition") == "!PRE", "the typed condition saved", pattern["tracks"])
+check(pattern["tracks"]["melody"][0].get("velocity") == 97, "the typed velocity saved", pattern["tracks"])
 check([n["step"] for n in pattern["tracks"]["melody"]] == [0], "the melody keeps its one note", pattern["tracks"])
 r = subprocess.run([BOOP, "render", "poly.json", "-o", "poly.mid"], capture_output=True, text=True)
 check(r.returncode == 0, "the saved song renders", r.stderr)

@@ -83,6 +83,28 @@ struct SongPolymeterTests {
         #expect(throws: PatternError(.invalid, message)) { try Self.song(text) }
     }
 
+    @Test func aVelocityOf1To127PlaysAtItsGainAndReachesTheMidiFile() throws {
+        let text = #"{"version": 2, "patterns": {"A": {"tracks": {"melody": [{"step": 0, "pitch": 60, "velocity": 97}]}}}}"#
+        let song = try Self.song(text)
+        #expect(song.patterns[0].notes(.melody)[0].velocity == .level(97))
+        var seq = SongSequencer(song: song, sampleRate: 48000)
+        let on = seq.events(forSteps: 0..<16).compactMap { e -> Float? in
+            if case .noteOn(_, _, let gain, _, _) = e.action { return gain } else { return nil }
+        }
+        #expect(on == [Float(97) / 127])
+        #expect(MidiFileWriter.velocity(.level(97)) == 97)
+        #expect(try Song.parse(song.fileData(), file: "p.json") == song)
+        #expect(String(decoding: song.fileData(), as: UTF8.self).contains(#""velocity": 97"#))
+        #expect(song.version2Reason == "a velocity of 1...127")
+        for bad in ["0", "128", "97.5", "\"loud\""] {
+            #expect(throws: PatternError.self) { try Self.song(text.replacingOccurrences(of: "97", with: bad)) }
+        }
+        // A version-1 pattern keeps its three names.
+        #expect(throws: PatternError.self) {
+            try Pattern.parse(Bytes(#"{"tracks": {"melody": [{"step": 0, "pitch": 60, "velocity": 97}]}}"#.utf8), file: "v1.json")
+        }
+    }
+
     @Test func refusesATransposeOutOfRangeOrPastTheMidiNotes() {
         let base = #"{"version": 2, "patterns": {"A": {"tracks": {"melody": [{"step": 0, "pitch": 120}]}}}, "song": "#
         #expect(throws: PatternError(.invalid, "p.json: song[0].transpose: expected an integer -24...24, got 25")) {

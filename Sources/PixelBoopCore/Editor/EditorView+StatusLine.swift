@@ -102,6 +102,9 @@ extension EditorView {
         guard let n = model.songNoteUnderCursor else { return [""] }
         let groove = EditorModel.grooveText(n)
         let tail = groove.isEmpty ? "" : " " + groove
-        return ["\(n.velocity.rawValue) len \(n.length)\(tail)", "\(n.velocity.rawValue.prefix(1))\(n.length)\(tail)", ""]
+        let v = n.velocity
+        let long = v.isLevel ? "velocity \(v.rawValue)" : v.rawValue
+        let short = v.isLevel ? "v\(v.rawValue) " : String(v.rawValue.prefix(1))
+        return ["\(long) len \(n.length)\(tail)", "\(short)\(n.length)\(tail)", ""]
     }
 }

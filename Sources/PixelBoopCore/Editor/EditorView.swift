@@ -375,6 +375,7 @@ public struct EditorView: Sendable {
         case .normal: .normal
         case .accent: .accent
         case .sustain: .sustain
+        case .level(let v): v >= EditorModel.accentVelocity ? .accent : .normal
         }
     }
 
@@ -383,6 +384,7 @@ public struct EditorView: Sendable {
         case .normal: "o"
         case .accent: "O"
         case .sustain: "s"
+        case .level(let v): v >= EditorModel.accentVelocity ? "O" : "o"
         }
     }
 }

@@ -272,10 +272,13 @@ extension Song {
         let step = try json.integer(stepValue, "\(p).step", in: 0...(length - 1))
         var note = SongNote(step: step, pitch: try json.integer(pitchValue, "\(p).pitch", in: Limits.midiNote))
         if let v = fields["velocity"] {
-            guard let s = v as? String, let parsed = Velocity(rawValue: s) else {
-                throw json.fail("\(p).velocity", "\"normal\", \"accent\" or \"sustain\"", got: v)
+            if let s = v as? String, let parsed = Velocity(rawValue: s) {
+                note.velocity = parsed
+            } else if v is Double {
+                note.velocity = .level(try json.integer(v, "\(p).velocity", in: Velocity.levels))
+            } else {
+                throw json.fail("\(p).velocity", "\"normal\", \"accent\", \"sustain\" or an integer 1...127", got: v)
             }
-            note.velocity = parsed
         }
         if let v = fields["length"] { note.length = try json.integer(v, "\(p).length", in: 1...(length - step)) }
         if let v = fields["probability"] { note.probability = try json.integer(v, "\(p).probability", in: 0...100) }

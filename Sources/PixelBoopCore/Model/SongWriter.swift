@@ -34,6 +34,7 @@ extension Song {
         if !Pattern.allowedLengths.contains(only.length) { return "a length of \(only.length) steps" }
         if !only.trackLengths.isEmpty { return "a track length of its own" }
         if instruments.values.contains(where: { $0 != Instrument() }) { return "a mute, solo or instrument setting" }
+        if only.tracks.values.joined().contains(where: { $0.velocity.isLevel }) { return "a velocity of 1...127" }
         let groove = only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
         return groove ? "probability, a condition or a ratchet" : nil
     }
@@ -131,7 +132,7 @@ extension Song {
 extension SongNote {
     var fields: [(String, String)] {
         var f: [(String, String)] = [("step", String(step)), ("pitch", String(pitch))]
-        if velocity != .normal { f.append(("velocity", Song.quote(velocity.rawValue))) }
+        if velocity != .normal { f.append(("velocity", velocity.isLevel ? velocity.rawValue : Song.quote(velocity.rawValue))) }
         if length != 1 { f.append(("length", String(length))) }
         if probability != 100 { f.append(("probability", String(probability))) }
         if let c = condition { f.append(("condition", Song.quote(c.text))) }

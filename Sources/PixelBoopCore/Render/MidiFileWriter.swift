@@ -46,6 +46,7 @@ public enum MidiFileWriter {
         case .normal: return 96
         case .accent: return 120
         case .sustain: return 108
+        case .level(let v): return UInt8(clamping: v)
         }
     }
 

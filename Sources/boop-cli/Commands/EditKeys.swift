@@ -27,6 +27,8 @@ extension EditSession {
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
         case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
+        case .char("V"):
+            ask(.velocity, label: "velocity (1...127, or normal, accent, sustain)", text: model.velocity.rawValue)
         case .char("Y"):
             ask(
                 .condition, label: "condition (a:b up to 64:64, FILL, PRE, NEI; ! negates; empty: none)",

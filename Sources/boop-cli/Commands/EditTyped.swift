@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
 enum PromptPurpose: Equatable {
-    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose, condition
+    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose, condition, velocity
 }
 
 /// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
@@ -46,7 +46,7 @@ extension EditSession {
                 return nil
             }
             model.requestLength(steps)
-        case .trackLength, .transpose, .condition: return songLine(text, for: purpose)
+        case .trackLength, .transpose, .condition, .velocity: return songLine(text, for: purpose)
         case .export: export(to: text)
         }
         return nil
@@ -73,6 +73,16 @@ extension EditSession {
                 model.message = "condition: expected a:b (1 <= a <= b <= 64), FILL, PRE or NEI, ! to negate"
                 return nil
             }
+            replacePatternInTransport()
+        case .velocity:
+            guard
+                let v = Velocity(rawValue: text.lowercased())
+                    ?? Int(text).flatMap({ Velocity.levels.contains($0) ? .level($0) : nil })
+            else {
+                model.message = "velocity: expected 1...127, normal, accent or sustain"
+                return nil
+            }
+            model.setVelocity(v)
             replacePatternInTransport()
         case .transpose:
             guard let t = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text), ChainEntry.transposeRange.contains(t) else {
