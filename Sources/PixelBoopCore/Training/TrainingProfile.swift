@@ -117,15 +117,22 @@ public struct TrainingProfile: Sendable {
     /// wrong notes (beyond the session's `--tolerance`, from its settings; 50 cents for sessions
     /// stored before there was one).
     static func scoredAttempts(_ attempts: [MatchAttempt], sessions: [TrainingSession]) -> [MatchAttempt] {
+        let tolerance = tolerances(sessions)
+        return attempts.filter { a in
+            guard let cents = a.cents else { return false }
+            return abs(cents) <= (tolerance[a.session] ?? MatchJudgement.defaultTolerance)
+        }
+    }
+
+    /// Each matching session's --tolerance, from its settings (none for sessions stored before
+    /// there was one: the default applies).
+    public static func tolerances(_ sessions: [TrainingSession]) -> [Int64: Double] {
         var tolerance: [Int64: Double] = [:]
         for s in sessions where s.exercise == .match {
             let settings = (try? JSONReader.parse(Bytes(s.settings.utf8))) as? [String: Any]
             tolerance[s.id] = settings?["tolerance"] as? Double
         }
-        return attempts.filter { a in
-            guard let cents = a.cents else { return false }
-            return abs(cents) <= (tolerance[a.session] ?? MatchJudgement.defaultTolerance)
-        }
+        return tolerance
     }
 
     /// The posterior of every answer for one interval (named as `SungInterval` names it, so "P5up"

@@ -10,7 +10,8 @@ struct TrainCommand: ParsableCommand {
         discussion: """
             `boop train` (run) is pitch discrimination: it finds the difference in cents you hear \
             right 75 % of the time. `boop train match` scores notes (or intervals, --interval) sung \
-            back to a reference, live with a needle or from a recording; `boop train interval` \
+            back to a reference, live with a needle or from a recording; `boop train sing-interval` asks for \
+            intervals above or below a reference, chosen by spaced repetition; `boop train interval` \
             compares the widths of two melodic intervals; `boop train identify` names intervals and chords, \
             `boop train degrees` scale degrees in a key; `boop train stats` shows the history. \
             In a discrimination session each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
@@ -25,8 +26,8 @@ struct TrainCommand: ParsableCommand {
             shows the history.
             """,
         subcommands: [
-            TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainIdentifyCommand.self,
-            TrainDegreesCommand.self, TrainStatsCommand.self
+            TrainRunCommand.self, TrainMatchCommand.self, TrainSingIntervalCommand.self, TrainIntervalCommand.self,
+            TrainIdentifyCommand.self, TrainDegreesCommand.self, TrainStatsCommand.self
         ],
         defaultSubcommand: TrainRunCommand.self)
 }
