@@ -14,27 +14,22 @@ failures=0
 python3 "$ROOT/scripts/train-sing-sim.py" "$boop" "$work/sim" --trials 16 || failures=$((failures + 1))
 
 python3 - "$boop" "$work" "$ROOT" <<'PY' || failures=$((failures + 1))
-import json, math, os, subprocess, sys, warnings
+import json, math, os, pathlib, subprocess, sys, warnings
 import numpy as np
 from scipy.io import wavfile
-from scipy.optimize import curve_fit
+from scipy.signal import hilbert
 
 boop, work, root = sys.argv[1:4]
 warnings.simplefilter("ignore")   # the WAV's own chunks (scipy reads the samples, skips the rest)
-failures = 0
-
-
-def fail(message):
-    global failures
-    print("FAIL " + message)
-    failures += 1
+failures = []
+fail = failures.append
 
 
 def write(name, text):
-    path = os.path.join(work, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+    """The file `name` in the work folder, holding `text`: its path."""
+    path = pathlib.Path(work, name)
+    path.write_text(text)
+    return str(path)
 
 
 def degrees(scl_text):
@@ -57,31 +52,21 @@ def scala_hz(cents, key, ref_key=60, ref_hz=261.62556530059862):
 
 
 def tones(path):
-    """Each tone's frequency: the sounding stretches (10 ms frames above -40 dB of the peak), a
-    least-squares sine fit over the middle of each, started from the spectrum's peak."""
+    """Each tone's frequency: the sounding stretches (10 ms frames above -40 dB of the peak), and
+    over the middle of each the slope of the analytic signal's unwrapped phase (least squares)."""
     rate, x = wavfile.read(path)
     x = x.astype(np.float64)
     hop = rate // 100
     level = np.sqrt(np.mean(x[: len(x) // hop * hop].reshape(-1, hop) ** 2, axis=1))
-    on = level > np.max(level) * 0.01
-    out, k = [], 0
-    while k < len(on):
-        if not on[k]:
-            k += 1
-            continue
-        end = k
-        while end < len(on) and on[end]:
-            end += 1
-        seg = x[(k + 8) * hop:(end - 8) * hop]
-        t = np.arange(len(seg)) / rate
-        spectrum = np.abs(np.fft.rfft(seg * np.hanning(len(seg)), 8 * len(seg)))
-        i = int(np.argmax(spectrum))
-        a, b, c = np.log(spectrum[i - 1:i + 2])
-        guess = (i + 0.5 * (a - c) / (a - 2 * b + c)) * rate / (8 * len(seg))
-        model = lambda t, f, p, q: p * np.sin(2 * np.pi * f * t) + q * np.cos(2 * np.pi * f * t)
-        (f, _, _), _ = curve_fit(model, t, seg, p0=[guess, np.max(seg), 0.0])
-        out.append(f)
-        k = end
+    on = np.concatenate([[False], level > np.max(level) * 0.01, [False]])
+    starts = np.flatnonzero(on[1:] & ~on[:-1])
+    ends = np.flatnonzero(~on[1:] & on[:-1])
+    out = []
+    for start, end in zip(starts, ends):
+        phase = np.unwrap(np.angle(hilbert(x[start * hop:end * hop])))
+        middle = slice(len(phase) // 5, len(phase) * 4 // 5)
+        slope = np.polyfit(np.arange(len(phase))[middle] / rate, phase[middle], 1)[0]
+        out.append(slope / (2 * np.pi))
     return out
 
 
@@ -152,6 +137,8 @@ for label, options, expect in tunings:
         fail(f"match {label}: exit {p.returncode}, references {refs}, expected {want}: {p.stderr.strip()}")
     else:
         print(f"match {label}: references {', '.join(f'{r:.4f}' for r in refs)} Hz, as the Scala arithmetic")
+for f in failures:
+    print("FAIL " + f)
 sys.exit(1 if failures else 0)
 PY
 
