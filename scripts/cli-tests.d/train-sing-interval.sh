@@ -3,7 +3,8 @@
 # sing-interval offline (scripts/train-sing-sim.py: targets, scores, the adaptive choice and the
 # per-direction profile); the reference notes of identify and degrees rendered with --scl (19-tone
 # equal, and just intonation placed by a --kbm) sound within 0.01 cent of the Scala arithmetic
-# (written here from the files' own text), and match's references with --scl are those pitches; bad
+# (written here from the files' own text), as do discrimination's two tones about their reference, and
+# match's references with --scl are those pitches; bad
 # lists, directions and tuning files are one line with the documented status.
 # Run by scripts/cli-tests.sh with BOOP, ROOT and WORK set; by hand: BOOP=path/to/boop ROOT=. WORK=/tmp bash $0
 set -uo pipefail
@@ -124,6 +125,20 @@ for label, options, expect in tunings:
         off = max(abs(1200 * math.log2(a / b)) for a, b in zip(tonic_triad, want))
         if off > 0.01:
             fail(f"degrees {label}: the tonic triad {tonic_triad} is {off:.4f} cents from {want}")
+
+    # discrimination on D4: each trial's two tones lie evenly around the tuning's D4.
+    out = os.path.join(work, f"run-{label}.wav")
+    p = subprocess.run([boop, "train", "--json", "--trials", "3", "--note", "D4", "--duration", "0.4", "--seed", "5",
+                        "--db", os.path.join(work, f"{label}.sqlite"), "-o", out] + options,
+                       input="higher\n" * 3, capture_output=True, text=True)
+    pairs = [(d["first_hz"], d["second_hz"]) for d in map(json.loads, p.stdout.splitlines()) if "first_hz" in d]
+    measured = tones(out) if p.returncode == 0 else []
+    centres = [math.sqrt(a * b) for a, b in pairs] + [math.sqrt(a * b) for a, b in zip(measured[::2], measured[1::2])]
+    worst = max((abs(1200 * math.log2(c / expect(62))) for c in centres), default=math.inf)
+    if len(centres) != 6 or worst > 0.01:
+        fail(f"train {label}: exit {p.returncode}, {len(centres)} centres, worst {worst:.4f} cents: {p.stderr.strip()}")
+    else:
+        print(f"train {label}: 3 trials' tones centred on D4 within {worst:.5f} cents, reported and rendered")
 
     # match from a recording: each reference is the tuning's pitch of its key.
     sung = os.path.join(work, "sung.wav")

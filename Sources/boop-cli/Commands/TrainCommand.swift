@@ -118,6 +118,8 @@ struct TrainRunCommand: ParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
+    @OptionGroup var tuningOptions: TuningOptions
+
     /// Silence between trials in a file (live, the pause is the listener's answer).
     static let interTrialSeconds = 1.0
 
@@ -130,6 +132,9 @@ struct TrainRunCommand: ParsableCommand {
             throw ValidationError("--max-cents \(maxCents): expected 10...1200 cents")
         }
         if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
+        if tuningOptions.scale != nil && reference != 440 {
+            throw ValidationError("--reference \(reference): the --scl tuning places A4 itself; expected one of them")
+        }
         _ = try notes()
     }
 
@@ -157,6 +162,12 @@ struct TrainRunCommand: ParsableCommand {
             settings.reference = reference
             settings.maxCents = maxCents
             settings.seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            let pitch = try ReferencePitch(tuningOptions, a4: reference)
+            if let tuning = pitch.tuning {
+                try pitch.check(keys: range, option: note == nil ? "--range" : "--note")
+                settings.keyHz = tuning.keyHz
+                (settings.scl, settings.kbm) = (tuning.scalePath, tuning.mappingPath)
+            }
             if let output { try checkOutput(output) }
             let store = try history.open(forWriting: true)
             let session = TrainSessionRunner(command: self, settings: settings, store: store)
