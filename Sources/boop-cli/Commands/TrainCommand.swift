@@ -75,17 +75,11 @@ struct TrainRunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "A training session (the default: `boop train` is `boop train run`).")
 
-    @Option(name: .long, help: "Trials in the session (1...500).")
-    var trials: Int = 40
-
     @Option(name: .long, help: "Reference notes, one per trial at random: LOW..HIGH (default C4..C6).")
     var range: String?
 
     @Option(name: .long, help: "One reference note for every trial (instead of --range), e.g. A4.")
     var note: String?
-
-    @Option(name: .long, help: "Seconds per tone (0.1...5).")
-    var duration: Double = 1.0
 
     @Option(name: .long, help: "Seconds of silence between the two tones (0...5).")
     var gap: Double = 0.4
@@ -106,17 +100,12 @@ struct TrainRunCommand: ParsableCommand {
         help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
     var json = false
 
-    @Option(
-        name: .shortAndLong,
-        help: "Write every trial's two tones to this WAV file instead of a device (trials 1 s of silence apart).")
-    var output: String?
+    @OptionGroup var session: EarSessionOptions
 
-    @Option(name: .long, help: "Seed for the trial sequence (the same seed and answers give the same trials).")
-    var seed: UInt64?
-
-    @OptionGroup var history: HistoryOption
-
-    @OptionGroup var deviceOptions: DeviceOptions
+    var trials: Int { session.trials(default: 40) }
+    var duration: Double { session.duration(default: 1.0) }
+    var output: String? { session.output }
+    var deviceOptions: DeviceOptions { session.deviceOptions }
 
     @OptionGroup var tuningOptions: TuningOptions
 
@@ -124,8 +113,6 @@ struct TrainRunCommand: ParsableCommand {
     static let interTrialSeconds = 1.0
 
     mutating func validate() throws {
-        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         if !(0...5).contains(gap) { throw ValidationError("--gap \(gap): expected 0...5 seconds") }
         if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
         if !(PsiReport.narrowestCents...PsiMethod.widestCents).contains(maxCents) {
@@ -161,7 +148,7 @@ struct TrainRunCommand: ParsableCommand {
             settings.gap = gap
             settings.reference = reference
             settings.maxCents = maxCents
-            settings.seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            settings.seed = session.seedOrDrawn()
             let pitch = try ReferencePitch(tuningOptions, a4: reference)
             if let tuning = pitch.tuning {
                 try pitch.check(keys: range, option: note == nil ? "--range" : "--note")
@@ -169,9 +156,8 @@ struct TrainRunCommand: ParsableCommand {
                 (settings.scl, settings.kbm) = (tuning.scalePath, tuning.mappingPath)
             }
             if let output { try checkOutput(output) }
-            let store = try history.open(forWriting: true)
-            let session = TrainSessionRunner(command: self, settings: settings, store: store)
-            try session.run()
+            let store = try session.history.open(forWriting: true)
+            try TrainSessionRunner(command: self, settings: settings, store: store).run()
         }
     }
 }

@@ -54,7 +54,7 @@ struct DirectionTable {
     /// "M3      7/9   78 % 45-94    3/4   75 % 30-95": right/trials, the share, its interval.
     private static func table(_ title: String, _ cells: [Cell], _ directions: [String]) -> String {
         var out = "\(title); share right, 95 % interval)\n"
-        out += trimmed("int " + directions.map { pad($0, 23) }.joined()) + "\n"
+        out += EarProfileText.trimmed("int " + directions.map { pad($0, 23) }.joined()) + "\n"
         for interval in EarItems.intervalNames where cells.contains(where: { $0.interval == interval }) {
             var row = pad(interval, 4)
             for d in directions {
@@ -68,15 +68,9 @@ struct DirectionTable {
                         cFormat: "%3d/%-3d %3.0f %% %.0f-%.0f", w.right, w.trials, 100 * w.accuracy, 100 * w.low,
                         100 * w.high), 23)
             }
-            out += trimmed(row) + "\n"
+            out += EarProfileText.trimmed(row) + "\n"
         }
         return out
-    }
-
-    private static func trimmed(_ row: String) -> String {
-        var row = row
-        while row.last == " " { row.removeLast() }
-        return row
     }
 
     private static func pad(_ s: String, _ width: Int) -> String {

@@ -2,22 +2,26 @@ import ArgumentParser
 import Glibc
 import PixelBoopCore
 
-/// The options of an exercise that plays notes and takes answers trial by trial (`train
-/// identify`, `degrees`, `interval`): how many trials, how long each note sounds, the seed, and
+/// The options of an exercise that plays notes and takes answers trial by trial (`train`,
+/// `train identify`, `degrees`, `interval`): how many trials, how long each note sounds, the seed, and
 /// where the notes go. Each exercise names its own defaults for the first two.
 struct EarSessionOptions: ParsableArguments {
-    @Option(name: .long, help: "Trials in the session (1...500; default 30, 40 for `train interval`).")
+    @Option(
+        name: .long,
+        help: "Trials in the session (1...500; default 40 for `train` and `train interval`, 30 for identify and degrees).")
     var trials: Int?
 
     @Option(
         name: .long,
-        help: "Seconds per note or chord (0.1...5; default 0.7 for identify, 0.6 for degrees, 0.5 for interval).")
+        help: "Seconds per tone, note or chord (0.1...5; default 1 for `train`, 0.5 interval, 0.7 identify, 0.6 degrees).")
     var duration: Double?
 
     @Option(name: .long, help: "Seed for the items and notes (the same seed, history and answers give the same trials).")
     var seed: UInt64?
 
-    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
+    @Option(
+        name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device (trials 1 s of silence apart)."
+    )
     var output: String?
 
     @OptionGroup var history: HistoryOption
