@@ -15,7 +15,7 @@ so the recording's first notes are the same in every run. Checks, on the last ru
   called wrong;
 - the missed interval is asked more often than any other (spaced repetition);
 - `train stats --profile --json` counts each interval and direction's trials and right answers as
-  sung, and `--profile` fits 80 columns.
+  sung, and `--profile` fits 80 columns; `train stats --json` calls the session's interval "mixed".
 Exit 1 on any failure.
 """
 import argparse
@@ -121,6 +121,10 @@ for item, n in counts.items():
     right = 0 if item == "P4down" else n
     if not r or r["trials"] != n or r["right"] != right or not r["low"] - 1e-9 <= right / n <= r["high"] + 1e-9:
         failures.append(f"stats --profile --json: {item}: {r}, expected {n} trials, {right} right")
+progress = json.loads(subprocess.run([args.boop, "train", "stats", "--db", db, "--json"], capture_output=True,
+                                     text=True).stdout)
+if [m.get("interval") for m in progress.get("match", [])] != ["mixed"]:
+    failures.append(f"stats --json: the session's interval is {progress.get('match')}, expected mixed")
 text = subprocess.run([args.boop, "train", "stats", "--db", db, "--profile"], capture_output=True, text=True).stdout
 wide = [line for line in text.splitlines() if len(line) > 80]
 if wide or "Sung intervals" not in text:

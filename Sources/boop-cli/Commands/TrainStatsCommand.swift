@@ -10,7 +10,8 @@ struct TrainStatsCommand: ParsableCommand {
         abstract: "The training history: progress per exercise, your ear and voice per register, or every trial as CSV.",
         discussion: """
             Without options: one row per session and a chart over time for each exercise — pitch \
-            discrimination (threshold), pitch matching (bias and spread of the sung notes) and \
+            discrimination (threshold), pitch matching (bias and spread of the sung notes; the interval \
+            asked for, "mixed" for a sing-interval session) and \
             interval discrimination (threshold, per interval). --profile: the discrimination \
             threshold, the interval-discrimination threshold per interval, and the matching bias \
             and spread, per register (octave bands C to B: of the reference tone, of the first \
