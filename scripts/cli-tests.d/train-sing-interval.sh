@@ -179,6 +179,9 @@ check "--reference with --scl" 64 "--reference" "$boop" train match "${db[@]}" -
 check "identify, a malformed scale" 65 "bad.scl" "$boop" train identify "${db[@]}" --json \
   --scl "$(printf 'x\n2\nabc\n2/1\n' >"$work/bad.scl"; echo "$work/bad.scl")"
 printf '! one key\n1\n60\n60\n60\n60\n261.6\n1\n0\n' >"$work/one.kbm"
+printf '! gaps\n12\n0\n127\n60\n69\n440.0\n12\n0\nx\n2\nx\n4\n5\nx\n7\nx\n9\nx\n11\n' >"$work/gaps.kbm"
+check "sing-interval, an unmapped key inside the range" 64 "key 61 (C#4) is unmapped" "$boop" train sing-interval \
+  "${db[@]}" --scl "$work/ji.scl" --kbm "$work/gaps.kbm" --range C4..C5
 check "identify, an unmapped key" 64 "unmapped" "$boop" train identify "${db[@]}" --json --scl "$work/ji.scl" --kbm "$work/one.kbm"
 [ -e "$work/refused.sqlite" ] && { echo "FAIL a refused session left a history behind"; failures=$((failures + 1)); }
 exit $((failures > 0))

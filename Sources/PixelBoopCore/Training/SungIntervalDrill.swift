@@ -64,7 +64,9 @@ public struct SungIntervalDrill: Sendable {
     }
 
     /// The most semitones a target lies above and below its reference.
-    public var span: (up: Int, down: Int) {
+    public var span: (up: Int, down: Int) { Self.span(intervals) }
+
+    public static func span(_ intervals: [SungInterval]) -> (up: Int, down: Int) {
         (
             intervals.filter { $0.direction > 0 }.map(\.semitones).max() ?? 0,
             intervals.filter { $0.direction < 0 }.map(\.semitones).max() ?? 0

@@ -19,6 +19,8 @@ extension TrainMatchCommand {
             var r = try drawRange()
             if let span, r.count > span.up + span.down { r = (r.lowerBound + span.down)...(r.upperBound - span.up) }
             let option = self.voice != nil ? "--voice \(self.voice ?? "")" : "--range"
+            // Every key a reference may be drawn from has a pitch in the tuning.
+            try pitch.check(keys: r, option: option)
             notes = [(r.lowerBound, option), (r.upperBound, option)]
         }
         for (midi, option) in notes {

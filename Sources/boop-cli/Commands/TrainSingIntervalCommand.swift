@@ -47,12 +47,14 @@ struct TrainSingIntervalCommand: ParsableCommand {
             match.options = options
             let pitch = try ReferencePitch(options.tuningOptions, a4: options.reference)
             let list = SungIntervalDrill.intervals(intervals, direction: direction) ?? []
+            // What is refused (a target out of reach, a recording that cannot be read) is refused
+            // before the history is touched.
+            try match.checkMeasurable(pitch: pitch, intervals: list, span: SungIntervalDrill.span(list))
+            Signals.install()
+            let wav = try options.input.map(TrainMatchCommand.readWav)
             let store = try options.history.open(forWriting: true)
             let drill = try IntervalDrill(
                 intervals: list, store: store, seed: options.seed ?? UInt64.random(in: 0...UInt64.max))
-            try match.checkMeasurable(pitch: pitch, intervals: list, span: drill.span)
-            Signals.install()
-            let wav = try options.input.map(TrainMatchCommand.readWav)
             let settings = match.settingsJSON(
                 ["drill": "sing-interval", "intervals": intervals, "direction": direction].merging(pitch.settings) { a, _ in a })
             let recorder = MatchRecorder(store: store, settings: settings, live: wav == nil)
