@@ -20,7 +20,8 @@ struct TrainCommand: ParsableCommand {
             adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
             threshold with a 68 % credible interval. Differences go up to --max-cents (default \
             100, at most 1200): a threshold beyond them is reported as not measured, and answers \
-            no better than guessing as at chance, never as a number. Every answer is stored as it is given in SQLite: \
+            no better than guessing as at chance, never as a number. --scl FILE [--kbm FILE] plays \
+            the reference notes at their keys' pitches in that Scala tuning. Every answer is stored as it is given in SQLite: \
             --db PATH, by default $XDG_DATA_HOME/pixelboop/training.sqlite, or \
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set or not an absolute path. `boop train stats` \
             shows the history.

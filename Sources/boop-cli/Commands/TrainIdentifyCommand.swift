@@ -15,7 +15,8 @@ struct TrainIdentifyCommand: ParsableCommand {
             missed comes back soonest, with the item named in its place; one answered right \
             several times running is asked less. --json prints {"trial","drill","variant", \
             "together","phrases_hz","choices"} and reads an item's name or quit; at the end \
-            {"trials","right","accuracy","items"}.
+            {"trials","right","accuracy","items"}. --scl FILE [--kbm FILE] sounds every note at its \
+            key's pitch in that Scala tuning (an interval is then its keys apart in the tuning).
             """)
 
     @Flag(name: .long, help: "Chords instead of intervals.")
@@ -86,7 +87,7 @@ struct TrainDegreesCommand: ParsableCommand {
             an octave below, alone, then again under the note); name its degree with 1-7 (shown as do re mi fa sol la ti \
             with --solfege). r replays, q ends (the trial in progress is not stored). Items are \
             scheduled and stored as in `train identify`; --json as there, answering 1-7 or the \
-            solfège name.
+            solfège name; --scl/--kbm as there.
             """)
 
     @Option(name: .long, help: "The key: C, C#, D, Eb, E, F, F#, G, Ab, A, Bb or B (default: a random key per trial).")

@@ -12,14 +12,16 @@ struct TrainMatchCommand: ParsableCommand {
             after the onset's scoop, vibrato averaged out) gives the sung pitch and its error in cents, \
             scored in the nearest octave with the octave named. --interval M3 (m2 ... P8, M3down for \
             below) asks for that interval from the reference instead, in equal temperament or \
-            --tuning just. Live, each reference plays on -D and the note is heard on -C \
+            --tuning just. --scl FILE [--kbm FILE] plays the references at their keys' pitches in \
+            that Scala tuning (an interval is still asked from the tuned reference). Live, each reference plays on -D and the note is heard on -C \
             (a needle shows the cents while it is held; the note ends after 0.3 s of silence). \
             --input FILE takes the sung notes from a recording (WAV or FLAC) instead: its notes \
             (separated by at least 0.3 s of silence) answer the trials in order, lined up by pitch \
             when one is missing or extra (said on stderr). A note more than --tolerance cents (50) \
             from the target in its nearest octave is a wrong note, named and left out of bias and \
             spread; notes in another octave are counted apart. --json prints \
-            {"trial","reference_hz","listening":true} as each trial starts listening, then \
+            {"trial","reference_hz","listening":true} as each trial starts listening (with an interval \
+            also "interval", as M3up, and "target_hz"), then \
             {"trial","sung_hz","cents","octave","stable_ms","judgement","sung_note","target_note"} or \
             {"trial","unvoiced":true} ("missing":true too when the recording has no note for it), and at the \
             end {"bias_cents","bias_low","bias_high","spread_cents","wrong_notes",\
