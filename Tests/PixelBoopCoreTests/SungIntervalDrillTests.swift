@@ -71,4 +71,21 @@ struct SungIntervalDrillTests {
         a.record(list[0], right: true)
         #expect(a.scheduler.box["M3up"] == 1)
     }
+
+    @Test("the profile: a session's tolerance from its settings; a session of several intervals is mixed")
+    func profile() {
+        let session = TrainingSession(
+            id: 1, started: Timestamp(), ended: Timestamp(), settings: "{\"tolerance\":30.0,\"drill\":\"sing-interval\"}",
+            trials: 3, threshold: nil, low: nil, high: nil, exercise: .match)
+        #expect(TrainingProfile.tolerances([session]) == [1: 30])
+        let attempts = [attempt("M3", cents: 40), attempt("P5down", cents: 2), attempt("M3", cents: 5)]
+        let p = TrainingProfile(sessions: [session], trials: [], attempts: attempts, intervals: [])
+        #expect(p.match.map(\.interval) == [TrainingProfile.mixed])
+        // 40 cents is beyond this session's 30: a wrong note, out of the bias.
+        #expect(p.match.first?.trials == 2)
+        let list = SungIntervalDrill.intervals("M3", direction: "up")!
+        let drill = SungIntervalDrill(intervals: list, history: attempts, tolerance: TrainingProfile.tolerances([session]))
+        // Wrong (box 0), then right (box 1).
+        #expect(drill.scheduler.box["M3up"] == 1)
+    }
 }
