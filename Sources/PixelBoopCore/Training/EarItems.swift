@@ -36,7 +36,7 @@ public enum EarItems {
     public static let major = [0, 2, 4, 5, 7, 9, 11]
     public static let keyNames = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
 
-    static func hz(_ midi: Int) -> Double { 440 * pow(2, Double(midi - 69) / 12) }
+    public static func hz(_ midi: Int) -> Double { 440 * pow(2, Double(midi - 69) / 12) }
 }
 
 /// One identification trial: the item asked, how it was played (a direction, a chord's
@@ -57,18 +57,18 @@ public struct EarTrialPlan: Sendable, Equatable {
     /// octaves of it.
     public static func identify(
         number: Int, drill: EarDrill, item: String, roots: ClosedRange<Int>, directions: [String],
-        rng: inout SeededGenerator
+        rng: inout SeededGenerator, hz: (Int) -> Double = EarItems.hz
     ) -> EarTrialPlan {
         let root = Int.random(in: roots, using: &rng)
         if drill == .chords {
             let shape = EarItems.chords.first { $0.name == item }!.semitones
             return EarTrialPlan(
                 number: number, drill: drill, item: item, variant: "root", base: root,
-                phrases: [shape.map { EarItems.hz(root + $0) }], together: true)
+                phrases: [shape.map { hz(root + $0) }], together: true)
         }
         let width = EarItems.intervalNames.firstIndex(of: item)! + 1
         let direction = directions.randomElement(using: &rng)!
-        let notes = [EarItems.hz(root), EarItems.hz(root + width)]
+        let notes = [hz(root), hz(root + width)]
         return EarTrialPlan(
             number: number, drill: drill, item: item, variant: direction, base: root,
             phrases: [direction == "down" ? notes.reversed() : notes], together: direction == "harmonic")
@@ -76,13 +76,15 @@ public struct EarTrialPlan: Sendable, Equatable {
 
     /// A degree of the major key on `tonic` (MIDI), after the cadence I-IV-V-I or, with `drone`,
     /// with the tonic and fifth an octave below (alone, then under the note); the note lies
-    /// within the octave above the tonic.
-    public static func degree(number: Int, degree: String, tonic: Int, drone: Bool) -> EarTrialPlan {
+    /// within the octave above the tonic. `hz` gives a key's pitch (a tuning's, or equal temperament).
+    public static func degree(
+        number: Int, degree: String, tonic: Int, drone: Bool, hz: (Int) -> Double = EarItems.hz
+    ) -> EarTrialPlan {
         let name = EarItems.keyNames[tonic % 12]
-        func triad(_ step: Int) -> [Double] { [0, 2, 4].map { EarItems.hz(tonic + scale(step + $0)) } }
-        let note = EarItems.hz(tonic + scale(Int(degree)! - 1))
+        func triad(_ step: Int) -> [Double] { [0, 2, 4].map { hz(tonic + scale(step + $0)) } }
+        let note = hz(tonic + scale(Int(degree)! - 1))
         // The drone sounds alone, then again under the note: the note is heard against the key.
-        let held = [EarItems.hz(tonic - 12), EarItems.hz(tonic - 5)]
+        let held = [hz(tonic - 12), hz(tonic - 5)]
         let phrases = drone ? [held, held + [note]] : [triad(0), triad(3), triad(4), triad(0), [note]]
         return EarTrialPlan(
             number: number, drill: .degrees, item: degree, variant: name, base: tonic, phrases: phrases, together: true)

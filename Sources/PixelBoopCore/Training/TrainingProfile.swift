@@ -41,7 +41,8 @@ public struct SessionProgress: Sendable {
     public let threshold: ThresholdEstimate?
     /// Matching sessions: bias and spread of the errors heard.
     public let match: MatchSummary?
-    /// The interval of an interval session, or the one a matching session asked for.
+    /// The interval of an interval session, or the one a matching session asked for ("mixed"
+    /// when it asked for several).
     public let interval: String?
 }
 
@@ -91,7 +92,7 @@ public struct TrainingProfile: Sendable {
             let errors = (kept[id] ?? []).map { $0.cents! }
             return SessionProgress(
                 session: s, trials: errors.count, threshold: nil, match: MatchSummary(errors: errors),
-                interval: list.first?.interval)
+                interval: Set(list.map(\.interval)).count > 1 ? Self.mixed : list.first?.interval)
         }
         let answered = Dictionary(grouping: intervals, by: \.session)
         interval = answered.keys.sorted().compactMap { id in
@@ -117,15 +118,25 @@ public struct TrainingProfile: Sendable {
     /// wrong notes (beyond the session's `--tolerance`, from its settings; 50 cents for sessions
     /// stored before there was one).
     static func scoredAttempts(_ attempts: [MatchAttempt], sessions: [TrainingSession]) -> [MatchAttempt] {
+        let tolerance = tolerances(sessions)
+        return attempts.filter { a in
+            guard let cents = a.cents else { return false }
+            return abs(cents) <= (tolerance[a.session] ?? MatchJudgement.defaultTolerance)
+        }
+    }
+
+    /// The interval of a matching session that asked for several (`train sing-interval`).
+    public static let mixed = "mixed"
+
+    /// Each matching session's --tolerance, from its settings (none for sessions stored before
+    /// there was one: the default applies).
+    public static func tolerances(_ sessions: [TrainingSession]) -> [Int64: Double] {
         var tolerance: [Int64: Double] = [:]
         for s in sessions where s.exercise == .match {
             let settings = (try? JSONReader.parse(Bytes(s.settings.utf8))) as? [String: Any]
             tolerance[s.id] = settings?["tolerance"] as? Double
         }
-        return attempts.filter { a in
-            guard let cents = a.cents else { return false }
-            return abs(cents) <= (tolerance[a.session] ?? MatchJudgement.defaultTolerance)
-        }
+        return tolerance
     }
 
     /// The posterior of every answer for one interval (named as `SungInterval` names it, so "P5up"

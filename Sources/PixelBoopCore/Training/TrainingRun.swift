@@ -28,16 +28,32 @@ public struct TrainingSettings: Sendable, Equatable, Codable {
     public var seed: UInt64 = 0
     /// The largest difference played (cents, `--max-cents`).
     public var maxCents: Double = PsiMethod.centsRange.upperBound
+    /// A Scala tuning's pitch for each key (`--scl/--kbm`), in place of equal temperament on
+    /// `reference`; its files are stored by name (`scl`, `kbm`), the pitches are not.
+    public var keyHz: [Double]?
+    public var scl: String?
+    public var kbm: String?
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case lowNote, highNote, trials, duration, gap, reference, seed, maxCents, scl, kbm
+    }
+
+    /// The reference pitch of a key.
+    public func hz(_ note: Int) -> Double {
+        if let keyHz, keyHz.indices.contains(note), keyHz[note] > 0 { return keyHz[note] }
+        return Pitch.frequency(midi: Double(note), reference: reference)
+    }
 
     /// The settings as a session stores them: a JSON object, keys in the order above (as
     /// JSONEncoder wrote them before, so older and newer sessions read alike).
     public var json: String {
-        let fields: [(String, Any)] = [
-            ("lowNote", lowNote), ("highNote", highNote), ("trials", trials), ("duration", duration), ("gap", gap),
-            ("reference", reference), ("seed", seed), ("maxCents", maxCents)
-        ]
+        let fields: [(String, Any)] =
+            [
+                ("lowNote", lowNote), ("highNote", highNote), ("trials", trials), ("duration", duration), ("gap", gap),
+                ("reference", reference), ("seed", seed), ("maxCents", maxCents)
+            ] + [("scl", scl), ("kbm", kbm)].compactMap { name, path in path.map { (name, $0) } }
         return "{" + fields.map { "\"\($0.0)\":" + (JSONText.encode($0.1) ?? "null") }.joined(separator: ",") + "}"
     }
 }
@@ -113,7 +129,7 @@ public struct TrainingRun: Sendable {
         return session.nextTrial { number, cents, rng in
             let note = Int.random(in: settings.lowNote...settings.highNote, using: &rng)
             return TrainingTrialPlan(
-                number: number, referenceHz: Pitch.frequency(midi: Double(note), reference: settings.reference),
+                number: number, referenceHz: settings.hz(note),
                 cents: cents, higherInterval: Bool.random(using: &rng) ? 2 : 1)
         }
     }

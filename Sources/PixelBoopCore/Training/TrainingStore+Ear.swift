@@ -37,14 +37,7 @@ extension TrainingStore {
     /// documented procedure asks; the rebuild and the new table commit together or not at all.
     static let schema3 = """
         CREATE TABLE sessions_3 (
-            id INTEGER PRIMARY KEY,
-            started TEXT NOT NULL,
-            ended TEXT,
-            settings TEXT NOT NULL,
-            trials INTEGER NOT NULL DEFAULT 0,
-            threshold_cents REAL,
-            low_cents REAL,
-            high_cents REAL,
+        \(sessionColumns),
             exercise TEXT NOT NULL DEFAULT 'discrimination'
                 CHECK (exercise IN ('discrimination', 'match', 'interval', 'identify', 'degrees')));
         INSERT INTO sessions_3(id, started, ended, settings, trials, threshold_cents, low_cents, high_cents, exercise)
@@ -67,19 +60,9 @@ extension TrainingStore {
         """
 
     func migrate3() throws(TrainingStoreError) {
-        let what = "adding identification exercises to the history"
-        try exec("PRAGMA foreign_keys=OFF", what)
+        try exec("PRAGMA foreign_keys=OFF", "adding identification exercises to the history")
         defer { _ = sqlite3_exec(db, "PRAGMA foreign_keys=ON", nil, nil, nil) }
-        try exec("BEGIN IMMEDIATE", what)
-        do {
-            var now: Int32 = 0
-            try query("PRAGMA user_version", what) { now = sqlite3_column_int($0, 0) }
-            if now < 3 { try exec(TrainingStore.schema3 + "\nPRAGMA user_version = 3;", what) }
-            try exec("COMMIT", what)
-        } catch {
-            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
-            throw error
-        }
+        try step(TrainingStore.schema3, to: 3, "adding identification exercises to the history")
     }
 
     public func add(_ t: EarTrialRecord) throws(TrainingStoreError) {

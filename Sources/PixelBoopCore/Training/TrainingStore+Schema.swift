@@ -12,8 +12,8 @@ extension TrainingStore {
     ]
 
     /// Schema 1: sessions and pitch-discrimination trials.
-    static let schema1 = """
-        CREATE TABLE IF NOT EXISTS sessions (
+    /// The columns every schema's sessions table has (schema 3 rebuilds the table with them).
+    static let sessionColumns = """
             id INTEGER PRIMARY KEY,
             started TEXT NOT NULL,
             ended TEXT,
@@ -21,7 +21,12 @@ extension TrainingStore {
             trials INTEGER NOT NULL DEFAULT 0,
             threshold_cents REAL,
             low_cents REAL,
-            high_cents REAL);
+            high_cents REAL
+        """
+
+    static let schema1 = """
+        CREATE TABLE IF NOT EXISTS sessions (
+        \(sessionColumns));
         CREATE TABLE IF NOT EXISTS trials (
             id INTEGER PRIMARY KEY,
             session_id INTEGER NOT NULL REFERENCES sessions(id),
@@ -99,7 +104,7 @@ extension TrainingStore {
     }
 
     /// One migration step in one transaction (rolled back whole when any statement fails).
-    private func step(_ sql: String, to version: Int32, _ what: String) throws(TrainingStoreError) {
+    func step(_ sql: String, to version: Int32, _ what: String) throws(TrainingStoreError) {
         try exec("BEGIN IMMEDIATE", what)
         do {
             // Another session may have taken this step while this one waited for the lock.

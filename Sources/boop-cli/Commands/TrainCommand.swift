@@ -10,7 +10,8 @@ struct TrainCommand: ParsableCommand {
         discussion: """
             `boop train` (run) is pitch discrimination: it finds the difference in cents you hear \
             right 75 % of the time. `boop train match` scores notes (or intervals, --interval) sung \
-            back to a reference, live with a needle or from a recording; `boop train interval` \
+            back to a reference, live with a needle or from a recording; `boop train sing-interval` asks for \
+            intervals above or below a reference, chosen by spaced repetition; `boop train interval` \
             compares the widths of two melodic intervals; `boop train identify` names intervals and chords, \
             `boop train degrees` scale degrees in a key; `boop train stats` shows the history. \
             In a discrimination session each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
@@ -19,14 +20,15 @@ struct TrainCommand: ParsableCommand {
             adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
             threshold with a 68 % credible interval. Differences go up to --max-cents (default \
             100, at most 1200): a threshold beyond them is reported as not measured, and answers \
-            no better than guessing as at chance, never as a number. Every answer is stored as it is given in SQLite: \
+            no better than guessing as at chance, never as a number. --scl FILE [--kbm FILE] plays \
+            the reference notes at their keys' pitches in that Scala tuning. Every answer is stored as it is given in SQLite: \
             --db PATH, by default $XDG_DATA_HOME/pixelboop/training.sqlite, or \
             ~/.local/share/pixelboop/training.sqlite when XDG_DATA_HOME is not set or not an absolute path. `boop train stats` \
             shows the history.
             """,
         subcommands: [
-            TrainRunCommand.self, TrainMatchCommand.self, TrainIntervalCommand.self, TrainIdentifyCommand.self,
-            TrainDegreesCommand.self, TrainStatsCommand.self
+            TrainRunCommand.self, TrainMatchCommand.self, TrainSingIntervalCommand.self, TrainIntervalCommand.self,
+            TrainIdentifyCommand.self, TrainDegreesCommand.self, TrainStatsCommand.self
         ],
         defaultSubcommand: TrainRunCommand.self)
 }
@@ -74,17 +76,11 @@ struct TrainRunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "A training session (the default: `boop train` is `boop train run`).")
 
-    @Option(name: .long, help: "Trials in the session (1...500).")
-    var trials: Int = 40
-
     @Option(name: .long, help: "Reference notes, one per trial at random: LOW..HIGH (default C4..C6).")
     var range: String?
 
     @Option(name: .long, help: "One reference note for every trial (instead of --range), e.g. A4.")
     var note: String?
-
-    @Option(name: .long, help: "Seconds per tone (0.1...5).")
-    var duration: Double = 1.0
 
     @Option(name: .long, help: "Seconds of silence between the two tones (0...5).")
     var gap: Double = 0.4
@@ -105,30 +101,28 @@ struct TrainRunCommand: ParsableCommand {
         help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
     var json = false
 
-    @Option(
-        name: .shortAndLong,
-        help: "Write every trial's two tones to this WAV file instead of a device (trials 1 s of silence apart).")
-    var output: String?
+    @OptionGroup var session: EarSessionOptions
 
-    @Option(name: .long, help: "Seed for the trial sequence (the same seed and answers give the same trials).")
-    var seed: UInt64?
+    var trials: Int { session.trials(default: 40) }
+    var duration: Double { session.duration(default: 1.0) }
+    var output: String? { session.output }
+    var deviceOptions: DeviceOptions { session.deviceOptions }
 
-    @OptionGroup var history: HistoryOption
-
-    @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var tuningOptions: TuningOptions
 
     /// Silence between trials in a file (live, the pause is the listener's answer).
     static let interTrialSeconds = 1.0
 
     mutating func validate() throws {
-        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         if !(0...5).contains(gap) { throw ValidationError("--gap \(gap): expected 0...5 seconds") }
         if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
         if !(PsiReport.narrowestCents...PsiMethod.widestCents).contains(maxCents) {
             throw ValidationError("--max-cents \(maxCents): expected 10...1200 cents")
         }
         if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
+        if tuningOptions.scale != nil && reference != 440 {
+            throw ValidationError("--reference \(reference): the --scl tuning places A4 itself; expected one of them")
+        }
         _ = try notes()
     }
 
@@ -155,11 +149,16 @@ struct TrainRunCommand: ParsableCommand {
             settings.gap = gap
             settings.reference = reference
             settings.maxCents = maxCents
-            settings.seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            settings.seed = session.seedOrDrawn()
+            let pitch = try ReferencePitch(tuningOptions, a4: reference)
+            if let tuning = pitch.tuning {
+                try pitch.check(keys: range, option: note == nil ? "--range" : "--note")
+                settings.keyHz = tuning.keyHz
+                (settings.scl, settings.kbm) = (tuning.scalePath, tuning.mappingPath)
+            }
             if let output { try checkOutput(output) }
-            let store = try history.open(forWriting: true)
-            let session = TrainSessionRunner(command: self, settings: settings, store: store)
-            try session.run()
+            let store = try session.history.open(forWriting: true)
+            try TrainSessionRunner(command: self, settings: settings, store: store).run()
         }
     }
 }

@@ -37,6 +37,13 @@ final class EarSessionRunner {
         rng = SeededGenerator(seed: settings.seed)
     }
 
+    /// A session of `settings` with the history, seed and sound of `options`.
+    static func run(_ settings: EarSessionSettings, options: EarSessionOptions) throws {
+        let store = try options.history.open(forWriting: true)
+        let sound = try EarSound(duration: settings.duration, output: options.output, deviceOptions: options.deviceOptions)
+        try EarSessionRunner(settings, store: store, sound: sound).run()
+    }
+
     func run() throws {
         let keys = s.json ? nil : AnswerKeys()
         if !s.json && keys == nil {
@@ -155,7 +162,7 @@ final class EarSessionRunner {
     }
 }
 
-/// Where an identification trial's notes go: a live player, or a WAV file (1 s after a trial).
+/// Where an identification or interval trial's notes go: a live player, or a WAV file (1 s after a trial).
 final class EarSound {
     private var player: SineWaveNotePlayer?
     private var writer: AudioFileWriter?
@@ -178,8 +185,18 @@ final class EarSound {
     /// Notes played together start 1 ms apart (a sequence's onsets must advance); phrases are
     /// 0.2 s apart.
     func play(_ plan: EarTrialPlan) throws {
-        let gap = plan.together ? 0.001 - duration : 0.05
-        let sequence = try ToneSequence(phrases: plan.phrases, duration: duration, gap: gap, rest: 0.2, sampleRate: rate)
+        try play(plan.phrases, gap: plan.together ? 0.001 - duration : 0.05, rest: 0.2)
+    }
+
+    /// Both intervals of an interval-discrimination trial as one sequence (0.5 s rest between
+    /// them), scheduled by the engine as a whole; a stop signal ends it at once.
+    func play(_ plan: IntervalTrialPlan) throws {
+        try play([[plan.first.0, plan.first.1], [plan.second.0, plan.second.1]], gap: 0.05, rest: 0.5)
+    }
+
+    /// Phrases `rest` seconds apart, their notes `gap` apart, 1 s after the trial in a file.
+    func play(_ phrases: [[Double]], gap: Double, rest: Double) throws {
+        let sequence = try ToneSequence(phrases: phrases, duration: duration, gap: gap, rest: rest, sampleRate: rate)
         try soundTrial(sequence, writer: writer, player: player, tail: 1.0)
     }
 

@@ -15,7 +15,8 @@ struct TrainIdentifyCommand: ParsableCommand {
             missed comes back soonest, with the item named in its place; one answered right \
             several times running is asked less. --json prints {"trial","drill","variant", \
             "together","phrases_hz","choices"} and reads an item's name or quit; at the end \
-            {"trials","right","accuracy","items"}.
+            {"trials","right","accuracy","items"}. --scl FILE [--kbm FILE] sounds every note at its \
+            key's pitch in that Scala tuning (an interval is then its keys apart in the tuning).
             """)
 
     @Flag(name: .long, help: "Chords instead of intervals.")
@@ -24,31 +25,17 @@ struct TrainIdentifyCommand: ParsableCommand {
     @Option(name: .long, help: "How intervals are played: a list of up, down, harmonic (default all three).")
     var directions: String = "up,down,harmonic"
 
-    @Option(name: .long, help: "Trials in the session (1...500).")
-    var trials: Int = 30
-
     @Option(name: .long, help: "Lowest notes (roots): LOW..HIGH (default C4..C5).")
     var range: String?
-
-    @Option(name: .long, help: "Seconds per note (0.1...5).")
-    var duration: Double = 0.7
-
-    @Option(name: .long, help: "Seed for the items and notes (the same seed, history and answers give the same trials).")
-    var seed: UInt64?
 
     @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (an item's name or quit) read from stdin.")
     var json = false
 
-    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
-    var output: String?
+    @OptionGroup var session: EarSessionOptions
 
-    @OptionGroup var history: HistoryOption
-
-    @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var tuningOptions: TuningOptions
 
     mutating func validate() throws {
-        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         _ = try directionList()
         if chords && directions != "up,down,harmonic" {
             throw ValidationError("--directions: for intervals only (a chord's notes sound together)")
@@ -70,21 +57,22 @@ struct TrainIdentifyCommand: ParsableCommand {
             let drill: EarDrill = chords ? .chords : .intervals
             let roots = try TrainingNotes.range(range, fallback: 60...72)
             let directions = chords ? ["root"] : try directionList()
-            let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            let (seed, trials, duration) = (session.seedOrDrawn(), session.trials(default: 30), session.duration(default: 0.7))
+            let pitch = try ReferencePitch(tuningOptions)
+            try pitch.check(keys: roots.lowerBound...(roots.upperBound + 12), option: "--range")
             let settings: [String: Any] = [
                 "drill": drill.rawValue, "directions": directions.joined(separator: ","), "trials": trials,
                 "range": range ?? "C4..C5", "duration": duration, "seed": seed
-            ]
-            let session = EarSessionSettings(
+            ].merging(pitch.settings) { a, _ in a }
+            let ear = EarSessionSettings(
                 drill: drill, exercise: .identify, trials: trials, duration: duration, seed: seed, json: json,
                 labels: drill.items, settingsJSON: JSONText.encode(settings) ?? "",
                 plan: { number, item, rng in
                     EarTrialPlan.identify(
-                        number: number, drill: drill, item: item, roots: roots, directions: directions, rng: &rng)
+                        number: number, drill: drill, item: item, roots: roots, directions: directions, rng: &rng,
+                        hz: pitch.hz)
                 })
-            let store = try history.open(forWriting: true)
-            let sound = try EarSound(duration: duration, output: output, deviceOptions: deviceOptions)
-            try EarSessionRunner(session, store: store, sound: sound).run()
+            try EarSessionRunner.run(ear, options: session)
         }
     }
 }
@@ -99,7 +87,7 @@ struct TrainDegreesCommand: ParsableCommand {
             an octave below, alone, then again under the note); name its degree with 1-7 (shown as do re mi fa sol la ti \
             with --solfege). r replays, q ends (the trial in progress is not stored). Items are \
             scheduled and stored as in `train identify`; --json as there, answering 1-7 or the \
-            solfège name.
+            solfège name; --scl/--kbm as there.
             """)
 
     @Option(name: .long, help: "The key: C, C#, D, Eb, E, F, F#, G, Ab, A, Bb or B (default: a random key per trial).")
@@ -111,28 +99,14 @@ struct TrainDegreesCommand: ParsableCommand {
     @Flag(name: .long, help: "Name degrees by solfège (do re mi fa sol la ti).")
     var solfege = false
 
-    @Option(name: .long, help: "Trials in the session (1...500).")
-    var trials: Int = 30
-
-    @Option(name: .long, help: "Seconds per chord and note (0.1...5).")
-    var duration: Double = 0.6
-
-    @Option(name: .long, help: "Seed for the items and keys.")
-    var seed: UInt64?
-
     @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (1-7, a solfège name or quit) from stdin.")
     var json = false
 
-    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
-    var output: String?
+    @OptionGroup var session: EarSessionOptions
 
-    @OptionGroup var history: HistoryOption
-
-    @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var tuningOptions: TuningOptions
 
     mutating func validate() throws {
-        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         _ = try tonic()
     }
 
@@ -153,22 +127,23 @@ struct TrainDegreesCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             let fixed = try tonic()
-            let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+            let (seed, trials, duration) = (session.seedOrDrawn(), session.trials(default: 30), session.duration(default: 0.6))
+            let pitch = try ReferencePitch(tuningOptions)
+            // The drone an octave below the lowest tonic, up to the octave above the highest.
+            try pitch.check(keys: (fixed ?? 60) - 12...(fixed ?? 71) + 12, option: key == nil ? "a random key" : "--key")
             let settings: [String: Any] = [
                 "key": key ?? "random", "drone": drone, "solfege": solfege, "trials": trials, "duration": duration,
                 "seed": seed
-            ]
+            ].merging(pitch.settings) { a, _ in a }
             let drone = drone
-            let session = EarSessionSettings(
+            let ear = EarSessionSettings(
                 drill: .degrees, exercise: .degrees, trials: trials, duration: duration, seed: seed, json: json,
                 labels: solfege ? EarItems.solfege : EarDrill.degrees.items, settingsJSON: JSONText.encode(settings) ?? "",
                 plan: { number, item, rng in
                     let tonic = fixed ?? Int.random(in: 60...71, using: &rng)
-                    return EarTrialPlan.degree(number: number, degree: item, tonic: tonic, drone: drone)
+                    return EarTrialPlan.degree(number: number, degree: item, tonic: tonic, drone: drone, hz: pitch.hz)
                 })
-            let store = try history.open(forWriting: true)
-            let sound = try EarSound(duration: duration, output: output, deviceOptions: deviceOptions)
-            try EarSessionRunner(session, store: store, sound: sound).run()
+            try EarSessionRunner.run(ear, options: session)
         }
     }
 }

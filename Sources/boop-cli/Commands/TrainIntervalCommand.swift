@@ -22,17 +22,8 @@ struct TrainIntervalCommand: ParsableCommand {
     @Option(name: .long, help: "The interval: \(SungInterval.names.dropFirst().joined(separator: ", ")).")
     var interval: String = "P5"
 
-    @Option(name: .long, help: "Trials in the session (1...500).")
-    var trials: Int = 40
-
     @Option(name: .long, help: "Lower notes of the first interval: LOW..HIGH (default C4..C5).")
     var range: String?
-
-    @Option(name: .long, help: "Seconds per note (0.1...5).")
-    var duration: Double = 0.5
-
-    @Option(name: .long, help: "Seed for the trial sequence.")
-    var seed: UInt64?
 
     @Option(
         name: .long,
@@ -45,16 +36,14 @@ struct TrainIntervalCommand: ParsableCommand {
     @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (wider, narrower, quit) read from stdin.")
     var json = false
 
-    @Option(name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device.")
-    var output: String?
+    @OptionGroup var session: EarSessionOptions
 
-    @OptionGroup var history: HistoryOption
-
-    @OptionGroup var deviceOptions: DeviceOptions
+    var trials: Int { session.trials(default: 40) }
+    var duration: Double { session.duration(default: 0.5) }
+    var output: String? { session.output }
+    var history: HistoryOption { session.history }
 
     mutating func validate() throws {
-        if !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if !(0.1...5).contains(duration) { throw ValidationError("--duration \(duration): expected 0.1...5 seconds") }
         guard let i = SungInterval(interval), i.semitones > 0, i.direction > 0 else {
             throw ValidationError(
                 "--interval \(OneLine.escape(interval)): expected one of \(SungInterval.names.dropFirst().joined(separator: ", "))"
@@ -79,14 +68,14 @@ struct TrainIntervalCommand: ParsableCommand {
             defer { keys?.restore() }
             if let output { try checkOutput(output) }
             Signals.install()
-            let seed = seed ?? UInt64.random(in: 0...UInt64.max)
-            var session = IntervalRun(
+            let seed = session.seedOrDrawn()
+            var run = IntervalRun(
                 semitones: SungInterval(interval)!.semitones, notes: try notes(), seed: seed, maxCents: maxCents)
             let store = try history.open(forWriting: true)
             let id = try Self.storing { try store.beginSession(settings: settingsJSON(seed), exercise: .interval) }
-            let sound = try IntervalSound(command: self)
-            while session.answered < trials && !Signals.interrupted {
-                let plan = session.nextTrial()
+            let sound = try EarSound(duration: duration, output: output, deviceOptions: session.deviceOptions)
+            while run.answered < trials && !Signals.interrupted {
+                let plan = run.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
                 // Keys typed while the notes played are a guess, not an answer: dropped; the
                 // answer is timed from the end of the second interval (of its last replay).
@@ -99,7 +88,7 @@ struct TrainIntervalCommand: ParsableCommand {
                     outcome = try answer(plan, keys)
                 }
                 guard case .answer(let wider) = outcome else { break }
-                let correct = session.answer(secondWider: wider)
+                let correct = run.answer(secondWider: wider)
                 let record = IntervalTrialRecord(
                     session: id, trial: plan.number, time: Timestamp(), interval: SungInterval(interval)!.name, plan: plan,
                     secondWider: wider,
@@ -108,10 +97,10 @@ struct TrainIntervalCommand: ParsableCommand {
                 if feedback && !json { say(correct ? "  right" : "  wrong") }
             }
             // Beyond the range or at chance: no threshold stored, as none was measured.
-            try? store.endSession(id, estimate: session.result?.measured)
-            try sound.finish(keep: session.answered > 0)
-            report(session)
-            if !json && session.result?.measured != nil { compare(with: store, current: id) }
+            try? store.endSession(id, estimate: run.result?.measured)
+            try sound.finish(keep: run.answered > 0)
+            report(run)
+            if !json && run.result?.measured != nil { compare(with: store, current: id) }
         }
     }
 
@@ -196,50 +185,5 @@ struct TrainIntervalCommand: ParsableCommand {
     func say(_ line: String) {
         let line = json ? line : TextWrap.wrap(line)
         if let failure = StandardOutput.send(line + "\n") { StandardOutput.exit(for: failure, also: "") }
-    }
-}
-
-/// Where a trial's notes go: a live player, or a WAV file (0.5 s between the intervals, 1 s
-/// after a trial).
-final class IntervalSound {
-    private var player: SineWaveNotePlayer?
-    private var writer: AudioFileWriter?
-    private let rate: Double
-    private let duration: Double
-
-    init(command: TrainIntervalCommand) throws {
-        duration = command.duration
-        var rate = command.deviceOptions.sampleRate(default: 44100)
-        if let output = command.output {
-            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
-        } else {
-            player = try SineWaveNotePlayer.live(route: command.deviceOptions.route, sampleRate: rate)
-            rate = player!.sampleRate
-        }
-        self.rate = rate
-    }
-
-    /// Both intervals as one sequence (0.5 s rest between them), scheduled by the engine as a
-    /// whole; a stop signal ends it at once.
-    func play(_ plan: IntervalTrialPlan) throws {
-        let sequence = try ToneSequence(
-            phrases: [[plan.first.0, plan.first.1], [plan.second.0, plan.second.1]], duration: duration, gap: 0.05,
-            rest: 0.5, sampleRate: rate)
-        try soundTrial(sequence, writer: writer, player: player, tail: 1.0)
-    }
-
-    func finish(keep: Bool) throws {
-        defer { player?.close(drain: true) }
-        guard let writer else { return }
-        if !keep {
-            writer.abort()
-            return
-        }
-        do {
-            try writer.commit()
-        } catch {
-            writer.abort()
-            throw BoopExit(error)
-        }
     }
 }

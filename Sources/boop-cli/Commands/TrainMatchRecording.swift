@@ -5,7 +5,7 @@ extension TrainMatchCommand {
     /// `--input`: every steady note of the recording heard first, then lined up with the references by
     /// pitch (`NoteAlignment`), so a note missing or added shifts nothing after it; a count that
     /// differs (or a note left over) is said on stderr, with what was left unsung or left over.
-    func runRecording(_ wav: RecordingFile, recorder: MatchRecorder) throws {
+    func runRecording(_ wav: RecordingFile, recorder: MatchRecorder, pitch: ReferencePitch) throws {
         let tracker = try PitchTracker(sampleRate: wav.sampleRate)
         // A sound with no steady note in it (a cough, a breath, a blip) is set aside, as it is
         // live: it is no attempt, and must not be lined up with a reference.
@@ -17,15 +17,17 @@ extension TrainMatchCommand {
             pitches.append(p)
         }
         let fixed = try fixedReferences()?.count
-        let count = trials ?? fixed ?? max(1, notes.count)
+        let count = self.trials ?? fixed ?? max(1, notes.count)
         let refs = try referenceNotes(count: count)
-        let aligned = NoteAlignment.align(sung: pitches.map { $0?.frequency }, targets: refs.map(targetHz))
+        let sungInterval = interval.flatMap(SungInterval.init)
+        let targets = refs.map { targetHz($0, pitch: pitch, interval: sungInterval) }
+        let aligned = NoteAlignment.align(sung: pitches.map { $0?.frequency }, targets: targets)
         let missing = Set(aligned.sungFor.indices.filter { aligned.sungFor[$0] == nil })
         if notes.count != count || !missing.isEmpty || !aligned.extra.isEmpty {
             StandardError.line(mismatch(notes: notes, rate: wav.sampleRate, refs: refs, aligned: aligned))
         }
         // A reference left without a note is said as such, not as a note too unsteady to hear.
-        try session(count: count, refs: refs, missing: missing, recorder: recorder) { k, _, announce in
+        try session(count: count, refs: refs, missing: missing, recorder: recorder, pitch: pitch) { k, _, _, announce in
             announce()
             return aligned.sungFor[k].flatMap { pitches[$0] }
         }
@@ -42,14 +44,14 @@ extension TrainMatchCommand {
             let list = aligned.extra.map { String(cFormat: "note %d at %.1f s", $0 + 1, Double(notes[$0].lowerBound) / rate) }
             parts.append("left over: " + list.joined(separator: ", "))
         }
-        return "\(input ?? "--input"): \(TrainStatsCommand.count(notes.count, "note")) for "
+        return "\(self.input ?? "--input"): \(TrainStatsCommand.count(notes.count, "note")) for "
             + "\(TrainStatsCommand.count(refs.count, "reference")), lined up by pitch: " + parts.joined(separator: "; ")
     }
 
-    /// The pitch asked for at a reference note: the note itself, or the interval from it.
-    func targetHz(_ midi: Int) -> Double {
-        let refHz = reference * pow(2, Double(midi - 69) / 12)
-        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
-        return interval.flatMap(SungInterval.init)?.target(from: refHz, tuning: tuning) ?? refHz
+    /// The pitch asked for at a reference note: the note itself (its pitch in the --scl tuning, or
+    /// equal temperament on --reference), or the interval from it in equal or just intonation.
+    func targetHz(_ midi: Int, pitch: ReferencePitch, interval: SungInterval?) -> Double {
+        let tuning = SungInterval.Tuning(rawValue: self.tuning) ?? .equal
+        return interval?.target(from: pitch.hz(midi), tuning: tuning) ?? pitch.hz(midi)
     }
 }

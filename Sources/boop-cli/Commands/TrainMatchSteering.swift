@@ -16,40 +16,39 @@ extension TrainMatchCommand {
     }
 
     /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
-    func runLive(_ recorder: MatchRecorder) throws {
+    func runLive(_ recorder: MatchRecorder, pitch: ReferencePitch, drill: IntervalDrill? = nil) throws {
         let player = try SineWaveNotePlayer.live(
-            route: deviceOptions.route, sampleRate: deviceOptions.sampleRate(default: 44100),
-            timbre: Timbre(name: timbre) ?? .tone)
+            route: self.deviceOptions.route, sampleRate: self.deviceOptions.sampleRate(default: 44100),
+            timbre: Timbre(name: self.timbre) ?? .tone)
         defer { player.close(drain: true) }
-        let input = try LiveMatchInput(device: captureDevice)
+        let input = try LiveMatchInput(device: self.captureDevice)
         defer { input.close() }
-        let needle = !json && !deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
+        let needle = !self.json && !self.deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
         let fixed = try fixedReferences()?.count
         let quit = QuitKey()   // q ends the session as Ctrl-C does
         defer { quit.restore() }
         let stopped = { Signals.interrupted || quit.pressed() }
         input.stopped = stopped
-        if !json && !quit.descriptors.isEmpty { say(Self.keysLine) }
+        if !self.json && !quit.descriptors.isEmpty { say(Self.keysLine) }
         let live = LiveTrial(player: player, input: input, quit: quit, needle: needle, stopped: stopped)
-        try session(count: trials ?? fixed ?? 10, recorder: recorder, stopped: stopped, curves: needle) {
-            _, refHz, announce in
-            try liveTrial(refHz: refHz, live, announce: announce)
+        try session(
+            count: self.trials ?? fixed ?? 10, recorder: recorder, stopped: stopped, curves: needle, pitch: pitch, drill: drill
+        ) { _, refHz, target, announce in
+            try liveTrial(refHz: refHz, target: target, live, announce: announce)
         }
     }
 
     /// One trial: the reference, then listening until a steady note, the time limit or q; the
     /// steering keys start it over (r, or after a pause) or listen again (x).
-    func liveTrial(refHz: Double, _ live: LiveTrial, announce: () -> Void) throws -> SungPitch? {
+    func liveTrial(refHz: Double, target: Double, _ live: LiveTrial, announce: () -> Void) throws -> SungPitch? {
         var playReference = true
-        let tuning = SungInterval.Tuning(rawValue: tuning) ?? .equal
-        let target = interval.flatMap(SungInterval.init)?.target(from: refHz, tuning: tuning) ?? refHz
         while !live.stopped() {
             if playReference {
                 let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: live.player.sampleRate)
                 _ = try live.player.play(
                     tone, wakeDescriptors: [Signals.wakeDescriptor] + live.quit.descriptors, shouldStop: live.stopped)
                 try live.input.waitForQuiet()
-                if drone {
+                if self.drone {
                     try live.player.startDrone(frequency: refHz)
                     try live.input.measureDrone()
                 }
@@ -78,7 +77,7 @@ extension TrainMatchCommand {
         var needle = TargetNeedle(target: target)
         let steering: Set<UInt8> = [UInt8(ascii: "r"), UInt8(ascii: "x"), UInt8(ascii: "p"), UInt8(ascii: " ")]
         let heard = try live.input.listen(
-            limit: listenSeconds,
+            limit: self.listenSeconds,
             key: { live.quit.takeKeys().first { steering.contains($0) } },
             sound: { hz in
                 guard live.needle, let line = needle.reading(hz) else { return }

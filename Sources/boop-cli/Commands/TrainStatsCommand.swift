@@ -10,13 +10,16 @@ struct TrainStatsCommand: ParsableCommand {
         abstract: "The training history: progress per exercise, your ear and voice per register, or every trial as CSV.",
         discussion: """
             Without options: one row per session and a chart over time for each exercise — pitch \
-            discrimination (threshold), pitch matching (bias and spread of the sung notes) and \
+            discrimination (threshold), pitch matching (bias and spread of the sung notes; the interval \
+            asked for, "mixed" for a sing-interval session) and \
             interval discrimination (threshold, per interval). --profile: the discrimination \
             threshold, the interval-discrimination threshold per interval, and the matching bias \
             and spread, per register (octave bands C to B: of the reference tone, of the first \
             interval's lower note, of the note asked for), over every session, with 68 % intervals. Sessions without a trial are not listed; a session \
             under 20 trials (8 sung notes) is marked uncertain; identify and degrees add per item the share \
-            named right with its 95 % Wilson interval. --json prints the same as one object. \
+            named right with its 95 % Wilson interval; intervals sung (sing-interval, match --interval) and \
+            named (identify) add the share right per interval and direction (up, down; harmonic for \
+            identify), under "directions" in --json. --json prints the same as one object. \
             --csv: every stored trial, one row each, in one table with the same columns on every row: \
             exercise (discrimination, match, interval, identify, degrees), session, trial, time, register, interval, \
             reference_hz, difference_cents, higher_interval, first_low_hz, first_high_hz, \
@@ -59,12 +62,17 @@ struct TrainStatsCommand: ParsableCommand {
                 let p = TrainingProfile(
                     sessions: try store.sessions(), trials: try store.trials(), attempts: try store.matchAttempts(),
                     intervals: try store.intervalTrials())
+                let ear = try store.earTrials()
+                let directions = DirectionTable(attempts: try store.matchAttempts(), sessions: try store.sessions(), ear: ear)
                 let text =
                     switch (profile, json) {
-                    case (false, false): Self.progress(p, ear: EarProfileText.progress(try store.earTrials()))
-                    case (true, false): Self.profile(p, ear: EarProfileText.text(try store.earTrials()))
+                    case (false, false): Self.progress(p, ear: EarProfileText.progress(ear))
+                    case (true, false):
+                        Self.profile(
+                            p, ear: [EarProfileText.text(ear), directions.text].filter { !$0.isEmpty }.joined(separator: "\n"))
                     case (false, true): StatsJSON.progress(p)
-                    case (true, true): StatsJSON.profile(p, ear: EarProfileText.json(try store.earTrials()))
+                    case (true, true):
+                        StatsJSON.profile(p, ear: EarProfileText.json(ear).merging(["directions": directions.json]) { a, _ in a })
                     }
                 StandardOutput.write(text)
             } catch let error as TrainingStoreError {

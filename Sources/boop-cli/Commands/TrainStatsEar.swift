@@ -82,7 +82,8 @@ enum EarProfileText {
         return "\(top.key) x\(top.value)"
     }
 
-    private static func trimmed(_ row: String) -> String {
+    /// The row without its trailing spaces (the tables pad their cells).
+    static func trimmed(_ row: String) -> String {
         var row = row
         while row.last == " " { row.removeLast() }
         return row

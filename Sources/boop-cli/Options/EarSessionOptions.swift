@@ -1,0 +1,79 @@
+import ArgumentParser
+import Glibc
+import PixelBoopCore
+
+/// The options of an exercise that plays notes and takes answers trial by trial (`train`,
+/// `train identify`, `degrees`, `interval`): how many trials, how long each note sounds, the seed, and
+/// where the notes go. Each exercise names its own defaults for the first two.
+struct EarSessionOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: "Trials in the session (1...500; default 40 for `train` and `train interval`, 30 for identify and degrees).")
+    var trials: Int?
+
+    @Option(
+        name: .long,
+        help: "Seconds per tone, note or chord (0.1...5; default 1 for `train`, 0.5 interval, 0.7 identify, 0.6 degrees).")
+    var duration: Double?
+
+    @Option(name: .long, help: "Seed for the items and notes (the same seed, history and answers give the same trials).")
+    var seed: UInt64?
+
+    @Option(
+        name: .shortAndLong, help: "Write every trial's notes to this WAV file instead of a device (trials 1 s of silence apart)."
+    )
+    var output: String?
+
+    @OptionGroup var history: HistoryOption
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    func validate() throws {
+        if let trials, !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
+        if let duration, !(0.1...5).contains(duration) {
+            throw ValidationError("--duration \(duration): expected 0.1...5 seconds")
+        }
+    }
+
+    func trials(default d: Int) -> Int { trials ?? d }
+    func duration(default d: Double) -> Double { duration ?? d }
+    /// The seed given, or one drawn now (stored with the session, so the session can be replayed).
+    func seedOrDrawn() -> UInt64 { seed ?? UInt64.random(in: 0...UInt64.max) }
+}
+
+/// The pitch of a key for a trainer's reference notes: equal temperament on --reference (A4),
+/// or the key's pitch in a Scala tuning (`--scl/--kbm`).
+struct ReferencePitch: Sendable {
+    let tuning: ScalaTuning?
+    let a4: Double
+
+    init(_ options: TuningOptions, a4: Double = 440) throws {
+        tuning = try options.load()
+        self.a4 = a4
+    }
+
+    func hz(_ key: Int) -> Double {
+        if let tuning, let hz = tuning.hz(key: key) { return hz }
+        return a4 * pow(2, Double(key - 69) / 12)
+    }
+
+    /// Refuses (64) a tuning that leaves a key the exercise may play unmapped: a reference with
+    /// no pitch cannot be heard.
+    func check(keys: ClosedRange<Int>, option: String) throws {
+        guard let tuning else { return }
+        for key in keys where tuning.hz(key: key) == nil {
+            throw BoopExit(
+                .usage,
+                "\(tuning.mappingPath ?? tuning.scalePath): key \(key) (\(NoteName(midi: key))) is unmapped, and \(option) plays it; expected every key the exercise plays mapped"
+            )
+        }
+    }
+
+    /// For the session's stored settings.
+    var settings: [String: Any] {
+        guard let tuning else { return [:] }
+        var s: [String: Any] = ["scl": tuning.scalePath]
+        if let m = tuning.mappingPath { s["kbm"] = m }
+        return s
+    }
+}
