@@ -37,6 +37,8 @@ extension EditorView {
             "o O              transpose +12 / -12",
             "( )              nudge left / right",
             "D                duplicate the block",
+            "Ctrl-A           the whole track",
+            "e, Ins  d        insert / delete step",
             "} {              next / prev. pattern",
             "c n              clone / new pattern",
             "g                the song chain",

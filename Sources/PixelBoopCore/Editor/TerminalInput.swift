@@ -8,6 +8,8 @@ public enum InputEvent: Sendable, Equatable {
     case arrow(Arrow)
     /// An arrow with Shift held (xterm: ESC [ 1 ; 2 A ...).
     case shiftArrow(Arrow)
+    /// The Insert key (ESC [ 2 ~).
+    case insert
     /// The Delete key (ESC [ 3 ~).
     case delete
     case enter
@@ -102,7 +104,7 @@ public struct TerminalInput: Sendable {
             // A modifier of 2 is Shift alone (1 + 1); others (Ctrl, Alt) move as plain arrows.
             if params == "1;2" { return (arrow(final).map { .shiftArrow($0) }, used) }
             return (arrow(final).map { .arrow($0) }, used)
-        case UInt8(ascii: "~"): return (params == "3" ? .delete : nil, used)
+        case UInt8(ascii: "~"): return (params == "3" ? .delete : params == "2" ? .insert : nil, used)
         case UInt8(ascii: "Z"): return (.shiftTab, used)
         case UInt8(ascii: "M"), UInt8(ascii: "m"):
             guard params.hasPrefix("<"), let fields = TerminalInput.mouseFields(params.utf8.dropFirst()) else {

@@ -27,6 +27,9 @@ extension EditSession {
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
         case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
+        case .char("e"), .insert: model.insertStep()
+        case .char("d"): model.deleteStep()
+        case .control("a"): model.selectAll()
         case .char("V"):
             ask(.velocity, label: "velocity (1...127, or normal, accent, sustain)", text: model.velocity.rawValue)
         case .char("Y"):

@@ -89,7 +89,7 @@ struct SynthSoundOptions: ParsableArguments {
         let song: Song
         do {
             song = try PieceFile.load(path: path)
-        } catch let error as PatternError {
+        } catch {
             throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, "--instruments: \(error.message)")
         }
         guard song.version1 == nil else {
