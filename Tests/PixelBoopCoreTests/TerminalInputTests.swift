@@ -12,6 +12,7 @@ struct TerminalInputTests {
         #expect(
             p.feed([0x1B, 0x5B, 0x41, 0x1B, 0x4F, 0x44, 0x1B, 0x5B, 0x5A, 0x09, 0x0D, 0x12, 0x03])
                 == [.arrow(.up), .arrow(.left), .shiftTab, .tab, .enter, .control("r"), .control("c")])
+        #expect(p.feed(Array("\u{1B}[2~\u{1B}[3~".utf8)) == [.insert, .delete])
     }
 
     @Test("every sequence split at every byte gives the same events")
