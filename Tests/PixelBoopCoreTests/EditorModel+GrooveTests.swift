@@ -64,4 +64,26 @@ struct EditorModelGrooveTests {
         m.playsChain = true
         #expect(m.audibleSong == m.song && m.audibleSong.chain.count == 2)
     }
+
+    @Test("p in the chain plays from the cursor's entry, v v loops a range; the heard entry counts in the whole chain")
+    func chainRange() {
+        var m = EditorModel(pattern: Pattern(name: "g"))
+        m.addPattern(clone: false)
+        m.addPattern(clone: false)
+        m.addPattern(clone: false)
+        let names = m.song.chain.map(\.pattern)
+        m.chainIndex = 1
+        m.playChain(fromEntry: 1)
+        #expect(m.playsChain && m.audibleSong.chain.map(\.pattern) == Array(names[1...]))
+        m.heard = SongPosition(entry: 0, pattern: 1, step: 0, bpm: 120)
+        #expect(m.heardEntry == 1)
+        m.chainIndex = 3
+        m.markChainRange()
+        m.chainIndex = 2
+        m.markChainRange()
+        #expect(m.chainRange == 2...3 && m.audibleSong.chain.map(\.pattern) == Array(names[2...3]))
+        // A shorter chain keeps the range inside it.
+        m.song.chain.removeLast(2)
+        #expect(m.playedRange == 1...1)
+    }
 }

@@ -92,6 +92,43 @@ extension EditorModel {
     /// song's tempo, through the same timeline as `render` (swing, probability, conditions,
     /// ratchets, instruments, mute and solo).
     public var audibleSong: Song {
-        playsChain ? song : (song.looping(pattern: songPattern.name) ?? song)
+        guard playsChain else { return song.looping(pattern: songPattern.name) ?? song }
+        guard let r = playedRange else { return song }
+        var part = song
+        part.chain = Array(song.chain[r])
+        return part
+    }
+
+    /// The chain's entries the loop plays, when a range is set (an edit may have shortened the chain).
+    public var playedRange: ClosedRange<Int>? {
+        guard let r = chainRange, !song.chain.isEmpty else { return nil }
+        let last = song.chain.count - 1
+        return min(r.lowerBound, last)...min(r.upperBound, last)
+    }
+
+    /// The chain entry heard, counted in the whole chain (the transport counts in what it plays).
+    public var heardEntry: Int? {
+        heard.map { $0.entry + (playsChain ? playedRange?.lowerBound ?? 0 : 0) }
+    }
+
+    /// `p` in the chain panel: the chain loop from the cursor's entry to the last.
+    public mutating func playChain(fromEntry i: Int) {
+        playsChain = true
+        chainRange = i...(song.chain.count - 1)
+        chainRangeAnchor = nil
+        message = "the loop plays the chain from entry \(i + 1) (G: the pattern)"
+    }
+
+    /// `v` in the chain panel: marks the first entry of a range, then loops from it to the cursor's.
+    public mutating func markChainRange() {
+        guard let a = chainRangeAnchor else {
+            chainRangeAnchor = chainIndex
+            message = "entry \(chainIndex + 1): the range's first; v on its last loops it"
+            return
+        }
+        chainRangeAnchor = nil
+        playsChain = true
+        chainRange = min(a, chainIndex)...max(a, chainIndex)
+        message = "the loop plays entries \(chainRange!.lowerBound + 1)...\(chainRange!.upperBound + 1) (G: the pattern)"
     }
 }

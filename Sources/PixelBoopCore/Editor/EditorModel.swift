@@ -112,6 +112,10 @@ public struct EditorModel: Sendable {
     public var scale: Scale?
     /// `G`: the loop plays the song chain instead of the pattern on the grid (not an edit).
     public var playsChain = false
+    /// The entries the chain loop plays (`p` and `v` in the chain panel); nil: the whole chain.
+    public var chainRange: ClosedRange<Int>?
+    /// `v` in the chain panel: the first entry of a range being marked.
+    public var chainRangeAnchor: Int?
     /// Where the playing song is heard (set by the editor's session before each frame).
     public var heard: SongPosition?
     /// `i`: notes played on a MIDI keyboard are placed at the cursor (else they only sound).

@@ -85,14 +85,16 @@ extension EditorView {
             let bpm = e.bpm.map { " \(Int($0)) BPM" } ?? ""
             let shift = (e.transpose == 0 ? "" : " \(e.transpose > 0 ? "+" : "")\(e.transpose) st") + (e.fill ? " fill" : "")
             // The entry the playing chain is in.
-            let heard = model.heard?.entry == i ? (ascii ? "  < playing" : "  ◀ playing") : ""
+            let heard = model.heardEntry == i ? (ascii ? "  < playing" : "  ◀ playing") : ""
+            let looped = model.playsChain && model.playedRange?.contains(i) == true ? "|" : " "
             lines.append(
-                "\(i == model.chainIndex ? ">" : " ") \(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)\(shift)\(heard)"
+                "\(i == model.chainIndex ? ">" : " ")\(looped)\(String(i + 1).leftPad(3))  \(e.pattern)  x\(e.repeats)  \(length) steps\(bpm)\(shift)\(heard)"
             )
         }
         lines += [
             "", "Enter edit  a again  d duplicate  n new  r rename", "x delete  X delete the pattern  J K move",
-            "+ - repeats  [ ] pattern  b tempo  t transpose  f fill", "Esc close"
+            "+ - repeats  [ ] pattern  b tempo  t transpose  f fill",
+            "p play from here  v v loop a range  Esc close"
         ]
         for (i, line) in lines.enumerated() {
             f.put(" " + line.padded(to: width - 1), column: left, row: 2 + i, style: style)

@@ -79,7 +79,7 @@ extension EditorView {
     private func loopField(model: EditorModel, playing: Bool) -> [String] {
         let mark = playing ? (ascii ? ">" : "▶") : (ascii ? "-" : "■")
         guard model.playsChain else { return playing ? ["playing", mark, ""] : ["stopped", mark, ""] }
-        let entry = model.heard.map { " \($0.entry + 1)/\(model.song.chain.count)" } ?? ""
+        let entry = model.heardEntry.map { " \($0 + 1)/\(model.song.chain.count)" } ?? ""
         // The pattern heard, when the song still has it (an edit may have just removed it).
         let name =
             model.heard.flatMap { h in

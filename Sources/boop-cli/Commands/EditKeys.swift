@@ -156,6 +156,12 @@ extension EditSession {
                 .entryTempo, label: "entry tempo (BPM; empty: the song's)",
                 text: model.song.chain[model.chainIndex].bpm.map { String(Int($0)) } ?? "")
         case (.chain, .char("f")): model.toggleEntryFill()
+        case (.chain, .char("p")):
+            model.playChain(fromEntry: model.chainIndex)
+            restartLoop()
+        case (.chain, .char("v")):
+            model.markChainRange()
+            if model.chainRangeAnchor == nil { restartLoop() }
         case (.chain, .char("t")):
             ask(
                 .transpose, label: "entry transpose (semitones -24...24)", text: "\(model.song.chain[model.chainIndex].transpose)"
@@ -186,11 +192,21 @@ extension EditSession {
     /// starts over in its new mode (the chain from its first entry).
     func toggleChainLoop() {
         model.playsChain.toggle()
+        model.chainRange = nil
         model.message =
             model.playsChain ? "the loop plays the song chain (G: the pattern)" : "the loop plays the pattern (G: the chain)"
-        guard let transport, transport.state == .playing else { return }
+        guard transport?.state == .playing else { return }
+        restartLoop()
+    }
+
+    /// The loop starts over with what it now plays (the chain from an entry, a range of entries).
+    func restartLoop() {
+        guard let transport else {
+            model.message = "no sound device: the loop cannot play (editing works)"
+            return
+        }
         do {
-            try transport.stopLoop()
+            if transport.state == .playing || transport.state == .paused { try transport.stopLoop() }
             transport.playSong(model.audibleSong)
             try transport.start()
         } catch {
