@@ -86,4 +86,17 @@ struct EditorModelGrooveTests {
         m.song.chain.removeLast(2)
         #expect(m.playedRange == 1...1)
     }
+
+    @Test("p loops the pattern as its chain entry plays it: the entry's tempo and transpose, shown on the status line")
+    func patternLoopAtTheEntrysTempo() {
+        var m = EditorModel(pattern: Pattern(name: "g"))
+        m.song.chain[0].bpm = 128
+        m.song.chain[0].transpose = 3
+        m.song.chain[0].repeats = 4
+        #expect(m.audibleSong.chain == [ChainEntry(pattern: m.songPattern.name, repeats: 1, bpm: 128, transpose: 3)])
+        #expect(m.loopBPM == 128 && m.song.bpm == 120)
+        let line = EditorView(colorMode: .truecolor).statusText(
+            model: m, playing: false, sound: .silent("no sound"), name: "g.json", width: 120)
+        #expect(line.contains("128 BPM (entry)"), "\(line)")
+    }
 }

@@ -63,4 +63,14 @@ struct EditorModelStepsTests {
         m.selectAll()
         #expect(m.blockNoteIndexes().isEmpty)
     }
+
+    @Test func aVelocityKeyOnANotesTailSetsOnlyTheNextNotes() {
+        var m = Self.model()
+        m.move(steps: 1)   // on the tail of the 3-step C4 at step 0
+        m.setVelocity(.accent)
+        #expect(m.songPattern.notes(.melody)[0].velocity == .normal && m.velocity == .accent)
+        m.move(steps: -1)
+        m.setVelocity(.sustain)
+        #expect(m.songPattern.notes(.melody)[0].velocity == .sustain)
+    }
 }

@@ -17,6 +17,14 @@ struct PitchRangeTests {
         #expect(PitchRange.tag(pitch: 0, kind: .rhythm) == nil)
         #expect(PitchRange.hint(pitch: 127, kind: .melody)?.hasPrefix("G9 (12544 Hz) is far above") == true)
         #expect(PitchRange.hint(pitch: 0, kind: .melody)?.hasPrefix("C-1 (8.2 Hz) is below hearing") == true)
+        // The instrument's lowpass: a pluck (its own 20 kHz) takes every note; a 500 Hz cutoff stops at B5.
+        var open = Instrument()
+        open.voice = Instrument.Voice(rawValue: "pluck")
+        #expect(PitchRange.tag(pitch: 112, kind: .melody, open) == nil && PitchRange.highest(.melody, open) == 127)
+        var dark = Instrument()
+        dark.cutoff = 500
+        #expect(PitchRange.highest(.melody, dark) == 83 && PitchRange.tag(pitch: 84, kind: .melody, dark) == "too high")
+        #expect(PitchRange.hint(pitch: 90, kind: .melody, dark)?.hasSuffix("useful notes are E0–B5") == true)
         var m = EditorModel(pattern: Pattern(name: "t"))
         #expect(m.pitchHint == nil)
         m.move(rows: 200)

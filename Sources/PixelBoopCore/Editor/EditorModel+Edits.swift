@@ -34,7 +34,7 @@ extension EditorModel {
     }
 
     /// Why the cursor's pitch is hardly worth placing on this track (`PitchRange`), or nil.
-    public var pitchHint: String? { PitchRange.hint(pitch: cursorPitch, kind: track) }
+    public var pitchHint: String? { PitchRange.hint(pitch: cursorPitch, kind: track, song.instrument(track)) }
 
     /// Puts the cursor on a cell (a mouse click): `row` as in `rows`, snapped to the locked scale.
     public mutating func moveTo(step newStep: Int, row newRow: Int) {
@@ -98,11 +98,13 @@ extension EditorModel {
         return true
     }
 
-    /// Keys 1, 2, 3: the velocity for new notes, and for the block's notes or the note under the cursor.
+    /// Keys 1, 2, 3: the velocity for new notes, and for the block's notes or the note starting
+    /// at the cursor (on a note's tail they set only the next notes', as a tracker's velocity
+    /// column belongs to the row a note starts on).
     public mutating func setVelocity(_ v: Velocity) {
         velocity = v
         if hasBlock { return changeBlock { $0.velocity = v } }
-        guard let existing = noteUnderCursor, existing.velocity != v else { return }
+        guard let existing = noteUnderCursor, existing.step == step, existing.velocity != v else { return }
         replace(existing) { $0.velocity = v }
     }
 

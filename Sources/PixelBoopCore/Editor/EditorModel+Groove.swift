@@ -92,11 +92,31 @@ extension EditorModel {
     /// song's tempo, through the same timeline as `render` (swing, probability, conditions,
     /// ratchets, instruments, mute and solo).
     public var audibleSong: Song {
-        guard playsChain else { return song.looping(pattern: songPattern.name) ?? song }
+        guard playsChain else { return patternLoop }
         guard let r = playedRange else { return song }
         var part = song
         part.chain = Array(song.chain[r])
         return part
+    }
+
+    /// The pattern on the grid looped as its chain entry plays it (the cursor's entry when it
+    /// plays this pattern, else the first that does): at the entry's tempo, transpose and fill, so
+    /// a section is auditioned as the song plays it. A pattern in no entry plays at the song's tempo.
+    var patternLoop: Song {
+        let name = songPattern.name
+        let at = song.chain.indices.contains(chainIndex) && song.chain[chainIndex].pattern == name ? chainIndex : nil
+        guard let i = at ?? song.chain.firstIndex(where: { $0.pattern == name }) else {
+            return song.looping(pattern: name) ?? song
+        }
+        var loop = song
+        loop.chain = [song.chain[i]]
+        loop.chain[0].repeats = 1
+        return loop
+    }
+
+    /// The tempo the loop plays at: what is heard while it plays, else what `p` would play.
+    public var loopBPM: Double {
+        heard?.bpm ?? (playsChain ? song.chain.first?.bpm : patternLoop.chain.first?.bpm) ?? song.bpm
     }
 
     /// The chain's entries the loop plays, when a range is set (an edit may have shortened the chain).

@@ -71,7 +71,7 @@ extension EditorModel {
     }
 
     /// The pitches the current track takes from the keyboard: its useful range, or a drum's key.
-    var keyboardRange: ClosedRange<Int> { PitchRange.useful(track) }
+    var keyboardRange: ClosedRange<Int> { PitchRange.useful(track, song.instrument(track)) }
 
     private func refusal(_ pitch: Int) -> String {
         let name = NoteName(midi: pitch).description

@@ -23,16 +23,18 @@ extension EditorView {
         let sound = EditorView.soundField(sound)
         let track = model.track.rawValue
         let label = model.cursorLabel
-        let tag = PitchRange.tag(pitch: model.cursorPitch, kind: model.track)
-        // The tempo as the file holds it: 97.5 stays 97.5, 120 is 120.
-        let bpm = Limits.text(model.song.bpm)
+        let tag = PitchRange.tag(pitch: model.cursorPitch, kind: model.track, model.song.instrument(model.track))
+        // The tempo heard (a chain entry's own, marked, where it is not the song's), as the file
+        // holds it: 97.5 stays 97.5, 120 is 120.
+        let bpm = Limits.text(model.loopBPM)
+        let own = model.loopBPM != model.song.bpm ? " (entry)" : ""
         let fields: [[String]] = [
             [track, String(track.prefix(3)), ""],
             stepField(model: model),
             tag.map { ["\(label) \($0)", "\(label)!"] } ?? [label],
             model.swing == 50
-                ? ["\(bpm) BPM", bpm, ""]
-                : ["\(bpm) BPM swing \(Int(model.swing))%", "\(bpm) sw\(Int(model.swing))", ""],
+                ? ["\(bpm) BPM\(own)", bpm, ""]
+                : ["\(bpm) BPM\(own) swing \(Int(model.swing))%", "\(bpm) sw\(Int(model.swing))", ""],
             loopField(model: model, playing: playing),
             sound,
             // The pattern when the song has more than one, the note under the cursor when there is one.
