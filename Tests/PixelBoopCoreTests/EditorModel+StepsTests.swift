@@ -73,4 +73,17 @@ struct EditorModelStepsTests {
         m.setVelocity(.sustain)
         #expect(m.songPattern.notes(.melody)[0].velocity == .sustain)
     }
+
+    @Test func undoAndRedoSayWhatTheyChanged() {
+        var m = Self.model()
+        m.setBPM(128)
+        m.move(steps: 4)
+        m.toggle()
+        m.undo()
+        #expect(m.message == "undone: pattern A, melody: 1 note")
+        m.undo()
+        #expect(m.message == "undone: tempo 128 -> 120 BPM (nothing older)")
+        m.redo()
+        #expect(m.message == "redone: tempo 120 -> 128 BPM")
+    }
 }

@@ -23,7 +23,9 @@ extension EditorModel {
             return
         }
         redoStack.append(Snapshot(song: song, current: current))
+        let what = EditorModel.change(from: song, to: previous.song)
         restore(previous)
+        message = "undone: \(what)" + (undoStack.isEmpty ? " (nothing older)" : "")
     }
 
     public mutating func redo() {
@@ -32,7 +34,29 @@ extension EditorModel {
             return
         }
         undoStack.append(Snapshot(song: song, current: current))
+        let what = EditorModel.change(from: song, to: next.song)
         restore(next)
+        message = "redone: \(what)"
+    }
+
+    /// What an undo or redo changes, in a few words ("pattern B, melody: 2 notes"), so that a `u`
+    /// pressed once too often says what it took back, and where.
+    static func change(from a: Song, to b: Song) -> String {
+        if a.bpm != b.bpm { return "tempo \(Limits.text(a.bpm)) -> \(Limits.text(b.bpm)) BPM" }
+        if a.patterns.map(\.name) != b.patterns.map(\.name) { return "the patterns (\(a.patterns.count) -> \(b.patterns.count))" }
+        for (pa, pb) in zip(a.patterns, b.patterns) where pa != pb {
+            for kind in TrackKind.allCases where pa.notes(kind) != pb.notes(kind) {
+                let before = pa.notes(kind)
+                let after = pb.notes(kind)
+                let changed = before.filter { !after.contains($0) }.count + after.filter { !before.contains($0) }.count
+                return
+                    "pattern \(pb.name), \(kind.rawValue): \(counted(max(1, changed / (before.count == after.count ? 2 : 1)), "note"))"
+            }
+            return "pattern \(pb.name)'s length, swing or track lengths"
+        }
+        if a.chain != b.chain { return "the chain" }
+        if a.instruments != b.instruments { return "an instrument or the mix" }
+        return "the song's settings"
     }
 
     private mutating func restore(_ snapshot: Snapshot) {
