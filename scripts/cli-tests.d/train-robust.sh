@@ -53,4 +53,12 @@ hz = [json.loads(l)['reference_hz'] for l in sys.stdin if 'reference_hz' in l]
 sys.exit(0 if hz and all(82 <= h <= 330 for h in hz) else 1)" && head -1 "$work/v.txt" | grep -q '^Voice: bass (remembered' &&
   pass "--voice bass remembered: drawn from E2...E4, said once ($(head -1 "$work/v.txt"))" ||
   fail "--voice not remembered: $(head -2 "$work/v.txt")"
+# sing-interval draws its references from the same remembered voice.
+"$boop" train sing-interval --json --input "$work/v.wav" --seed 6 --db "$work/v.sqlite" 2>/dev/null |
+  python3 -c "
+import json, sys
+hz = [json.loads(l)['reference_hz'] for l in sys.stdin if 'reference_hz' in l]
+sys.exit(0 if hz and all(82 <= h <= 330 for h in hz) else 1)" &&
+  pass "sing-interval draws from the remembered bass voice (E2...E4)" ||
+  fail "sing-interval ignores the remembered voice"
 exit $((failures > 0))

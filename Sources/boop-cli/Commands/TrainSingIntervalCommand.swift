@@ -53,6 +53,11 @@ struct TrainSingIntervalCommand: ParsableCommand {
             Signals.install()
             let wav = try options.input.map(TrainMatchCommand.readWav)
             let store = try options.history.open(forWriting: true)
+            // The voice a matching session named last, as `train match` draws from it.
+            if let v = match.rememberedVoice(store) {
+                match.voice = v
+                if !options.json { match.say("Voice: \(v) (remembered; --voice or --range changes it)") }
+            }
             let drill = try IntervalDrill(
                 intervals: list, store: store, seed: options.seed ?? UInt64.random(in: 0...UInt64.max))
             let settings = match.settingsJSON(
