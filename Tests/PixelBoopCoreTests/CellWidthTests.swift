@@ -69,4 +69,15 @@ struct CellWidthTests {
         }
         return result
     }
+
+    @Test("a message wider than the line is shortened after a whole word, never inside one")
+    func shortenedAtAWord() {
+        let text = "song.json changed on disk: o overwrite, r reload, W save elsewhere, Esc keep editing"
+        #expect(EditorView.shortened(text, to: 200, ascii: false) == text)
+        #expect(EditorView.shortened(text, to: 40, ascii: false) == "song.json changed on disk: o overwrite…")
+        #expect(EditorView.shortened(text, to: 40, ascii: true) == "song.json changed on disk: o...")
+        #expect(EditorView.shortened("ünïcödé wörds wïdé 🎵🎵 and more", to: 22, ascii: false) == "ünïcödé wörds wïdé…")
+        #expect(EditorView.shortened("averyveryverylongword and", to: 10, ascii: false) == "averyvery…")
+        for width in 1...90 { #expect(CellWidth.of(EditorView.shortened(text, to: width, ascii: false)) <= width) }
+    }
 }

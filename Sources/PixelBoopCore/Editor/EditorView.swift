@@ -254,10 +254,42 @@ public struct EditorView: Sendable {
         return f
     }
 
-    /// What the line above the status line says. Questions put their answer keys first, so a
-    /// long path after them is what the width cuts.
+    /// What the line above the status line says, shortened at a word to fit `width` (a typed line
+    /// keeps its own scrolling). Questions put their answer keys first, so a long path after
+    /// them is what goes.
     func messageLine(model: EditorModel, fileName: String, width: Int) -> String {
         if let prompt = model.prompt { return prompt.line(width: width, ascii: ascii) }
+        return EditorView.shortened(fullMessage(model: model, fileName: fileName), to: width, ascii: ascii)
+    }
+
+    /// `text` if it fits `width` cells, else cut after its last whole word that leaves room for
+    /// "…" ("..." in ASCII); a first word longer than the line is cut inside it.
+    static func shortened(_ text: String, to width: Int, ascii: Bool) -> String {
+        guard CellWidth.of(text) > width, width > 0 else { return text }
+        let mark = ascii ? "..." : "…"
+        let room = width - CellWidth.of(mark)
+        guard room > 0 else { return String(mark.prefix(width)) }
+        var kept = ""
+        var used = 0
+        var lastSpace: String.Index?
+        var next: Character?
+        for c in text {
+            let w = CellWidth.of(c)
+            if used + w > room {
+                next = c
+                break
+            }
+            if c == " " { lastSpace = kept.endIndex }
+            kept.append(c)
+            used += w
+        }
+        // Cut inside a word: back to the space before it (a first word too long stays cut).
+        if next != " ", let cut = lastSpace, cut > kept.startIndex { kept = String(kept[..<cut]) }
+        while kept.last == " " || kept.last == "," || kept.last == ":" { kept.removeLast() }
+        return kept + mark
+    }
+
+    private func fullMessage(model: EditorModel, fileName: String) -> String {
         switch model.question {
         case .saveBeforeQuit: return "save changes? (y/n/c)"
         case .shorten(let to, let affected):
