@@ -99,4 +99,15 @@ struct EditorModelGrooveTests {
             model: m, playing: false, sound: .silent("no sound"), name: "g.json", width: 120)
         #expect(line.contains("128 BPM (entry)"), "\(line)")
     }
+
+    @Test("Q: fill mode makes every entry the loop plays a fill, and leaves the song as it is")
+    func fillMode() {
+        var m = EditorModel(pattern: Pattern(name: "g"))
+        m.addPattern(clone: false)
+        #expect(!m.audibleSong.chain.contains { $0.fill })
+        m.fillMode = true
+        #expect(m.audibleSong.chain.allSatisfy(\.fill) && !m.song.chain.contains { $0.fill })
+        m.playsChain = true
+        #expect(m.audibleSong.chain.count == 2 && m.audibleSong.chain.allSatisfy(\.fill))
+    }
 }

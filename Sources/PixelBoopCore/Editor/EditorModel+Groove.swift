@@ -92,11 +92,10 @@ extension EditorModel {
     /// song's tempo, through the same timeline as `render` (swing, probability, conditions,
     /// ratchets, instruments, mute and solo).
     public var audibleSong: Song {
-        guard playsChain else { return patternLoop }
-        guard let r = playedRange else { return song }
-        var part = song
-        part.chain = Array(song.chain[r])
-        return part
+        var played = playsChain ? song : patternLoop
+        if playsChain, let r = playedRange { played.chain = Array(song.chain[r]) }
+        if fillMode { for i in played.chain.indices { played.chain[i].fill = true } }
+        return played
     }
 
     /// The pattern on the grid looped as its chain entry plays it (the cursor's entry when it

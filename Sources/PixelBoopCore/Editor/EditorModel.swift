@@ -116,6 +116,9 @@ public struct EditorModel: Sendable {
     public var chainRange: ClosedRange<Int>?
     /// `v` in the chain panel: the first entry of a range being marked.
     public var chainRangeAnchor: Int?
+    /// `Q`: fill mode, as a groovebox's held fill key (a terminal cannot see a key held, so it
+    /// toggles): every entry the loop plays is a fill while it is on. Not an edit.
+    public var fillMode = false
     /// Where the playing song is heard (set by the editor's session before each frame).
     public var heard: SongPosition?
     /// `i`: notes played on a MIDI keyboard are placed at the cursor (else they only sound).

@@ -47,6 +47,7 @@ extension EditorView {
             "f F              swing +5 / -5 %",
             "a A  r R         chance ±10 %, ratchet",
             "z Z  Y           condition / typed",
+            "Q                fill mode on / off",
             "i  K             MIDI entry / piano",
             "right/middle drag  mark a block",
             "? or Esc         close this help"

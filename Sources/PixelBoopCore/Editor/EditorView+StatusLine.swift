@@ -47,6 +47,8 @@ extension EditorView {
             noteField(model: model),
             // `i`: played MIDI notes are placed at the cursor.
             model.stepEntry ? ["step entry", "entry", "in"] : [""],
+            // `Q`: fill mode.
+            model.fillMode ? ["FILL", "F", ""] : [""],
             // `K`: the computer keyboard's piano rows place notes.
             model.piano.map { [$0.summary, "piano \(NoteName(midi: ($0.octave + 1) * 12))", "K"] } ?? [""]
         ]

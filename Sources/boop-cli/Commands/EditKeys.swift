@@ -7,7 +7,7 @@ extension EditSession {
     /// A key on the grid; a status ends the session.
     func gridKey(_ event: InputEvent, readAt: Double) -> Int32? {
         if model.piano != nil, pianoKey(event) { return nil }
-        if noteKey(event, readAt: readAt) != nil { return nil }
+        if noteKey(event, readAt: readAt) != nil || songKey(event) { return nil }
         switch event {
         case .char("p"): togglePlay()
         case .char("G"): toggleChainLoop()
@@ -27,19 +27,6 @@ extension EditSession {
         case .char("<"), .char(","): model.changeLength(steps: -1)
         case .char(">"), .char("."): model.changeLength(steps: 1)
         case .char("N"): ask(.length, label: "pattern length in steps (1...64)", text: "\(model.songPattern.length)")
-        case .char("e"), .insert: model.insertStep()
-        case .char("d"): model.deleteStep()
-        case .control("a"): model.selectAll()
-        case .char("V"):
-            ask(.velocity, label: "velocity (1...127, or normal, accent, sustain)", text: model.velocity.rawValue)
-        case .char("Y"):
-            ask(
-                .condition, label: "condition (a:b up to 64:64, FILL, PRE, NEI; ! negates; empty: none)",
-                text: model.songNoteUnderCursor?.condition?.text ?? "")
-        case .char("C"):
-            ask(
-                .trackLength, label: "\(model.track.rawValue)'s own length (1...64; empty: the pattern's)",
-                text: model.songPattern.trackLengths[model.track].map(String.init) ?? "")
         case .char("u"): model.undo()
         case .control("r"): model.redo()
         case .char("s"), .control("s"): save()
@@ -64,6 +51,32 @@ extension EditSession {
         default: break
         }
         return nil
+    }
+
+    /// The song's finer keys on the grid: steps inserted and deleted, the whole track, fill mode,
+    /// and the typed velocity, condition and track length. False for any other key.
+    private func songKey(_ event: InputEvent) -> Bool {
+        switch event {
+        case .char("e"), .insert: model.insertStep()
+        case .char("d"): model.deleteStep()
+        case .control("a"): model.selectAll()
+        case .char("Q"):
+            model.fillMode.toggle()
+            model.message = model.fillMode ? "fill mode: FILL notes play, !FILL notes rest (Q again: off)" : "fill mode off"
+            replacePatternInTransport()
+        case .char("V"):
+            ask(.velocity, label: "velocity (1...127, or normal, accent, sustain)", text: model.velocity.rawValue)
+        case .char("Y"):
+            ask(
+                .condition, label: "condition (a:b up to 64:64, FILL, PRE, NEI; ! negates; empty: none)",
+                text: model.songNoteUnderCursor?.condition?.text ?? "")
+        case .char("C"):
+            ask(
+                .trackLength, label: "\(model.track.rawValue)'s own length (1...64; empty: the pattern's)",
+                text: model.songPattern.trackLengths[model.track].map(String.init) ?? "")
+        default: return false
+        }
+        return true
     }
 
     /// Piano mode's keys (EditorModel+Piano.swift); false for any other key, which then acts as
