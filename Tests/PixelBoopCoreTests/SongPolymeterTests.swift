@@ -107,13 +107,14 @@ struct SongPolymeterTests {
 
     @Test func refusesATransposeOutOfRangeOrPastTheMidiNotes() {
         let base = #"{"version": 2, "patterns": {"A": {"tracks": {"melody": [{"step": 0, "pitch": 120}]}}}, "song": "#
-        #expect(throws: PatternError(.invalid, "p.json: song[0].transpose: expected an integer -24...24, got 25")) {
+        #expect(throws: PatternError(.invalid, "p.json: song[0].transpose: expected an integer -24...24, got 25 (chain entry 1)"))
+        {
             try Self.song(base + #"[{"pattern": "A", "transpose": 25}]}"#)
         }
         #expect(
             throws: PatternError(
                 .invalid,
-                "p.json: song[1].transpose: expected a shift keeping pattern A's notes in 0...127 (melody pitch 120 would be 132), got 12"
+                "p.json: song[1].transpose: expected a shift keeping pattern A's notes in 0...127 (melody pitch 120 would be 132), got 12 (chain entry 2)"
             )
         ) { try Self.song(base + #"[{"pattern": "A"}, {"pattern": "A", "transpose": 12}]}"#) }
     }

@@ -49,7 +49,7 @@ struct SongTests {
             (#"{"version": 2, "patterns": {"A": {"length": 65}}}"#, "t.json: patterns.A.length: expected an integer 1...64"),
             (
                 #"{"version": 2, "patterns": {"A": {}}, "song": [{"pattern": "C"}]}"#,
-                "t.json: song[0].pattern: expected one of the patterns (A)"
+                "t.json: song[0].pattern: expected one of the patterns (A), got \"C\" (chain entry 1)"
             ),
             (#"{"version": 2, "patterns": {"A": {"swing": 80}}}"#, "t.json: patterns.A.swing: expected a number 50...75"),
             (

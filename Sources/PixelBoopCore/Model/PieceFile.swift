@@ -153,11 +153,17 @@ extension Song {
         if let v = top["song"] {
             let entries = try json.array(v, "song", maxCount: maxChain)
             guard !entries.isEmpty else { throw json.fail("song", "at least one entry", got: "an empty array") }
+            // The path counts from 0 as JSON does; the editor's chain panel counts entries from 1,
+            // so the message names that number too.
             chain = try entries.enumerated().map { (i, e) throws(PatternError) in
-                try parseEntry(e, "song[\(i)]", json, patterns: Set(order))
+                do throws(PatternError) { return try parseEntry(e, "song[\(i)]", json, patterns: Set(order)) } catch {
+                    throw error.inEntry(i)
+                }
             }
             for (i, entry) in (chain ?? []).enumerated() where entry.transpose != 0 {
-                try checkTranspose(entry, "song[\(i)].transpose", patterns.first { $0.name == entry.pattern }!, json)
+                do throws(PatternError) {
+                    try checkTranspose(entry, "song[\(i)].transpose", patterns.first { $0.name == entry.pattern }!, json)
+                } catch { throw error.inEntry(i) }
             }
         }
         var song = Song(

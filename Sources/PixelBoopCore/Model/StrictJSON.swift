@@ -12,6 +12,9 @@ public struct PatternError: Error, Equatable, CustomStringConvertible, Sendable 
     public let message: String
     public var description: String { message }
 
+    /// The message with the chain entry it is about, numbered as the editor's chain panel numbers them.
+    func inEntry(_ index: Int) -> PatternError { PatternError(kind, message + " (chain entry \(index + 1))") }
+
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = OneLine.escape(message)
