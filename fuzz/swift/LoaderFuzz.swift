@@ -2,7 +2,6 @@
 // reader (pattern file, ambient preset, NOTE argument), the rest is its input. Each must either
 // accept it or refuse it with an error; a refusal's message is one line. A crash, a trap or a
 // sanitizer report is a finding. Built and run by scripts/fuzz.sh.
-import Foundation
 import PixelBoopCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -10,7 +9,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     let selector = bytes[0] % 3
-    let body = Data(bytes[1...])
+    let body = Bytes(bytes[1...])
     switch selector {
     case 0:
         do {
