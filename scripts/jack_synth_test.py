@@ -74,9 +74,10 @@ def at(seconds, data, mark=None):
 
 t = 0.2
 a4 = []
+a4_off = []
 for i in range(16):
     a4.append(at(t, [0x90, 69, 100]))
-    at(t + 0.1, [0x80, 69, 0])
+    a4_off.append(at(t + 0.1, [0x80, 69, 0]))
     t += 0.35
 if not QUICK:
     for key in (48, 55, 60, 67, 72, 84):  # C3 G3 C4 G4 C5 C6
@@ -183,10 +184,12 @@ def touched(lo, hi):
     return faults.touches(start_frame + lo, start_frame + hi)
 
 
-# Only the notes whose stretch (a period before the event to a few periods after the onset) no
-# xrun touched are judged: a skipped or mis-stamped cycle there moves the note on the recording,
-# not in boop. At least 12 of the 16 must be judged, else the run is inconclusive (run again).
-judged = [i for i, f in enumerate(a4) if not touched(f - period, f + lat + 4 * period)]
+# Only the notes whose stretch no xrun touched are judged: from a period before the previous A4's
+# note-off (a cycle the server skipped loses the MIDI sent in it, and a lost note-off leaves the
+# previous note sounding into this one's window) to a few periods after the onset: a skipped or
+# mis-stamped cycle there moves the note on the recording, not in boop. At least 12 of the 16
+# must be judged, else the run is inconclusive (run again).
+judged = [i for i, f in enumerate(a4) if not touched((a4_off[i - 1] if i else f) - period, f + lat + 4 * period)]
 delays = []
 for i in judged:
     f = a4[i]
