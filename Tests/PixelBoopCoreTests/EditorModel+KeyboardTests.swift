@@ -49,9 +49,10 @@ struct EditorModelKeyboardTests {
         #expect(EditorModel.velocity(played: 99) == .normal)
         #expect(EditorModel.velocity(played: 100) == .accent)
         #expect(EditorModel.velocity(played: 127) == .accent)
-        #expect(PlayedNote(status: 0x93, data1: 60, data2: 0) == PlayedNote(pitch: 60, velocity: 0, on: false))
+        #expect(PlayedNote(status: 0x93, data1: 60, data2: 0) == PlayedNote(pitch: 60, velocity: 0, on: false, channel: 3))
         #expect(PlayedNote(status: 0x80, data1: 60, data2: 40)?.on == false)
-        #expect(PlayedNote(status: 0x91, data1: 60, data2: 100) == PlayedNote(pitch: 60, velocity: 100, on: true))
+        #expect(PlayedNote(status: 0x91, data1: 60, data2: 100) == PlayedNote(pitch: 60, velocity: 100, on: true, channel: 1))
+        #expect(PlayedNote(status: 0x99, data1: 38, data2: 90)?.isDrum == true)
         #expect(PlayedNote(status: 0xB0, data1: 64, data2: 127) == nil)
     }
 

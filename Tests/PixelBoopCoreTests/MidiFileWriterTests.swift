@@ -294,3 +294,26 @@ enum MidoChecker {
         return (p.terminationStatus, String(decoding: out, as: UTF8.self))
     }
 }
+
+/// Micro-timing in the `.mid`: a note's offset moves its start and end by the same ticks, and a
+/// note played ahead of the next pattern's first step (a negative offset) still comes out in
+/// tick order (the writer's flush bound allows for it).
+struct MidiFileMicroTimingTests {
+    @Test func offsetsMoveNotesByTheirTicks() throws {
+        let text = """
+            {"version": 2, "bpm": 120, "patterns": {"A": {"length": 4, "tracks": {"melody": [
+              {"step": 0, "pitch": 60, "offset": -0.25}, {"step": 1, "pitch": 62, "offset": 0.25, "length": 2},
+              {"step": 3, "pitch": 64, "offset": 0.4}]}}},
+             "song": [{"pattern": "A", "repeat": 2}]}
+            """
+        let song = try Song.parse(Bytes(text.utf8), file: "m.json")
+        let midi = try ParsedMidi(MidiFileWriter.data(for: song))
+        let starts = midi.notes(1).map { [$0[0], $0[1], $0[2]] }
+        // The first note of the piece cannot sound before it: tick 0; on the second pass 30 ticks early.
+        #expect(
+            starts == [[0, 96, 60], [150, 192, 62], [408, 96, 64], [450, 96, 60], [630, 192, 62], [888, 96, 64]])
+        // Events in tick order: every delta was non-negative (a negative one cannot be written).
+        let ticks = midi.tracks[1].events.map(\.tick)
+        #expect(ticks == ticks.sorted())
+    }
+}

@@ -123,6 +123,8 @@ public struct EditorModel: Sendable {
     public var heard: SongPosition?
     /// `i`: notes played on a MIDI keyboard are placed at the cursor (else they only sound).
     public internal(set) var stepEntry = false
+    /// `*`: live recording, and its settings (quantize, overdub or replace, the metronome).
+    public internal(set) var recording = LiveRecording()
     /// The keys of the step-entry group still held, and the step they are placed on.
     var chordKeys: Set<Int> = []
     var chordStep: Int?

@@ -24,6 +24,7 @@ extension EditorView {
             "S                scale lock (C major..)",
             "Ctrl-Z           suspend (fg: back)",
             "q, Ctrl-C        quit (asks to save)",
+            "*  % & ! @       MIDI record; settings",
             "mouse: click toggles, drag paints,",
             "  right click removes, wheel scrolls"
         ],

@@ -19,6 +19,12 @@ extension EditorView {
         }
     }
 
+    /// `*` recording (it takes over from step entry while the loop plays), else `i` step entry.
+    func entryField(model: EditorModel) -> [String] {
+        if model.recording.armed { return [model.recording.summary, "REC q\(model.recording.strength)", "REC"] }
+        return model.stepEntry ? ["step entry", "entry", "in"] : [""]
+    }
+
     func statusText(model: EditorModel, playing: Bool, sound: SoundStatus, name: String, width: Int) -> String {
         let sound = EditorView.soundField(sound)
         let track = model.track.rawValue
@@ -46,7 +52,7 @@ extension EditorView {
                 : [""],
             noteField(model: model),
             // `i`: played MIDI notes are placed at the cursor.
-            model.stepEntry ? ["step entry", "entry", "in"] : [""],
+            entryField(model: model),
             // `Q`: fill mode.
             model.fillMode ? ["FILL", "F", ""] : [""],
             // `K`: the computer keyboard's piano rows place notes.

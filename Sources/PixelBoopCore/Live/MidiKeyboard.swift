@@ -63,10 +63,10 @@ public final class MidiKeyboard {
     public var source: String { String(cString: boop_midi_in_source(handle)) }
     public var dropped: UInt64 { boop_midi_in_dropped(handle) }
 
-    /// The notes waiting, oldest first (other messages are left out); at most 64 a call, the
-    /// descriptor staying readable while more wait.
+    /// The notes waiting, oldest first (other messages are left out), each with its time (see
+    /// `PlayedNote.time`); at most 64 a call, the descriptor staying readable while more wait.
     public func take() -> [PlayedNote] {
         let n = Int(boop_midi_in_read(handle, &buffer, UInt32(buffer.count)))
-        return buffer.prefix(n).compactMap { PlayedNote(status: $0.status, data1: $0.data1, data2: $0.data2) }
+        return buffer.prefix(n).compactMap { PlayedNote(status: $0.status, data1: $0.data1, data2: $0.data2, time: $0.frame) }
     }
 }

@@ -270,7 +270,7 @@ extension Song {
 
     private static func parseNote(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError) -> SongNote {
         let fields = try json.object(
-            entry, p, allowed: ["step", "pitch", "velocity", "length", "probability", "condition", "ratchet"])
+            entry, p, allowed: ["step", "pitch", "velocity", "length", "probability", "condition", "ratchet", "offset"])
         guard let stepValue = fields["step"] else { throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)") }
         guard let pitchValue = fields["pitch"] else {
             throw json.fail("\(p).pitch", "a MIDI pitch \(Limits.text(Limits.midiNote)) (required)")
@@ -293,6 +293,13 @@ extension Song {
             throw json.fail("\(p).length", "1 for a ratcheted note (its hits fill one step)", got: note.length)
         }
         if let v = fields["condition"] { note.condition = try parseCondition(v, "\(p).condition", json) }
+        if let v = fields["offset"] {
+            guard let d = v as? Double, SongNote.offsets.contains(d) else {
+                throw json.fail(
+                    "\(p).offset", "a number of steps -0.5 ... 0.5 (0.5 itself excluded: that is the next step)", got: v)
+            }
+            note.offset = d
+        }
         return note
     }
 

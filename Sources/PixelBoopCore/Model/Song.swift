@@ -12,6 +12,11 @@ public struct SongNote: Sendable, Equatable {
     public var condition: Condition?
     /// Hits inside the note's step (1: a plain note; 2...4: a ratchet).
     public var ratchet: Int
+    /// Micro-timing: how far the note sounds from its step, in steps (-0.5 ..< 0.5; a played part
+    /// recorded at a quantize strength under 100 % keeps what was played). The grid shows the note
+    /// on its step; the timeline, and so `render`, `play` and the `.mid`, play it at step + offset.
+    public var offset: Double
+    public static let offsets = -0.5..<0.5
 
     /// A trig condition, as an Elektron box has them (DESIGN.md, "Song files"): `a:b` plays on the
     /// a-th of every b passes; FILL while the chain entry is a fill; PRE when the latest earlier
@@ -61,7 +66,7 @@ public struct SongNote: Sendable, Equatable {
 
     public init(
         step: Int, pitch: Int, velocity: Velocity = .normal, length: Int = 1, probability: Int = 100,
-        condition: Condition? = nil, ratchet: Int = 1
+        condition: Condition? = nil, ratchet: Int = 1, offset: Double = 0
     ) {
         self.step = step
         self.pitch = pitch
@@ -70,6 +75,7 @@ public struct SongNote: Sendable, Equatable {
         self.probability = probability
         self.condition = condition
         self.ratchet = ratchet
+        self.offset = offset
     }
 }
 

@@ -36,7 +36,8 @@ extension Song {
         if instruments.values.contains(where: { $0 != Instrument() }) { return "a mute, solo or instrument setting" }
         if only.tracks.values.joined().contains(where: { $0.velocity.isLevel }) { return "a velocity of 1...127" }
         let groove = only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
-        return groove ? "probability, a condition or a ratchet" : nil
+        if groove { return "probability, a condition or a ratchet" }
+        return only.tracks.values.joined().contains { $0.offset != 0 } ? "micro-timing" : nil
     }
 
     /// A pattern of the song as a version-1 pattern (its notes, the song's name and tempo).
@@ -137,6 +138,7 @@ extension SongNote {
         if probability != 100 { f.append(("probability", String(probability))) }
         if let c = condition { f.append(("condition", Song.quote(c.text))) }
         if ratchet != 1 { f.append(("ratchet", String(ratchet))) }
+        if offset != 0 { f.append(("offset", Song.number(offset))) }
         return f
     }
 }

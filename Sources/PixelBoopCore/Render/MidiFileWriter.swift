@@ -177,6 +177,7 @@ public enum MidiFileWriter {
         for message in setup(kind, of: song) { track.event(0, message) }
         var timeline = layout
         var stream = SpanStream(channel: ch)
+        let early = Int((layout.earlySteps * stepTicks).rounded(.up))
         for (si, seg) in layout.segments.enumerated() {
             let base = segmentTicks[si]
             let chunk = max(1, song.patterns[seg.pattern].length)
@@ -185,7 +186,7 @@ public enum MidiFileWriter {
                 let upTo = min(seg.steps, local + chunk)
                 for hit in timeline.hits(forSteps: (seg.firstStep + local)..<(seg.firstStep + upTo))
                 where hit.track == kind {
-                    let start = base + Int((hit.onPosition * stepTicks).rounded())
+                    let start = max(0, base + Int((hit.onPosition * stepTicks).rounded()))
                     let end =
                         hit.gateSteps.map { start + Int(($0 * stepTicks).rounded()) }
                         ?? base + Int((hit.endPosition * stepTicks).rounded())
@@ -193,8 +194,9 @@ public enum MidiFileWriter {
                 }
                 local = upTo
                 // Every later note starts at or after the position of step `local` - 1 (swing
-                // only delays a step), so what lies before it is final.
-                stream.flush(before: base + (local - 1) * ticksPerStep, into: &track)
+                // only delays a step; micro-timing may bring one `earlySteps` before its step), so
+                // what lies before that is final.
+                stream.flush(before: base + (local - 1) * ticksPerStep - early, into: &track)
                 sink.checkStop()
                 if sink.failed || sink.cancelled { return }
             }

@@ -29,7 +29,7 @@ struct OfflineRender {
             if shouldStop() { throw CancellationError() }
             let blockEnd = frame + UInt64(blockFrames)
             // Generate steps starting before this block ends; queue what falls inside it.
-            while nextStep < totalSteps && source.frame(ofStep: nextStep) < blockEnd {
+            while nextStep < totalSteps && source.dueFrame(ofStep: nextStep) < blockEnd {
                 let upTo = min(totalSteps, nextStep + 16)
                 pending.add(source.events(forSteps: nextStep..<upTo), order: SongEvent.playOrder)
                 nextStep = upTo

@@ -151,6 +151,15 @@ public struct SongSequencer: Sendable {
         return frame(segment: si, position: SongTimeline.position(k - seg.firstStep, length: length, swing: seg.swing))
     }
 
+    /// The frame by which step k's notes must be queued: its first frame, or earlier by the
+    /// song's earliest micro-timing (a note played ahead of its step).
+    public mutating func dueFrame(ofStep k: Int) -> UInt64 {
+        let frame = self.frame(ofStep: k)
+        guard timeline.earlySteps > 0 else { return frame }
+        let ahead = UInt64((timeline.earlySteps * framesPerStep(atStep: k)).rounded(.up))
+        return frame > ahead ? frame - ahead : 0
+    }
+
     /// The global step sounding at `frame` (the last starting at or before it; 0 before the first;
     /// past the end of the music, counted on at the last entry's tempo, as a finished run is heard).
     public mutating func step(atFrame frame: UInt64) -> Int {

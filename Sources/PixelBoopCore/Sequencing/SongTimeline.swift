@@ -47,6 +47,9 @@ public struct SongTimeline: Sendable {
     /// pattern its one entry repeated `loops` times as one segment (one unbroken run of steps).
     private let chain: [ChainEntry]
     private let runs: Int?
+    /// How many steps the earliest note sounds before its step (0, or a negative micro-timing
+    /// offset's size): a step's notes are all known that much before the step starts.
+    public let earlySteps: Double
 
     public init(song: Song, loops: Int? = 1, seed: UInt64? = nil) {
         self.song = song
@@ -54,6 +57,7 @@ public struct SongTimeline: Sendable {
         self.seed = seed ?? song.seed
         for (i, p) in song.patterns.enumerated() { patternIndex[p.name] = i }
         passes = [Int](repeating: 0, count: song.patterns.count)
+        earlySteps = -min(0, song.patterns.lazy.flatMap { $0.tracks.values.joined() }.map(\.offset).min() ?? 0)
         if song.version1 != nil, song.chain.count == 1, var only = song.chain.first {
             only.repeats *= loops ?? SongTimeline.endlessRepeats
             (chain, runs) = ([only], loops == nil ? nil : 1)
@@ -141,8 +145,10 @@ public struct SongTimeline: Sendable {
             let shift = kind == .rhythm ? 0 : transpose
             for (index, note) in pattern.notes(kind).enumerated() where note.step == s {
                 guard plays(note, index, kind, pass: pass, segment: si, local: local) else { continue }
-                let on = SongTimeline.position(local, length: length, swing: seg.swing)
-                let end = SongTimeline.position(local + note.length, length: length, swing: seg.swing)
+                // Micro-timing moves the whole note; nothing sounds before the music's first frame.
+                let grid = SongTimeline.position(local, length: length, swing: seg.swing)
+                let on = si == 0 ? max(0, grid + note.offset) : grid + note.offset
+                let end = SongTimeline.position(local + note.length, length: length, swing: seg.swing) + (on - grid)
                 let r = note.ratchet
                 for j in 0..<r {
                     let span = (end - on) / Double(r)

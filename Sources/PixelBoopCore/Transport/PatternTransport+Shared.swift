@@ -46,6 +46,8 @@ extension PatternTransport {
         var soundOpen = false
         /// Under -v: latency growths already announced.
         var announcedGrowths = 0
+        /// The metronome's gain while it clicks (a live recording), nil while silent.
+        var click: Float?
 
         init(
             engine: AudioEngine, sampleRate: Double, totalSteps: Int?, following: Bool, midiKeys: MidiKeyboard?,
@@ -71,13 +73,14 @@ extension PatternTransport {
 extension PatternTransport.Shared {
     typealias State = PatternTransport.State
 
-    mutating func start() throws(AudioError) {
+    mutating func start(countInBeats: Int = 0) throws(AudioError) {
         guard state == .ready else { return }
         if following { return try waitForTransport() }
         queuedAtFrame = engine.frameClock
         startFrame = queuedAtFrame + UInt64(0.02 * sampleRate)
         nextStep = 0
         clearPending()
+        if countInBeats > 0 { countIn(beats: countInBeats) }
         sequencer.restart(step: 0, atFrame: startFrame)
         midi?.announce(step: 0, resume: false)
         try schedule()
@@ -115,7 +118,7 @@ extension PatternTransport.Shared {
             // Held at `stepLimit` (a MIDI clock's next step not known yet), the 5 ms poll wakes it.
             let reach = heldAtStepLimit ? flushHorizon(pending.horizon(clock: clock)) : UInt64.max
             if totalSteps.map({ nextStep < $0 }) ?? true, !heldAtStepLimit {
-                let due = sequencer.frame(ofStep: nextStep)
+                let due = sequencer.dueFrame(ofStep: nextStep)
                 wait = min(
                     wait,
                     EventScheduler<SongEvent>.seconds(
@@ -163,10 +166,11 @@ extension PatternTransport.Shared {
         let ahead = pending.horizon(clock: engine.frameClock)
         var events: [SongEvent] = []
         let first = nextStep
-        while sequencer.frame(ofStep: nextStep) < ahead, totalSteps.map({ nextStep < $0 }) ?? true,
+        while sequencer.dueFrame(ofStep: nextStep) < ahead, totalSteps.map({ nextStep < $0 }) ?? true,
             stepLimit.map({ nextStep < $0 }) ?? true
         {
             events.append(contentsOf: sequencer.events(forSteps: nextStep..<(nextStep + 1)))
+            if let click { metronome(step: nextStep, gain: click, into: &events) }
             nextStep += 1
         }
         if !events.isEmpty { pending.add(events, order: SongEvent.playOrder) }

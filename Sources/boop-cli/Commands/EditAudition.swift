@@ -24,8 +24,8 @@ extension EditSession {
         tapLog.append(line)
     }
 
-    func audition(_ note: Note) {
-        auditionQueue.append((note, model.track))
+    func audition(_ note: Note, track: TrackKind? = nil) {
+        auditionQueue.append((note, track ?? model.track))
     }
 
     /// Sounds the notes placed by one read: the last few of them (a paste of thousands is heard

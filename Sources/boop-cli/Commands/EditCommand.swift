@@ -325,6 +325,7 @@ final class EditSession {
         do {
             if transport.state == .playing || transport.state == .paused {
                 try transport.stopLoop()
+                endRecording()
             } else {
                 transport.playSong(model.audibleSong)
                 try transport.start()

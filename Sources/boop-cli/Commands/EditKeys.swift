@@ -7,7 +7,7 @@ extension EditSession {
     /// A key on the grid; a status ends the session.
     func gridKey(_ event: InputEvent, readAt: Double) -> Int32? {
         if model.piano != nil, pianoKey(event) { return nil }
-        if noteKey(event, readAt: readAt) != nil || songKey(event) { return nil }
+        if noteKey(event, readAt: readAt) != nil || songKey(event) || recordKey(event) { return nil }
         switch event {
         case .char("p"): togglePlay()
         case .char("G"): toggleChainLoop()

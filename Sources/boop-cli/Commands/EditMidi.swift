@@ -71,6 +71,10 @@ extension EditSession {
                 continue
             }
             if played.on { model.message = nil }
+            if let recorded = recordPlayed(played, soundedAlready: sounded) {
+                if let note = recorded, !sounded { audition(note, track: played.isDrum ? .rhythm : model.track) }
+                continue
+            }
             if let note = model.play(played), !sounded { audition(note) }
         }
         if model.audibleSong != before { patternChanged() }

@@ -3,7 +3,7 @@ import PixelBoopCore
 
 /// What a line typed at the editor's message line is for.
 enum PromptPurpose: Equatable {
-    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose, condition, velocity
+    case save, export, tempo, entryTempo, scale, rename, length, trackLength, transpose, condition, velocity, quantize, clickLevel
 }
 
 /// The lines typed for something other than saving: a tempo, a scale, a pattern's new name, the
@@ -47,6 +47,7 @@ extension EditSession {
             }
             model.requestLength(steps)
         case .trackLength, .transpose, .condition, .velocity: return songLine(text, for: purpose)
+        case .quantize, .clickLevel: recordLine(text, for: purpose)
         case .export: export(to: text)
         }
         return nil
