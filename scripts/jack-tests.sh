@@ -54,6 +54,10 @@
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
 # starts in boop's recorded output the same number of frames after its event (sample-exact).
+# edit's live recording (scripts/jack_edit_record_test.py, about 25 s): with the loop stopped, `*`
+# counts in four clicks a beat apart; a part played up to 30 ms off its steps lands on its steps
+# with its velocities and lengths at quantize 100 %, keeps its offsets within 0.002 step at 0 %;
+# one undo step takes back a pass; replace clears the track at the pass's first note.
 # boop.lv2 (scripts/jack_lv2_test.py, about 10 s; the bundle from $BOOP_LV2_DIR, default
 # build-test-none/lv2): lv2info lists it without a warning; jalv loads it with its ports and a
 # saved state holding a 19-EDO tuning (-l), reports its latency port, and notes at random offsets
@@ -423,6 +427,8 @@ if start_jackd 256; then
   run_client "play --sync midi tempo test" scripts/jack_clock_tempo_test.py "$BOOP"
   echo "--- edit --backend jack --midi: a JACK MIDI keyboard's notes placed at the cursor ---"
   run_client "edit --midi test" scripts/jack_edit_midi_test.py "$BOOP"
+  echo "--- edit --backend jack --midi, *: a played part recorded while the loop plays ---"
+  run_measured "edit record test" 3 scripts/jack_edit_record_test.py "$BOOP"
   echo "--- boop.lv2: lv2info, and jalv hosting it on the server ---"
   lv2_tests
 else
