@@ -82,12 +82,13 @@ struct World {
 
 class Host {
   public:
-    Host(World& world, UridMap& urids, double rate) : world_(world), urids_(urids), rate_(rate) {
+    // `worker` false: a host without work:schedule.
+    Host(World& world, UridMap& urids, double rate, bool worker = true) : world_(world), urids_(urids), rate_(rate) {
         features_[0] = LV2_Feature{LV2_URID__map, &urids_.map};
-        features_[1] = LV2_Feature{LV2_URID__unmap, &urids_.unmap};
-        features_[2] = LV2_Feature{LV2_WORKER__schedule, &schedule_};
-        features_[3] = LV2_Feature{LV2_LOG__log, &log_};
-        for (int f = 0; f < 4; ++f) featureList_[f] = &features_[f];
+        features_[1] = LV2_Feature{LV2_LOG__log, &log_};
+        features_[2] = LV2_Feature{LV2_URID__unmap, &urids_.unmap};
+        features_[3] = LV2_Feature{LV2_WORKER__schedule, &schedule_};
+        for (int f = 0; f < (worker ? 4 : 3); ++f) featureList_[f] = &features_[f];
         instance_ = lilv_plugin_instantiate(world.plugin, rate, featureList_);
         if (instance_ == nullptr) return;
         midiType_ = urids_.map.map(urids_.map.handle, LV2_MIDI__MidiEvent);

@@ -244,3 +244,13 @@ TEST_CASE("notify: a message the buffer has no room for waits for the next block
     checkSet(got[1], kKbm, "", 256);
     CHECK(host.badNotifyBlocks() == 0);
 }
+
+TEST_CASE("notify: without the host's worker a patch:Set is answered with the files in force") {
+    lv2host::UridMap urids;
+    Host host(world(), urids, 48000.0, false);
+    REQUIRE(host.ok());
+    host.setPath(kScl, "/tmp/any.scl");
+    const std::vector<Notice> got = block(host);
+    REQUIRE(got.size() == 1);
+    checkSet(got[0], kScl, "", 0);  // the tuning is set by state restore only
+}
