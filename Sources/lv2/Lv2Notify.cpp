@@ -70,10 +70,10 @@ bool Lv2Notify::writeSet(int64_t frame, LV2_URID property, int32_t sequence) BOO
     return true;
 }
 
-bool Lv2Notify::writeResponse(const Response& response) BOOP_RT {
+bool Lv2Notify::writeResponse(int64_t frame, const Response& response) BOOP_RT {
     if (!opened_ || !room(kResponseBytes)) return false;
     LV2_Atom_Forge_Frame object;
-    lv2_atom_forge_frame_time(&forge_, 0);
+    lv2_atom_forge_frame_time(&forge_, frame);
     lv2_atom_forge_object(&forge_, &object, 0, response.ok ? urids_.patchAck : urids_.patchError);
     lv2_atom_forge_key(&forge_, urids_.patchSequence);
     lv2_atom_forge_int(&forge_, response.sequence);
@@ -90,7 +90,7 @@ void Lv2Notify::flush() BOOP_RT {
     if ((waiting_ & kMappingBit) != 0 && writeSet(0, urids_.mapping, waitingSequence_)) waiting_ &= ~kMappingBit;
     if (waiting_ != 0) return;  // the Acks after the values they acknowledge
     int written = 0;
-    while (written < responseCount_ && writeResponse(responses_[written])) ++written;
+    while (written < responseCount_ && writeResponse(0, responses_[written])) ++written;
     for (int r = written; r < responseCount_; ++r) responses_[r - written] = responses_[r];
     responseCount_ -= written;
 }
@@ -108,6 +108,19 @@ void Lv2Notify::get(int64_t frame, LV2_URID property, int32_t sequence) BOOP_RT 
         waiting_ |= kMappingBit;
         waitingSequence_ = sequence;
     }
+    if (wanted == 0) respond(frame, false, sequence);
+}
+
+void Lv2Notify::refused(int64_t frame, LV2_URID property, int32_t sequence) BOOP_RT {
+    get(frame, property, 0);
+    respond(frame, false, sequence);
+}
+
+void Lv2Notify::respond(int64_t frame, bool ok, int32_t sequence) BOOP_RT {
+    if (sequence <= 0) return;
+    const Response response{ok, sequence};
+    if (waiting_ == 0 && responseCount_ == 0 && writeResponse(frame, response)) return;
+    if (responseCount_ < kResponses) responses_[responseCount_++] = response;
 }
 
 void Lv2Notify::inForce(const Lv2Tuning::Answer& answer) BOOP_RT {
@@ -115,8 +128,7 @@ void Lv2Notify::inForce(const Lv2Tuning::Answer& answer) BOOP_RT {
     keep(answer.mapping, answer.mappingLength, mapping_, mappingLength_);
     waiting_ = kBoth;
     waitingSequence_ = 0;
-    if (answer.sequence > 0 && responseCount_ < kResponses)
-        responses_[responseCount_++] = Response{answer.ok, answer.sequence};
+    respond(0, answer.ok, answer.sequence);
 }
 
 }  // namespace boop::lv2

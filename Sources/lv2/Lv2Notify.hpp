@@ -8,7 +8,8 @@
 // - after the worker made a tuning (a patch:Set's request) or state restore read one, both
 //   again, at the next block's first frame; a request that failed reports the files still in
 //   force the same way (the host's view goes back to them);
-// - a patch:Ack or patch:Error carrying the patch:sequenceNumber of a patch:Set that had one.
+// - a patch:Ack or patch:Error carrying the patch:sequenceNumber of a request that had one, at
+//   the next block's first frame (a request refused in run(): on its frame).
 // A message the buffer has no room for waits for the next block.
 #include <lv2/atom/atom.h>
 #include <lv2/atom/forge.h>
@@ -36,8 +37,12 @@ class Lv2Notify {
     // run(): opens the block's sequence and writes what waits; close() ends it.
     void open() BOOP_RT;
     void close() BOOP_RT;
-    // run(): a patch:Get of `property` (0: every property) answered at `frame`.
+    // run(): a patch:Get of `property` (0: every property) answered at `frame` (one of no such
+    // property: a patch:Error when it has a sequence number).
     void get(int64_t frame, LV2_URID property, int32_t sequence) BOOP_RT;
+    // run(): a patch:Set of `property` that will not be worked (no worker, a value that is no
+    // path, the worker's queue full): the file in force reported back, and a patch:Error.
+    void refused(int64_t frame, LV2_URID property, int32_t sequence) BOOP_RT;
     // run() context or state restore (never concurrently with run()): the files now in force,
     // reported at the next block's start, with the Ack or Error of the request (sequence > 0).
     void inForce(const Lv2Tuning::Answer& answer) BOOP_RT;
@@ -52,7 +57,9 @@ class Lv2Notify {
     void flush() BOOP_RT;
     bool room(uint32_t bytes) const BOOP_RT;
     bool writeSet(int64_t frame, LV2_URID property, int32_t sequence) BOOP_RT;
-    bool writeResponse(const Response& response) BOOP_RT;
+    bool writeResponse(int64_t frame, const Response& response) BOOP_RT;
+    // An Ack or Error (when `sequence` > 0): at `frame` when nothing waits before it, else queued.
+    void respond(int64_t frame, bool ok, int32_t sequence) BOOP_RT;
 
     Lv2NotifyUrids urids_;
     LV2_Atom_Forge forge_{};

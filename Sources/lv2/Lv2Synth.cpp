@@ -184,9 +184,9 @@ void Lv2Synth::run(uint32_t frames) BOOP_RT {
 }
 
 // A patch:Set of boop#scl or boop#kbm with an atom:Path value: the path copied into the request
-// (no allocation) and handed to the worker, which copies it on; without a worker, the files in
-// force are reported back. A patch:Get (of one of them or of all properties) is answered on the
-// notify port at `frame`. Anything else is ignored.
+// (no allocation) and handed to the worker, which copies it on; one that cannot be worked is
+// refused on the notify port. A patch:Get (of one of them or of all properties) is answered there
+// at `frame`. Anything else is ignored.
 void Lv2Synth::applyPatch(int64_t frame, const LV2_Atom_Object& object) BOOP_RT {
     const LV2_URID otype = object.body.otype;
     if (otype != urids_.patchSet && otype != urids_.patchGet) return;
@@ -205,19 +205,21 @@ void Lv2Synth::applyPatch(int64_t frame, const LV2_Atom_Object& object) BOOP_RT 
         return;
     }
     if (key != urids_.scale && key != urids_.mapping) return;
-    if (schedule_ == nullptr) {
-        notify_.get(frame, key, 0);
+    const char* path = value != nullptr && value->type == urids_.atomPath
+                           ? static_cast<const char*>(LV2_ATOM_BODY_CONST(value))
+                           : nullptr;
+    const uint32_t length = path != nullptr ? static_cast<uint32_t>(strnlen(path, value->size)) : 0;
+    if (schedule_ == nullptr || path == nullptr || length >= Lv2Tuning::kPathMax) {
+        notify_.refused(frame, key, number);
         return;
     }
-    if (value == nullptr || value->type != urids_.atomPath) return;
-    const auto* path = static_cast<const char*>(LV2_ATOM_BODY_CONST(value));
-    const uint32_t length = static_cast<uint32_t>(strnlen(path, value->size));
-    if (length >= Lv2Tuning::kPathMax) return;
     request_.which = key == urids_.scale ? Lv2Tuning::kScale : Lv2Tuning::kMapping;
     request_.sequence = number;
     std::memcpy(request_.path, path, length);
     request_.path[length] = '\0';
-    schedule_->schedule_work(schedule_->handle, Lv2Tuning::kRequestHeader + length + 1, &request_);
+    if (schedule_->schedule_work(schedule_->handle, Lv2Tuning::kRequestHeader + length + 1, &request_) !=
+        LV2_WORKER_SUCCESS)
+        notify_.refused(frame, key, number);
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop

@@ -142,6 +142,11 @@ TEST_CASE("notify: a patch:Get is answered with both paths, a patch:Set is repor
     checkSet(got[0], kKbm, kbm, 1536 + 100, 12);
     host.getProperty("urn:boop:no-such-property");
     CHECK(block(host).empty());
+    host.getProperty("urn:boop:no-such-property", 13);  // numbered: answered with an error
+    got = block(host);
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].type == LV2_PATCH__Error);
+    CHECK(got[0].sequence == 13);
     CHECK(host.takeLog().empty());
     CHECK(host.badNotifyBlocks() == 0);
 }
@@ -245,12 +250,16 @@ TEST_CASE("notify: a message the buffer has no room for waits for the next block
     CHECK(host.badNotifyBlocks() == 0);
 }
 
-TEST_CASE("notify: without the host's worker a patch:Set is answered with the files in force") {
+TEST_CASE("notify: without the host's worker a patch:Set is refused with the files in force") {
     lv2host::UridMap urids;
     Host host(world(), urids, 48000.0, false);
     REQUIRE(host.ok());
-    host.setPath(kScl, "/tmp/any.scl");
+    host.setPath(kScl, "/tmp/any.scl", 5);
     const std::vector<Notice> got = block(host);
-    REQUIRE(got.size() == 1);
+    print("patch:Set without a worker (sequence 5)", got);
+    REQUIRE(got.size() == 2);
     checkSet(got[0], kScl, "", 0);  // the tuning is set by state restore only
+    CHECK(got[1].type == LV2_PATCH__Error);
+    CHECK(got[1].sequence == 5);
+    CHECK(got[1].frame == 0);
 }
