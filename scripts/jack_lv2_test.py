@@ -12,7 +12,8 @@ MIDI into boop-lv2:midi_in at random offsets within periods, `boop-lv2-rec` reco
 out_2) find every A4 note starting that reported latency plus one frame after its event (the
 envelope's first sample is 0), jitter 0; keys 48, 69 and 84 within 0.01 cent of the tuning's
 Scala arithmetic, 440 x 2^((key - 69)/19) (least-squares sine fit); out_1 equal to out_2 (the
-voices are centred); SIGTERM ends jalv with status 0.
+voices are centred); SIGTERM ends jalv with status 0. Then jalv loads a state whose scale makes no
+tuning: the plugin says so through jalv's log (log:Error, printed as "error: ...") and runs on.
 Prints PASS/FAIL lines; exits 1 on a failure, 75 when the server's xruns left too few notes.
 """
 import os
@@ -200,4 +201,38 @@ for lo, hi in faults.untrusted():
 check(np.array_equal(recording[0][trusted], recording[1][trusted]),
       f"out_1 and out_2 carry the same signal (centred voices; {np.count_nonzero(trusted)} of {total} frames judged)")
 check(rc == 0, f"jalv ends on SIGTERM with status {rc}")
+
+
+def bad_scale_state():
+    """jalv (the host's log) and boop.lv2 restored from a state whose scale file is no scale."""
+    folder = state_folder()
+    bad = os.path.join(folder.name, "19edo.scl")
+    with open(bad, "w") as f:
+        f.write("! 19edo.scl\nnot a scale\nseven\n")
+    out = tempfile.TemporaryFile("w+")
+    proc = subprocess.Popen(["jalv", "-x", "-n", "boop-lv2-bad", "-l", folder.name, URI], env=env,
+                            stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
+    want = f"error: boop.lv2: tuning not changed: {bad}: line 3:"
+
+    def said():
+        out.seek(0)
+        return want in out.read() or proc.poll() is not None
+
+    try:
+        wait_until("jalv to restore the state with a bad scale", 60, said)
+        running = proc.poll() is None
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    out.seek(0)
+    line = next((t for t in out.read().splitlines() if t.startswith("error: boop.lv2")), "no error line")
+    check(running and line.startswith(want),
+          f"a state whose scale is no scale: jalv runs boop.lv2 and prints its log:Error: {line}")
+
+
+bad_scale_state()
 sys.exit(1 if check.failures else 0)

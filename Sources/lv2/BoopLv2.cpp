@@ -1,6 +1,7 @@
 // boop.lv2: the LV2 entry points (descriptor, instance, state, worker) around Lv2Synth. The state
 // holds the channel setup (the voice of each of the 16 channels, as one string of names) and the
-// tuning's files (Lv2Tuning), as paths the host maps.
+// tuning's files (Lv2Tuning), as paths the host maps; the files in force after a restore or a
+// worker's answer are reported on the notify port (Lv2Notify).
 #include <lv2/atom/atom.h>
 #include <lv2/core/lv2.h>
 #include <lv2/log/log.h>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "Lv2Synth.hpp"
 
@@ -51,6 +53,11 @@ Lv2Urids mapUrids(const LV2_URID_Map& map) {
     u.atomPath = id(LV2_ATOM__Path);
     u.atomUrid = id(LV2_ATOM__URID);
     u.patchSet = id(LV2_PATCH__Set);
+    u.patchGet = id(LV2_PATCH__Get);
+    u.patchAck = id(LV2_PATCH__Ack);
+    u.patchError = id(LV2_PATCH__Error);
+    u.patchSequence = id(LV2_PATCH__sequenceNumber);
+    u.atomInt = id(LV2_ATOM__Int);
     u.patchProperty = id(LV2_PATCH__property);
     u.patchValue = id(LV2_PATCH__value);
     u.scale = id(kScaleKey);
@@ -71,7 +78,7 @@ LV2_Handle instantiate(const LV2_Descriptor*, double rate, const char*, const LV
     try {
         auto* instance = new Instance;
         instance->urids = mapUrids(*map);
-        instance->synth = Lv2Synth::create(rate, instance->urids);
+        instance->synth = Lv2Synth::create(rate, instance->urids, *map);
         instance->voicesKey = map->map(map->handle, kVoicesKey);
         instance->atomString = map->map(map->handle, LV2_ATOM__String);
         instance->log = static_cast<const LV2_Log_Log*>(findFeature(features, LV2_LOG__log));
@@ -190,6 +197,14 @@ LV2_State_Status restore(LV2_Handle handle, LV2_State_Retrieve_Function retrieve
             tell(instance, why);
             instance.tuning.load({}, {}, hz, why);
         }
+        std::string inForceScale, inForceMapping;
+        instance.tuning.paths(inForceScale, inForceMapping);
+        Lv2Tuning::Answer files;
+        files.scale = inForceScale.c_str();
+        files.scaleLength = static_cast<uint32_t>(inForceScale.size());
+        files.mapping = inForceMapping.c_str();
+        files.mappingLength = static_cast<uint32_t>(inForceMapping.size());
+        instance.synth->restored(files);  // copied: the strings may go
     } catch (...) {
         return LV2_STATE_ERR_UNKNOWN;
     }
@@ -197,30 +212,30 @@ LV2_State_Status restore(LV2_Handle handle, LV2_State_Retrieve_Function retrieve
     return LV2_STATE_SUCCESS;
 }
 
-// The worker: a tuning path from run() read and parsed here, the key frequencies handed back.
+// The worker: a tuning path from run() read and parsed here; the answer hands back the key
+// frequencies and the files in force, the new ones or, when they make no tuning (said through the
+// host's log), the previous ones, which stay in force.
 LV2_Worker_Status work(LV2_Handle handle, LV2_Worker_Respond_Function respond, LV2_Worker_Respond_Handle answer,
                        uint32_t size, const void* data) {
     Instance& instance = *static_cast<Instance*>(handle);
     double hz[Lv2Tuning::kKeys];
+    std::vector<uint8_t> bytes;
     try {
-        std::string why;
-        if (!instance.tuning.request(data, size, hz, why)) {
-            tell(instance, why);
-            return LV2_WORKER_SUCCESS;
-        }
+        std::string why, scale, mapping;
+        int32_t sequence = 0;
+        const bool ok = instance.tuning.request(data, size, hz, sequence, why);
+        if (!ok) tell(instance, why);
+        instance.tuning.paths(scale, mapping);
+        bytes = Lv2Tuning::answer(ok, sequence, hz, scale, mapping);
     } catch (...) {
         return LV2_WORKER_ERR_UNKNOWN;
     }
-    return respond(answer, sizeof hz, hz);
+    return respond(answer, static_cast<uint32_t>(bytes.size()), bytes.data());
 }
 
-// In run() context: the new frequencies copied into the synth (the answer may be unaligned).
+// In run() context: the answer to the synth and the notify port.
 LV2_Worker_Status workResponse(LV2_Handle handle, uint32_t size, const void* data) BOOP_RT {
-    double hz[Lv2Tuning::kKeys];
-    if (size != sizeof hz) return LV2_WORKER_ERR_UNKNOWN;
-    std::memcpy(hz, data, sizeof hz);
-    static_cast<Instance*>(handle)->synth->setKeyHz(hz);
-    return LV2_WORKER_SUCCESS;
+    return static_cast<Instance*>(handle)->synth->tuned(data, size) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_UNKNOWN;
 }
 
 const void* extensionData(const char* uri) {

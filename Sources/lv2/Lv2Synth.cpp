@@ -37,7 +37,7 @@ void Lv2Synth::defaultVoices(int (&voices)[MidiSynth::kChannels]) noexcept {
     voices[9] = MidiSynth::kDrums;
 }
 
-std::unique_ptr<Lv2Synth> Lv2Synth::create(double sampleRate, const Lv2Urids& urids) {
+std::unique_ptr<Lv2Synth> Lv2Synth::create(double sampleRate, const Lv2Urids& urids, const LV2_URID_Map& map) {
     // Filled here rather than by boop_engine_config_default, whose file would link the C API's
     // ALSA sequencer code into the plugin. The queue is unused: MIDI is applied directly.
     boop_engine_config ec{sampleRate, kPolyphony, kBlockFrames, BOOP_ENGINE_QUEUE_MIN, 2};
@@ -45,6 +45,8 @@ std::unique_ptr<Lv2Synth> Lv2Synth::create(double sampleRate, const Lv2Urids& ur
     try {
         std::unique_ptr<Lv2Synth> self(new Lv2Synth);
         self->urids_ = urids;
+        self->notify_.init(map, Lv2NotifyUrids{urids.patchSet, urids.patchAck, urids.patchError, urids.patchProperty,
+                                               urids.patchValue, urids.patchSequence, urids.scale, urids.mapping});
         int voices[MidiSynth::kChannels];
         defaultVoices(voices);
         self->engine_ = std::make_unique<Engine>(ec);
@@ -71,6 +73,9 @@ void Lv2Synth::connect(uint32_t port, void* data) noexcept {
             break;
         case kLatency:
             latencyOut_ = static_cast<float*>(data);
+            break;
+        case kNotify:
+            notify_.connect(data);
             break;
         default:
             if (port < kPortCount) controls_[port] = static_cast<const float*>(data);
@@ -150,20 +155,24 @@ void Lv2Synth::applyEvent(const LV2_Atom_Event& event) BOOP_RT {
 #endif
 void Lv2Synth::run(uint32_t frames) BOOP_RT {
     if (latencyOut_ != nullptr) *latencyOut_ = static_cast<float>(stage_.latency());
-    if (frames == 0) return;
+    notify_.open();
+    if (frames == 0) {
+        notify_.close();
+        return;
+    }
     readControls();
     uint32_t done = 0;
     if (midiIn_ != nullptr) {
         LV2_ATOM_SEQUENCE_FOREACH(midiIn_, event) {
             const LV2_URID type = event->body.type;
-            if (type == urids_.atomObject || type == urids_.atomBlank) {
-                applyPatch(*reinterpret_cast<const LV2_Atom_Object*>(&event->body));
-                continue;
-            }
-            if (type != urids_.midiEvent) continue;
             // Events come in time order; one stamped outside the block (never from a sane host)
             // is applied on its nearest frame rather than dropped.
             const int64_t t = std::clamp<int64_t>(event->time.frames, 0, frames - 1);
+            if (type == urids_.atomObject || type == urids_.atomBlank) {
+                applyPatch(std::max<int64_t>(t, done), *reinterpret_cast<const LV2_Atom_Object*>(&event->body));
+                continue;
+            }
+            if (type != urids_.midiEvent) continue;
             const uint32_t at = std::max(done, static_cast<uint32_t>(t));
             renderTo(done, at);
             done = at;
@@ -171,30 +180,59 @@ void Lv2Synth::run(uint32_t frames) BOOP_RT {
         }
     }
     renderTo(done, frames);
+    notify_.close();
 }
 
 // A patch:Set of boop#scl or boop#kbm with an atom:Path value: the path copied into the request
-// (no allocation) and handed to the worker, which copies it on; anything else is ignored.
-void Lv2Synth::applyPatch(const LV2_Atom_Object& object) BOOP_RT {
-    if (object.body.otype != urids_.patchSet || schedule_ == nullptr) return;
+// (no allocation) and handed to the worker, which copies it on; one that cannot be worked is
+// refused on the notify port. A patch:Get (of one of them or of all properties) is answered there
+// at `frame`. Anything else is ignored.
+void Lv2Synth::applyPatch(int64_t frame, const LV2_Atom_Object& object) BOOP_RT {
+    const LV2_URID otype = object.body.otype;
+    if (otype != urids_.patchSet && otype != urids_.patchGet) return;
     const LV2_Atom* property = nullptr;
     const LV2_Atom* value = nullptr;
-    lv2_atom_object_get(&object, urids_.patchProperty, &property, urids_.patchValue, &value, 0);
-    if (property == nullptr || value == nullptr || property->type != urids_.atomUrid || value->type != urids_.atomPath)
+    const LV2_Atom* sequence = nullptr;
+    lv2_atom_object_get(&object, urids_.patchProperty, &property, urids_.patchValue, &value, urids_.patchSequence,
+                        &sequence, 0);
+    const int32_t number = sequence != nullptr && sequence->type == urids_.atomInt
+                               ? reinterpret_cast<const LV2_Atom_Int*>(sequence)->body
+                               : 0;
+    if (property != nullptr && property->type != urids_.atomUrid) return;
+    const LV2_URID key = property != nullptr ? reinterpret_cast<const LV2_Atom_URID*>(property)->body : 0;
+    if (otype == urids_.patchGet) {
+        notify_.get(frame, key, number);
         return;
-    const LV2_URID key = reinterpret_cast<const LV2_Atom_URID*>(property)->body;
+    }
     if (key != urids_.scale && key != urids_.mapping) return;
-    const auto* path = static_cast<const char*>(LV2_ATOM_BODY_CONST(value));
-    const uint32_t length = static_cast<uint32_t>(strnlen(path, value->size));
-    if (length >= Lv2Tuning::kPathMax) return;
+    const char* path = value != nullptr && value->type == urids_.atomPath
+                           ? static_cast<const char*>(LV2_ATOM_BODY_CONST(value))
+                           : nullptr;
+    const uint32_t length = path != nullptr ? static_cast<uint32_t>(strnlen(path, value->size)) : 0;
+    if (schedule_ == nullptr || path == nullptr || length >= Lv2Tuning::kPathMax) {
+        notify_.refused(frame, key, number);
+        return;
+    }
     request_.which = key == urids_.scale ? Lv2Tuning::kScale : Lv2Tuning::kMapping;
+    request_.sequence = number;
     std::memcpy(request_.path, path, length);
     request_.path[length] = '\0';
-    schedule_->schedule_work(schedule_->handle, static_cast<uint32_t>(sizeof request_.which + length + 1), &request_);
+    if (schedule_->schedule_work(schedule_->handle, Lv2Tuning::kRequestHeader + length + 1, &request_) !=
+        LV2_WORKER_SUCCESS)
+        notify_.refused(frame, key, number);
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
+
+bool Lv2Synth::tuned(const void* data, uint32_t size) BOOP_RT {
+    double hz[Lv2Tuning::kKeys];
+    Lv2Tuning::Answer answer;
+    if (!Lv2Tuning::read(data, size, hz, answer)) return false;
+    if (answer.ok) synth_->setKeyHz(hz);
+    notify_.inForce(answer);
+    return true;
+}
 
 void Lv2Synth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
     renderSynthBlocks(*synth_, *engine_, stage_, block_.data(), kBlockFrames, begin, end,

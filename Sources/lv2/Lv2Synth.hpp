@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "Lv2Notify.hpp"
 #include "Lv2Tuning.hpp"
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
@@ -31,7 +32,8 @@ enum Port : uint32_t {
     kBendRange = 5,  // semitones (as --bend-range)
     kVolume = 6,     // channel 1's volume as a CC 7 value (100: unity)
     kLatency = 7,    // output: the output stage's look-ahead in frames
-    kPortCount = 8
+    kNotify = 8,     // output: the tuning's files (Lv2Notify)
+    kPortCount = 9
 };
 
 // The plugin's voices, by index (the voice port's values, program changes, the state's names): the
@@ -55,7 +57,8 @@ constexpr int synthVoice(int index) noexcept {
 // The URIDs run() tells events by.
 struct Lv2Urids {
     LV2_URID midiEvent = 0, atomObject = 0, atomBlank = 0, atomPath = 0, atomUrid = 0;
-    LV2_URID patchSet = 0, patchProperty = 0, patchValue = 0;
+    LV2_URID patchSet = 0, patchGet = 0, patchAck = 0, patchError = 0, patchProperty = 0, patchValue = 0;
+    LV2_URID patchSequence = 0, atomInt = 0;
     LV2_URID scale = 0, mapping = 0;  // the tuning's path parameters (boop.ttl: boop#scl, boop#kbm)
 };
 
@@ -66,7 +69,7 @@ class Lv2Synth {
 
     // Allocates everything run() uses; nullptr when the rate is outside the engine's range or
     // memory runs out.
-    static std::unique_ptr<Lv2Synth> create(double sampleRate, const Lv2Urids& urids);
+    static std::unique_ptr<Lv2Synth> create(double sampleRate, const Lv2Urids& urids, const LV2_URID_Map& map);
     // The host's worker (work:schedule, may be NULL: then the tuning is set by state restore only).
     void setWorker(const LV2_Worker_Schedule* schedule) noexcept { schedule_ = schedule; }
 
@@ -82,6 +85,11 @@ class Lv2Synth {
     // Every key's frequency for the next notes: in run() context (the worker's answer), or in
     // state restore, never concurrently with run().
     void setKeyHz(const double (&hz)[Lv2Tuning::kKeys]) BOOP_RT { synth_->setKeyHz(hz); }
+    // run() context: the worker's answer (Lv2Tuning::Answer's bytes): a tuning made is played from
+    // the next notes; made or not, the files in force are reported on the notify port.
+    bool tuned(const void* data, uint32_t size) BOOP_RT;
+    // State restore (never concurrently with run()): the files now in force, for the notify port.
+    void restored(const Lv2Tuning::Answer& files) BOOP_RT { notify_.inForce(files); }
 
     // The default channel setup of `boop synth`: 1 melody, 2 chords, 3 bass, 10 drums, others melody.
     static void defaultVoices(int (&voices)[MidiSynth::kChannels]) noexcept;
@@ -90,7 +98,8 @@ class Lv2Synth {
     Lv2Synth() = default;
     void readControls() BOOP_RT;
     void applyEvent(const LV2_Atom_Event& event) BOOP_RT;
-    void applyPatch(const LV2_Atom_Object& object) BOOP_RT;  // a tuning path: to the worker
+    // A patch:Set of a tuning path: to the worker; a patch:Get: answered on the notify port.
+    void applyPatch(int64_t frame, const LV2_Atom_Object& object) BOOP_RT;
     void renderTo(uint32_t begin, uint32_t end) BOOP_RT;
     void setVoice(int channel, int voice) BOOP_RT;
 
@@ -99,6 +108,7 @@ class Lv2Synth {
     Lv2Tuning::Request request_{};  // what applyPatch hands the worker, filled in place
     std::unique_ptr<Engine> engine_;
     std::unique_ptr<MidiSynth> synth_;
+    Lv2Notify notify_;
     MidiParser parser_;
     OutputStage stage_;
     std::vector<float> block_;

@@ -3,18 +3,25 @@
 // instance is run in blocks of a chosen size, MIDI events are handed to it in the atom sequence
 // of the block their frame falls in, stamped with their offset in that block, as a host does.
 // It offers the worker (work:schedule): what run() schedules is kept in a fixed buffer (run()
-// context allocates nothing, host or plugin), worked after the block and answered before the next.
+// context allocates nothing, host or plugin), worked after the block and answered before the next;
+// and the log (log:log), whose messages it keeps. After each block it reads the notify port's
+// sequence into Notices, as a host's property view would.
 #include <lilv/lilv.h>
 #include <lv2/atom/forge.h>
 #include <lv2/atom/util.h>
+#include <lv2/log/log.h>
 #include <lv2/midi/midi.h>
 #include <lv2/patch/patch.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
 
+#include <algorithm>
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lv2host {
@@ -45,6 +52,16 @@ struct MidiEvent {
     uint32_t size = 3;  // 2 for a program change
 };
 
+// A message the plugin wrote on its notify port.
+struct Notice {
+    uint64_t frame = 0;     // on the host's time line
+    std::string type;       // the object's type (patch#Set, patch#Ack, patch#Error)
+    std::string property;   // patch:property ("" when none)
+    std::string valueType;  // patch:value's atom type ("" when none)
+    std::string path;       // patch:value when it is an atom:Path
+    int32_t sequence = 0;   // patch:sequenceNumber (0 when none)
+};
+
 struct World {
     LilvWorld* world = lilv_world_new();
     const LilvPlugin* plugin = nullptr;
@@ -65,11 +82,13 @@ struct World {
 
 class Host {
   public:
-    Host(World& world, UridMap& urids, double rate) : world_(world), urids_(urids), rate_(rate) {
+    // `worker` false: a host without work:schedule.
+    Host(World& world, UridMap& urids, double rate, bool worker = true) : world_(world), urids_(urids), rate_(rate) {
         features_[0] = LV2_Feature{LV2_URID__map, &urids_.map};
-        features_[1] = LV2_Feature{LV2_URID__unmap, &urids_.unmap};
-        features_[2] = LV2_Feature{LV2_WORKER__schedule, &schedule_};
-        for (int f = 0; f < 3; ++f) featureList_[f] = &features_[f];
+        features_[1] = LV2_Feature{LV2_LOG__log, &log_};
+        features_[2] = LV2_Feature{LV2_URID__unmap, &urids_.unmap};
+        features_[3] = LV2_Feature{LV2_WORKER__schedule, &schedule_};
+        for (int f = 0; f < (worker ? 4 : 3); ++f) featureList_[f] = &features_[f];
         instance_ = lilv_plugin_instantiate(world.plugin, rate, featureList_);
         if (instance_ == nullptr) return;
         midiType_ = urids_.map.map(urids_.map.handle, LV2_MIDI__MidiEvent);
@@ -85,6 +104,7 @@ class Host {
             lilv_instance_connect_port(instance_, p, &controls_[p]);
         }
         lilv_instance_connect_port(instance_, world.port("midi_in"), sequence_);
+        if (world.port("notify") != UINT32_MAX) lilv_instance_connect_port(instance_, world.port("notify"), notify_);
         lilv_instance_activate(instance_);
     }
     ~Host() {
@@ -96,21 +116,22 @@ class Host {
     LilvInstance* instance() { return instance_; }
     const LV2_Feature* const* features() const { return featureList_; }
     void set(const char* symbol, float value) { controls_[world_.port(symbol)] = value; }
-    // A patch:Set of `property` to an atom:Path, handed in at the first frame of the next render.
-    void setPath(const char* property, const std::string& path) {
-        LV2_Atom_Forge forge;
-        lv2_atom_forge_init(&forge, &urids_.map);
-        std::vector<uint8_t> atom(path.size() + 256);
-        lv2_atom_forge_set_buffer(&forge, atom.data(), atom.size());
-        LV2_Atom_Forge_Frame frame;
-        lv2_atom_forge_object(&forge, &frame, 0, id(LV2_PATCH__Set));
-        lv2_atom_forge_key(&forge, id(LV2_PATCH__property));
-        lv2_atom_forge_urid(&forge, id(property));
-        lv2_atom_forge_key(&forge, id(LV2_PATCH__value));
-        lv2_atom_forge_path(&forge, path.data(), static_cast<uint32_t>(path.size()));
-        lv2_atom_forge_pop(&forge, &frame);
-        patches_.push_back(std::move(atom));
+    // A patch:Set of `property` to an atom:Path, handed in at the first frame of the next render
+    // (with a patch:sequenceNumber when `sequence` > 0).
+    void setPath(const char* property, const std::string& path, int32_t sequence = 0) {
+        patch(LV2_PATCH__Set, property, &path, sequence, 0);
     }
+    // A patch:Get of `property` (nullptr: of all), at frame `at` of the next render's first block.
+    void getProperty(const char* property, int32_t sequence = 0, int64_t at = 0) {
+        patch(LV2_PATCH__Get, property, nullptr, sequence, at);
+    }
+    // What the notify port carried, in order, since the last take (and the log's lines).
+    std::vector<Notice> takeNotices() { return std::exchange(notices_, {}); }
+    std::vector<std::string> takeLog() { return std::exchange(logLines_, {}); }
+    // Blocks after which the notify port did not hold an atom:Sequence.
+    int badNotifyBlocks() const { return badNotify_; }
+    // The notify buffer's capacity offered to the next blocks (at most its size).
+    void setNotifyCapacity(uint32_t bytes) { notifyCapacity_ = std::min<uint32_t>(bytes, sizeof notify_); }
     float get(const char* symbol) const { return controls_[world_.port(symbol)]; }
 
     // Runs `frames` frames in blocks of `block`, handing each event to the block its frame falls
@@ -123,11 +144,14 @@ class Host {
         for (uint64_t at = 0; at < frames; at += block) {
             const auto n = static_cast<uint32_t>(std::min<uint64_t>(block, frames - at));
             clearSequence();
-            for (const std::vector<uint8_t>& patch : patches_) {
+            for (const auto& [frame, patch] : patches_) {
                 const auto* atom = reinterpret_cast<const LV2_Atom*>(patch.data());
-                append(0, atom->type, atom + 1, atom->size);
+                append(frame, atom->type, atom + 1, atom->size);
             }
             patches_.clear();
+            auto* notify = reinterpret_cast<LV2_Atom*>(notify_);
+            notify->type = 0;
+            notify->size = notifyCapacity_;
             while (next < events.size() && events[next].frame < at + n) {
                 const MidiEvent& e = events[next++];
                 append(static_cast<int64_t>(e.frame >= at ? e.frame - at : 0), midiType_, e.bytes, e.size);
@@ -135,12 +159,81 @@ class Host {
             lilv_instance_connect_port(instance_, world_.port("out_1"), left.data() + at);
             lilv_instance_connect_port(instance_, world_.port("out_2"), right.data() + at);
             lilv_instance_run(instance_, n);
+            readNotify(played_ + at);
             work();
         }
         played_ += frames;
     }
 
   private:
+    void patch(const char* type, const char* property, const std::string* path, int32_t sequence, int64_t at) {
+        LV2_Atom_Forge forge;
+        lv2_atom_forge_init(&forge, &urids_.map);
+        std::vector<uint8_t> atom((path != nullptr ? path->size() : 0) + 256);
+        lv2_atom_forge_set_buffer(&forge, atom.data(), atom.size());
+        LV2_Atom_Forge_Frame frame;
+        lv2_atom_forge_object(&forge, &frame, 0, id(type));
+        if (sequence > 0) {
+            lv2_atom_forge_key(&forge, id(LV2_PATCH__sequenceNumber));
+            lv2_atom_forge_int(&forge, sequence);
+        }
+        if (property != nullptr) {
+            lv2_atom_forge_key(&forge, id(LV2_PATCH__property));
+            lv2_atom_forge_urid(&forge, id(property));
+        }
+        if (path != nullptr) {
+            lv2_atom_forge_key(&forge, id(LV2_PATCH__value));
+            lv2_atom_forge_path(&forge, path->data(), static_cast<uint32_t>(path->size()));
+        }
+        lv2_atom_forge_pop(&forge, &frame);
+        patches_.emplace_back(at, std::move(atom));
+    }
+    std::string uri(LV2_URID urid) const {
+        const char* text = urids_.unmap.unmap(urids_.unmap.handle, urid);
+        return text != nullptr ? text : "";
+    }
+    // The notify port's sequence after a block that began at host frame `start`.
+    void readNotify(uint64_t start) {
+        const auto* seq = reinterpret_cast<const LV2_Atom_Sequence*>(notify_);
+        if (seq->atom.type != sequenceType_ || seq->atom.size + sizeof(LV2_Atom) > notifyCapacity_) {
+            ++badNotify_;
+            return;
+        }
+        LV2_ATOM_SEQUENCE_FOREACH(seq, ev) {
+            if (ev->body.type != id(LV2_ATOM__Object)) continue;
+            const auto* object = reinterpret_cast<const LV2_Atom_Object*>(&ev->body);
+            const LV2_Atom *property = nullptr, *value = nullptr, *sequence = nullptr;
+            lv2_atom_object_get(object, id(LV2_PATCH__property), &property, id(LV2_PATCH__value), &value,
+                                id(LV2_PATCH__sequenceNumber), &sequence, 0);
+            Notice n;
+            n.frame = start + static_cast<uint64_t>(ev->time.frames);
+            n.type = uri(object->body.otype);
+            if (property != nullptr && property->type == id(LV2_ATOM__URID))
+                n.property = uri(reinterpret_cast<const LV2_Atom_URID*>(property)->body);
+            if (value != nullptr) n.valueType = uri(value->type);
+            if (value != nullptr && value->type == id(LV2_ATOM__Path))
+                n.path.assign(static_cast<const char*>(LV2_ATOM_BODY_CONST(value)),
+                              strnlen(static_cast<const char*>(LV2_ATOM_BODY_CONST(value)), value->size));
+            if (sequence != nullptr && sequence->type == id(LV2_ATOM__Int))
+                n.sequence = reinterpret_cast<const LV2_Atom_Int*>(sequence)->body;
+            notices_.push_back(std::move(n));
+        }
+    }
+    static int logPrintf(LV2_Log_Handle handle, LV2_URID type, const char* format, ...) {
+        va_list args;
+        va_start(args, format);
+        const int n = logVprintf(handle, type, format, args);
+        va_end(args);
+        return n;
+    }
+    static int logVprintf(LV2_Log_Handle handle, LV2_URID type, const char* format, va_list args) {
+        auto& self = *static_cast<Host*>(handle);
+        char line[8192];
+        const int n = std::vsnprintf(line, sizeof line, format, args);
+        self.logLines_.push_back(self.uri(type) + " " + line);
+        return n;
+    }
+
     void clearSequence() {
         auto* seq = reinterpret_cast<LV2_Atom_Sequence*>(sequence_);
         seq->atom.type = sequenceType_;
@@ -197,15 +290,21 @@ class Host {
     UridMap& urids_;
     double rate_;
     LV2_Worker_Schedule schedule_{this, &Host::schedule};
-    LV2_Feature features_[3];
-    const LV2_Feature* featureList_[4] = {nullptr, nullptr, nullptr, nullptr};
-    std::vector<std::vector<uint8_t>> patches_;
+    LV2_Log_Log log_{this, &Host::logPrintf, &Host::logVprintf};
+    LV2_Feature features_[4];
+    const LV2_Feature* featureList_[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+    std::vector<std::pair<int64_t, std::vector<uint8_t>>> patches_;
     uint8_t work_[16384] = {};
     std::size_t workUsed_ = 0;
     LilvInstance* instance_ = nullptr;
     LV2_URID midiType_ = 0, sequenceType_ = 0;
     std::vector<float> controls_;
     alignas(8) uint8_t sequence_[16384] = {};
+    alignas(8) uint8_t notify_[16384] = {};
+    uint32_t notifyCapacity_ = sizeof notify_;
+    std::vector<Notice> notices_;
+    std::vector<std::string> logLines_;
+    int badNotify_ = 0;
     uint64_t played_ = 0;
 };
 

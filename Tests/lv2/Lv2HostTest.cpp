@@ -53,8 +53,9 @@ double rms(const std::vector<float>& x, std::size_t begin, std::size_t end) {
 
 TEST_CASE("the bundle loads with its ports and reports the output stage's look-ahead as latency") {
     REQUIRE_MESSAGE(world().plugin != nullptr, "boop.lv2 not found on LV2_PATH");
-    CHECK(lilv_plugin_get_num_ports(world().plugin) == 8);
-    for (const char* symbol : {"midi_in", "out_1", "out_2", "voice", "gain", "bend_range", "volume", "latency"})
+    CHECK(lilv_plugin_get_num_ports(world().plugin) == 9);
+    for (const char* symbol :
+         {"midi_in", "out_1", "out_2", "voice", "gain", "bend_range", "volume", "latency", "notify"})
         CHECK_MESSAGE(world().port(symbol) != UINT32_MAX, symbol);
     CHECK(lilv_plugin_has_latency(world().plugin));
     CHECK(lilv_plugin_get_latency_port_index(world().plugin) == world().port("latency"));
