@@ -19,45 +19,6 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import voice_synth as vs  # noqa: E402
 
-MAJOR = [0, 2, 4, 5, 7, 9, 11]
-
-
-
-def melody(rng, bpm, low=57, high=72):
-    """Four bars of sixteenths: (step, midi, steps, legato) with a rest now and then."""
-    keys = [m for m in range(low, high + 1) if (m - 60) % 12 in MAJOR]
-    notes, step = [], int(rng.integers(0, 3))
-    while step < 62:
-        length = int(rng.choice([1, 2, 2, 3, 4]))
-        length = min(length, 64 - step)
-        pitch = int(rng.choice([k for k in keys if not notes or k != notes[-1][1]]))
-        notes.append((step, pitch, length, bool(rng.random() < 0.3)))
-        step += length + int(rng.choice([0, 0, 1, 2]))
-    return notes
-
-
-def sing(notes, bpm, rng, rate=vs.RATE):
-    step_s = 60 / bpm / 4
-    total = int((64 * step_s + 0.5) * rate)
-    y = np.zeros(total)
-    voiced = np.zeros(total, dtype=bool)
-    for i, (step, midi, length, legato) in enumerate(notes):
-        nxt = notes[i + 1][0] if i + 1 < len(notes) else None
-        start = step * step_s + rng.uniform(-0.02, 0.02)
-        end = (step + length) * step_s
-        # Legato runs into the next note when it follows at once; otherwise a breath before it.
-        end = end + 0.01 if legato and nxt == step + length else end - 0.05
-        seconds = max(0.09, end - start)
-        f0 = 440 * 2 ** ((midi - 69) / 12)
-        sig, _ = vs.note(f0, seconds, rng, vowel=str(rng.choice(list(vs.VOWELS))),
-                         vibrato_cents=float(rng.uniform(30, 50)), scoop_cents=float(rng.uniform(-150, -50)),
-                         scoop_ms=float(rng.uniform(30, 60)))
-        a = int(max(0, start) * rate)
-        y[a:a + len(sig)] += sig[:total - a]
-        voiced[a:a + len(sig)] = True
-    return vs.add_noise(y, 20, rng, voiced), rate
-
-
 def sung_notes(song):
     out = []
     for k, entry in enumerate(song["song"]):
@@ -79,8 +40,8 @@ def main():
     for s in range(args.sessions):
         rng = np.random.default_rng(args.seed + s)
         bpm = float(rng.choice([90, 100, 110, 120]))
-        truth = melody(rng, bpm)
-        y, rate = sing(truth, bpm, rng)
+        truth = vs.melody(rng, bpm)
+        y, rate = vs.sing(truth, bpm, rng)
         wav = os.path.join(args.work, f"sung-{s}.wav")
         out = os.path.join(args.work, f"sung-{s}.json")
         vs.write_wav(wav, y, rate)

@@ -85,3 +85,43 @@ def write_wav(path, y, rate):
         w.setsampwidth(2)
         w.setframerate(rate)
         w.writeframes(pcm.tobytes())
+
+
+# A sung melody, as the transcription tests sing it (scripts/transcribe-test.py,
+# scripts/jack_edit_sing_test.py).
+MAJOR = [0, 2, 4, 5, 7, 9, 11]
+
+
+def melody(rng, bpm, low=57, high=72):
+    """Four bars of sixteenths: (step, midi, steps, legato) with a rest now and then."""
+    keys = [m for m in range(low, high + 1) if (m - 60) % 12 in MAJOR]
+    notes, step = [], int(rng.integers(0, 3))
+    while step < 62:
+        length = int(rng.choice([1, 2, 2, 3, 4]))
+        length = min(length, 64 - step)
+        pitch = int(rng.choice([k for k in keys if not notes or k != notes[-1][1]]))
+        notes.append((step, pitch, length, bool(rng.random() < 0.3)))
+        step += length + int(rng.choice([0, 0, 1, 2]))
+    return notes
+
+
+def sing(notes, bpm, rng, rate=RATE):
+    step_s = 60 / bpm / 4
+    total = int((64 * step_s + 0.5) * rate)
+    y = np.zeros(total)
+    voiced = np.zeros(total, dtype=bool)
+    for i, (step, midi, length, legato) in enumerate(notes):
+        nxt = notes[i + 1][0] if i + 1 < len(notes) else None
+        start = step * step_s + rng.uniform(-0.02, 0.02)
+        end = (step + length) * step_s
+        # Legato runs into the next note when it follows at once; otherwise a breath before it.
+        end = end + 0.01 if legato and nxt == step + length else end - 0.05
+        seconds = max(0.09, end - start)
+        f0 = 440 * 2 ** ((midi - 69) / 12)
+        sig, _ = note(f0, seconds, rng, rate=rate, vowel=str(rng.choice(list(VOWELS))),
+                         vibrato_cents=float(rng.uniform(30, 50)), scoop_cents=float(rng.uniform(-150, -50)),
+                         scoop_ms=float(rng.uniform(30, 60)))
+        a = int(max(0, start) * rate)
+        y[a:a + len(sig)] += sig[:total - a]
+        voiced[a:a + len(sig)] = True
+    return add_noise(y, 20, rng, voiced), rate

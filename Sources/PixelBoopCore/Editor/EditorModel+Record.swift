@@ -23,7 +23,8 @@ public struct LiveRecording: Sendable, Equatable {
     var pass: Int?
     var undoDepth = 0
     var cleared: Set<TrackKind> = []
-    /// Keys down, by key and channel: where their notes were placed, for their note-offs.
+    /// Keys down, by key and channel (16: a sung note): where their notes were placed, for their
+    /// note-offs.
     var held: [Int: Held] = [:]
 
     struct Held: Sendable, Equatable {
@@ -78,7 +79,7 @@ extension EditorModel {
     /// the track cannot take). Drums on channel 10 go to the rhythm track by key, anything else
     /// to the track under the cursor.
     public mutating func record(_ played: PlayedNote, at position: PlayedPosition?, frame: UInt64) -> Note? {
-        let key = played.pitch * 16 + played.channel
+        let key = played.pitch * 32 + played.channel
         guard played.on else {
             if let held = recording.held.removeValue(forKey: key) { release(held, at: frame) }
             return nil

@@ -125,6 +125,8 @@ public struct EditorModel: Sendable {
     public internal(set) var stepEntry = false
     /// `*`: live recording, and its settings (quantize, overdub or replace, the metronome).
     public internal(set) var recording = LiveRecording()
+    /// The pitch a capture device hears now ("A4 +12c"), shown while recording.
+    public var heardVoice: String?
     /// The keys of the step-entry group still held, and the step they are placed on.
     var chordKeys: Set<Int> = []
     var chordStep: Int?

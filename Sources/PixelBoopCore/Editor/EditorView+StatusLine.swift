@@ -21,7 +21,10 @@ extension EditorView {
 
     /// `*` recording (it takes over from step entry while the loop plays), else `i` step entry.
     func entryField(model: EditorModel) -> [String] {
-        if model.recording.armed { return [model.recording.summary, "REC q\(model.recording.strength)", "REC"] }
+        let heard = model.heardVoice.map { " ♪ \($0)" } ?? ""
+        if model.recording.armed {
+            return [model.recording.summary + heard, "REC q\(model.recording.strength)\(heard)", "REC\(heard)"]
+        }
         return model.stepEntry ? ["step entry", "entry", "in"] : [""]
     }
 

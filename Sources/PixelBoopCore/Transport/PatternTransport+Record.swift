@@ -35,6 +35,10 @@ extension PatternTransport {
     /// from the next step queued; nil silences it.
     public func setClick(_ gain: Float?) { sync.locked { $0.click = gain.map { min(1, max(0, $0)) } } }
 
+    /// The engine frame of the last count-in's first click (nil: no count-in clicked), where a
+    /// voice recording measures its capture's latency.
+    public var countInClick: UInt64? { sync.locked { $0.countInAt } }
+
     /// The step nearest engine frame `frame` while the music plays (nil when stopped, before the
     /// first step by more than half a step, or past the end).
     public func position(atFrame frame: UInt64) -> PlayedPosition? {
@@ -73,6 +77,7 @@ extension PatternTransport.Shared {
                     action: .drum(key: PatternTransport.clickKey, gain: gain * accent, kit: PatternTransport.clickKit),
                     step: 0))
         }
+        countInAt = clicks.isEmpty ? nil : startFrame
         startFrame += UInt64((Double(beats) * beat).rounded())
         if !clicks.isEmpty { pending.add(clicks, order: SongEvent.playOrder) }
     }

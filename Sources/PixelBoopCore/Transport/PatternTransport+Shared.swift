@@ -48,6 +48,8 @@ extension PatternTransport {
         var announcedGrowths = 0
         /// The metronome's gain while it clicks (a live recording), nil while silent.
         var click: Float?
+        /// The engine frame of the last count-in's first click.
+        var countInAt: UInt64?
 
         init(
             engine: AudioEngine, sampleRate: Double, totalSteps: Int?, following: Bool, midiKeys: MidiKeyboard?,

@@ -59,6 +59,11 @@ struct EditCommand: ParsableCommand {
     @Option(name: .long, help: "ALSA periods per buffer (\(Limits.text(Limits.periods)), default 3).")
     var periods: Int?
 
+    @Option(
+        name: [.customShort("C"), .customLong("capture-device")],
+        help: "A microphone (capture device) to sing into the recording (*): sung notes land on the grid.")
+    var captureDevice: String?
+
     mutating func validate() throws {
         if file?.isEmpty == true { throw ValidationError("FILE: expected a pattern file name such as song.json") }
         if let scale, Scale(parsing: scale) == nil {
@@ -90,11 +95,13 @@ struct EditCommand: ParsableCommand {
                 song = Song(pattern: Pattern(name: PathText.lastComponent(PathText.deletingExtension(file))))
             }
             let keyboard = try openKeyboard()
+            let voice = try openVoice()
             guard let terminal = TerminalSession.start(.fullScreen) else {
                 throw BoopExit(.usage, "edit: needs a terminal on stdin and stdout (use play or render in scripts)")
             }
             let session = EditSession(
                 file: file, song: song, version1: version1, terminal: terminal, command: self, keyboard: keyboard)
+            session.voice = voice
             status = session.run()
         }
         if status != 0 { Glibc.exit(status) }
@@ -117,6 +124,8 @@ final class EditSession {
     private let command: EditCommand
     /// `--midi`: notes from a keyboard, read on the loop (EditMidi.swift).
     let keyboard: MidiKeyboard?
+    /// `-C`: a voice sung into the recording (EditVoice.swift).
+    var voice: EditVoice?
     let verbose: Bool
     let environment = ProcessText.environment
     var size = TerminalSession.size()
@@ -206,6 +215,7 @@ final class EditSession {
         defer {
             endExport()
             if let transport { _ = try? transport.stop() }
+            voice?.close()
             // The last frame gets a moment to reach a slow terminal; a stopped one loses it.
             screen.drain(seconds: 0.5)
             terminal.restore()
@@ -233,6 +243,7 @@ final class EditSession {
                 _ = playedNotes()
                 soundKeys()
             }
+            tickVoice()
             loop.redraw()
             return .carryOn
         }
@@ -243,7 +254,7 @@ final class EditSession {
             guard let transport else { return min(wake, max(0, nextOpen - monotonicSeconds())) }
             // A tap's figure, and a note from JACK's keyboard, wait for the screen's next frame
             // (1/60 s), as while playing.
-            let frameCadence = transport.state == .playing || lastTap != nil || keyboard?.wakesLoop == false
+            let frameCadence = transport.state == .playing || lastTap != nil || keyboard?.wakesLoop == false || voice != nil
             return transport.secondsUntilDue(atMost: min(wake, frameCadence ? 1.0 / 60 : 0.5))
         }
         loop.frame = { [unowned self] in nextFrame() }

@@ -46,8 +46,8 @@ extension EditSession {
             transport?.setClick(nil)
             return
         }
-        guard keyboard != nil else {
-            model.message = "recording needs a MIDI keyboard: start boop edit with --midi PORT"
+        guard keyboard != nil || voice != nil else {
+            model.message = "recording needs a MIDI keyboard or a microphone: boop edit --midi PORT or -C DEVICE"
             return
         }
         guard let transport else {
@@ -59,6 +59,7 @@ extension EditSession {
         let track = model.track.rawValue
         if transport.state == .playing {
             model.message = "recording on the \(track) (drums on channel 10: rhythm) from now; * stops"
+            startVoiceTake()
             return
         }
         do {
@@ -66,6 +67,7 @@ extension EditSession {
             transport.playSong(model.audibleSong)
             try transport.start(countInBeats: LiveRecording.countInBeats)
             model.message = "count-in: one bar, then recording on the \(track); * stops"
+            startVoiceTake()
         } catch {
             model.toggleRecording()
             transport.setClick(nil)
