@@ -10,7 +10,8 @@
 # 3. the CLI, as a user would run it (release `boop`):
 #    boop devices · boop play demo -D pulse --loops 2 and a song (wall time = music time) · boop listen --json
 #    hearing boop tone A4 at 440 Hz · -D hw:9,0 -> 69 · Ctrl-C -> 0 within 1 s, WAV finalised ·
-#    server killed -> 74 (or 69), no hang · boop edit: audition and an edit while playing heard
+#    server killed -> 74 (or 69), no hang · boop edit: audition and an edit while playing heard,
+#    a simulated singer sung into the loop (-C)
 # Servers are stopped by their PID on exit, whatever happens.
 #
 # Environment: BUILD_DIR (default build-live), SWIFT_SCRATCH (default .build-live),
@@ -186,6 +187,14 @@ if out=$(python3 "$ROOT/scripts/edit-live-test.py" "$BOOP" "$WORK/edit" 2>&1); t
     pass "${out#PASS  }"
 else
     failed "${out#FAIL  }"
+fi
+
+# boop edit -C: a simulated singer sings a four-bar melody into the loop on the null sink, whose
+# monitor is the microphone (it hears boop's clicks too). About 20 s.
+if out=$(timeout 240 python3 "$ROOT/scripts/edit-sing-live-test.py" "$BOOP" "$WORK/edit-sing" 2>&1); then
+    pass "edit -C: $(echo "$out" | grep 'sung into the loop' | sed 's/^PASS  //')"
+else
+    failed "edit -C: $(echo "$out" | grep -E '^FAIL|^note' | tr '\n' ' ')"
 fi
 
 # train match live: a simulated singer's notes played into the null sink once boop, capturing its

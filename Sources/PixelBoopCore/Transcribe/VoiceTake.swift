@@ -21,14 +21,17 @@ public struct VoiceTake: Sendable {
     public private(set) var shift: Double?
     /// How the shift was found: nil (guessed), or the capture latency it measured or assumed.
     public private(set) var latency: (seconds: Double, measured: Bool)?
-    /// Capture frames before this are done with: notes starting there were taken.
+    /// Capture frames before this are done with: notes starting there were taken. `lastOn`:
+    /// where the last note taken began.
     private var done = 0
+    private var lastOn = 0
 
     /// Samples kept: 30 s (the window a stretch of notes is taken from is far shorter).
     static let keptSeconds = 30.0
-    /// A note is taken once its end is this long past and no later than this before the newest
-    /// sample (a note still sung is left for a later look).
-    static let settledSeconds = 0.08
+    /// A note is taken once its end lies this far before the newest sample (a note still sung is
+    /// left for a later look): the tracker's decisions near the newest samples, with no future
+    /// to look at, may still change, and a dropout there is not yet known to end the note.
+    static let settledSeconds = 0.25
     /// A window reaches this far back before the first frame not done with, so a note's onset
     /// is seen with the silence before it.
     static let leadSeconds = 0.3
@@ -99,7 +102,7 @@ public struct VoiceTake: Sendable {
 
     /// Starts taking notes from the newest sample on (recording armed): what was sung before is
     /// not the take's.
-    public mutating func startTake() { done = end }
+    public mutating func startTake() { (done, lastOn) = (end, end) }
 
     /// A note as sung, on the engine's clock.
     public struct SungNote: Sendable, Equatable {
@@ -110,22 +113,26 @@ public struct VoiceTake: Sendable {
         public var velocity: Int
     }
 
-    /// The notes sung since the last call whose ends are settled, in time order.
+    /// The notes sung since the last call whose ends are settled, in time order. Each look runs
+    /// from before the last note taken, so a legato line is split where it was split before and
+    /// its next note starts where the last one ended.
     public mutating func takeNotes(with transcriber: Transcriber) -> [SungNote] {
         guard let shift else { return [] }
-        let from = max(first, done - Int(VoiceTake.leadSeconds * captureRate))
+        let from = max(first, min(done, lastOn) - Int(VoiceTake.leadSeconds * captureRate))
         guard end - from > Int(0.1 * captureRate),
             let heard = try? transcriber.notes(in: Array(samples[(from - first)...]), rate: captureRate)
         else { return [] }
         let settled = end - Int(VoiceTake.settledSeconds * captureRate)
+        // A note found again may start a tracker hop or two (10 ms each) from where it was seen.
+        let again = Int(0.025 * captureRate)
         var out: [SungNote] = []
-        var next = max(done, end - Int(0.5 * captureRate))
+        var pending = false
         for note in heard {
             let on = from + Int(note.start * captureRate)
             let off = from + Int(note.end * captureRate)
-            if on < done { continue }
+            if on < done - again { continue }
             if off >= settled {
-                next = min(next, on)   // still sung: looked at again next time
+                pending = true   // still sung: looked at again next time
                 break
             }
             let velocity = Int((127 + (note.level + 6) * 3).rounded())
@@ -133,9 +140,10 @@ public struct VoiceTake: Sendable {
                 SungNote(
                     on: UInt64(max(0, Double(on) * ratio + shift)), off: UInt64(max(0, Double(off) * ratio + shift)),
                     midi: note.midi, velocity: min(127, max(1, velocity))))
-            next = max(next, off)
+            (done, lastOn) = (max(done, off), on)
         }
-        done = max(done, next)
+        // Nothing under way: later looks start from the present.
+        if !pending { (done, lastOn) = (max(done, settled), max(done, settled)) }
         return out
     }
 

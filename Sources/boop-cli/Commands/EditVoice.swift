@@ -112,9 +112,8 @@ extension EditSession {
         switch result {
         case .waiting: return
         case .found(let seconds):
-            model.message = String(
-                cFormat: "voice latency measured: the count-in's click came back %+.0f ms from the output's own figure",
-                seconds * 1000)
+            // Against the output's own latency figure: the loopback adds what it left out.
+            model.message = String(cFormat: "voice latency measured from the count-in's click (%+.0f ms)", seconds * 1000)
         case .missing: assumeVoiceLatency(voice)
         }
         voice.clickAt = nil
