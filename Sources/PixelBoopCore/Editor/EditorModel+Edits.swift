@@ -55,7 +55,14 @@ extension EditorModel {
         clearBlock()
     }
 
-    /// The scale lock (`--scale`, `S`): the cursor moves onto its nearest note.
+    /// `S`: the scale lock, kept by a version-2 song (`"scale"`; a version-1 file has no place
+    /// for it), as one undo step.
+    public mutating func chooseScale(_ newScale: Scale?) {
+        setScale(newScale)
+        if !savesVersion1 { editSong { $0.scale = newScale } }
+    }
+
+    /// The scale lock (`--scale`, the song's `"scale"`): the cursor moves onto its nearest note.
     public mutating func setScale(_ newScale: Scale?) {
         scale = newScale
         if let newScale, track != .rhythm { rows[track] = newScale.nearest(row) }

@@ -122,7 +122,7 @@ extension Song {
     }
 
     static let topKeys: Set<String> = [
-        "version", "name", "bpm", "swing", "seed", "tuning", "instruments", "patterns", "song"
+        "version", "name", "bpm", "swing", "seed", "tuning", "scale", "instruments", "patterns", "song"
     ]
 
     static func validate(_ root: Any, _ json: StrictJSON, order: [String]) throws(PatternError) -> Song {
@@ -170,6 +170,10 @@ extension Song {
             name: name, bpm: bpm, swing: swing, seed: UInt64(seed), instruments: instruments, patterns: patterns,
             chain: chain)
         song.tuning = try top["tuning"].map { v throws(PatternError) in try parseTuning(v, json) }
+        if let v = top["scale"] {
+            guard let text = v as? String, let scale = Scale(parsing: text) else { throw json.fail("scale", Scale.help, got: v) }
+            song.scale = scale
+        }
         return song
     }
 

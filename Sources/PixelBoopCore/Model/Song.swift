@@ -213,6 +213,9 @@ public struct Song: Sendable, Equatable {
     public var version1: Version1Origin?
     /// `"tuning"`: the Scala files every pitched note is tuned by (nil: 12-tone equal, A4 = 440 Hz).
     public var tuning: SongTuning?
+    /// `"scale": "A minor"`: the key the song is written in, which the editor's scale lock takes
+    /// when it opens (`--scale` overrides it) and `S` sets; it changes no sound.
+    public var scale: Scale?
 
     /// A song's tuning: the paths as the file writes them (relative to the song's folder) and the
     /// key frequencies read from them.

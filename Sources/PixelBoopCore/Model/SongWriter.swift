@@ -78,6 +78,7 @@ extension Song {
             top.append(
                 ("tuning", Song.inline([("scl", Song.quote(tuning.scl))] + (tuning.kbm.map { [("kbm", Song.quote($0))] } ?? []))))
         }
+        if let scale = s.scale { top.append(("scale", Song.quote(scale.name))) }
         var inst: [(String, String)] = []
         for kind in TrackKind.allCases {
             if let i = s.instruments[kind] { inst.append((kind.rawValue, Song.object(i.fields(kind), 3))) }

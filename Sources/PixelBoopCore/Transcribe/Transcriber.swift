@@ -122,7 +122,9 @@ public struct Transcriber: Sendable {
         let patterns = (0..<count).map { k in
             SongPattern(name: Transcriber.patternName(k), length: steps, tracks: placed[k].map { [track: $0] } ?? [:])
         }
-        return Song(name: name, bpm: bpm, patterns: patterns)
+        var song = Song(name: name, bpm: bpm, patterns: patterns)
+        song.scale = scale   // the editor opens it with this scale lock
+        return song
     }
 
     /// A, B, … Z, then A2, B2, …

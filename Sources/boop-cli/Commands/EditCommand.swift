@@ -166,7 +166,7 @@ final class EditSession {
         loop = LiveLoop(terminal: terminal, screen: screen)
         self.command = command
         model = EditorModel(song: song, version1: version1)
-        model.setScale(command.scale.flatMap(Scale.init(parsing:)))
+        model.setScale(command.scale.flatMap(Scale.init(parsing:)) ?? song.scale)
         let colors = ColorMode.detect(ProcessText.environment)
         view = EditorView(colorMode: colors)
         writer = ScreenWriter(colorMode: colors)

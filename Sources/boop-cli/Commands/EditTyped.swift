@@ -31,10 +31,10 @@ extension EditSession {
             return setEntry(bpm)
         case .scale:
             if text.lowercased() == "off" || text.isEmpty {
-                model.setScale(nil)
+                model.chooseScale(nil)
                 model.message = "scale lock off"
             } else if let scale = Scale(parsing: text) {
-                model.setScale(scale)
+                model.chooseScale(scale)
                 model.message = "scale lock: \(scale.name)"
             } else {
                 model.message = "scale: expected \(Scale.help)"
