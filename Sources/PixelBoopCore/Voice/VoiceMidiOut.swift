@@ -1,0 +1,208 @@
+import CAudioEngine
+import Glibc
+
+/// The voice as a MIDI controller on JACK (`boop listen --midi-out --backend jack`): a capture
+/// client with input ports in_1... and a MIDI output midi_out.
+///
+/// A reader thread (the caller's, in `run`) takes the captured frames as they arrive, runs YIN
+/// over the last `windowFrames` every `hopFrames`, and gives each estimate to a `VoiceSegmenter`.
+/// Each event decided at capture frame F is queued for frame F + `outputDelayFrames`; the capture
+/// client's process callback writes it in the cycle that brings in that frame, at its offset (the
+/// events are as far apart as the decisions were: no scheduling jitter). The delay covers the
+/// cycle the frames come in and the reader's wake-up; an event still later goes out at the next
+/// cycle's start and is counted (`late`).
+///
+/// `@unchecked Sendable`: `stopRequested` is read and written under `lock` only; the rest is
+/// used by the thread in `run` alone (and `stop` touches nothing else).
+public final class VoiceMidiOut: @unchecked Sendable {
+    public struct Config: Sendable {
+        public var clientName = "boop-listen"
+        public var channels = 1
+        public var connect = true
+        /// A JACK MIDI input port to connect midi_out to ("client:port").
+        public var destination: String?
+        /// MIDI channel 1 ... 16.
+        public var channel = 1
+        public var bendRange = 2.0
+        /// The lowest pitch heard (Hz): it sets the analysis window (two of its periods).
+        public var minFrequency = 80.0
+        public var maxFrequency = 1400.0
+        public init() {}
+    }
+
+    public let config: Config
+    public let sampleRate: Double
+    public let periodFrames: Int
+    public let windowFrames: Int
+    public let hopFrames: Int
+    /// The fixed delay from a decision's frame to its event's frame.
+    public let outputDelayFrames: Int
+    private let handle: OpaquePointer
+    private let lock = Lock()
+    private var stopRequested = false
+
+    /// Opens the client, its ports and connections. Throws `AudioError` (no server: deviceUnavailable).
+    public init(config: Config) throws(AudioError) {
+        self.config = config
+        handle = try Self.open(config)
+        let info = boop_capture_get_info(handle)
+        sampleRate = info.sample_rate
+        periodFrames = Int(info.period_frames)
+        windowFrames = 2 * (Int((sampleRate / config.minFrequency).rounded(.up)) + 1)
+        hopFrames = max(1, Int((sampleRate / 400).rounded()))
+        // Two cycles (the one bringing the frames in, one for the reader to wake and decide) and 2 ms.
+        outputDelayFrames = 2 * periodFrames + Int((0.002 * sampleRate).rounded())
+        if let destination = config.destination {
+            let status = destination.withCString { boop_capture_midi_connect(handle, $0) }
+            guard status == BOOP_OK else {
+                boop_capture_destroy(handle)
+                throw status == BOOP_ERROR_INVALID_ARGUMENT
+                    ? AudioError.invalidConfiguration("--midi-connect \(destination): no such JACK MIDI input port")
+                    : AudioError.from(status, "connecting \(config.clientName):midi_out to \(destination)")
+            }
+        }
+    }
+
+    deinit { boop_capture_destroy(handle) }
+
+    private static func open(_ config: Config) throws(AudioError) -> OpaquePointer {
+        var c = boop_capture_config()
+        boop_capture_config_default(&c)
+        c.backend = BOOP_BACKEND_JACK
+        c.channels = UInt32(config.channels)
+        c.connect = config.connect ? 1 : 0
+        var out: OpaquePointer?
+        let status = config.clientName.withCString { name -> boop_status in
+            c.client_name = name
+            return boop_capture_open(&c, &out)
+        }
+        guard status == BOOP_OK, let handle = out else {
+            if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
+                throw AudioError.deviceUnavailable("no JACK server is running (or it refused the client \(config.clientName))")
+            }
+            throw AudioError.from(status, "opening the JACK client \(config.clientName)")
+        }
+        var s = boop_capture_midi_open(handle)
+        if s == BOOP_OK { s = boop_capture_start(handle) }
+        guard s == BOOP_OK else {
+            boop_capture_destroy(handle)
+            throw AudioError.from(s, "starting the JACK client \(config.clientName) with midi_out")
+        }
+        return handle
+    }
+
+    /// The decision delay's parts in seconds: the analysis window (the voice must fill most of it),
+    /// the hop, the segmenter's confirmation and the fixed output delay.
+    public var delays: (window: Double, hop: Double, confirm: Double, output: Double) {
+        let hop = Double(hopFrames) / sampleRate
+        return (Double(windowFrames) / sampleRate, hop, hop, Double(outputDelayFrames) / sampleRate)
+    }
+
+    /// Messages written on midi_out, and those written later than their frame.
+    public var sent: (written: UInt64, late: UInt64) {
+        (boop_capture_midi_written(handle), boop_capture_midi_late(handle))
+    }
+
+    public var xruns: UInt64 { boop_capture_get_stats(handle).overruns }
+
+    /// Ends `run` at its next hop (any thread, a signal handler's thread included).
+    public func stop() {
+        lock.lock()
+        stopRequested = true
+        lock.unlock()
+    }
+
+    private var stopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopRequested
+    }
+
+    /// Listens until `stop`, the server's end, or `limitFrames` captured; `report` sees every note-on
+    /// and note-off with its output frame. Sends RPN 0 (the bend range) first and, at the end, a
+    /// note-off for any note still sounding. Throws when the server goes away.
+    public func run(limitFrames: Int? = nil, report: (VoiceNoteEvent) -> Void) throws(AudioError) {
+        let detector = try PitchDetector(
+            sampleRate: sampleRate, windowFrames: windowFrames, minFrequency: config.minFrequency,
+            maxFrequency: config.maxFrequency)
+        detector.setSilenceThreshold(dbfs: -50)
+        var segmenter = VoiceSegmenter(hopSeconds: Double(hopFrames) / sampleRate, bendRange: config.bendRange)
+        // The recent signal, trimmed in bulk (a window's worth kept) rather than shifted per frame.
+        var recent = [Float](repeating: 0, count: windowFrames)
+        recent.reserveCapacity(windowFrames * 4 + 4096)
+        var chunk = [Float](repeating: 0, count: 4096)
+        var filled = 0   // frames since the last hop
+        var end = 0   // capture frames analysed so far
+        sendBendRange()
+        while !stopping {
+            let got = try readChunk(&chunk, first: &end)
+            for i in 0..<got {
+                recent.append(chunk[i])
+                end += 1
+                filled += 1
+                guard filled >= hopFrames else { continue }
+                filled = 0
+                if recent.count > windowFrames * 4 { recent.removeFirst(recent.count - windowFrames) }
+                let window = Array(recent.suffix(windowFrames))
+                let pitch = detector.detect(window)
+                let level = SignalLevel.dbfs(SignalLevel.measure(Array(window.suffix(hopFrames * 4))).rms)
+                let midi = pitch.map { 69 + 12 * log2($0.frequency / 440) }
+                for event in segmenter.push(frame: end, midi: midi, level: level) { send(event, report) }
+            }
+            if let limitFrames, end >= limitFrames { break }
+        }
+        for event in segmenter.finish(frame: end) { send(event, report) }
+        finish()
+    }
+
+    /// The frames captured since the last call (0 after a quiet wait); `first` becomes the capture
+    /// frame of the first. Throws once the server has gone.
+    private func readChunk(_ chunk: inout [Float], first: inout Int) throws(AudioError) -> Int {
+        _ = boop_capture_wait(handle, UInt32(hopFrames), 100)
+        var got: UInt32 = 0
+        var at: UInt64 = 0
+        boop_capture_read(handle, &chunk, UInt32(chunk.count), &got, &at)
+        if got > 0 {
+            first = Int(at)
+            return Int(got)
+        }
+        if boop_capture_get_stats(handle).running == 0 {
+            throw AudioError.deviceLost("the JACK server shut down or dropped \(config.clientName)")
+        }
+        return 0
+    }
+
+    private func send(_ event: VoiceNoteEvent, _ report: (VoiceNoteEvent) -> Void) {
+        let at = VoiceNoteEvent(frame: event.frame + outputDelayFrames, kind: event.kind)
+        let ch = UInt8(config.channel - 1)
+        switch event.kind {
+        case .on(let key, let velocity): push(at.frame, [0x90 | ch, UInt8(key), UInt8(velocity)])
+        case .off(let key): push(at.frame, [0x80 | ch, UInt8(key), 64])
+        case .bend(let value): push(at.frame, [0xE0 | ch, UInt8(value & 0x7F), UInt8(value >> 7)])
+        }
+        if case .bend = event.kind { return }
+        report(at)
+    }
+
+    /// RPN 0 on the channel: the bend range in semitones and cents, then the null RPN.
+    private func sendBendRange() {
+        let ch = 0xB0 | UInt8(config.channel - 1)
+        let semitones = UInt8(min(127, max(0, Int(config.bendRange))))
+        let cents = UInt8(min(99, max(0, Int(((config.bendRange - Double(semitones)) * 100).rounded()))))
+        for (cc, value) in [(101, 0), (100, 0), (6, semitones), (38, cents), (101, 127), (100, 127)] as [(UInt8, UInt8)] {
+            push(0, [ch, cc, value])
+        }
+    }
+
+    private func push(_ frame: Int, _ bytes: [UInt8]) {
+        // A full queue (16384 messages unsent) cannot happen at one decision per hop; if it did, the
+        // message is dropped rather than the reader blocked.
+        _ = bytes.withUnsafeBufferPointer { boop_capture_midi_send(handle, UInt64(frame), $0.baseAddress, UInt32($0.count)) }
+    }
+
+    /// Every note still on ends, and the cycle that sends it has run (up to 0.5 s).
+    private func finish() {
+        guard boop_capture_midi_panic(handle) == BOOP_OK else { return }
+        for _ in 0..<100 where boop_capture_midi_panic_done(handle) == 0 { usleep(5000) }
+    }
+}
