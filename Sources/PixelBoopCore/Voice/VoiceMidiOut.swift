@@ -19,13 +19,14 @@ public final class VoiceMidiOut: @unchecked Sendable {
         public var clientName = "boop-listen"
         public var channels = 1
         public var connect = true
-        /// A JACK MIDI input port to connect midi_out to ("client:port").
-        public var destination: String?
+        /// JACK MIDI input ports to connect midi_out to ("client:port").
+        public var destinations: [String] = []
         /// MIDI channel 1 ... 16.
         public var channel = 1
         public var bendRange = 2.0
-        /// The lowest pitch heard (Hz): it sets the analysis window (two of its periods).
-        public var minFrequency = 80.0
+        /// The lowest pitch heard (Hz): it sets the analysis window (two of its periods), so the
+        /// onset's delay (a low voice needs longer to tell its pitch). C3 by default.
+        public var minFrequency = 130.0
         public var maxFrequency = 1400.0
         public init() {}
     }
@@ -49,10 +50,11 @@ public final class VoiceMidiOut: @unchecked Sendable {
         sampleRate = info.sample_rate
         periodFrames = Int(info.period_frames)
         windowFrames = 2 * (Int((sampleRate / config.minFrequency).rounded(.up)) + 1)
-        hopFrames = max(1, Int((sampleRate / 400).rounded()))
-        // Two cycles (the one bringing the frames in, one for the reader to wake and decide) and 2 ms.
-        outputDelayFrames = 2 * periodFrames + Int((0.002 * sampleRate).rounded())
-        if let destination = config.destination {
+        hopFrames = max(1, Int((sampleRate / 750).rounded()))
+        // The cycle that brings the frames in, then a cycle or 2 ms (whichever is longer) for the
+        // reader to wake, analyse and queue.
+        outputDelayFrames = periodFrames + max(periodFrames, Int((0.002 * sampleRate).rounded()))
+        for destination in config.destinations {
             let status = destination.withCString { boop_capture_midi_connect(handle, $0) }
             guard status == BOOP_OK else {
                 boop_capture_destroy(handle)
@@ -133,9 +135,13 @@ public final class VoiceMidiOut: @unchecked Sendable {
         var chunk = [Float](repeating: 0, count: 4096)
         var filled = 0   // frames since the last hop
         var end = 0   // capture frames analysed so far
-        sendBendRange()
+        var announced = false
         while !stopping {
             let got = try readChunk(&chunk, first: &end)
+            if got > 0 && !announced {
+                sendBendRange(at: end + got + outputDelayFrames)
+                announced = true
+            }
             for i in 0..<got {
                 recent.append(chunk[i])
                 end += 1
@@ -144,6 +150,11 @@ public final class VoiceMidiOut: @unchecked Sendable {
                 filled = 0
                 if recent.count > windowFrames * 4 { recent.removeFirst(recent.count - windowFrames) }
                 let window = Array(recent.suffix(windowFrames))
+                // Before a note, looser than YIN's 0.12: a window the voice only partly fills yet (an
+                // onset) counts, and the segmenter's confirmation keeps a stray estimate from starting
+                // a note. Within one, 0.12: a strong second harmonic (a vowel's first formant on it)
+                // does not read an octave high.
+                detector.setThreshold(segmenter.key == nil ? 0.2 : 0.12)
                 let pitch = detector.detect(window)
                 let level = SignalLevel.dbfs(SignalLevel.measure(Array(window.suffix(hopFrames * 4))).rms)
                 let midi = pitch.map { 69 + 12 * log2($0.frequency / 440) }
@@ -185,12 +196,12 @@ public final class VoiceMidiOut: @unchecked Sendable {
     }
 
     /// RPN 0 on the channel: the bend range in semitones and cents, then the null RPN.
-    private func sendBendRange() {
+    private func sendBendRange(at frame: Int) {
         let ch = 0xB0 | UInt8(config.channel - 1)
         let semitones = UInt8(min(127, max(0, Int(config.bendRange))))
         let cents = UInt8(min(99, max(0, Int(((config.bendRange - Double(semitones)) * 100).rounded()))))
         for (cc, value) in [(101, 0), (100, 0), (6, semitones), (38, cents), (101, 127), (100, 127)] as [(UInt8, UInt8)] {
-            push(0, [ch, cc, value])
+            push(frame, [ch, cc, value])
         }
     }
 

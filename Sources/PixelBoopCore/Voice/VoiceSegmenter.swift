@@ -113,8 +113,12 @@ public struct VoiceSegmenter: Sendable {
         return out
     }
 
-    private mutating func follow(frame: Int, midi: Double) -> [VoiceNoteEvent] {
+    private mutating func follow(frame: Int, midi sung: Double) -> [VoiceNoteEvent] {
         let before = held
+        // An estimate an octave (or two) off the note held is the tracker's octave error, not a leap
+        // within a legato line.
+        let octaves = ((sung - before) / 12).rounded()
+        let midi = octaves != 0 && abs(sung - before - 12 * octaves) < 0.6 ? sung - 12 * octaves : sung
         history.append(midi)
         let memory = max(1, Int((Self.memorySeconds / hopSeconds).rounded()))
         if history.count > memory { history.removeFirst(history.count - memory) }

@@ -12,8 +12,18 @@ struct ListenMidiOptions: ParsableArguments {
     var midiOut = false
 
     @Option(
-        name: .customLong("midi-connect"), help: "With --midi-out: connect NAME:midi_out to this JACK MIDI input (client:port).")
-    var midiConnect: String?
+        name: .customLong("midi-connect"),
+        help: "With --midi-out: connect NAME:midi_out to this JACK MIDI input (client:port); may be given again.")
+    var midiConnect: [String] = []
+
+    @Option(
+        name: .customLong("min-frequency"),
+        help:
+            "With --midi-out: the lowest pitch sung, Hz (\(Int(Self.minFrequencies.lowerBound))-\(Int(Self.minFrequencies.upperBound)), default 130 = C3). The analysis window is two of its periods: lower reaches a bass voice, and decides each onset later."
+    )
+    var minFrequency: Double?
+
+    static let minFrequencies = 50.0...400.0
 
     @Option(name: .customLong("channel"), help: "With --midi-out: the MIDI channel, 1-16 (default 1).")
     var channel: Int?
@@ -30,14 +40,18 @@ struct ListenMidiOptions: ParsableArguments {
 
     func check(_ listen: ListenCommand) throws {
         guard midiOut else {
-            if midiConnect != nil || channel != nil || bendRange != nil || name != nil {
-                throw ValidationError("--midi-connect, --channel, --bend-range and --name: only with --midi-out")
+            if !midiConnect.isEmpty || channel != nil || bendRange != nil || name != nil || minFrequency != nil {
+                throw ValidationError(
+                    "--midi-connect, --channel, --bend-range, --min-frequency and --name: only with --midi-out")
             }
             return
         }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel \(channel): expected 1-16") }
         if let bendRange, !(bendRange.isFinite && LiveSynth.bendRange.contains(bendRange)) {
             throw ValidationError("--bend-range \(bendRange): expected \(Limits.text(LiveSynth.bendRange)) semitones")
+        }
+        if let minFrequency, !(minFrequency.isFinite && Self.minFrequencies.contains(minFrequency)) {
+            throw ValidationError("--min-frequency \(minFrequency): expected 50-400 Hz")
         }
         if let name, name.isEmpty || name.utf8.count > 63 || name.contains(where: { $0 == ":" }) {
             throw ValidationError("--name \(name): expected a JACK client name (1-63 bytes, no ':')")
@@ -64,7 +78,8 @@ struct ListenMidiOptions: ParsableArguments {
     var voiceConfig: VoiceMidiOut.Config {
         var c = VoiceMidiOut.Config()
         c.clientName = name ?? c.clientName
-        c.destination = midiConnect
+        c.destinations = midiConnect
+        c.minFrequency = minFrequency ?? c.minFrequency
         c.channel = channel ?? 1
         c.bendRange = bendRange ?? 2
         return c
