@@ -429,5 +429,13 @@ else
   failed "jackd -p 256 did not start"
 fi
 
+echo "--- jackd -d dummy -r 48000 -p 64: listen --midi-out, a simulated singer into boop listen driving boop synth ---"
+stop_jackd
+if start_jackd 64; then
+  run_measured "listen --midi-out test" 3 scripts/jack_listen_midi_test.py "$BOOP"
+else
+  failed "jackd -p 64 did not start for listen --midi-out"
+fi
+
 echo "jack tests: $PASSES passed, $FAILURES failed"
 [ "$FAILURES" = 0 ]

@@ -154,6 +154,7 @@ public struct VoiceSegmenter: Sendable {
 
     /// 14-bit bend of `semitones` (clamped to ±range).
     public static func bendValue(_ semitones: Double, range: Double) -> Int {
+        guard range > 0, semitones.isFinite else { return 8192 }
         let v = 8192 + (semitones / range * 8192).rounded()
         return Int(min(16383, max(0, v)))
     }

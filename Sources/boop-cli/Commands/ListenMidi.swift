@@ -31,7 +31,7 @@ struct ListenMidiOptions: ParsableArguments {
     @Option(
         name: .customLong("bend-range"),
         help:
-            "With --midi-out: semitones of a full pitch bend either way (\(Limits.text(LiveSynth.bendRange)), default 2), sent first as RPN 0."
+            "With --midi-out: semitones of a full pitch bend either way (over 0, at most \(Int(LiveSynth.bendRange.upperBound)); default 2), sent first as RPN 0."
     )
     var bendRange: Double?
 
@@ -47,8 +47,9 @@ struct ListenMidiOptions: ParsableArguments {
             return
         }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel \(channel): expected 1-16") }
-        if let bendRange, !(bendRange.isFinite && LiveSynth.bendRange.contains(bendRange)) {
-            throw ValidationError("--bend-range \(bendRange): expected \(Limits.text(LiveSynth.bendRange)) semitones")
+        if let bendRange, !(bendRange.isFinite && bendRange > 0 && bendRange <= LiveSynth.bendRange.upperBound) {
+            throw ValidationError(
+                "--bend-range \(bendRange): expected more than 0 and at most \(Int(LiveSynth.bendRange.upperBound)) semitones")
         }
         if let minFrequency, !(minFrequency.isFinite && Self.minFrequencies.contains(minFrequency)) {
             throw ValidationError("--min-frequency \(minFrequency): expected 50-400 Hz")
@@ -58,7 +59,8 @@ struct ListenMidiOptions: ParsableArguments {
         }
         if listen.raw || listen.samples || listen.output != nil || listen.bufferFrames != 2048 {
             throw ValidationError(
-                "--midi-out: prints notes (or their JSON with --json); --raw, --samples, -o and --buffer-frames do not go with it")
+                "--midi-out: prints notes (or their JSON with --json); --raw, --samples, -o and --buffer-frames do not go with it"
+            )
         }
     }
 
