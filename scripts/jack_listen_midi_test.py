@@ -16,6 +16,7 @@ sound in the held part at the sung pitch. Exits 1 on a failure, 75 when the faul
 to judge.
 """
 import argparse
+import atexit
 import importlib.util
 import os
 import signal
@@ -93,7 +94,9 @@ assert sing_c.samplerate == rate, f"the server runs at {sing_c.samplerate} Hz; t
 voice_out = sing_c.outports.register("out")
 midi_in = hear.midi_inports.register("in")
 synth_in = hear.inports.register("synth")
-faults = ServerFaults(hear)
+# 40 ms before an xrun's report (at least 8 periods): the dummy server at 64-frame periods on a busy
+# machine reports several a second, and the default 100 ms would leave nothing to judge.
+faults = ServerFaults(hear, margin=0.04)
 state = {"start": None, "pos": 0}
 events, recorded = [], np.zeros(len(signal_all) + rate, dtype=np.float32)
 
@@ -137,6 +140,17 @@ def finish(code):
 
 
 synth = listen = None
+
+
+@atexit.register
+def no_leftovers():
+    """Whatever ended the script (a failure, an exception), neither boop outlives it."""
+    for p in (listen, synth):
+        if p is not None and p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 try:
     with sing_c, hear:
         synth = subprocess.Popen([args.boop, "synth", "--backend", "jack", "--no-connect", "--no-display", "--name",
@@ -203,11 +217,12 @@ def synth_pitch(a, b, near):
     return freqs[band][np.argmax(spec_[band])]
 
 
-judged, latencies, keys_exact, keys_below, pitch_ok, synth_ok, used = 0, [], 0, 0, 0, 0, set()
+judged, latencies, keys_exact, keys_below, pitch_ok, synth_ok, held_judged, used = 0, [], 0, 0, 0, 0, 0, set()
 wrong = []
 for s0, s1, midi in truth:
     a, b = int(s0 * rate), int(s1 * rate)
-    if not args.all and faults.touches(start + a - rate // 10, start + b + rate // 10):
+    # The onset is judged where the server's faults left it alone, the held part likewise.
+    if not args.all and faults.touches(start + a - rate // 50, start + a + rate // 10):
         continue
     judged += 1
     cands = [i for i, (f, k, v) in enumerate(ons) if a - 0.01 * rate <= f <= a + 0.1 * rate]
@@ -222,25 +237,26 @@ for s0, s1, midi in truth:
         print(f"  {s0:7.3f}s sung {midi} -> key {key} after {latencies[-1]:5.1f} ms")
     keys_exact += key == midi
     keys_below += key == midi - 1
-    # The held part: past the scoop, before the release; the note-off of a note still held.
+    # The held part: past the scoop, before the release.
     h0, h1 = s0 + 0.1, min(s1 - 0.04, s0 + 0.4)
     if h1 - h0 < 0.03:
         h0, h1 = s0 + 0.06, s1 - 0.02
+    if not args.all and faults.touches(start + int(h0 * rate), start + int(h1 * rate)):
+        continue
+    held_judged += 1
     heard = key + held_bend(int(h0 * rate), int(h1 * rate))
-    mid = (h0 + h1) / 2
     target = 440 * 2 ** ((midi - 69) / 12)
     if abs(heard - midi) <= 0.5:
         pitch_ok += 1
     else:
         wrong.append(f"{s0:.3f}s {midi}: key {key}, sounding {heard:.2f}")
-        if args.all:
-            print(f"  {s0:.3f}-{s1:.3f}s: bends " + " ".join(f"{f / rate:.3f}:{v / 4096:+.2f}" for f, v in bends
-                                                        if a <= f <= b + rate // 10))
+    mid = (h0 + h1) / 2
     got = synth_pitch(mid - 0.04, mid + 0.04, target)
     if got is not None and abs(1200 * np.log2(got / target)) <= 50:
         synth_ok += 1
-if judged < 0.6 * len(truth):
-    print(f"inconclusive: the server's faults left {judged} of {len(truth)} notes to judge")
+if judged < 0.5 * len(truth) or held_judged < 0.3 * len(truth):
+    print(f"inconclusive: the server's faults left {judged} onsets and {held_judged} held parts of {len(truth)} "
+          "notes to judge")
     finish(INCONCLUSIVE)
 lat = np.array(latencies)
 print(f"note-on latency after the sung onset over {len(lat)} notes (ms): min {lat.min():.1f}, median "
@@ -257,14 +273,16 @@ check(np.median(lat) <= GOAL_MS and lat.max() <= LIMIT_MS,
 check(keys_exact + keys_below == len(latencies),
       f"keys: {keys_exact} the sung note's, {keys_below} a semitone below it (decided in the scoop), "
       f"{len(latencies) - keys_exact - keys_below} other")
-check(pitch_ok == len(latencies), f"{pitch_ok}/{len(latencies)} notes sound (key + bend) within 50 cents of the sung pitch")
+check(pitch_ok == held_judged, f"{pitch_ok}/{held_judged} held parts sound (key + bend) within 50 cents of the sung pitch")
 extra = [o for i, o in enumerate(ons) if i not in used
-         and not faults.touches(start + o[0] - rate // 10, start + o[0] + rate // 10)]
+         and not faults.touches(start + o[0] - rate // 10, start + o[0] + rate // 50)]
 check(not extra, f"no note-on where no note was sung: {len(extra)} extra {[(round(f / rate, 3), k) for f, k, _ in extra[:5]]}")
-unmatched = [(f, k) for f, k, _ in ons if not any(g >= f and kk == k for g, kk in offs)]
+# A note-off lost in a cycle the server skipped is the server's: judged where nothing touched the note.
+unmatched = [(f, k) for f, k, _ in ons if not any(g >= f and kk == k for g, kk in offs)
+             and not faults.touches(start + f, start + f + rate)]
 check(not unmatched, f"a note-off after each of the {len(ons)} note-ons ({len(offs)} note-offs)")
-check(synth_ok >= 0.9 * len(latencies), f"boop synth driven by listen sounds the sung pitch (within 50 cents) in "
-      f"{synth_ok}/{len(latencies)} held notes")
+check(synth_ok >= 0.9 * held_judged, f"boop synth driven by listen sounds the sung pitch (within 50 cents) in "
+      f"{synth_ok}/{held_judged} held parts")
 out.seek(0)
 lines = [ln for ln in out.read().splitlines() if ln.startswith("{")]
 check(len([ln for ln in lines if '"event":"on"' in ln]) == len(ons),
