@@ -433,6 +433,7 @@ echo "--- jackd -d dummy -r 48000 -p 64: listen --midi-out, a simulated singer i
 stop_jackd
 if start_jackd 64; then
   run_measured "listen --midi-out test" 3 scripts/jack_listen_midi_test.py "$BOOP"
+  run_measured "listen --midi-out --mpe test" 3 scripts/jack_listen_midi_test.py "$BOOP" --mpe --sessions 1
 else
   failed "jackd -p 64 did not start for listen --midi-out"
 fi

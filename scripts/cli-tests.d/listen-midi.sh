@@ -23,6 +23,8 @@ done <<'CASES'
 --min-frequency 90|only with --midi-out
 --midi-out --channel 0|--channel 0: expected 1-16
 --midi-out --channel 17|--channel 17: expected 1-16
+--midi-out --mpe --channel 2|--channel and --mpe: expected at most one of them
+--mpe|only with --midi-out
 --midi-out --bend-range 0|--bend-range 0.0: expected more than 0 and at most 24 semitones
 --midi-out --bend-range 25|--bend-range 25.0: expected more than 0
 --midi-out --bend-range nan|--bend-range

@@ -21,8 +21,11 @@ public final class VoiceMidiOut: @unchecked Sendable {
         public var connect = true
         /// JACK MIDI input ports to connect midi_out to ("client:port").
         public var destinations: [String] = []
-        /// MIDI channel 1 ... 16.
+        /// MIDI channel 1 ... 16 (without MPE).
         public var channel = 1
+        /// MPE: the lower zone (manager channel 1, members 2-16), each note on the next member
+        /// channel with its own bend; announced first by the MPE Configuration Message.
+        public var mpe = false
         public var bendRange = 2.0
         /// The lowest pitch heard (Hz): it sets the analysis window (two of its periods), so the
         /// onset's delay (a low voice needs longer to tell its pitch). C3 by default.
@@ -41,6 +44,9 @@ public final class VoiceMidiOut: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = Lock()
     private var stopRequested = false
+    /// The channel (0-based) of the note sounding, and of the last one (the reader's thread only).
+    private var noteChannel: UInt8?
+    private var lastMember: UInt8 = 15
 
     /// Opens the client, its ports and connections. Throws `AudioError` (no server: deviceUnavailable).
     public init(config: Config) throws(AudioError) {
@@ -51,9 +57,11 @@ public final class VoiceMidiOut: @unchecked Sendable {
         periodFrames = Int(info.period_frames)
         windowFrames = 2 * (Int((sampleRate / config.minFrequency).rounded(.up)) + 1)
         hopFrames = max(1, Int((sampleRate / 750).rounded()))
-        // The cycle that brings the frames in, then a cycle or 2 ms (whichever is longer) for the
-        // reader to wake, analyse and queue.
-        outputDelayFrames = periodFrames + max(periodFrames, Int((0.002 * sampleRate).rounded()))
+        // Whole periods, so a decision about any frame of a cycle leaves the reader the same time to
+        // wake, analyse and queue: at least 2 of them (the one that brought the frames in and one
+        // more) and at least 2 ms.
+        let period = max(1, periodFrames)
+        outputDelayFrames = period * max(2, Int((0.002 * sampleRate / Double(period)).rounded(.up)))
         for destination in config.destinations {
             let status = destination.withCString { boop_capture_midi_connect(handle, $0) }
             guard status == BOOP_OK else {
@@ -185,7 +193,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
 
     private func send(_ event: VoiceNoteEvent, _ report: (VoiceNoteEvent) -> Void) {
         let at = VoiceNoteEvent(frame: event.frame + outputDelayFrames, kind: event.kind)
-        let ch = UInt8(config.channel - 1)
+        let ch = channel(for: event.kind)
         switch event.kind {
         case .on(let key, let velocity): push(at.frame, [0x90 | ch, UInt8(key), UInt8(velocity)])
         case .off(let key): push(at.frame, [0x80 | ch, UInt8(key), 64])
@@ -195,14 +203,35 @@ public final class VoiceMidiOut: @unchecked Sendable {
         report(at)
     }
 
-    /// RPN 0 on the channel: the bend range in semitones and cents, then the null RPN.
+    /// The event's channel (0-based). With MPE a note's first message (its bend, or its note-on)
+    /// takes the next member channel, 2 ... 16 in turn, so a note's release never hears the next
+    /// note's bend; the rest of the note stays there.
+    private func channel(for kind: VoiceNoteEvent.Kind) -> UInt8 {
+        guard config.mpe else { return UInt8(config.channel - 1) }
+        if let ch = noteChannel {
+            if case .off = kind { noteChannel = nil }
+            return ch
+        }
+        lastMember = lastMember >= 15 ? 1 : lastMember + 1
+        if case .off = kind { return lastMember }
+        noteChannel = lastMember
+        return lastMember
+    }
+
+    /// RPN 0 on the channel: the bend range in semitones and cents, then the null RPN. With MPE,
+    /// first the MPE Configuration Message (RPN 6 on channel 1: 15 members), then RPN 0 on every
+    /// member channel (their default is 48 semitones).
     private func sendBendRange(at frame: Int) {
-        let ch = 0xB0 | UInt8(config.channel - 1)
         let semitones = UInt8(min(127, max(0, Int(config.bendRange))))
         let cents = UInt8(min(99, max(0, Int(((config.bendRange - Double(semitones)) * 100).rounded()))))
-        for (cc, value) in [(101, 0), (100, 0), (6, semitones), (38, cents), (101, 127), (100, 127)] as [(UInt8, UInt8)] {
-            push(frame, [ch, cc, value])
+        let rpn = { (ch: UInt8, number: UInt8, msb: UInt8, lsb: UInt8?) in
+            var messages: [(UInt8, UInt8)] = [(101, 0), (100, number), (6, msb)]
+            if let lsb { messages.append((38, lsb)) }
+            for (cc, value) in messages + [(101, 127), (100, 127)] { self.push(frame, [0xB0 | ch, cc, value]) }
         }
+        guard config.mpe else { return rpn(UInt8(config.channel - 1), 0, semitones, cents) }
+        rpn(0, 6, 15, nil)
+        for member in UInt8(1)...15 { rpn(member, 0, semitones, cents) }
     }
 
     private func push(_ frame: Int, _ bytes: [UInt8]) {

@@ -20,10 +20,11 @@ struct ListenCommand: AsyncParsableCommand {
             (the nearest key, velocity from the level) when a sung note starts, pitch bend for its distance \
             from that key, note-off when it ends (after a 30 ms hold), a new note when a legato line moves \
             0.7 semitone or more for 40 ms. Each event goes out on the capture frame where it was decided \
-            plus a fixed output delay (a JACK period + max(period, 2 ms)): the decision delay is the voice \
+            plus a fixed output delay (whole JACK periods, at least 2 and 2 ms): the decision delay is the voice \
             filling about half of the analysis window (two periods of --min-frequency: 15.5 ms for C3), a \
             1.3 ms hop, a hop of confirmation and that delay; -v prints it part by part. At 64-frame periods a \
-            sung onset's note-on comes about 24 ms later (median).
+            sung onset's note-on comes about 23.5 ms later (median). --mpe puts each note on the next \
+            member channel (2-16) of an MPE lower zone.
             """)
 
     @OptionGroup var deviceOptions: DeviceOptions

@@ -35,18 +35,26 @@ struct ListenMidiOptions: ParsableArguments {
     )
     var bendRange: Double?
 
+    @Flag(
+        name: .customLong("mpe"),
+        help:
+            "With --midi-out: MPE, the lower zone: each note on the next member channel 2-16 with its own bend; the MPE Configuration Message and the members' bend range go first."
+    )
+    var mpe = false
+
     @Option(name: .customLong("name"), help: "With --midi-out: the JACK client's name (default boop-listen).")
     var name: String?
 
     func check(_ listen: ListenCommand) throws {
         guard midiOut else {
-            if !midiConnect.isEmpty || channel != nil || bendRange != nil || name != nil || minFrequency != nil {
+            if !midiConnect.isEmpty || channel != nil || bendRange != nil || name != nil || minFrequency != nil || mpe {
                 throw ValidationError(
-                    "--midi-connect, --channel, --bend-range, --min-frequency and --name: only with --midi-out")
+                    "--midi-connect, --channel, --bend-range, --min-frequency, --mpe and --name: only with --midi-out")
             }
             return
         }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel \(channel): expected 1-16") }
+        if mpe && channel != nil { throw ValidationError("--channel and --mpe: expected at most one of them") }
         if let bendRange, !(bendRange.isFinite && bendRange > 0 && bendRange <= LiveSynth.bendRange.upperBound) {
             throw ValidationError(
                 "--bend-range \(bendRange): expected more than 0 and at most \(Int(LiveSynth.bendRange.upperBound)) semitones")
@@ -83,6 +91,7 @@ struct ListenMidiOptions: ParsableArguments {
         c.destinations = midiConnect
         c.minFrequency = minFrequency ?? c.minFrequency
         c.channel = channel ?? 1
+        c.mpe = mpe
         c.bendRange = bendRange ?? 2
         return c
     }
@@ -117,7 +126,9 @@ extension ListenCommand {
         let d = voice.delays
         let ms = { (s: Double) in String(cFormat: "%.1f", s * 1000) }
         return "listen: JACK \(voice.config.clientName):midi_out at \(Int(voice.sampleRate)) Hz, "
-            + "\(voice.periodFrames)-frame periods; channel \(voice.config.channel), bend ±\(voice.config.bendRange) semitones (RPN 0); "
+            + "\(voice.periodFrames)-frame periods; "
+            + (voice.config.mpe ? "MPE lower zone (members 2-16)" : "channel \(voice.config.channel)")
+            + ", bend ±\(voice.config.bendRange) semitones (RPN 0); "
             + "decision delay: the voice filling about half of the \(ms(d.window)) ms window + a hop of \(ms(d.hop)) ms "
             + "+ confirmation \(ms(d.confirm)) ms + output delay \(ms(d.output)) ms (\(voice.outputDelayFrames) frames, fixed)"
     }
