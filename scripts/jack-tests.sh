@@ -168,6 +168,15 @@ for mode in realtime address; do
     cat "$WORK/cxx.log"
   fi
 done
+# The capture's MIDI output (listen --midi-out) from the RealtimeSanitizer build likewise.
+if [ -x build-test-realtime/LiveJackCaptureMidiTests ]; then
+  if build-test-realtime/LiveJackCaptureMidiTests >"$WORK/cxx.log" 2>&1; then
+    pass "C++ JACK capture midi_out under the realtime sanitizer: $(grep -o 'capture midi_out: [^,]*' "$WORK/cxx.log")"
+  else
+    failed "C++ JACK capture midi_out under the realtime sanitizer:"
+    cat "$WORK/cxx.log"
+  fi
+fi
 
 # Pass or fail, the C++ test stops its jackd (and the kernel kills it if the test dies first): no
 # jackd of its name is running now that was not running before it.
