@@ -303,4 +303,8 @@ out.seek(0)
 lines = [ln for ln in out.read().splitlines() if ln.startswith("{")]
 check(len([ln for ln in lines if '"event":"on"' in ln]) == len(ons),
       f"--json prints one line per note-on sent ({len(lines)} lines)")
+bad = subprocess.run([args.boop, "listen", "--backend", "jack", "--midi-out", "--midi-connect", "nope:in"],
+                     capture_output=True, text=True, timeout=30)
+check(bad.returncode == 64 and bad.stderr.count("\n") == 1 and "--midi-connect nope:in" in bad.stderr,
+      f"--midi-connect to no MIDI input: one line, 64 (got {bad.returncode}: {bad.stderr.strip()!r})")
 finish(1 if check.failures else 0)

@@ -64,8 +64,8 @@ public final class VoiceMidiOut: @unchecked Sendable {
         outputDelayFrames = period * max(2, Int((0.002 * sampleRate / Double(period)).rounded(.up)))
         for destination in config.destinations {
             let status = destination.withCString { boop_capture_midi_connect(handle, $0) }
+            // Every property is set by now: deinit destroys the handle when this throws.
             guard status == BOOP_OK else {
-                boop_capture_destroy(handle)
                 throw status == BOOP_ERROR_INVALID_ARGUMENT
                     ? AudioError.invalidConfiguration("--midi-connect \(destination): no such JACK MIDI input port")
                     : AudioError.from(status, "connecting \(config.clientName):midi_out to \(destination)")
