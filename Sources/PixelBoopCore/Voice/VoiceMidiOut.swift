@@ -1,6 +1,26 @@
 import CAudioEngine
 import Glibc
 
+/// How `VoiceMidiOut` listens and what it sends.
+public struct VoiceMidiConfig: Sendable {
+    public var clientName = "boop-listen"
+    public var channels = 1
+    public var connect = true
+    /// JACK MIDI input ports to connect midi_out to ("client:port").
+    public var destinations: [String] = []
+    /// MIDI channel 1 ... 16 (without MPE).
+    public var channel = 1
+    /// MPE: the lower zone (manager channel 1, members 2-16), each note on the next member
+    /// channel with its own bend; announced first by the MPE Configuration Message.
+    public var mpe = false
+    public var bendRange = 2.0
+    /// The lowest pitch heard (Hz): it sets the analysis window (two of its periods), so the
+    /// onset's delay (a low voice needs longer to tell its pitch). C3 by default.
+    public var minFrequency = 130.0
+    public var maxFrequency = 1400.0
+    public init() {}
+}
+
 /// The voice as a MIDI controller on JACK (`boop listen --midi-out --backend jack`): a capture
 /// client with input ports in_1... and a MIDI output midi_out.
 ///
@@ -15,26 +35,7 @@ import Glibc
 /// `@unchecked Sendable`: `stopRequested` is read and written under `lock` only; the rest is
 /// used by the thread in `run` alone (and `stop` touches nothing else).
 public final class VoiceMidiOut: @unchecked Sendable {
-    public struct Config: Sendable {
-        public var clientName = "boop-listen"
-        public var channels = 1
-        public var connect = true
-        /// JACK MIDI input ports to connect midi_out to ("client:port").
-        public var destinations: [String] = []
-        /// MIDI channel 1 ... 16 (without MPE).
-        public var channel = 1
-        /// MPE: the lower zone (manager channel 1, members 2-16), each note on the next member
-        /// channel with its own bend; announced first by the MPE Configuration Message.
-        public var mpe = false
-        public var bendRange = 2.0
-        /// The lowest pitch heard (Hz): it sets the analysis window (two of its periods), so the
-        /// onset's delay (a low voice needs longer to tell its pitch). C3 by default.
-        public var minFrequency = 130.0
-        public var maxFrequency = 1400.0
-        public init() {}
-    }
-
-    public let config: Config
+    public let config: VoiceMidiConfig
     public let sampleRate: Double
     public let periodFrames: Int
     public let windowFrames: Int
@@ -49,7 +50,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
     private var lastMember: UInt8 = 15
 
     /// Opens the client, its ports and connections. Throws `AudioError` (no server: deviceUnavailable).
-    public init(config: Config) throws(AudioError) {
+    public init(config: VoiceMidiConfig) throws(AudioError) {
         self.config = config
         handle = try Self.open(config)
         let info = boop_capture_get_info(handle)
@@ -75,7 +76,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
 
     deinit { boop_capture_destroy(handle) }
 
-    private static func open(_ config: Config) throws(AudioError) -> OpaquePointer {
+    private static func open(_ config: VoiceMidiConfig) throws(AudioError) -> OpaquePointer {
         var c = boop_capture_config()
         boop_capture_config_default(&c)
         c.backend = BOOP_BACKEND_JACK
@@ -206,7 +207,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
     /// The event's channel (0-based). With MPE a note's first message (its bend, or its note-on)
     /// takes the next member channel, 2 ... 16 in turn, so a note's release never hears the next
     /// note's bend; the rest of the note stays there.
-    private func channel(for kind: VoiceNoteEvent.Kind) -> UInt8 {
+    private func channel(for kind: VoiceNoteKind) -> UInt8 {
         guard config.mpe else { return UInt8(config.channel - 1) }
         if let ch = noteChannel {
             if case .off = kind { noteChannel = nil }

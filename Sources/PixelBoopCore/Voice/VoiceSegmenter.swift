@@ -1,17 +1,18 @@
+/// What a `VoiceNoteEvent` says.
+public enum VoiceNoteKind: Sendable, Equatable {
+    case on(key: Int, velocity: Int)
+    case off(key: Int)
+    /// 14-bit pitch bend, 8192 = none.
+    case bend(Int)
+}
+
 /// What the voice tells a MIDI instrument, decided at an analysed frame.
 public struct VoiceNoteEvent: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        case on(key: Int, velocity: Int)
-        case off(key: Int)
-        /// 14-bit pitch bend, 8192 = none.
-        case bend(Int)
-    }
-
     /// The capture frame at which the decision became possible (the analysed window's end).
     public var frame: Int
-    public var kind: Kind
+    public var kind: VoiceNoteKind
 
-    public init(frame: Int, kind: Kind) {
+    public init(frame: Int, kind: VoiceNoteKind) {
         self.frame = frame
         self.kind = kind
     }

@@ -85,8 +85,8 @@ struct ListenMidiOptions: ParsableArguments {
         throw BoopExit(.unavailable, "--midi-out: listen sends its notes on JACK only; use --backend jack")
     }
 
-    var voiceConfig: VoiceMidiOut.Config {
-        var c = VoiceMidiOut.Config()
+    var voiceConfig: VoiceMidiConfig {
+        var c = VoiceMidiConfig()
         c.clientName = name ?? c.clientName
         c.destinations = midiConnect
         c.minFrequency = minFrequency ?? c.minFrequency
