@@ -176,6 +176,15 @@ for mode in realtime address; do
     cat "$WORK/cxx.log"
   fi
 done
+# The capture's MIDI output (listen --midi-out) from the RealtimeSanitizer build likewise.
+if [ -x build-test-realtime/LiveJackCaptureMidiTests ]; then
+  if build-test-realtime/LiveJackCaptureMidiTests >"$WORK/cxx.log" 2>&1; then
+    pass "C++ JACK capture midi_out under the realtime sanitizer: $(grep -o 'capture midi_out: [^,]*' "$WORK/cxx.log")"
+  else
+    failed "C++ JACK capture midi_out under the realtime sanitizer:"
+    cat "$WORK/cxx.log"
+  fi
+fi
 
 # Pass or fail, the C++ test stops its jackd (and the kernel kills it if the test dies first): no
 # jackd of its name is running now that was not running before it.
@@ -439,6 +448,15 @@ if start_jackd 256; then
   lv2_tests
 else
   failed "jackd -p 256 did not start"
+fi
+
+echo "--- jackd -d dummy -r 48000 -p 64: listen --midi-out, a simulated singer into boop listen driving boop synth ---"
+stop_jackd
+if start_jackd 64; then
+  run_measured "listen --midi-out test" 3 scripts/jack_listen_midi_test.py "$BOOP"
+  run_measured "listen --midi-out --mpe test" 3 scripts/jack_listen_midi_test.py "$BOOP" --mpe --sessions 1
+else
+  failed "jackd -p 64 did not start for listen --midi-out"
 fi
 
 echo "jack tests: $PASSES passed, $FAILURES failed"

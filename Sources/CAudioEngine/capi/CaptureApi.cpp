@@ -156,6 +156,62 @@ void boop_capture_destroy(boop_capture* capture) {
     delete capture;
 }
 
+namespace {
+boop::JackCapture* jackOf(const boop_capture* c) {
+    return c != nullptr ? dynamic_cast<boop::JackCapture*>(c->backend.get()) : nullptr;
+}
+boop::MidiOutWriter* midiOf(const boop_capture* c) {
+    boop::JackCapture* jack = jackOf(c);
+    return jack != nullptr ? jack->midi() : nullptr;
+}
+}  // namespace
+
+boop_status boop_capture_midi_open(boop_capture* capture) {
+    boop::JackCapture* jack = jackOf(capture);
+    if (jack == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    return boop::capi::guarded([&] { return jack->openMidiOut(); });
+}
+
+boop_status boop_capture_midi_send(boop_capture* capture, uint64_t frame, const uint8_t* bytes, uint32_t size) {
+    if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::MidiOutWriter* midi = midiOf(capture);
+    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    boop::MidiOutEvent e;
+    e.frame = frame;
+    e.size = static_cast<uint8_t>(size);
+    for (uint32_t i = 0; i < size; ++i) e.bytes[i] = bytes[i];
+    return midi->push(e) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+boop_status boop_capture_midi_panic(boop_capture* capture) {
+    boop::MidiOutWriter* midi = midiOf(capture);
+    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    midi->panic();
+    return BOOP_OK;
+}
+
+int boop_capture_midi_panic_done(const boop_capture* capture) {
+    const boop::MidiOutWriter* midi = midiOf(capture);
+    return midi == nullptr || midi->panicDone() ? 1 : 0;
+}
+
+boop_status boop_capture_midi_connect(boop_capture* capture, const char* destination) {
+    if (destination == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    boop::JackCapture* jack = jackOf(capture);
+    if (jack == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    return boop::capi::guarded([&] { return jack->connectMidiOut(destination); });
+}
+
+uint64_t boop_capture_midi_written(const boop_capture* capture) {
+    const boop::MidiOutWriter* midi = midiOf(capture);
+    return midi != nullptr ? midi->written() : 0;
+}
+
+uint64_t boop_capture_midi_late(const boop_capture* capture) {
+    const boop::MidiOutWriter* midi = midiOf(capture);
+    return midi != nullptr ? midi->late() : 0;
+}
+
 boop_status boop_pitch_detector_create(double sample_rate, uint32_t window_frames, double min_hz, double max_hz,
                                        boop_pitch_detector** out_detector) {
     if (out_detector == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;

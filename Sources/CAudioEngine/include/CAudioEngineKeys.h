@@ -129,6 +129,34 @@ uint32_t boop_tuning_degree_count(const boop_tuning* tuning);
 /* Frees a tuning (NULL is ignored). Thread safety: once nothing reads it. */
 void boop_tuning_free(boop_tuning* tuning);
 
+/* ====================================================================================== */
+/* The voice as a MIDI controller (boop listen --midi-out)                                 */
+/* ====================================================================================== */
+
+/* Adds a JACK MIDI output port midi_out to a JACK capture (boop_capture_config.backend JACK), between
+ * boop_capture_open and boop_capture_start. Its process callback writes each event queued with
+ * boop_capture_midi_send in the cycle that brings in the event's capture frame (the frame sequence
+ * boop_capture_read numbers), at that frame's offset; one already past goes out at the next cycle's
+ * start and is counted late. Return: BOOP_OK, BOOP_ERROR_NOT_RUNNING (not a JACK capture, or already
+ * started), BOOP_ERROR_DEVICE_UNAVAILABLE, BOOP_ERROR_OUT_OF_MEMORY. Thread safety: control thread. */
+boop_status boop_capture_midi_open(boop_capture* capture);
+/* Queues one message (1-3 bytes) for capture frame `frame`, in frame order. Return: BOOP_OK,
+ * BOOP_ERROR_INVALID_ARGUMENT, BOOP_ERROR_NOT_RUNNING (no midi_out), BOOP_ERROR_QUEUE_FULL.
+ * Thread safety: one thread (the queue's single producer); lock-free. */
+boop_status boop_capture_midi_send(boop_capture* capture, uint64_t frame, const uint8_t* bytes, uint32_t size);
+/* At the next cycle: drops what is queued and sends a note-off for every note sent on and not off;
+ * boop_capture_midi_panic_done says when that cycle has run (1 also without midi_out). Thread safety:
+ * the sending thread. */
+boop_status boop_capture_midi_panic(boop_capture* capture);
+int boop_capture_midi_panic_done(const boop_capture* capture);
+/* Connects midi_out to another client's MIDI input port ("client:port"), after start. Return: BOOP_OK,
+ * BOOP_ERROR_INVALID_ARGUMENT (no such MIDI input port), BOOP_ERROR_NOT_RUNNING,
+ * BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety: control thread. */
+boop_status boop_capture_midi_connect(boop_capture* capture, const char* destination);
+/* Messages written, and those written late (their frame already past). Thread safety: any thread. */
+uint64_t boop_capture_midi_written(const boop_capture* capture);
+uint64_t boop_capture_midi_late(const boop_capture* capture);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -22,10 +22,10 @@ public struct Transcriber: Sendable {
     public var scale: Scale?
     /// Steps per beat: the grid's sixteenths.
     public static let stepsPerBeat = 4.0
-    static let minimumSeconds = 0.08
-    static let gapSeconds = 0.03
-    static let splitSemitones = 0.7
-    static let settleSeconds = 0.06
+    static let minimumSeconds = NoteRule.minimumSeconds
+    static let gapSeconds = NoteRule.gapSeconds
+    static let splitSemitones = NoteRule.splitSemitones
+    static let settleSeconds = NoteRule.settleSeconds
 
     public init(bpm: Double = 120, scale: Scale? = nil) {
         self.bpm = bpm

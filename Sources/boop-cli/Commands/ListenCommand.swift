@@ -15,10 +15,21 @@ struct ListenCommand: AsyncParsableCommand {
             nothing else (for `| sox -t f32 -r 16000 -c 1 - out.wav`). Both keep going when the reader \
             is slow and end quietly (exit 0) when it closes the pipe. \
             -o records the mono signal; the file is complete after Ctrl-C, which exits 0. \
-            To hear what a PulseAudio sink plays, capture its monitor: -D pulse:SINK.monitor.
+            To hear what a PulseAudio sink plays, capture its monitor: -D pulse:SINK.monitor. \
+            --midi-out --backend jack plays the voice as a MIDI controller on boop-listen:midi_out: a note-on \
+            (the nearest key, velocity from the level) when a sung note starts, pitch bend for its distance \
+            from that key, note-off when it ends (after a 30 ms hold), a new note when a legato line moves \
+            0.7 semitone or more for 40 ms. Each event goes out on the capture frame where it was decided \
+            plus a fixed output delay (whole JACK periods, at least 2 and 2 ms): the decision delay is the voice \
+            filling about half of the analysis window (two periods of --min-frequency: 15.5 ms for C3), a \
+            1.3 ms hop, a hop of confirmation and that delay; -v prints it part by part. At 64-frame periods a \
+            sung onset's note-on comes about 23.5 ms later (median). --mpe puts each note on the next \
+            member channel (2-16) of an MPE lower zone.
             """)
 
     @OptionGroup var deviceOptions: DeviceOptions
+
+    @OptionGroup var midi: ListenMidiOptions
 
     @Option(
         name: [.customShort("c"), .customLong("channels")],
@@ -60,6 +71,7 @@ struct ListenCommand: AsyncParsableCommand {
         if let output, output.isEmpty {
             throw ValidationError("-o/--output: expected a file name ending in .wav, .flac or .ogg")
         }
+        try midi.check(self)
     }
 
     var streamConfig: StreamConfig {
@@ -74,7 +86,12 @@ struct ListenCommand: AsyncParsableCommand {
     func run() async throws {
         var failure: BoopExit?
         do {
-            try await listen()
+            if midi.midiOut {
+                try midi.checkBackend(deviceOptions.backend)
+                try listenMidi()
+            } else {
+                try await listen()
+            }
         } catch let e as BoopExit {
             failure = e
         } catch let e as AudioError {

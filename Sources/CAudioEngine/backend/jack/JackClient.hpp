@@ -173,6 +173,14 @@ class JackCapture final : public JackClient, public CaptureBackend {
     boop_status start() override;
     void stop() override;
 
+    // A port midi_out whose events (queued with capture frames: the ring's frame sequence) the
+    // process callback writes on their frame (boop listen --midi-out). Control thread, between
+    // open and start; the writer is nullptr without it.
+    boop_status openMidiOut();
+    MidiOutWriter* midi() noexcept { return midiWriter_.get(); }
+    // Connects midi_out to another client's MIDI input port (control thread, after start).
+    boop_status connectMidiOut(const char* destination);
+
     std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept override;
     std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept override;
 
@@ -186,6 +194,8 @@ class JackCapture final : public JackClient, public CaptureBackend {
     static constexpr uint32_t kMonoFrames = 8192;
 
     Config config_;
+    jack_port_t* midiOut_ = nullptr;
+    std::unique_ptr<MidiOutWriter> midiWriter_;
     std::unique_ptr<SampleRing> ring_;
     std::vector<float> mono_;
     std::atomic<bool> capturing_{false};
