@@ -455,6 +455,7 @@ stop_jackd
 if start_jackd 64; then
   run_measured "listen --midi-out test" 3 scripts/jack_listen_midi_test.py "$BOOP"
   run_measured "listen --midi-out --mpe test" 3 scripts/jack_listen_midi_test.py "$BOOP" --mpe --sessions 1
+  run_measured "listen --midi-out --settle test" 3 scripts/jack_listen_midi_test.py "$BOOP" --settle 60 --sessions 1
 else
   failed "jackd -p 64 did not start for listen --midi-out"
 fi

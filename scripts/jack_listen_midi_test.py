@@ -20,7 +20,6 @@ to judge.
 """
 import argparse
 import atexit
-import importlib.util
 import os
 import signal
 import subprocess
@@ -37,9 +36,6 @@ sys.path.insert(0, HERE)
 import voice_synth as vs  # noqa: E402
 from jack_test_lib import INCONCLUSIVE, Checks, ServerFaults, wait_until  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("transcribe_test", os.path.join(HERE, "transcribe-test.py"))
-tt = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tt)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("boop")
@@ -47,9 +43,11 @@ ap.add_argument("--sessions", type=int, default=2)
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--mpe", action="store_true", help="listen --mpe: each note on the next member channel")
 ap.add_argument("--all", action="store_true", help="judge every note, the server's faults or not (to look)")
+ap.add_argument("--settle", type=float, default=0, help="listen --settle MS: every key the sung one, the note-on MS later")
 args = ap.parse_args()
 check = Checks()
-GOAL_MS, LIMIT_MS = 25.0, 40.0
+# --settle counts voiced estimates: a dropout early in a note (the breath, the scoop) delays it.
+GOAL_MS, LIMIT_MS = 25.0 + args.settle, 40.0 + 1.25 * args.settle
 
 
 def sing(notes, bpm, rng, rate):
@@ -80,7 +78,7 @@ takes, offset = [], 0.5
 for s in range(args.sessions):
     rng = np.random.default_rng(args.seed + s)
     bpm = 120.0
-    y, sung = sing(tt.melody(rng, bpm), bpm, rng, rate)
+    y, sung = sing(vs.melody(rng, bpm), bpm, rng, rate)
     takes.append((offset, y, sung))
     offset += len(y) / rate + 0.3
 signal_all = np.zeros(int((offset + 0.5) * rate), dtype=np.float32)
@@ -163,7 +161,7 @@ try:
         # Both connected by listen itself, before its first message (the bend range).
         listen = subprocess.Popen([args.boop, "listen", "--backend", "jack", "--no-connect", "--midi-out", "--json", "-v",
                                    "--midi-connect", "boop-lsynth:midi_in", "--midi-connect", "boop-hear:in"]
-                                  + (["--mpe"] if args.mpe else []),
+                                  + (["--mpe"] if args.mpe else []) + (["--settle", str(args.settle)] if args.settle else []),
                                   stdout=out, stderr=log, text=True)
         wait_until("boop-listen's and boop-lsynth's ports", 30,
                    lambda: hear.get_ports("boop-listen:midi_out") and hear.get_ports("boop-lsynth:out_1")
@@ -238,7 +236,7 @@ for s0, s1, midi in truth:
     if not args.all and faults.touches(start + a - rate // 50, start + a + rate // 10):
         continue
     judged += 1
-    cands = [i for i, (f, k, v) in enumerate(ons) if a - 0.01 * rate <= f <= a + 0.1 * rate]
+    cands = [i for i, (f, k, v) in enumerate(ons) if a - 0.01 * rate <= f <= a + LIMIT_MS / 1000 * rate]
     if not cands:
         wrong.append(f"{s0:.3f}s {midi}: no note-on")
         continue
@@ -282,14 +280,15 @@ within = int((lat <= GOAL_MS).sum())
 check(np.median(lat) <= GOAL_MS and lat.max() <= LIMIT_MS,
       f"note-ons after the sung onset: median {np.median(lat):.1f} ms (goal <= {GOAL_MS:.0f}), {within}/{len(lat)} within "
       f"{GOAL_MS:.0f} ms, max {lat.max():.1f} ms (limit {LIMIT_MS:.0f})")
-check(keys_exact + keys_below == len(latencies),
+check(keys_exact + keys_below == len(latencies) and (not args.settle or keys_exact == len(latencies)),
       f"keys: {keys_exact} the sung note's, {keys_below} a semitone below it (decided in the scoop), "
       f"{len(latencies) - keys_exact - keys_below} other")
 check(pitch_ok == held_judged, f"{pitch_ok}/{held_judged} held parts sound (key + bend) within 50 cents of the sung pitch")
 # Extra: a note-on that starts no sung note (none began 10 ms after it to 100 ms before it), or a
 # second one for a sung note; where the server's faults left it alone.
 onsets = [int(s0 * rate) for s0, _, _ in truth]
-firsts = {min((i for i, o in enumerate(ons) if a - 0.01 * rate <= o[0] <= a + 0.1 * rate), default=None) for a in onsets}
+firsts = {min((i for i, o in enumerate(ons) if a - 0.01 * rate <= o[0] <= a + LIMIT_MS / 1000 * rate), default=None)
+          for a in onsets}
 extra = [o for i, o in enumerate(ons) if i not in used and i not in firsts
          and not faults.touches(start + o[0] - rate // 10, start + o[0] + rate // 50)]
 check(not extra, f"no note-on where no note was sung: {len(extra)} extra {[(round(f / rate, 3), k) for f, k, _ in extra[:5]]}")

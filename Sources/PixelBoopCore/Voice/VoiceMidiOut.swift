@@ -18,6 +18,11 @@ public struct VoiceMidiConfig: Sendable {
     /// onset's delay (a low voice needs longer to tell its pitch). C3 by default.
     public var minFrequency = 130.0
     public var maxFrequency = 1400.0
+    /// Seconds of voice before the note-on (0: as soon as two estimates agree). A singer scoops up
+    /// into a note over 30 ... 60 ms: a key taken at once is often a semitone under the note, the
+    /// bend carrying the sound up to it; waiting past the scoop takes the key of the note as held,
+    /// at the cost of that much later a note-on.
+    public var settle = 0.0
     public init() {}
 }
 
@@ -106,7 +111,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
     /// the hop, the segmenter's confirmation and the fixed output delay.
     public var delays: (window: Double, hop: Double, confirm: Double, output: Double) {
         let hop = Double(hopFrames) / sampleRate
-        return (Double(windowFrames) / sampleRate, hop, hop, Double(outputDelayFrames) / sampleRate)
+        return (Double(windowFrames) / sampleRate, hop, max(hop, config.settle), Double(outputDelayFrames) / sampleRate)
     }
 
     /// Messages written on midi_out, and those written later than their frame.
@@ -138,6 +143,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
             maxFrequency: config.maxFrequency)
         detector.setSilenceThreshold(dbfs: -50)
         var segmenter = VoiceSegmenter(hopSeconds: Double(hopFrames) / sampleRate, bendRange: config.bendRange)
+        segmenter.settleFrames = Int((config.settle * sampleRate / Double(hopFrames)).rounded())
         // The recent signal, trimmed in bulk (a window's worth kept) rather than shifted per frame.
         var recent = [Float](repeating: 0, count: windowFrames)
         recent.reserveCapacity(windowFrames * 4 + 4096)

@@ -33,6 +33,9 @@ public struct VoiceSegmenter: Sendable {
     public let hopSeconds: Double
     public var bendRange: Double
     public var confirmFrames = 2
+    /// Voiced estimates a note waits for before its note-on (0: `confirmFrames` only): past a
+    /// scoop, the key is that of the note as held (`VoiceMidiConfig.settle`).
+    public var settleFrames = 0
     /// The legato split's confirmation (shorter than the transcriber's: the note is live).
     public var settleSeconds = 0.04
 
@@ -58,8 +61,11 @@ public struct VoiceSegmenter: Sendable {
         guard let midi else { return silence(frame: frame) }
         if key == nil || unvoiced > 0 {
             candidate.append(midi)
-            if candidate.count > confirmFrames { candidate.removeFirst() }
-            guard candidate.count >= confirmFrames, let lo = candidate.min(), let hi = candidate.max(), hi - lo <= 1
+            let needed = max(confirmFrames, settleFrames)
+            if candidate.count > needed { candidate.removeFirst() }
+            // The last `confirmFrames` agree: a scoop before them does not hold the note back.
+            let latest = candidate.suffix(confirmFrames)
+            guard candidate.count >= needed, let lo = latest.min(), let hi = latest.max(), hi - lo <= 1
             else { return key != nil ? gap(frame: frame) : [] }
             candidate = []
             let resumed = key != nil

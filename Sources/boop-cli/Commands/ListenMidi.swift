@@ -45,15 +45,27 @@ struct ListenMidiOptions: ParsableArguments {
     @Option(name: .customLong("name"), help: "With --midi-out: the JACK client's name (default boop-listen).")
     var name: String?
 
+    @Option(
+        name: .customLong("settle"),
+        help:
+            "With --midi-out: milliseconds of voice before the note-on (0-200, default 0: at once, about 25 ms after the onset; a scooped note's key may then be a semitone under it, the bend carrying the sound up). 60 takes the key past a scoop, the note-on that much later."
+    )
+    var settle: Double?
+
     func check(_ listen: ListenCommand) throws {
         guard midiOut else {
-            if !midiConnect.isEmpty || channel != nil || bendRange != nil || name != nil || minFrequency != nil || mpe {
+            if !midiConnect.isEmpty || channel != nil || bendRange != nil || name != nil || minFrequency != nil || mpe
+                || settle != nil
+            {
                 throw ValidationError(
-                    "--midi-connect, --channel, --bend-range, --min-frequency, --mpe and --name: only with --midi-out")
+                    "--midi-connect, --channel, --bend-range, --min-frequency, --mpe, --settle and --name: only with --midi-out")
             }
             return
         }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel \(channel): expected 1-16") }
+        if let settle, !(settle.isFinite && (0...200).contains(settle)) {
+            throw ValidationError("--settle \(settle): expected 0-200 milliseconds")
+        }
         if mpe && channel != nil { throw ValidationError("--channel and --mpe: expected at most one of them") }
         if let bendRange, !(bendRange.isFinite && bendRange > 0 && bendRange <= LiveSynth.bendRange.upperBound) {
             throw ValidationError(
@@ -93,6 +105,7 @@ struct ListenMidiOptions: ParsableArguments {
         c.channel = channel ?? 1
         c.mpe = mpe
         c.bendRange = bendRange ?? 2
+        c.settle = (settle ?? 0) / 1000
         return c
     }
 }
