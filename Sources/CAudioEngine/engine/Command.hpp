@@ -26,6 +26,7 @@ struct Command {
     uint64_t frame = 0;   // absolute frame on the engine clock
     double value = 0.0;   // NoteOn: frequency in Hz; AllNotesOff: fade seconds
     float volume = 1.0f;  // NoteOn: the live channel volume, which VolumeGroup changes later
+    double cutoff = 0.0;  // NoteOn, VolumeGroup: an MPE member's CC 74 in Hz (VoiceBank::start), 0 none
 };
 
 }  // namespace boop

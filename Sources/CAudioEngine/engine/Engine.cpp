@@ -81,7 +81,7 @@ void Engine::noteOn(const Command& c, uint64_t frame) BOOP_RT {
     int lane = bank.findFreeLane();
     if (lane < 0) lane = bank.quietestFadingLane();
     if (lane < 0) return;  // unreachable: capacity exceeds owned + fading
-    bank.start(lane, c.value, c.gain, c.noteId, ++noteOrder_, frame, c.volume);
+    bank.start(lane, c.value, c.gain, c.noteId, ++noteOrder_, frame, c.volume, c.cutoff);
 }
 
 void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
@@ -131,7 +131,7 @@ void Engine::apply(const Command& c, uint64_t frame) BOOP_RT {
             kits_.fadeAll(c.value);
             break;
         case Command::Type::VolumeGroup:
-            for (VoiceBank& bank : banks_) bank.setGroupVolume(c.noteId >> 8, c.gain);
+            for (VoiceBank& bank : banks_) bank.setGroupVolume(c.noteId >> 8, c.gain, c.cutoff);
             break;
     }
 }

@@ -17,9 +17,8 @@ static_assert(sizeof kFamilyVoices / sizeof kFamilyVoices[0] == 16, "BOOP_GM_FAM
 constexpr int kVoicePrograms[] = {BOOP_VOICES(BOOP_PROGRAM_OF)};
 #undef BOOP_PROGRAM_OF
 
-// CC 72/73: 1 ms ... 10 s; CC 74: 20 Hz ... 20 kHz; CC 71: Q 0.5 ... 20 (CAudioEngineSynth.h).
+// CC 72/73: 1 ms ... 10 s; CC 71: Q 0.5 ... 20 (CAudioEngineSynth.h); CC 74 is cc74Cutoff.
 double controlSeconds(uint8_t v) noexcept { return 0.001 * std::pow(10.0, 4.0 * v / 127.0); }
-double controlCutoff(uint8_t v) noexcept { return 20.0 * std::pow(1000.0, v / 127.0); }
 double controlQ(uint8_t v) noexcept { return 0.5 * std::pow(40.0, v / 127.0); }
 }  // namespace
 
@@ -44,7 +43,8 @@ bool MidiSynth::isVoice(int v) noexcept {
 MidiSynth::MidiSynth(Engine& engine, const int (&channelVoices)[kChannels], double bendRange) noexcept
     : engine_(engine),
       bendRange_(bendRange),
-      rampFrames_(std::max(1, static_cast<int>(std::lround(kVolumeRampSeconds * engine.config().sample_rate)))) {
+      rampFrames_(std::max(1, static_cast<int>(std::lround(kVolumeRampSeconds * engine.config().sample_rate)))),
+      sampleRate_(engine.config().sample_rate) {
     palette_.prepare(engine.config().sample_rate);
     for (int key = 0; key < 128; ++key) keyHz_[key] = dsp::midiKeyHz(key);
     for (int c = 0; c < kChannels; ++c) {
@@ -74,7 +74,7 @@ void MidiSynth::setSound(int ch, const boop_instrument& sound) noexcept {
         if (channels_[m].manager == ch) setSound(m, sound);
 }
 
-int MidiSynth::kitOf(int ch) const noexcept {
+int MidiSynth::kitOf(int ch) const BOOP_RT {
     const int v = channels_[ch].voice;
     if (v == kDrums) return BOOP_KIT_GM;
     return v >= kKit && v < kKit + BOOP_KIT_COUNT ? v - kKit : -1;
@@ -149,8 +149,9 @@ void MidiSynth::noteOn(int ch, uint8_t key, uint8_t velocity) BOOP_RT {
             cmd.type = Command::Type::NoteOn;
             cmd.timbre = static_cast<uint8_t>(c.voice);
             cmd.noteId = noteId(ch, key);
-            cmd.value = keyHz_[key] * c.bend;
+            cmd.value = keyHz_[key] * c.applied;
             cmd.volume = c.volume;
+            cmd.cutoff = expressive(ch) ? c.cutoff : 0.0;
             send(cmd);
         }
         c.keys[key] = Down;
@@ -226,27 +227,34 @@ void MidiSynth::applyBend(int ch) BOOP_RT {
             if (channels_[m].manager == ch) applyBend(m);
     const double bend = c.manager >= 0 ? c.own * channels_[c.manager].own : c.own;
     if (bend == c.bend) return;
-    Command cmd;
-    cmd.type = Command::Type::RetuneGroup;
-    cmd.noteId = noteId(ch, 0);
-    cmd.value = bend / c.bend;
     c.bend = bend;
     palette_.setBend(ch, bend);
-    if (kitOf(ch) < 0) send(cmd);
+    retune(ch);
 }
 
 void MidiSynth::setVolume(int ch) BOOP_RT {
     Channel& c = channels_[ch];
     c.target = c.cc7 * c.expression;
     palette_.setLevel(ch, c.target);
+    startRamp(ch);
+}
+
+// The volume and the cutoff ramp together: the volume along a straight line, the cutoff by a
+// constant ratio a frame.
+void MidiSynth::startRamp(int ch) BOOP_RT {
+    Channel& c = channels_[ch];
     if (c.rampLeft == 0) ++ramping_;
     c.rampLeft = rampFrames_;
     c.step = (c.target - c.volume) / static_cast<float>(rampFrames_);
+    c.cutoffStep = c.cutoff > 0.0 ? std::pow(c.cutoffTarget / c.cutoff, 1.0 / rampFrames_) : 1.0;
 }
 
 void MidiSynth::setVibrato(int ch) BOOP_RT {
-    const Channel& c = channels_[ch];
-    palette_.setVibrato(ch, std::max(c.modulation, c.pressure) / 127.0);
+    Channel& c = channels_[ch];
+    const int pressure = std::min(127, c.pressure + c.zonePressure);
+    c.vibrato.depth = Vibrato::depthOf(c.modulation, static_cast<uint8_t>(pressure));
+    palette_.setVibrato(ch, c.vibrato.depth);
+    if (c.vibrato.depth == 0.0) retune(ch);  // back to the bend alone; stepVibratos starts it
 }
 
 void MidiSynth::stepVolumes() BOOP_RT {
@@ -255,12 +263,14 @@ void MidiSynth::stepVolumes() BOOP_RT {
         if (c.rampLeft == 0) continue;
         // The last step lands on the target exactly, whatever the float sum of the steps.
         c.volume = --c.rampLeft == 0 ? c.target : c.volume + c.step;
+        c.cutoff = c.rampLeft == 0 ? c.cutoffTarget : c.cutoff * c.cutoffStep;
         if (c.rampLeft == 0) --ramping_;
         if (kitOf(ch) >= 0) continue;
         Command cmd;
         cmd.type = Command::Type::VolumeGroup;
         cmd.noteId = noteId(ch, 0);
         cmd.gain = c.volume;
+        cmd.cutoff = expressive(ch) ? c.cutoff : 0.0;
         send(cmd);
     }
 }
@@ -299,7 +309,8 @@ void MidiSynth::paletteControl(int ch, uint8_t number, uint8_t value) BOOP_RT {
         case 73:
             return palette_.setParam(ch, InstrumentParams::Attack, controlSeconds(value));
         case 74:
-            return palette_.setParam(ch, InstrumentParams::Cutoff, value == 127 ? 20000.0 : controlCutoff(value));
+            setCutoff(ch, value);
+            return palette_.setParam(ch, InstrumentParams::Cutoff, cc74Cutoff(value));
         default:
             return;
     }

@@ -9,6 +9,7 @@
 
 #include "engine/Engine.hpp"
 #include "engine/MidiInput.hpp"
+#include "engine/SynthExpression.hpp"
 #include "engine/SynthPalette.hpp"
 #include "engine/Tuning.hpp"
 #include "rt/Realtime.hpp"
@@ -37,6 +38,11 @@ class MidiSynth {
     // stepVolumes before each, the first on the frame of the CC 7 event.
     bool volumesRamping() const noexcept { return ramping_ > 0; }
     void stepVolumes() BOOP_RT;
+    // Audio thread, before the engine renders `frames`: the vibrato of MPE members that play a
+    // version-1 timbre, a step every kVibratoStep frames as the palette's (each a retune of the
+    // member's notes). Returns how many of the frames to render before the next call.
+    uint32_t stepVibratos(uint32_t frames) BOOP_RT;
+    static constexpr int kVibratoStep = SynthPalette::kChunk;
     // Audio thread, between messages (the LV2 plugin's controls): a channel's voice for its next
     // notes (sounding ones end on their note-offs as before), the range of the next bends.
     void setVoice(int channel, int voice) BOOP_RT;
@@ -57,6 +63,9 @@ class MidiSynth {
     // Configuration Message (RPN 6 on channel 1 or 16) does; a zone that overlaps the other shrinks
     // it. Members play the manager's sound, bend +-48 semitones and the manager +-2 (RPN 0 changes
     // them), each with its own bend, pressure (vibrato depth) and CC 74 (cutoff): one note each.
+    // On a version-1 timbre a member's vibrato retunes its notes (stepVibratos) and its CC 74 is
+    // the gain the palette's lowpass would give each note (lowpassGain). The manager's pressure
+    // adds to each member's own, the sum clamped at 127.
     void setMpeZone(bool upper, int members) BOOP_RT;
     int mpeMembers(bool upper) const noexcept { return zones_[upper ? 1 : 0]; }
     static constexpr double kMpeMemberRange = 48.0, kMpeManagerRange = 2.0;
@@ -97,15 +106,19 @@ class MidiSynth {
         float cc7 = 1.0f;         // volumeGain of the last CC 7
         float expression = 1.0f;  // CC 11: value^2 / 127^2
         uint8_t modulation = 0, pressure = 0, pan = 64;
-        float volume = 1.0f;  // CC 7 x CC 11 as it sounds now, ramping towards target
+        uint8_t zonePressure = 0;  // a member's: its manager's channel pressure
+        float volume = 1.0f;       // CC 7 x CC 11 as it sounds now, ramping towards target
         float target = 1.0f;
         float step = 0.0f;
-        int rampLeft = 0;    // frames
-        double bend = 1.0;   // frequency ratio: own x the manager's own in an MPE zone
-        double own = 1.0;    // this channel's bend alone
-        double range = 2.0;  // semitones at full bend
-        int bendValue = 0;   // -8192 ... 8191
-        int manager = -1;    // an MPE member's manager channel
+        int rampLeft = 0;      // frames
+        double bend = 1.0;     // frequency ratio: own x the manager's own in an MPE zone
+        double own = 1.0;      // this channel's bend alone
+        double range = 2.0;    // semitones at full bend
+        double applied = 1.0;  // the ratio the engine's notes of the channel carry: bend x vibrato
+        Vibrato vibrato;       // a version-1 member's (a palette channel's lives in its lane)
+        double cutoff = 0.0, cutoffTarget = 0.0, cutoffStep = 1.0;  // CC 74 in Hz, 0 for none
+        int bendValue = 0;                                          // -8192 ... 8191
+        int manager = -1;                                           // an MPE member's manager channel
         bool managing = false;
         int ownVoice = 0;                               // a member's voice before it joined its zone
         uint8_t rpn[2] = {127, 127}, data[2] = {0, 0};  // CC 101/100, CC 6/38
@@ -119,6 +132,13 @@ class MidiSynth {
     void setBend(int ch, int value) BOOP_RT;  // -8192 ... 8191
     void setVolume(int ch) BOOP_RT;           // towards cc7 x expression
     void applyBend(int ch) BOOP_RT;
+    void retune(int ch) BOOP_RT;  // the engine's notes to bend x vibrato
+    void startRamp(int ch) BOOP_RT;
+    void setCutoff(int ch, uint8_t value) BOOP_RT;  // CC 74
+    // An MPE member that plays a version-1 timbre: pressure and CC 74 act through MidiSynth.
+    bool expressive(int ch) const noexcept {
+        return channels_[ch].manager >= 0 && channels_[ch].voice >= 0 && channels_[ch].voice < kDrums;
+    }
     void assignVoice(int ch, int voice) BOOP_RT;
     void registered(int ch, uint8_t number, uint8_t value) BOOP_RT;  // CC 6, 38, 100, 101
     void forwardToZone(int ch, uint8_t status, uint8_t d1, uint8_t d2) BOOP_RT;
@@ -128,8 +148,8 @@ class MidiSynth {
     void setVibrato(int ch) BOOP_RT;
     void program(int ch, uint8_t number) BOOP_RT;
     bool isPalette(int ch) const noexcept { return channels_[ch].voice >= kPalette && channels_[ch].voice < kKit; }
-    int kitOf(int ch) const noexcept;  // the channel's kit, -1 for a melodic or silent channel
-    void silence(int ch) BOOP_RT;      // every note of the channel, within kAllSoundOffSeconds
+    int kitOf(int ch) const BOOP_RT;  // the channel's kit, -1 for a melodic or silent channel
+    void silence(int ch) BOOP_RT;     // every note of the channel, within kAllSoundOffSeconds
     void release(int ch, uint8_t key) BOOP_RT;
     void send(const Command& c) BOOP_RT { engine_.applyNow(c); }
 
@@ -137,8 +157,10 @@ class MidiSynth {
     double bendRange_;
     double keyHz_[128];
     int rampFrames_;
-    int ramping_ = 0;        // channels whose volume ramps
-    int zones_[2] = {0, 0};  // MPE members of the lower and the upper zone
+    int ramping_ = 0;  // channels whose volume ramps
+    double sampleRate_;
+    uint32_t vibratoLeft_ = 0;  // frames to the next vibrato step, 0 while none runs
+    int zones_[2] = {0, 0};     // MPE members of the lower and the upper zone
     Channel channels_[kChannels];
     SynthPalette palette_;
     uint64_t order_ = 0;

@@ -31,6 +31,7 @@ void MidiSynth::leaveZones() BOOP_RT {
         if (!member && !c.managing) continue;
         c.manager = -1;
         c.managing = false;
+        c.zonePressure = 0;
         c.range = bendRange_;
         if (member) assignVoice(ch, c.ownVoice);
     }
@@ -117,12 +118,58 @@ void MidiSynth::forwardToZone(int ch, uint8_t status, uint8_t d1, uint8_t d2) BO
     for (int m = 0; m < kChannels; ++m) {
         if (channels_[m].manager != ch) continue;
         if ((status & 0xF0) == 0xB0) {
+            if (d1 == 121) channels_[m].zonePressure = 0;
             control(m, d1, d2);
-        } else {
-            channels_[m].pressure = d1;
+        } else {  // RP-053: the zone's pressure combines with each note's own (setVibrato adds them)
+            channels_[m].zonePressure = d1;
             setVibrato(m);
         }
     }
+}
+
+void MidiSynth::retune(int ch) BOOP_RT {
+    Channel& c = channels_[ch];
+    const double ratio = expressive(ch) && c.vibrato.depth > 0.0 ? c.bend * c.vibrato.ratio() : c.bend;
+    if (ratio == c.applied) return;
+    Command cmd;
+    cmd.type = Command::Type::RetuneGroup;
+    cmd.noteId = noteId(ch, 0);
+    cmd.value = ratio / c.applied;
+    c.applied = ratio;
+    if (kitOf(ch) < 0) send(cmd);
+}
+
+// A version-1 member's CC 74 glides to its cutoff with the volume's ramp (from none: from the top
+// of CC 74's range); elsewhere it is only kept, for the notes the channel may play as a member.
+void MidiSynth::setCutoff(int ch, uint8_t value) BOOP_RT {
+    Channel& c = channels_[ch];
+    c.cutoffTarget = cc74Cutoff(value);
+    if (!expressive(ch)) {
+        c.cutoff = c.cutoffTarget;
+        return;
+    }
+    if (c.cutoff == 0.0) c.cutoff = cc74Cutoff(127);
+    startRamp(ch);
+}
+
+uint32_t MidiSynth::stepVibratos(uint32_t frames) BOOP_RT {
+    if (vibratoLeft_ == 0) {
+        bool running = false;
+        for (int ch = 0; ch < kChannels; ++ch) {
+            Channel& c = channels_[ch];
+            const bool on = expressive(ch) && c.vibrato.depth > 0.0;
+            if (!on && c.applied == c.bend) continue;
+            retune(ch);  // a channel whose vibrato stopped lands on its bend
+            if (!on) continue;
+            c.vibrato.advance(kVibratoStep, sampleRate_);
+            running = true;
+        }
+        if (!running) return frames;
+        vibratoLeft_ = kVibratoStep;
+    }
+    const uint32_t n = std::min(frames, vibratoLeft_);
+    vibratoLeft_ -= n;
+    return n;
 }
 
 }  // namespace boop

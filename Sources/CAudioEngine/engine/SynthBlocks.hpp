@@ -3,7 +3,8 @@
 // engine through the output stage, in blocks of at most `blockFrames`, each handed to
 // `sink(interleaved stereo, frames, first frame of the span)`. While a channel's volume ramps the
 // blocks are one frame long, each frame taking one step of the ramp (MidiSynth::stepVolumes), so
-// a volume change is smooth to the frame whatever the host's cycle. The engine's output is
+// a volume change is smooth to the frame whatever the host's cycle; while a version-1 MPE member's
+// vibrato runs they end on its steps (MidiSynth::stepVibratos). The engine's output is
 // interleaved stereo: the palette channels add their panned pairs to it.
 #include <algorithm>
 #include <cstdint>
@@ -24,6 +25,7 @@ void renderSynthBlocks(MidiSynth& synth, Engine& engine, OutputStage& stage, flo
             synth.stepVolumes();
             n = 1;
         }
+        n = synth.stepVibratos(n);
         engine.render(block, n);
         synth.renderPalette(block, n);
         stage.process(block, n);
@@ -40,6 +42,7 @@ inline void renderSynthFrames(MidiSynth& synth, Engine& engine, float* out, uint
             synth.stepVolumes();
             n = 1;
         }
+        n = synth.stepVibratos(n);
         engine.render(out, n);
         synth.renderPalette(out, n);
         out += 2 * static_cast<size_t>(n);

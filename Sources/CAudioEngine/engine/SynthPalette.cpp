@@ -66,7 +66,7 @@ void SynthPalette::noteOn(int ch, uint32_t noteId, double hz, float gain, uint64
 void SynthPalette::setBend(int ch, double ratio) BOOP_RT {
     Lane& lane = lanes_[ch];
     lane.bend = ratio;
-    if (lane.depth == 0.0) lane.bank.setPitch(ratio);
+    if (lane.vibrato.depth == 0.0) lane.bank.setPitch(ratio);
 }
 
 void SynthPalette::setLevel(int ch, float gain) BOOP_RT {
@@ -101,11 +101,9 @@ int SynthPalette::activeCount() const BOOP_RT {
 }
 
 void SynthPalette::renderLane(Lane& lane, float* out, int frames) BOOP_RT {
-    if (lane.depth > 0.0) {
-        const double cents = kVibratoCents * lane.depth * std::sin(2.0 * kPi * lane.phase);
-        lane.bank.setPitch(lane.bend * std::exp2(cents / 1200.0));
-        lane.phase += kVibratoHz * frames / sampleRate_;
-        lane.phase -= std::floor(lane.phase);
+    if (lane.vibrato.depth > 0.0) {
+        lane.bank.setPitch(lane.bend * lane.vibrato.ratio());
+        lane.vibrato.advance(frames, sampleRate_);
     } else {
         lane.bank.setPitch(lane.bend);
     }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "engine/Instrument.hpp"
+#include "engine/SynthExpression.hpp"
 #include "include/CAudioEngineSynth.h"
 #include "rt/Realtime.hpp"
 
@@ -17,9 +18,9 @@ class SynthPalette {
     static constexpr int kChannels = 16;
     // Frames between two vibrato steps and the longest level/pan ramp step: 1.3 ms at 48 kHz.
     static constexpr int kChunk = 64;
-    static constexpr double kVibratoHz = 5.5;
-    static constexpr double kVibratoCents = 50.0;  // at full depth
-    static constexpr double kRampSeconds = 0.005;  // level and pan: never a step
+    static constexpr double kVibratoHz = Vibrato::kHz;
+    static constexpr double kVibratoCents = Vibrato::kCents;  // at full depth
+    static constexpr double kRampSeconds = 0.005;             // level and pan: never a step
 
     // Allocates the strings of every channel's bank; not for the audio thread.
     void prepare(double sampleRate);
@@ -33,7 +34,7 @@ class SynthPalette {
     void noteOff(int ch, uint32_t noteId) BOOP_RT { lanes_[ch].bank.release(noteId); }
     void fade(int ch, double seconds) BOOP_RT { lanes_[ch].bank.fadeAll(seconds); }
     void setBend(int ch, double ratio) BOOP_RT;
-    void setVibrato(int ch, double depth) BOOP_RT { lanes_[ch].depth = depth; }  // 0 ... 1
+    void setVibrato(int ch, double depth) BOOP_RT { lanes_[ch].vibrato.depth = depth; }  // 0 ... 1
     void setLevel(int ch, float gain) BOOP_RT;
     void setPan(int ch, double pan) BOOP_RT;  // -1 ... +1
     // Adds `frames` frames into the interleaved stereo `out` and soft-clips what passes the knee.
@@ -49,7 +50,8 @@ class SynthPalette {
   private:
     struct Lane {
         InstrumentBank bank;
-        double bend = 1.0, depth = 0.0, phase = 0.0;  // phase in turns
+        double bend = 1.0;
+        Vibrato vibrato;
         float level = 1.0f;
         double pan = 0.0;
         float gain[2] = {1.0f, 1.0f}, target[2] = {1.0f, 1.0f}, step[2] = {0.0f, 0.0f};

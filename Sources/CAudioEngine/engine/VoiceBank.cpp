@@ -117,7 +117,7 @@ int VoiceBank::findHeld(uint32_t noteId) const BOOP_RT {
 }
 
 void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame,
-                      float volume) BOOP_RT {
+                      float volume, double cutoffHz) BOOP_RT {
     Chunk& c = chunk(lane);
     const int i = lane % kLanes;
     // Rounding to the 2^-32 grid: at 44.1 kHz one step is 1.03e-5 Hz, 0.0007 cent at A0.
@@ -141,6 +141,9 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     l.onFrame = frame;
     l.hz = frequencyHz;
     l.unitGain = unitGain;
+    l.volume = volume;
+    l.cutoff = cutoffHz;
+    if (cutoffHz > 0.0) applyGain(lane);
     chunkActive_[lane / kLanes] |= static_cast<uint8_t>(1u << i);
 }
 

@@ -63,9 +63,11 @@ class VoiceBank {
     // The lane of a held note, -1 if none.
     int findHeld(uint32_t noteId) const BOOP_RT;
 
-    // volume: a live channel's volume, kept apart from the gain so that setGroupVolume can change it.
+    // volume: a live channel's volume, kept apart from the gain so that setGroupVolume can change it;
+    // cutoffHz: an MPE member's CC 74, taken as the gain the palette's lowpass gives the note at
+    // its pitch (lowpassGain in SynthExpression.hpp), 0 for none.
     void start(int lane, double frequencyHz, float gain, uint32_t noteId, uint64_t order, uint64_t frame,
-               float volume = 1.0f) BOOP_RT;
+               float volume = 1.0f, double cutoffHz = 0.0) BOOP_RT;
     void release(int lane, uint64_t frame) BOOP_RT;
     void fade(int lane, double seconds) BOOP_RT;
     // Live MIDI (VoiceBankGroups.cpp). A group is noteId >> 8. fadeGroup fades every held or
@@ -73,9 +75,10 @@ class VoiceBank {
     // retuneGroup multiplies their frequency by ratio, keeping the phase (a bend glides).
     void fadeGroup(uint32_t group, double seconds) BOOP_RT;
     void retuneGroup(uint32_t group, double ratio) BOOP_RT;
-    // The gain of every sounding lane of the group becomes its start gain x volume, from the next
-    // frame (a caller ramps by calling it frame by frame).
-    void setGroupVolume(uint32_t group, float volume) BOOP_RT;
+    // The gain of every sounding lane of the group becomes its start gain x volume x the cutoff's
+    // gain at its pitch (as start), from the next frame (a caller ramps by calling it frame by
+    // frame). A retune keeps volume and cutoff and gives the cutoff's gain at the new pitch.
+    void setGroupVolume(uint32_t group, float volume, double cutoffHz = 0.0) BOOP_RT;
 
     // Adds frames [begin, end) of every sounding lane, then retires lanes whose release or fade
     // has reached zero. A busy chunk adds into acc (one 8-lane partial sum per frame; the caller
@@ -140,11 +143,15 @@ class VoiceBank {
         uint64_t releaseFrame = 0;
         double hz = 0.0;        // the exact frequency, so that bends multiply no rounding errors
         float unitGain = 0.0f;  // the chunk's gain before the channel volume
+        float volume = 1.0f;
+        double cutoff = 0.0;  // Hz, 0 for none
     };
 
     Chunk& chunk(int lane) noexcept { return chunks_[lane / dsp::simd::kLanes]; }
     const Chunk& chunk(int lane) const noexcept { return chunks_[lane / dsp::simd::kLanes]; }
     void retire(int lane) BOOP_RT;
+    // The lane's chunk gain from its unit gain, volume, cutoff and pitch.
+    void applyGain(int lane) BOOP_RT;
 
     TimbreSpec spec_{};
     Kernels kernels_;
