@@ -33,18 +33,7 @@ final class EditVoice {
         try stream.start()
         rate = stream.sampleRate
         tracker = try PitchTracker(sampleRate: rate, minFrequency: 60, maxFrequency: 1400)
-        let stream = self.stream
-        let buffer = self.buffer
-        Task.detached {
-            for await event in stream.events {
-                switch event {
-                case .samples(let s, _, _, _): buffer.append(s)
-                case .error(_, let message): buffer.fail(message)
-                case .status(let status): if status == .stopped { buffer.stop() }
-                }
-            }
-            buffer.stop()
-        }
+        buffer.gather(from: stream)
     }
 
     func close() { stream.stop() }

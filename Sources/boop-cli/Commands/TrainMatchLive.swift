@@ -22,6 +22,20 @@ final class CaptureBuffer: @unchecked Sendable {
         }
     }
     func fail(_ message: String) { update { $0.failure = message } }
+
+    /// Takes `stream`'s samples, its failure and its end, from a task of its own.
+    func gather(from stream: AudioStream) {
+        Task.detached { [self] in
+            for await event in stream.events {
+                switch event {
+                case .samples(let s, _, _, _): append(s)
+                case .error(_, let message): fail(message)
+                case .status(let status): if status == .stopped { stop() }
+                }
+            }
+            stop()
+        }
+    }
     func stop() { update { $0.stopped = true } }
     /// Ends the current and every later wait at once (a stop signal: the caller sees it next).
     func wake() { update { $0.woken = true } }
@@ -56,18 +70,8 @@ final class LiveMatchInput {
         stream = AudioStream(config: StreamConfig(sampleRate: 16000, bufferFrames: 320, channels: 1, device: device))
         try stream.start()
         rate = stream.sampleRate
-        let stream = self.stream
+        buffer.gather(from: stream)
         let buffer = self.buffer
-        Task.detached {
-            for await event in stream.events {
-                switch event {
-                case .samples(let s, _, _, _): buffer.append(s)
-                case .error(_, let message): buffer.fail(message)
-                case .status(let status): if status == .stopped { buffer.stop() }
-                }
-            }
-            buffer.stop()
-        }
         // A stop signal ends a wait for samples at once, even from a device that delivers none.
         try Signals.install(onStop: { buffer.wake() })
     }

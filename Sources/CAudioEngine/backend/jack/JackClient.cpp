@@ -275,4 +275,14 @@ boop_status listJackPorts(std::vector<JackPortEntry>& out) {
     return result;
 }
 
+boop_status JackClient::connectMidiPort(jack_port_t* out, const char* destination) {
+    if (out == nullptr || !active()) return BOOP_ERROR_NOT_RUNNING;
+    jack_port_t* port = jack_port_by_name(client(), destination);
+    if (port == nullptr || (jack_port_flags(port) & JackPortIsInput) == 0 ||
+        std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    const int r = jack_connect(client(), jack_port_name(out), destination);
+    return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
+}
+
 }  // namespace boop

@@ -64,6 +64,10 @@ class JackClient {
     // Raises `running` (what the process callback checks) before activating, so the first cycle
     // already works, and lowers it again when activation fails.
     boop_status activateWith(std::atomic<bool>& running, bool connect);
+    // Control thread: connects this client's MIDI output `out` to another client's MIDI input
+    // (its full name). BOOP_ERROR_NOT_RUNNING (no port, not active), BOOP_ERROR_INVALID_ARGUMENT
+    // (no such MIDI input), BOOP_ERROR_DEVICE_UNAVAILABLE.
+    boop_status connectMidiPort(jack_port_t* out, const char* destination);
 
     // Fetches every port's buffer for this cycle into buffers_ (the process thread).
     void fetchBuffers(jack_nframes_t frames) BOOP_RT;

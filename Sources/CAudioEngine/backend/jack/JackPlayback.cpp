@@ -64,15 +64,7 @@ boop_status JackPlayback::open(const Config& config, double, uint32_t channels) 
     return BOOP_OK;
 }
 
-boop_status JackPlayback::connectMidiOut(const char* destination) {
-    if (midiOut_ == nullptr || !active()) return BOOP_ERROR_NOT_RUNNING;
-    jack_port_t* port = jack_port_by_name(client(), destination);
-    if (port == nullptr || (jack_port_flags(port) & JackPortIsInput) == 0 ||
-        std::strcmp(jack_port_type(port), JACK_DEFAULT_MIDI_TYPE) != 0)
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    const int r = jack_connect(client(), jack_port_name(midiOut_), destination);
-    return r == 0 || r == EEXIST ? BOOP_OK : BOOP_ERROR_DEVICE_UNAVAILABLE;
-}
+boop_status JackPlayback::connectMidiOut(const char* destination) { return connectMidiPort(midiOut_, destination); }
 
 boop_status JackPlayback::connectMidiIn(const char* source) {
     if (midiIn_ == nullptr || !active()) return BOOP_ERROR_NOT_RUNNING;
