@@ -30,6 +30,9 @@ done <<'CASES'
 --midi-out --bend-range nan|--bend-range
 --midi-out --min-frequency 20|--min-frequency 20.0: expected 50-400 Hz
 --midi-out --name a:b|--name a:b: expected a JACK client name
+--midi-out --settle 201|--settle 201.0: expected 0-200 milliseconds
+--midi-out --settle -1|--settle -1.0: expected 0-200 milliseconds
+--settle 60|only with --midi-out
 --midi-out --raw|--raw, --samples, -o and --buffer-frames do not go with it
 --midi-out -o take.wav|--raw, --samples, -o and --buffer-frames do not go with it
 --midi-out --buffer-frames 1024|--raw, --samples, -o and --buffer-frames do not go with it
