@@ -47,6 +47,11 @@ struct EditorViewStatusLineTests {
         }
         let line = EditorView.helpColumns.joined().first { $0.hasPrefix("i ") }
         #expect(line?.contains("MIDI entry / piano") == true && (line?.count ?? 99) <= 38)
+        // The help fits 80 x 24 whole: a title, 20 rows and a blank one above the key bar and
+        // the status line; every entry within its 38 columns.
+        #expect(EditorView.helpColumns.allSatisfy { $0.count <= 20 })
+        #expect(EditorView.helpColumns.joined().allSatisfy { $0.count <= 38 })
+        #expect(EditorView.helpColumns.joined().contains { $0.hasPrefix("*") && $0.contains("record") })
     }
 
     @Test("a typed tempo keeps its tenth (97.5), and the status line shows it as the file holds it")

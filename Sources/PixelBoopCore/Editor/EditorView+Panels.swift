@@ -8,36 +8,31 @@ extension EditorView {
             "arrows, h j k l  move (up: higher)",
             "H L              four steps left/right",
             "space, Enter     place/remove a note",
-            "1 2 3  V         normal/accent/sustain,",
-            "                 V: typed 1..127",
+            "1 2 3  V         normal/accent/sustain",
+            "                 (V: typed 1..127)",
             "[ ]              shorter / longer note",
             "Tab, Shift-Tab   next / previous track",
-            "p                play / stop the loop",
-            "G                loop: pattern / chain",
-            "+ -  = _         tempo ±5 / ±1 BPM",
-            "b                type the tempo",
+            "p  G             play; pattern / chain",
+            "+ -  = _  b      tempo ±5 / ±1 / typed",
             "< >  N           length 8..64 / typed",
             "C                track's own length",
             "u, Ctrl-R        undo / redo",
             "s, Ctrl-S        save;  W  save as",
             "E                export (.wav / .mid)",
-            "S                scale lock (C major..)",
+            "S                scale lock (C maj...)",
             "Ctrl-Z           suspend (fg: back)",
             "q, Ctrl-C        quit (asks to save)",
-            "*  % & ! @       MIDI record; settings",
+            "*                record (MIDI, voice)",
             "mouse: click toggles, drag paints,",
-            "  right click removes, wheel scrolls"
+            "  right: remove, drag: block; wheel"
         ],
         [
-            "v                start / end a block",
-            "Shift+arrows     extend the block",
+            "v  Shift+arrows  mark a block",
             "Esc              clear the block",
             "y x P            copy / cut / paste",
             "Delete, Backspc  delete block or note",
-            "t T              transpose +1 / -1",
-            "o O              transpose +12 / -12",
-            "( )              nudge left / right",
-            "D                duplicate the block",
+            "t T  o O         transpose ±1 / ±12",
+            "( )  D           nudge; duplicate",
             "Ctrl-A           the whole track",
             "e, Ins  d        insert / delete step",
             "} {              next / prev. pattern",
@@ -50,7 +45,7 @@ extension EditorView {
             "z Z  Y           condition / typed",
             "Q                fill mode on / off",
             "i  K             MIDI entry / piano",
-            "right/middle drag  mark a block",
+            "% & ! @          quantize/mode/click",
             "? or Esc         close this help"
         ]
     ]
@@ -62,6 +57,10 @@ extension EditorView {
         let rows = EditorView.helpColumns.map(\.count).max() ?? 0
         let top = max(0, min(2, f.height - 2 - rows - 2))
         let style = CellStyle(fg: .bright, reverse: true)
+        // The grid beside the panel is blanked: a narrow screen's last column would show through.
+        for row in top...(top + rows + 1) {
+            f.put(String(repeating: " ", count: f.width), column: 0, row: row, style: CellStyle())
+        }
         f.put(" keys" + String(repeating: " ", count: width - 5), column: left, row: top, style: style)
         for i in 0..<rows {
             let parts = EditorView.helpColumns.map { i < $0.count ? $0[i] : "" }
