@@ -25,6 +25,8 @@ public struct VoiceTake: Sendable {
     /// where the last note taken began.
     private var done = 0
     private var lastOn = 0
+    /// The last note taken: its key and its end (a capture frame).
+    private var lastTaken: (key: Int, off: Int)?
 
     /// Samples kept: 30 s (the window a stretch of notes is taken from is far shorter).
     static let keptSeconds = 30.0
@@ -125,6 +127,7 @@ public struct VoiceTake: Sendable {
         let settled = end - Int(VoiceTake.settledSeconds * captureRate)
         // A note found again may start a tracker hop or two (10 ms each) from where it was seen.
         let again = Int(0.025 * captureRate)
+        let continuation = Int((NoteRule.gapSeconds + 0.02) * captureRate)
         var out: [SungNote] = []
         var pending = false
         for note in heard {
@@ -135,12 +138,18 @@ public struct VoiceTake: Sendable {
                 pending = true   // still sung: looked at again next time
                 break
             }
+            // The note just taken, found going on at its pitch after a dropout the new look did
+            // not bridge (the tracker decides afresh near a window's edges): not a new note.
+            if let last = lastTaken, last.key == Int(note.midi.rounded()), on - last.off <= continuation {
+                (done, lastOn, lastTaken) = (max(done, off), on, (last.key, off))
+                continue
+            }
             let velocity = Int((127 + (note.level + 6) * 3).rounded())
             out.append(
                 SungNote(
                     on: UInt64(max(0, Double(on) * ratio + shift)), off: UInt64(max(0, Double(off) * ratio + shift)),
                     midi: note.midi, velocity: min(127, max(1, velocity))))
-            (done, lastOn) = (max(done, off), on)
+            (done, lastOn, lastTaken) = (max(done, off), on, (Int(note.midi.rounded()), off))
         }
         // Nothing under way: later looks start from the present.
         if !pending { (done, lastOn) = (max(done, settled), max(done, settled)) }
