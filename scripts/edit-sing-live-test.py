@@ -145,7 +145,9 @@ try:
         end = time.time() + 30
         while singer.busy() and time.time() < end:
             time.sleep(0.05)
-        time.sleep(0.6)
+        # The take's end has reached the capture once the editor no longer hears a pitch.
+        check(ed.pump_until(lambda e: "♪" not in e.status_line(), 5), "the silence after the take is heard",
+              ed.status_line())
         ed.keys("*")
         check(ed.wait_for("recording off"), "* stops recording", ed.status_line())
         ed.keys("s")

@@ -17,7 +17,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 
 import numpy as np
 import voice_synth as vs
@@ -65,7 +64,9 @@ try:
         seen = ed.wait_for("♪", timeout=3)
         check(seen, "the status line shows the pitch heard while singing", ed.status_line())
         wait_until("the end of the melody", 20, lambda: player.now() > step0 + 64 * STEP + RATE // 2)
-        time.sleep(0.3)
+        # The take's end has reached the capture once the editor no longer hears a pitch.
+        check(ed.pump_until(lambda e: "♪" not in e.status_line(), 5), "the silence after the take is heard",
+              ed.status_line())
         ed.keys("*")
         check(ed.wait_for("recording off"), "* stops recording", ed.status_line())
         ed.keys("s")
