@@ -17,10 +17,10 @@ files include (include/ is the C API).
     scripts/folder-graph.py [--why] [--check] [--diagram] [REPO]
 
 Plain: the Swift graph and the pairs of folders that use each other. --why: for each pair, the
-types behind each of its two arrows and the files that name them. --check: exit 1 when the Swift
-folders or the C++ folders hold a cycle (a pair, or a longer loop), with the cycles on stderr.
---diagram: both graphs as layers, top to bottom (a folder uses only folders in lower layers),
-for docs/DESIGN.md.
+types behind each of its two arrows and the files that name them. --check (the test command's):
+only a verdict; exit 1 when the Swift folders hold a cycle (a pair, or a longer loop), with the
+folders and types of each cycle on stderr. --diagram: both graphs as layers, top to bottom (a
+folder uses only folders in lower layers; a cycle is named below its graph), for docs/DESIGN.md.
 """
 
 import collections
@@ -238,6 +238,8 @@ def diagram(title, folders, uses):
     for layer in range(max(level.values()), -1, -1):
         for f in sorted(v for v in folders if level[v] == layer):
             print(f"  {layer}  {f:<{width}} -> " + (", ".join(sorted(uses[f])) or "(nothing)"))
+    for part in cycles(folders, uses):
+        print(f"  cycle: {', '.join(part)} (their layers are not an order)")
 
 
 def pairs(folders, uses):
@@ -252,29 +254,29 @@ def explain(why, a, b):
 
 
 folders, uses, why, twice = swift_graph(os.path.join(root, "Sources/PixelBoopCore"))
-cfolders, cuses, cwhy = cpp_graph(os.path.join(root, "Sources/CAudioEngine"))
-if "--diagram" in flags:
-    diagram("Swift, Sources/PixelBoopCore (by type use):", folders, uses)
-    diagram("C++, Sources/CAudioEngine (by #include):", cfolders, cuses)
-else:
-    for f in folders:
-        print(f"{f} -> " + ", ".join(f"{g} ({n})" for g, n in sorted(uses[f].items())))
-    mutual = pairs(folders, uses)
-    print(f"{len(mutual)} pairs of folders use each other:")
-    for a, b in mutual:
-        print(f"  {a} <-> {b}: {uses[a][b]} / {uses[b][a]}")
-        if "--why" in flags:
-            explain(why, a, b)
-    if "--why" in flags and twice:
-        print("Top-level names declared in more than one folder (counted for each):")
-        for n, fs in sorted(twice.items()):
-            print(f"  {n}: {', '.join(fs)}")
 if "--check" in flags:
-    bad = [("Swift", p, why) for p in cycles(folders, uses)] + [("C++", p, cwhy) for p in cycles(cfolders, cuses)]
-    for lang, part, reasons in bad:
-        print(f"folder-graph: {lang} folders in a cycle: {', '.join(part)}", file=sys.stderr)
+    bad = cycles(folders, uses)
+    for part in bad:
+        print(f"folder-graph: Swift folders in a cycle: {', '.join(part)}", file=sys.stderr)
         for a in part:
             for b in part:
-                if reasons[(a, b)]:
-                    print(f"  {a} -> {b}: " + ", ".join(sorted(reasons[(a, b)])), file=sys.stderr)
+                if why[(a, b)]:
+                    print(f"  {a} -> {b}: " + ", ".join(sorted(why[(a, b)])), file=sys.stderr)
+    print(f"folder-graph: {len(folders)} Swift folders, " + (f"{len(bad)} cycles" if bad else "no cycle"))
     sys.exit(1 if bad else 0)
+if "--diagram" in flags:
+    diagram("Swift, Sources/PixelBoopCore (by type use):", folders, uses)
+    diagram("C++, Sources/CAudioEngine (by #include):", *cpp_graph(os.path.join(root, "Sources/CAudioEngine"))[:2])
+    sys.exit(0)
+for f in folders:
+    print(f"{f} -> " + ", ".join(f"{g} ({n})" for g, n in sorted(uses[f].items())))
+mutual = pairs(folders, uses)
+print(f"{len(mutual)} pairs of folders use each other:")
+for a, b in mutual:
+    print(f"  {a} <-> {b}: {uses[a][b]} / {uses[b][a]}")
+    if "--why" in flags:
+        explain(why, a, b)
+if "--why" in flags and twice:
+    print("Top-level names declared in more than one folder (counted for each):")
+    for n, fs in sorted(twice.items()):
+        print(f"  {n}: {', '.join(fs)}")
