@@ -24,14 +24,19 @@ extension TrainingStore {
             high_cents REAL
         """
 
-    static let schema1 = """
-        CREATE TABLE IF NOT EXISTS sessions (
-        \(sessionColumns));
-        CREATE TABLE IF NOT EXISTS trials (
+    /// The columns every trial table starts with: its row, its session, its number and its time.
+    static let trialColumns = """
             id INTEGER PRIMARY KEY,
             session_id INTEGER NOT NULL REFERENCES sessions(id),
             trial INTEGER NOT NULL,
             time TEXT NOT NULL,
+        """
+
+    static let schema1 = """
+        CREATE TABLE IF NOT EXISTS sessions (
+        \(sessionColumns));
+        CREATE TABLE IF NOT EXISTS trials (
+        \(trialColumns)
             reference_hz REAL NOT NULL,
             difference_cents REAL NOT NULL,
             higher_interval INTEGER NOT NULL CHECK (higher_interval IN (1, 2)),
@@ -48,10 +53,7 @@ extension TrainingStore {
         ALTER TABLE sessions ADD COLUMN exercise TEXT NOT NULL DEFAULT 'discrimination'
             CHECK (exercise IN ('discrimination', 'match', 'interval'));
         CREATE TABLE match_attempts (
-            id INTEGER PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES sessions(id),
-            trial INTEGER NOT NULL,
-            time TEXT NOT NULL,
+        \(trialColumns)
             reference_hz REAL NOT NULL,
             target_hz REAL NOT NULL,
             interval TEXT,
@@ -62,10 +64,7 @@ extension TrainingStore {
             stable_ms INTEGER);
         CREATE INDEX match_attempts_by_session ON match_attempts(session_id, trial);
         CREATE TABLE interval_trials (
-            id INTEGER PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES sessions(id),
-            trial INTEGER NOT NULL,
-            time TEXT NOT NULL,
+        \(trialColumns)
             interval TEXT NOT NULL,
             first_low_hz REAL NOT NULL,
             first_high_hz REAL NOT NULL,
