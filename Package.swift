@@ -86,7 +86,7 @@ let package = Package(
         // The terminal session's signal-safe state and handlers (termios, job control, the
         // screen's own non-blocking descriptor): plain C, because a signal handler may touch only
         // lock-free atomics and async-signal-safe calls.
-        .target(name: "CTerminal", dependencies: ["CAudioEngine"], path: "Sources/CTerminal"),
+        .target(name: "CTerminal", path: "Sources/CTerminal"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(

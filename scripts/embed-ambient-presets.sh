@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates Sources/PixelBoopCore/Ambient/BundledPresets.swift from the preset JSON files, which
 # stay the source of truth. The presets are compiled into the binary so `boop` works wherever
-# it is installed (no resource bundle to find at run time). AmbientTests checks the two agree.
+# it is installed (no resource bundle to find at run time), each as one line: the file's lines
+# without their indentation, joined. AmbientPresetTests checks the two agree.
 set -eu
 cd "$(dirname "$0")/.."
 dir=Sources/PixelBoopCore/Ambient/Presets
@@ -12,12 +13,12 @@ out=Sources/PixelBoopCore/Ambient/BundledPresets.swift
     echo ""
     echo "enum BundledPresets {"
     echo "    static let sources: [(name: String, json: String)] = ["
+    # One line a preset: the file with each line's indentation dropped and the lines joined (no
+    # JSON string holds a line break, so the text parses to the same preset).
     for f in $(LC_ALL=C ls "$dir"/*.json); do
         name=$(basename "$f" .json)
-        if grep -q '"""#' "$f"; then echo "error: $f contains \"\"\"#" >&2; exit 1; fi
-        echo "        (\"$name\", #\"\"\""
-        cat "$f"
-        echo "\"\"\"#),"
+        if grep -q '"#' "$f"; then echo "error: $f contains \"#" >&2; exit 1; fi
+        printf '        ("%s", #"%s"#),\n' "$name" "$(sed 's/^ *//' "$f" | tr -d '\n')"
     done
     echo "    ]"
     echo "}"

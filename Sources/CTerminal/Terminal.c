@@ -18,8 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "CAudioEngine.h"
-
 static struct termios saved;
 static atomic_int active = 0;
 static atomic_int started = 0;
@@ -111,8 +109,6 @@ static void enterMode(void) {
     if (full) {
         writeScreen(kFullEnter);
     } else {
-        // A second Ctrl-C exits from the engine's stop handler, which puts these settings back.
-        boop_stop_signals_set_terminal(&saved);
         if (atomic_load(&cursorHidden)) writeScreen(kHide);
     }
     atomic_fetch_add(&resumeCount, 1);
@@ -125,7 +121,6 @@ void boop_term_restore(void) {
     if (full) {
         writeScreen(kFullLeave);
     } else {
-        boop_stop_signals_set_terminal(NULL);
         if (atomic_load(&cursorHidden)) writeScreen(kShow);
     }
     // TCSANOW, not TCSAFLUSH: draining output would wait for ever on a terminal that stopped

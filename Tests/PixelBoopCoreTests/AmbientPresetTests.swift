@@ -29,9 +29,10 @@ struct AmbientPresetTests {
             .filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.map { String($0.dropLast(5)) } == BundledPresets.sources.map(\.name).sorted())
         for source in BundledPresets.sources {
-            var text = try String(contentsOf: presetFolder.appendingPathComponent("\(source.name).json"), encoding: .utf8)
-            if text.hasSuffix("\n") { text.removeLast() }
-            #expect(text == source.json, "\(source.name).json differs from BundledPresets.swift")
+            let text = try String(contentsOf: presetFolder.appendingPathComponent("\(source.name).json"), encoding: .utf8)
+            // The embedded copy is the file on one line: each line without its indentation, joined.
+            let oneLine = text.split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+            #expect(oneLine == source.json, "\(source.name).json differs from BundledPresets.swift")
             let fromFile = try AmbientPreset.load(path: presetFolder.appendingPathComponent("\(source.name).json").path)
             #expect(fromFile.name == source.name)
         }

@@ -15,6 +15,6 @@ int boop_stop_signals_install(int wake_fd) { return boop::process::installStopSi
 void boop_stop_signals_arm(void) { boop::process::armStopSignals(); }
 int boop_stop_signals_count(void) { return boop::process::stopSignalCount(); }
 int boop_stop_signals_first(void) { return boop::process::firstStopSignal(); }
-void boop_stop_signals_set_terminal(const struct termios* saved) { boop::process::setSavedTerminal(saved); }
+void boop_stop_signals_set_restore(void (*restore)(void)) { boop::process::setTerminalRestore(restore); }
 
 }  // extern "C"

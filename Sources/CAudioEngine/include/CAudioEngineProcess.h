@@ -5,8 +5,6 @@
 #ifndef CAUDIOENGINE_PROCESS_H
 #define CAUDIOENGINE_PROCESS_H
 
-#include <termios.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,7 +40,7 @@ void boop_temp_remove_all(void);
  * boop_stop_signals_arm, a signal removes the temporary files and ends the process as SIGTERM
  * would (SIGQUIT too: no core dump, no crash report). Once armed, the first signal is counted
  * and one byte is written to `wake_fd` (when >= 0; it should be non-blocking) and the second
- * restores the terminal (boop_stop_signals_set_terminal), removes the temporary files and
+ * restores the terminal (boop_stop_signals_set_restore), removes the temporary files and
  * _exits 130. Return: 0, or -1 with errno set. */
 int boop_stop_signals_install(int wake_fd);
 void boop_stop_signals_arm(void);
@@ -51,8 +49,9 @@ void boop_stop_signals_arm(void);
 int boop_stop_signals_count(void);
 int boop_stop_signals_first(void);
 
-/* The terminal settings to put back on STDIN before a signal ends the process; NULL: none. */
-void boop_stop_signals_set_terminal(const struct termios* saved);
+/* The function that puts the terminal back before a signal ends the process (it must be
+ * async-signal-safe: the terminal session's boop_term_restore); NULL: none. Thread-safe. */
+void boop_stop_signals_set_restore(void (*restore)(void));
 
 /* ====================================================================================== */
 /* Atomic files: the one way the boop tool makes a file                                    */

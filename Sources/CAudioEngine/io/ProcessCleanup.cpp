@@ -13,7 +13,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,8 +40,9 @@ std::atomic<int> signalCount{0};
 std::atomic<int> firstSignal{0};
 std::atomic<int> armed{0};
 std::atomic<int> wakeFd{-1};
-std::atomic<int> haveTerminal{0};
-struct termios savedTerminal;
+// The terminal session's restore (CTerminal's boop_term_restore, set by PixelBoopCore): the one
+// place that sets terminal modes, so a stop puts the terminal back as the session would.
+std::atomic<void (*)()> restoreTerminal{nullptr};
 
 // Every signal whose default action ends the process and that a user or the system sends to
 // stop one (kill -USR1, alarm(1), ulimit -t's SIGXCPU): each is a stop, so none strands a
@@ -77,7 +77,7 @@ void cleanUp() {
         nanosleep(&ms, nullptr);
     }
     boop::process::removeAllTemporaries();
-    if (haveTerminal.load(std::memory_order_acquire) != 0) tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal);
+    if (void (*restore)() = restoreTerminal.load(std::memory_order_acquire)) restore();
 }
 
 void onStopSignal(int sig) {
@@ -191,14 +191,6 @@ int stopSignalCount() { return signalCount.load(); }
 
 int firstStopSignal() { return firstSignal.load(); }
 
-void setSavedTerminal(const struct termios* saved) {
-    if (saved == nullptr) {
-        haveTerminal.store(0, std::memory_order_release);
-        return;
-    }
-    haveTerminal.store(0, std::memory_order_release);
-    savedTerminal = *saved;
-    haveTerminal.store(1, std::memory_order_release);
-}
+void setTerminalRestore(void (*restore)()) { restoreTerminal.store(restore, std::memory_order_release); }
 
 }  // namespace boop::process

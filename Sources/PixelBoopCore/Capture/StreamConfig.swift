@@ -25,16 +25,12 @@ public struct StreamConfig: Sendable, Equatable {
 
     /// Throws `invalidConfiguration` naming the field when a value is out of range.
     public func validate() throws(AudioError) {
-        guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
-            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
-        }
+        try AudioPlayback.check(sampleRate: sampleRate)
         // The buffer is what the pitch detector analyses: its window's range.
         guard Limits.pitchWindow.contains(bufferFrames) else {
             throw AudioError.invalidConfiguration("buffer \(bufferFrames) frames: expected \(Limits.text(Limits.pitchWindow))")
         }
-        guard Limits.deviceChannels.contains(channels) else {
-            throw AudioError.invalidConfiguration("channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
-        }
+        try AudioPlayback.check(channels: channels)
         guard !device.isEmpty else {
             throw AudioError.invalidConfiguration("device: expected an ALSA PCM name")
         }

@@ -18,25 +18,28 @@ extension EditorModel {
 
     /// Undo returns the whole song as it was, and the grid to the pattern the change was made in.
     public mutating func undo() {
-        guard let previous = undoStack.popLast() else {
-            message = "nothing to undo"
-            return
-        }
-        redoStack.append(Snapshot(song: song, current: current))
-        let what = EditorModel.change(from: song, to: previous.song)
-        restore(previous)
+        guard let what = travel(from: \.undoStack, to: \.redoStack, "undo") else { return }
         message = "undone: \(what)" + (undoStack.isEmpty ? " (nothing older)" : "")
     }
 
     public mutating func redo() {
-        guard let next = redoStack.popLast() else {
-            message = "nothing to redo"
-            return
-        }
-        undoStack.append(Snapshot(song: song, current: current))
-        let what = EditorModel.change(from: song, to: next.song)
-        restore(next)
+        guard let what = travel(from: \.redoStack, to: \.undoStack, "redo") else { return }
         message = "redone: \(what)"
+    }
+
+    /// Undo and redo alike: the song as it is goes onto `to`, the last snapshot of `from` comes
+    /// back; returns what that changed, or nil (saying there is nothing to `verb`) when `from` is empty.
+    private mutating func travel(
+        from: WritableKeyPath<EditorModel, [Snapshot]>, to: WritableKeyPath<EditorModel, [Snapshot]>, _ verb: String
+    ) -> String? {
+        guard let target = self[keyPath: from].popLast() else {
+            message = "nothing to \(verb)"
+            return nil
+        }
+        self[keyPath: to].append(Snapshot(song: song, current: current))
+        let what = EditorModel.change(from: song, to: target.song)
+        restore(target)
+        return what
     }
 
     /// What an undo or redo changes, in a few words ("pattern B, melody: 2 notes"), so that a `u`

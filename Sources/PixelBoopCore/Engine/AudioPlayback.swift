@@ -105,12 +105,8 @@ public final class AudioPlayback {
         route: AudioRoute, sampleRate: Double, channels: Int, periodFrames: Int = 128,
         periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0, midiKeys: MidiKeyboard? = nil
     ) throws(AudioError) {
-        guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
-            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
-        }
-        guard Limits.deviceChannels.contains(channels) else {
-            throw AudioError.invalidConfiguration("channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
-        }
+        try AudioPlayback.check(sampleRate: sampleRate)
+        try AudioPlayback.check(channels: channels)
         guard Limits.periodFrames.contains(periodFrames) else {
             throw AudioError.invalidConfiguration("period \(periodFrames) frames: expected \(Limits.text(Limits.periodFrames))")
         }
@@ -266,5 +262,22 @@ public final class AudioPlayback {
     public func stop(drain: Bool = false) {
         boop_playback_stop(handle, drain ? 1 : 0)
         keepAlive = []
+    }
+}
+
+extension AudioPlayback {
+    /// Throws `invalidConfiguration` unless a device stream (playback or capture) may run at
+    /// `sampleRate`.
+    static func check(sampleRate: Double) throws(AudioError) {
+        guard sampleRate.isFinite, EngineConfiguration.sampleRateRange.contains(sampleRate) else {
+            throw AudioError.invalidConfiguration("sample rate \(sampleRate) Hz: expected \(Limits.text(Limits.sampleRate))")
+        }
+    }
+
+    /// Throws `invalidConfiguration` unless a device stream may have `channels` channels.
+    static func check(channels: Int) throws(AudioError) {
+        guard Limits.deviceChannels.contains(channels) else {
+            throw AudioError.invalidConfiguration("channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
+        }
     }
 }

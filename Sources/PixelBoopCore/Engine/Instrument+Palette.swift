@@ -9,7 +9,7 @@ extension Instrument {
     /// A pitched track's voice: one of the engine's, read from the library's list (CAudioEngine.h,
     /// BOOP_VOICES), so a voice added there is in song files, the editor, the help and `.mid`
     /// exports with no line here.
-    public struct Voice: Hashable, Sendable, CaseIterable, RawRepresentable, CustomStringConvertible {
+    public struct Voice: Hashable, Sendable, EngineListEntry {
         /// Its value in the C API (boop_instrument_voice).
         public let index: UInt32
         /// Its name in song files, e.g. "pluck".
@@ -37,27 +37,13 @@ extension Instrument {
         public static let triangle = allCases[Int(BOOP_VOICE_TRIANGLE.rawValue)]
         public static let saw = allCases[Int(BOOP_VOICE_SAW.rawValue)]
 
-        private init(index: UInt32, rawValue: String, summary: String, midiProgram: UInt8, defaultSound: Sound) {
-            self.index = index
-            self.rawValue = rawValue
-            self.summary = summary
-            self.midiProgram = midiProgram
-            self.defaultSound = defaultSound
-        }
-
-        public init?(rawValue: String) {
-            guard let voice = Voice.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-            self = voice
-        }
-
-        public var description: String { rawValue }
         var cValue: boop_instrument_voice { boop_instrument_voice(rawValue: index) }
         public static func == (a: Voice, b: Voice) -> Bool { a.index == b.index }
         public func hash(into hasher: inout Hasher) { hasher.combine(index) }
     }
 
     /// The rhythm's kit: one of the engine's, read from the library's list (BOOP_KITS) as the voices are.
-    public struct Kit: Hashable, Sendable, CaseIterable, RawRepresentable, CustomStringConvertible {
+    public struct Kit: Hashable, Sendable, EngineListEntry {
         /// Its value in the C API (boop_kit).
         public let index: UInt32
         /// Its name in song files, e.g. "808".
@@ -74,18 +60,19 @@ extension Instrument {
         /// The version-1 kit: a song's unless it names another.
         public static let gm = allCases[Int(BOOP_KIT_GM.rawValue)]
 
-        private init(index: UInt32, rawValue: String, summary: String) {
-            self.index = index
-            self.rawValue = rawValue
-            self.summary = summary
-        }
-
-        public init?(rawValue: String) {
-            guard let kit = Kit.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-            self = kit
-        }
-
-        public var description: String { rawValue }
         var cValue: boop_kit { boop_kit(rawValue: index) }
     }
+}
+
+/// An entry of one of the engine's lists (a voice, a kit), known by its name in song files: each
+/// is found by that name and printed as it.
+public protocol EngineListEntry: CaseIterable, RawRepresentable, CustomStringConvertible where RawValue == String {}
+
+extension EngineListEntry {
+    public init?(rawValue: String) {
+        guard let entry = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = entry
+    }
+
+    public var description: String { rawValue }
 }

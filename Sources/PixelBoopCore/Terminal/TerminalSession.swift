@@ -1,3 +1,4 @@
+import CAudioEngine
 import CTerminal
 import Glibc
 
@@ -28,7 +29,11 @@ public struct TerminalSession: Sendable {
         case .keys(let hide): status = boop_term_start(BOOP_TERM_KEYS, screen, hide ? 1 : 0)
         case .fullScreen: status = boop_term_start(BOOP_TERM_FULLSCREEN, screen, 1)
         }
-        return status == 0 ? TerminalSession(mode: mode) : nil
+        guard status == 0 else { return nil }
+        // A second stop signal ends the process from the engine's handler: it puts the terminal
+        // back through the session, the one place that sets its modes.
+        boop_stop_signals_set_restore(boop_term_restore)
+        return TerminalSession(mode: mode)
     }
 
     /// The terminal as it was found (idempotent).

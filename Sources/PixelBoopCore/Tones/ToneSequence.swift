@@ -135,7 +135,7 @@ public struct ToneSequence: Sendable, Equatable {
     }
 
     /// One engine event.
-    public struct Event: Sendable, Equatable {
+    public struct Event: Sendable, Equatable, FrameStamped {
         public enum Kind: Sendable, Equatable {
             case on(frequency: Double)
             case off

@@ -45,10 +45,7 @@ extension TrainingStore {
         DROP TABLE sessions;
         ALTER TABLE sessions_3 RENAME TO sessions;
         CREATE TABLE ear_trials (
-            id INTEGER PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES sessions(id),
-            trial INTEGER NOT NULL,
-            time TEXT NOT NULL,
+        \(trialColumns)
             drill TEXT NOT NULL CHECK (drill IN ('intervals', 'chords', 'degrees')),
             item TEXT NOT NULL,
             variant TEXT NOT NULL,

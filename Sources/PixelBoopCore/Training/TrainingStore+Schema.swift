@@ -24,20 +24,34 @@ extension TrainingStore {
             high_cents REAL
         """
 
-    static let schema1 = """
-        CREATE TABLE IF NOT EXISTS sessions (
-        \(sessionColumns));
-        CREATE TABLE IF NOT EXISTS trials (
+    /// The columns every trial table starts with: its row, its session, its number and its time.
+    static let trialColumns = """
             id INTEGER PRIMARY KEY,
             session_id INTEGER NOT NULL REFERENCES sessions(id),
             trial INTEGER NOT NULL,
             time TEXT NOT NULL,
-            reference_hz REAL NOT NULL,
+        """
+
+    /// The columns that end a forced-choice table (two intervals, one has more of something): the
+    /// difference asked about, the interval that had more (`more`), the answer as one of two
+    /// words, whether it was right and how long it took.
+    static func choiceColumns(more: String, answers: (String, String)) -> String {
+        """
             difference_cents REAL NOT NULL,
-            higher_interval INTEGER NOT NULL CHECK (higher_interval IN (1, 2)),
-            answer TEXT NOT NULL CHECK (answer IN ('higher', 'lower')),
+            \(more) INTEGER NOT NULL CHECK (\(more) IN (1, 2)),
+            answer TEXT NOT NULL CHECK (answer IN ('\(answers.0)', '\(answers.1)')),
             correct INTEGER NOT NULL,
-            response_ms INTEGER NOT NULL);
+            response_ms INTEGER NOT NULL
+        """
+    }
+
+    static let schema1 = """
+        CREATE TABLE IF NOT EXISTS sessions (
+        \(sessionColumns));
+        CREATE TABLE IF NOT EXISTS trials (
+        \(trialColumns)
+            reference_hz REAL NOT NULL,
+        \(choiceColumns(more: "higher_interval", answers: ("higher", "lower"))));
         CREATE INDEX IF NOT EXISTS trials_by_session ON trials(session_id, trial);
         """
 
@@ -48,10 +62,7 @@ extension TrainingStore {
         ALTER TABLE sessions ADD COLUMN exercise TEXT NOT NULL DEFAULT 'discrimination'
             CHECK (exercise IN ('discrimination', 'match', 'interval'));
         CREATE TABLE match_attempts (
-            id INTEGER PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES sessions(id),
-            trial INTEGER NOT NULL,
-            time TEXT NOT NULL,
+        \(trialColumns)
             reference_hz REAL NOT NULL,
             target_hz REAL NOT NULL,
             interval TEXT,
@@ -62,20 +73,13 @@ extension TrainingStore {
             stable_ms INTEGER);
         CREATE INDEX match_attempts_by_session ON match_attempts(session_id, trial);
         CREATE TABLE interval_trials (
-            id INTEGER PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES sessions(id),
-            trial INTEGER NOT NULL,
-            time TEXT NOT NULL,
+        \(trialColumns)
             interval TEXT NOT NULL,
             first_low_hz REAL NOT NULL,
             first_high_hz REAL NOT NULL,
             second_low_hz REAL NOT NULL,
             second_high_hz REAL NOT NULL,
-            difference_cents REAL NOT NULL,
-            wider_interval INTEGER NOT NULL CHECK (wider_interval IN (1, 2)),
-            answer TEXT NOT NULL CHECK (answer IN ('wider', 'narrower')),
-            correct INTEGER NOT NULL,
-            response_ms INTEGER NOT NULL);
+        \(choiceColumns(more: "wider_interval", answers: ("wider", "narrower"))));
         CREATE INDEX interval_trials_by_session ON interval_trials(session_id, trial);
         """
 

@@ -1,5 +1,5 @@
 /// One MIDI message for the output, on the engine's frame clock.
-struct MidiOutMessage {
+struct MidiOutMessage: FrameStamped {
     enum Kind: Equatable {
         case songPosition(UInt16)
         case start, resume, clock, stop

@@ -1,15 +1,5 @@
 import CAudioEngine
 
-/// A JACK keyboard's sound (`boop_keys_sound`): which voice, its gains, and the keys that sound.
-struct KeysSound: Equatable {
-    var kind: boop_keys_kind
-    var index: UInt32
-    var gain: Float
-    var accentGain: Float
-    var accentVelocity: UInt32
-    var keys: [UInt8]
-}
-
 /// `edit --backend jack --midi`: the keyboard's notes sound in the playback's process callback,
 /// each on its own frame (as `boop synth --backend jack` plays them); the editor only says with
 /// what, and places the notes it takes from the keyboard's queue.

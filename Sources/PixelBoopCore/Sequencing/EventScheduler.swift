@@ -6,8 +6,6 @@ public protocol FrameStamped {
     var frame: UInt64 { get }
 }
 
-extension ToneSequence.Event: FrameStamped {}
-extension MidiOutMessage: FrameStamped {}
 extension SongEvent: FrameStamped {}
 
 /// The one event scheduler every producer goes through, live and offline: frame-stamped events
