@@ -3,8 +3,8 @@
 
 A C++ unit is a stem under Sources/CAudioEngine (X.cpp and/or X.hpp); its test file is
 Tests/CAudioEngineTests/XTests.cpp. A Swift unit is one file Sources/PixelBoopCore/**/X.swift; its
-test file is Tests/PixelBoopCoreTests/XTests.swift. A unit has logic when its code (comments and
-strings blanked, as scripts/check-sizes.py does) holds a branch or a loop. A unit with logic may be
+test file is Tests/PixelBoopCoreTests/XTests.swift. A unit has logic when its code (comments,
+strings and preprocessor lines blanked) holds a branch or a loop. A unit with logic may be
 exempt for a reason that says why a unit test of its own would test nothing of its own (EXEMPT
 below, one word each): a test of those belongs elsewhere (the live tests, the C API tests).
 
@@ -105,8 +105,11 @@ def units(language):
 def has_logic(files):
     for path in files:
         with open(path, encoding="utf-8") as f:
-            if LOGIC.search(_sizes.blank(f.read(), path.endswith(".swift"))):
-                return True
+            code = _sizes.blank(f.read(), path.endswith(".swift"))
+        # A preprocessor #if chooses what is compiled; it is no branch of the program.
+        code = re.sub(r"(?m)^\s*#.*$", "", code)
+        if LOGIC.search(code):
+            return True
     return False
 
 
