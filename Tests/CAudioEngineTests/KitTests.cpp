@@ -1,7 +1,8 @@
 // The 808 and chip kits (engine/Kit): each hit analysed in its rendered samples: the 808 kick
 // settles on its 50 Hz rest pitch and the chip toms on 90 + 15 (key - 41) Hz, a decay falls 60 dB
 // over its time, a hit starts with a 1 ms ramp, fades out when asked and ends by itself, and the
-// samples do not depend on how the frames were cut into render calls nor on the AVX2 build.
+// samples do not depend on how the frames were cut into render calls, and the AVX2 build's agree
+// with the baseline's within 1e-5.
 #include <doctest/doctest.h>
 #include <cmath>
 #include <cstdlib>
@@ -118,7 +119,7 @@ TEST_CASE("the same samples whatever the render calls' sizes") {
     CHECK(hit(BOOP_KIT_CHIP, 38, 20000, 33) == hit(BOOP_KIT_CHIP, 38, 20000, 4096));
 }
 
-TEST_CASE("the AVX2 build and the baseline make the same samples") {
+TEST_CASE("the AVX2 + FMA build and the baseline agree within 1e-5 (DESIGN.md, the kernels)") {
     if (!boop::dsp::simd::useAvx2()) {
         MESSAGE("no AVX2 here: only the baseline to compare");
         return;
@@ -127,7 +128,10 @@ TEST_CASE("the AVX2 build and the baseline make the same samples") {
     setenv("BOOP_NO_AVX2", "1", 1);
     const auto narrow = hit(BOOP_KIT_808, 56, 20000);
     unsetenv("BOOP_NO_AVX2");
-    CHECK(wide == narrow);
+    REQUIRE(wide.size() == narrow.size());
+    double worst = 0.0;
+    for (size_t k = 0; k < wide.size(); ++k) worst = std::max(worst, double(std::fabs(wide[k] - narrow[k])));
+    CHECK(worst <= 1e-5);
 }
 
 TEST_CASE("the seed changes the noise, not its level") {
