@@ -60,27 +60,4 @@ import Testing
             #expect(written == expected, "\(String(decoding: written, as: UTF8.self))")
         }
     }
-
-    @Test("FileBytes reads what Foundation reads, makes folders as createDirectory did")
-    func fileBytesAsFileManager() throws {
-        let dir = NSTemporaryDirectory() + "boop-parity-\(getpid())"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(FileBytes.makeFolders(dir + "/a/b/c", mode: 0o700))
-        var isDir: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: dir + "/a/b/c", isDirectory: &isDir) && isDir.boolValue)
-        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        #expect(FileManager.default.createFile(atPath: dir + "/f", contents: Data(bytes)))
-        #expect(FileBytes.read(dir + "/f") == bytes)
-        #expect(FileBytes.read(dir + "/f", limit: 10) == Array(bytes.prefix(10)))
-        #expect(FileBytes.read(dir + "/missing") == nil)
-        #expect(FileBytes.exists(dir + "/f") && !FileBytes.exists(dir + "/missing"))
-        #expect(!FileBytes.makeFolders(dir + "/f"))
-        #expect(FileBytes.text("/proc/self/comm")?.isEmpty == false)
-    }
-
-    @Test("the environment and the current folder are ProcessInfo's and FileManager's")
-    func processAsProcessInfo() {
-        #expect(ProcessText.environment == ProcessInfo.processInfo.environment)
-        #expect(ProcessText.currentFolder == FileManager.default.currentDirectoryPath)
-    }
 }
