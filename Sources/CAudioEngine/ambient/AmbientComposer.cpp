@@ -185,9 +185,9 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     if (leadBesidePad_) {
         // The lead's tone lowpass is stepped inside the pad's frame loop, where its recursion
         // overlaps the pad's vector work (PadBeside); the same samples as one after the other.
-        FmLeadTerms terms;
+        dsp::FmLeadTerms terms;
         const int live = lead_.terms(terms, m);
-        if (!pad_.processBeside(s.padL, s.padR, m, PadBeside{&lead_.state(), &terms, live, s.lead}))
+        if (!pad_.processBeside(s.padL, s.padR, m, dsp::PadBeside{&lead_.state(), &terms, live, s.lead}))
             lead_.filter(terms, live, s.lead, m);
     } else {
         pad_.process(s.padL, s.padR, m);
@@ -199,7 +199,7 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
 
 // The lead's ping-pong echo for the stretch, and the ocean where it is made with the sources
 // (startWorker): frame by frame in one loop, each a recursion a frame long, which side by side the
-// processor overlaps. Their samples are those of PingPongDelay::process and OceanNoise::process,
+// processor overlaps. Their samples are those of PingPongDelay::process and dsp::OceanNoise::process,
 // and neither depends on how the stretches are cut into mix calls, so making them here gives the
 // bits the mix once made. Anything not finite in the echo (never expected) becomes silence and
 // clears its lines, where it happened.
@@ -214,16 +214,16 @@ void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     dsp::PingPongDelay::Run echo = delay_.begin();
     const bool withOcean = oceanWithSources_;
     for (int i = 0; i < m;) {
-        OceanNoise::Run waves{};  // filled by beginRun where the ocean is made here
+        dsp::OceanNoise::Run waves{};  // filled by beginRun where the ocean is made here
         const int k = withOcean ? ocean_.beginRun(m - i, waves) : m - i;
         if (ahead) {
             for (int j = i; j < i + k; ++j) {
-                if (withOcean) OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                if (withOcean) dsp::OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
                 dsp::PingPongDelay::feed(echo, in[j], yl[j], yr[j], s.dlL[j], s.dlR[j]);
             }
         } else {
             for (int j = i; j < i + k; ++j) {
-                if (withOcean) OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                if (withOcean) dsp::OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
                 dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
             }
         }

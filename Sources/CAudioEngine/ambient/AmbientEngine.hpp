@@ -8,16 +8,16 @@
 #include <thread>
 #include "ambient/AmbientConfig.hpp"
 #include "ambient/EuclideanRhythm.hpp"
-#include "ambient/FmLead.hpp"
 #include "ambient/HarmonyManager.hpp"
-#include "ambient/OceanNoise.hpp"
-#include "ambient/PolySynth.hpp"
-#include "ambient/SlowDrift.hpp"
 #include "dsp/FdnReverb.hpp"
+#include "dsp/FmLead.hpp"
 #include "dsp/Granulator.hpp"
 #include "dsp/LoudnessFollower.hpp"
+#include "dsp/OceanNoise.hpp"
 #include "dsp/PingPongDelay.hpp"
+#include "dsp/PolySynth.hpp"
 #include "dsp/Rng.hpp"
+#include "dsp/SlowDrift.hpp"
 #include "dsp/SoftLimiter.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
@@ -139,12 +139,12 @@ class AmbientEngine {
     boop_ambient_config cfg_;
     double sr_;
 
-    PolySynth pad_;
-    FmLead lead_;
+    dsp::PolySynth pad_;
+    dsp::FmLead lead_;
     dsp::PingPongDelay delay_;
     dsp::FdnReverb reverb_;
     dsp::Granulator grains_;
-    OceanNoise ocean_;
+    dsp::OceanNoise ocean_;
     HarmonyManager harmony_;
     EuclideanRhythm rhythm_;
     dsp::SoftLimiter limiter_;
@@ -152,7 +152,7 @@ class AmbientEngine {
     bool normalizing_ = false;
     dsp::LoudnessMeter* probe_ = nullptr;  // measureLoudness's meter of the unnormalised signal
     dsp::Rng leadRng_, driftRng_;
-    SlowDrift cutoffDrift_, detuneDrift_, grainDrift_, oceanDrift_, leadDrift_;
+    dsp::SlowDrift cutoffDrift_, detuneDrift_, grainDrift_, oceanDrift_, leadDrift_;
 
     // composition clock
     std::uint64_t frame_ = 0;
