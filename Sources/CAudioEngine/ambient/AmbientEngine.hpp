@@ -81,6 +81,13 @@ class AmbientEngine {
     std::uint64_t frame() const noexcept { return mixFrame_; }
 
   private:
+    // The control values: the sources' levels, the lead's place in the stereo field, the grains'
+    // density. A stretch of the sources takes them at its start.
+    struct Mix {
+        float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0;
+        float leadPanL = 0.7071f, leadPanR = 0.7071f;
+        float grainDensity = 0;
+    };
     // One stretch of the sources (pad, lead, ocean) and of the lead's echo, between two
     // composition events (at most kChunk frames), and the control values the rest takes at its
     // start. The echo is fed by the lead alone, so it is made with the sources: on the worker's
@@ -88,8 +95,7 @@ class AmbientEngine {
     // own frame count, so it may be made on either side (oceanWithSources_).
     struct Sources {
         int n = 0;
-        float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0, leadPanL = 0, leadPanR = 0;
-        float grainDensity = 0;
+        Mix mix;
         float padL[kChunk], padR[kChunk], lead[kChunk], ocL[kChunk], ocR[kChunk], dlL[kChunk], dlR[kChunk];
     };
     // Stretches the worker may run ahead, and the stretches made or freed before a sleeping side
@@ -162,10 +168,10 @@ class AmbientEngine {
     std::uint64_t chordSteps_ = 16;
     double framesPerStep_ = 1.0;
     int leadIndex_ = 3;
-    float leadPanL_ = 0.7071f, leadPanR_ = 0.7071f, panL_ = 0.7071f, panR_ = 0.7071f, panGlide_ = 0.01f;
+    float panL_ = 0.7071f, panR_ = 0.7071f, panGlide_ = 0.01f;
 
     // control-rate values
-    float padLevel_ = 0, leadLevel_ = 0, grainLevel_ = 0, oceanLevel_ = 0, grainDensity_ = 0;
+    Mix mix_;
 
     // master gain ramps
     double fadeInStep_ = 1.0, fadeIn_ = 1.0;

@@ -97,14 +97,8 @@ void VoiceBank::start(int lane, double frequencyHz, float gain, uint32_t noteId,
     Lane& l = lanes_[lane];
     if (l.state == LaneState::Idle) ++activeCount_;
     if (!owns(l.state)) ++ownedCount_;
-    l.state = LaneState::Held;
-    l.noteId = noteId;
-    l.order = order;
-    l.onFrame = frame;
-    l.hz = frequencyHz;
-    l.unitGain = unitGain;
-    l.volume = volume;
-    l.cutoff = cutoffHz;
+    // Held from `frame`, not yet released.
+    l = Lane{LaneState::Held, noteId, order, frame, 0, frequencyHz, unitGain, volume, cutoffHz};
     if (cutoffHz > 0.0) applyGain(lane);
     chunkActive_[lane / kLanes] |= static_cast<uint8_t>(1u << i);
 }

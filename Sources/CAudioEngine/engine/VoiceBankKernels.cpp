@@ -235,39 +235,20 @@ __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, u
 // One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
 // target and, where the CPU has them, for AVX2 + FMA (one 256-bit register holds all eight
 // lanes). Chosen once in prepare(); the audio thread only follows a function pointer.
-#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                                 \
-    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,                \
-                                              const VoiceBank::GroupFilter& g) BOOP_RT {                             \
-        renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, k, g);                                         \
-    }                                                                                                                \
-    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
-                                                  const VoiceBank::GroupFilter& g) BOOP_RT {                         \
-        renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, k, g);                                         \
-    }                                                                                                                \
-    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
-                                                  const VoiceBank::GroupFilter& g) BOOP_RT {                         \
-        renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, k, g);                                     \
-    }                                                                                                                \
-    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,                 \
-                                             const VoiceBank::GroupFilter& g) BOOP_RT {                              \
-        renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, k, g);                                          \
-    }                                                                                                                \
-    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,     \
-                                            const VoiceBank::GroupFilter& g) BOOP_RT {                               \
-        renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, k, g);                                            \
-    }                                                                                                                \
-    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
-                                                const VoiceBank::GroupFilter& g) BOOP_RT {                           \
-        renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, k, g);                                            \
-    }                                                                                                                \
-    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
-                                                const VoiceBank::GroupFilter& g) BOOP_RT {                           \
-        renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, k, g);                                        \
-    }                                                                                                                \
-    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,      \
-                                           const VoiceBank::GroupFilter& g) BOOP_RT {                                \
-        renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, k, g);                                             \
+#define BOOP_VOICE_KERNEL(NAME, W, FILTERED, SHAPED, SUFFIX, ATTRIBUTES, F, U)                                     \
+    ATTRIBUTES static void render##NAME##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
+                                                const VoiceBank::GroupFilter& g) BOOP_RT {                         \
+        renderVoices<W, FILTERED, SHAPED, F, U>(c, acc, b, e, k, g);                                               \
+    }                                                                                                              \
+    ATTRIBUTES static void lane##NAME##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
+                                              const VoiceBank::GroupFilter& g) BOOP_RT {                           \
+        renderLaneTime<W, FILTERED, SHAPED>(c, i, m, b, e, k, g);                                                  \
     }
+#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                       \
+    BOOP_VOICE_KERNEL(Sine, Waveform::Sine, true, false, SUFFIX, ATTRIBUTES, F, U)         \
+    BOOP_VOICE_KERNEL(PureSine, Waveform::Sine, false, true, SUFFIX, ATTRIBUTES, F, U)     \
+    BOOP_VOICE_KERNEL(Triangle, Waveform::Triangle, true, false, SUFFIX, ATTRIBUTES, F, U) \
+    BOOP_VOICE_KERNEL(Saw, Waveform::Saw, true, false, SUFFIX, ATTRIBUTES, F, U)
 
 BOOP_VOICE_KERNELS(Baseline, , f4, u4)
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
