@@ -3,10 +3,10 @@
 #include <vector>
 #include "AmbientTestSupport.hpp"
 #include "TestSignals.hpp"
-#include "ambient/FmLead.hpp"
+#include "dsp/FmLead.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::FmLead;
+using boop::dsp::FmLead;
 
 static std::vector<float> run(FmLead& f, size_t frames, int block = 64) {
     std::vector<float> out(frames);

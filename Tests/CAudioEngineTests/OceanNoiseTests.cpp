@@ -3,10 +3,10 @@
 #include <cmath>
 #include <vector>
 #include "AmbientTestSupport.hpp"
-#include "ambient/OceanNoise.hpp"
+#include "dsp/OceanNoise.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::OceanNoise;
+using boop::dsp::OceanNoise;
 
 static void run(OceanNoise& o, size_t frames, std::vector<float>& l, std::vector<float>& r, int block = 64) {
     l.assign(frames, 0.0f);

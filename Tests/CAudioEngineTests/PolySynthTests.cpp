@@ -5,10 +5,10 @@
 #include <vector>
 #include "AmbientTestSupport.hpp"
 #include "TestSignals.hpp"
-#include "ambient/PolySynth.hpp"
+#include "dsp/PolySynth.hpp"
 #include "rt/Denormals.hpp"
 
-using boop::ambient::PolySynth;
+using boop::dsp::PolySynth;
 
 namespace {
 struct Stereo {
@@ -165,9 +165,9 @@ TEST_CASE("PolySynth: the baseline and the run-time selected kernels agree") {
 // pad and the lead rendered one after the other, bit for bit, in both kernels; through the pad's
 // release to silence (where the lead is left to its own filter) and the lead's notes ending.
 TEST_CASE("PolySynth: the lead stepped beside the pad gives the samples of the two apart") {
-    using boop::ambient::FmLead;
-    using boop::ambient::FmLeadTerms;
-    using boop::ambient::PadBeside;
+    using boop::dsp::FmLead;
+    using boop::dsp::FmLeadTerms;
+    using boop::dsp::PadBeside;
     for (bool baseline : {true, false}) {
         CAPTURE(baseline);
         if (baseline)

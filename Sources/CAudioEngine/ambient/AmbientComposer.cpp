@@ -63,10 +63,10 @@ void AmbientEngine::prepareComposition() {
     fadeInStep_ = cfg_.fade_in_seconds > 0.0f ? 1.0 / (cfg_.fade_in_seconds * sr_) : 1.0;
 
     panGlide_ = static_cast<float>(dsp::onePoleCoef(0.005, sr_));
-    padLevel_ = cfg_.pad_level;
-    leadLevel_ = cfg_.lead_level;
-    grainLevel_ = cfg_.grain_level;
-    oceanLevel_ = cfg_.ocean_level;
+    mix_.padLevel = cfg_.pad_level;
+    mix_.leadLevel = cfg_.lead_level;
+    mix_.grainLevel = cfg_.grain_level;
+    mix_.oceanLevel = cfg_.ocean_level;
     pubKey_.store(harmony_.key());
 }
 
@@ -88,14 +88,14 @@ void AmbientEngine::controlTick() BOOP_RT {
     pad_.refreshTuning();
 
     const float g = grainDrift_.advance(driftRng_, kChunk);
-    grainLevel_ = cfg_.grain_level * (1.0f + 0.5f * amount * g);
-    grainDensity_ = cfg_.grain_density * (1.0f + 0.5f * amount * g);
+    mix_.grainLevel = cfg_.grain_level * (1.0f + 0.5f * amount * g);
+    mix_.grainDensity = cfg_.grain_density * (1.0f + 0.5f * amount * g);
 
     const float o = oceanDrift_.advance(driftRng_, kChunk);
-    oceanLevel_ = cfg_.ocean_level * (1.0f + 0.6f * amount * o);
+    mix_.oceanLevel = cfg_.ocean_level * (1.0f + 0.6f * amount * o);
 
     const float l = leadDrift_.advance(driftRng_, kChunk);
-    leadLevel_ = cfg_.lead_level * (1.0f + 0.3f * amount * l);
+    mix_.leadLevel = cfg_.lead_level * (1.0f + 0.3f * amount * l);
 }
 
 void AmbientEngine::chordChange() BOOP_RT {
@@ -158,8 +158,8 @@ void AmbientEngine::leadStep() BOOP_RT {
     const float vel = (accent ? 0.85f : 0.55f) + 0.15f * uVel;
     lead_.noteOn(midiToHz(midi), vel);
     const float pan = 0.3f + 0.4f * uPan;
-    leadPanL_ = std::sqrt(1.0f - pan);
-    leadPanR_ = std::sqrt(pan);
+    mix_.leadPanL = std::sqrt(1.0f - pan);
+    mix_.leadPanR = std::sqrt(pan);
 }
 
 void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
@@ -175,19 +175,13 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
     if (nextStepFrame_ - frame_ < n) n = nextStepFrame_ - frame_;
     const int m = static_cast<int>(n);
     s.n = m;
-    s.padLevel = padLevel_;
-    s.leadLevel = leadLevel_;
-    s.grainLevel = grainLevel_;
-    s.oceanLevel = oceanLevel_;
-    s.leadPanL = leadPanL_;
-    s.leadPanR = leadPanR_;
-    s.grainDensity = grainDensity_;
+    s.mix = mix_;
     if (leadBesidePad_) {
         // The lead's tone lowpass is stepped inside the pad's frame loop, where its recursion
         // overlaps the pad's vector work (PadBeside); the same samples as one after the other.
-        FmLeadTerms terms;
+        dsp::FmLeadTerms terms;
         const int live = lead_.terms(terms, m);
-        if (!pad_.processBeside(s.padL, s.padR, m, PadBeside{&lead_.state(), &terms, live, s.lead}))
+        if (!pad_.processBeside(s.padL, s.padR, m, dsp::PadBeside{&lead_.state(), &terms, live, s.lead}))
             lead_.filter(terms, live, s.lead, m);
     } else {
         pad_.process(s.padL, s.padR, m);
@@ -199,14 +193,14 @@ void AmbientEngine::renderSources(Sources& s, std::uint64_t limit) BOOP_RT {
 
 // The lead's ping-pong echo for the stretch, and the ocean where it is made with the sources
 // (startWorker): frame by frame in one loop, each a recursion a frame long, which side by side the
-// processor overlaps. Their samples are those of PingPongDelay::process and OceanNoise::process,
+// processor overlaps. Their samples are those of PingPongDelay::process and dsp::OceanNoise::process,
 // and neither depends on how the stretches are cut into mix calls, so making them here gives the
 // bits the mix once made. Anything not finite in the echo (never expected) becomes silence and
 // clears its lines, where it happened.
 void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     const int m = s.n;
     float in[kChunk];
-    for (int i = 0; i < m; ++i) in[i] = s.lead[i] * s.leadLevel;
+    for (int i = 0; i < m; ++i) in[i] = s.lead[i] * s.mix.leadLevel;
     // The echo's reads made ahead as vectors where its delay allows (PingPongDelay::readAhead),
     // leaving the frame-by-frame loop its feedback alone.
     float yl[kChunk], yr[kChunk];
@@ -214,16 +208,16 @@ void AmbientEngine::renderOceanAndEcho(Sources& s) BOOP_RT {
     dsp::PingPongDelay::Run echo = delay_.begin();
     const bool withOcean = oceanWithSources_;
     for (int i = 0; i < m;) {
-        OceanNoise::Run waves{};  // filled by beginRun where the ocean is made here
+        dsp::OceanNoise::Run waves{};  // filled by beginRun where the ocean is made here
         const int k = withOcean ? ocean_.beginRun(m - i, waves) : m - i;
         if (ahead) {
             for (int j = i; j < i + k; ++j) {
-                if (withOcean) OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                if (withOcean) dsp::OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
                 dsp::PingPongDelay::feed(echo, in[j], yl[j], yr[j], s.dlL[j], s.dlR[j]);
             }
         } else {
             for (int j = i; j < i + k; ++j) {
-                if (withOcean) OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
+                if (withOcean) dsp::OceanNoise::step(waves, s.ocL[j], s.ocR[j]);
                 dsp::PingPongDelay::step(echo, in[j], s.dlL[j], s.dlR[j]);
             }
         }

@@ -8,16 +8,16 @@
 #include <thread>
 #include "ambient/AmbientConfig.hpp"
 #include "ambient/EuclideanRhythm.hpp"
-#include "ambient/FmLead.hpp"
 #include "ambient/HarmonyManager.hpp"
-#include "ambient/OceanNoise.hpp"
-#include "ambient/PolySynth.hpp"
-#include "ambient/SlowDrift.hpp"
 #include "dsp/FdnReverb.hpp"
+#include "dsp/FmLead.hpp"
 #include "dsp/Granulator.hpp"
 #include "dsp/LoudnessFollower.hpp"
+#include "dsp/OceanNoise.hpp"
 #include "dsp/PingPongDelay.hpp"
+#include "dsp/PolySynth.hpp"
 #include "dsp/Rng.hpp"
+#include "dsp/SlowDrift.hpp"
 #include "dsp/SoftLimiter.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
@@ -81,6 +81,13 @@ class AmbientEngine {
     std::uint64_t frame() const noexcept { return mixFrame_; }
 
   private:
+    // The control values: the sources' levels, the lead's place in the stereo field, the grains'
+    // density. A stretch of the sources takes them at its start.
+    struct Mix {
+        float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0;
+        float leadPanL = 0.7071f, leadPanR = 0.7071f;
+        float grainDensity = 0;
+    };
     // One stretch of the sources (pad, lead, ocean) and of the lead's echo, between two
     // composition events (at most kChunk frames), and the control values the rest takes at its
     // start. The echo is fed by the lead alone, so it is made with the sources: on the worker's
@@ -88,8 +95,7 @@ class AmbientEngine {
     // own frame count, so it may be made on either side (oceanWithSources_).
     struct Sources {
         int n = 0;
-        float padLevel = 0, leadLevel = 0, grainLevel = 0, oceanLevel = 0, leadPanL = 0, leadPanR = 0;
-        float grainDensity = 0;
+        Mix mix;
         float padL[kChunk], padR[kChunk], lead[kChunk], ocL[kChunk], ocR[kChunk], dlL[kChunk], dlR[kChunk];
     };
     // Stretches the worker may run ahead, and the stretches made or freed before a sleeping side
@@ -139,12 +145,12 @@ class AmbientEngine {
     boop_ambient_config cfg_;
     double sr_;
 
-    PolySynth pad_;
-    FmLead lead_;
+    dsp::PolySynth pad_;
+    dsp::FmLead lead_;
     dsp::PingPongDelay delay_;
     dsp::FdnReverb reverb_;
     dsp::Granulator grains_;
-    OceanNoise ocean_;
+    dsp::OceanNoise ocean_;
     HarmonyManager harmony_;
     EuclideanRhythm rhythm_;
     dsp::SoftLimiter limiter_;
@@ -152,7 +158,7 @@ class AmbientEngine {
     bool normalizing_ = false;
     dsp::LoudnessMeter* probe_ = nullptr;  // measureLoudness's meter of the unnormalised signal
     dsp::Rng leadRng_, driftRng_;
-    SlowDrift cutoffDrift_, detuneDrift_, grainDrift_, oceanDrift_, leadDrift_;
+    dsp::SlowDrift cutoffDrift_, detuneDrift_, grainDrift_, oceanDrift_, leadDrift_;
 
     // composition clock
     std::uint64_t frame_ = 0;
@@ -162,10 +168,10 @@ class AmbientEngine {
     std::uint64_t chordSteps_ = 16;
     double framesPerStep_ = 1.0;
     int leadIndex_ = 3;
-    float leadPanL_ = 0.7071f, leadPanR_ = 0.7071f, panL_ = 0.7071f, panR_ = 0.7071f, panGlide_ = 0.01f;
+    float panL_ = 0.7071f, panR_ = 0.7071f, panGlide_ = 0.01f;
 
     // control-rate values
-    float padLevel_ = 0, leadLevel_ = 0, grainLevel_ = 0, oceanLevel_ = 0, grainDensity_ = 0;
+    Mix mix_;
 
     // master gain ramps
     double fadeInStep_ = 1.0, fadeIn_ = 1.0;

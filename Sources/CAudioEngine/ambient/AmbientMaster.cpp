@@ -21,7 +21,7 @@ void AmbientEngine::mix(const Sources& s, int at, float* out, int n) BOOP_RT {
 
 // mix() up to the master stage.
 void AmbientEngine::mixWet(const Sources& s, int at, float* l, float* r, int n) BOOP_RT {
-    if (at == 0) grains_.setGrain(cfg_.grain_seconds, s.grainDensity);
+    if (at == 0) grains_.setGrain(cfg_.grain_seconds, s.mix.grainDensity);
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at;
     for (int i = 0; i < n; ++i) grainIn_[i] = 0.35f * (padL[i] + padR[i]) + 0.5f * lead[i];
     grains_.process(grainIn_, grL_, grR_, n);
@@ -64,7 +64,8 @@ float energy(const float* a, const float* b, int n) BOOP_RT {
 // the meters.
 void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     const float dmix = cfg_.delay_mix;
-    const float padLevel = s.padLevel, leadLevel = s.leadLevel, grainLevel = s.grainLevel, oceanLevel = s.oceanLevel;
+    const float padLevel = s.mix.padLevel, leadLevel = s.mix.leadLevel, grainLevel = s.mix.grainLevel,
+                oceanLevel = s.mix.oceanLevel;
     const float *padL = s.padL + at, *padR = s.padR + at, *lead = s.lead + at, *grL = grL_, *grR = grR_;
     const float* ocL = oceanWithSources_ ? s.ocL + at : ocL_;
     const float *ocR = oceanWithSources_ ? s.ocR + at : ocR_, *dlL = s.dlL + at, *dlR = s.dlR + at;
@@ -74,8 +75,8 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
     // Most of the time a glide has arrived: its next step leaves it where it is, and so does
     // every step after (the same inputs), so the block is that value without the recursion.
     float nl = pl, nr = pr;
-    dsp::onePole(nl, s.leadPanL, panGlide_);
-    dsp::onePole(nr, s.leadPanR, panGlide_);
+    dsp::onePole(nl, s.mix.leadPanL, panGlide_);
+    dsp::onePole(nr, s.mix.leadPanR, panGlide_);
     if (nl == pl && nr == pr) {
         for (int i = 0; i < n; ++i) {
             panL[i] = pl;
@@ -83,8 +84,8 @@ void AmbientEngine::mixDry(const Sources& s, int at, int n) BOOP_RT {
         }
     } else {
         for (int i = 0; i < n; ++i) {
-            panL[i] = dsp::onePole(pl, s.leadPanL, panGlide_);
-            panR[i] = dsp::onePole(pr, s.leadPanR, panGlide_);
+            panL[i] = dsp::onePole(pl, s.mix.leadPanL, panGlide_);
+            panR[i] = dsp::onePole(pr, s.mix.leadPanR, panGlide_);
         }
     }
     panL_ = pl;

@@ -10,16 +10,20 @@ namespace boop::ambient {
 enum class Scale : int { Major = 0, Minor = 1, Dorian = 2, Phrygian = 3, Lydian = 4, Mixolydian = 5 };
 constexpr int kScaleCount = 6;
 
-enum class ChordQuality : int {
-    Major = 0,
-    Minor = 1,
-    Diminished = 2,
-    Augmented = 3,
-    Major7 = 4,
-    Minor7 = 5,
-    Dominant7 = 6,
-    HalfDiminished7 = 7
-};
+// The chord qualities, one line each: the name and the suffix a chord's name ends in.
+#define BOOP_CHORD_QUALITIES(X) \
+    X(Major, "")                \
+    X(Minor, "m")               \
+    X(Diminished, "dim")        \
+    X(Augmented, "aug")         \
+    X(Major7, "maj7")           \
+    X(Minor7, "m7")             \
+    X(Dominant7, "7")           \
+    X(HalfDiminished7, "m7b5")
+
+#define BOOP_CHORD_QUALITY_ENUMERATOR(NAME, SUFFIX) NAME,
+enum class ChordQuality : int { BOOP_CHORD_QUALITIES(BOOP_CHORD_QUALITY_ENUMERATOR) };
+#undef BOOP_CHORD_QUALITY_ENUMERATOR
 
 inline constexpr int kScaleIntervals[kScaleCount][7] = {
     {0, 2, 4, 5, 7, 9, 11},  // major (ionian)
@@ -57,25 +61,11 @@ class HarmonyManager {
     // The conventional name of pitch class pc (see NoteNames.hpp).
     static const char* noteName(int pc) noexcept { return ambient::noteName(pc, Spelling::Conventional); }
     static const char* qualitySuffix(ChordQuality q) noexcept {
-        switch (q) {
-            case ChordQuality::Major:
-                return "";
-            case ChordQuality::Minor:
-                return "m";
-            case ChordQuality::Diminished:
-                return "dim";
-            case ChordQuality::Augmented:
-                return "aug";
-            case ChordQuality::Major7:
-                return "maj7";
-            case ChordQuality::Minor7:
-                return "m7";
-            case ChordQuality::Dominant7:
-                return "7";
-            case ChordQuality::HalfDiminished7:
-                return "m7b5";
-        }
-        return "";
+#define BOOP_CHORD_QUALITY_SUFFIX(NAME, SUFFIX) SUFFIX,
+        static const char* const kSuffixes[] = {BOOP_CHORD_QUALITIES(BOOP_CHORD_QUALITY_SUFFIX)};
+#undef BOOP_CHORD_QUALITY_SUFFIX
+        const auto i = static_cast<std::size_t>(q);
+        return i < sizeof kSuffixes / sizeof kSuffixes[0] ? kSuffixes[i] : "";
     }
     // Writes e.g. "F#m7" (always NUL-terminated), the root in the given spelling (a key written
     // "C#" spells its chords with sharps, one written "Db" with flats).

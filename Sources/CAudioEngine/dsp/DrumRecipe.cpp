@@ -7,33 +7,22 @@
 namespace boop {
 namespace dsp {
 
+namespace {
+
+// Keys 35 ... 50 of the General MIDI drum map; below them a kick, above them the crash/ride
+// family (49 and 51 ... 81).
+using K = DrumRecipe::Kind;
+constexpr K kGeneralMidiKinds[] = {K::Kick, K::Kick,      K::Rim,    K::Snare,     K::Clap, K::Snare,
+                                   K::Tom,  K::ClosedHat, K::Tom,    K::ClosedHat, K::Tom,  K::OpenHat,
+                                   K::Tom,  K::Tom,       K::Cymbal, K::Tom};
+constexpr uint32_t kFirstKey = 35;
+
+}  // namespace
+
 DrumRecipe::Kind DrumRecipe::kindForKey(uint32_t key) BOOP_RT {
-    switch (key) {
-        case 35:
-        case 36:
-            return Kind::Kick;
-        case 37:
-            return Kind::Rim;
-        case 38:
-        case 40:
-            return Kind::Snare;
-        case 39:
-            return Kind::Clap;
-        case 41:
-        case 43:
-        case 45:
-        case 47:
-        case 48:
-        case 50:
-            return Kind::Tom;
-        case 42:
-        case 44:
-            return Kind::ClosedHat;
-        case 46:
-            return Kind::OpenHat;
-        default:
-            return key < 35 ? Kind::Kick : Kind::Cymbal;  // 49, 51 ... 81: crash/ride family
-    }
+    if (key < kFirstKey) return K::Kick;
+    const uint32_t i = key - kFirstKey;
+    return i < sizeof kGeneralMidiKinds / sizeof kGeneralMidiKinds[0] ? kGeneralMidiKinds[i] : K::Cymbal;
 }
 
 namespace {

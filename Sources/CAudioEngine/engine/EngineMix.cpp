@@ -119,57 +119,53 @@ float Engine::mixDown(float* out, uint32_t frames) BOOP_RT {
 
 namespace {
 
-// Frames [0, 4 x (frames / 4)) of a stereo output: each side is the centred mix plus its side
-// times the master gain; peak takes the loudest. Returns how many frames it wrote.
-uint32_t stereoFours(const float* mono, const float* left, const float* right, float* out, uint32_t frames,
-                     float& peak) noexcept {
-    using dsp::simd::f4;
-    f4 loudest{};
+// The lanes of l and r interleaved into out: left and right of each frame in turn.
+BOOP_SIMD_INLINE void interleave(dsp::simd::f4 l, dsp::simd::f4 r, float* out) noexcept {
+    const dsp::simd::f4 low = __builtin_shufflevector(l, r, 0, 4, 1, 5),
+                        high = __builtin_shufflevector(l, r, 2, 6, 3, 7);
+    std::memcpy(out, &low, sizeof low);
+    std::memcpy(out + 4, &high, sizeof high);
+}
+BOOP_SIMD_INLINE void interleave(dsp::simd::f8 l, dsp::simd::f8 r, float* out) noexcept {
+    const dsp::simd::f8 low = __builtin_shufflevector(l, r, 0, 8, 1, 9, 2, 10, 3, 11);
+    const dsp::simd::f8 high = __builtin_shufflevector(l, r, 4, 12, 5, 13, 6, 14, 7, 15);
+    std::memcpy(out, &low, sizeof low);
+    std::memcpy(out + 8, &high, sizeof high);
+}
+
+// Frames [0, W x (frames / W)) of a stereo output, W frames at a time (the lanes of F: four on
+// the baseline, eight with AVX2, the same operations on each frame and no FMA, so the same
+// samples): each side is the centred mix plus its side times the master gain; peak takes the
+// loudest. Returns how many frames it wrote.
+template <class F>
+BOOP_SIMD_INLINE uint32_t stereoGroups(const float* mono, const float* left, const float* right, float* out,
+                                       uint32_t frames, float& peak) noexcept {
+    constexpr uint32_t kWidth = sizeof(F) / sizeof(float);
+    F loudest{};
     uint32_t n = 0;
-    for (; n + 4 <= frames; n += 4) {
-        f4 m, l, r;
+    for (; n + kWidth <= frames; n += kWidth) {
+        F m, l, r;
         std::memcpy(&m, mono + n, sizeof m);
         std::memcpy(&l, left + n, sizeof l);
         std::memcpy(&r, right + n, sizeof r);
         l = m + l * Engine::kMasterGain;
         r = m + r * Engine::kMasterGain;
         loudest = dsp::simd::max(loudest, dsp::simd::max(dsp::simd::abs(l), dsp::simd::abs(r)));
-        const f4 low = __builtin_shufflevector(l, r, 0, 4, 1, 5), high = __builtin_shufflevector(l, r, 2, 6, 3, 7);
-        std::memcpy(out + 2 * n, &low, sizeof low);
-        std::memcpy(out + 2 * n + 4, &high, sizeof high);
+        interleave(l, r, out + 2 * n);
     }
-    for (int k = 0; k < 4; ++k) peak = std::max(peak, loudest[k]);
+    for (uint32_t k = 0; k < kWidth; ++k) peak = std::max(peak, loudest[k]);
     return n;
+}
+
+uint32_t stereoFours(const float* mono, const float* left, const float* right, float* out, uint32_t frames,
+                     float& peak) noexcept {
+    return stereoGroups<dsp::simd::f4>(mono, left, right, out, frames, peak);
 }
 
 #if defined(BOOP_HAVE_AVX2_FOLD)
-// stereoFours eight frames at a time with AVX2: the same operations on each frame (no FMA), so
-// the same samples.
-BOOP_SIMD_INLINE uint32_t stereoEights(const float* mono, const float* left, const float* right, float* out,
-                                       uint32_t frames, float& peak) noexcept {
-    using dsp::simd::f8;
-    f8 loudest{};
-    uint32_t n = 0;
-    for (; n + 8 <= frames; n += 8) {
-        f8 m, l, r;
-        std::memcpy(&m, mono + n, sizeof m);
-        std::memcpy(&l, left + n, sizeof l);
-        std::memcpy(&r, right + n, sizeof r);
-        l = m + l * Engine::kMasterGain;
-        r = m + r * Engine::kMasterGain;
-        loudest = dsp::simd::max(loudest, dsp::simd::max(dsp::simd::abs(l), dsp::simd::abs(r)));
-        const f8 low = __builtin_shufflevector(l, r, 0, 8, 1, 9, 2, 10, 3, 11);
-        const f8 high = __builtin_shufflevector(l, r, 4, 12, 5, 13, 6, 14, 7, 15);
-        std::memcpy(out + 2 * n, &low, sizeof low);
-        std::memcpy(out + 2 * n + 8, &high, sizeof high);
-    }
-    for (int k = 0; k < 8; ++k) peak = std::max(peak, loudest[k]);
-    return n;
-}
-
 __attribute__((target("avx2"))) uint32_t stereoEightsAvx2(const float* mono, const float* left, const float* right,
                                                           float* out, uint32_t frames, float& peak) noexcept {
-    return stereoEights(mono, left, right, out, frames, peak);
+    return stereoGroups<dsp::simd::f8>(mono, left, right, out, frames, peak);
 }
 #endif
 

@@ -134,44 +134,11 @@ BOOP_SIMD_INLINE void toneGroup(ToneState& v, const ToneShared& s, float* out) n
     f8 x = oscillator<V>(v, s);
     v.phase += v.increment * 8u;
     v.phase2 += v.increment2 * 8u;
-    if constexpr (Filtered) {
-        f8 y = v.s1 * s.p1 + v.s2 * s.p2;
-        for (int j = 0; j < 8; ++j) y += x[j] * s.column[j];
-        const float n1 = s.a8[0] * v.s1 + s.a8[1] * v.s2 + dsp::simd::laneTree(x * s.w1);
-        v.s2 = s.a8[2] * v.s1 + s.a8[3] * v.s2 + dsp::simd::laneTree(x * s.w2);
-        v.s1 = n1;
-        x = y;
-    }
+    if constexpr (Filtered) x = s.filter.process(x, v.s1, v.s2);
     __builtin_memcpy(out, &x, sizeof x);
 }
 
 }  // namespace
-
-void ToneShared::setFilter(const dsp::SvfStateSpace& m) BOOP_RT {
-    // Powers of A applied to B and C in double, rounded once.
-    double a[2][2] = {{1, 0}, {0, 1}};  // A^k
-    double h[8], cak[8][2], akb[8][2];
-    for (int k = 0; k < 8; ++k) {
-        cak[k][0] = m.c1 * a[0][0] + m.c2 * a[1][0];
-        cak[k][1] = m.c1 * a[0][1] + m.c2 * a[1][1];
-        akb[k][0] = a[0][0] * m.b1 + a[0][1] * m.b2;
-        akb[k][1] = a[1][0] * m.b1 + a[1][1] * m.b2;
-        const double n00 = m.a11 * a[0][0] + m.a12 * a[1][0], n01 = m.a11 * a[0][1] + m.a12 * a[1][1];
-        const double n10 = m.a21 * a[0][0] + m.a22 * a[1][0], n11 = m.a21 * a[0][1] + m.a22 * a[1][1];
-        a[0][0] = n00, a[0][1] = n01, a[1][0] = n10, a[1][1] = n11;
-    }
-    h[0] = m.d;
-    for (int k = 1; k < 8; ++k) h[k] = m.c1 * akb[k - 1][0] + m.c2 * akb[k - 1][1];
-    for (int j = 0; j < 8; ++j) {
-        for (int k = 0; k < 8; ++k) column[j][k] = k >= j ? static_cast<float>(h[k - j]) : 0.0f;
-        w1[j] = static_cast<float>(akb[7 - j][0]);
-        w2[j] = static_cast<float>(akb[7 - j][1]);
-        p1[j] = static_cast<float>(cak[j][0]);
-        p2[j] = static_cast<float>(cak[j][1]);
-    }
-    a8[0] = static_cast<float>(a[0][0]), a8[1] = static_cast<float>(a[0][1]);
-    a8[2] = static_cast<float>(a[1][0]), a8[3] = static_cast<float>(a[1][1]);
-}
 
 void ToneShared::setFmDecay(double perFrame) BOOP_RT {
     for (int k = 0; k < 8; ++k) fmPow[k] = static_cast<float>(std::pow(perFrame, k));

@@ -1,7 +1,7 @@
 #pragma once
 #include <cstdint>
+#include "dsp/GroupSvf.hpp"
 #include "dsp/SimdTypes.hpp"
-#include "dsp/Svf.hpp"
 #include "engine/Palette.hpp"
 #include "rt/Realtime.hpp"
 
@@ -28,17 +28,12 @@ struct ToneState {
 
 // The track's numbers every voice's group uses, computed in double when a setting changes.
 struct alignas(32) ToneShared {
-    // The lowpass over eight frames (the state space s' = A s + B x, y = C s + D x):
-    // y[k] = sum_j x[j] column[j][k] + s1 p1[k] + s2 p2[k], with column[j][k] = h[k - j] (the
-    // impulse response, 0 where k < j) and p = C A^k; the next state is A^8 s + sum_j x[j] w[j]
-    // with w[j] = A^(7 - j) B.
-    dsp::simd::f8 column[8], p1, p2, w1, w2;
-    float a8[4] = {1, 0, 0, 1};
+    dsp::GroupSvf filter;   // the track's lowpass over a group of eight frames
     dsp::simd::f8 fmPow{};  // fmDecay^k
     float fmPow8 = 1.0f;
     uint32_t widthShift = 0x80000000u;  // the pulse width as a phase offset
 
-    void setFilter(const dsp::SvfStateSpace& m) BOOP_RT;
+    void setFilter(const dsp::SvfStateSpace& m) BOOP_RT { filter.set(m); }
     void setFmDecay(double perFrame) BOOP_RT;
 };
 

@@ -17,6 +17,17 @@ float KitBank::decayOver(double seconds) const noexcept {
     return static_cast<float>(std::pow(0.001, 1.0 / std::max(1.0, seconds * sampleRate_)));
 }
 
+// A hit's tone: its resting pitch, the sweep above it that falls away over sweepSeconds, its
+// level and its decay.
+void KitBank::setTone(Hit& h, float restHz, float sweep, double sweepSeconds, float level,
+                      double seconds) const BOOP_RT {
+    h.rest = restHz * static_cast<float>(1.0 / sampleRate_);
+    h.sweep = sweep;
+    h.sweepDecay = decayOver(sweepSeconds);
+    h.tone = level;
+    h.toneDecay = decayOver(seconds);
+}
+
 int KitBank::activeCount() const BOOP_RT {
     int n = 0;
     for (const Hit& h : hits_) n += h.active ? 1 : 0;
@@ -25,35 +36,27 @@ int KitBank::activeCount() const BOOP_RT {
 
 template <>
 void KitBank::recipe<BOOP_KIT_808>(Hit& h, uint32_t key) BOOP_RT {
-    const float hz = static_cast<float>(1.0 / sampleRate_);
-    auto tone = [&](float rest, float sweep, double sweepSeconds, float level, double seconds) {
-        h.rest = rest * hz;
-        h.sweep = sweep;
-        h.sweepDecay = decayOver(sweepSeconds);
-        h.tone = level;
-        h.toneDecay = decayOver(seconds);
-    };
     auto noise = [&](float level, double seconds, float highpass) {
         h.noise = level;
         h.noiseDecay = decayOver(seconds);
         h.noiseHp = highpass;
     };
     if (key == 35 || key == 36) {
-        tone(50.0f, 3.0f, 0.03, 1.0f, 0.7);
+        setTone(h, 50.0f, 3.0f, 0.03, 1.0f, 0.7);
     } else if (key == 38 || key == 40) {
-        tone(185.0f, 1.5f, 0.02, 0.5f, 0.12);
+        setTone(h, 185.0f, 1.5f, 0.02, 0.5f, 0.12);
         noise(0.6f, 0.22, 0.3f);
     } else if (key == 39) {
         noise(0.8f, 0.3, 0.2f);
         h.clapGaps = 3;
     } else if (key == 37) {
-        tone(1700.0f, 1.0f, 0.01, 0.5f, 0.03);
+        setTone(h, 1700.0f, 1.0f, 0.01, 0.5f, 0.03);
     } else if (key == 56) {
-        tone(540.0f, 1.0f, 0.01, 0.35f, 0.35);
+        setTone(h, 540.0f, 1.0f, 0.01, 0.35f, 0.35);
         h.tone2 = 0.35f;
         h.square = true;
     } else if (key >= 41 && key <= 50 && key != 42 && key != 44 && key != 46) {
-        tone(80.0f + 12.0f * static_cast<float>(key - 41), 1.6f, 0.04, 0.8f, 0.45);
+        setTone(h, 80.0f + 12.0f * static_cast<float>(key - 41), 1.6f, 0.04, 0.8f, 0.45);
     } else if (key == 46) {
         noise(0.45f, 0.4, 0.9f);
     } else if (key == 49 || key == 51 || key == 52 || key == 55 || key == 57 || key == 59) {
@@ -65,15 +68,7 @@ void KitBank::recipe<BOOP_KIT_808>(Hit& h, uint32_t key) BOOP_RT {
 
 template <>
 void KitBank::recipe<BOOP_KIT_CHIP>(Hit& h, uint32_t key) BOOP_RT {
-    const float hz = static_cast<float>(1.0 / sampleRate_);
     h.square = true;
-    auto tone = [&](float rest, float sweep, double sweepSeconds, float level, double seconds) {
-        h.rest = rest * hz;
-        h.sweep = sweep;
-        h.sweepDecay = decayOver(sweepSeconds);
-        h.tone = level;
-        h.toneDecay = decayOver(seconds);
-    };
     auto noise = [&](bool shortMode, float rateHz, float level, double seconds) {
         h.lfsrNoise = true;
         h.lfsrTap = shortMode ? 6 : 1;
@@ -82,9 +77,9 @@ void KitBank::recipe<BOOP_KIT_CHIP>(Hit& h, uint32_t key) BOOP_RT {
         h.noiseDecay = decayOver(seconds);
     };
     if (key == 35 || key == 36) {
-        tone(45.0f, 4.0f, 0.02, 0.6f, 0.18);
+        setTone(h, 45.0f, 4.0f, 0.02, 0.6f, 0.18);
     } else if (key == 38 || key == 40) {
-        tone(200.0f, 1.0f, 0.01, 0.3f, 0.05);
+        setTone(h, 200.0f, 1.0f, 0.01, 0.3f, 0.05);
         noise(false, 12000.0f, 0.5f, 0.15);
     } else if (key == 39) {
         noise(false, 8000.0f, 0.5f, 0.1);
@@ -93,9 +88,9 @@ void KitBank::recipe<BOOP_KIT_CHIP>(Hit& h, uint32_t key) BOOP_RT {
     } else if (key == 46 || key == 49 || key == 51 || key == 57) {
         noise(true, 16000.0f, 0.3f, 0.3);
     } else if (key >= 41 && key <= 50) {
-        tone(90.0f + 15.0f * static_cast<float>(key - 41), 1.5f, 0.03, 0.5f, 0.2);
+        setTone(h, 90.0f + 15.0f * static_cast<float>(key - 41), 1.5f, 0.03, 0.5f, 0.2);
     } else {
-        tone(440.0f * std::pow(2.0f, (static_cast<float>(key) - 60.0f) / 12.0f), 1.0f, 0.01, 0.35f, 0.1);
+        setTone(h, 440.0f * std::pow(2.0f, (static_cast<float>(key) - 60.0f) / 12.0f), 1.0f, 0.01, 0.35f, 0.1);
     }
 }
 

@@ -68,6 +68,7 @@ class KitBank {
     template <boop_kit K>
     void recipe(Hit& h, uint32_t key) BOOP_RT;
     float decayOver(double seconds) const noexcept;
+    void setTone(Hit& h, float restHz, float sweep, double sweepSeconds, float level, double seconds) const BOOP_RT;
 
     Kernel kernel_ = nullptr;
     double sampleRate_ = 44100.0;

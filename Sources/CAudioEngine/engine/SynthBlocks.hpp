@@ -16,16 +16,21 @@
 
 namespace boop {
 
+// The frames the next block may take, at most `frames`: one while a channel's volume ramps (its
+// step taken here), else up to the next vibrato step.
+inline uint32_t nextSynthBlock(MidiSynth& synth, uint32_t frames) BOOP_RT {
+    if (synth.volumesRamping()) {
+        synth.stepVolumes();
+        frames = 1;
+    }
+    return synth.stepVibratos(frames);
+}
+
 template <typename Sink>
 void renderSynthBlocks(MidiSynth& synth, Engine& engine, OutputStage& stage, float* block, uint32_t blockFrames,
                        uint32_t begin, uint32_t end, Sink&& sink) BOOP_RT {
     while (begin < end) {
-        uint32_t n = std::min(end - begin, blockFrames);
-        if (synth.volumesRamping()) {
-            synth.stepVolumes();
-            n = 1;
-        }
-        n = synth.stepVibratos(n);
+        const uint32_t n = nextSynthBlock(synth, std::min(end - begin, blockFrames));
         engine.render(block, n);
         synth.renderPalette(block, n);
         stage.process(block, n);
@@ -37,12 +42,7 @@ void renderSynthBlocks(MidiSynth& synth, Engine& engine, OutputStage& stage, flo
 // The same without the output stage, into `out` (interleaved stereo): the ALSA synth's blocks.
 inline void renderSynthFrames(MidiSynth& synth, Engine& engine, float* out, uint32_t frames) BOOP_RT {
     while (frames > 0) {
-        uint32_t n = frames;
-        if (synth.volumesRamping()) {
-            synth.stepVolumes();
-            n = 1;
-        }
-        n = synth.stepVibratos(n);
+        const uint32_t n = nextSynthBlock(synth, frames);
         engine.render(out, n);
         synth.renderPalette(out, n);
         out += 2 * static_cast<size_t>(n);

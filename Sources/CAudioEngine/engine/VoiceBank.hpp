@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include "dsp/GroupBiquad.hpp"
 #include "dsp/Lowpass.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "engine/Timbre.hpp"
@@ -103,28 +104,9 @@ class VoiceBank {
         dsp::simd::f8 gx[8];   // the current group's inputs so far, when a block ended inside it
     };
 
-    // The lowpass (the RBJ design, whose numerator is b0 * (1, 2, 1); b0 is folded into each
-    // voice's gain) over a group of eight frames at once. Frame by frame the recursion
-    //   y[n] = x[n] + 2 x[n-1] + x[n-2] - a1 y[n-1] - a2 y[n-2]
-    // is a chain of dependent multiply-adds, which bounds how fast a lone voice can go. A group's
-    // outputs instead are sums of products of its inputs x[0 ... 7] and two numbers carried over
-    // from the group before: s1 = 2 x[-1] + x[-2] - a1 y[-1] - a2 y[-2], what the past adds to
-    // output 0, and s2 = x[-1] - a2 y[-1], what it adds to output 1. Output k is
-    //   x[0] h[k] + ... + x[k] h[0] + s1 S1[k] + s2 S2[k]
-    // with h the impulse response and S1, S2 the responses to s1 and s2, always added in the
-    // same order (groupOutput). The outputs of a group do not depend on each other, so eight are
-    // one vector's work, and the chain is left only from one group to the next. The
-    // coefficients are computed in double and rounded once: the same filter to within float
-    // rounding (tested against the scalar voice).
-    struct alignas(32) GroupFilter {
-        dsp::simd::f8 column[8];  // column[j][k] = h[k - j] (the impulse response), or 0 where k < j
-        dsp::simd::f8 s1, s2;     // S1 and S2 for each k
-        // The same numbers in every lane, for the lane-major loop: a multiply-add reads them
-        // from memory as they are, where a scalar would first be broadcast.
-        dsp::simd::f8 hLanes[8], s1Lanes[8], s2Lanes[8];
-        float a1 = 0.0f, a2 = 0.0f;
-        static GroupFilter of(float a1, float a2) noexcept;
-    };
+    // The lowpass over a group of eight frames at once (dsp/GroupBiquad.hpp); b0 is folded into
+    // each voice's gain.
+    using GroupFilter = dsp::GroupBiquad;
 
   private:
     using Kernel = void (*)(Chunk&, dsp::simd::f8*, int, int, uint32_t, const GroupFilter&) BOOP_RT;

@@ -40,37 +40,6 @@ BOOP_SIMD_INLINE F voiceInput(U phase, U increment, F t, F start, F slope, F gai
     return wave * env * gain;
 }
 
-// Output k of a group, for the lanes of F: x[0 ... k] are the group's inputs, s1 and s2 the
-// filter's state before the group. The one order of operations every path uses (see
-// VoiceBank::GroupFilter): three chains of multiply-adds, the inputs 0-3, the inputs 4-7 and the
-// state (s2's term, then s1's), summed as (first + second) + state. A term of a later input than k would have a zero
-// coefficient, and an empty chain adds only zero: both are left out here.
-template <class F>
-BOOP_SIMD_INLINE F groupOutput(const F* x, int k, F s1, F s2, const VoiceBank::GroupFilter& g) noexcept {
-    // A coefficient in every lane of F (the first lanes of its eight-lane copy).
-    auto c = [](const f8& v) -> const F& { return *reinterpret_cast<const F*>(&v); };
-    F early = x[0] * c(g.hLanes[k]);
-    for (int j = 1; j <= k && j < 4; ++j) early = early + x[j] * c(g.hLanes[k - j]);
-    F state = s2 * c(g.s2Lanes[k]);
-    state = state + s1 * c(g.s1Lanes[k]);
-    if (k < 4) return early + state;
-    F late = x[4] * c(g.hLanes[k - 4]);
-    for (int j = 5; j <= k; ++j) late = late + x[j] * c(g.hLanes[k - j]);
-    return (early + late) + state;
-}
-
-// The state after a group, from its last two inputs and outputs: what they add to the next
-// group's first output (s1) and second (s2). For a lane vector or one lane, the same operations.
-template <class F>
-BOOP_SIMD_INLINE void groupState(F x6, F x7, F y6, F y7, const VoiceBank::GroupFilter& g, F& s1, F& s2) noexcept {
-    // The last output's terms last: the chain from one group's end to the next group's outputs
-    // is what bounds a lone voice.
-    const F feedForward = x7 + x7 + x6;
-    const F older = feedForward - y6 * g.a2;
-    s1 = older - y7 * g.a1;
-    s2 = x7 - y7 * g.a2;
-}
-
 // The inputs of the eight frames of a group, from the lanes' state, which they advance.
 template <Waveform W, bool Shaped, class F, class U>
 BOOP_SIMD_INLINE void groupInputs(F* x, U& phase, U increment, F& t, F start, F slope, F gain, F invDt) noexcept {
@@ -79,21 +48,6 @@ BOOP_SIMD_INLINE void groupInputs(F* x, U& phase, U increment, F& t, F start, F 
         x[f] = voiceInput<W, Shaped, F, U>(phase, increment, t, start, slope, gain, invDt);
         phase += increment;
         t += 1.0f;
-    }
-}
-
-// A whole group through the lowpass: its eight outputs added into out[0], out[parts], ...; the
-// state advanced to the next group's.
-template <class F>
-BOOP_SIMD_INLINE void filterGroup(const F* x, F* out, int parts, F& s1, F& s2,
-                                  const VoiceBank::GroupFilter& g) noexcept {
-    F y6 = x[0];
-    BOOP_UNROLL8
-    for (int f = 0; f < 8; ++f) {
-        const F y = groupOutput<F>(x, f, s1, s2, g);
-        out[f * parts] += y;
-        if (f == 6) y6 = y;
-        if (f == 7) groupState<F>(x[6], x[7], y6, y, g, s1, s2);
     }
 }
 
@@ -125,7 +79,7 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
             F x[8];
             groupInputs<W, Shaped, F, U>(x, phase, increment, t, start, slope, gain, invDt);
             if constexpr (Filtered) {
-                filterGroup<F>(x, out + n * parts, parts, s1, s2, g);
+                dsp::groupBiquadAdd<F>(x, out + n * parts, parts, s1, s2, g);
                 n += 8;
             } else {
                 const int m = end - n < 8 ? end - n : 8;
@@ -143,11 +97,11 @@ __attribute__((always_inline)) inline void renderLanes(VoiceBank::Chunk& c, f8* 
         for (uint32_t j = 0; j <= k; ++j) x[j] = lanes(c.gx[j]);
         phase += increment;
         t += 1.0f;
-        const F y = groupOutput<F>(x, static_cast<int>(k), s1, s2, g);
+        const F y = dsp::groupBiquadOutput<F>(x, static_cast<int>(k), s1, s2, g);
         out[n * parts] += y;
         if (k == 7) {
-            const F y6 = groupOutput<F>(x, 6, s1, s2, g);  // the same bits as when it was output
-            groupState<F>(x[6], x[7], y6, y, g, s1, s2);
+            const F y6 = dsp::groupBiquadOutput<F>(x, 6, s1, s2, g);  // the same bits as when it was output
+            dsp::groupBiquadState<F>(x[6], x[7], y6, y, g, s1, s2);
         }
         k = (k + 1) & 7u;
         ++n;
@@ -165,15 +119,6 @@ __attribute__((always_inline)) inline void renderVoices(VoiceBank::Chunk& c, f8*
     for (int part = 0; part < parts; ++part) renderLanes<W, Filtered, Shaped, F, U>(c, acc, begin, end, k, g, part);
 }
 
-// Input q of a group in every lane, picked out of its register: one shuffle of an SSE half on
-// the baseline, one lane permute with AVX2. (A broadcast from memory instead, of the inputs
-// stored for it, waits for the store: on the baseline a 16-byte load across the two halves'
-// stores cannot be forwarded at all, and with AVX2 the loads were slower than the permutes.)
-template <int Q>
-BOOP_SIMD_INLINE f8 lane(f8 x) noexcept {
-    return __builtin_shufflevector(x, x, Q, Q, Q, Q, Q, Q, Q, Q);
-}
-
 // Lane i's group through the lowpass, along time: x holds its inputs for frames [k0, k1) of the
 // group (the earlier ones are in the chunk's gx). Returns the group's outputs; when the group is
 // complete (k1 == 8) advances the state, else keeps the inputs so far.
@@ -181,19 +126,9 @@ BOOP_SIMD_INLINE f8 filterAlongTime(VoiceBank::Chunk& c, int i, f8 x, uint32_t k
                                     const VoiceBank::GroupFilter& g) noexcept {
     if (k0 > 0)
         for (uint32_t k = 0; k < k0; ++k) x[k] = c.gx[k][i];  // the group's earlier inputs
-    f8 early = lane<0>(x) * g.column[0];
-    early = early + lane<1>(x) * g.column[1];
-    early = early + lane<2>(x) * g.column[2];
-    early = early + lane<3>(x) * g.column[3];
-    f8 late = lane<4>(x) * g.column[4];
-    late = late + lane<5>(x) * g.column[5];
-    late = late + lane<6>(x) * g.column[6];
-    late = late + lane<7>(x) * g.column[7];
-    f8 state = s2 * g.s2;
-    state = state + s1 * g.s1;
-    const f8 a = (early + late) + state;
+    const f8 a = dsp::groupBiquadFrames(x, s1, s2, g);
     if (k1 == 8) {
-        groupState<float>(x[6], x[7], a[6], a[7], g, s1, s2);
+        dsp::groupBiquadState<float>(x[6], x[7], a[6], a[7], g, s1, s2);
     } else {
         for (uint32_t k = k0; k < k1; ++k) c.gx[k][i] = x[k];
     }
@@ -300,39 +235,20 @@ __attribute__((always_inline)) inline void renderLaneTime(VoiceBank::Chunk& c, u
 // One entry per (waveform, filter, shaping) the timbres use, compiled twice: for the baseline
 // target and, where the CPU has them, for AVX2 + FMA (one 256-bit register holds all eight
 // lanes). Chosen once in prepare(); the audio thread only follows a function pointer.
-#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                                                 \
-    ATTRIBUTES static void renderSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,                \
-                                              const VoiceBank::GroupFilter& g) BOOP_RT {                             \
-        renderVoices<Waveform::Sine, true, false, F, U>(c, acc, b, e, k, g);                                         \
-    }                                                                                                                \
-    ATTRIBUTES static void renderPureSine##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
-                                                  const VoiceBank::GroupFilter& g) BOOP_RT {                         \
-        renderVoices<Waveform::Sine, false, true, F, U>(c, acc, b, e, k, g);                                         \
-    }                                                                                                                \
-    ATTRIBUTES static void renderTriangle##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
-                                                  const VoiceBank::GroupFilter& g) BOOP_RT {                         \
-        renderVoices<Waveform::Triangle, true, false, F, U>(c, acc, b, e, k, g);                                     \
-    }                                                                                                                \
-    ATTRIBUTES static void renderSaw##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,                 \
-                                             const VoiceBank::GroupFilter& g) BOOP_RT {                              \
-        renderVoices<Waveform::Saw, true, false, F, U>(c, acc, b, e, k, g);                                          \
-    }                                                                                                                \
-    ATTRIBUTES static void laneSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,     \
-                                            const VoiceBank::GroupFilter& g) BOOP_RT {                               \
-        renderLaneTime<Waveform::Sine, true, false>(c, i, m, b, e, k, g);                                            \
-    }                                                                                                                \
-    ATTRIBUTES static void lanePureSine##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
-                                                const VoiceBank::GroupFilter& g) BOOP_RT {                           \
-        renderLaneTime<Waveform::Sine, false, true>(c, i, m, b, e, k, g);                                            \
-    }                                                                                                                \
-    ATTRIBUTES static void laneTriangle##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
-                                                const VoiceBank::GroupFilter& g) BOOP_RT {                           \
-        renderLaneTime<Waveform::Triangle, true, false>(c, i, m, b, e, k, g);                                        \
-    }                                                                                                                \
-    ATTRIBUTES static void laneSaw##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k,      \
-                                           const VoiceBank::GroupFilter& g) BOOP_RT {                                \
-        renderLaneTime<Waveform::Saw, true, false>(c, i, m, b, e, k, g);                                             \
+#define BOOP_VOICE_KERNEL(NAME, W, FILTERED, SHAPED, SUFFIX, ATTRIBUTES, F, U)                                     \
+    ATTRIBUTES static void render##NAME##SUFFIX(VoiceBank::Chunk& c, f8* acc, int b, int e, uint32_t k,            \
+                                                const VoiceBank::GroupFilter& g) BOOP_RT {                         \
+        renderVoices<W, FILTERED, SHAPED, F, U>(c, acc, b, e, k, g);                                               \
+    }                                                                                                              \
+    ATTRIBUTES static void lane##NAME##SUFFIX(VoiceBank::Chunk& c, unsigned i, float* m, int b, int e, uint32_t k, \
+                                              const VoiceBank::GroupFilter& g) BOOP_RT {                           \
+        renderLaneTime<W, FILTERED, SHAPED>(c, i, m, b, e, k, g);                                                  \
     }
+#define BOOP_VOICE_KERNELS(SUFFIX, ATTRIBUTES, F, U)                                       \
+    BOOP_VOICE_KERNEL(Sine, Waveform::Sine, true, false, SUFFIX, ATTRIBUTES, F, U)         \
+    BOOP_VOICE_KERNEL(PureSine, Waveform::Sine, false, true, SUFFIX, ATTRIBUTES, F, U)     \
+    BOOP_VOICE_KERNEL(Triangle, Waveform::Triangle, true, false, SUFFIX, ATTRIBUTES, F, U) \
+    BOOP_VOICE_KERNEL(Saw, Waveform::Saw, true, false, SUFFIX, ATTRIBUTES, F, U)
 
 BOOP_VOICE_KERNELS(Baseline, , f4, u4)
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))

@@ -231,10 +231,9 @@ public struct SongTimeline: Sendable {
         return Double(x >> 11) / Double(1 << 53) * 100
     }
 
+    /// One SplitMix64 step from state v: `SeededGenerator`'s, the one generator on the Swift side.
     static func splitMix(_ v: UInt64) -> UInt64 {
-        var z = v &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var generator = SeededGenerator(seed: v)
+        return generator.next()
     }
 }

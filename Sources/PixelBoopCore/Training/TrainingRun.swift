@@ -1,20 +1,5 @@
 import Glibc
 
-/// SplitMix64: a small, well-mixed generator, so `--seed N` gives the same trials everywhere.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A session's settings (stored with it as JSON).
 public struct TrainingSettings: Sendable, Equatable, Codable {
     /// The reference notes, MIDI numbers, inclusive (default C4 ... C6); one per trial at random.

@@ -3,7 +3,7 @@
 #include "dsp/Rng.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop::dsp {
 
 // Slow parameter drift: a value in [-1, 1] that glides between random targets along a
 // smoothstep, each leg lasting periodSeconds x (0.6 ... 1.4). Advanced at control rate by a
@@ -42,4 +42,4 @@ struct SlowDrift {
     }
 };
 
-}  // namespace boop::ambient
+}  // namespace boop::dsp

@@ -5,7 +5,7 @@
 #include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop::dsp {
 
 // Ocean: white noise through a lowpass whose cutoff and level rise and fall with slow swells.
 // Each swell lasts swellSeconds x (0.7 ... 1.3) with its own height; left and right run their
@@ -122,4 +122,4 @@ class OceanNoise {
     int counter_ = 0;
 };
 
-}  // namespace boop::ambient
+}  // namespace boop::dsp

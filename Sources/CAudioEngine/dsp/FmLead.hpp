@@ -5,7 +5,7 @@
 #include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop::dsp {
 
 // The lead's render state: what one pass of its kernel reads and advances (FmLead below).
 // Frames are computed in groups of eight, counted from the last event (a note-on, a parameter
@@ -36,159 +36,162 @@ struct FmLeadTerms {
     float bx1[32], bx2[32], dx[32];
 };
 
-namespace fmlead {
+// The lead's kernel, compiled for each instruction set by the wrappers below.
+struct FmLeadKernel {
+    typedef double d4 __attribute__((vector_size(32), aligned(32)));
 
-typedef double d4 __attribute__((vector_size(32), aligned(32)));
-
-// x - round(x) for |x| < 2^51: the phase in [-0.5, 0.5] turns, without floor (a libm call on
-// the SSE2 baseline) — adding and removing 1.5 * 2^52 rounds to the nearest integer.
-BOOP_SIMD_INLINE d4 reduceTurns(d4 x) noexcept {
-    const d4 magic = d4{} + 6755399441055744.0;
-    return x - ((x + magic) - magic);
-}
-BOOP_SIMD_INLINE dsp::simd::f8 reduceTurns(dsp::simd::f8 x) noexcept {
-    const dsp::simd::f8 magic = dsp::simd::splat(12582912.0f);  // 1.5 * 2^23
-    return x - ((x + magic) - magic);
-}
-// The eight frames' phases base + k * inc, reduced in double and then rounded to float.
-BOOP_SIMD_INLINE dsp::simd::f8 groupPhases(double base, const double* steps) noexcept {
-    const d4 lo = reduceTurns(base + *reinterpret_cast<const d4*>(steps));
-    const d4 hi = reduceTurns(base + *reinterpret_cast<const d4*>(steps + 4));
-    typedef float f4 __attribute__((vector_size(16)));
-    const f4 l = __builtin_convertvector(lo, f4), h = __builtin_convertvector(hi, f4);
-    return __builtin_shufflevector(l, h, 0, 1, 2, 3, 4, 5, 6, 7);
-}
-// Phases stay in [0, 1): truncation is floor for the non-negative sums here.
-BOOP_SIMD_INLINE double wrapTurns(double x) noexcept { return x - static_cast<double>(static_cast<long long>(x)); }
-
-// The envelope of a group, frame by frame as defined: linear attack to the peak, then
-// exponential decay; the note ends on the frame it falls under -100 dB (then `end` is the frames
-// it sounds, `dies` is set and the rest are zero). peakLane: the frame the attack reached the
-// peak on, if it did in this group.
-BOOP_SIMD_INLINE void groupLevels(const FmLeadState& s, float* levels, int& end, bool& dies, int& peakLane) noexcept {
-    bool up = s.groupAttacking;
-    float e = s.groupEnv;
-    if (!up) {
-        // Decaying (the common case): eight multiplies; the level only falls, so the note ends in
-        // this group only if its last frame is under the threshold.
-        for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
-        if (levels[7] >= 1e-5f) return;
+    // x - round(x) for |x| < 2^51: the phase in [-0.5, 0.5] turns, without floor (a libm call on
+    // the SSE2 baseline) — adding and removing 1.5 * 2^52 rounds to the nearest integer.
+    static BOOP_SIMD_INLINE d4 reduceTurns(d4 x) noexcept {
+        const d4 magic = d4{} + 6755399441055744.0;
+        return x - ((x + magic) - magic);
     }
-    e = s.groupEnv;
-    up = s.groupAttacking;
-    for (int k = 0; k < 8; ++k) {
-        if (up) {
-            e += s.attackStep;
-            if (e >= s.peak) {
-                e = s.peak;
-                up = false;
-                peakLane = k;
+    static BOOP_SIMD_INLINE dsp::simd::f8 reduceTurns(dsp::simd::f8 x) noexcept {
+        const dsp::simd::f8 magic = dsp::simd::splat(12582912.0f);  // 1.5 * 2^23
+        return x - ((x + magic) - magic);
+    }
+    // The eight frames' phases base + k * inc, reduced in double and then rounded to float.
+    static BOOP_SIMD_INLINE dsp::simd::f8 groupPhases(double base, const double* steps) noexcept {
+        const d4 lo = reduceTurns(base + *reinterpret_cast<const d4*>(steps));
+        const d4 hi = reduceTurns(base + *reinterpret_cast<const d4*>(steps + 4));
+        typedef float f4 __attribute__((vector_size(16)));
+        const f4 l = __builtin_convertvector(lo, f4), h = __builtin_convertvector(hi, f4);
+        return __builtin_shufflevector(l, h, 0, 1, 2, 3, 4, 5, 6, 7);
+    }
+    // Phases stay in [0, 1): truncation is floor for the non-negative sums here.
+    static BOOP_SIMD_INLINE double wrapTurns(double x) noexcept {
+        return x - static_cast<double>(static_cast<long long>(x));
+    }
+
+    // The envelope of a group, frame by frame as defined: linear attack to the peak, then
+    // exponential decay; the note ends on the frame it falls under -100 dB (then `end` is the frames
+    // it sounds, `dies` is set and the rest are zero). peakLane: the frame the attack reached the
+    // peak on, if it did in this group.
+    static BOOP_SIMD_INLINE void groupLevels(const FmLeadState& s, float* levels, int& end, bool& dies,
+                                             int& peakLane) noexcept {
+        bool up = s.groupAttacking;
+        float e = s.groupEnv;
+        if (!up) {
+            // Decaying (the common case): eight multiplies; the level only falls, so the note ends in
+            // this group only if its last frame is under the threshold.
+            for (int k = 0; k < 8; ++k) levels[k] = e *= s.decayCoef;
+            if (levels[7] >= 1e-5f) return;
+        }
+        e = s.groupEnv;
+        up = s.groupAttacking;
+        for (int k = 0; k < 8; ++k) {
+            if (up) {
+                e += s.attackStep;
+                if (e >= s.peak) {
+                    e = s.peak;
+                    up = false;
+                    peakLane = k;
+                }
+            } else {
+                e *= s.decayCoef;
             }
-        } else {
-            e *= s.decayCoef;
-        }
-        levels[k] = e;
-        if (!up && e < 1e-5f) {
-            end = k + 1;
-            dies = true;
-            for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
-            return;
-        }
-    }
-}
-
-// The tone lowpass's input terms of up to n frames (at most 32) of the lead, whose carrier and
-// modulator of a group of eight frames are computed as vectors and the envelope frame by frame;
-// returns how many frames sound (the lead falls silent after them). The lowpass's recursion is
-// filterTerms, run by the caller beside other work (PolySynth::processBeside) or by render.
-BOOP_SIMD_INLINE int terms(FmLeadState& s, FmLeadTerms& t, int n) noexcept {
-    using dsp::simd::f8;
-    constexpr float kInvTwoPi = 0.15915494309189533577f;
-    const dsp::SvfStateSpace tone = s.toneSpace;
-    int i = 0;
-    while (i < n && s.active) {
-        alignas(32) float levels[8];
-        int end = 8;
-        bool dies = false;
-        int peakLane = -1;  // the frame the attack reached the peak on, if it did in this group
-        groupLevels(s, levels, end, dies, peakLane);
-        const f8 env = *reinterpret_cast<const f8*>(levels);
-        const f8 mod = dsp::simd::sinTurns(groupPhases(s.modBase, s.modSteps));
-        const f8 idx = s.indexTracked * (0.25f + 0.75f * env);
-        const f8 arg = groupPhases(s.carrierBase, s.carrierSteps) + idx * mod * kInvTwoPi;
-        const f8 raw = env * dsp::simd::sinTurns(reduceTurns(arg));
-
-        const int stop = end - s.used < n - i ? end : s.used + (n - i);
-        const f8 in1 = tone.b1 * raw, in2 = tone.b2 * raw, inOut = tone.d * raw;
-        if (s.used == 0 && stop == 8) {
-            // A whole group (most of them): three vector stores rather than 24 lanes one by one.
-            *reinterpret_cast<dsp::simd::f8u*>(t.bx1 + i) = in1;
-            *reinterpret_cast<dsp::simd::f8u*>(t.bx2 + i) = in2;
-            *reinterpret_cast<dsp::simd::f8u*>(t.dx + i) = inOut;
-            i += 8;
-        } else {
-            for (int k = s.used; k < stop; ++k, ++i) {
-                t.bx1[i] = in1[k];
-                t.bx2[i] = in2[k];
-                t.dx[i] = inOut[k];
+            levels[k] = e;
+            if (!up && e < 1e-5f) {
+                end = k + 1;
+                dies = true;
+                for (int r = k + 1; r < 8; ++r) levels[r] = 0.0f;
+                return;
             }
         }
-        s.env = levels[stop - 1];
-        s.attacking = s.groupAttacking && (peakLane < 0 || stop - 1 < peakLane);
-        if (stop < end) {
-            s.used = stop;
-            break;
-        }
-        s.used = 0;
-        s.carrierBase = wrapTurns(s.carrierBase + end * s.carrierInc);
-        s.modBase = wrapTurns(s.modBase + end * s.modInc);
-        if (dies) {
-            s.active = false;
-            s.env = 0.0f;
-        }
-        s.groupEnv = s.env;
-        s.groupAttacking = s.attacking;
     }
-    return i;
-}
 
-// The lowpass over frames [0, live) of the terms into out, zeros after, up to n.
-BOOP_SIMD_INLINE void filterTerms(FmLeadState& s, const FmLeadTerms& t, int live, float* out, int n) noexcept {
-    float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
-    const dsp::SvfStateSpace tone = s.toneSpace;
-    int i = 0;
-    for (; i < live; ++i) out[i] = tone.processTerms(ic1, ic2, t.bx1[i], t.bx2[i], t.dx[i]);
-    for (; i < n; ++i) out[i] = 0.0f;
-    s.tone.ic1 = ic1;
-    s.tone.ic2 = ic2;
-}
+    // The tone lowpass's input terms of up to n frames (at most 32) of the lead, whose carrier and
+    // modulator of a group of eight frames are computed as vectors and the envelope frame by frame;
+    // returns how many frames sound (the lead falls silent after them). The lowpass's recursion is
+    // filterTerms, run by the caller beside other work (PolySynth::processBeside) or by render.
+    static BOOP_SIMD_INLINE int terms(FmLeadState& s, FmLeadTerms& t, int n) noexcept {
+        using dsp::simd::f8;
+        constexpr float kInvTwoPi = 0.15915494309189533577f;
+        const dsp::SvfStateSpace tone = s.toneSpace;
+        int i = 0;
+        while (i < n && s.active) {
+            alignas(32) float levels[8];
+            int end = 8;
+            bool dies = false;
+            int peakLane = -1;  // the frame the attack reached the peak on, if it did in this group
+            groupLevels(s, levels, end, dies, peakLane);
+            const f8 env = *reinterpret_cast<const f8*>(levels);
+            const f8 mod = dsp::simd::sinTurns(groupPhases(s.modBase, s.modSteps));
+            const f8 idx = s.indexTracked * (0.25f + 0.75f * env);
+            const f8 arg = groupPhases(s.carrierBase, s.carrierSteps) + idx * mod * kInvTwoPi;
+            const f8 raw = env * dsp::simd::sinTurns(reduceTurns(arg));
 
-// n frames of the lead into out (overwrites), 32 at a time.
-BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
-    FmLeadTerms t;
-    for (int done = 0; done < n; done += 32) {
-        const int m = n - done < 32 ? n - done : 32;
-        filterTerms(s, t, terms(s, t, m), out + done, m);
+            const int stop = end - s.used < n - i ? end : s.used + (n - i);
+            const f8 in1 = tone.b1 * raw, in2 = tone.b2 * raw, inOut = tone.d * raw;
+            if (s.used == 0 && stop == 8) {
+                // A whole group (most of them): three vector stores rather than 24 lanes one by one.
+                *reinterpret_cast<dsp::simd::f8u*>(t.bx1 + i) = in1;
+                *reinterpret_cast<dsp::simd::f8u*>(t.bx2 + i) = in2;
+                *reinterpret_cast<dsp::simd::f8u*>(t.dx + i) = inOut;
+                i += 8;
+            } else {
+                for (int k = s.used; k < stop; ++k, ++i) {
+                    t.bx1[i] = in1[k];
+                    t.bx2[i] = in2[k];
+                    t.dx[i] = inOut[k];
+                }
+            }
+            s.env = levels[stop - 1];
+            s.attacking = s.groupAttacking && (peakLane < 0 || stop - 1 < peakLane);
+            if (stop < end) {
+                s.used = stop;
+                break;
+            }
+            s.used = 0;
+            s.carrierBase = wrapTurns(s.carrierBase + end * s.carrierInc);
+            s.modBase = wrapTurns(s.modBase + end * s.modInc);
+            if (dies) {
+                s.active = false;
+                s.env = 0.0f;
+            }
+            s.groupEnv = s.env;
+            s.groupAttacking = s.attacking;
+        }
+        return i;
     }
-}
 
-}  // namespace fmlead
+    // The lowpass over frames [0, live) of the terms into out, zeros after, up to n.
+    static BOOP_SIMD_INLINE void filterTerms(FmLeadState& s, const FmLeadTerms& t, int live, float* out,
+                                             int n) noexcept {
+        float ic1 = s.tone.ic1, ic2 = s.tone.ic2;
+        const dsp::SvfStateSpace tone = s.toneSpace;
+        int i = 0;
+        for (; i < live; ++i) out[i] = tone.processTerms(ic1, ic2, t.bx1[i], t.bx2[i], t.dx[i]);
+        for (; i < n; ++i) out[i] = 0.0f;
+        s.tone.ic1 = ic1;
+        s.tone.ic2 = ic2;
+    }
 
-inline void renderFmLeadBaseline(FmLeadState& s, float* out, int n) BOOP_RT { fmlead::render(s, out, n); }
-inline int fmLeadTermsBaseline(FmLeadState& s, FmLeadTerms& t, int n) BOOP_RT { return fmlead::terms(s, t, n); }
+    // n frames of the lead into out (overwrites), 32 at a time.
+    static BOOP_SIMD_INLINE void render(FmLeadState& s, float* out, int n) noexcept {
+        FmLeadTerms t;
+        for (int done = 0; done < n; done += 32) {
+            const int m = n - done < 32 ? n - done : 32;
+            filterTerms(s, t, terms(s, t, m), out + done, m);
+        }
+    }
+};
+
+inline void renderFmLeadBaseline(FmLeadState& s, float* out, int n) BOOP_RT { FmLeadKernel::render(s, out, n); }
+inline int fmLeadTermsBaseline(FmLeadState& s, FmLeadTerms& t, int n) BOOP_RT { return FmLeadKernel::terms(s, t, n); }
 inline void fmLeadFilterBaseline(FmLeadState& s, const FmLeadTerms& t, int live, float* out, int n) BOOP_RT {
-    fmlead::filterTerms(s, t, live, out, n);
+    FmLeadKernel::filterTerms(s, t, live, out, n);
 }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2,fma"))) inline void renderFmLeadAvx2(FmLeadState& s, float* out, int n) BOOP_RT {
-    fmlead::render(s, out, n);
+    FmLeadKernel::render(s, out, n);
 }
 __attribute__((target("avx2,fma"))) inline int fmLeadTermsAvx2(FmLeadState& s, FmLeadTerms& t, int n) BOOP_RT {
-    return fmlead::terms(s, t, n);
+    return FmLeadKernel::terms(s, t, n);
 }
 __attribute__((target("avx2,fma"))) inline void fmLeadFilterAvx2(FmLeadState& s, const FmLeadTerms& t, int live,
                                                                  float* out, int n) BOOP_RT {
-    fmlead::filterTerms(s, t, live, out, n);
+    FmLeadKernel::filterTerms(s, t, live, out, n);
 }
 #endif
 
@@ -282,8 +285,8 @@ class FmLead {
     // one into its bases, so a change takes effect from the next frame on.
     void rebase() BOOP_RT {
         if (s_.used == 0) return;
-        s_.carrierBase = fmlead::wrapTurns(s_.carrierBase + s_.used * s_.carrierInc);
-        s_.modBase = fmlead::wrapTurns(s_.modBase + s_.used * s_.modInc);
+        s_.carrierBase = FmLeadKernel::wrapTurns(s_.carrierBase + s_.used * s_.carrierInc);
+        s_.modBase = FmLeadKernel::wrapTurns(s_.modBase + s_.used * s_.modInc);
         s_.groupEnv = s_.env;
         s_.groupAttacking = s_.attacking;
         s_.used = 0;
@@ -317,4 +320,4 @@ class FmLead {
     Parts kernels_ = chooseParts();
 };
 
-}  // namespace boop::ambient
+}  // namespace boop::dsp

@@ -2,14 +2,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include "ambient/FmLead.hpp"
+#include "dsp/FmLead.hpp"
 #include "dsp/PolyBlep.hpp"
 #include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
 #include "dsp/Svf.hpp"
 #include "rt/Realtime.hpp"
 
-namespace boop::ambient {
+namespace boop::dsp {
 
 // The sums of eight frames' lanes (v[f] the lanes of frame f), each added as simd::sum adds
 // one vector, ((0 + 4) + (1 + 5)) + ((2 + 6) + (3 + 7)): halves, then pairs, then the two pair
@@ -332,4 +332,4 @@ inline PolySynth::Kernels PolySynth::chooseKernels() noexcept {
     return {renderPadBaseline<true>, renderPadBaseline<false>};
 }
 
-}  // namespace boop::ambient
+}  // namespace boop::dsp
