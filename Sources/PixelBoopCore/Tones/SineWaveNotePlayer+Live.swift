@@ -32,30 +32,28 @@ extension SineWaveNotePlayer {
 
     /// Live: plays a whole sequence at its exact frames, blocking the calling thread until every
     /// tone has been heard (true) or it was stopped (false). The scheduling thread queues each
-    /// event a short horizon ahead of the engine clock; this thread only sleeps until the next
-    /// tone is announced (`onTone(k)`, around the time tone k is queued) or the end, or until a
-    /// wake-up: `stop()` from another thread, or one of `wakeDescriptors` turning readable (the
-    /// command's signal pipe), after which `shouldStop` is asked and, when true, the sound fades
-    /// out (stop()).
+    /// event a short horizon ahead of the engine clock; this thread only waits until the next
+    /// tone is announced (`onTone(k)`, around the time tone k is queued) or the end, in the
+    /// caller's loop: `waiting(seconds)` sleeps at most that long (less when a key or a signal
+    /// comes) and answers true when the sound is to stop, which then fades out (stop()). Without
+    /// one, the wait is on the player's own wake-up (`stop()` from another thread).
     public func play(
-        _ sequence: ToneSequence, wakeDescriptors: [Int32] = [], shouldStop: () -> Bool = { false },
-        onTone: ((Int) -> Void)? = nil
+        _ sequence: ToneSequence, waiting: ((Double) throws -> Bool)? = nil, onTone: ((Int) -> Void)? = nil
     ) throws -> Bool {
         guard sequence.sampleRate == sampleRate else {
             throw AudioError.invalidConfiguration(
                 "sequence at \(sequence.sampleRate) Hz on a player at \(sampleRate) Hz: expected the same rate")
         }
+        let wait =
+            waiting ?? { [live] seconds in
+                live.sleep(seconds: seconds, waking: [])
+                return false
+            }
+        if try wait(0) { return false }
         let (base, end, myGeneration) = try enqueue(sequence)
         startScheduling()
         var announced = 0
         while true {
-            if shouldStop() {
-                try stopNow()
-                live.waitUntilAudible(
-                    engine.frameClock + lookaheadFrames
-                        + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
-                return false
-            }
             if let error = live.failure { throw error }
             if locked({ generation != myGeneration }) { return false }
             let now = engine.frameClock
@@ -66,9 +64,15 @@ extension SineWaveNotePlayer {
             if now >= end { break }
             let onset = announced < sequence.count ? base + sequence.onsetFrame(announced) : end
             let next = announced < sequence.count ? onset - min(onset, lookaheadFrames) : end
-            live.sleep(
-                seconds: EventScheduler<PendingEvent>.seconds(from: now, until: next, sampleRate: sampleRate),
-                waking: wakeDescriptors)
+            // A lost device is noticed within the scheduling thread's longest sleep.
+            let seconds = EventScheduler<PendingEvent>.seconds(from: now, until: next, sampleRate: sampleRate)
+            if try wait(min(max(seconds, 0.001), SchedulingThread.maxSleepSeconds)) {
+                try stopNow()
+                live.waitUntilAudible(
+                    engine.frameClock + lookaheadFrames
+                        + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
+                return false
+            }
         }
         live.waitUntilAudible(end, sampleRate: sampleRate)
         return true
@@ -149,7 +153,7 @@ final class LiveState: Sendable {
     }
 
     /// Sleeps `seconds` (a deadline derived from the engine's clock), or until `wake()` or one of
-    /// `descriptors` is readable. A lost device is noticed within `SchedulingThread.maxSleepSeconds`.
+    /// `descriptors` is readable.
     func sleep(seconds: Double, waking descriptors: [Int32]) {
         var fds = ([wakePipe.read] + descriptors.filter { $0 >= 0 }).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let milliseconds = min(max(seconds, 0.001), SchedulingThread.maxSleepSeconds) * 1000
@@ -163,6 +167,8 @@ final class LiveState: Sendable {
     /// Blocks until the listener hears `frame` (frames written minus the device delay), bounded
     /// by the time that should take plus half a second, and by the device stopping. Each nap is
     /// the time still missing by the audible clock, so it wakes when the frame is due.
+    /// The device forces this re-reading: the audible frame is the device's delay read anew,
+    /// which nothing signals (and the audio thread wakes no one).
     func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {
         let start = audibleFrame
         let limit = Timestamp().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)

@@ -240,12 +240,11 @@ struct ToneCommand: ParsableCommand {
         }
         if verbose { log(player.playbackDescription) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
-        // q ends it as Ctrl-C does.
-        let quit = QuitKey()
-        defer { quit.restore() }
+        // The tones wait in the one loop: q ends them as Ctrl-C does, at once.
+        let loop = CommandLoop()
+        defer { loop.restore() }
         let finished = try player.play(
-            plan.sequence, wakeDescriptors: [Signals.wakeDescriptor] + quit.descriptors,
-            shouldStop: { Signals.interrupted || quit.pressed() },
+            plan.sequence, waiting: loop.wait(seconds:),
             onTone: { k in
                 if showTones { log(describe(plan, k)) }
                 if verbose && k == 0 {
