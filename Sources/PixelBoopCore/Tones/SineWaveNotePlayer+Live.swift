@@ -105,33 +105,23 @@ extension SineWaveNotePlayer {
 /// a blocking play's sleep when the player is stopped or closed.
 ///
 /// Sendable: the playback (one owner's object, not Sendable itself) is reached only through its
-/// mutex, and `wakePipe` is a pair of descriptors (a pipe, which the kernel serialises).
+/// mutex, and `wakePipe` is Sendable.
 final class LiveState: Sendable {
     private let playback: Mutex<AudioPlayback>
-    private let wakePipe: (read: Int32, write: Int32)
+    private let wakePipe: WakePipe
 
     init(playback: sending AudioPlayback) throws(AudioError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard let wakePipe = WakePipe() else {
             playback.stop(drain: false)
             throw AudioError.invalidConfiguration("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakePipe = (ends[0], ends[1])
+        self.wakePipe = wakePipe
         self.playback = Mutex(playback)
     }
 
     var info: PlaybackInfo { playback.withLock { $0.info } }
     var stats: PlaybackStats { playback.withLock { $0.stats } }
     var audibleFrame: UInt64 { playback.withLock { $0.audibleFrame } }
-
-    deinit {
-        close(wakePipe.read)
-        close(wakePipe.write)
-    }
 
     /// Why playback stopped by itself (device lost ...), nil while it runs.
     var failure: AudioError? {
@@ -147,21 +137,17 @@ final class LiveState: Sendable {
     }
 
     /// Ends the current (or next) `sleep` at once.
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakePipe.write, &byte, 1)   // a full pipe is already a wake-up
-    }
+    func wake() { wakePipe.wake() }
 
     /// Sleeps `seconds` (a deadline derived from the engine's clock), or until `wake()` or one of
     /// `descriptors` is readable.
     func sleep(seconds: Double, waking descriptors: [Int32]) {
-        var fds = ([wakePipe.read] + descriptors.filter { $0 >= 0 }).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var fds = ([wakePipe.descriptor] + descriptors.filter { $0 >= 0 }).map {
+            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        }
         let milliseconds = min(max(seconds, 0.001), SchedulingThread.maxSleepSeconds) * 1000
         _ = poll(&fds, nfds_t(fds.count), Int32(milliseconds.rounded(.up)))
-        if fds[0].revents & Int16(POLLIN) != 0 {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            while read(wakePipe.read, &bytes, bytes.count) > 0 {}   // consumed: the next sleep waits again
-        }
+        if fds[0].revents & Int16(POLLIN) != 0 { wakePipe.drain() }   // consumed: the next sleep waits again
     }
 
     /// Blocks until the listener hears `frame` (frames written minus the device delay), bounded

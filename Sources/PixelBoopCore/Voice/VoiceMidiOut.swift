@@ -247,7 +247,8 @@ public final class VoiceMidiOut: @unchecked Sendable {
         _ = bytes.withUnsafeBufferPointer { boop_capture_midi_send(handle, UInt64(frame), $0.baseAddress, UInt32($0.count)) }
     }
 
-    /// Every note still on ends, and the cycle that sends it has run (up to 0.5 s).
+    /// Every note still on ends, and the cycle that sends it has run (up to 0.5 s). The JACK
+    /// process callback that sends them wakes no one (no system call there): read every 5 ms.
     private func finish() {
         guard boop_capture_midi_panic(handle) == BOOP_OK else { return }
         for _ in 0..<100 where boop_capture_midi_panic_done(handle) == 0 { usleep(5000) }

@@ -3,7 +3,7 @@ import Glibc
 import PixelBoopCore
 import Synchronization
 
-struct ToneCommand: ParsableCommand {
+struct ToneCommand: ParsableCommand, DeviceCommand {
     static let configuration = CommandConfiguration(
         commandName: "tone",
         abstract: "Play precisely tuned sine tones in sequence (ear training), or render them with -o.",
@@ -48,11 +48,6 @@ struct ToneCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     @OptionGroup var gainOption: GainOption
-
-    var device: String { deviceOptions.device }
-    var rate: Int? { deviceOptions.rate }
-    var quiet: Bool { deviceOptions.quiet }
-    var verbose: Bool { deviceOptions.verbose }
 
     /// ArgumentParser takes time quadratic in the number of positional values (16,000 notes: 10 s).
     /// For a long note list, the notes are taken out of the arguments here in one linear pass,

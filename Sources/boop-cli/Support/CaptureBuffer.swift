@@ -1,42 +1,27 @@
 import Glibc
 import PixelBoopCore
+import Synchronization
 
 /// What a capture stream delivered, gathered by a task of its own and taken by the command's
 /// thread in its loop: `readiness` turns readable when something arrived, so the loop (`listen`,
 /// `train match`, the editor's voice) sleeps until then rather than looking again and again.
-/// @unchecked Sendable: `events` and `ended` are guarded by `lock`; `wake` is a pipe (the kernel
-/// serialises it).
-final class CaptureBuffer: @unchecked Sendable {
-    private let lock = Lock()
-    private var events: [StreamEvent] = []
-    private var frames = 0
-    private var ended = false
-    private let wake: (read: Int32, write: Int32)
+final class CaptureBuffer: Sendable {
+    private struct State {
+        var events: [StreamEvent] = []
+        var frames = 0
+        var ended = false
+    }
+    private let state = Mutex(State())
+    private let wake = WakePipe()
 
     /// The most samples kept between takes (10 s at 16 kHz): older buffers are dropped, so a
     /// device that delivers faster than real time (the null PCM) or a long pause cannot pile up
     /// a backlog.
     static let capacity = 160_000
 
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for fd in ends {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-        }
-        wake = (ends[0], ends[1])
-    }
-
-    deinit {
-        close(wake.read)
-        close(wake.write)
-    }
-
     /// Readable once something was gathered and not yet taken (-1 when no pipe could be made:
     /// the loop then wakes only for its deadlines).
-    var readiness: Int32 { wake.read }
+    var readiness: Int32 { wake?.descriptor ?? -1 }
 
     /// Takes `stream`'s events and its end, from a task of its own.
     func gather(from stream: AudioStream) {
@@ -46,33 +31,32 @@ final class CaptureBuffer: @unchecked Sendable {
         }
     }
 
-    /// nil: the stream ended.
-    private func add(_ event: StreamEvent?) {
-        lock.withLock {
+    /// One event of the stream (nil: the stream ended), and the readiness raised.
+    func add(_ event: StreamEvent?) {
+        state.withLock { s in
             guard let event else {
-                ended = true
+                s.ended = true
                 return
             }
-            events.append(event)
-            if case .samples(let s, _, _, _) = event { frames += s.count }
-            while frames > Self.capacity, let i = events.firstIndex(where: { if case .samples = $0 { true } else { false } }) {
-                if case .samples(let s, _, _, _) = events.remove(at: i) { frames -= s.count }
+            s.events.append(event)
+            if case .samples(let samples, _, _, _) = event { s.frames += samples.count }
+            while s.frames > Self.capacity, let i = s.events.firstIndex(where: { if case .samples = $0 { true } else { false } })
+            {
+                if case .samples(let dropped, _, _, _) = s.events.remove(at: i) { s.frames -= dropped.count }
             }
         }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)   // a full pipe is already readable
+        wake?.wake()
     }
 
     /// Every event since the last take, in order, and whether the stream has ended.
     func takeEvents() -> (events: [StreamEvent], ended: Bool) {
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while read(wake.read, &bytes, bytes.count) > 0 {}
-        return lock.withLock {
+        wake?.drain()
+        return state.withLock { s in
             defer {
-                events.removeAll(keepingCapacity: true)
-                frames = 0
+                s.events.removeAll(keepingCapacity: true)
+                s.frames = 0
             }
-            return (events, ended)
+            return (s.events, s.ended)
         }
     }
 

@@ -16,10 +16,11 @@ final class CommandLoop {
     /// keeps only the newest).
     private var typed: [InputEvent] = []
 
-    /// `keys`: false for a command that reads its answers from stdin lines (`--json`).
-    init(keys: Bool = true) {
+    /// `keys`: false for a command that reads its answers from stdin lines (`--json`); `clock`:
+    /// where the loop reads the time and waits (a test's virtual one).
+    init(keys: Bool = true, clock: LoopClock = .real) {
         terminal = keys && isatty(STDIN_FILENO) == 1 ? TerminalSession.start(.keys(hideCursor: false)) : nil
-        loop = LiveLoop(terminal: terminal, screen: nil)
+        loop = LiveLoop(terminal: terminal, screen: nil, clock: clock)
         loop.secondsUntilDue = { .infinity }   // the callers name their deadlines
         loop.watch(Signals.wakeDescriptor) { .stop }
         loop.onKeys = { [unowned self] events in take(events) }
