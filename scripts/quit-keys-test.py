@@ -7,7 +7,8 @@ pipe) no key is read, and SIGINT / SIGTERM still end them with 0.
 Sound goes to ALSA's null PCM (-D null, capture -C null) as in the other CLI checks; synth needs a
 MIDI source, so it runs on a private JACK dummy server (JACK_DEFAULT_SERVER, unique per run).
 
-    scripts/quit-keys-test.py BOOP [--quick]   prints PASS/FAIL lines, exits 1 on a failure
+    scripts/quit-keys-test.py BOOP [--quick] [--only NAME ...]   prints PASS/FAIL lines, exits 1 on a
+    failure (--quick: q only, not Ctrl-C too; --only: just the commands named, e.g. "train match")
 """
 import os
 import shutil
@@ -106,9 +107,13 @@ try:
     commands = list(COMMANDS)
     if jack:
         commands.append(("synth", ["synth", "--backend", "jack", "--no-connect"]))
+        commands.append(("listen --midi-out", ["listen", "--midi-out", "--backend", "jack", "--no-connect"]))
     else:
-        print("SKIP  synth: no jackd on this machine (on ALSA it needs /dev/snd/seq)")
+        print("SKIP  synth, listen --midi-out: no jackd on this machine (on ALSA synth needs /dev/snd/seq)")
+    only = [sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--only"]
     for name, argv in commands:
+        if only and name not in only:
+            continue
         ends(name, argv, b"q", "q")
         if not quick:
             ends(name, argv, b"\x03", "Ctrl-C")
