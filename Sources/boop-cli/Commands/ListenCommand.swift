@@ -86,6 +86,9 @@ struct ListenCommand: ParsableCommand {
     func run() throws {
         var failure: BoopExit?
         do {
+            // The capture is gathered on the concurrency runtime's threads, which wait for ever
+            // where none can start (`ulimit -v`): one line and 74 instead, before anything opens.
+            try Signals.checkThreadsCanStart()
             if midi.midiOut {
                 try midi.checkBackend(deviceOptions.backend)
                 try listenMidi()
