@@ -18,7 +18,8 @@ extension AudioPlayback {
     public var midiPanicDone: Bool { boop_playback_midi_panic_done(handle) != 0 }
 
     /// Waits (at most `limit` seconds) until the note-offs and Stop of the last `midiPanic` are
-    /// out, so they leave before the port goes away.
+    /// out, so they leave before the port goes away. The flag is set by the audio thread, which
+    /// wakes no one (a futex or pipe write is a system call): it is read every 2 ms.
     public func waitForMidiPanic(limit: Double = 1) {
         let deadline = Timestamp().addingTimeInterval(limit)
         while !midiPanicDone && stats.error == nil && Timestamp() < deadline { Threads.sleep(seconds: 0.002) }

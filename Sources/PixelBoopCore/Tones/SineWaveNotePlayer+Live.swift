@@ -32,30 +32,28 @@ extension SineWaveNotePlayer {
 
     /// Live: plays a whole sequence at its exact frames, blocking the calling thread until every
     /// tone has been heard (true) or it was stopped (false). The scheduling thread queues each
-    /// event a short horizon ahead of the engine clock; this thread only sleeps until the next
-    /// tone is announced (`onTone(k)`, around the time tone k is queued) or the end, or until a
-    /// wake-up: `stop()` from another thread, or one of `wakeDescriptors` turning readable (the
-    /// command's signal pipe), after which `shouldStop` is asked and, when true, the sound fades
-    /// out (stop()).
+    /// event a short horizon ahead of the engine clock; this thread only waits until the next
+    /// tone is announced (`onTone(k)`, around the time tone k is queued) or the end, in the
+    /// caller's loop: `waiting(seconds)` sleeps at most that long (less when a key or a signal
+    /// comes) and answers true when the sound is to stop, which then fades out (stop()). Without
+    /// one, the wait is on the player's own wake-up (`stop()` from another thread).
     public func play(
-        _ sequence: ToneSequence, wakeDescriptors: [Int32] = [], shouldStop: () -> Bool = { false },
-        onTone: ((Int) -> Void)? = nil
+        _ sequence: ToneSequence, waiting: ((Double) throws -> Bool)? = nil, onTone: ((Int) -> Void)? = nil
     ) throws -> Bool {
         guard sequence.sampleRate == sampleRate else {
             throw AudioError.invalidConfiguration(
                 "sequence at \(sequence.sampleRate) Hz on a player at \(sampleRate) Hz: expected the same rate")
         }
+        let wait =
+            waiting ?? { [live] seconds in
+                live.sleep(seconds: seconds, waking: [])
+                return false
+            }
+        if try wait(0) { return false }
         let (base, end, myGeneration) = try enqueue(sequence)
         startScheduling()
         var announced = 0
         while true {
-            if shouldStop() {
-                try stopNow()
-                live.waitUntilAudible(
-                    engine.frameClock + lookaheadFrames
-                        + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
-                return false
-            }
             if let error = live.failure { throw error }
             if locked({ generation != myGeneration }) { return false }
             let now = engine.frameClock
@@ -66,9 +64,15 @@ extension SineWaveNotePlayer {
             if now >= end { break }
             let onset = announced < sequence.count ? base + sequence.onsetFrame(announced) : end
             let next = announced < sequence.count ? onset - min(onset, lookaheadFrames) : end
-            live.sleep(
-                seconds: EventScheduler<PendingEvent>.seconds(from: now, until: next, sampleRate: sampleRate),
-                waking: wakeDescriptors)
+            // A lost device is noticed within the scheduling thread's longest sleep.
+            let seconds = EventScheduler<PendingEvent>.seconds(from: now, until: next, sampleRate: sampleRate)
+            if try wait(min(max(seconds, 0.001), SchedulingThread.maxSleepSeconds)) {
+                try stopNow()
+                live.waitUntilAudible(
+                    engine.frameClock + lookaheadFrames
+                        + UInt64((Self.stopFadeSeconds * sampleRate).rounded(.up)), sampleRate: sampleRate)
+                return false
+            }
         }
         live.waitUntilAudible(end, sampleRate: sampleRate)
         return true
@@ -101,33 +105,23 @@ extension SineWaveNotePlayer {
 /// a blocking play's sleep when the player is stopped or closed.
 ///
 /// Sendable: the playback (one owner's object, not Sendable itself) is reached only through its
-/// mutex, and `wakePipe` is a pair of descriptors (a pipe, which the kernel serialises).
+/// mutex, and `wakePipe` is Sendable.
 final class LiveState: Sendable {
     private let playback: Mutex<AudioPlayback>
-    private let wakePipe: (read: Int32, write: Int32)
+    private let wakePipe: WakePipe
 
     init(playback: sending AudioPlayback) throws(AudioError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard let wakePipe = WakePipe() else {
             playback.stop(drain: false)
             throw AudioError.invalidConfiguration("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakePipe = (ends[0], ends[1])
+        self.wakePipe = wakePipe
         self.playback = Mutex(playback)
     }
 
     var info: PlaybackInfo { playback.withLock { $0.info } }
     var stats: PlaybackStats { playback.withLock { $0.stats } }
     var audibleFrame: UInt64 { playback.withLock { $0.audibleFrame } }
-
-    deinit {
-        close(wakePipe.read)
-        close(wakePipe.write)
-    }
 
     /// Why playback stopped by itself (device lost ...), nil while it runs.
     var failure: AudioError? {
@@ -143,26 +137,24 @@ final class LiveState: Sendable {
     }
 
     /// Ends the current (or next) `sleep` at once.
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakePipe.write, &byte, 1)   // a full pipe is already a wake-up
-    }
+    func wake() { wakePipe.wake() }
 
     /// Sleeps `seconds` (a deadline derived from the engine's clock), or until `wake()` or one of
-    /// `descriptors` is readable. A lost device is noticed within `SchedulingThread.maxSleepSeconds`.
+    /// `descriptors` is readable.
     func sleep(seconds: Double, waking descriptors: [Int32]) {
-        var fds = ([wakePipe.read] + descriptors.filter { $0 >= 0 }).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var fds = ([wakePipe.descriptor] + descriptors.filter { $0 >= 0 }).map {
+            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        }
         let milliseconds = min(max(seconds, 0.001), SchedulingThread.maxSleepSeconds) * 1000
         _ = poll(&fds, nfds_t(fds.count), Int32(milliseconds.rounded(.up)))
-        if fds[0].revents & Int16(POLLIN) != 0 {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            while read(wakePipe.read, &bytes, bytes.count) > 0 {}   // consumed: the next sleep waits again
-        }
+        if fds[0].revents & Int16(POLLIN) != 0 { wakePipe.drain() }   // consumed: the next sleep waits again
     }
 
     /// Blocks until the listener hears `frame` (frames written minus the device delay), bounded
     /// by the time that should take plus half a second, and by the device stopping. Each nap is
     /// the time still missing by the audible clock, so it wakes when the frame is due.
+    /// The device forces this re-reading: the audible frame is the device's delay read anew,
+    /// which nothing signals (and the audio thread wakes no one).
     func waitUntilAudible(_ frame: UInt64, sampleRate: Double) {
         let start = audibleFrame
         let limit = Timestamp().addingTimeInterval(Double(frame > start ? frame - start : 0) / sampleRate + 0.5)

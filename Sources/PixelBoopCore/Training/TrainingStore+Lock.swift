@@ -21,6 +21,8 @@ extension TrainingStore {
                         kind: .busy,
                         message: error.message + holder + ", waited \(Int(TrainingStore.lockWaitSeconds)) s")
                 }
+                // SQLite reports a busy database and offers no wait for the other writer to end
+                // (its own busy handler sleeps and retries too): try again in 50 ms.
                 usleep(50_000)
             }
         }

@@ -134,10 +134,13 @@ public final class VoiceMidiOut: @unchecked Sendable {
         return stopRequested
     }
 
-    /// Listens until `stop`, the server's end, or `limitFrames` captured; `report` sees every note-on
-    /// and note-off with its output frame. Sends RPN 0 (the bend range) first and, at the end, a
-    /// note-off for any note still sounding. Throws when the server goes away.
-    public func run(limitFrames: Int? = nil, report: (VoiceNoteEvent) -> Void) throws(AudioError) {
+    /// Listens until `stop`, the server's end, `limitFrames` captured or `shouldStop` (asked after
+    /// each wait for the capture: the caller's loop looks at its keys without waiting); `report`
+    /// sees every note-on and note-off with its output frame. Sends RPN 0 (the bend range) first
+    /// and, at the end, a note-off for any note still sounding. Throws when the server goes away.
+    public func run(
+        limitFrames: Int? = nil, shouldStop: () -> Bool = { false }, report: (VoiceNoteEvent) -> Void
+    ) throws(AudioError) {
         let detector = try PitchDetector(
             sampleRate: sampleRate, windowFrames: windowFrames, minFrequency: config.minFrequency,
             maxFrequency: config.maxFrequency)
@@ -151,7 +154,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
         var filled = 0   // frames since the last hop
         var end = 0   // capture frames analysed so far
         var announced = false
-        while !stopping {
+        while !stopping && !shouldStop() {
             let got = try readChunk(&chunk, first: &end)
             if got > 0 && !announced {
                 sendBendRange(at: end + got + outputDelayFrames)
@@ -247,7 +250,8 @@ public final class VoiceMidiOut: @unchecked Sendable {
         _ = bytes.withUnsafeBufferPointer { boop_capture_midi_send(handle, UInt64(frame), $0.baseAddress, UInt32($0.count)) }
     }
 
-    /// Every note still on ends, and the cycle that sends it has run (up to 0.5 s).
+    /// Every note still on ends, and the cycle that sends it has run (up to 0.5 s). The JACK
+    /// process callback that sends them wakes no one (no system call there): read every 5 ms.
     private func finish() {
         guard boop_capture_midi_panic(handle) == BOOP_OK else { return }
         for _ in 0..<100 where boop_capture_midi_panic_done(handle) == 0 { usleep(5000) }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import PixelBoopCore
 
-struct AmbientCommand: ParsableCommand {
+struct AmbientCommand: ParsableCommand, DeviceCommand {
     static let configuration = CommandConfiguration(
         commandName: "ambient",
         abstract: "Endless generative ambient music from a preset (live, or to a file with -o).",
@@ -33,10 +33,6 @@ struct AmbientCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     @OptionGroup var gainOption: GainOption
-    var device: String { deviceOptions.device }
-    var rate: Int? { deviceOptions.rate }
-    var quiet: Bool { deviceOptions.quiet }
-    var verbose: Bool { deviceOptions.verbose }
 
     @Option(name: .long, help: "Sample format of the file: f32 or s16 (default f32 for .wav, s16 otherwise).")
     var sampleFormat: String?
@@ -164,7 +160,10 @@ final class AmbientSession {
     private var lastView = ""
 
     /// The status line's meters and clock are redrawn 20 times a second.
-    private static let pollSeconds = 0.05
+    private static let frameSeconds = 0.05
+    /// A lost device is learned by reading the playback's state (the audio thread wakes no one):
+    /// read twice a second when nothing else is due.
+    private static let deviceCheckSeconds = 0.5
 
     init(transport: AmbientTransport, device: String, reconnect: Bool, showView: Bool, verbose: Bool) {
         self.transport = transport
@@ -215,10 +214,10 @@ final class AmbientSession {
         }
         loop.onTurn = { try self.afterInput() ? .carryOn : .stop }
         // Without the view the loop sleeps until the transport is due (the end fade) or something arrives.
-        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: self.showView ? AmbientSession.pollSeconds : 0.5) }
+        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: AmbientSession.deviceCheckSeconds) }
         if showView {
             loop.frame = { self.statusFrame() }
-            loop.frameInterval = AmbientSession.pollSeconds
+            loop.frameInterval = AmbientSession.frameSeconds
         }
         try loop.run()
         clearLine()
@@ -292,7 +291,7 @@ final class AmbientSession {
         let note = shown("\(device): playback device lost; waiting for it to return (Ctrl-C stops)")
         clearLine()
         StandardError.write(note + "\n")
-        while try !waitForStop(seconds: AmbientSession.pollSeconds) {
+        while !stopRequested {
             if try transport.reopenDevice() {
                 StandardError.write(shown("\(device): device is back; resuming") + "\n")
                 if verbose { describe() }
@@ -304,13 +303,14 @@ final class AmbientSession {
         return false
     }
 
-    /// Waits up to `seconds` on the keyboard, returning early when a stop is requested.
+    /// Waits up to `seconds` in the loop (keys, media commands and stop signals wake it),
+    /// returning early when a stop is requested.
     private func waitForStop(seconds: Double) throws -> Bool {
         let end = LiveLoop.now() + seconds
         while !stopRequested {
             let left = end - LiveLoop.now()
             if left <= 0 { return false }
-            _ = try loop?.wait(seconds: min(left, AmbientSession.pollSeconds))
+            _ = try loop?.wait(seconds: left)
         }
         return true
     }

@@ -55,7 +55,7 @@ extension EditSession {
     /// On each wake: what was captured, the pitch heard now, the latency once, the notes.
     func tickVoice() {
         guard let voice else { return }
-        let got = voice.buffer.take(waitingUntil: Timestamp())
+        let got = voice.buffer.take()
         if let failure = got.failure {
             model.message = "capture: \(OneLine.escape(failure)); singing is not heard"
             voice.close()

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import PixelBoopCore
 
-struct ListenCommand: AsyncParsableCommand {
+struct ListenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
         abstract: "Capture from a microphone (or any ALSA capture device): live level and detected pitch.",
@@ -83,14 +83,17 @@ struct ListenCommand: AsyncParsableCommand {
         return config
     }
 
-    func run() async throws {
+    func run() throws {
         var failure: BoopExit?
         do {
+            // The capture is gathered on the concurrency runtime's threads, which wait for ever
+            // where none can start (`ulimit -v`): one line and 74 instead, before anything opens.
+            try Signals.checkThreadsCanStart()
             if midi.midiOut {
                 try midi.checkBackend(deviceOptions.backend)
                 try listenMidi()
             } else {
-                try await listen()
+                try listen()
             }
         } catch let e as BoopExit {
             failure = e
@@ -102,65 +105,96 @@ struct ListenCommand: AsyncParsableCommand {
         if let failure { fail(failure) }
     }
 
-    private func listen() async throws {
+    /// What one capture has seen so far.
+    private struct Progress {
+        var framesSeen = 0
+        var lostError: String?
+        var outputFailure: StandardOutput.Failure?
+        /// Capture is to end (the duration reached, stdout failed, q or a stop signal).
+        var stopping = false
+    }
+
+    private func listen() throws {
         // An output that cannot be created (a directory, a name too long) is 73 before the device opens.
         if let output { try checkOutput(output) }
         let stream = AudioStream(config: streamConfig)
-        try Signals.install { stream.stop() }
+        Signals.install()
         try stream.start()
         let rate = stream.sampleRate
         let detector = try PitchDetector(sampleRate: rate, windowFrames: bufferFrames)
         let writer = try openRecording(stream, rate: rate)
         if deviceOptions.verbose { describe(stream) }
-
-        let limitFrames = duration.map { Int(($0 * rate).rounded()) }
         let live = !json && !raw && !deviceOptions.quiet
         let tty = isatty(STDOUT_FILENO) == 1
         // The live line on a terminal never blocks capture: a line the terminal is not ready for
         // is dropped (the next one shows the state then).
         let screen = live && tty ? ScreenOutput(reopening: STDOUT_FILENO) : nil
-        var framesSeen = 0
-        var lostError: String?
-        var outputFailure: StandardOutput.Failure?
-
-        let quit = QuitKey()   // q ends it as Ctrl-C does, at the next buffer
-        defer { quit.restore() }
-        eventLoop: for await event in stream.events {
-            switch event {
-            case .samples(let buffer, _, _, let timestamp):
-                if quit.pressed() { stream.stop() }
-                var samples = buffer
-                if let limitFrames {
-                    let room = limitFrames - framesSeen
-                    if room <= 0 {
-                        stream.stop()
-                        continue
-                    }
-                    if samples.count > room { samples.removeLast(samples.count - room) }
+        // The one loop: it sleeps until a buffer, a key or a stop signal comes; q ends capture as
+        // Ctrl-C does, at once.
+        let loop = CommandLoop()
+        defer { loop.restore() }
+        let inbox = CaptureBuffer()
+        inbox.gather(from: stream)
+        loop.watch(inbox.readiness) { .stop }   // read by `takeEvents()`
+        var progress = Progress()
+        var ended = false
+        while !ended {
+            if loop.stopped || progress.stopping {
+                stream.stop()
+                // Only the capture's end is awaited now (the stop signal's pipe stays readable).
+                var fd = pollfd(fd: inbox.readiness, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, -1)
+            } else {
+                _ = try loop.wait(seconds: .infinity)
+            }
+            let got = inbox.takeEvents()
+            ended = got.ended
+            for event in got.events {
+                switch event {
+                case .samples(let buffer, _, _, let timestamp):
+                    guard !progress.stopping else { continue }
+                    try take(
+                        buffer, at: timestamp, rate: rate, detector: detector, writer: writer, live: live, tty: tty,
+                        screen: screen, &progress)
+                case .status(let status): if status == .stopped { ended = true }
+                case .error(_, let message): progress.lostError = message
                 }
-                framesSeen += samples.count
-                try writer?.write(samples)
-                let pitch = samples.count >= min(bufferFrames, 256) ? detector.detect(samples) : nil
-                // stdout failed: the reader closed the pipe (`| head`: "enough", exit 0) or the write
-                // failed (74). Either way capture ends here and a recording is finished first.
-                if outputFailure == nil,
-                    let failure = report(
-                        samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty, screen: screen)
-                {
-                    outputFailure = failure
-                    stream.stop()
-                }
-                if let limitFrames, framesSeen >= limitFrames { stream.stop() }
-            case .status(let status):
-                if status == .stopped { break eventLoop }
-            case .error(_, let message):
-                lostError = message
             }
         }
         try finish(
-            writer, frames: framesSeen, liveLine: live && tty, screen: screen, outputFailure: outputFailure)
+            writer, frames: progress.framesSeen, liveLine: live && tty, screen: screen,
+            outputFailure: progress.outputFailure)
         reportLosses(stream.losses, recording: writer != nil)
-        if let lostError { throw BoopExit(.ioError, lostError) }
+        if let lostError = progress.lostError { throw BoopExit(.ioError, lostError) }
+    }
+
+    /// One captured buffer: cut at --duration, recorded, its pitch found and reported.
+    private func take(
+        _ buffer: [Float], at timestamp: Double, rate: Double, detector: PitchDetector, writer: AudioFileWriter?,
+        live: Bool, tty: Bool, screen: ScreenOutput?, _ progress: inout Progress
+    ) throws {
+        let limitFrames = duration.map { Int(($0 * rate).rounded()) }
+        var samples = buffer
+        if let limitFrames {
+            let room = limitFrames - progress.framesSeen
+            if room <= 0 {
+                progress.stopping = true
+                return
+            }
+            if samples.count > room { samples.removeLast(samples.count - room) }
+        }
+        progress.framesSeen += samples.count
+        try writer?.write(samples)
+        let pitch = samples.count >= min(bufferFrames, 256) ? detector.detect(samples) : nil
+        // stdout failed: the reader closed the pipe (`| head`: "enough", exit 0) or the write
+        // failed (74). Either way capture ends here and a recording is finished first.
+        if progress.outputFailure == nil,
+            let failure = report(samples, pitch: pitch, time: timestamp, rate: rate, live: live, tty: tty, screen: screen)
+        {
+            progress.outputFailure = failure
+            progress.stopping = true
+        }
+        if let limitFrames, progress.framesSeen >= limitFrames { progress.stopping = true }
     }
 
     /// The recording's file (`-o`), opened once the device has given its rate; a file that cannot

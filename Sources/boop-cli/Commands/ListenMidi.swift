@@ -122,7 +122,11 @@ extension ListenCommand {
         if deviceOptions.verbose { StandardError.write(Self.delayLine(voice) + "\n") }
         let limit = duration.map { Int(($0 * rate).rounded()) }
         var failure: StandardOutput.Failure?
-        try voice.run(limitFrames: limit) { event in
+        // q ends it as Ctrl-C does: the loop's keys are looked at after each wait for the capture
+        // (the capture's own wait, at least every period, is where this thread sleeps).
+        let loop = CommandLoop()
+        defer { loop.restore() }
+        try voice.run(limitFrames: limit, shouldStop: { (try? loop.wait(seconds: 0)) ?? true }) { event in
             guard failure == nil, !deviceOptions.quiet else { return }
             failure = StandardOutput.send(Self.noteLine(event, rate: rate, json: json) + "\n")
             if failure != nil { voice.stop() }

@@ -170,7 +170,7 @@ final class PlaySession {
             return finished ? .stop : .carryOn
         }
         loop.secondsUntilDue = {
-            if let next = self.reconnect?.nextTry { return min(0.5, max(0.01, next - LiveLoop.now())) }
+            if let next = self.reconnect?.nextTry { return max(0.01, next - LiveLoop.now()) }
             return self.transport.secondsUntilDue(atMost: 0.5)
         }
         if showView {

@@ -169,7 +169,7 @@ final class SynthSession {
         }
         // The log and the status line are read a few times a second; the sound never waits on them.
         loop.secondsUntilDue = {
-            if let next = self.reconnect?.nextTry { return min(0.5, max(0.01, next - LiveLoop.now())) }
+            if let next = self.reconnect?.nextTry { return max(0.01, next - LiveLoop.now()) }
             return self.verbose || self.showView ? 0.05 : 0.25
         }
         if showView {

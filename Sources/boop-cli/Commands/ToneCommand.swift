@@ -3,7 +3,7 @@ import Glibc
 import PixelBoopCore
 import Synchronization
 
-struct ToneCommand: ParsableCommand {
+struct ToneCommand: ParsableCommand, DeviceCommand {
     static let configuration = CommandConfiguration(
         commandName: "tone",
         abstract: "Play precisely tuned sine tones in sequence (ear training), or render them with -o.",
@@ -48,11 +48,6 @@ struct ToneCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     @OptionGroup var gainOption: GainOption
-
-    var device: String { deviceOptions.device }
-    var rate: Int? { deviceOptions.rate }
-    var quiet: Bool { deviceOptions.quiet }
-    var verbose: Bool { deviceOptions.verbose }
 
     /// ArgumentParser takes time quadratic in the number of positional values (16,000 notes: 10 s).
     /// For a long note list, the notes are taken out of the arguments here in one linear pass,
@@ -240,12 +235,11 @@ struct ToneCommand: ParsableCommand {
         }
         if verbose { log(player.playbackDescription) }
         let showTones = !quiet && (verbose || isatty(STDERR_FILENO) == 1)
-        // q ends it as Ctrl-C does.
-        let quit = QuitKey()
-        defer { quit.restore() }
+        // The tones wait in the one loop: q ends them as Ctrl-C does, at once.
+        let loop = CommandLoop()
+        defer { loop.restore() }
         let finished = try player.play(
-            plan.sequence, wakeDescriptors: [Signals.wakeDescriptor] + quit.descriptors,
-            shouldStop: { Signals.interrupted || quit.pressed() },
+            plan.sequence, waiting: loop.wait(seconds:),
             onTone: { k in
                 if showTones { log(describe(plan, k)) }
                 if verbose && k == 0 {

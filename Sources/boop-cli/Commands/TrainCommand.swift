@@ -172,6 +172,8 @@ final class TrainSessionRunner {
     private var player: SineWaveNotePlayer?
     private var writer: AudioFileWriter?
     private var rate: Double
+    /// The session's loop: the tones and the answers wait in it.
+    private var commandLoop: CommandLoop?
     private var keys: AnswerKeys?
     /// When the tones last ended: the response time runs from here.
     private var askedAt = Timestamp()
@@ -212,13 +214,15 @@ final class TrainSessionRunner {
             writer?.abort()
             throw BoopExit(error)
         }
-        if !command.json { keys = AnswerKeys() }
-        defer { keys?.restore() }
+        let loop = CommandLoop(keys: !command.json)
+        commandLoop = loop
+        keys = AnswerKeys(loop)
+        defer { loop.restore() }
         say("Which tone was higher? After the two tones: up (k) if the second was higher, down (j) if lower; r replays, q ends.")
 
         var failure: Error?
         do {
-            try loop()
+            try runTrials()
         } catch {
             failure = error
         }
@@ -246,8 +250,8 @@ final class TrainSessionRunner {
         }
     }
 
-    private func loop() throws {
-        while procedure.answered < command.trials && !Signals.interrupted && outputFailure == nil {
+    private func runTrials() throws {
+        while procedure.answered < command.trials && commandLoop?.stopped == false && outputFailure == nil {
             let plan = procedure.nextTrial()
             if command.json {
                 let line = String(
@@ -282,8 +286,10 @@ final class TrainSessionRunner {
         let sequence = try ToneSequence(
             frequencies: [plan.firstHz, plan.secondHz], duration: command.duration,
             gap: command.gap, sampleRate: rate)
-        try soundTrial(sequence, writer: writer, player: player, tail: TrainRunCommand.interTrialSeconds)
-        keys?.discardTyped()
+        guard let commandLoop else { return }
+        try soundTrial(
+            sequence, writer: writer, player: player, tail: TrainRunCommand.interTrialSeconds, loop: commandLoop)
+        try keys?.discardTyped()
     }
 
     /// true: "the second was higher"; nil: the session ends here (quit, end of input, Ctrl-C).

@@ -45,23 +45,24 @@ final class EarSessionRunner {
     }
 
     func run() throws {
-        let keys = s.json ? nil : AnswerKeys()
+        let loop = CommandLoop(keys: !s.json)
+        let keys = AnswerKeys(loop)
         if !s.json && keys == nil {
             throw BoopExit(
                 .usage, "train \(s.exercise.rawValue): answers come from the keyboard; use --json to answer from a program")
         }
-        defer { keys?.restore() }
+        defer { loop.restore() }
         Signals.install()
         let id = try TrainIntervalCommand.storing { try store.beginSession(settings: s.settingsJSON, exercise: s.exercise) }
         if !s.json { say("After the notes, name what you heard by its key; r replays, q ends.") }
-        while answered.count < s.trials && !Signals.interrupted {
+        while answered.count < s.trials && !loop.stopped {
             let plan = s.plan(answered.count + 1, scheduler.next(using: &rng), &rng)
             if s.json { say(jsonTrial(plan)) }
             var asked = Timestamp()
             var outcome = AnswerKeys.Outcome<String>.replay
             while case .replay = outcome {
-                try sound.play(plan)
-                keys?.discardTyped()
+                try sound.play(plan, loop: loop)
+                try keys?.discardTyped()
                 if !s.json { say(trialLine(plan)) }
                 asked = Timestamp()
                 outcome = try answer(plan, keys)
@@ -184,20 +185,20 @@ final class EarSound {
 
     /// Notes played together start 1 ms apart (a sequence's onsets must advance); phrases are
     /// 0.2 s apart.
-    func play(_ plan: EarTrialPlan) throws {
-        try play(plan.phrases, gap: plan.together ? 0.001 - duration : 0.05, rest: 0.2)
+    func play(_ plan: EarTrialPlan, loop: CommandLoop) throws {
+        try play(plan.phrases, gap: plan.together ? 0.001 - duration : 0.05, rest: 0.2, loop: loop)
     }
 
     /// Both intervals of an interval-discrimination trial as one sequence (0.5 s rest between
     /// them), scheduled by the engine as a whole; a stop signal ends it at once.
-    func play(_ plan: IntervalTrialPlan) throws {
-        try play([[plan.first.0, plan.first.1], [plan.second.0, plan.second.1]], gap: 0.05, rest: 0.5)
+    func play(_ plan: IntervalTrialPlan, loop: CommandLoop) throws {
+        try play([[plan.first.0, plan.first.1], [plan.second.0, plan.second.1]], gap: 0.05, rest: 0.5, loop: loop)
     }
 
     /// Phrases `rest` seconds apart, their notes `gap` apart, 1 s after the trial in a file.
-    func play(_ phrases: [[Double]], gap: Double, rest: Double) throws {
+    func play(_ phrases: [[Double]], gap: Double, rest: Double, loop: CommandLoop) throws {
         let sequence = try ToneSequence(phrases: phrases, duration: duration, gap: gap, rest: rest, sampleRate: rate)
-        try soundTrial(sequence, writer: writer, player: player, tail: 1.0)
+        try soundTrial(sequence, writer: writer, player: player, tail: 1.0, loop: loop)
     }
 
     func finish(keep: Bool) throws {

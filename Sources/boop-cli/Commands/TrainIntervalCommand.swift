@@ -61,11 +61,12 @@ struct TrainIntervalCommand: ParsableCommand {
 
     func run() throws {
         runReportingErrors {
-            let keys = json ? nil : AnswerKeys()
+            let loop = CommandLoop(keys: !json)
+            let keys = AnswerKeys(loop)
             if !json && keys == nil {
                 throw BoopExit(.usage, "train interval: answers come from the keyboard; use --json to answer from a program")
             }
-            defer { keys?.restore() }
+            defer { loop.restore() }
             if let output { try checkOutput(output) }
             Signals.install()
             let seed = session.seedOrDrawn()
@@ -74,7 +75,7 @@ struct TrainIntervalCommand: ParsableCommand {
             let store = try history.open(forWriting: true)
             let id = try Self.storing { try store.beginSession(settings: settingsJSON(seed), exercise: .interval) }
             let sound = try EarSound(duration: duration, output: output, deviceOptions: session.deviceOptions)
-            while run.answered < trials && !Signals.interrupted {
+            while run.answered < trials && !loop.stopped {
                 let plan = run.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")
                 // Keys typed while the notes played are a guess, not an answer: dropped; the
@@ -82,8 +83,8 @@ struct TrainIntervalCommand: ParsableCommand {
                 var asked = Timestamp()
                 var outcome = AnswerKeys.Outcome<Bool>.replay
                 while case .replay = outcome {
-                    try sound.play(plan)
-                    keys?.discardTyped()
+                    try sound.play(plan, loop: loop)
+                    try keys?.discardTyped()
                     asked = Timestamp()
                     outcome = try answer(plan, keys)
                 }

@@ -1,63 +1,6 @@
 import Glibc
 import PixelBoopCore
 
-/// Captured samples, gathered by the task that reads the stream and taken by the command's
-/// thread, which sleeps until some arrive. @unchecked Sendable: every field is guarded by
-/// `condition`'s lock.
-final class CaptureBuffer: @unchecked Sendable {
-    private let condition = Condition()
-    private var samples: [Float] = []
-    private var failure: String?
-    private var stopped = false
-    private var woken = false
-
-    /// The most kept between takes (10 s at 16 kHz): older samples are dropped, so a device that
-    /// delivers faster than real time (the null PCM) or a long pause cannot pile up a backlog.
-    static let capacity = 160_000
-
-    func append(_ s: [Float]) {
-        update {
-            $0.samples += s
-            if $0.samples.count > Self.capacity { $0.samples.removeFirst($0.samples.count - Self.capacity) }
-        }
-    }
-    func fail(_ message: String) { update { $0.failure = message } }
-
-    /// Takes `stream`'s samples, its failure and its end, from a task of its own.
-    func gather(from stream: AudioStream) {
-        Task.detached { [self] in
-            for await event in stream.events {
-                switch event {
-                case .samples(let s, _, _, _): append(s)
-                case .error(_, let message): fail(message)
-                case .status(let status): if status == .stopped { stop() }
-                }
-            }
-            stop()
-        }
-    }
-    func stop() { update { $0.stopped = true } }
-    /// Ends the current and every later wait at once (a stop signal: the caller sees it next).
-    func wake() { update { $0.woken = true } }
-
-    private func update(_ change: (CaptureBuffer) -> Void) {
-        condition.withLock {
-            change(self)
-            condition.broadcast()
-        }
-    }
-
-    /// Everything captured since the last take, and why capture ended (if it did). Sleeps until
-    /// there is something to say, `wake()` is called or `deadline` passes.
-    func take(waitingUntil deadline: Timestamp) -> (samples: [Float], failure: String?, stopped: Bool) {
-        condition.withLock {
-            while samples.isEmpty && failure == nil && !stopped && !woken && condition.wait(until: deadline) {}
-            defer { samples.removeAll(keepingCapacity: true) }
-            return (samples, failure, stopped)
-        }
-    }
-}
-
 /// The live half of `train match`: the capture device (-C) heard note by note, with a needle.
 final class LiveMatchInput {
     let stream: AudioStream
@@ -66,14 +9,17 @@ final class LiveMatchInput {
     /// A 10 ms block quieter than this (dBFS RMS) is silence whatever came before.
     static let silenceFloor = pow(10, -50.0 / 20)
 
-    init(device: String) throws {
+    /// The session's loop: every wait for samples sleeps in it, woken by the capture, a key or a
+    /// stop signal (so q and Ctrl-C end it at once, even on a device that delivers nothing).
+    let loop: CommandLoop
+
+    init(device: String, loop: CommandLoop) throws {
         stream = AudioStream(config: StreamConfig(sampleRate: 16000, bufferFrames: 320, channels: 1, device: device))
         try stream.start()
         rate = stream.sampleRate
+        self.loop = loop
         buffer.gather(from: stream)
-        let buffer = self.buffer
-        // A stop signal ends a wait for samples at once, even from a device that delivers none.
-        try Signals.install(onStop: { buffer.wake() })
+        loop.watch(buffer.readiness) { .stop }   // read by `take()` once the wait ends
     }
 
     func close() { stream.stop() }
@@ -81,8 +27,8 @@ final class LiveMatchInput {
     /// The room's level (RMS of its quietest 10 ms seen while waiting): a microphone never reads
     /// digital silence, so "silence" is judged against this too.
     private var noiseFloor = 0.0
-    /// Asked while waiting and listening: a stop signal, or q (the session sets it).
-    var stopped: () -> Bool = { Signals.interrupted }
+    /// A stop signal or q.
+    var stopped: Bool { loop.stopped }
 
     /// Waits (up to `limit` seconds) until the input has been quiet for `quiet` seconds (within
     /// 6 dB of the quietest block heard): what was played as the reference has passed the capture
@@ -91,7 +37,7 @@ final class LiveMatchInput {
         let deadline = Timestamp().addingTimeInterval(limit)
         var silentFrames = 0
         var lowest = Double.infinity
-        while Timestamp() < deadline && !stopped() {
+        while Timestamp() < deadline && !stopped {
             let got = try next(until: deadline)
             for block in Self.blocks(got, size: Int(rate / 100)) where block.count == Int(rate / 100) {
                 let level = Self.rms(block)
@@ -112,7 +58,7 @@ final class LiveMatchInput {
     func measureDrone(seconds: Double = 0.4) throws {
         let deadline = Timestamp().addingTimeInterval(seconds)
         var got: [Float] = []
-        while Timestamp() < deadline && !stopped() { got += try next(until: deadline) }
+        while Timestamp() < deadline && !stopped { got += try next(until: deadline) }
         let levels = Self.blocks(Array(got.suffix(got.count / 2)), size: Int(rate / 100)).map { Self.rms($0) }.sorted()
         if !levels.isEmpty { noiseFloor = max(noiseFloor, levels[levels.count / 2]) }
     }
@@ -126,17 +72,17 @@ final class LiveMatchInput {
 
     /// Listens (up to `limit` seconds) for a steady note (`NoteListener`: a cough or a blip before
     /// it is set aside and listening goes on). `sound` gets each block's pitch while a sound is
-    /// held; `key` is asked between waits (at most a fifth of a second apart) for a steering key.
+    /// held; `key` is asked after each wait (a key ends the wait) for a steering key.
     func listen(limit: Double, key: () -> UInt8?, sound: (Double?) -> Void, discarded: () -> Void) throws -> Heard {
         let listener = try NoteListener(rate: rate, noiseFloor: noiseFloor)
         let deadline = Timestamp().addingTimeInterval(limit)
-        while Timestamp() < deadline && !stopped() {
+        while Timestamp() < deadline && !stopped {
             if let k = key() { return .key(k) }
             // In pieces of 0.1 s, asking after each: a device that delivers faster than real time
             // (the null PCM) must not hold q up behind its backlog.
             let got = try next(until: deadline)
             for piece in Self.blocks(got, size: Int(rate / 10)) {
-                if stopped() { break }
+                if stopped { break }
                 for event in listener.feed(Array(piece)) {
                     switch event {
                     case .quiet: break
@@ -150,10 +96,14 @@ final class LiveMatchInput {
         return listener.finish().map { .note($0) } ?? .nothing
     }
 
+    /// What was captured by `deadline`: waits in the loop until samples, a key or a stop signal
+    /// come, or the deadline passes.
     private func next(until deadline: Timestamp) throws -> [Float] {
-        // A stop signal wakes the wait itself; q is read by the caller between waits, so none is
-        // longer than a fifth of a second (a device that delivers nothing cannot hold q up).
-        let got = buffer.take(waitingUntil: min(deadline, Timestamp().addingTimeInterval(0.2)))
+        var got = buffer.take()
+        if got.samples.isEmpty && got.failure == nil && !got.stopped {
+            _ = try loop.wait(seconds: deadline.timeIntervalSince(Timestamp()))
+            got = buffer.take()
+        }
         if let failure = got.failure { throw BoopExit(.ioError, "capture: \(failure)") }
         if got.samples.isEmpty && got.stopped { throw BoopExit(.ioError, "capture: the device stopped") }
         return got.samples

@@ -10,9 +10,9 @@ extension TrainMatchCommand {
     struct LiveTrial {
         let player: SineWaveNotePlayer
         let input: LiveMatchInput
-        let quit: QuitKey
         let needle: Bool
-        let stopped: () -> Bool
+        var loop: CommandLoop { input.loop }
+        var stopped: Bool { input.stopped }
     }
 
     /// Live: each reference on -D, then the note sung into -C (a needle while it is held).
@@ -21,18 +21,18 @@ extension TrainMatchCommand {
             route: self.deviceOptions.route, sampleRate: self.deviceOptions.sampleRate(default: 44100),
             timbre: Timbre(name: self.timbre) ?? .tone)
         defer { player.close(drain: true) }
-        let input = try LiveMatchInput(device: self.captureDevice)
+        // q ends the session as Ctrl-C does: every wait is in this loop.
+        let loop = CommandLoop()
+        defer { loop.restore() }
+        let input = try LiveMatchInput(device: self.captureDevice, loop: loop)
         defer { input.close() }
         let needle = !self.json && !self.deviceOptions.quiet && isatty(STDOUT_FILENO) == 1
         let fixed = try fixedReferences()?.count
-        let quit = QuitKey()   // q ends the session as Ctrl-C does
-        defer { quit.restore() }
-        let stopped = { Signals.interrupted || quit.pressed() }
-        input.stopped = stopped
-        if !self.json && !quit.descriptors.isEmpty { say(Self.keysLine) }
-        let live = LiveTrial(player: player, input: input, quit: quit, needle: needle, stopped: stopped)
+        if !self.json && loop.readsKeys { say(Self.keysLine) }
+        let live = LiveTrial(player: player, input: input, needle: needle)
         try session(
-            count: self.trials ?? fixed ?? 10, recorder: recorder, stopped: stopped, curves: needle, pitch: pitch, drill: drill
+            count: self.trials ?? fixed ?? 10, recorder: recorder, stopped: { loop.stopped }, curves: needle, pitch: pitch,
+            drill: drill
         ) { _, refHz, target, announce in
             try liveTrial(refHz: refHz, target: target, live, announce: announce)
         }
@@ -42,11 +42,10 @@ extension TrainMatchCommand {
     /// steering keys start it over (r, or after a pause) or listen again (x).
     func liveTrial(refHz: Double, target: Double, _ live: LiveTrial, announce: () -> Void) throws -> SungPitch? {
         var playReference = true
-        while !live.stopped() {
+        while !live.stopped {
             if playReference {
                 let tone = try ToneSequence(frequencies: [refHz], duration: 1.0, gap: 0, sampleRate: live.player.sampleRate)
-                _ = try live.player.play(
-                    tone, wakeDescriptors: [Signals.wakeDescriptor] + live.quit.descriptors, shouldStop: live.stopped)
+                _ = try live.player.play(tone, waiting: live.loop.wait(seconds:))
                 try live.input.waitForQuiet()
                 if self.drone {
                     try live.player.startDrone(frequency: refHz)
@@ -64,7 +63,7 @@ extension TrainMatchCommand {
                 say("  listening again")
             case .key(let k) where k == UInt8(ascii: "p") || k == UInt8(ascii: " "):
                 say("  paused: any key goes on (q ends)")
-                while !live.stopped() && live.quit.takeKeys().isEmpty { try live.input.discardCaptured() }
+                while !live.stopped && live.loop.takeKeys().isEmpty { try live.input.discardCaptured() }
                 playReference = true
             case .key: playReference = true   // r
             }
@@ -75,10 +74,15 @@ extension TrainMatchCommand {
     /// Listening, with the needle against the target in a terminal.
     private func listen(target: Double, _ live: LiveTrial) throws -> LiveMatchInput.Heard {
         var needle = TargetNeedle(target: target)
-        let steering: Set<UInt8> = [UInt8(ascii: "r"), UInt8(ascii: "x"), UInt8(ascii: "p"), UInt8(ascii: " ")]
+        let steering: [Character] = ["r", "x", "p", " "]
         let heard = try live.input.listen(
             limit: self.listenSeconds,
-            key: { live.quit.takeKeys().first { steering.contains($0) } },
+            key: {
+                live.loop.takeKeys().lazy.compactMap { event -> UInt8? in
+                    guard case .char(let c) = event, steering.contains(c) else { return nil }
+                    return c.asciiValue
+                }.first
+            },
             sound: { hz in
                 guard live.needle, let line = needle.reading(hz) else { return }
                 _ = StandardOutput.send("\r" + line + "\u{1B}[K")

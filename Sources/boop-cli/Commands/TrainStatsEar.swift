@@ -3,11 +3,14 @@ import PixelBoopCore
 /// `stats --profile` for the identification exercises: per item, the trials, the share named
 /// right and its 95 % Wilson interval (honest with few trials and at 0 or 100 %), every session.
 enum EarProfileText {
+    /// The trials of each drill that has any, in the drills' order.
+    static func byDrill(_ trials: [EarTrialRecord]) -> [(drill: EarDrill, trials: [EarTrialRecord])] {
+        EarDrill.allCases.map { drill in (drill, trials.filter { $0.drill == drill }) }.filter { !$0.trials.isEmpty }
+    }
+
     static func text(_ trials: [EarTrialRecord]) -> String {
         var parts: [String] = []
-        for drill in EarDrill.allCases {
-            let mine = trials.filter { $0.drill == drill }
-            guard !mine.isEmpty else { continue }
+        for (drill, mine) in byDrill(trials) {
             var out = "Naming \(title(drill)), every session; 95 % Wilson interval)\n"
             out += "item    trials  right  95 % interval  most often named instead\n"
             for item in drill.items {
@@ -29,9 +32,7 @@ enum EarProfileText {
     /// right), "" when none.
     static func progress(_ trials: [EarTrialRecord]) -> String {
         var parts: [String] = []
-        for drill in EarDrill.allCases {
-            let mine = trials.filter { $0.drill == drill }
-            guard !mine.isEmpty else { continue }
+        for (drill, mine) in byDrill(trials) {
             var out = "Naming \(title(drill)))\nsession  started           trials  right\n"
             for (session, rows) in Dictionary(grouping: mine, by: \.session).sorted(by: { $0.key < $1.key }) {
                 let right = rows.filter(\.correct).count
@@ -47,9 +48,7 @@ enum EarProfileText {
     /// `stats --profile --json`: per drill, per item asked, the trials, right and the interval.
     static func json(_ trials: [EarTrialRecord]) -> [String: Any] {
         var object: [String: Any] = [:]
-        for drill in EarDrill.allCases {
-            let mine = trials.filter { $0.drill == drill }
-            guard !mine.isEmpty else { continue }
+        for (drill, mine) in byDrill(trials) {
             object[drill.rawValue] = drill.items.compactMap { item -> [String: Any]? in
                 let asked = mine.filter { $0.item == item }
                 guard !asked.isEmpty else { return nil }

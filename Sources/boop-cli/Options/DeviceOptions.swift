@@ -55,3 +55,16 @@ struct DeviceOptions: ParsableArguments {
         rate.map(Double.init) ?? defaultRate
     }
 }
+
+/// A command with the device flags: their values read as the command's own (`device`,
+/// `verbose` ...), in one place rather than forwarded in each command.
+protocol DeviceCommand {
+    var deviceOptions: DeviceOptions { get }
+}
+
+extension DeviceCommand {
+    var device: String { deviceOptions.device }
+    var rate: Int? { deviceOptions.rate }
+    var quiet: Bool { deviceOptions.quiet }
+    var verbose: Bool { deviceOptions.verbose }
+}

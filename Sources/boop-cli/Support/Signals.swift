@@ -101,11 +101,12 @@ enum Signals {
         }
     }
 
-    /// The watcher thread: sleeps until the first signal, then runs the handler once.
+    /// The watcher thread: sleeps until the first signal, then runs the handler once. Without a
+    /// wake pipe (none could be made) nothing can wake it, so it looks every 50 ms.
     private static func watch() {
         var fds = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
         while !interrupted {
-            _ = poll(&fds, 1, fds.fd >= 0 ? 1000 : 50)
+            _ = poll(&fds, 1, fds.fd >= 0 ? -1 : 50)
         }
         handler.withLock { $0 }?()
     }

@@ -1,8 +1,11 @@
 import PixelBoopCore
 
-/// A training trial's tones, for both exercises: appended to the file with `tail` seconds of
-/// silence after them, or played on the device until heard (a stop signal ends them at once).
-func soundTrial(_ sequence: ToneSequence, writer: AudioFileWriter?, player: SineWaveNotePlayer?, tail: Double) throws {
+/// A training trial's tones, for every exercise: appended to the file with `tail` seconds of
+/// silence after them, or played on the device until heard, waiting in the session's loop (q or
+/// a stop signal ends them at once).
+func soundTrial(
+    _ sequence: ToneSequence, writer: AudioFileWriter?, player: SineWaveNotePlayer?, tail: Double, loop: CommandLoop
+) throws {
     if let writer {
         var renderer = ToneRenderer(sequence: sequence)
         renderer.tailSeconds = tail
@@ -12,6 +15,6 @@ func soundTrial(_ sequence: ToneSequence, writer: AudioFileWriter?, player: Sine
             throw BoopExit(e)
         }
     } else if let player {
-        _ = try player.play(sequence, wakeDescriptors: [Signals.wakeDescriptor], shouldStop: { Signals.interrupted })
+        _ = try player.play(sequence, waiting: loop.wait(seconds:))
     }
 }

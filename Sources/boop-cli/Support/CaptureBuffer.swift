@@ -1,0 +1,79 @@
+import Glibc
+import PixelBoopCore
+import Synchronization
+
+/// What a capture stream delivered, gathered by a task of its own and taken by the command's
+/// thread in its loop: `readiness` turns readable when something arrived, so the loop (`listen`,
+/// `train match`, the editor's voice) sleeps until then rather than looking again and again.
+final class CaptureBuffer: Sendable {
+    private struct State {
+        var events: [StreamEvent] = []
+        var frames = 0
+        var ended = false
+    }
+    private let state = Mutex(State())
+    private let wake = WakePipe()
+
+    /// The most samples kept between takes (10 s at 16 kHz): older buffers are dropped, so a
+    /// device that delivers faster than real time (the null PCM) or a long pause cannot pile up
+    /// a backlog.
+    static let capacity = 160_000
+
+    /// Readable once something was gathered and not yet taken (-1 when no pipe could be made:
+    /// the loop then wakes only for its deadlines).
+    var readiness: Int32 { wake?.descriptor ?? -1 }
+
+    /// Takes `stream`'s events and its end, from a task of its own.
+    func gather(from stream: AudioStream) {
+        Task.detached { [self] in
+            for await event in stream.events { add(event) }
+            add(nil)
+        }
+    }
+
+    /// One event of the stream (nil: the stream ended), and the readiness raised.
+    func add(_ event: StreamEvent?) {
+        state.withLock { s in
+            guard let event else {
+                s.ended = true
+                return
+            }
+            s.events.append(event)
+            if case .samples(let samples, _, _, _) = event { s.frames += samples.count }
+            while s.frames > Self.capacity, let i = s.events.firstIndex(where: { if case .samples = $0 { true } else { false } })
+            {
+                if case .samples(let dropped, _, _, _) = s.events.remove(at: i) { s.frames -= dropped.count }
+            }
+        }
+        wake?.wake()
+    }
+
+    /// Every event since the last take, in order, and whether the stream has ended.
+    func takeEvents() -> (events: [StreamEvent], ended: Bool) {
+        wake?.drain()
+        return state.withLock { s in
+            defer {
+                s.events.removeAll(keepingCapacity: true)
+                s.frames = 0
+            }
+            return (s.events, s.ended)
+        }
+    }
+
+    /// The samples of every buffer since the last take, run together, the stream's failure (if
+    /// one came) and whether it stopped.
+    func take() -> (samples: [Float], failure: String?, stopped: Bool) {
+        let got = takeEvents()
+        var samples: [Float] = []
+        var failure: String?
+        var stopped = got.ended
+        for event in got.events {
+            switch event {
+            case .samples(let s, _, _, _): samples += s
+            case .error(_, let message): failure = message
+            case .status(let status): if status == .stopped { stopped = true }
+            }
+        }
+        return (samples, failure, stopped)
+    }
+}
