@@ -17,6 +17,18 @@ constexpr int kPollTimeoutMs = 100;
 // server (an idle null sink's monitor delivering late) is waited for, and time during which the
 // process was stopped does not count (RunningClock).
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
+
+// The mean of the channels of integer frames, summed in `Sum` (wide enough for every channel) and
+// scaled in `Scale`'s precision.
+template <class Sample, class Sum, class Scale>
+void mixIntegers(const void* in, uint32_t channels, uint32_t frames, Scale scale, float* out) BOOP_RT {
+    const Sample* p = static_cast<const Sample*>(in);
+    for (uint32_t i = 0; i < frames; ++i) {
+        Sum sum = 0;
+        for (uint32_t c = 0; c < channels; ++c) sum += p[i * channels + c];
+        out[i] = static_cast<float>(static_cast<Scale>(sum) * scale);
+    }
+}
 }  // namespace
 
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT {
@@ -32,26 +44,12 @@ void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint3
             }
             break;
         }
-        case SampleFormat::S32: {
-            const int32_t* p = static_cast<const int32_t*>(in);
-            const double scale = 1.0 / (2147483648.0 * double(channels));
-            for (uint32_t i = 0; i < frames; ++i) {
-                int64_t sum = 0;
-                for (uint32_t c = 0; c < channels; ++c) sum += p[i * channels + c];
-                out[i] = static_cast<float>(double(sum) * scale);
-            }
+        case SampleFormat::S32:  // in double: a 32-bit sample has more bits than a float's mantissa
+            mixIntegers<int32_t, int64_t>(in, channels, frames, 1.0 / (2147483648.0 * double(channels)), out);
             break;
-        }
-        case SampleFormat::S16: {
-            const int16_t* p = static_cast<const int16_t*>(in);
-            const float scale = 1.0f / (32768.0f * float(channels));
-            for (uint32_t i = 0; i < frames; ++i) {
-                int32_t sum = 0;
-                for (uint32_t c = 0; c < channels; ++c) sum += p[i * channels + c];
-                out[i] = float(sum) * scale;
-            }
+        case SampleFormat::S16:
+            mixIntegers<int16_t, int32_t>(in, channels, frames, 1.0f / (32768.0f * float(channels)), out);
             break;
-        }
     }
 }
 

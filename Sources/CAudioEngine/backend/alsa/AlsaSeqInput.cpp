@@ -60,13 +60,8 @@ std::vector<SeqPort> AlsaSeqInput::sources() const {
 boop_status AlsaSeqInput::subscribe(const char* spec, std::string& why) {
     if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
     if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    const std::vector<SeqPort> ports = sources();
-    const int found = matchSeqPort(ports, spec);
-    if (found < 0) {
-        why = "no ALSA sequencer source matches it (see boop devices)";
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    }
-    const SeqPort& p = ports[std::size_t(found)];
+    SeqPort p;
+    if (!findSeqPort(seq_, kReadable, spec, "source", p, why)) return BOOP_ERROR_INVALID_ARGUMENT;
     const int r = snd_seq_connect_from(seq_, port_, p.client, p.port);
     if (r < 0 && r != -EBUSY) {  // EBUSY: already subscribed
         why = "the sequencer refused the subscription to " + p.clientName + ":" + p.portName + ": " + snd_strerror(r);

@@ -15,7 +15,6 @@ namespace boop {
 namespace {
 constexpr unsigned kWritable = SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE;
 
-std::vector<SeqPort> sinks(snd_seq_t* seq) { return listSeqPorts(seq, kWritable); }
 }  // namespace
 
 AlsaSeqOutput::~AlsaSeqOutput() { close(); }
@@ -64,13 +63,8 @@ void AlsaSeqOutput::panic() {
 boop_status AlsaSeqOutput::connect(const char* spec, std::string& why) {
     if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
     if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    const std::vector<SeqPort> ports = sinks(seq_);
-    const int found = matchSeqPort(ports, spec);
-    if (found < 0) {
-        why = "no ALSA sequencer port that takes MIDI matches it (see boop devices)";
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    }
-    const SeqPort& p = ports[std::size_t(found)];
+    SeqPort p;
+    if (!findSeqPort(seq_, kWritable, spec, "port that takes MIDI", p, why)) return BOOP_ERROR_INVALID_ARGUMENT;
     const int r = snd_seq_connect_to(seq_, port_, p.client, p.port);
     return r < 0 && r != -EBUSY ? BOOP_ERROR_DEVICE_UNAVAILABLE : BOOP_OK;
 }

@@ -32,6 +32,17 @@ std::vector<SeqPort> listSeqPorts(snd_seq_t* seq, unsigned caps) {
     return out;
 }
 
+bool findSeqPort(snd_seq_t* seq, unsigned caps, const char* spec, const char* what, SeqPort& found, std::string& why) {
+    const std::vector<SeqPort> ports = listSeqPorts(seq, caps);
+    const int at = matchSeqPort(ports, spec);
+    if (at < 0) {
+        why = std::string("no ALSA sequencer ") + what + " matches it (see boop devices)";
+        return false;
+    }
+    found = ports[std::size_t(at)];
+    return true;
+}
+
 snd_seq_t* openSeqClient(const char* devicePath, const char* clientName, int mode, std::string& why) {
     if (access(devicePath, R_OK | W_OK) != 0) {
         why = std::string("no ALSA sequencer (") + devicePath + ": " + std::strerror(errno) + ")";

@@ -16,6 +16,10 @@ namespace boop {
 
 std::vector<SeqPort> listSeqPorts(snd_seq_t* seq, unsigned caps);
 
+// The one of those ports that `spec` names (matchSeqPort); false and why not (one line: no
+// `what` matches) when none does.
+bool findSeqPort(snd_seq_t* seq, unsigned caps, const char* spec, const char* what, SeqPort& found, std::string& why);
+
 // A client named `clientName`, opened in `mode` (0 or SND_SEQ_NONBLOCK) once `devicePath` is
 // there to use; nullptr and why not (one line) when it cannot be.
 snd_seq_t* openSeqClient(const char* devicePath, const char* clientName, int mode, std::string& why);
