@@ -19,21 +19,21 @@
 
 #include <systemd/sd-bus.h>
 
+static const struct {
+    boop_mpris_status status;
+    const char* text;
+} status_texts[] = {
+    {BOOP_MPRIS_OK, "ok"},
+    {BOOP_MPRIS_ERROR_INVALID_ARGUMENT, "invalid argument"},
+    {BOOP_MPRIS_ERROR_NO_SESSION_BUS, "no D-Bus session bus"},
+    {BOOP_MPRIS_ERROR_NAME_TAKEN, "the MPRIS bus name is already taken"},
+    {BOOP_MPRIS_ERROR_BUS, "D-Bus error"},
+    {BOOP_MPRIS_ERROR_OUT_OF_MEMORY, "out of memory"},
+};
+
 const char* boop_mpris_status_string(boop_mpris_status status) {
-    switch (status) {
-        case BOOP_MPRIS_OK:
-            return "ok";
-        case BOOP_MPRIS_ERROR_INVALID_ARGUMENT:
-            return "invalid argument";
-        case BOOP_MPRIS_ERROR_NO_SESSION_BUS:
-            return "no D-Bus session bus";
-        case BOOP_MPRIS_ERROR_NAME_TAKEN:
-            return "the MPRIS bus name is already taken";
-        case BOOP_MPRIS_ERROR_BUS:
-            return "D-Bus error";
-        case BOOP_MPRIS_ERROR_OUT_OF_MEMORY:
-            return "out of memory";
-    }
+    for (size_t i = 0; i < sizeof status_texts / sizeof status_texts[0]; ++i)
+        if (status_texts[i].status == status) return status_texts[i].text;
     return "unknown status";
 }
 

@@ -18,32 +18,23 @@ static void push_command(boop_mpris* m, boop_mpris_command c) {
 
 // ---- methods ---------------------------------------------------------------------------------
 
-#define COMMAND_METHOD(fn, command)                                           \
+// A method that queues `command` when `allowed` (an expression of the object `m`) holds; otherwise
+// it has no effect, as the spec asks of Next and Previous where there is nothing to go to.
+#define COMMAND_METHOD(fn, command, allowed)                                  \
     static int fn(sd_bus_message* msg, void* userdata, sd_bus_error* error) { \
         (void)error;                                                          \
-        push_command((boop_mpris*)userdata, command);                         \
+        boop_mpris* m = userdata;                                             \
+        if (allowed) push_command(m, command);                                \
         return sd_bus_reply_method_return(msg, NULL);                         \
     }
 
-COMMAND_METHOD(method_quit, BOOP_MPRIS_COMMAND_QUIT)
-COMMAND_METHOD(method_play_pause, BOOP_MPRIS_COMMAND_PLAY_PAUSE)
-COMMAND_METHOD(method_play, BOOP_MPRIS_COMMAND_PLAY)
-COMMAND_METHOD(method_pause, BOOP_MPRIS_COMMAND_PAUSE)
-COMMAND_METHOD(method_stop, BOOP_MPRIS_COMMAND_STOP)
-
-static int method_next(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
-    (void)error;
-    boop_mpris* m = userdata;
-    if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_NEXT);  // else: no effect, per spec
-    return sd_bus_reply_method_return(msg, NULL);
-}
-
-static int method_previous(sd_bus_message* msg, void* userdata, sd_bus_error* error) {
-    (void)error;
-    boop_mpris* m = userdata;
-    if (m->can_go_next_previous) push_command(m, BOOP_MPRIS_COMMAND_PREVIOUS);
-    return sd_bus_reply_method_return(msg, NULL);
-}
+COMMAND_METHOD(method_quit, BOOP_MPRIS_COMMAND_QUIT, true)
+COMMAND_METHOD(method_play_pause, BOOP_MPRIS_COMMAND_PLAY_PAUSE, true)
+COMMAND_METHOD(method_play, BOOP_MPRIS_COMMAND_PLAY, true)
+COMMAND_METHOD(method_pause, BOOP_MPRIS_COMMAND_PAUSE, true)
+COMMAND_METHOD(method_stop, BOOP_MPRIS_COMMAND_STOP, true)
+COMMAND_METHOD(method_next, BOOP_MPRIS_COMMAND_NEXT, m->can_go_next_previous)
+COMMAND_METHOD(method_previous, BOOP_MPRIS_COMMAND_PREVIOUS, m->can_go_next_previous)
 
 // Raise, Seek, SetPosition, OpenUri: advertised as unsupported (CanRaise/CanSeek false, no URI
 // schemes), so MPRIS asks for them to do nothing.
@@ -55,59 +46,14 @@ static int method_noop(sd_bus_message* msg, void* userdata, sd_bus_error* error)
 
 // ---- properties ------------------------------------------------------------------------------
 
-static int get_true(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                    void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "b", 1);
-}
-
-static int get_false(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                     void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "b", 0);
-}
-
-static int get_one(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                   void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "d", 1.0);
-}
-
-static int get_empty_strings(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                             void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)userdata;
-    (void)error;
-    return sd_bus_message_append(reply, "as", 0);
-}
-
-static int get_identity(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "s", ((boop_mpris*)userdata)->identity);
-}
+// The parameters of a property's getter or setter that boop's do not need (the object is
+// `userdata`: the one player).
+#define UNUSED_PROPERTY_PARAMETERS \
+    (void)bus;                     \
+    (void)path;                    \
+    (void)iface;                   \
+    (void)prop;                    \
+    (void)error
 
 static const char* playback_string(boop_mpris_playback p) {
     switch (p) {
@@ -121,43 +67,28 @@ static const char* playback_string(boop_mpris_playback p) {
     return "Stopped";
 }
 
-static int get_playback(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "s", playback_string(((boop_mpris*)userdata)->playback));
-}
+// A property of one value of D-Bus type `type`: `value`, an expression of the object `m`.
+#define PROPERTY_GETTER(fn, type, value)                                                                     \
+    static int fn(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply, \
+                  void* userdata, sd_bus_error* error) {                                                     \
+        UNUSED_PROPERTY_PARAMETERS;                                                                          \
+        const boop_mpris* m = userdata;                                                                      \
+        (void)m;                                                                                             \
+        return sd_bus_message_append(reply, type, value);                                                    \
+    }
 
-static int get_can_go(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                      void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "b", (int)((boop_mpris*)userdata)->can_go_next_previous);
-}
-
-static int get_position(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
-                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
-    return sd_bus_message_append(reply, "x", ((boop_mpris*)userdata)->position_us);
-}
+PROPERTY_GETTER(get_true, "b", 1)
+PROPERTY_GETTER(get_false, "b", 0)
+PROPERTY_GETTER(get_one, "d", 1.0)
+PROPERTY_GETTER(get_empty_strings, "as", 0)
+PROPERTY_GETTER(get_identity, "s", m->identity)
+PROPERTY_GETTER(get_playback, "s", playback_string(m->playback))
+PROPERTY_GETTER(get_can_go, "b", (int)m->can_go_next_previous)
+PROPERTY_GETTER(get_position, "x", m->position_us)
 
 static int get_metadata(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
                         void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
-    (void)error;
+    UNUSED_PROPERTY_PARAMETERS;
     boop_mpris* m = userdata;
     int r = sd_bus_message_open_container(reply, 'a', "{sv}");
     if (r < 0) return r;
@@ -176,12 +107,8 @@ static int get_metadata(sd_bus* bus, const char* path, const char* iface, const 
 // (MinimumRate = MaximumRate = 1), so a write is accepted and has no effect.
 static int set_ignored(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* value,
                        void* userdata, sd_bus_error* error) {
-    (void)bus;
-    (void)path;
-    (void)iface;
-    (void)prop;
+    UNUSED_PROPERTY_PARAMETERS;
     (void)userdata;
-    (void)error;
     double ignored;
     return sd_bus_message_read(value, "d", &ignored);
 }

@@ -67,7 +67,7 @@ TEST_CASE("the ALSA synth gives up at the missing sequencer before opening any s
     CHECK(synth.open(config, why) == BOOP_ERROR_DEVICE_UNAVAILABLE);
     CHECK(why.rfind("no ALSA sequencer", 0) == 0);
     CHECK(synth.start() == BOOP_ERROR_NOT_RUNNING);
-    CHECK(synth.framesRendered() == 0);
+    CHECK(synth.stats().frames == 0);
 }
 
 TEST_CASE("the C API reports the reason, and rejects a bad ALSA config before opening anything") {

@@ -38,6 +38,20 @@ class CaptureBackend {
     virtual boop_capture_stats stats() const = 0;
 };
 
+// What a playback's and a capture's info have in common (their C structs name the fields alike).
+template <class Info>
+Info streamInfo(double rate, uint32_t channels, uint32_t periodFrames, uint32_t bufferFrames, const char* format,
+                bool realtimeScheduling) {
+    Info i{};
+    i.sample_rate = rate;
+    i.channels = channels;
+    i.period_frames = periodFrames;
+    i.buffer_frames = bufferFrames;
+    i.format = format;
+    i.realtime_scheduling = realtimeScheduling ? 1 : 0;
+    return i;
+}
+
 // One entry of `boop devices`: an ALSA PCM, or a JACK port.
 struct DeviceEntry {
     std::string name;

@@ -5,13 +5,15 @@
 #include <jack/jack.h>
 #include <unistd.h>
 
+#include <new>
 #include <string>
+
+#include "backend/jack/JackClient.hpp"
 
 namespace boop {
 
 namespace {
 
-void silent(const char*) {}
 void silentAlsa(const char*, int, const char*, int, const char*, ...) {}
 
 void listAlsaSeq(std::vector<DeviceEntry>& out) {
@@ -47,26 +49,16 @@ void listAlsaSeq(std::vector<DeviceEntry>& out) {
 }
 
 void listJackMidi(std::vector<DeviceEntry>& out) {
-    jack_set_error_function(silent);
-    jack_set_info_function(silent);
-    jack_status_t status{};
-    jack_client_t* c = jack_client_open("boop-devices", JackNoStartServer, &status);
-    if (c == nullptr) return;
-    const char** names = jack_get_ports(c, nullptr, JACK_DEFAULT_MIDI_TYPE, 0);
-    for (std::size_t i = 0; names != nullptr && names[i] != nullptr; ++i) {
-        jack_port_t* p = jack_port_by_name(c, names[i]);
-        if (p == nullptr) continue;
-        const int flags = jack_port_flags(p);
+    const boop_status s = visitJackPorts(JACK_DEFAULT_MIDI_TYPE, [&out](const char* name, jack_port_t*, int flags) {
         DeviceEntry e;
-        e.name = names[i];
+        e.name = name;
         e.description = std::string("JACK MIDI ") + ((flags & JackPortIsPhysical) ? "physical " : "") +
                         ((flags & JackPortIsInput) ? "input (takes MIDI)" : "output (gives MIDI)");
         e.playback = (flags & JackPortIsInput) != 0;
         e.capture = (flags & JackPortIsOutput) != 0;
         out.push_back(std::move(e));
-    }
-    if (names != nullptr) jack_free(names);
-    jack_client_close(c);
+    });
+    if (s == BOOP_ERROR_OUT_OF_MEMORY) throw std::bad_alloc();  // no server: no JACK ports, not an error
 }
 
 }  // namespace

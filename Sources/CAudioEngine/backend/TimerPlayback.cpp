@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "backend/RealtimePriority.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "backend/alsa/AlsaSeqSchedule.hpp"
 #include "rt/Denormals.hpp"
@@ -65,37 +64,23 @@ uint64_t TimerPlayback::frameNs(uint64_t startNs, uint64_t frame, double rate) n
 
 boop_status TimerPlayback::start(boop_source source) {
     if (wake_ < 0) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    if (io_.started()) return BOOP_ERROR_ALREADY_RUNNING;
     if (source.render == nullptr || source.channels != channels_ || source.max_block_frames == 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
     source_ = source;
     if (startNs_ == 0) startNs_ = clock_.now();
-    stopRequested_.store(false);
-    running_.store(1);
-    try {
-        thread_ = std::thread([this] {
-            realtime_.store(makeCurrentThreadRealtime(realtimePriority_));
-            run();
-        });
-    } catch (...) {
-        running_.store(0);
-        return BOOP_ERROR_INTERNAL;
-    }
-    started_ = true;
-    return BOOP_OK;
+    return io_.start(realtimePriority_, [this] { run(); });
 }
 
 void TimerPlayback::stop(bool) {
-    if (started_) {
-        stopRequested_.store(true, std::memory_order_release);
+    if (io_.started()) {
+        io_.requestStop();
         const uint64_t one = 1;
         [[maybe_unused]] const ssize_t w = write(wake_, &one, sizeof one);
-        if (thread_.joinable()) thread_.join();
-        started_ = false;
+        io_.join();
     }
     if (wake_ >= 0) close(wake_);
     wake_ = -1;
-    running_.store(0, std::memory_order_release);
 }
 
 // Renders (and drops) up to `target` frames, a period at most per call of the source.
@@ -112,7 +97,7 @@ void TimerPlayback::renderUpTo(uint64_t target) {
 // the heard frame has moved on a period (or stop() writes the eventfd).
 void TimerPlayback::run() {
     DenormalGuard denormals;
-    while (!stopRequested_.load(std::memory_order_acquire)) {
+    while (!io_.stopRequested()) {
         const uint64_t now = clock_.now();
         const uint64_t heard = heardFrame(startNs_, now, rate_);
         renderUpTo(heard + buffer_);
@@ -121,19 +106,14 @@ void TimerPlayback::run() {
         const uint64_t due = frameNs(startNs_, next, rate_);
         clock_.wait(wake_, due > now ? due - now : 0);
     }
-    running_.store(0, std::memory_order_release);
+    io_.finish(BOOP_OK);
 }
 
 boop_playback_info TimerPlayback::info() const {
-    boop_playback_info i{};
-    i.sample_rate = rate_;
-    i.channels = channels_;
-    i.period_frames = period_;
-    i.buffer_frames = buffer_;
+    boop_playback_info i =
+        streamInfo<boop_playback_info>(rate_, channels_, period_, buffer_, "none", io_.realtimeScheduling());
     i.device_buffer_frames = buffer_;
-    i.format = "none";
-    i.priority = static_cast<boop_priority>(realtime_.load());
-    i.realtime_scheduling = realtime_.load() != BOOP_PRIORITY_NORMAL;
+    i.priority = io_.priority();
     return i;
 }
 
@@ -141,7 +121,7 @@ boop_playback_stats TimerPlayback::stats() const {
     boop_playback_stats s{};
     s.frames_written = framesWritten_.load(std::memory_order_acquire);
     s.delay_frames = delay_.load(std::memory_order_acquire);
-    s.running = running_.load(std::memory_order_acquire);
+    s.running = io_.running();
     s.error = BOOP_OK;
     s.latency_frames = buffer_;
     return s;

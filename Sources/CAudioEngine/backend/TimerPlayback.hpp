@@ -7,10 +7,10 @@
 // as a device buffer would, waking once a period.
 #include <atomic>
 #include <cstdint>
-#include <thread>
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/IoThread.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
 
@@ -72,13 +72,9 @@ class TimerPlayback final : public PlaybackBackend {
     uint64_t rendered_ = 0;
     int wake_ = -1;  // eventfd: stop() wakes the thread at once
 
-    std::thread thread_;
-    bool started_ = false;
-    std::atomic<bool> stopRequested_{false};
+    IoThread io_;
     std::atomic<uint64_t> framesWritten_{0};
     std::atomic<int64_t> delay_{0};
-    std::atomic<int> running_{0};
-    std::atomic<int> realtime_{BOOP_PRIORITY_NORMAL};
 };
 
 }  // namespace boop

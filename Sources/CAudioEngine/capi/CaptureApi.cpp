@@ -78,7 +78,7 @@ boop_status boop_capture_open(const boop_capture_config* config, boop_capture** 
 
 boop_status boop_capture_open_why(const boop_capture_config* config, boop_capture** out_capture, char* why,
                                   size_t why_size) {
-    if (why != nullptr && why_size > 0) why[0] = '\0';
+    boop::capi::writeWhy(why, why_size, "");
     if (out_capture == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_capture = nullptr;
     boop_capture_config defaults;
@@ -90,7 +90,7 @@ boop_status boop_capture_open_why(const boop_capture_config* config, boop_captur
         const char* reason = "";
         const boop_status s = openBackend(c, backend, reason);
         if (s != BOOP_OK) {
-            if (why != nullptr && why_size > 0) std::snprintf(why, why_size, "%s", reason);
+            boop::capi::writeWhy(why, why_size, reason);
             return s;
         }
         auto cap = std::make_unique<boop_capture>();
@@ -101,12 +101,7 @@ boop_status boop_capture_open_why(const boop_capture_config* config, boop_captur
 }
 
 boop_capture_info boop_capture_get_info(const boop_capture* capture) {
-    if (capture == nullptr) {
-        boop_capture_info none{};
-        none.format = "";
-        return none;
-    }
-    return capture->backend->info();
+    return boop::capi::infoOf<boop_capture_info>(capture);
 }
 
 boop_status boop_capture_start(boop_capture* capture) {
@@ -133,12 +128,7 @@ uint32_t boop_capture_wait(boop_capture* capture, uint32_t min_frames, int timeo
 }
 
 boop_capture_stats boop_capture_get_stats(const boop_capture* capture) {
-    if (capture == nullptr) {
-        boop_capture_stats none{};
-        none.error = BOOP_ERROR_INVALID_ARGUMENT;
-        return none;
-    }
-    return capture->backend->stats();
+    return boop::capi::statsOf<boop_capture_stats>(capture);
 }
 
 void boop_capture_stop(boop_capture* capture) {
@@ -175,12 +165,7 @@ boop_status boop_capture_midi_open(boop_capture* capture) {
 boop_status boop_capture_midi_send(boop_capture* capture, uint64_t frame, const uint8_t* bytes, uint32_t size) {
     if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
     boop::MidiOutWriter* midi = midiOf(capture);
-    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    boop::MidiOutEvent e;
-    e.frame = frame;
-    e.size = static_cast<uint8_t>(size);
-    for (uint32_t i = 0; i < size; ++i) e.bytes[i] = bytes[i];
-    return midi->push(e) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+    return midi != nullptr ? midi->send(frame, bytes, size) : BOOP_ERROR_NOT_RUNNING;
 }
 
 boop_status boop_capture_midi_panic(boop_capture* capture) {

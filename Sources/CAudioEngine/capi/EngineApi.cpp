@@ -14,33 +14,32 @@ struct boop_engine {
     boop::Engine engine;
 };
 
+namespace {
+struct StatusText {
+    boop_status status;
+    const char* text;
+};
+constexpr StatusText kStatusTexts[] = {
+    {BOOP_OK, "ok"},
+    {BOOP_ERROR_INVALID_ARGUMENT, "invalid argument"},
+    {BOOP_ERROR_OUT_OF_MEMORY, "out of memory"},
+    {BOOP_ERROR_QUEUE_FULL, "event queue full"},
+    {BOOP_ERROR_DEVICE_UNAVAILABLE, "audio device unavailable"},
+    {BOOP_ERROR_DEVICE_LOST, "audio device lost"},
+    {BOOP_ERROR_IO, "input/output error"},
+    {BOOP_ERROR_CANNOT_CREATE, "cannot create output"},
+    {BOOP_ERROR_ALREADY_RUNNING, "already running"},
+    {BOOP_ERROR_NOT_RUNNING, "not running"},
+    {BOOP_ERROR_INTERNAL, "internal error"},
+};
+static_assert(sizeof kStatusTexts / sizeof kStatusTexts[0] == 1 - BOOP_ERROR_INTERNAL, "a text for every status");
+}  // namespace
+
 extern "C" {
 
 const char* boop_status_string(boop_status status) {
-    switch (status) {
-        case BOOP_OK:
-            return "ok";
-        case BOOP_ERROR_INVALID_ARGUMENT:
-            return "invalid argument";
-        case BOOP_ERROR_OUT_OF_MEMORY:
-            return "out of memory";
-        case BOOP_ERROR_QUEUE_FULL:
-            return "event queue full";
-        case BOOP_ERROR_DEVICE_UNAVAILABLE:
-            return "audio device unavailable";
-        case BOOP_ERROR_DEVICE_LOST:
-            return "audio device lost";
-        case BOOP_ERROR_IO:
-            return "input/output error";
-        case BOOP_ERROR_CANNOT_CREATE:
-            return "cannot create output";
-        case BOOP_ERROR_ALREADY_RUNNING:
-            return "already running";
-        case BOOP_ERROR_NOT_RUNNING:
-            return "not running";
-        case BOOP_ERROR_INTERNAL:
-            return "internal error";
-    }
+    for (const StatusText& t : kStatusTexts)
+        if (t.status == status) return t.text;
     return "unknown status";
 }
 

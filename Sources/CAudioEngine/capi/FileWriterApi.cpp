@@ -68,9 +68,10 @@ void boop_file_writer_abort(boop_file_writer* w) {
 }
 
 boop_status boop_file_writer_set_output(boop_file_writer* w, boop_output* output) {
-    if (!w || !w->impl || !output || w->impl->framesWritten() > 0 || output->stage.channels() != w->impl->channels())
+    if (!w || !w->impl || !output || w->impl->framesWritten() > 0 ||
+        output->chain.stage().channels() != w->impl->channels())
         return BOOP_ERROR_INVALID_ARGUMENT;
-    w->impl->setOutput(&output->stage);
+    w->impl->setOutput(&output->chain.stage());
     return BOOP_OK;
 }
 

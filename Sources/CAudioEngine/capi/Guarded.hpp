@@ -1,8 +1,10 @@
 #pragma once
-// What every C entry point that builds objects does with a C++ exception: it never crosses the C
-// boundary. Running out of memory is BOOP_ERROR_OUT_OF_MEMORY, anything else BOOP_ERROR_INTERNAL.
-// The bodies hold what they build in a std::unique_ptr until it is complete, so a throw halfway
-// (a prepare() that allocates) leaks nothing.
+// What the C entry points share. First, what every one that builds objects does with a C++
+// exception: it never crosses the C boundary. Running out of memory is BOOP_ERROR_OUT_OF_MEMORY, anything else
+// BOOP_ERROR_INTERNAL. The bodies hold what they build in a std::unique_ptr until it is complete, so a throw halfway (a
+// prepare() that allocates) leaks nothing.
+#include <cstddef>
+#include <cstdio>
 #include <new>
 
 #include "include/CAudioEngine.h"
@@ -18,6 +20,28 @@ boop_status guarded(Body&& body) noexcept {
     } catch (...) {
         return BOOP_ERROR_INTERNAL;
     }
+}
+
+// A stream handle's info and statistics (what its backend reports); for no handle the empty
+// ones: a format of "", never null, and INVALID_ARGUMENT as the error.
+template <class Info, class Handle>
+Info infoOf(const Handle* handle) {
+    if (handle != nullptr) return handle->backend->info();
+    Info none{};
+    none.format = "";
+    return none;
+}
+template <class Stats, class Handle>
+Stats statsOf(const Handle* handle) {
+    if (handle != nullptr) return handle->backend->stats();
+    Stats none{};
+    none.error = BOOP_ERROR_INVALID_ARGUMENT;
+    return none;
+}
+
+// The `why` of an *_open_why call: `reason` (NUL-terminated, cut to `size` bytes), when asked for.
+inline void writeWhy(char* why, std::size_t size, const char* reason) noexcept {
+    if (why != nullptr && size > 0) std::snprintf(why, size, "%s", reason);
 }
 
 }  // namespace boop::capi

@@ -58,8 +58,8 @@ boop_status boop_output_create(const boop_output_config* config, double sample_r
         return BOOP_ERROR_INVALID_ARGUMENT;
     return boop::capi::guarded([&] {
         auto o = std::make_unique<boop_output>();
-        o->stage.prepare(sample_rate, channels, c.ceiling_dbtp);
-        o->stage.setGainDb(c.gain_db);
+        o->chain.stage().prepare(sample_rate, channels, c.ceiling_dbtp);
+        o->chain.stage().setGainDb(c.gain_db);
         *out_output = o.release();
         return BOOP_OK;
     });
@@ -70,47 +70,43 @@ void boop_output_destroy(boop_output* output) { delete output; }
 boop_status boop_output_set_gain_db(boop_output* output, double gain_db) {
     if (output == nullptr || !(gain_db >= BOOP_GAIN_DB_MIN && gain_db <= BOOP_GAIN_DB_MAX))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    output->stage.setGainDb(gain_db);
+    output->chain.stage().setGainDb(gain_db);
     return BOOP_OK;
 }
 
 uint32_t boop_output_latency_frames(const boop_output* output) {
-    return output != nullptr ? output->stage.latency() : 0;
+    return output != nullptr ? output->chain.stage().latency() : 0;
 }
 
 boop_status boop_output_process(boop_output* output, float* interleaved, uint32_t frames, uint32_t* out_frames) {
     if (out_frames != nullptr) *out_frames = 0;
     if (output == nullptr || out_frames == nullptr || (interleaved == nullptr && frames > 0))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    *out_frames = output->stage.processAligned(interleaved, frames);
+    *out_frames = output->chain.stage().processAligned(interleaved, frames);
     return BOOP_OK;
 }
 
-// Not BOOP_RT itself: it calls the source through a function pointer, which the compiler cannot
-// check; every source's render is BOOP_RT where it is defined (engine, ambient).
 boop_status boop_output_render(boop_output* output, boop_source source, float* out, uint32_t frames,
                                uint32_t* out_frames) {
     if (out_frames != nullptr) *out_frames = 0;
     if (output == nullptr || out_frames == nullptr || out == nullptr || source.render == nullptr ||
-        source.channels != output->stage.channels() || source.sample_rate != output->stage.sampleRate() ||
-        frames > source.max_block_frames)
+        source.channels != output->chain.stage().channels() ||
+        source.sample_rate != output->chain.stage().sampleRate() || frames > source.max_block_frames)
         return BOOP_ERROR_INVALID_ARGUMENT;
-    const boop_status s = source.render(source.context, out, frames);
-    if (s != BOOP_OK) return s;
-    *out_frames = output->stage.processAligned(out, frames);
-    return BOOP_OK;
+    return output->chain.renderAligned(source, out, frames, *out_frames);
 }
 
 boop_status boop_output_finish(boop_output* output, float* out, uint32_t capacity_frames, uint32_t* out_frames) {
     if (out_frames != nullptr) *out_frames = 0;
-    if (output == nullptr || out_frames == nullptr || out == nullptr || capacity_frames < output->stage.latency())
+    if (output == nullptr || out_frames == nullptr || out == nullptr ||
+        capacity_frames < output->chain.stage().latency())
         return BOOP_ERROR_INVALID_ARGUMENT;
-    *out_frames = output->stage.finish(out);
+    *out_frames = output->chain.stage().finish(out);
     return BOOP_OK;
 }
 
 float boop_output_take_reduction_db(boop_output* output) {
-    return output != nullptr ? output->stage.takeReductionDb() : 0.0f;
+    return output != nullptr ? output->chain.stage().takeReductionDb() : 0.0f;
 }
 
 boop_status boop_loudness_create(double sample_rate, uint32_t channels, boop_loudness** out_meter) {

@@ -1,7 +1,8 @@
 #pragma once
-// The output stage's C handle, shared by the shims that take one (OutputApi.cpp, FileWriterApi.cpp).
-#include "engine/OutputStage.hpp"
+// The output chain's C handle (offline: a source through the output stage), shared by the shims
+// that take one (OutputApi.cpp, FileWriterApi.cpp).
+#include "engine/OutputChain.hpp"
 
 struct boop_output {
-    boop::OutputStage stage;
+    boop::OutputChain chain;
 };

@@ -32,26 +32,25 @@ const VoiceLine* voiceLine(boop_instrument_voice voice) {
 
 const KitLine* kitLine(boop_kit kit) { return boop::isKit(static_cast<int>(kit)) ? &kKits[kit] : nullptr; }
 
+// A field of a table's line, or `none` for a voice or kit out of range.
+template <class Line, class T>
+T field(const Line* line, T Line::*member, T none = T{}) {
+    return line != nullptr ? line->*member : none;
+}
+
 }  // namespace
 
 extern "C" {
 
 uint32_t boop_voice_count(void) { return BOOP_VOICE_COUNT; }
 
-const char* boop_voice_name(boop_instrument_voice voice) {
-    const VoiceLine* line = voiceLine(voice);
-    return line ? line->name : nullptr;
-}
+const char* boop_voice_name(boop_instrument_voice voice) { return field(voiceLine(voice), &VoiceLine::name); }
 
 const char* boop_voice_description(boop_instrument_voice voice) {
-    const VoiceLine* line = voiceLine(voice);
-    return line ? line->description : nullptr;
+    return field(voiceLine(voice), &VoiceLine::description);
 }
 
-int boop_voice_gm_program(boop_instrument_voice voice) {
-    const VoiceLine* line = voiceLine(voice);
-    return line ? line->program : -1;
-}
+int boop_voice_gm_program(boop_instrument_voice voice) { return field(voiceLine(voice), &VoiceLine::program, -1); }
 
 boop_status boop_voice_sound(boop_instrument_voice voice, boop_instrument* sound) {
     const VoiceLine* line = voiceLine(voice);
@@ -62,14 +61,8 @@ boop_status boop_voice_sound(boop_instrument_voice voice, boop_instrument* sound
 
 uint32_t boop_kit_count(void) { return BOOP_KIT_COUNT; }
 
-const char* boop_kit_name(boop_kit kit) {
-    const KitLine* line = kitLine(kit);
-    return line ? line->name : nullptr;
-}
+const char* boop_kit_name(boop_kit kit) { return field(kitLine(kit), &KitLine::name); }
 
-const char* boop_kit_description(boop_kit kit) {
-    const KitLine* line = kitLine(kit);
-    return line ? line->description : nullptr;
-}
+const char* boop_kit_description(boop_kit kit) { return field(kitLine(kit), &KitLine::description); }
 
 }  // extern "C"

@@ -13,16 +13,16 @@
 #include "backend/alsa/AlsaPlayback.hpp"
 #include "backend/alsa/AlsaSeqOutput.hpp"
 #include "backend/jack/JackClient.hpp"
-#include "engine/OutputStage.hpp"
+#include "capi/Guarded.hpp"
+#include "engine/OutputChain.hpp"
 #include "include/CAudioEngine.h"
 
-// One handle, one backend: whichever the config named, behind the backend interface. Every
-// source it plays passes the output stage on the backend's audio thread.
+// One handle, one backend: whichever the config named, behind the backend interface. The
+// backend pulls the output chain (engine/OutputChain): the source started, then the output stage.
 struct boop_playback {
     std::unique_ptr<boop::PlaybackBackend> backend;
-    boop::OutputStage stage;
+    boop::OutputChain chain;
     double ceilingDbtp = BOOP_CEILING_DBTP;  // the stage's, prepared by start
-    boop_source inner{};                     // what start was given
     bool started = false;
     // The stage's look-ahead, set at start: frames written but not yet heard, as the device's are.
     std::atomic<uint32_t> stageLatency{0};
@@ -32,16 +32,6 @@ struct boop_playback {
 };
 
 namespace {
-
-// Not BOOP_RT itself: it calls the inner source through a function pointer, which the compiler
-// cannot check; every source's render is BOOP_RT where it is defined (engine, ambient).
-boop_status renderThroughStage(void* context, float* out, uint32_t frames) noexcept {
-    auto* p = static_cast<boop_playback*>(context);
-    const boop_status s = p->inner.render(p->inner.context, out, frames);
-    if (s != BOOP_OK) return s;
-    p->stage.process(out, frames);
-    return BOOP_OK;
-}
 
 bool validPlaybackConfig(const boop_playback_config& c, double sampleRate, uint32_t channels) {
     if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return false;
@@ -112,7 +102,7 @@ void followFrames(boop_playback& p, double rate) {
     const boop_playback_info info = alsa->info();
     p.line.prepare(rate, info.period_frames);
     alsa->reportFramesTo(&p.line);
-    const uint32_t latency = info.buffer_frames + p.stage.latency();
+    const uint32_t latency = info.buffer_frames + p.chain.stage().latency();
     p.seqOut->follow(&p.line, latency, uint64_t(boop::monotonicNs()), rate);
 }
 
@@ -148,19 +138,19 @@ boop_status boop_playback_open(const boop_playback_config* config, double sample
 
 boop_status boop_playback_open_why(const boop_playback_config* config, double sample_rate, uint32_t channels,
                                    boop_playback** out_playback, char* why, size_t why_size) {
-    if (why != nullptr && why_size > 0) why[0] = '\0';
+    boop::capi::writeWhy(why, why_size, "");
     if (out_playback == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_playback = nullptr;
     boop_playback_config defaults;
     boop_playback_config_default(&defaults);
     const boop_playback_config& c = config != nullptr ? *config : defaults;
     if (!validPlaybackConfig(c, sample_rate, channels)) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
+    return boop::capi::guarded([&] {
         std::unique_ptr<boop::PlaybackBackend> backend;
         const char* reason = "";
         const boop_status s = openBackend(c, sample_rate, channels, backend, reason);
         if (s != BOOP_OK) {
-            if (why != nullptr && why_size > 0) std::snprintf(why, why_size, "%s", reason);
+            boop::capi::writeWhy(why, why_size, reason);
             return s;
         }
         std::unique_ptr<boop::AlsaSeqOutput> seqOut;
@@ -172,27 +162,18 @@ boop_status boop_playback_open_why(const boop_playback_config* config, double sa
             const boop_status opened = seqOut->open(sc, why);
             if (opened != BOOP_OK) return opened;
         }
-        auto* p = new boop_playback();
+        auto p = std::make_unique<boop_playback>();
         p->backend = std::move(backend);
         p->seqOut = std::move(seqOut);
         p->ceilingDbtp = c.output.ceiling_dbtp;
-        p->stage.setGainDb(c.output.gain_db);
-        *out_playback = p;
+        p->chain.stage().setGainDb(c.output.gain_db);
+        *out_playback = p.release();
         return BOOP_OK;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 boop_playback_info boop_playback_get_info(const boop_playback* playback) {
-    if (playback == nullptr) {
-        boop_playback_info none{};
-        none.format = "";
-        return none;
-    }
-    return playback->backend->info();
+    return boop::capi::infoOf<boop_playback_info>(playback);
 }
 
 boop_status boop_playback_start(boop_playback* playback, boop_source source) {
@@ -202,44 +183,32 @@ boop_status boop_playback_start(boop_playback* playback, boop_source source) {
     if (source.render == nullptr || source.channels < 1 || source.channels > BOOP_CHANNELS_MAX ||
         !(source.sample_rate >= BOOP_ENGINE_RATE_MIN && source.sample_rate <= BOOP_ENGINE_RATE_MAX))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        playback->stage.prepare(source.sample_rate, source.channels, playback->ceilingDbtp);
-        playback->inner = source;
-        boop_source limited = source;
-        limited.render = renderThroughStage;
-        limited.context = playback;
+    return boop::capi::guarded([&] {
+        const boop_source chained = playback->chain.live(source, playback->ceilingDbtp);
+        const uint32_t latency = playback->chain.stage().latency();
         if (playback->seqOut) followFrames(*playback, source.sample_rate);
-        playback->backend->setProcessingLatency(playback->stage.latency());
-        playback->stageLatency.store(playback->stage.latency(), std::memory_order_relaxed);
-        const boop_status s = playback->backend->start(limited);
+        playback->backend->setProcessingLatency(latency);
+        playback->stageLatency.store(latency, std::memory_order_relaxed);
+        const boop_status s = playback->backend->start(chained);
         playback->started = s == BOOP_OK || s == BOOP_ERROR_ALREADY_RUNNING;
         return s;
-    } catch (const std::bad_alloc&) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-        return BOOP_ERROR_INTERNAL;
-    }
+    });
 }
 
 boop_status boop_playback_set_gain_db(boop_playback* playback, double gain_db) {
     if (playback == nullptr || !(gain_db >= BOOP_GAIN_DB_MIN && gain_db <= BOOP_GAIN_DB_MAX))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    playback->stage.setGainDb(gain_db);  // atomic: read by the audio thread at each block
+    playback->chain.stage().setGainDb(gain_db);  // atomic: read by the audio thread at each block
     return BOOP_OK;
 }
 
 float boop_playback_take_reduction_db(boop_playback* playback) {
-    return playback != nullptr ? playback->stage.takeReductionDb() : 0.0f;
+    return playback != nullptr ? playback->chain.stage().takeReductionDb() : 0.0f;
 }
 
 boop_playback_stats boop_playback_get_stats(const boop_playback* playback) {
-    if (playback == nullptr) {
-        boop_playback_stats none{};
-        none.error = BOOP_ERROR_INVALID_ARGUMENT;
-        return none;
-    }
-    boop_playback_stats s = playback->backend->stats();
-    s.delay_frames += playback->stageLatency.load(std::memory_order_relaxed);
+    boop_playback_stats s = boop::capi::statsOf<boop_playback_stats>(playback);
+    if (playback != nullptr) s.delay_frames += playback->stageLatency.load(std::memory_order_relaxed);
     return s;
 }
 
@@ -272,12 +241,7 @@ boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, con
     if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
     if (playback != nullptr && playback->seqOut) return playback->seqOut->send(frame, bytes, size);
     boop::MidiOutWriter* midi = midiOf(playback);
-    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    boop::MidiOutEvent e;
-    e.frame = frame;
-    e.size = static_cast<uint8_t>(size);
-    for (uint32_t i = 0; i < size; ++i) e.bytes[i] = bytes[i];
-    return midi->push(e) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+    return midi != nullptr ? midi->send(frame, bytes, size) : BOOP_ERROR_NOT_RUNNING;
 }
 
 int boop_playback_transport_next(boop_playback* playback, boop_transport_event* out_event) {

@@ -8,14 +8,15 @@
 
 #include "backend/alsa/AlsaSynth.hpp"
 #include "backend/jack/JackSynth.hpp"
+#include "capi/Guarded.hpp"
 #include "capi/TuningHandle.hpp"
 #include "engine/OutputStage.hpp"
 #include "include/CAudioEngine.h"
 #include "include/CAudioEngineSynth.h"
 
+// One handle, one host: whichever backend the config named, behind the host interface.
 struct boop_synth {
-    boop::JackSynth jack;
-    std::unique_ptr<boop::AlsaSynth> alsa;  // set when the ALSA backend was opened
+    std::unique_ptr<boop::SynthHost> host;
 };
 
 void boop_synth_config_default(boop_synth_config* config) {
@@ -56,6 +57,15 @@ bool validSynthConfig(const boop_synth_config& c) {
     return true;
 }
 
+boop::SynthHost::Settings settingsOf(const boop_synth_config& config) {
+    boop::SynthHost::Settings settings;
+    settings.voices = config.voices;
+    settings.bendRange = config.bend_range;
+    settings.output = config.output;
+    for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) settings.channelVoices[c] = config.channel_voice[c];
+    return settings;
+}
+
 boop_status openAlsa(const boop_synth_config& config, boop_synth& s, std::string& why) {
     boop::AlsaSynth::Config cfg;
     cfg.pcm.device = config.device;
@@ -64,28 +74,27 @@ boop_status openAlsa(const boop_synth_config& config, boop_synth& s, std::string
     cfg.pcm.adaptive = false;  // the MIDI delay is one period: it must not grow under the player
     cfg.seq.clientName = config.client_name != nullptr ? config.client_name : "boop";
     cfg.sampleRate = config.sample_rate;
-    cfg.voices = config.voices;
-    cfg.bendRange = config.bend_range;
-    cfg.output = config.output;
-    for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config.channel_voice[c];
-    s.alsa = std::make_unique<boop::AlsaSynth>();
-    return s.alsa->open(cfg, why);
+    cfg.synth = settingsOf(config);
+    auto alsa = std::make_unique<boop::AlsaSynth>();
+    const boop_status status = alsa->open(cfg, why);
+    s.host = std::move(alsa);
+    return status;
 }
 
 boop_status openJack(const boop_synth_config& config, boop_synth& s) {
     boop::JackSynth::Config cfg;
     cfg.clientName = config.client_name != nullptr ? config.client_name : "boop";
     cfg.connect = config.connect != 0;
-    cfg.voices = config.voices;
-    cfg.bendRange = config.bend_range;
-    cfg.output = config.output;
-    for (int c = 0; c < BOOP_MIDI_CHANNELS; ++c) cfg.channelVoices[c] = config.channel_voice[c];
-    return s.jack.open(cfg);
+    cfg.synth = settingsOf(config);
+    auto jack = std::make_unique<boop::JackSynth>();
+    const boop_status status = jack->open(cfg);
+    s.host = std::move(jack);
+    return status;
 }
 }  // namespace
 
 boop_status boop_synth_open_why(const boop_synth_config* config, boop_synth** out_synth, char* why, size_t why_size) {
-    if (why != nullptr && why_size > 0) why[0] = '\0';
+    boop::capi::writeWhy(why, why_size, "");
     if (config == nullptr || out_synth == nullptr || !validSynthConfig(*config)) return BOOP_ERROR_INVALID_ARGUMENT;
     *out_synth = nullptr;
     std::unique_ptr<boop_synth> s(new (std::nothrow) boop_synth);
@@ -98,10 +107,7 @@ boop_status boop_synth_open_why(const boop_synth_config* config, boop_synth** ou
         status = BOOP_ERROR_OUT_OF_MEMORY;
     }
     if (status != BOOP_OK) {
-        if (why != nullptr && why_size > 0) {
-            std::strncpy(why, reason.c_str(), why_size - 1);
-            why[why_size - 1] = '\0';
-        }
+        boop::capi::writeWhy(why, why_size, reason.c_str());
         return status;
     }
     *out_synth = s.release();
@@ -112,132 +118,73 @@ boop_status boop_synth_open(const boop_synth_config* config, boop_synth** out_sy
     return boop_synth_open_why(config, out_synth, nullptr, 0);
 }
 
-double boop_synth_sample_rate(const boop_synth* synth) {
-    if (synth == nullptr) return 0.0;
-    return synth->alsa ? synth->alsa->sampleRate() : synth->jack.sampleRate();
-}
+double boop_synth_sample_rate(const boop_synth* synth) { return synth != nullptr ? synth->host->sampleRate() : 0.0; }
 
 uint32_t boop_synth_buffer_frames(const boop_synth* synth) {
-    if (synth == nullptr) return 0;
-    return synth->alsa ? synth->alsa->periodFrames() : synth->jack.bufferFrames();
+    return synth != nullptr ? synth->host->periodFrames() : 0;
 }
 
 uint32_t boop_synth_output_latency_frames(const boop_synth* synth) {
-    if (synth == nullptr) return 0;
-    return synth->alsa ? synth->alsa->outputLatency() : synth->jack.outputLatency();
+    return synth != nullptr ? synth->host->outputLatency() : 0;
 }
 
 const char* boop_synth_midi_port(const boop_synth* synth) {
-    if (synth == nullptr) return "";
-    return synth->alsa ? synth->alsa->midiPortName() : synth->jack.midiPortName();
+    return synth != nullptr ? synth->host->midiPortName() : "";
 }
 
 boop_status boop_synth_start(boop_synth* synth) {
-    if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->alsa ? synth->alsa->start() : synth->jack.start();
+    return synth != nullptr ? synth->host->start() : BOOP_ERROR_INVALID_ARGUMENT;
 }
 
 boop_status boop_synth_connect_midi(boop_synth* synth, const char* source) {
     if (synth == nullptr || source == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (!synth->alsa) return synth->jack.connectMidi(source);
     std::string why;
-    try {
-        return synth->alsa->connectMidi(source, why);
-    } catch (...) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    }
+    return boop::capi::guarded([&] { return synth->host->connectMidi(source, why); });
 }
 
 boop_status boop_synth_fade_out(boop_synth* synth, double seconds) {
     if (synth == nullptr || !(seconds >= 0.001 && seconds <= 10.0)) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (synth->alsa)
-        synth->alsa->fadeOut(seconds);
-    else
-        synth->jack.fadeOut(seconds);
+    synth->host->fadeOut(seconds);
     return BOOP_OK;
 }
 
-namespace {
-template <typename Synth>
-void fillCommon(const Synth& j, boop_synth_stats& s) {
-    s.messages = j.messages();
-    s.ignored = j.ignored();
-    if (const boop::MidiSynth* m = j.synth()) {
-        s.notes_held = m->notesHeld();
-        s.last_note = m->lastNote();
-    }
-    s.voices = j.voices();
-    s.frames = j.framesRendered();
-}
-}  // namespace
-
 boop_synth_stats boop_synth_get_stats(const boop_synth* synth) {
+    if (synth != nullptr) return synth->host->stats();
     boop_synth_stats s{};
     s.last_note = -1;
-    if (synth == nullptr) return s;
-    if (synth->alsa) {
-        fillCommon(*synth->alsa, s);
-        const boop_playback_stats p = synth->alsa->playbackStats();
-        s.xruns = p.xruns;
-        s.error = p.error;
-        s.late = synth->alsa->late();
-        return s;
-    }
-    const boop::JackSynth& j = synth->jack;
-    fillCommon(j, s);
-    s.malformed_bytes = j.malformed();
-    s.xruns = j.xruns();
-    s.error = j.error();
     return s;
 }
 
 int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event) {
     if (synth == nullptr || out_event == nullptr) return 0;
     boop::MidiLogEntry e;
-    if (!(synth->alsa ? synth->alsa->nextLogged(e) : synth->jack.nextLogged(e))) return 0;
+    if (!synth->host->nextLogged(e)) return 0;
     *out_event = boop_midi_event{e.frame, e.status, e.data1, e.data2};
     return 1;
 }
 
-uint64_t boop_synth_log_dropped(const boop_synth* synth) {
-    if (synth == nullptr) return 0;
-    return synth->alsa ? synth->alsa->logDropped() : synth->jack.logDropped();
-}
+uint64_t boop_synth_log_dropped(const boop_synth* synth) { return synth != nullptr ? synth->host->logDropped() : 0; }
 
 boop_status boop_synth_record(boop_synth* synth, const char* path) {
     if (synth == nullptr || path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        return synth->alsa ? synth->alsa->record(path) : synth->jack.record(path);
-    } catch (...) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    }
+    return boop::capi::guarded([&] { return synth->host->record(path); });
 }
 
 boop_status boop_synth_finish_record(boop_synth* synth) {
     if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        return synth->alsa ? synth->alsa->finishRecording() : synth->jack.finishRecording();
-    } catch (...) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    }
+    return boop::capi::guarded([&] { return synth->host->finishRecording(); });
 }
 
 const char* boop_synth_record_error(const boop_synth* synth) {
-    if (synth == nullptr) return "";
-    return synth->alsa ? synth->alsa->recordError() : synth->jack.recordError();
+    return synth != nullptr ? synth->host->recordError() : "";
 }
 
 uint64_t boop_synth_record_dropped(const boop_synth* synth) {
-    if (synth == nullptr) return 0;
-    return synth->alsa ? synth->alsa->recordDropped() : synth->jack.recordDropped();
+    return synth != nullptr ? synth->host->recordDropped() : 0;
 }
 
 void boop_synth_stop(boop_synth* synth) {
-    if (synth == nullptr) return;
-    if (synth->alsa)
-        synth->alsa->stop();
-    else
-        synth->jack.stop();
+    if (synth != nullptr) synth->host->stop();
 }
 
 void boop_synth_destroy(boop_synth* synth) { delete synth; }
@@ -245,33 +192,30 @@ void boop_synth_destroy(boop_synth* synth) { delete synth; }
 boop_status boop_synth_set_channel_sound(boop_synth* synth, uint32_t channel, const boop_instrument* sound) {
     if (synth == nullptr || sound == nullptr || channel >= BOOP_MIDI_CHANNELS || !boop::isVoice(sound->voice))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    const int ch = static_cast<int>(channel);
-    return synth->alsa ? synth->alsa->setChannelSound(ch, *sound) : synth->jack.setChannelSound(ch, *sound);
+    return synth->host->setChannelSound(static_cast<int>(channel), *sound);
 }
 
 boop_status boop_synth_set_lookahead(boop_synth* synth, int lookahead) {
     if (synth == nullptr || (lookahead != 0 && lookahead != 1)) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->alsa ? synth->alsa->setLookahead(lookahead != 0) : synth->jack.setLookahead(lookahead != 0);
+    return synth->host->setLookahead(lookahead != 0);
 }
 
 boop_status boop_synth_set_tuning(boop_synth* synth, const boop_tuning* tuning) {
     if (synth == nullptr || tuning == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->alsa ? synth->alsa->setTuning(tuning->tuning) : synth->jack.setTuning(tuning->tuning);
+    return synth->host->setTuning(tuning->tuning);
 }
 
 boop_status boop_synth_set_mpe(boop_synth* synth, int lower, int upper) {
     if (synth == nullptr || lower < 0 || upper < 0 || lower > BOOP_SYNTH_MPE_MEMBERS_MAX ||
         upper > BOOP_SYNTH_MPE_MEMBERS_MAX || lower + upper > (lower && upper ? 14 : 15))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->alsa ? synth->alsa->setMpe(lower, upper) : synth->jack.setMpe(lower, upper);
+    return synth->host->setMpe(lower, upper);
 }
 
 boop_status boop_synth_suspend(boop_synth* synth) {
-    if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->alsa ? BOOP_OK : synth->jack.suspend();
+    return synth != nullptr ? synth->host->suspend() : BOOP_ERROR_INVALID_ARGUMENT;
 }
 
 boop_status boop_synth_resume(boop_synth* synth) {
-    if (synth == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    return synth->alsa ? BOOP_OK : synth->jack.resume();
+    return synth != nullptr ? synth->host->resume() : BOOP_ERROR_INVALID_ARGUMENT;
 }

@@ -97,28 +97,20 @@ void AtomicFile::fail(const std::string& message) noexcept {
     } catch (...) {}
 }
 
-boop_status AtomicFile::write(const void* bytes, size_t count) noexcept {
-    if (fd_ < 0) return BOOP_ERROR_INVALID_ARGUMENT;
-    const char* p = static_cast<const char*>(bytes);
-    while (count > 0) {
-        const ssize_t n = ::write(fd_, p, count);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : ENOSPC;
-            fail(describeWriteFailure(fd_, err, std::strerror(err)));
-            return BOOP_ERROR_IO;
-        }
-        p += n;
-        count -= static_cast<size_t>(n);
-    }
-    return BOOP_OK;
-}
+boop_status AtomicFile::write(const void* bytes, size_t count) noexcept { return writeAll(bytes, count, nullptr); }
 
 boop_status AtomicFile::writeAt(uint64_t offset, const void* bytes, size_t count) noexcept {
+    return writeAll(bytes, count, &offset);
+}
+
+// Every byte, at the file's position or from `*offset`: a write that makes no progress is a full
+// disk, an interrupted one goes on.
+boop_status AtomicFile::writeAll(const void* bytes, size_t count, const uint64_t* offset) noexcept {
     if (fd_ < 0) return BOOP_ERROR_INVALID_ARGUMENT;
     const char* p = static_cast<const char*>(bytes);
+    uint64_t at = offset != nullptr ? *offset : 0;
     while (count > 0) {
-        const ssize_t n = ::pwrite(fd_, p, count, static_cast<off_t>(offset));
+        const ssize_t n = offset != nullptr ? ::pwrite(fd_, p, count, static_cast<off_t>(at)) : ::write(fd_, p, count);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             const int err = n < 0 ? errno : ENOSPC;
@@ -126,7 +118,7 @@ boop_status AtomicFile::writeAt(uint64_t offset, const void* bytes, size_t count
             return BOOP_ERROR_IO;
         }
         p += n;
-        offset += static_cast<uint64_t>(n);
+        at += static_cast<uint64_t>(n);
         count -= static_cast<size_t>(n);
     }
     return BOOP_OK;

@@ -47,6 +47,7 @@ class AtomicFile {
     void fail(const std::string& message) noexcept;
 
   private:
+    boop_status writeAll(const void* bytes, size_t count, const uint64_t* offset) noexcept;
     bool putInPlace(bool sync) noexcept;
     void removeTemporary() noexcept;
 

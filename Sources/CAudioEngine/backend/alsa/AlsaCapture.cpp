@@ -4,11 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
 
-#include "backend/RealtimePriority.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "rt/Denormals.hpp"
 
@@ -20,6 +17,18 @@ constexpr int kPollTimeoutMs = 100;
 // server (an idle null sink's monitor delivering late) is waited for, and time during which the
 // process was stopped does not count (RunningClock).
 constexpr int64_t kWatchdogNs = int64_t(BOOP_PLAYBACK_WATCHDOG_SECONDS) * 1'000'000'000;
+
+// The mean of the channels of integer frames, summed in `Sum` (wide enough for every channel) and
+// scaled in `Scale`'s precision.
+template <class Sample, class Sum, class Scale>
+void mixIntegers(const void* in, uint32_t channels, uint32_t frames, Scale scale, float* out) BOOP_RT {
+    const Sample* p = static_cast<const Sample*>(in);
+    for (uint32_t i = 0; i < frames; ++i) {
+        Sum sum = 0;
+        for (uint32_t c = 0; c < channels; ++c) sum += p[i * channels + c];
+        out[i] = static_cast<float>(static_cast<Scale>(sum) * scale);
+    }
+}
 }  // namespace
 
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT {
@@ -35,26 +44,12 @@ void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint3
             }
             break;
         }
-        case SampleFormat::S32: {
-            const int32_t* p = static_cast<const int32_t*>(in);
-            const double scale = 1.0 / (2147483648.0 * double(channels));
-            for (uint32_t i = 0; i < frames; ++i) {
-                int64_t sum = 0;
-                for (uint32_t c = 0; c < channels; ++c) sum += p[i * channels + c];
-                out[i] = static_cast<float>(double(sum) * scale);
-            }
+        case SampleFormat::S32:  // in double: a 32-bit sample has more bits than a float's mantissa
+            mixIntegers<int32_t, int64_t>(in, channels, frames, 1.0 / (2147483648.0 * double(channels)), out);
             break;
-        }
-        case SampleFormat::S16: {
-            const int16_t* p = static_cast<const int16_t*>(in);
-            const float scale = 1.0f / (32768.0f * float(channels));
-            for (uint32_t i = 0; i < frames; ++i) {
-                int32_t sum = 0;
-                for (uint32_t c = 0; c < channels; ++c) sum += p[i * channels + c];
-                out[i] = float(sum) * scale;
-            }
+        case SampleFormat::S16:
+            mixIntegers<int16_t, int32_t>(in, channels, frames, 1.0f / (32768.0f * float(channels)), out);
             break;
-        }
     }
 }
 
@@ -104,72 +99,25 @@ boop_status AlsaCapture::open(const Config& config) {
 }
 
 boop_status AlsaCapture::start() {
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    if (io_.started()) return BOOP_ERROR_ALREADY_RUNNING;
     if (!pcm_.isOpen() || stopped_) return BOOP_ERROR_NOT_RUNNING;
-    stopRequested_.store(false);
-    error_.store(BOOP_OK);
-    running_.store(1);
-    started_ = true;
-    std::mutex m;
-    std::condition_variable cv;
-    bool ready = false;
-    try {
-        thread_ = std::thread([this, &m, &cv, &ready] {
-            realtime_.store(makeCurrentThreadRealtime(realtimePriority_));
-            {
-                std::lock_guard<std::mutex> lock(m);
-                ready = true;
-            }
-            cv.notify_one();
-            run();
-        });
-    } catch (...) {
-        running_.store(0);
-        started_ = false;
-        return BOOP_ERROR_INTERNAL;
-    }
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [&ready] { return ready; });
-    return BOOP_OK;
+    return io_.start(realtimePriority_, [this] { run(); });
 }
 
 void AlsaCapture::stop() {
-    if (started_) {
-        stopRequested_.store(true, std::memory_order_release);
+    if (io_.started()) {
+        io_.requestStop();
         pcm_.wake();
-        if (thread_.joinable()) thread_.join();
-        started_ = false;
+        io_.join();
         stopped_ = true;
     }
     pcm_.close();
 }
 
-std::size_t AlsaCapture::read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept {
-    if (!ring_) {
-        if (firstFrame != nullptr) *firstFrame = 0;
-        return 0;
-    }
-    return ring_->read(out, maxFrames, firstFrame);
-}
-
-std::size_t AlsaCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
-    if (!ring_) return 0;
-    // About a period at a time: the reader is not real-time.
-    const double rate = pcm_.rate();
-    const int stepMs = std::clamp(int(rate > 0 ? double(pcm_.period()) / rate * 1000.0 : 5.0), 1, 20);
-    return waitForFrames(*ring_, minFrames, timeoutMs, stepMs,
-                         [this] { return running_.load(std::memory_order_acquire) != 0; });
-}
-
 boop_capture_info AlsaCapture::info() const {
-    boop_capture_info i{};
-    i.sample_rate = pcm_.rate();
-    i.channels = pcm_.channels();
-    i.period_frames = static_cast<uint32_t>(pcm_.period());
-    i.buffer_frames = static_cast<uint32_t>(pcm_.buffer());
-    i.format = sampleFormatName(pcm_.format());
-    i.realtime_scheduling = realtime_.load() != BOOP_PRIORITY_NORMAL;
-    return i;
+    return streamInfo<boop_capture_info>(pcm_.rate(), pcm_.channels(), static_cast<uint32_t>(pcm_.period()),
+                                         static_cast<uint32_t>(pcm_.buffer()), sampleFormatName(pcm_.format()),
+                                         io_.realtimeScheduling());
 }
 
 boop_capture_stats AlsaCapture::stats() const {
@@ -178,14 +126,9 @@ boop_capture_stats AlsaCapture::stats() const {
     s.frames_dropped = dropped_.load(std::memory_order_relaxed);
     s.overruns = overruns_.load(std::memory_order_relaxed);
     s.suspends = pcm_.suspends();
-    s.running = running_.load(std::memory_order_acquire);
-    s.error = static_cast<boop_status>(error_.load(std::memory_order_acquire));
+    s.running = io_.running();
+    s.error = io_.error();
     return s;
-}
-
-void AlsaCapture::finish(boop_status error) {
-    error_.store(error, std::memory_order_release);
-    running_.store(0, std::memory_order_release);
 }
 
 // False when the device is to be treated as lost: the recovery failed, or errors came without end
@@ -215,7 +158,7 @@ bool AlsaCapture::waitForDevice() {
 
 bool AlsaCapture::drain(snd_pcm_sframes_t avail) {
     snd_pcm_t* pcm = pcm_.handle();
-    while (avail > 0 && !stopRequested_.load(std::memory_order_relaxed)) {
+    while (avail > 0 && !io_.stopRequested(std::memory_order_relaxed)) {
         const snd_pcm_uframes_t want =
             std::min<snd_pcm_uframes_t>(static_cast<snd_pcm_uframes_t>(avail), pcm_.period());
         const snd_pcm_sframes_t got = snd_pcm_readi(pcm, raw_.data(), want);
@@ -238,16 +181,16 @@ void AlsaCapture::run() {
     DenormalGuard denormals;
     snd_pcm_t* pcm = pcm_.handle();
     pcm_.resetRecoveryBudget();
-    if (snd_pcm_start(pcm) < 0) return finish(BOOP_ERROR_DEVICE_LOST);
+    if (snd_pcm_start(pcm) < 0) return io_.finish(BOOP_ERROR_DEVICE_LOST);
     RunningClock clock;
     clock.reset();
     int64_t lastProgress = clock.now();
 
-    while (!stopRequested_.load(std::memory_order_acquire)) {
+    while (!io_.stopRequested()) {
         snd_pcm_state_t st = snd_pcm_state(pcm);
-        if (st == SND_PCM_STATE_DISCONNECTED) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (st == SND_PCM_STATE_DISCONNECTED) return io_.finish(BOOP_ERROR_DEVICE_LOST);
         if (st == SND_PCM_STATE_XRUN || st == SND_PCM_STATE_SUSPENDED) {
-            if (!recover(st == SND_PCM_STATE_XRUN ? -EPIPE : -ESTRPIPE)) return finish(BOOP_ERROR_DEVICE_LOST);
+            if (!recover(st == SND_PCM_STATE_XRUN ? -EPIPE : -ESTRPIPE)) return io_.finish(BOOP_ERROR_DEVICE_LOST);
             continue;
         }
         if (st == SND_PCM_STATE_PREPARED) snd_pcm_start(pcm);
@@ -255,25 +198,25 @@ void AlsaCapture::run() {
         snd_pcm_sframes_t avail = snd_pcm_avail_update(pcm);
         if (avail < 0) {
             if (avail == -EPIPE || avail == -ESTRPIPE) {
-                if (!recover(static_cast<int>(avail))) return finish(BOOP_ERROR_DEVICE_LOST);
+                if (!recover(static_cast<int>(avail))) return io_.finish(BOOP_ERROR_DEVICE_LOST);
             } else if (isDeviceGone(avail)) {
-                return finish(BOOP_ERROR_DEVICE_LOST);
+                return io_.finish(BOOP_ERROR_DEVICE_LOST);
             }
             avail = 0;  // anything else is retried after the wait below; the watchdog ends it
         }
         const uint64_t before = captured_.load(std::memory_order_relaxed) + dropped_.load(std::memory_order_relaxed);
-        if (!drain(avail)) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (!drain(avail)) return io_.finish(BOOP_ERROR_DEVICE_LOST);
         const int64_t now = clock.now();
         // A stopped process finds its stream overrun: one recovery, not errors without end.
         if (clock.skippedNs() > 0) pcm_.resetRecoveryBudget();
         if (captured_.load(std::memory_order_relaxed) + dropped_.load(std::memory_order_relaxed) != before)
             lastProgress = now;
 
-        if (now - lastProgress > kWatchdogNs) return finish(BOOP_ERROR_DEVICE_LOST);
-        if (!waitForDevice()) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (now - lastProgress > kWatchdogNs) return io_.finish(BOOP_ERROR_DEVICE_LOST);
+        if (!waitForDevice()) return io_.finish(BOOP_ERROR_DEVICE_LOST);
     }
     snd_pcm_drop(pcm);
-    finish(BOOP_OK);
+    io_.finish(BOOP_OK);
 }
 
 }  // namespace boop

@@ -8,10 +8,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <vector>
 
-#include "backend/Backend.hpp"
+#include "backend/IoThread.hpp"
+#include "backend/RingCapture.hpp"
 #include "backend/alsa/AlsaPcm.hpp"
 #include "include/CAudioEngine.h"
 #include "rt/Realtime.hpp"
@@ -24,7 +24,7 @@ namespace boop {
 // exactly -1 and never beyond +1.
 void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint32_t frames, float* out) BOOP_RT;
 
-class AlsaCapture final : public CaptureBackend {
+class AlsaCapture final : public RingCapture {
   public:
     struct Config {
         const char* device = "default";
@@ -47,39 +47,33 @@ class AlsaCapture final : public CaptureBackend {
     boop_status start() override;
     void stop() override;
 
-    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept override;
-    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept override;
-
     boop_capture_info info() const override;
     boop_capture_stats stats() const override;
 
   private:
+    bool filling() const noexcept override { return io_.running() != 0; }
+    double periodSeconds() const noexcept override {
+        return pcm_.rate() > 0 ? double(pcm_.period()) / pcm_.rate() : 0.0;
+    }
     void run();
     // Reads what the device holds into the ring; false when the device is lost.
     bool drain(snd_pcm_sframes_t avail);
     bool waitForDevice();
     bool recover(int err);
-    void finish(boop_status error);
 
     AlsaPcm pcm_;
     const char* openWhy_ = "";
     int realtimePriority_ = 0;
 
-    std::unique_ptr<SampleRing> ring_;
     std::vector<uint8_t> raw_;  // one period in the device format
     std::vector<float> mono_;   // one period, mono
 
-    std::thread thread_;
-    bool started_ = false;
+    IoThread io_;
     bool stopped_ = false;
-    std::atomic<bool> stopRequested_{false};
 
     std::atomic<uint64_t> captured_{0};
     std::atomic<uint64_t> dropped_{0};
     std::atomic<uint64_t> overruns_{0};
-    std::atomic<int> running_{0};
-    std::atomic<int> error_{BOOP_OK};
-    std::atomic<int> realtime_{0};
 };
 
 }  // namespace boop

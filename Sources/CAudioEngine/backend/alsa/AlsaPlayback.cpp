@@ -4,12 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
 
-#include "backend/RealtimePriority.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
+#include "backend/alsa/AlsaSamples.hpp"
 #include "rt/Denormals.hpp"
 
 namespace boop {
@@ -30,23 +28,6 @@ constexpr int64_t kXrunBurstNs = 10'000'000'000;
 constexpr double kPaceSlackSeconds = 0.1;
 
 }  // namespace
-
-void convertFloatToS32(const float* in, int32_t* out, std::size_t count) BOOP_RT {
-    for (std::size_t i = 0; i < count; ++i) {
-        float v = in[i];
-        v = v > 1.0f ? 1.0f : (v < -1.0f ? -1.0f : v);
-        // double: 2^31 - 1 is not representable as float and would overflow at +1.0.
-        out[i] = static_cast<int32_t>(static_cast<double>(v) * 2147483647.0);
-    }
-}
-
-void convertFloatToS16(const float* in, int16_t* out, std::size_t count) BOOP_RT {
-    for (std::size_t i = 0; i < count; ++i) {
-        float v = in[i];
-        v = v > 1.0f ? 1.0f : (v < -1.0f ? -1.0f : v);
-        out[i] = static_cast<int16_t>(v * 32767.0f);
-    }
-}
 
 AlsaPlayback::~AlsaPlayback() { stop(false); }
 
@@ -119,60 +100,30 @@ boop_status AlsaPlayback::configure(snd_pcm_uframes_t periodFrames, uint32_t per
 
 boop_status AlsaPlayback::start(boop_source source) {
     if (!pcm_.isOpen()) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
+    if (io_.started()) return BOOP_ERROR_ALREADY_RUNNING;
     if (source.render == nullptr || source.channels != pcm_.channels() || source.max_block_frames == 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
     source_ = source;
-    stopRequested_.store(false);
     drainRequested_.store(false);
-    error_.store(BOOP_OK);
-    running_.store(1);
-    started_ = true;
-
-    std::mutex m;
-    std::condition_variable cv;
-    try {
-        thread_ = std::thread([this, &m, &cv] {
-            // Scheduling is settled before start() returns so info() can report it.
-            realtime_.store(makeCurrentThreadRealtime(realtimePriority_));
-            {
-                std::lock_guard<std::mutex> lock(m);
-                threadReady_.store(true);
-            }
-            cv.notify_one();
-            run();
-        });
-    } catch (...) {
-        running_.store(0);
-        started_ = false;
-        return BOOP_ERROR_INTERNAL;
-    }
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [this] { return threadReady_.load(); });
-    return BOOP_OK;
+    return io_.start(realtimePriority_, [this] { run(); });
 }
 
 void AlsaPlayback::stop(bool drain) {
-    if (started_) {
+    if (io_.started()) {
         drainRequested_.store(drain);
-        stopRequested_.store(true, std::memory_order_release);
+        io_.requestStop();
         pcm_.wake();
-        if (thread_.joinable()) thread_.join();
-        started_ = false;
+        io_.join();
     }
     pcm_.close();
 }
 
 boop_playback_info AlsaPlayback::info() const {
-    boop_playback_info i{};
-    i.sample_rate = pcm_.rate();
-    i.channels = pcm_.channels();
-    i.period_frames = static_cast<uint32_t>(startPeriod_);
-    i.buffer_frames = static_cast<uint32_t>(startBuffer_);
+    boop_playback_info i = streamInfo<boop_playback_info>(
+        pcm_.rate(), pcm_.channels(), static_cast<uint32_t>(startPeriod_), static_cast<uint32_t>(startBuffer_),
+        sampleFormatName(pcm_.format()), io_.realtimeScheduling());
     i.device_buffer_frames = static_cast<uint32_t>(adaptive_ ? std::max(startBuffer_, ceilingFrames()) : startBuffer_);
-    i.priority = static_cast<boop_priority>(realtime_.load());
-    i.format = sampleFormatName(pcm_.format());
-    i.realtime_scheduling = realtime_.load() != BOOP_PRIORITY_NORMAL;
+    i.priority = io_.priority();
     return i;
 }
 
@@ -182,19 +133,14 @@ boop_playback_stats AlsaPlayback::stats() const {
     s.delay_frames = delay_.load(std::memory_order_acquire);
     s.xruns = xruns_.load(std::memory_order_relaxed);
     s.suspends = pcm_.suspends();
-    s.running = running_.load(std::memory_order_acquire);
-    s.error = static_cast<boop_status>(error_.load(std::memory_order_acquire));
+    s.running = io_.running();
+    s.error = io_.error();
     s.stalls = stalls_.load(std::memory_order_relaxed);
     s.longest_stall_seconds = double(longestStallNs_.load(std::memory_order_relaxed)) * 1e-9;
     s.latency_frames = latency_.load(std::memory_order_relaxed);
     s.latency_growths = growths_.load(std::memory_order_relaxed);
     s.resumes = resumes_.load(std::memory_order_relaxed);
     return s;
-}
-
-void AlsaPlayback::finish(boop_status error) {
-    error_.store(error, std::memory_order_release);
-    running_.store(0, std::memory_order_release);
 }
 
 // A second xrun soon after the first is a burst: when adaptive, the recovery renegotiates a buffer
@@ -312,9 +258,9 @@ void AlsaPlayback::run() {
     int64_t lastProgress = clock.now();
     pcm_.resetRecoveryBudget();
 
-    while (!stopRequested_.load(std::memory_order_acquire)) {
+    while (!io_.stopRequested()) {
         const Step step = serviceDevice();
-        if (step == Step::lost) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (step == Step::lost) return io_.finish(BOOP_ERROR_DEVICE_LOST);
         const int64_t now = clock.now();
         if (clock.skippedNs() > 0) {
             // The process was stopped: the recoveries its stream needs now are one event, not a
@@ -334,14 +280,14 @@ void AlsaPlayback::run() {
             lastProgress = now;
             keepRealTime();
         } else if (now - lastProgress > kWatchdogNs) {
-            return finish(BOOP_ERROR_DEVICE_LOST);
+            return io_.finish(BOOP_ERROR_DEVICE_LOST);
         }
-        if (!waitForDevice(step == Step::retry ? 10 : kPollTimeoutMs)) return finish(BOOP_ERROR_DEVICE_LOST);
+        if (!waitForDevice(step == Step::retry ? 10 : kPollTimeoutMs)) return io_.finish(BOOP_ERROR_DEVICE_LOST);
     }
 
     if (drainRequested_.load()) drainOut();
     snd_pcm_drop(pcm_.handle());
-    finish(BOOP_OK);
+    io_.finish(BOOP_OK);
 }
 
 // A device that has consumed more than real time allows (ALSA's null PCM takes every write at
@@ -377,7 +323,7 @@ AlsaPlayback::Step AlsaPlayback::serviceDevice() {
     // Top the buffer up completely whenever woken (not only in whole periods): with a
     // 3-period buffer every frame of headroom counts against scheduling jitter.
     bool wrote = false;
-    while (avail > 0 && !stopRequested_.load(std::memory_order_relaxed)) {
+    while (avail > 0 && !io_.stopRequested(std::memory_order_relaxed)) {
         const snd_pcm_uframes_t n = std::min<snd_pcm_uframes_t>(static_cast<snd_pcm_uframes_t>(avail), pcm_.period());
         bool fatal = false;
         if (!fillAndWrite(n, fatal)) {

@@ -9,10 +9,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/IoThread.hpp"
 #include "backend/alsa/AlsaPace.hpp"
 #include "backend/alsa/AlsaPcm.hpp"
 #include "engine/MidiArrival.hpp"
@@ -20,11 +20,6 @@
 #include "rt/Realtime.hpp"
 
 namespace boop {
-
-// Sample conversion shared by playback and capture. Float is clamped to [-1, 1] before scaling
-// so an overshooting source never wraps around in integer formats.
-void convertFloatToS32(const float* in, int32_t* out, std::size_t count) BOOP_RT;
-void convertFloatToS16(const float* in, int16_t* out, std::size_t count) BOOP_RT;
 
 class AlsaPlayback final : public PlaybackBackend {
   public:
@@ -73,7 +68,6 @@ class AlsaPlayback final : public PlaybackBackend {
     void drainOut();
     void keepRealTime();
     bool waitForDevice(int timeoutMs);
-    void finish(boop_status error);
 
     AlsaPcm pcm_;
     const char* openWhy_ = "";
@@ -92,18 +86,12 @@ class AlsaPlayback final : public PlaybackBackend {
     std::vector<float> floatBuf_;   // one period, interleaved
     std::vector<uint8_t> convBuf_;  // one period in the device format when it is not float
 
-    std::thread thread_;
-    bool started_ = false;
-    std::atomic<bool> stopRequested_{false};
+    IoThread io_;
     std::atomic<bool> drainRequested_{false};
-    std::atomic<bool> threadReady_{false};
 
     std::atomic<uint64_t> framesWritten_{0};
     std::atomic<int64_t> delay_{0};
     std::atomic<uint64_t> xruns_{0};
-    std::atomic<int> running_{0};
-    std::atomic<int> error_{BOOP_OK};
-    std::atomic<int> realtime_{BOOP_PRIORITY_NORMAL};
     std::atomic<uint64_t> stalls_{0};
     std::atomic<int64_t> longestStallNs_{0};
     std::atomic<uint32_t> latency_{0};

@@ -10,6 +10,7 @@
 
 #include "backend/RealtimePriority.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
+#include "backend/alsa/AlsaSeqPorts.hpp"
 
 namespace boop {
 
@@ -21,18 +22,8 @@ AlsaSeqInput::~AlsaSeqInput() { stop(); }
 
 boop_status AlsaSeqInput::open(const Config& config, std::string& why) {
     if (seq_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
-    if (access(config.devicePath, R_OK | W_OK) != 0) {
-        why = std::string("no ALSA sequencer (") + config.devicePath + ": " + std::strerror(errno) + ")";
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    }
-    silenceAlsaErrors();
-    const int opened = snd_seq_open(&seq_, "default", SND_SEQ_OPEN_DUPLEX, SND_SEQ_NONBLOCK);
-    if (opened < 0) {
-        seq_ = nullptr;
-        why = std::string("the ALSA sequencer refused a client: ") + snd_strerror(opened);
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    }
-    snd_seq_set_client_name(seq_, config.clientName);
+    seq_ = openSeqClient(config.devicePath, config.clientName, SND_SEQ_NONBLOCK, why);
+    if (seq_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     port_ = snd_seq_create_simple_port(
         seq_, config.portName, SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE,
         SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_SYNTHESIZER | SND_SEQ_PORT_TYPE_APPLICATION);
@@ -63,39 +54,14 @@ boop_status AlsaSeqInput::start(Sink sink, void* context) {
 }
 
 std::vector<SeqPort> AlsaSeqInput::sources() const {
-    std::vector<SeqPort> out;
-    if (seq_ == nullptr) return out;
-    snd_seq_client_info_t* client;
-    snd_seq_port_info_t* port;
-    snd_seq_client_info_alloca(&client);
-    snd_seq_port_info_alloca(&port);
-    snd_seq_client_info_set_client(client, -1);
-    const int self = snd_seq_client_id(seq_);
-    while (snd_seq_query_next_client(seq_, client) >= 0) {
-        const int id = snd_seq_client_info_get_client(client);
-        if (id == SND_SEQ_CLIENT_SYSTEM || id == self) continue;
-        snd_seq_port_info_set_client(port, id);
-        snd_seq_port_info_set_port(port, -1);
-        while (snd_seq_query_next_port(seq_, port) >= 0) {
-            const unsigned caps = snd_seq_port_info_get_capability(port);
-            if ((caps & kReadable) != kReadable || (caps & SND_SEQ_PORT_CAP_NO_EXPORT)) continue;
-            out.push_back(SeqPort{id, snd_seq_port_info_get_port(port), snd_seq_client_info_get_name(client),
-                                  snd_seq_port_info_get_name(port)});
-        }
-    }
-    return out;
+    return seq_ != nullptr ? listSeqPorts(seq_, kReadable) : std::vector<SeqPort>{};
 }
 
 boop_status AlsaSeqInput::subscribe(const char* spec, std::string& why) {
     if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
     if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    const std::vector<SeqPort> ports = sources();
-    const int found = matchSeqPort(ports, spec);
-    if (found < 0) {
-        why = "no ALSA sequencer source matches it (see boop devices)";
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    }
-    const SeqPort& p = ports[std::size_t(found)];
+    SeqPort p;
+    if (!findSeqPort(seq_, kReadable, spec, "source", p, why)) return BOOP_ERROR_INVALID_ARGUMENT;
     const int r = snd_seq_connect_from(seq_, port_, p.client, p.port);
     if (r < 0 && r != -EBUSY) {  // EBUSY: already subscribed
         why = "the sequencer refused the subscription to " + p.clientName + ":" + p.portName + ": " + snd_strerror(r);

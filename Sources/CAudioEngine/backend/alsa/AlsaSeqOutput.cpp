@@ -8,51 +8,21 @@
 #include <vector>
 
 #include "backend/alsa/AlsaCommon.hpp"
+#include "backend/alsa/AlsaSeqPorts.hpp"
 
 namespace boop {
 
 namespace {
 constexpr unsigned kWritable = SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE;
 
-std::vector<SeqPort> sinks(snd_seq_t* seq) {
-    std::vector<SeqPort> out;
-    snd_seq_client_info_t* client;
-    snd_seq_port_info_t* port;
-    snd_seq_client_info_alloca(&client);
-    snd_seq_port_info_alloca(&port);
-    snd_seq_client_info_set_client(client, -1);
-    const int self = snd_seq_client_id(seq);
-    while (snd_seq_query_next_client(seq, client) >= 0) {
-        const int id = snd_seq_client_info_get_client(client);
-        if (id == SND_SEQ_CLIENT_SYSTEM || id == self) continue;
-        snd_seq_port_info_set_client(port, id);
-        snd_seq_port_info_set_port(port, -1);
-        while (snd_seq_query_next_port(seq, port) >= 0) {
-            const unsigned caps = snd_seq_port_info_get_capability(port);
-            if ((caps & kWritable) != kWritable || (caps & SND_SEQ_PORT_CAP_NO_EXPORT)) continue;
-            out.push_back(SeqPort{id, snd_seq_port_info_get_port(port), snd_seq_client_info_get_name(client),
-                                  snd_seq_port_info_get_name(port)});
-        }
-    }
-    return out;
-}
 }  // namespace
 
 AlsaSeqOutput::~AlsaSeqOutput() { close(); }
 
 boop_status AlsaSeqOutput::open(const Config& config, std::string& why) {
     if (seq_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
-    if (access(config.devicePath, R_OK | W_OK) != 0) {
-        why = std::string("no ALSA sequencer (") + config.devicePath + ": " + std::strerror(errno) + ")";
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    }
-    silenceAlsaErrors();
-    if (snd_seq_open(&seq_, "default", SND_SEQ_OPEN_DUPLEX, 0) < 0) {
-        seq_ = nullptr;
-        why = "the ALSA sequencer refused a client";
-        return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    }
-    snd_seq_set_client_name(seq_, config.clientName);
+    seq_ = openSeqClient(config.devicePath, config.clientName, 0, why);
+    if (seq_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     port_ = snd_seq_create_simple_port(seq_, config.portName, SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ,
                                        SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION);
     queue_ = snd_seq_alloc_named_queue(seq_, config.clientName);
@@ -93,13 +63,8 @@ void AlsaSeqOutput::panic() {
 boop_status AlsaSeqOutput::connect(const char* spec, std::string& why) {
     if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
     if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    const std::vector<SeqPort> ports = sinks(seq_);
-    const int found = matchSeqPort(ports, spec);
-    if (found < 0) {
-        why = "no ALSA sequencer port that takes MIDI matches it (see boop devices)";
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    }
-    const SeqPort& p = ports[std::size_t(found)];
+    SeqPort p;
+    if (!findSeqPort(seq_, kWritable, spec, "port that takes MIDI", p, why)) return BOOP_ERROR_INVALID_ARGUMENT;
     const int r = snd_seq_connect_to(seq_, port_, p.client, p.port);
     return r < 0 && r != -EBUSY ? BOOP_ERROR_DEVICE_UNAVAILABLE : BOOP_OK;
 }

@@ -11,19 +11,13 @@ namespace boop {
 namespace {
 // CLOCK_MONOTONIC through the vDSO: a read of shared memory, no system call, so the I/O thread may
 // stamp its reports with it (not annotated, hence allowed by name).
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 uint64_t monotonicNow() BOOP_RT {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 }  // namespace
 
 AlsaSynth::~AlsaSynth() { stop(); }
@@ -40,27 +34,18 @@ boop_status AlsaSynth::open(const Config& config, std::string& why) {
     const boop_playback_info info = playback_.info();
     rate_ = info.sample_rate;
     period_ = info.period_frames;
-    boop_engine_config ec;
-    boop_engine_config_default(&ec);
-    ec.sample_rate = rate_;
-    ec.voices = config.voices;
-    ec.channels = 2;
-    ec.max_block_frames = kBlockFrames;
-    if (!Engine::isValid(ec)) {
-        stop();
-        why = "the engine cannot run at the rate the device granted";
-        return BOOP_ERROR_INVALID_ARGUMENT;
+    s = prepare(config.synth, rate_);
+    if (s == BOOP_OK) {
+        try {
+            scheduler_ = std::make_unique<MidiArrivalScheduler>(kQueueCapacity);
+        } catch (...) {
+            s = BOOP_ERROR_OUT_OF_MEMORY;
+        }
     }
-    try {
-        engine_ = std::make_unique<Engine>(ec);
-        synth_ = std::make_unique<MidiSynth>(*engine_, config.channelVoices, config.bendRange);
-        scheduler_ = std::make_unique<MidiArrivalScheduler>(kQueueCapacity);
-        log_ = std::make_unique<LockFreeQueue<MidiLogEntry>>(kQueueCapacity);
-        stage_.prepare(rate_, 2, config.output.ceiling_dbtp);
-        stage_.setGainDb(config.output.gain_db);
-    } catch (...) {
+    if (s != BOOP_OK) {
         stop();
-        return BOOP_ERROR_OUT_OF_MEMORY;
+        if (s == BOOP_ERROR_INVALID_ARGUMENT) why = "the engine cannot run at the rate the device granted";
+        return s;
     }
     scheduler_->clock().prepare(rate_, period_);
     return BOOP_OK;
@@ -81,69 +66,17 @@ boop_status AlsaSynth::start() {
     return seq_.start(&AlsaSynth::onEvent, this);
 }
 
-boop_status AlsaSynth::setChannelSound(int channel, const boop_instrument& sound) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    synth_->setSound(channel, sound);
-    return BOOP_OK;
-}
-
-boop_status AlsaSynth::setTuning(const Tuning& tuning) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    synth_->setTuning(tuning);
-    return BOOP_OK;
-}
-
-boop_status AlsaSynth::setMpe(int lowerMembers, int upperMembers) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    synth_->setMpeZone(false, lowerMembers);
-    if (upperMembers > 0) synth_->setMpeZone(true, upperMembers);
-    return BOOP_OK;
-}
-
-boop_status AlsaSynth::setLookahead(bool on) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    stage_.setLookahead(on);
-    return BOOP_OK;
-}
-
-void AlsaSynth::fadeOut(double seconds) noexcept {
-    if (!engine_) return;
-    Command c;
-    c.type = Command::Type::AllNotesOff;
-    c.frame = BOOP_FRAME_NOW;
-    c.value = seconds;
-    engine_->push(c);
-    synth_->requestFade(seconds);
-}
-
 void AlsaSynth::stop() noexcept {
     seq_.stop();  // no more events before the audio stops
     playback_.stop(false);
     started_ = false;
 }
 
-boop_status AlsaSynth::record(const char* path) {
-    if (!engine_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_ || recorder_) return BOOP_ERROR_ALREADY_RUNNING;
-    if (path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        const boop_status s = SynthRecorder::open(path, rate_, recorder_, recordWhy_);
-        if (s != BOOP_OK) return s;
-    } catch (...) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    }
-    recording_ = recorder_.get();
-    return BOOP_OK;
-}
-
-boop_status AlsaSynth::finishRecording() {
-    if (!recorder_) return BOOP_OK;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;  // the I/O thread still pushes
-    return recorder_->finish();
+void AlsaSynth::addStats(boop_synth_stats& s) const {
+    const boop_playback_stats p = playback_.stats();
+    s.xruns = p.xruns;
+    s.error = p.error;
+    s.late = scheduler_ ? scheduler_->late() : 0;
 }
 
 // The reader thread: decoded sequencer events become channel messages, placed and queued.
@@ -172,10 +105,7 @@ void AlsaSynth::render(float* out, uint32_t frames) BOOP_RT {
     while (scheduler_->next(blockStart, frames, done, at, m)) {
         if (at > done) renderSynthFrames(*synth_, *engine_, out + std::size_t(done) * 2, at - done);
         done = at;
-        synth_->handle(m);
-        const MidiLogEntry entry{blockStart + at, m.status, m.data1, m.data2};
-        if (!log_->tryPush(entry)) logDropped_.fetch_add(1, std::memory_order_relaxed);
-        if (recording_ != nullptr) recording_->pushEvent(entry);
+        apply(blockStart + at, m);
     }
     if (frames > done) renderSynthFrames(*synth_, *engine_, out + std::size_t(done) * 2, frames - done);
     stage_.process(out, frames);

@@ -68,11 +68,7 @@ int JackCapture::onProcess(jack_nframes_t frames, void* self) noexcept {
 
 // jack_port_get_buffer reads the server's shared memory (no system call, no lock) but is not
 // annotated: allowed by name, as the other JACK process callbacks do.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 void JackCapture::process(jack_nframes_t frames) BOOP_RT {
     const bool capturing = capturing_.load(std::memory_order_acquire);
     if (midiOut_ != nullptr) {
@@ -95,34 +91,11 @@ void JackCapture::process(jack_nframes_t frames) BOOP_RT {
         done += n;
     }
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
-
-std::size_t JackCapture::read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept {
-    if (!ring_) {
-        if (firstFrame != nullptr) *firstFrame = 0;
-        return 0;
-    }
-    return ring_->read(out, maxFrames, firstFrame);
-}
-
-std::size_t JackCapture::wait(std::size_t minFrames, int timeoutMs) noexcept {
-    if (!ring_) return 0;
-    const int stepMs = std::clamp(int(sampleRate() > 0 ? double(bufferFrames()) / sampleRate() * 1000.0 : 5.0), 1, 20);
-    return waitForFrames(*ring_, minFrames, timeoutMs, stepMs,
-                         [this] { return capturing_.load(std::memory_order_acquire) && error() == BOOP_OK; });
-}
+BOOP_RT_UNCHECKED_END
 
 boop_capture_info JackCapture::info() const {
-    boop_capture_info i{};
-    i.sample_rate = sampleRate();
-    i.channels = channels();
-    i.period_frames = bufferFrames();
-    i.buffer_frames = bufferFrames();
-    i.format = "FLOAT_LE";
-    i.realtime_scheduling = realtime() ? 1 : 0;
-    return i;
+    return streamInfo<boop_capture_info>(sampleRate(), channels(), bufferFrames(), bufferFrames(), "FLOAT_LE",
+                                         realtime());
 }
 
 boop_capture_stats JackCapture::stats() const {
@@ -130,7 +103,7 @@ boop_capture_stats JackCapture::stats() const {
     s.frames_captured = captured_.load(std::memory_order_acquire);
     s.frames_dropped = dropped_.load(std::memory_order_relaxed);
     s.overruns = xruns();
-    s.running = capturing_.load(std::memory_order_acquire) && error() == BOOP_OK ? 1 : 0;
+    s.running = filling() ? 1 : 0;
     s.error = error();
     return s;
 }

@@ -181,18 +181,12 @@ void JackClient::close() noexcept {
 // The process callbacks are BOOP_RT, so RealtimeSanitizer watches everything they run.
 // jack_port_get_buffer (libjack's real-time accessor: pointer arithmetic on shared memory) is not
 // annotated: allowed by name.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 void JackClient::fetchBuffers(jack_nframes_t frames) BOOP_RT {
     for (std::size_t c = 0; c < ports_.size(); ++c)
         buffers_[c] = static_cast<float*>(jack_port_get_buffer(ports_[c], frames));
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 
 int JackClient::onBufferSize(jack_nframes_t frames, void* self) noexcept {
     static_cast<JackClient*>(self)->bufferSize_.store(frames, std::memory_order_relaxed);
@@ -246,26 +240,16 @@ void JackClient::reportOwnLatency(jack_latency_callback_mode_t mode, uint32_t ow
 
 // ---- listing -------------------------------------------------------------------------------
 
-boop_status listJackPorts(std::vector<JackPortEntry>& out) {
+boop_status visitJackPorts(const char* type, const std::function<void(const char*, jack_port_t*, int)>& visit) {
     silenceLibjack();
     jack_status_t status{};
     jack_client_t* c = jack_client_open("boop-devices", JackNoStartServer, &status);
     if (c == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    const char** names = jack_get_ports(c, nullptr, JACK_DEFAULT_AUDIO_TYPE, 0);
+    const char** names = jack_get_ports(c, nullptr, type, 0);
     boop_status result = BOOP_OK;
     try {
-        for (std::size_t i = 0; names != nullptr && names[i] != nullptr; ++i) {
-            jack_port_t* port = jack_port_by_name(c, names[i]);
-            if (port == nullptr) continue;
-            const int flags = jack_port_flags(port);
-            JackPortEntry e;
-            e.name = names[i];
-            e.type = jack_port_type(port);
-            e.physical = (flags & JackPortIsPhysical) != 0;
-            e.acceptsAudio = (flags & JackPortIsInput) != 0;
-            e.producesAudio = (flags & JackPortIsOutput) != 0;
-            out.push_back(std::move(e));
-        }
+        for (std::size_t i = 0; names != nullptr && names[i] != nullptr; ++i)
+            if (jack_port_t* port = jack_port_by_name(c, names[i])) visit(names[i], port, jack_port_flags(port));
     } catch (...) {
         result = BOOP_ERROR_OUT_OF_MEMORY;
     }
@@ -273,6 +257,18 @@ boop_status listJackPorts(std::vector<JackPortEntry>& out) {
     const SignalMaskKept kept;
     jack_client_close(c);
     return result;
+}
+
+boop_status listJackPorts(std::vector<JackPortEntry>& out) {
+    return visitJackPorts(JACK_DEFAULT_AUDIO_TYPE, [&out](const char* name, jack_port_t* port, int flags) {
+        JackPortEntry e;
+        e.name = name;
+        e.type = jack_port_type(port);
+        e.physical = (flags & JackPortIsPhysical) != 0;
+        e.acceptsAudio = (flags & JackPortIsInput) != 0;
+        e.producesAudio = (flags & JackPortIsOutput) != 0;
+        out.push_back(std::move(e));
+    });
 }
 
 boop_status JackClient::connectMidiPort(jack_port_t* out, const char* destination) {

@@ -8,11 +8,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/RingCapture.hpp"
 #include "backend/jack/JackMidiKeys.hpp"
 #include "backend/jack/JackMidiOut.hpp"
 #include "backend/jack/JackTransport.hpp"
@@ -162,7 +164,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     bool started_ = false;
 };
 
-class JackCapture final : public JackClient, public CaptureBackend {
+class JackCapture final : public JackClient, public RingCapture {
   public:
     struct Config {
         const char* clientName = "boop";
@@ -185,9 +187,6 @@ class JackCapture final : public JackClient, public CaptureBackend {
     // Connects midi_out to another client's MIDI input port (control thread, after start).
     boop_status connectMidiOut(const char* destination);
 
-    std::size_t read(float* out, std::size_t maxFrames, uint64_t* firstFrame) noexcept override;
-    std::size_t wait(std::size_t minFrames, int timeoutMs) noexcept override;
-
     boop_capture_info info() const override;
     boop_capture_stats stats() const override;
 
@@ -195,12 +194,16 @@ class JackCapture final : public JackClient, public CaptureBackend {
     static int onProcess(jack_nframes_t frames, void* self) noexcept;
     void process(jack_nframes_t frames) BOOP_RT;
 
+    bool filling() const noexcept override { return capturing_.load(std::memory_order_acquire) && error() == BOOP_OK; }
+    double periodSeconds() const noexcept override {
+        return sampleRate() > 0 ? double(bufferFrames()) / sampleRate() : 0.0;
+    }
+
     static constexpr uint32_t kMonoFrames = 8192;
 
     Config config_;
     jack_port_t* midiOut_ = nullptr;
     std::unique_ptr<MidiOutWriter> midiWriter_;
-    std::unique_ptr<SampleRing> ring_;
     std::vector<float> mono_;
     std::atomic<bool> capturing_{false};
     std::atomic<uint64_t> captured_{0};
@@ -218,5 +221,9 @@ struct JackPortEntry {
     bool producesAudio = false;  // an output port: something to record from
 };
 boop_status listJackPorts(std::vector<JackPortEntry>& out);
+// Opens a client (never a server), hands `visit` the name, port and flags of every port of `type`
+// (JACK_DEFAULT_AUDIO_TYPE, JACK_DEFAULT_MIDI_TYPE), and closes it. DEVICE_UNAVAILABLE when no
+// server runs, OUT_OF_MEMORY when a visit threw.
+boop_status visitJackPorts(const char* type, const std::function<void(const char*, jack_port_t*, int)>& visit);
 
 }  // namespace boop

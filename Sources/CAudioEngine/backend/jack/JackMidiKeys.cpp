@@ -48,11 +48,7 @@ void MidiKeysQueue::play(const boop_midi_event& e) BOOP_RT {
 }
 
 // libjack's MIDI buffer calls are not annotated: allowed by name, as the other process callbacks do.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 uint32_t midiKeyCount(void* portBuffer) BOOP_RT { return jack_midi_get_event_count(portBuffer); }
 
 bool midiKey(void* portBuffer, uint32_t i, uint64_t engineFrame, boop_midi_event& out, uint32_t& offset) BOOP_RT {
@@ -65,9 +61,7 @@ bool midiKey(void* portBuffer, uint32_t i, uint64_t engineFrame, boop_midi_event
                           uint8_t(event.size > 2 ? event.buffer[2] & 0x7F : 0)};
     return true;
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 
 void readMidiKeys(void* portBuffer, uint64_t engineFrame, MidiKeysQueue& keys) BOOP_RT {
     const uint32_t count = midiKeyCount(portBuffer);

@@ -5,11 +5,7 @@ namespace boop {
 
 // jack_midi_* work on the port's shared-memory buffer (no system call, no lock) but are not
 // annotated: allowed by name, as the JACK process callbacks do.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 void MidiOutWriter::write(void* buffer, uint32_t offset, const uint8_t* bytes, uint8_t size) BOOP_RT {
     if (jack_midi_event_write(buffer, offset, bytes, size) == 0) {
         written_.fetch_add(1, std::memory_order_relaxed);
@@ -49,9 +45,7 @@ void MidiOutWriter::writeSpan(void* buffer, uint64_t clock, uint32_t frames, uin
         write(buffer, offset, e.bytes, e.size);
     }
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 
 void MidiOutWriter::track(const uint8_t* b, uint8_t size) BOOP_RT {
     if (size == 1) {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "include/CAudioEngine.h"
 #include "rt/LockFreeQueue.hpp"
 #include "rt/Realtime.hpp"
 
@@ -30,6 +31,14 @@ class MidiOutWriter {
         if (!queue_.tryPush(event)) return false;
         pushed_.fetch_add(1, std::memory_order_release);
         return true;
+    }
+    // The same for a message of 1 ... 3 bytes (checked by the caller): OK or QUEUE_FULL.
+    boop_status send(uint64_t frame, const uint8_t* bytes, uint32_t size) noexcept {
+        MidiOutEvent e;
+        e.frame = frame;
+        e.size = static_cast<uint8_t>(size);
+        for (uint32_t i = 0; i < size; ++i) e.bytes[i] = bytes[i];
+        return push(e) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
     }
     // Control thread: at the next cycle drop what is queued, send a note-off for every note
     // sounding and, if a clock was running (a Start or Continue sent since the last Stop), Stop.

@@ -23,11 +23,7 @@ int64_t nowNs() noexcept {
 // compiler cannot prove non-blocking are allowed by name: libjack's real-time accessors (MIDI
 // buffers, jack_last_frame_time: reads of shared memory) and a source's render through its
 // function pointer (BOOP_RT where each source is defined).
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 JackPlayback::~JackPlayback() { stop(false); }
 
 boop_status JackPlayback::open(const Config& config, double, uint32_t channels) {
@@ -234,18 +230,11 @@ void JackPlayback::dropFrames(uint32_t missed) BOOP_RT {
     frames_.fetch_add(missed, std::memory_order_release);
 }
 
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 
 boop_playback_info JackPlayback::info() const {
-    boop_playback_info i{};
-    i.sample_rate = sampleRate();
-    i.channels = channels();
-    i.period_frames = bufferFrames();
-    i.buffer_frames = bufferFrames();
-    i.format = "FLOAT_LE";
-    i.realtime_scheduling = realtime() ? 1 : 0;
+    boop_playback_info i = streamInfo<boop_playback_info>(sampleRate(), channels(), bufferFrames(), bufferFrames(),
+                                                          "FLOAT_LE", realtime());
     i.priority = realtime() ? BOOP_PRIORITY_FIFO : BOOP_PRIORITY_NORMAL;
     i.device_buffer_frames = bufferFrames();
     return i;

@@ -16,26 +16,17 @@ boop_status JackSynth::open(const Config& config) {
     config_ = config;
     boop_status s = JackClient::open(config.clientName, 2, true);
     if (s != BOOP_OK) return s;
-    boop_engine_config ec;
-    boop_engine_config_default(&ec);
-    ec.sample_rate = sampleRate();
-    ec.voices = config.voices;
-    ec.channels = 2;
-    ec.max_block_frames = kBlockFrames;
-    if (!Engine::isValid(ec)) {
-        close();
-        return BOOP_ERROR_INVALID_ARGUMENT;
+    s = prepare(config.synth, sampleRate());
+    if (s == BOOP_OK) {
+        try {
+            block_.assign(std::size_t(kBlockFrames) * 2, 0.0f);
+        } catch (...) {
+            s = BOOP_ERROR_OUT_OF_MEMORY;
+        }
     }
-    try {
-        engine_ = std::make_unique<Engine>(ec);
-        synth_ = std::make_unique<MidiSynth>(*engine_, config.channelVoices, config.bendRange);
-        log_ = std::make_unique<LockFreeQueue<MidiLogEntry>>(kLogCapacity);
-        block_.assign(std::size_t(kBlockFrames) * 2, 0.0f);
-        stage_.prepare(sampleRate(), 2, config.output.ceiling_dbtp);
-        stage_.setGainDb(config.output.gain_db);
-    } catch (...) {
+    if (s != BOOP_OK) {
         close();
-        return BOOP_ERROR_OUT_OF_MEMORY;
+        return s;
     }
     jack_set_process_callback(client(), onProcess, this);
     setOwnLatency(stage_.latency());
@@ -73,7 +64,7 @@ std::string JackSynth::findMidiSource(const char* source) const {
     return found;
 }
 
-boop_status JackSynth::connectMidi(const char* source) {
+boop_status JackSynth::connectMidi(const char* source, std::string&) {
     if (client() == nullptr || !active() || midiIn_.load(std::memory_order_acquire) == nullptr)
         return BOOP_ERROR_NOT_RUNNING;
     if (source == nullptr || source[0] == '\0') return BOOP_ERROR_INVALID_ARGUMENT;
@@ -82,36 +73,6 @@ boop_status JackSynth::connectMidi(const char* source) {
     const int r = jack_connect(client(), name.c_str(), jack_port_name(midiIn_.load(std::memory_order_acquire)));
     if (r != 0 && r != EEXIST) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     if (std::find(sources_.begin(), sources_.end(), name) == sources_.end()) sources_.push_back(name);
-    return BOOP_OK;
-}
-
-boop_status JackSynth::setChannelSound(int channel, const boop_instrument& sound) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    synth_->setSound(channel, sound);
-    return BOOP_OK;
-}
-
-boop_status JackSynth::setTuning(const Tuning& tuning) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    synth_->setTuning(tuning);
-    return BOOP_OK;
-}
-
-boop_status JackSynth::setMpe(int lowerMembers, int upperMembers) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    synth_->setMpeZone(false, lowerMembers);
-    if (upperMembers > 0) synth_->setMpeZone(true, upperMembers);
-    return BOOP_OK;
-}
-
-boop_status JackSynth::setLookahead(bool on) {
-    if (!synth_) return BOOP_ERROR_NOT_RUNNING;
-    if (started_) return BOOP_ERROR_ALREADY_RUNNING;
-    stage_.setLookahead(on);
-    setOwnLatency(stage_.latency());
     return BOOP_OK;
 }
 
@@ -136,45 +97,22 @@ boop_status JackSynth::resume() {
     return BOOP_OK;
 }
 
-boop_status JackSynth::record(const char* path) {
-    if (client() == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    if (started_ || recorder_) return BOOP_ERROR_ALREADY_RUNNING;
-    if (path == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
-    try {
-        const boop_status s = SynthRecorder::open(path, sampleRate(), recorder_, recordWhy_);
-        if (s != BOOP_OK) return s;
-    } catch (...) {
-        return BOOP_ERROR_OUT_OF_MEMORY;
-    }
-    recording_ = recorder_.get();
-    return BOOP_OK;
-}
-
-boop_status JackSynth::finishRecording() {
-    if (!recorder_) return BOOP_OK;
-    if (client() != nullptr) return BOOP_ERROR_ALREADY_RUNNING;  // the audio thread still pushes
-    return recorder_->finish();
-}
-
 const char* JackSynth::midiPortName() const noexcept {
     jack_port_t* port = midiIn_.load(std::memory_order_acquire);
     return port != nullptr ? jack_port_name(port) : "";
 }
 
-void JackSynth::fadeOut(double seconds) noexcept {
-    if (!engine_) return;
-    Command c;
-    c.type = Command::Type::AllNotesOff;
-    c.frame = BOOP_FRAME_NOW;
-    c.value = seconds;
-    engine_->push(c);
-    synth_->requestFade(seconds);
+void JackSynth::addStats(boop_synth_stats& s) const {
+    s.malformed_bytes = malformed_.load(std::memory_order_relaxed);
+    s.xruns = xruns();
+    s.error = error();
 }
 
 void JackSynth::stop() noexcept {
     if (client() == nullptr) return;
     if (active()) jack_deactivate(client());
     running_.store(false, std::memory_order_release);
+    started_ = false;
     close();
     midiIn_.store(nullptr, std::memory_order_release);
 }
@@ -186,11 +124,7 @@ int JackSynth::onProcess(jack_nframes_t frames, void* self) noexcept {
 
 // libjack's MIDI accessors and jack_last_frame_time read the server's shared memory without
 // system calls or locks, but are not annotated: allowed by name here, as in JackClient.cpp.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 void JackSynth::process(jack_nframes_t frames) BOOP_RT {
     fetchBuffers(frames);
     if (!running_.load(std::memory_order_acquire)) {
@@ -222,16 +156,11 @@ void JackSynth::readMidi(void* buffer, jack_nframes_t frames, uint32_t& done) BO
         for (std::size_t b = 0; b < event.size; ++b) {
             MidiMessage m;
             if (!parser_.feed(event.buffer[b], m)) continue;
-            synth_->handle(m);
-            const MidiLogEntry entry{uint64_t(cycleStart_) + at, m.status, m.data1, m.data2};
-            if (!log_->tryPush(entry)) logDropped_.fetch_add(1, std::memory_order_relaxed);
-            if (recording_ != nullptr) recording_->pushEvent(entry);
+            apply(uint64_t(cycleStart_) + at, m);
         }
     }
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 
 void JackSynth::renderTo(uint32_t begin, uint32_t end) BOOP_RT {
     renderSynthBlocks(*synth_, *engine_, stage_, block_.data(), kBlockFrames, begin, end,

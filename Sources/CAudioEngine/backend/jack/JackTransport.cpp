@@ -15,11 +15,7 @@ void TransportWatch::push(const boop_transport_event& e) BOOP_RT {
 void TransportWatch::attach(jack_client_t* client) noexcept { jack_set_sync_callback(client, onSync, this); }
 
 // jack_transport_query is not annotated: allowed by name, as the other process callbacks do.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunknown-warning-option"
-#pragma clang diagnostic ignored "-Wfunction-effects"
-#endif
+BOOP_RT_UNCHECKED_BEGIN
 int TransportWatch::onSync(jack_transport_state_t state, jack_position_t* pos, void* self) BOOP_RT {
     return static_cast<TransportWatch*>(self)->ready(state, pos != nullptr ? pos->frame : 0) ? 1 : 0;
 }
@@ -232,8 +228,6 @@ void TransportWatch::midi(void* buffer, uint64_t engineFrame, uint32_t frames) B
     }
     if (!clockHeld_) closeSpan(spanStart_, frames);
 }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+BOOP_RT_UNCHECKED_END
 
 }  // namespace boop

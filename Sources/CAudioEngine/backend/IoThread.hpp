@@ -1,0 +1,81 @@
+#pragma once
+// The thread of a backend that no server calls (ALSA playback and capture, the timer): started
+// with its scheduling settled before start() returns (info() reports it), asked to stop by a flag
+// its loop polls, and how it ended (running, error, the priority it got) readable from any thread.
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "backend/RealtimePriority.hpp"
+#include "include/CAudioEngine.h"
+
+namespace boop {
+
+class IoThread {
+  public:
+    IoThread() = default;
+    ~IoThread() { join(); }
+    IoThread(const IoThread&) = delete;
+    IoThread& operator=(const IoThread&) = delete;
+
+    // Control thread: runs `loop` on a new thread raised to `priority` (makeCurrentThreadRealtime).
+    // ALREADY_RUNNING while one runs, INTERNAL when no thread can be made.
+    template <class Loop>
+    boop_status start(int priority, Loop loop) {
+        if (thread_.joinable()) return BOOP_ERROR_ALREADY_RUNNING;
+        stopRequested_.store(false);
+        error_.store(BOOP_OK);
+        running_.store(1);
+        std::mutex m;
+        std::condition_variable cv;
+        bool ready = false;
+        try {
+            thread_ = std::thread([this, priority, loop, &m, &cv, &ready]() mutable {
+                realtime_.store(makeCurrentThreadRealtime(priority));
+                {
+                    std::lock_guard<std::mutex> lock(m);
+                    ready = true;
+                }
+                cv.notify_one();
+                loop();
+            });
+        } catch (...) {
+            running_.store(0);
+            return BOOP_ERROR_INTERNAL;
+        }
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&ready] { return ready; });
+        return BOOP_OK;
+    }
+    bool started() const noexcept { return thread_.joinable(); }
+    // Control thread: asks the loop to end (the caller wakes it), and waits for it.
+    void requestStop() noexcept { stopRequested_.store(true, std::memory_order_release); }
+    void join() {
+        if (thread_.joinable()) thread_.join();
+    }
+
+    // The loop: whether to end, and how it ended.
+    bool stopRequested(std::memory_order order = std::memory_order_acquire) const noexcept {
+        return stopRequested_.load(order);
+    }
+    void finish(boop_status error) noexcept {
+        error_.store(error, std::memory_order_release);
+        running_.store(0, std::memory_order_release);
+    }
+
+    // Any thread.
+    int running() const noexcept { return running_.load(std::memory_order_acquire); }
+    boop_status error() const noexcept { return static_cast<boop_status>(error_.load(std::memory_order_acquire)); }
+    boop_priority priority() const noexcept { return static_cast<boop_priority>(realtime_.load()); }
+    bool realtimeScheduling() const noexcept { return priority() != BOOP_PRIORITY_NORMAL; }
+
+  private:
+    std::thread thread_;
+    std::atomic<bool> stopRequested_{false};
+    std::atomic<int> running_{0};
+    std::atomic<int> error_{BOOP_OK};
+    std::atomic<int> realtime_{BOOP_PRIORITY_NORMAL};
+};
+
+}  // namespace boop
