@@ -67,7 +67,7 @@ TEST_CASE("an instrument one past either end of a parameter's row is refused; it
         const boop_limit row = boop_limit_get(f.id);
         CAPTURE(row.name);
         const double step = (row.max - row.min) * 1e-6;
-        for (const double bad : {row.min - step, row.max + step, NAN}) {
+        for (const double bad : {row.min - step, row.max + step, std::nan("")}) {
             boop_instrument inst = inside();
             inst.*f.member = bad;
             CHECK(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_ERROR_INVALID_ARGUMENT);
