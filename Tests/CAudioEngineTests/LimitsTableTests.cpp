@@ -84,7 +84,17 @@ TEST_CASE("an instrument one past either end of a parameter's row is refused; it
     CHECK(boop_engine_kit_hit(engine, 0, BOOP_KIT_808, key + 1, 1.0f) == BOOP_ERROR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("the playback defaults are the table's") {
+TEST_CASE("the engine's and the playback's defaults are the table's") {
+    boop_engine_config engine;
+    boop_engine_config_default(&engine);
+    CHECK(engine.sample_rate == boop_limit_get(BOOP_LIMIT_ENGINE_RATE).default_value);
+    CHECK(engine.voices == boop_limit_get(BOOP_LIMIT_ENGINE_VOICES).default_value);
+    CHECK(engine.max_block_frames == boop_limit_get(BOOP_LIMIT_BLOCK_FRAMES).default_value);
+    CHECK(engine.queue_capacity == boop_limit_get(BOOP_LIMIT_QUEUE).default_value);
+    CHECK(engine.channels == boop_limit_get(BOOP_LIMIT_CHANNELS).default_value);
+    CHECK(engine.sample_rate == 44100.0);
+    CHECK(engine.max_block_frames == 4096);
+    CHECK(engine.queue_capacity == 4096);
     boop_playback_config config;
     boop_playback_config_default(&config);
     CHECK(config.period_frames == boop_limit_get(BOOP_LIMIT_PLAYBACK_PERIOD_FRAMES).default_value);

@@ -55,6 +55,31 @@ struct LimitsTableTests {
         #expect(Limits.trainReferenceDefault == row(BOOP_LIMIT_TRAIN_REFERENCE_HZ).default_value)
     }
 
+    /// The table's defaults are the values the code takes when none is given (the engine's
+    /// config, a song's fields, the live synth's bend, the training commands' sessions).
+    @Test func defaultsAreTheOnesTaken() {
+        let config = EngineConfiguration()
+        #expect(config.sampleRate == row(BOOP_LIMIT_ENGINE_RATE).default_value)
+        #expect(Double(config.voices) == row(BOOP_LIMIT_ENGINE_VOICES).default_value)
+        #expect(Double(config.maxBlockFrames) == row(BOOP_LIMIT_BLOCK_FRAMES).default_value)
+        #expect(Double(config.queueCapacity) == row(BOOP_LIMIT_QUEUE).default_value)
+        #expect(Double(config.channels) == row(BOOP_LIMIT_CHANNELS).default_value)
+        let song = Song(name: "s", patterns: [SongPattern(name: "p")])
+        #expect(song.bpm == row(BOOP_LIMIT_TEMPO_BPM).default_value)
+        #expect(song.swing == row(BOOP_LIMIT_SONG_SWING).default_value)
+        #expect(Double(song.patterns[0].length) == row(BOOP_LIMIT_PATTERN_STEPS).default_value)
+        #expect(Double(song.chain[0].repeats) == row(BOOP_LIMIT_CHAIN_REPEATS).default_value)
+        #expect(Double(song.chain[0].transpose) == row(BOOP_LIMIT_CHAIN_TRANSPOSE).default_value)
+        let inst = Instrument()
+        #expect(inst.width == row(BOOP_LIMIT_INSTRUMENT_WIDTH).default_value)
+        #expect(inst.level == row(BOOP_LIMIT_TRACK_LEVEL).default_value)
+        #expect(inst.pan == row(BOOP_LIMIT_INSTRUMENT_PAN).default_value)
+        #expect(LiveSynth.defaultBendRange == row(BOOP_LIMIT_SYNTH_BEND_RANGE).default_value)
+        let note = SongNote(step: 0, pitch: 60)
+        #expect(Double(note.probability) == row(BOOP_LIMIT_NOTE_PROBABILITY).default_value)
+        #expect(Double(note.ratchet) == row(BOOP_LIMIT_NOTE_RATCHET).default_value)
+    }
+
     /// The numbers themselves, as boop accepted them before the table: a row changed by mistake
     /// changes what files and flags are taken.
     @Test func theNumbersAreTheOnesBoopAccepts() {

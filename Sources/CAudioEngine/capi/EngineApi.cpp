@@ -48,11 +48,12 @@ const char* boop_version(void) { return PIXELBOOP_VERSION; }
 
 void boop_engine_config_default(boop_engine_config* config) {
     if (!config) return;
-    config->sample_rate = 44100.0;
+    // The defaults are the table's (CAudioEngineLimits.h).
+    config->sample_rate = boop_limit_get(BOOP_LIMIT_ENGINE_RATE).default_value;
     config->voices = BOOP_ENGINE_VOICES_DEFAULT;
-    config->max_block_frames = 4096;
-    config->queue_capacity = 4096;
-    config->channels = 1;
+    config->max_block_frames = static_cast<uint32_t>(boop_limit_get(BOOP_LIMIT_BLOCK_FRAMES).default_value);
+    config->queue_capacity = static_cast<uint32_t>(boop_limit_get(BOOP_LIMIT_QUEUE).default_value);
+    config->channels = static_cast<uint32_t>(boop_limit_get(BOOP_LIMIT_CHANNELS).default_value);
 }
 
 boop_status boop_engine_create(const boop_engine_config* config, boop_engine** out_engine) {
