@@ -95,7 +95,7 @@ for f in usr/bin/boop usr/share/man/man1/boop.1 usr/share/bash-completion/comple
   usr/share/zsh/site-functions/_boop usr/share/fish/vendor_completions.d/boop.fish \
   usr/share/pixelboop/examples/demo.json usr/include/pixelboop/CAudioEngine.h usr/include/pixelboop/CAudioEngineAmbient.h \
   usr/include/pixelboop/CAudioEngineProcess.h usr/include/pixelboop/CAudioEngineKeys.h \
-  usr/include/pixelboop/CAudioEngineSynth.h \
+  usr/include/pixelboop/CAudioEngineSynth.h usr/include/pixelboop/CAudioEngineLimits.h \
   "$lib/libpixelboop.so.0" "$lib/libpixelboop.so" "$lib/libpixelboop.a" "$lib/pkgconfig/pixelboop.pc" \
   "$lib/cmake/PixelBoop/PixelBoopConfig.cmake" "$lib/cmake/PixelBoop/PixelBoopTargets.cmake"; do
   test -s "$stage/$f" || fail "make install did not install $f"
@@ -166,7 +166,7 @@ dpkg-deb -c "$deb" | grep ' ./usr/lib/debug/' && fail "$deb carries debug files 
 dpkg-deb -c "$deb" | awk '{print $6}' >"$work/contents"
 for f in ./usr/bin/boop ./usr/include/pixelboop/CAudioEngine.h ./usr/include/pixelboop/CAudioEngineAmbient.h \
   ./usr/include/pixelboop/CAudioEngineProcess.h ./usr/include/pixelboop/CAudioEngineKeys.h \
-  ./usr/include/pixelboop/CAudioEngineSynth.h "./$lib/libpixelboop.so.0" \
+  ./usr/include/pixelboop/CAudioEngineSynth.h ./usr/include/pixelboop/CAudioEngineLimits.h "./$lib/libpixelboop.so.0" \
   "./$lib/pkgconfig/pixelboop.pc" ./usr/share/man/man1/boop.1; do
   grep -qx "$f" "$work/contents" || fail "$deb lacks $f"
 done

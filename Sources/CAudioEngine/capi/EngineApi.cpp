@@ -47,11 +47,12 @@ const char* boop_version(void) { return PIXELBOOP_VERSION; }
 
 void boop_engine_config_default(boop_engine_config* config) {
     if (!config) return;
-    config->sample_rate = 44100.0;
+    // The defaults are the table's (CAudioEngineLimits.h).
+    config->sample_rate = boop_limit_get(BOOP_LIMIT_ENGINE_RATE).default_value;
     config->voices = BOOP_ENGINE_VOICES_DEFAULT;
-    config->max_block_frames = 4096;
-    config->queue_capacity = 4096;
-    config->channels = 1;
+    config->max_block_frames = static_cast<uint32_t>(boop_limit_get(BOOP_LIMIT_BLOCK_FRAMES).default_value);
+    config->queue_capacity = static_cast<uint32_t>(boop_limit_get(BOOP_LIMIT_QUEUE).default_value);
+    config->channels = static_cast<uint32_t>(boop_limit_get(BOOP_LIMIT_CHANNELS).default_value);
 }
 
 boop_status boop_engine_create(const boop_engine_config* config, boop_engine** out_engine) {
@@ -101,7 +102,8 @@ boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t n
 }
 
 boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain) {
-    if (!engine || gm_key > 127 || !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
+    if (!engine || gm_key > boop_limit_get(BOOP_LIMIT_MIDI_DATA).max ||
+        !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
         return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;
     c.type = boop::Command::Type::DrumHit;
@@ -169,12 +171,18 @@ boop_source boop_engine_source(boop_engine* engine) {
 
 namespace {
 
-bool within(double v, double lo, double hi) { return std::isfinite(v) && v >= lo && v <= hi; }
+// Inside the row of the limits table (CAudioEngineLimits.h) that bounds the parameter.
+bool within(double v, boop_limit_id id) {
+    const boop_limit limit = boop_limit_get(id);
+    return std::isfinite(v) && v >= limit.min && v <= limit.max;
+}
 
 bool valid(const boop_instrument& i) {
-    return boop::isVoice(static_cast<int>(i.voice)) && within(i.width, 0.05, 0.95) && within(i.attack, 0.0, 10.0) &&
-           within(i.decay, 0.0, 10.0) && within(i.sustain, 0.0, 1.0) && within(i.release, 0.0, 10.0) &&
-           within(i.cutoff, 20.0, 20000.0) && within(i.resonance, 0.5, 20.0) && within(i.pan, -1.0, 1.0);
+    return boop::isVoice(static_cast<int>(i.voice)) && within(i.width, BOOP_LIMIT_INSTRUMENT_WIDTH) &&
+           within(i.attack, BOOP_LIMIT_INSTRUMENT_ATTACK) && within(i.decay, BOOP_LIMIT_INSTRUMENT_DECAY) &&
+           within(i.sustain, BOOP_LIMIT_INSTRUMENT_SUSTAIN) && within(i.release, BOOP_LIMIT_INSTRUMENT_RELEASE) &&
+           within(i.cutoff, BOOP_LIMIT_INSTRUMENT_CUTOFF) && within(i.resonance, BOOP_LIMIT_INSTRUMENT_RESONANCE) &&
+           within(i.pan, BOOP_LIMIT_INSTRUMENT_PAN);
 }
 
 }  // namespace
@@ -223,7 +231,7 @@ extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint6
 
 extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key,
                                            float gain) {
-    if (!engine || gm_key > 127 || !boop::isKit(static_cast<int>(kit)) ||
+    if (!engine || gm_key > boop_limit_get(BOOP_LIMIT_MIDI_DATA).max || !boop::isKit(static_cast<int>(kit)) ||
         !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
         return BOOP_ERROR_INVALID_ARGUMENT;
     boop::Command c;

@@ -5,12 +5,20 @@
 #include <limits>
 #include "dsp/Rng.hpp"
 #include "dsp/SimdTypes.hpp"
+#include "include/CAudioEngineLimits.h"
 
 namespace boop {
 
 namespace {
 
 constexpr double kTwoTo32 = 4294967296.0;
+
+// A parameter held inside its row of the limits table (the C API refuses what lies outside; this
+// keeps the engine sound whatever reaches it).
+constexpr double clampTo(double value, boop_limit_id id) BOOP_RT {
+    return std::clamp(value, boop_limit_get(id).min, boop_limit_get(id).max);
+}
+constexpr double atLeast(double value, boop_limit_id id) BOOP_RT { return std::max(value, boop_limit_get(id).min); }
 
 }  // namespace
 
@@ -48,28 +56,28 @@ void InstrumentBank::setParam(uint32_t index, double value) BOOP_RT {
             params_.voice = clampVoice(static_cast<int>(value));
             break;
         case InstrumentParams::Width:
-            params_.width = std::clamp(value, 0.05, 0.95);
+            params_.width = clampTo(value, BOOP_LIMIT_INSTRUMENT_WIDTH);
             break;
         case InstrumentParams::Attack:
-            params_.attack = std::max(value, 0.0);
+            params_.attack = atLeast(value, BOOP_LIMIT_INSTRUMENT_ATTACK);
             break;
         case InstrumentParams::Decay:
-            params_.decay = std::max(value, 0.0);
+            params_.decay = atLeast(value, BOOP_LIMIT_INSTRUMENT_DECAY);
             break;
         case InstrumentParams::Sustain:
-            params_.sustain = std::clamp(value, 0.0, 1.0);
+            params_.sustain = clampTo(value, BOOP_LIMIT_INSTRUMENT_SUSTAIN);
             break;
         case InstrumentParams::Release:
-            params_.release = std::max(value, 0.0);
+            params_.release = atLeast(value, BOOP_LIMIT_INSTRUMENT_RELEASE);
             break;
         case InstrumentParams::Cutoff:
             params_.cutoff = std::max(value, 1.0);
             break;
         case InstrumentParams::Resonance:
-            params_.resonance = std::clamp(value, 0.5, 20.0);
+            params_.resonance = clampTo(value, BOOP_LIMIT_INSTRUMENT_RESONANCE);
             break;
         case InstrumentParams::Pan:
-            params_.pan = std::clamp(value, -1.0, 1.0);
+            params_.pan = clampTo(value, BOOP_LIMIT_INSTRUMENT_PAN);
             break;
         default:
             return;

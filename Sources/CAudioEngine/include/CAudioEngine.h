@@ -53,69 +53,8 @@ const char* boop_status_string(boop_status status);
 /* The library version, "MAJOR.MINOR.PATCH". Thread safety: any thread. */
 const char* boop_version(void);
 
-/* ====================================================================================== */
-/* Limits: the one source of every range                                                   */
-/* ====================================================================================== */
-
-/* Every range boop accepts is written here once: the engine checks its arguments against these,
- * the Swift wrapper and the command line build their ranges and error messages from them, and the
- * README quotes them. All bounds are inclusive. */
-
-/* Sample rates of the engine, the output stage, the loudness meter, playback and capture (Hz). */
-#define BOOP_ENGINE_RATE_MIN 8000
-#define BOOP_ENGINE_RATE_MAX 384000
-/* Polyphony of the engine's voice pool (drums have 8 of their own besides). */
-#define BOOP_ENGINE_VOICES_MIN 1
-#define BOOP_ENGINE_VOICES_MAX 256
-#define BOOP_ENGINE_VOICES_DEFAULT 8
-/* The largest block a render is asked for (frames), and the event queue (events). */
-#define BOOP_ENGINE_BLOCK_FRAMES_MAX 8192
-#define BOOP_ENGINE_QUEUE_MIN 16
-#define BOOP_ENGINE_QUEUE_MAX 1048576
-/* Interleaved channels of the engine, an ambient piece and the output stage: 1 or 2. */
-#define BOOP_CHANNELS_MAX 2
-/* An event's velocity gain (0 ... max), and the fade of all-notes-off and cancel (seconds). */
-#define BOOP_EVENT_GAIN_MAX 4.0
-#define BOOP_FADE_SECONDS_MIN 0.003
-#define BOOP_FADE_SECONDS_MAX 10.0
-
-/* The output stage: the gain before the limiter (dB) and the limiter's true-peak ceiling (dBTP). */
-#define BOOP_GAIN_DB_MIN (-60.0)
-#define BOOP_GAIN_DB_MAX 12.0
-#define BOOP_CEILING_DBTP (-1.0)
-#define BOOP_CEILING_DBTP_MIN (-20.0)
-#define BOOP_CEILING_DBTP_MAX 0.0
-
-/* Sound devices (playback and capture): the device channels, the period in frames and the periods
- * per buffer a config may request. 8192 x 16 frames is 3 s at 44.1 kHz, past any use; a device
- * may grant less (see the info structs). */
-#define BOOP_DEVICE_CHANNELS_MAX 32
-#define BOOP_PERIOD_FRAMES_MIN 16
-#define BOOP_PERIOD_FRAMES_MAX 8192
-#define BOOP_PERIODS_MIN 2
-#define BOOP_PERIODS_MAX 16
-
-/* Audio files (boop_file_writer_open): the rates a file's header may carry (Hz) and its channels.
- * Wider than the engine's: a file is written at whatever rate its frames were made or captured. */
-#define BOOP_FILE_RATE_MIN 1000
-#define BOOP_FILE_RATE_MAX 768000
-#define BOOP_FILE_CHANNELS_MAX 8
-/* Pitch detection: the lowest sample rate (Hz) and the window (frames). */
-#define BOOP_PITCH_RATE_MIN 4000
-#define BOOP_PITCH_WINDOW_MIN 64
-#define BOOP_PITCH_WINDOW_MAX 65536
-
-/* What the front ends check before anything reaches the engine (patterns and tones are built in
- * Swift): a pattern's tempo (BPM) and how many times a render plays it, and the frequencies and
- * lengths (seconds) of tones. */
-#define BOOP_TEMPO_BPM_MIN 60
-#define BOOP_TEMPO_BPM_MAX 200
-#define BOOP_LOOPS_MIN 1
-#define BOOP_LOOPS_MAX 10000
-#define BOOP_TONE_HZ_MIN 20
-#define BOOP_TONE_HZ_MAX 20000
-#define BOOP_TONE_SECONDS_MIN 0.02
-#define BOOP_TONE_SECONDS_MAX 3600
+/* Limits: every range boop accepts, each written once (named bounds and the table of all of them). */
+#include "CAudioEngineLimits.h"
 
 /* ====================================================================================== */
 /* Engine: the voice pool and its render                                                   */
@@ -925,11 +864,9 @@ void boop_pitch_tracker_destroy(boop_pitch_tracker* tracker);
 
 typedef struct boop_synth boop_synth;
 
-#define BOOP_MIDI_CHANNELS 16
-/* A channel's voice: a boop_timbre (0 ... BOOP_TIMBRE_COUNT - 1), or the General MIDI drum kit. */
+/* A channel's voice: a boop_timbre (0 ... BOOP_TIMBRE_COUNT - 1), or the General MIDI drum kit. Channels
+ * (BOOP_MIDI_CHANNELS) and the bend range: CAudioEngineLimits.h. */
 #define BOOP_SYNTH_VOICE_DRUMS BOOP_TIMBRE_COUNT
-#define BOOP_SYNTH_BEND_RANGE_MIN 0.0 /* semitones either way */
-#define BOOP_SYNTH_BEND_RANGE_MAX 24.0
 
 typedef struct boop_synth_config {
     boop_backend backend;                  /* BOOP_BACKEND_JACK (default), or BOOP_BACKEND_ALSA: audio through the

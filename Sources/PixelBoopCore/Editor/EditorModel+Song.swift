@@ -156,7 +156,7 @@ extension EditorModel {
         let pattern = song.pattern(named: song.chain[i].pattern)!
         let pitches = TrackKind.allCases.filter { $0 != .rhythm }.flatMap { pattern.notes($0).map(\.pitch) }
         if let bad = pitches.first(where: { !Limits.midiNote.contains($0 + t) }) {
-            message = "transpose \(t): \(NoteName(midi: bad)) would leave the MIDI notes (0...127)"
+            message = "transpose \(t): \(NoteName(midi: bad)) would leave the MIDI notes (\(Limits.text(Limits.midiNote)))"
             return
         }
         editSong { $0.chain[i].transpose = t }

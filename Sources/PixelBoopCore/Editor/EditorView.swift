@@ -172,7 +172,7 @@ public struct EditorView: Sendable {
         var top = topPitch[model.track] ?? EditorView.initialTop(model, rows: count)
         if model.row > top { top = model.row }
         if model.row <= top - count { top = model.row + count - 1 }
-        top = min(max(top, count - 1), 127)
+        top = min(max(top, count - 1), Limits.midiNote.upperBound)
         topPitch[model.track] = top
         return (0..<count).map { top - $0 }.filter { $0 >= 0 }
     }
@@ -182,9 +182,9 @@ public struct EditorView: Sendable {
     static func initialTop(_ model: EditorModel, rows count: Int) -> Int {
         let pitches = model.pattern.notes(model.track).map(\.pitch).filter { EditorModel.pitchRange.contains($0) }
         if let lo = pitches.min(), let hi = pitches.max(), hi - lo < count {
-            return min(127, (lo + hi + 1) / 2 + count / 2)
+            return min(Limits.midiNote.upperBound, (lo + hi + 1) / 2 + count / 2)
         }
-        return min(127, model.row + count / 2)
+        return min(Limits.midiNote.upperBound, model.row + count / 2)
     }
 
     /// The wheel: `rows` up (positive) or down, without moving the cursor off screen for good.
@@ -192,7 +192,7 @@ public struct EditorView: Sendable {
         guard model.track != .rhythm else { return }
         let count = EditorView.gridRows(height: height)
         let top = (topPitch[model.track] ?? model.row + count / 2) + rows
-        topPitch[model.track] = min(max(top, count - 1), 127)
+        topPitch[model.track] = min(max(top, count - 1), Limits.midiNote.upperBound)
     }
 
     /// The grid cell under a mouse position (1-based column and row, as reported): the step and

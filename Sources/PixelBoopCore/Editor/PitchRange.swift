@@ -19,8 +19,8 @@ public enum PitchRange {
     /// The highest useful MIDI pitch: the last at or below twice the cutoff (melody B7 3951 Hz,
     /// chords D#8 4978 Hz, bass A6 1760 Hz).
     public static func highest(_ kind: TrackKind, _ instrument: Instrument = Instrument()) -> Int {
-        guard let fc = cutoff(kind, instrument) else { return 127 }
-        return min(127, Int((69 + 12 * log2(2 * fc / 440)).rounded(.down)))
+        guard let fc = cutoff(kind, instrument) else { return Limits.midiNote.upperBound }
+        return min(Limits.midiNote.upperBound, Int((69 + 12 * log2(2 * fc / 440)).rounded(.down)))
     }
 
     public static func useful(_ kind: TrackKind, _ instrument: Instrument = Instrument()) -> ClosedRange<Int> {

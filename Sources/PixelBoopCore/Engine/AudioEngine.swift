@@ -47,8 +47,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var channels: Int
 
     public init(
-        sampleRate: Double = 44100, voices: Int = Limits.defaultVoices, maxBlockFrames: Int = 4096,
-        queueCapacity: Int = 4096, channels: Int = 1
+        sampleRate: Double = Limits.defaultValue(BOOP_LIMIT_ENGINE_RATE), voices: Int = Limits.defaultVoices,
+        maxBlockFrames: Int = Int(Limits.defaultValue(BOOP_LIMIT_BLOCK_FRAMES)),
+        queueCapacity: Int = Int(Limits.defaultValue(BOOP_LIMIT_QUEUE)),
+        channels: Int = Int(Limits.defaultValue(BOOP_LIMIT_CHANNELS))
     ) {
         self.sampleRate = sampleRate
         self.voices = voices

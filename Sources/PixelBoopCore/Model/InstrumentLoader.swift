@@ -33,9 +33,9 @@ extension Song {
         }
         inst.width = try number("width", Instrument.widthRange) ?? inst.width
         inst.attack = try number("attack", Instrument.secondsRange)
-        inst.decay = try number("decay", Instrument.secondsRange)
-        inst.sustain = try number("sustain", 0...1)
-        inst.release = try number("release", Instrument.secondsRange)
+        inst.decay = try number("decay", Instrument.decayRange)
+        inst.sustain = try number("sustain", Instrument.sustainRange)
+        inst.release = try number("release", Instrument.releaseRange)
         inst.cutoff = try number("cutoff", Instrument.cutoffRange)
         inst.resonance = try number("resonance", Instrument.resonanceRange)
         inst.level = try number("level", Instrument.levelRange) ?? inst.level

@@ -1,7 +1,7 @@
 import CAudioEngine
 
-/// Every range boop accepts, read from the engine's header (its one source: "Limits" in
-/// CAudioEngine.h). The engine checks the same constants; the command line's checks, help and
+/// Every range boop accepts, read from the engine's header (its one source: the named bounds and
+/// the `BOOP_LIMITS` table of CAudioEngineLimits.h). The engine checks the same constants; the command line's checks, help and
 /// messages are built from these, so no number is written twice.
 public enum Limits {
     /// Sample rates of the engine, playback, capture and the output stage (Hz).
@@ -35,15 +35,50 @@ public enum Limits {
     // The command line's own ranges: the engine takes any finite value here, so these bound what a
     // person may ask for (a tuning, a transposition, a session's length) rather than what works.
     /// `tone --reference`: the frequency of A4 (Hz), from baroque pitch to the highest orchestras and beyond.
-    public static let referenceHz = 300.0...600.0
+    public static let referenceHz = doubles(BOOP_LIMIT_TONE_REFERENCE_HZ)
     /// `tone --cents`: a transposition of up to an octave either way.
-    public static let cents = -1200.0...1200.0
+    public static let cents = doubles(BOOP_LIMIT_TONE_CENTS)
     /// `ambient --duration` (seconds): up to a day.
-    public static let ambientSeconds = 0.1...86400.0
+    public static let ambientSeconds = doubles(BOOP_LIMIT_AMBIENT_SECONDS)
     /// `listen --duration` (seconds): up to a week.
-    public static let listenSeconds = 0.001...(86400.0 * 7)
+    public static let listenSeconds = doubles(BOOP_LIMIT_LISTEN_SECONDS)
     /// MIDI note numbers, in patterns, the editor and the .mid export.
-    public static let midiNote = 0...127
+    public static let midiNote = ints(BOOP_LIMIT_MIDI_NOTE)
+    /// A note's MIDI velocity, and a MIDI data byte (a controller's number or value).
+    public static let midiVelocity = ints(BOOP_LIMIT_MIDI_VELOCITY)
+    public static let midiData = ints(BOOP_LIMIT_MIDI_DATA)
+
+    /// The ear-training exercises (`boop train`): the gap between two tones (s), A4 (Hz), the
+    /// largest difference played (cents; an interval's at most its width), trials and note length (s).
+    public static let trainGap = doubles(BOOP_LIMIT_TRAIN_GAP)
+    public static let trainReferenceHz = doubles(BOOP_LIMIT_TRAIN_REFERENCE_HZ)
+    public static let trainMaxCents = doubles(BOOP_LIMIT_TRAIN_MAX_CENTS)
+    public static let trainIntervalCents = doubles(BOOP_LIMIT_TRAIN_INTERVAL_CENTS)
+    public static let trainTrials = ints(BOOP_LIMIT_TRAIN_TRIALS)
+    public static let trainNoteSeconds = doubles(BOOP_LIMIT_TRAIN_NOTE_SECONDS)
+    /// `train --gap` and `--reference` when none is given.
+    public static let trainGapDefault = defaultValue(BOOP_LIMIT_TRAIN_GAP)
+    public static let trainReferenceDefault = defaultValue(BOOP_LIMIT_TRAIN_REFERENCE_HZ)
+
+    /// A row of the header's table (`BOOP_LIMITS`) as a range of numbers.
+    public static func doubles(_ id: boop_limit_id) -> ClosedRange<Double> {
+        let row = boop_limit_get(id)
+        return row.min...row.max
+    }
+
+    /// A row of the table whose bounds are whole numbers (counts, MIDI bytes, steps).
+    public static func ints(_ id: boop_limit_id) -> ClosedRange<Int> {
+        let row = boop_limit_get(id)
+        return Int(row.min)...Int(row.max)
+    }
+
+    /// `value` held inside `range` (a MIDI byte from a computed pitch or level).
+    public static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
+        min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    /// The value a row's setting takes when none is given.
+    public static func defaultValue(_ id: boop_limit_id) -> Double { boop_limit_get(id).default_value }
 
     /// "8000...384000": a range as every message writes it.
     public static func text(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)...\(range.upperBound)" }

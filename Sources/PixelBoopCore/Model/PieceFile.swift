@@ -287,12 +287,15 @@ extension Song {
             } else if v is Double {
                 note.velocity = .level(try json.integer(v, "\(p).velocity", in: Velocity.levels))
             } else {
-                throw json.fail("\(p).velocity", "\"normal\", \"accent\", \"sustain\" or an integer 1...127", got: v)
+                throw json.fail(
+                    "\(p).velocity", "\"normal\", \"accent\", \"sustain\" or an integer \(Limits.text(Velocity.levels))", got: v)
             }
         }
         if let v = fields["length"] { note.length = try json.integer(v, "\(p).length", in: 1...(length - step)) }
-        if let v = fields["probability"] { note.probability = try json.integer(v, "\(p).probability", in: 0...100) }
-        if let v = fields["ratchet"] { note.ratchet = try json.integer(v, "\(p).ratchet", in: 1...4) }
+        if let v = fields["probability"] {
+            note.probability = try json.integer(v, "\(p).probability", in: SongNote.probabilities)
+        }
+        if let v = fields["ratchet"] { note.ratchet = try json.integer(v, "\(p).ratchet", in: SongNote.ratchets) }
         if note.ratchet > 1 && note.length > 1 {
             throw json.fail("\(p).length", "1 for a ratcheted note (its hits fill one step)", got: note.length)
         }

@@ -46,7 +46,7 @@ public struct Scale: Sendable, Equatable {
     public func nearest(_ pitch: Int) -> Int {
         for d in 0...6 {
             if pitch - d >= 0 && contains(pitch - d) { return pitch - d }
-            if pitch + d <= 127 && contains(pitch + d) { return pitch + d }
+            if pitch + d <= Limits.midiNote.upperBound && contains(pitch + d) { return pitch + d }
         }
         return pitch
     }
@@ -59,7 +59,7 @@ public struct Scale: Sendable, Equatable {
         for _ in 0..<abs(degrees) {
             repeat {
                 p += degrees.signum()
-                if !(0...127).contains(p) { return nil }
+                if !Limits.midiNote.contains(p) { return nil }
             } while !contains(p)
         }
         return p

@@ -1,3 +1,4 @@
+import CAudioEngine
 import Glibc
 
 /// A note of a song's pattern: a pattern note plus its groove (DESIGN.md, "Song files").
@@ -17,6 +18,8 @@ public struct SongNote: Sendable, Equatable {
     /// on its step; the timeline, and so `render`, `play` and the `.mid`, play it at step + offset.
     public var offset: Double
     public static let offsets = -0.5..<0.5
+    public static let probabilities = Limits.ints(BOOP_LIMIT_NOTE_PROBABILITY)
+    public static let ratchets = Limits.ints(BOOP_LIMIT_NOTE_RATCHET)
 
     /// A trig condition, as an Elektron box has them (DESIGN.md, "Song files"): `a:b` plays on the
     /// a-th of every b passes; FILL while the chain entry is a fill; PRE when the latest earlier
@@ -81,7 +84,7 @@ public struct SongNote: Sendable, Equatable {
 
 /// One pattern of a song: up to 64 steps, its own swing.
 public struct SongPattern: Sendable, Equatable {
-    public static let lengths = 1...64
+    public static let lengths = Limits.ints(BOOP_LIMIT_PATTERN_STEPS)
     public var name: String
     public var length: Int
     /// Percent (50...75); nil: the song's.
@@ -113,7 +116,7 @@ public struct SongPattern: Sendable, Equatable {
 
 /// One entry of the song chain: a pattern played `repeats` times, at `bpm` when it names one.
 public struct ChainEntry: Sendable, Equatable {
-    public static let transposeRange = -24...24
+    public static let transposeRange = Limits.ints(BOOP_LIMIT_CHAIN_TRANSPOSE)
     public var pattern: String
     public var repeats: Int
     public var bpm: Double?
@@ -185,20 +188,24 @@ public struct Instrument: Sendable, Equatable {
         )
     }
 
-    public static let levelRange = 0.0...2.0
-    public static let panRange = -1.0...1.0
-    public static let secondsRange = 0.0...10.0
-    public static let cutoffRange = 20.0...20000.0
-    public static let resonanceRange = 0.5...20.0
-    public static let widthRange = 0.05...0.95
+    // The engine's ranges (CAudioEngineLimits.h), which boop_engine_set_instrument checks too.
+    public static let levelRange = Limits.doubles(BOOP_LIMIT_TRACK_LEVEL)
+    public static let panRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_PAN)
+    public static let secondsRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_ATTACK)
+    public static let decayRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_DECAY)
+    public static let releaseRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_RELEASE)
+    public static let sustainRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_SUSTAIN)
+    public static let cutoffRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_CUTOFF)
+    public static let resonanceRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_RESONANCE)
+    public static let widthRange = Limits.doubles(BOOP_LIMIT_INSTRUMENT_WIDTH)
 }
 
 /// A version-2 file: patterns, a chain, instruments and groove (DESIGN.md, "Song files").
 public struct Song: Sendable, Equatable {
-    public static let maxPatterns = 64
-    public static let maxChain = 1024
-    public static let swingRange = 50.0...75.0
-    public static let repeatRange = 1...256
+    public static let maxPatterns = Limits.ints(BOOP_LIMIT_SONG_PATTERNS).upperBound
+    public static let maxChain = Limits.ints(BOOP_LIMIT_SONG_CHAIN).upperBound
+    public static let swingRange = Limits.doubles(BOOP_LIMIT_SONG_SWING)
+    public static let repeatRange = Limits.ints(BOOP_LIMIT_CHAIN_REPEATS)
 
     public var name: String
     public var bpm: Double

@@ -34,7 +34,9 @@ extension Song {
         if !Pattern.allowedLengths.contains(only.length) { return "a length of \(only.length) steps" }
         if !only.trackLengths.isEmpty { return "a track length of its own" }
         if instruments.values.contains(where: { $0 != Instrument() }) { return "a mute, solo or instrument setting" }
-        if only.tracks.values.joined().contains(where: { $0.velocity.isLevel }) { return "a velocity of 1...127" }
+        if only.tracks.values.joined().contains(where: { $0.velocity.isLevel }) {
+            return "a velocity of \(Limits.text(Velocity.levels))"
+        }
         let groove = only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
         if groove { return "probability, a condition or a ratchet" }
         return only.tracks.values.joined().contains { $0.offset != 0 } ? "micro-timing" : nil

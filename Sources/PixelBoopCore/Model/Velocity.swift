@@ -5,7 +5,7 @@ public enum Velocity: Sendable, Hashable, CaseIterable, Codable {
     case normal, accent, sustain
     case level(Int)
 
-    public static let levels = 1...127
+    public static let levels = Limits.midiVelocity
     /// The three names (`level` is every other value).
     public static let allCases: [Velocity] = [.normal, .accent, .sustain]
 
@@ -47,7 +47,8 @@ public enum Velocity: Sendable, Hashable, CaseIterable, Codable {
         } else if let named = Velocity(rawValue: try c.decode(String.self)) {
             self = named
         } else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected a velocity name or 1...127")
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "expected a velocity name or \(Limits.text(Velocity.levels))")
         }
     }
 

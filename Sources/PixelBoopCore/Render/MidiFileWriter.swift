@@ -116,8 +116,8 @@ public enum MidiFileWriter {
             out.append([0xC0 | ch, inst.isClassic ? program(kind)! : program(inst.resolvedVoice(for: kind))])
         }
         if song.version1 == nil {
-            out.append([0xB0 | ch, 7, UInt8(min(127, (100 * inst.level).rounded()))])
-            out.append([0xB0 | ch, 10, UInt8(min(127, max(0, (64 + 63 * inst.pan).rounded())))])
+            out.append([0xB0 | ch, 7, UInt8(Limits.clamp(Int((100 * inst.level).rounded()), to: Limits.midiData))])
+            out.append([0xB0 | ch, 10, UInt8(Limits.clamp(Int((64 + 63 * inst.pan).rounded()), to: Limits.midiData))])
         }
         return out
     }

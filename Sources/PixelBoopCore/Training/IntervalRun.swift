@@ -35,7 +35,9 @@ public struct IntervalRun: Sendable {
     /// The widest difference an interval of `semitones` may be asked to play: its own width (the
     /// narrower of the two intervals then keeps at least half of it, so it stays that interval
     /// played out of tune rather than becoming a smaller one), and no more than 400 cents.
-    public static func widestCents(semitones: Int) -> Double { min(400, 100 * Double(max(1, semitones))) }
+    public static func widestCents(semitones: Int) -> Double {
+        min(Limits.trainIntervalCents.upperBound, 100 * Double(max(1, semitones)))
+    }
 
     public init(
         semitones: Int, notes: ClosedRange<Int>, reference: Double = 440, seed: UInt64,

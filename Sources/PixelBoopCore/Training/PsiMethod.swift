@@ -41,7 +41,7 @@ public struct PsiMethod: Sendable {
     /// The default stimulus range: the differences a session plays unless asked for wider ones.
     public static let centsRange: ClosedRange<Double> = 0.1...100
     /// The widest difference a session may be asked to play (`--max-cents`): an octave.
-    public static let widestCents = 1200.0
+    public static let widestCents = Limits.trainMaxCents.upperBound
     /// Thresholds are considered up to this multiple of the largest difference played, so that
     /// answers no better than chance at the top of the range put the estimate beyond it instead
     /// of piling up at its edge (the grid's last point) with a narrow, wrong interval.

@@ -112,7 +112,7 @@ public struct Transcriber: Sendable {
             let index = step / steps
             let inPattern = step - index * steps
             let rounded = Int(note.midi.rounded())
-            let pitch = min(max(scale.map { $0.nearest(rounded) } ?? rounded, 0), 127)
+            let pitch = Limits.clamp(scale.map { $0.nearest(rounded) } ?? rounded, to: Limits.midiNote)
             let velocity: Velocity = note.level >= accentLevel ? .accent : .normal
             placed[index, default: []].append(
                 SongNote(step: inPattern, pitch: pitch, velocity: velocity, length: min(length, steps - inPattern)))

@@ -148,7 +148,7 @@ public struct VoiceTake: Sendable {
             out.append(
                 SungNote(
                     on: UInt64(max(0, Double(on) * ratio + shift)), off: UInt64(max(0, Double(off) * ratio + shift)),
-                    midi: note.midi, velocity: min(127, max(1, velocity))))
+                    midi: note.midi, velocity: Limits.clamp(velocity, to: Limits.midiVelocity)))
             (done, lastOn, lastTaken) = (max(done, off), on, (Int(note.midi.rounded()), off))
         }
         // Nothing under way: later looks start from the present.

@@ -83,7 +83,7 @@ struct MidiOutScheduler {
             let frame = song.frame(ofStep: first)
             added += setup.map { MidiOutMessage(frame: frame, kind: .setup($0)) }
         }
-        for s in spans where (0...127).contains(s.hit.pitch) {
+        for s in spans where Limits.midiNote.contains(s.hit.pitch) {
             let ch = MidiFileWriter.channel(s.hit.track)
             let key = UInt8(s.hit.pitch)
             nextNoteID &+= 1   // ids of the output's own

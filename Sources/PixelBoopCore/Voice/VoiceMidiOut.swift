@@ -232,7 +232,7 @@ public final class VoiceMidiOut: @unchecked Sendable {
     /// first the MPE Configuration Message (RPN 6 on channel 1: 15 members), then RPN 0 on every
     /// member channel (their default is 48 semitones).
     private func sendBendRange(at frame: Int) {
-        let semitones = UInt8(min(127, max(0, Int(config.bendRange))))
+        let semitones = UInt8(Limits.clamp(Int(config.bendRange), to: Limits.midiData))
         let cents = UInt8(min(99, max(0, Int(((config.bendRange - Double(semitones)) * 100).rounded()))))
         let rpn = { (ch: UInt8, number: UInt8, msb: UInt8, lsb: UInt8?) in
             var messages: [(UInt8, UInt8)] = [(101, 0), (100, number), (6, msb)]

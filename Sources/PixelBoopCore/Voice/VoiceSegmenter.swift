@@ -109,7 +109,7 @@ public struct VoiceSegmenter: Sendable {
     private mutating func start(frame: Int, midi: Double, velocity: Int) -> [VoiceNoteEvent] {
         var out: [VoiceNoteEvent] = []
         if let key { out.append(VoiceNoteEvent(frame: frame, kind: .off(key: key))) }
-        let newKey = min(127, max(0, Int(midi.rounded())))
+        let newKey = Limits.clamp(Int(midi.rounded()), to: Limits.midiNote)
         key = newKey
         history = [midi]
         away = 0
@@ -168,7 +168,9 @@ public struct VoiceSegmenter: Sendable {
 
     /// Velocity from the level at the onset: −50 dBFS → 1, −6 dBFS and over → 127.
     public static func velocity(_ dbfs: Double) -> Int {
-        Int(min(127, max(1, ((dbfs + 50) / 44 * 126 + 1).rounded())))
+        let range = Limits.midiVelocity
+        // Clamped as a Double: silence is -inf dBFS.
+        return Int(min(Double(range.upperBound), max(Double(range.lowerBound), ((dbfs + 50) / 44 * 126 + 1).rounded())))
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -65,7 +65,9 @@ extension EditSession {
             model.message = model.fillMode ? "fill mode: FILL notes play, !FILL notes rest (Q again: off)" : "fill mode off"
             replacePatternInTransport()
         case .char("V"):
-            ask(.velocity, label: "velocity (1...127, or normal, accent, sustain)", text: model.velocity.rawValue)
+            ask(
+                .velocity, label: "velocity (\(Limits.text(Velocity.levels)), or normal, accent, sustain)",
+                text: model.velocity.rawValue)
         case .char("Y"):
             ask(
                 .condition, label: "condition (a:b up to 64:64, FILL, PRE, NEI; ! negates; empty: none)",

@@ -80,7 +80,7 @@ extension EditSession {
                 let v = Velocity(rawValue: text.lowercased())
                     ?? Int(text).flatMap({ Velocity.levels.contains($0) ? .level($0) : nil })
             else {
-                model.message = "velocity: expected 1...127, normal, accent or sustain"
+                model.message = "velocity: expected \(Limits.text(Velocity.levels)), normal, accent or sustain"
                 return nil
             }
             model.setVelocity(v)

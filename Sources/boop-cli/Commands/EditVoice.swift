@@ -120,7 +120,7 @@ extension EditSession {
         let before = model.audibleSong
         for note in notes {
             let rounded = Int(note.midi.rounded())
-            let pitch = min(127, max(0, model.scale?.nearest(rounded) ?? rounded))
+            let pitch = Limits.clamp(model.scale?.nearest(rounded) ?? rounded, to: Limits.midiNote)
             let on = PlayedNote(pitch: pitch, velocity: note.velocity, on: true, channel: EditVoice.channel, time: note.on)
             _ = model.record(on, at: transport.position(atFrame: note.on), frame: note.on)
             let off = PlayedNote(pitch: pitch, velocity: 0, on: false, channel: EditVoice.channel, time: note.off)

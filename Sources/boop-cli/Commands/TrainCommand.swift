@@ -82,18 +82,20 @@ struct TrainRunCommand: ParsableCommand {
     @Option(name: .long, help: "One reference note for every trial (instead of --range), e.g. A4.")
     var note: String?
 
-    @Option(name: .long, help: "Seconds of silence between the two tones (0...5).")
-    var gap: Double = 0.4
+    @Option(name: .long, help: "Seconds of silence between the two tones (\(Limits.text(Limits.trainGap))).")
+    var gap: Double = Limits.trainGapDefault
 
-    @Option(name: .long, help: "A4 in Hz (400...480).")
-    var reference: Double = 440
+    @Option(name: .long, help: "A4 in Hz (\(Limits.text(Limits.trainReferenceHz))).")
+    var reference: Double = Limits.trainReferenceDefault
 
     @Flag(name: .long, help: "Say right or wrong after each answer.")
     var feedback = false
 
     @Option(
         name: .long,
-        help: "The largest difference played, in cents (10...1200): widen it when the default 100 is not enough to hear.")
+        help:
+            "The largest difference played, in cents (\(Limits.text(Limits.trainMaxCents))): widen it when the default 100 is not enough to hear."
+    )
     var maxCents: Double = PsiMethod.centsRange.upperBound
 
     @Flag(
@@ -114,10 +116,14 @@ struct TrainRunCommand: ParsableCommand {
     static let interTrialSeconds = 1.0
 
     mutating func validate() throws {
-        if !(0...5).contains(gap) { throw ValidationError("--gap \(gap): expected 0...5 seconds") }
-        if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
+        if !Limits.trainGap.contains(gap) {
+            throw ValidationError("--gap \(gap): expected \(Limits.text(Limits.trainGap)) seconds")
+        }
+        if !Limits.trainReferenceHz.contains(reference) {
+            throw ValidationError("--reference \(reference): expected \(Limits.text(Limits.trainReferenceHz)) Hz")
+        }
         if !(PsiReport.narrowestCents...PsiMethod.widestCents).contains(maxCents) {
-            throw ValidationError("--max-cents \(maxCents): expected 10...1200 cents")
+            throw ValidationError("--max-cents \(maxCents): expected \(Limits.text(Limits.trainMaxCents)) cents")
         }
         if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
         if tuningOptions.scale != nil && reference != 440 {

@@ -27,7 +27,9 @@ struct TrainIntervalCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "The largest difference in width played, in cents (10 ... the interval's width, at most 400).")
+        help:
+            "The largest difference in width played, in cents (\(Limits.text(Limits.trainIntervalCents.lowerBound)) ... the interval's width, at most \(Limits.text(Limits.trainIntervalCents.upperBound)))."
+    )
     var maxCents: Double = IntervalRun.defaultMaxCents
 
     @Flag(name: .long, help: "Say right or wrong after each answer.")
@@ -52,7 +54,9 @@ struct TrainIntervalCommand: ParsableCommand {
         let widest = IntervalRun.widestCents(semitones: i.semitones)
         if !(PsiReport.narrowestCents...widest).contains(maxCents) {
             throw ValidationError(
-                String(cFormat: "--max-cents %@: expected 10...%.0f cents for %@", "\(maxCents)", widest, i.name))
+                String(
+                    cFormat: "--max-cents %@: expected %@...%.0f cents for %@", "\(maxCents)",
+                    Limits.text(PsiReport.narrowestCents), widest, i.name))
         }
         _ = try notes()
     }

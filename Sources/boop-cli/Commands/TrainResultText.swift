@@ -5,7 +5,7 @@ import PixelBoopCore
 /// threshold only when the answers measured one inside the range played.
 enum PsiReport {
     /// The smallest `--max-cents`: below it a session would have too few differences to adapt over.
-    static let narrowestCents = 10.0
+    static let narrowestCents = Limits.trainMaxCents.lowerBound
 
     /// `{"threshold_cents","low_cents","high_cents","above_range","at_chance","max_cents","trials"}`:
     /// beyond the range, the threshold and the upper bound are null and the lower bound is the

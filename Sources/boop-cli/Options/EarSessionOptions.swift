@@ -8,12 +8,16 @@ import PixelBoopCore
 struct EarSessionOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "Trials in the session (1...500; default 40 for `train` and `train interval`, 30 for identify and degrees).")
+        help:
+            "Trials in the session (\(Limits.text(Limits.trainTrials)); default 40 for `train` and `train interval`, 30 for identify and degrees)."
+    )
     var trials: Int?
 
     @Option(
         name: .long,
-        help: "Seconds per tone, note or chord (0.1...5; default 1 for `train`, 0.5 interval, 0.7 identify, 0.6 degrees).")
+        help:
+            "Seconds per tone, note or chord (\(Limits.text(Limits.trainNoteSeconds)); default 1 for `train`, 0.5 interval, 0.7 identify, 0.6 degrees)."
+    )
     var duration: Double?
 
     @Option(name: .long, help: "Seed for the items and notes (the same seed, history and answers give the same trials).")
@@ -29,9 +33,11 @@ struct EarSessionOptions: ParsableArguments {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        if let trials, !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if let duration, !(0.1...5).contains(duration) {
-            throw ValidationError("--duration \(duration): expected 0.1...5 seconds")
+        if let trials, !Limits.trainTrials.contains(trials) {
+            throw ValidationError("--trials \(trials): expected \(Limits.text(Limits.trainTrials))")
+        }
+        if let duration, !Limits.trainNoteSeconds.contains(duration) {
+            throw ValidationError("--duration \(duration): expected \(Limits.text(Limits.trainNoteSeconds)) seconds")
         }
     }
 
