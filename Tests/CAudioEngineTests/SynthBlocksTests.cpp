@@ -18,12 +18,15 @@ struct Block {
     uint32_t begin, frames;
 };
 
-// Renders [0, frames) of `rig` through `stage` in blocks of at most `blockFrames`, recording each
-// block the sink gets and the interleaved output.
+// Renders [from, to) of `rig` through `stage` in blocks of at most `blockFrames`, recording each
+// block the sink gets and the interleaved output. The sink runs on the audio path (BOOP_RT): the
+// room for what it records is made before, so it never allocates.
 std::vector<Block> run(SynthRig& rig, boop::OutputStage& stage, uint32_t blockFrames, uint32_t from, uint32_t to,
                        std::vector<float>& out) {
     std::vector<float> block(2 * size_t(blockFrames));
     std::vector<Block> seen;
+    seen.reserve(to - from);  // at most one block a frame
+    out.reserve(out.size() + 2 * size_t(to - from));
     boop::renderSynthBlocks(rig.synth, rig.engine, stage, block.data(), blockFrames, from, to,
                             [&](const float* data, uint32_t n, uint32_t begin) {
                                 seen.push_back({begin, n});

@@ -5,7 +5,7 @@ import Testing
 
 /// Dates as text: ISO 8601 in UTC with milliseconds, as ISO8601DateFormatter wrote them
 /// (`.withInternetDateTime, .withFractionalSeconds`), read back with a Z or an offset; local
-/// dates through strftime under a fixed TZ.
+/// dates and days as Foundation gives them in the process's time zone.
 @Suite("DateText")
 struct DateTextTests {
     @Test(
@@ -54,18 +54,26 @@ struct DateTextTests {
         #expect(DateText.date(iso8601: text) == nil)
     }
 
-    @Test("local dates and days under TZ")
+    @Test("local dates and days as Foundation's formatter and calendar give them in this process's time zone")
     func local() {
-        let saved = getenv("TZ").map { String(cString: $0) }
-        defer {
-            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            tzset()
+        // The time zone is left as it is: changing TZ would race the other tests' reads of the
+        // environment.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone.current
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let epochDay = calendar.startOfDay(for: Date(timeIntervalSince1970: 0))
+        for seconds in [0.0, 1_714_600_000, 1_700_000_000.5, 951_782_399] {
+            let t = Timestamp(timeIntervalSince1970: seconds)
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(DateText.local(t, "%Y-%m-%d %H:%M") == formatter.string(from: date))
+            let day = calendar.dateComponents([.day], from: epochDay, to: calendar.startOfDay(for: date)).day!
+            #expect(DateText.localDay(t) - DateText.localDay(Timestamp(timeIntervalSince1970: 0)) == day, "\(seconds)")
         }
-        setenv("TZ", "UTC-2", 1)   // POSIX: two hours east of UTC
-        tzset()
-        let t = Timestamp(timeIntervalSince1970: 1_714_600_000)   // 2024-05-01 21:46:40 UTC
-        #expect(DateText.local(t, "%Y-%m-%d %H:%M") == "2024-05-01 23:46")
-        #expect(DateText.localDay(t) == 19844)   // 2024-05-01 is day 19844 from 1970-01-01
-        #expect(DateText.localDay(t.addingTimeInterval(3600)) == 19845)   // past local midnight
+        // A day later is one day on.
+        let t = Timestamp(timeIntervalSince1970: 1_714_600_000)
+        #expect(DateText.localDay(t.addingTimeInterval(86400)) == DateText.localDay(t) + 1)
     }
 }
