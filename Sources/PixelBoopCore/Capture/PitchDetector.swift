@@ -10,6 +10,14 @@ public struct PitchReading: Sendable, Equatable {
     public let note: String
     public let midi: Int
     public let cents: Double
+
+    public init(frequency: Double, confidence: Double, note: String, midi: Int, cents: Double) {
+        self.frequency = frequency
+        self.confidence = confidence
+        self.note = note
+        self.midi = midi
+        self.cents = cents
+    }
 }
 
 /// YIN pitch detection (the C++ `dsp/Yin`) over buffers of mono samples.

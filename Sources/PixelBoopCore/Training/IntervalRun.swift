@@ -20,11 +20,11 @@ public struct IntervalTrialPlan: Sendable, Equatable {
 }
 
 /// An interval-discrimination session: the psi-marginal procedure on the difference in width.
-public struct IntervalRun: Sendable {
+public struct IntervalRun: Sendable, PsiRun {
     public let semitones: Int
     public let notes: ClosedRange<Int>
     public let reference: Double
-    private var session: PsiSession<IntervalTrialPlan>
+    public private(set) var session: PsiSession<IntervalTrialPlan>
 
     /// The second interval's lower note is roved by up to this many cents from the first's.
     public static let roveCents = 300.0
@@ -49,9 +49,6 @@ public struct IntervalRun: Sendable {
         session = PsiSession(seed: seed, maxCents: maxCents)
     }
 
-    public var psi: PsiMethod { session.psi }
-    public var answered: Int { session.answered }
-
     public mutating func nextTrial() -> IntervalTrialPlan {
         let (notes, reference, width) = (notes, reference, 100 * Double(semitones))
         return session.nextTrial { number, cents, rng in
@@ -74,9 +71,4 @@ public struct IntervalRun: Sendable {
         session.answer(cents: plan.cents, correct: correct)
         return correct
     }
-
-    public var estimate: (threshold: Double, low: Double, high: Double)? { session.estimate }
-
-    /// The verdict: a threshold, beyond the range, or at chance (nil before any answer).
-    public var result: PsiResult? { session.result }
 }

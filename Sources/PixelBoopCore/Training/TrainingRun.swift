@@ -96,17 +96,14 @@ public struct PsiSession<Plan: Sendable>: Sendable {
 /// A training session's logic: draws each trial (reference note and order at random, the
 /// difference from the psi-marginal procedure) and takes the answers. No audio, no terminal,
 /// no storage: the command does those.
-public struct TrainingRun: Sendable {
+public struct TrainingRun: Sendable, PsiRun {
     public let settings: TrainingSettings
-    private var session: PsiSession<TrainingTrialPlan>
+    public private(set) var session: PsiSession<TrainingTrialPlan>
 
     public init(settings: TrainingSettings) {
         self.settings = settings
         session = PsiSession(seed: settings.seed, maxCents: settings.maxCents)
     }
-
-    public var psi: PsiMethod { session.psi }
-    public var answered: Int { session.answered }
 
     /// The next trial (the same one again until it is answered).
     public mutating func nextTrial() -> TrainingTrialPlan {
@@ -127,6 +124,18 @@ public struct TrainingRun: Sendable {
         session.answer(cents: plan.cents, correct: correct)
         return correct
     }
+}
+
+/// A discrimination exercise run on one `PsiSession` (pitch or interval width): its procedure,
+/// its count of answers, its estimate and its verdict are the session's.
+public protocol PsiRun {
+    associatedtype Plan: Sendable
+    var session: PsiSession<Plan> { get }
+}
+
+extension PsiRun {
+    public var psi: PsiMethod { session.psi }
+    public var answered: Int { session.answered }
 
     /// The 75 %-correct threshold in cents and its 68 % credible interval (nil before any answer).
     public var estimate: (threshold: Double, low: Double, high: Double)? { session.estimate }
