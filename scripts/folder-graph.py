@@ -18,7 +18,7 @@ files include (include/ is the C API).
 
 Plain: the Swift graph and the pairs of folders that use each other. --why: for each pair, the
 types behind each of its two arrows and the files that name them. --check (the test command's):
-only a verdict; exit 1 when the Swift folders hold a cycle (a pair, or a longer loop), with the
+only a verdict; exit 1 when the Swift folders (by type use) or the C++ folders (by #include) hold a cycle (a pair, or a longer loop), with the
 folders and types of each cycle on stderr. --diagram: both graphs as layers, top to bottom (a
 folder uses only folders in lower layers; a cycle is named below its graph), for docs/DESIGN.md.
 """
@@ -255,14 +255,18 @@ def explain(why, a, b):
 
 folders, uses, why, twice = swift_graph(os.path.join(root, "Sources/PixelBoopCore"))
 if "--check" in flags:
-    bad = cycles(folders, uses)
-    for part in bad:
-        print(f"folder-graph: Swift folders in a cycle: {', '.join(part)}", file=sys.stderr)
-        for a in part:
-            for b in part:
-                if why[(a, b)]:
-                    print(f"  {a} -> {b}: " + ", ".join(sorted(why[(a, b)])), file=sys.stderr)
-    print(f"folder-graph: {len(folders)} Swift folders, " + (f"{len(bad)} cycles" if bad else "no cycle"))
+    cfolders, cuses, cwhy = cpp_graph(os.path.join(root, "Sources/CAudioEngine"))
+    bad = 0
+    for lang, fs, us, wy in (("Swift", folders, uses, why), ("C++", cfolders, cuses, cwhy)):
+        for part in cycles(fs, us):
+            bad += 1
+            print(f"folder-graph: {lang} folders in a cycle: {', '.join(part)}", file=sys.stderr)
+            for a in part:
+                for b in part:
+                    if wy[(a, b)]:
+                        print(f"  {a} -> {b}: " + ", ".join(sorted(wy[(a, b)])), file=sys.stderr)
+    print(f"folder-graph: {len(folders)} Swift folders and {len(cfolders)} C++ folders, "
+          + (f"{bad} cycles" if bad else "no cycle"))
     sys.exit(1 if bad else 0)
 if "--diagram" in flags:
     diagram("Swift, Sources/PixelBoopCore (by type use):", folders, uses)

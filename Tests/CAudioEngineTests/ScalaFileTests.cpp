@@ -1,11 +1,11 @@
-// Scala's .scl and .kbm readers (io/ScalaFile) on their own, below the C API that TuningTests
+// Scala's .scl and .kbm readers (engine/ScalaFile) on their own, below the C API that TuningTests
 // drives: every pitch form against 1200 log2(ratio), the mapping's seven header numbers, and each
 // malformed line refused with its line number (comment lines counted, as an editor shows them).
 #include <doctest/doctest.h>
 #include <cmath>
 #include <string>
+#include "engine/ScalaFile.hpp"
 #include "include/CAudioEngine.h"
-#include "io/ScalaFile.hpp"
 
 using boop::scala::Mapping;
 using boop::scala::parseMapping;

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "capi/TuningHandle.hpp"
+#include "engine/ScalaFile.hpp"
 #include "include/CAudioEngine.h"
-#include "io/ScalaFile.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // table look-up, so the audio thread may ask for any key.
 #include <string>
 
-#include "io/ScalaFile.hpp"
+#include "engine/ScalaFile.hpp"
 #include "rt/Realtime.hpp"
 
 namespace boop {

@@ -1,4 +1,4 @@
-#include "io/ScalaFile.hpp"
+#include "engine/ScalaFile.hpp"
 
 #include <cerrno>
 #include <cmath>
