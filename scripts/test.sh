@@ -107,7 +107,7 @@ export -f boop_bin cxx_tests swift_release swift_tests swift_tsan swift_asan cli
 t0=$(date +%s.%N)
 stage "formatting (clang-format, swift format)" scripts/check-format.sh
 stage "sizes: no source file over 450 lines, no function over 60" python3 scripts/check-sizes.py
-stage "folders: no two Swift folders of PixelBoopCore use each other (no cycle)" python3 scripts/folder-graph.py --check
+stage "folders: no loop among the Swift folders (type use) or the C++ folders (#include)" python3 scripts/folder-graph.py --check
 for mode in none realtime thread address; do
   stage "C++ tests, sanitizer: $mode" cxx_tests "$mode"
 done
