@@ -8,11 +8,7 @@ import Testing
 /// refused before any work, naming it (exit 73, "cannot create").
 @Suite("AudioFileWriter")
 struct AudioFileWriterTests {
-    static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> String { try scratchFolder("writer") }
 
     /// One second of a stereo 440 Hz sine at 0.5, right at half the left.
     static func stereo(_ rate: Double) -> [Float] {

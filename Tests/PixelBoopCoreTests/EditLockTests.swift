@@ -9,11 +9,7 @@ import Testing
 /// when it is replaced or edited in place.
 @Suite("EditLock")
 struct EditLockTests {
-    static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("editlock-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> String { try scratchFolder("editlock") }
 
     @Test("held once; a second taker is told the holder; free again once let go")
     func exclusive() throws {

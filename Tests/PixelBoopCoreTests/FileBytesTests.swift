@@ -7,11 +7,7 @@ import Testing
 /// (Data, FileManager, ProcessInfo) says of the same file or process.
 @Suite("FileBytes")
 struct FileBytesTests {
-    static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("filebytes-\(getpid())-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func folder() throws -> String { try scratchFolder("filebytes") }
 
     @Test("read gives the whole file, or its first `limit` bytes; nil for what cannot be read")
     func read() throws {

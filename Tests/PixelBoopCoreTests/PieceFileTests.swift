@@ -9,11 +9,7 @@ import Testing
 @Suite("PieceFile")
 struct PieceFileTests {
     /// A folder of the test's own, removed by the caller.
-    static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("piecefile-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> String { try scratchFolder("piecefile") }
 
     static func write(_ text: String, name: String = "piece.json", in dir: String) throws -> String {
         let path = dir + "/" + name

@@ -8,11 +8,7 @@ import Testing
 /// command turns into its exit status (66 missing or unreadable, 65 content).
 @Suite("RecordingFile")
 struct RecordingFileTests {
-    static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> String { try scratchFolder("recording") }
 
     @Test("a stereo FLAC is read as its mono mix at its rate")
     func flac() throws {

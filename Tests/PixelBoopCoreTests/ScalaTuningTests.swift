@@ -10,11 +10,7 @@ import Testing
 @Suite("ScalaTuning")
 struct ScalaTuningTests {
     /// A folder of the test's own, removed by the caller.
-    static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scala-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> String { try scratchFolder("scala") }
 
     static func write(_ name: String, _ text: String, in dir: String) throws -> String {
         let path = dir + "/" + name

@@ -8,11 +8,7 @@ import Testing
 /// name `boop edit` opens without one, never an existing file's.
 @Suite("SongFile")
 struct SongFileTests {
-    static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("songfile-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func folder() throws -> String { try scratchFolder("songfile") }
 
     static let pattern = Pattern(
         name: "p", bpm: 110, length: 16,
