@@ -86,3 +86,30 @@ struct ScaleTests {
         #expect(chromatic.pitch(60, movedBy: 5) == 65)
     }
 }
+
+/// A song's `"scale"`: read, written back, refused when it is no scale; the editor's `S` keeps it
+/// in a version-2 song and leaves a version-1 file alone.
+struct SongScaleTests {
+    @Test func readWrittenAndRefused() throws {
+        let text = #"{"version": 2, "scale": "D dorian", "patterns": {"A": {"length": 16}}}"#
+        let song = try Song.parse(Bytes(text.utf8), file: "s.json")
+        #expect(song.scale == Scale(parsing: "D dorian"))
+        #expect(try Song.parse(song.fileData(), file: "again.json") == song)
+        for bad in [#""H major""#, "3", #""""#] {
+            let broken = #"{"version": 2, "scale": "# + bad + #", "patterns": {"A": {"length": 16}}}"#
+            #expect(throws: PatternError.self) { _ = try Song.parse(Bytes(broken.utf8), file: "s.json") }
+        }
+    }
+
+    @Test func theEditorsLockIsKeptByAVersionTwoSong() throws {
+        let v2 = try Song.parse(Bytes(#"{"version": 2, "patterns": {"A": {"length": 12}}}"#.utf8), file: "s.json")
+        var m = EditorModel(song: v2, version1: false)
+        m.chooseScale(Scale(parsing: "A minor"))
+        #expect(m.song.scale == Scale(parsing: "A minor") && m.isModified)
+        m.undo()
+        #expect(m.song.scale == nil && m.scale == Scale(parsing: "A minor"))
+        var v1 = EditorModel(pattern: Pattern(name: "p"))
+        v1.chooseScale(Scale(parsing: "A minor"))
+        #expect(v1.song.scale == nil && !v1.isModified && v1.scale == Scale(parsing: "A minor"))
+    }
+}
