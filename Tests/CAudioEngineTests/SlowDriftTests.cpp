@@ -1,13 +1,13 @@
-// The ambient's slow drift (ambient/SlowDrift): a smoothstep glide between random targets in
+// The ambient's slow drift (dsp/SlowDrift): a smoothstep glide between random targets in
 // [-1, 1], each leg period x (0.6 ... 1.4) long, a function of the seed and the frames advanced.
 #include <doctest/doctest.h>
 #include <cmath>
 #include <vector>
-#include "ambient/SlowDrift.hpp"
 #include "dsp/Rng.hpp"
+#include "dsp/SlowDrift.hpp"
 
-using boop::ambient::SlowDrift;
 using boop::dsp::Rng;
+using boop::dsp::SlowDrift;
 
 namespace {
 
