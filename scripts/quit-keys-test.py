@@ -10,6 +10,7 @@ MIDI source, so it runs on a private JACK dummy server (JACK_DEFAULT_SERVER, uni
     scripts/quit-keys-test.py BOOP [--quick] [--only NAME ...]   prints PASS/FAIL lines, exits 1 on a
     failure (--quick: q only, not Ctrl-C too; --only: just the commands named, e.g. "train match")
 """
+import fcntl
 import os
 import shutil
 import signal
@@ -81,11 +82,31 @@ def ends(name, argv, key, label):
               f"{modes}; {t.shown()}")
 
 
+def claim_jack_name():
+    """The first free name of a pool of four (as scripts/live-lib.sh claims its own), held by a lock
+    until this process ends: a server killed before it could leave keeps its slot in libjack's
+    registry (eight in all) until a server of the same name reclaims it, so names are reused, never
+    new per run, and two runs at once never share one."""
+    for n in range(1, 5):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"boop-quit-names-{os.getuid()}-{n}.lock")
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return "boop-quit-tests" + ("" if n == 1 else f"-{n}"), fd
+        except BlockingIOError:
+            os.close(fd)
+    return None, None
+
+
 def jack_server():
-    """A private JACK dummy server for synth, or None where jackd is not installed."""
+    """A private JACK dummy server for synth, or None where jackd is not installed (or four runs
+    hold every name of the pool)."""
     if not shutil.which("jackd"):
         return None
-    name = f"boop-quit-{os.getpid()}"
+    name, _held = claim_jack_name()
+    if name is None:
+        return None
+    jack_server.lock = _held
     os.environ["JACK_DEFAULT_SERVER"] = name
     prefix = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
     log = open(os.path.join(work, "jackd.log"), "a")
@@ -97,8 +118,12 @@ def jack_server():
         if "system:playback_1" in ports:
             return proc
         time.sleep(0.05)
-    proc.kill()
-    proc.wait()
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
     return None
 
 
@@ -109,7 +134,7 @@ try:
         commands.append(("synth", ["synth", "--backend", "jack", "--no-connect"]))
         commands.append(("listen --midi-out", ["listen", "--midi-out", "--backend", "jack", "--no-connect"]))
     else:
-        print("SKIP  synth, listen --midi-out: no jackd on this machine (on ALSA synth needs /dev/snd/seq)")
+        print("SKIP  synth, listen --midi-out: no JACK server could start here (no jackd, or four runs hold the names; on ALSA synth needs /dev/snd/seq)")
     only = [sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--only"]
     for name, argv in commands:
         if only and name not in only:
@@ -144,7 +169,12 @@ try:
                   f"running {running}; {err[-300:]}")
 finally:
     if jack:
-        jack.kill()
-        jack.wait()
+        # Asked to stop, the server leaves libjack's registry; killed, it would keep its slot.
+        jack.terminate()
+        try:
+            jack.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            jack.kill()
+            jack.wait()
     shutil.rmtree(work, ignore_errors=True)
 sys.exit(1 if check.failures else 0)
