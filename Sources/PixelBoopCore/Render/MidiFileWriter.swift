@@ -164,7 +164,6 @@ public enum MidiFileWriter {
         _ kind: TrackKind, _ song: Song, _ layout: SongTimeline, segmentTicks: [Int], endTick: Int, mts: Bool,
         _ sink: MidiSink
     ) {
-        let inst = song.instrument(kind)
         let ch = channel(kind)
         var track = TrackBuilder(sink)
         track.meta(0x03, Array(trackName(kind).utf8))
