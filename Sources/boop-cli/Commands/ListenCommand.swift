@@ -135,6 +135,10 @@ struct ListenCommand: ParsableCommand {
         defer { loop.restore() }
         let inbox = CaptureBuffer()
         inbox.gather(from: stream)
+        guard inbox.waitUntilGathering(seconds: 10) else {
+            stream.stop()
+            throw BoopExit(.ioError, "cannot start a thread for the capture; is memory or the thread count limited?")
+        }
         loop.watch(inbox.readiness) { .stop }   // read by `takeEvents()`
         var progress = Progress()
         var ended = false

@@ -19,6 +19,10 @@ final class LiveMatchInput {
         rate = stream.sampleRate
         self.loop = loop
         buffer.gather(from: stream)
+        guard buffer.waitUntilGathering(seconds: 10) else {
+            stream.stop()
+            throw BoopExit(.ioError, "cannot start a thread for the capture; is memory or the thread count limited?")
+        }
         loop.watch(buffer.readiness) { .stop }   // read by `take()` once the wait ends
     }
 

@@ -10,6 +10,8 @@ final class CaptureBuffer: Sendable {
         var events: [StreamEvent] = []
         var frames = 0
         var ended = false
+        /// The gathering task has begun (the runtime had a thread for it).
+        var gathering = false
     }
     private let state = Mutex(State())
     private let wake = WakePipe()
@@ -26,9 +28,27 @@ final class CaptureBuffer: Sendable {
     /// Takes `stream`'s events and its end, from a task of its own.
     func gather(from stream: AudioStream) {
         Task.detached { [self] in
+            state.withLock { $0.gathering = true }
+            wake?.wake()
             for await event in stream.events { add(event) }
             add(nil)
         }
+    }
+
+    /// Whether the gathering task began within `seconds`. The concurrency runtime starts its
+    /// threads only when a task needs one, and where none can start then (`ulimit -v` with the
+    /// capture's memory taken) the task never runs and nothing would ever arrive: the caller says
+    /// so and ends instead of waiting for ever. The wake it raised is drained by the next take.
+    func waitUntilGathering(seconds: Double) -> Bool {
+        let end = LoopClock.monotonicSeconds() + seconds
+        while !state.withLock({ $0.gathering }) {
+            let left = end - LoopClock.monotonicSeconds()
+            guard left > 0 else { return false }
+            var fd = pollfd(fd: readiness, events: Int16(POLLIN), revents: 0)
+            // Without a pipe nothing wakes this wait: it looks again every 10 ms.
+            _ = readiness >= 0 ? poll(&fd, 1, Int32(min(left, 1) * 1000) + 1) : poll(nil, 0, 10)
+        }
+        return true
     }
 
     /// One event of the stream (nil: the stream ended), and the readiness raised.
