@@ -143,7 +143,10 @@ struct ListenCommand: ParsableCommand {
         var progress = Progress()
         var ended = false
         while !ended {
-            if loop.stopped || progress.stopping {
+            // Buffers taken after the stop was seen are not analysed: a device faster than real
+            // time (null) would keep q waiting for seconds of backlog.
+            let afterStop = loop.stopped || progress.stopping
+            if afterStop {
                 stream.stop()
                 // Only the capture's end is awaited now (the stop signal's pipe stays readable).
                 var fd = pollfd(fd: inbox.readiness, events: Int16(POLLIN), revents: 0)
@@ -156,7 +159,7 @@ struct ListenCommand: ParsableCommand {
             for event in got.events {
                 switch event {
                 case .samples(let buffer, _, _, let timestamp):
-                    guard !progress.stopping else { continue }
+                    guard !afterStop && !progress.stopping else { continue }
                     try take(
                         buffer, at: timestamp, rate: rate, detector: detector, writer: writer, live: live, tty: tty,
                         screen: screen, &progress)
