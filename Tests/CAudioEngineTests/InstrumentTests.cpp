@@ -5,29 +5,16 @@
 #include <doctest/doctest.h>
 #include <cstdlib>
 #include <string>
+#include "TestInstrument.hpp"
 #include "TestSignals.hpp"
 #include "ToneFit.hpp"
 
 namespace {
 
-boop_instrument plain(boop_instrument_voice voice) {
-    boop_instrument i{};
-    i.voice = voice;
-    i.width = 0.5;
-    i.attack = 0.005;
-    i.decay = 0.0;
-    i.sustain = 1.0;
-    i.release = 0.1;
-    i.cutoff = 20000.0;
-    i.resonance = 0.7071;
-    i.pan = 0.0;
-    return i;
-}
-
 // One held note on slot 0, mono; returns the measured fundamental.
 double measure(boop_instrument_voice voice, double rate, double hz) {
     testsig::EngineHandle engine(rate, 8, 1);
-    boop_instrument inst = plain(voice);
+    boop_instrument inst = plainInstrument(voice);
     REQUIRE(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_OK);
     REQUIRE(boop_engine_instrument_note_on(engine, 0, 1, 0, hz, 1.0f) == BOOP_OK);
     const size_t frames = size_t(0.6 * rate);
@@ -61,7 +48,7 @@ TEST_CASE("every instrument voice is in tune: sine and triangle within 0.01 cent
 TEST_CASE("onsets and steals do not click: no jump far above the waveform's own steepest step") {
     const double rate = 44100;
     testsig::EngineHandle engine(rate, 8, 1);
-    boop_instrument inst = plain(BOOP_VOICE_SINE);
+    boop_instrument inst = plainInstrument(BOOP_VOICE_SINE);
     REQUIRE(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_OK);
     // 17 notes on one slot: the 17th steals the first (a 5 ms fade), all at 110 Hz.
     for (uint32_t n = 0; n < 17; ++n)
@@ -80,7 +67,7 @@ TEST_CASE("instruments and kits give the same bits at any block size") {
     auto renderWith = [](uint32_t block) {
         testsig::EngineHandle engine(44100, 8, 2, 4096);
         for (uint32_t slot = 0; slot < 3; ++slot) {
-            boop_instrument inst = plain(static_cast<boop_instrument_voice>(slot * 2 + 1));
+            boop_instrument inst = plainInstrument(static_cast<boop_instrument_voice>(slot * 2 + 1));
             inst.cutoff = 1500.0 + 500.0 * slot;
             inst.resonance = 2.0;
             inst.pan = -0.5 + 0.5 * slot;
@@ -88,7 +75,7 @@ TEST_CASE("instruments and kits give the same bits at any block size") {
             inst.sustain = 0.5;
             REQUIRE(boop_engine_set_instrument(engine, 0, slot, &inst) == BOOP_OK);
         }
-        boop_instrument pluck = plain(BOOP_VOICE_PLUCK);
+        boop_instrument pluck = plainInstrument(BOOP_VOICE_PLUCK);
         REQUIRE(boop_engine_set_instrument(engine, 20000, 0, &pluck) == BOOP_OK);
         uint32_t id = 1;
         for (uint64_t f = 100; f < 50000; f += 3001) {
@@ -111,7 +98,7 @@ TEST_CASE("instruments and kits give the same bits at any block size") {
 TEST_CASE("pan: a voice panned hard right leaves the left channel silent; the centre is unity on both") {
     for (double pan : {1.0, 0.0}) {
         testsig::EngineHandle engine(44100, 8, 2);
-        boop_instrument inst = plain(BOOP_VOICE_SAW);
+        boop_instrument inst = plainInstrument(BOOP_VOICE_SAW);
         inst.pan = pan;
         REQUIRE(boop_engine_set_instrument(engine, 0, 1, &inst) == BOOP_OK);
         REQUIRE(boop_engine_instrument_note_on(engine, 0, 1, 1, 220.0, 0.6f) == BOOP_OK);
@@ -146,11 +133,11 @@ TEST_CASE("the 808 and chip kits sound every key, stay bounded and fall silent")
 
 TEST_CASE("the instrument calls refuse what is out of range") {
     testsig::EngineHandle engine;
-    boop_instrument inst = plain(BOOP_VOICE_SINE);
+    boop_instrument inst = plainInstrument(BOOP_VOICE_SINE);
     CHECK(boop_engine_set_instrument(engine, 0, BOOP_INSTRUMENT_SLOTS, &inst) == BOOP_ERROR_INVALID_ARGUMENT);
     inst.cutoff = 5.0;
     CHECK(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_ERROR_INVALID_ARGUMENT);
-    inst = plain(static_cast<boop_instrument_voice>(8));
+    inst = plainInstrument(static_cast<boop_instrument_voice>(8));
     CHECK(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_ERROR_INVALID_ARGUMENT);
     CHECK(boop_engine_instrument_note_on(engine, 0, 1, 0, 30000.0, 1.0f) == BOOP_ERROR_INVALID_ARGUMENT);
     CHECK(boop_engine_kit_hit(engine, 0, static_cast<boop_kit>(3), 36, 1.0f) == BOOP_ERROR_INVALID_ARGUMENT);
@@ -164,7 +151,7 @@ TEST_CASE("the baseline and AVX2 kernels of the instruments and kits agree") {
         unsetenv("BOOP_NO_AVX2");
         for (uint32_t slot = 0; slot < 3; ++slot) {
             boop_instrument inst =
-                plain(static_cast<boop_instrument_voice>(slot == 2 ? 6 : 5 - slot));  // pluck, fm, pad
+                plainInstrument(static_cast<boop_instrument_voice>(slot == 2 ? 6 : 5 - slot));  // pluck, fm, pad
             inst.cutoff = 1200.0 + 900.0 * slot;
             inst.resonance = 3.0;
             REQUIRE(boop_engine_set_instrument(engine, 0, slot, &inst) == BOOP_OK);

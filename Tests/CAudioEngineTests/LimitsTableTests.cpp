@@ -6,23 +6,10 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include "TestInstrument.hpp"
 #include "TestSignals.hpp"
 
 namespace {
-
-boop_instrument inside() {
-    boop_instrument i{};
-    i.voice = BOOP_VOICE_SINE;
-    i.width = 0.5;
-    i.attack = 0.005;
-    i.decay = 0.0;
-    i.sustain = 1.0;
-    i.release = 0.1;
-    i.cutoff = 20000.0;
-    i.resonance = 0.7071;
-    i.pan = 0.0;
-    return i;
-}
 
 struct Field {
     boop_limit_id id;
@@ -68,12 +55,12 @@ TEST_CASE("an instrument one past either end of a parameter's row is refused; it
         CAPTURE(row.name);
         const double step = (row.max - row.min) * 1e-6;
         for (const double bad : {row.min - step, row.max + step, std::nan("")}) {
-            boop_instrument inst = inside();
+            boop_instrument inst = plainInstrument();
             inst.*f.member = bad;
             CHECK(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_ERROR_INVALID_ARGUMENT);
         }
         for (const double good : {row.min, row.max}) {
-            boop_instrument inst = inside();
+            boop_instrument inst = plainInstrument();
             inst.*f.member = good;
             CHECK(boop_engine_set_instrument(engine, 0, 0, &inst) == BOOP_OK);
         }
