@@ -40,18 +40,24 @@ no_file() {  # no_file NAME PATH
 # PulseAudio server), not computing (one after another: 285 s idle, for about 70 s of CPU), and none
 # reads another's files. They start first and the checks below run meanwhile; each one's output
 # is printed whole, in name order, once it and those before it have ended, with its own seconds.
-extras=() pids=()
+# A piece that times boop against the wall clock (quit.sh: "ends within a second") waits for
+# the others and runs alone: beside twenty-six pieces on two cores, a process waits its turn for
+# the CPU longer than the second it is judged by, which would be our load, not boop's answer.
+timed_pieces=" quit "
+run_piece() {  # run_piece SCRIPT DIR
+  local started=$SECONDS
+  XDG_DATA_HOME="$2/data" BOOP="$boop" ROOT="$root" WORK="$2" bash "$1" >"$2.log" 2>&1
+  local rc=$?
+  echo "---- $(basename "$1"): $((SECONDS - started)) s" >>"$2.log"
+  return "$rc"
+}
+extras=() pids=() timed=()
 for extra in "$root"/scripts/cli-tests.d/*.sh; do
   [ -e "$extra" ] || continue
   dir="$work/extra/$(basename "$extra" .sh)"
   mkdir -p "$dir"
-  (
-    started=$SECONDS
-    XDG_DATA_HOME="$dir/data" BOOP="$boop" ROOT="$root" WORK="$dir" bash "$extra" >"$dir.log" 2>&1
-    rc=$?
-    echo "---- $(basename "$extra"): $((SECONDS - started)) s" >>"$dir.log"
-    exit "$rc"
-  ) &
+  case "$timed_pieces" in *" $(basename "$extra" .sh) "*) timed+=("$extra") && continue ;; esac
+  run_piece "$extra" "$dir" &
   extras+=("$dir") pids+=($!)
 done
 
@@ -98,6 +104,11 @@ no_file "interrupted render" "$work/long.wav"
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || failures=$((failures + 1))
   cat "${extras[$i]}.log"
+done
+for extra in "${timed[@]}"; do
+  dir="$work/extra/$(basename "$extra" .sh)"
+  run_piece "$extra" "$dir" || failures=$((failures + 1))
+  cat "$dir.log"
 done
 
 if [ "$failures" -ne 0 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`boop train match` steered from the keyboard in a pseudo-terminal, as a singer steers it: the
 intro names the keys; r replays the reference (the trial is announced again), x listens again
-(no reference), p pauses until any key (then the reference again), q ends within a second with
+(no reference), p pauses until any key (then the reference again), q ends (exit 0) with
 no attempt stored (nothing was sung). Runs with -D null -C null and --drone.
 
 Usage: train-steer.py BOOP. Exit 0 when every check passed; one line per check.
@@ -10,7 +10,6 @@ import os
 import sqlite3
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from edit_driver import Checks, Terminal  # noqa: E402
@@ -41,10 +40,9 @@ with Terminal(argv) as t:
     t.send(b"g")
     check(t.pump_until(lambda t: t.text().count(trial) == 5, 20), "and goes on", t.text())
     t.pump(0.5)
-    started = time.time()
+    # Within a second: timed by quit-keys-test.py, alone (here other pieces run beside it).
     status = t.finish(b"q", limit=10)
-    took = time.time() - started
-    check(status == 0 and took < 1.0, f"q ends it in {took:.2f} s (exit {status})", t.text())
+    check(status == 0, f"q ends it (exit {status})", t.text())
 with sqlite3.connect(db) as c:
     n = c.execute("SELECT COUNT(*) FROM match_attempts").fetchone()[0]
 check(n == 0, f"nothing stored for the unfinished attempt ({n} rows)")
