@@ -341,8 +341,9 @@ else:
             status = ed.wait_exit()
             said = ed.raw.decode(errors="replace")
         # The editors' locks live beside the copies when there is no XDG_RUNTIME_DIR (EditLock).
-        folder = os.path.join(state, "pixelboop")
-        saves = [f for f in os.listdir(folder) if f != "locks"] if os.path.isdir(folder) else []
+        # (Not `folder`: the finally below makes that one writable again; it must stay the read-only one.)
+        kept = os.path.join(state, "pixelboop")
+        saves = [f for f in os.listdir(kept) if f != "locks"] if os.path.isdir(kept) else []
         check(status == 0 and len(saves) == 1 and saves[0].endswith("song.json.save") and "%2F" in saves[0]
               and os.path.join(state, "pixelboop", saves[0]) in said,
               "SIGTERM: the work goes to $XDG_STATE_HOME/pixelboop/, and it says where", (status, saves, said[-300:]))
