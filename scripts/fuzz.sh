@@ -46,8 +46,11 @@ swiftc -sanitize=fuzzer,address -parse-as-library -g "${lld[@]}" fuzz/swift/Load
   -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
   "${objects[@]}" -lasound -ljack -lsqlite3 -lstdc++ -ldl -o "$out/LoaderFuzz"
 
-status=0
-for target in EngineEventsFuzz:engine ScalaFuzz:scala LoaderFuzz:loaders; do
+# The targets fuzz at once, each for its own FUZZ_SECONDS: the time is a budget per target, so
+# side by side they get the same seconds as one after another in a third of the wall time.
+targets=(EngineEventsFuzz:engine ScalaFuzz:scala LoaderFuzz:loaders)
+pids=()
+for target in "${targets[@]}"; do
   name=${target%%:*} seeds=fuzz/corpus/${target##*:}
   work="$out/corpus-${target##*:}"
   mkdir -p "$work"
@@ -56,8 +59,14 @@ for target in EngineEventsFuzz:engine ScalaFuzz:scala LoaderFuzz:loaders; do
   parallel=(); [[ $jobs -gt 1 ]] && parallel=(-fork="$jobs")
   binary="$out/$name"
   [ "$name" = LoaderFuzz ] || binary="$cxx/$name"
-  if "$binary" -max_total_time="$seconds" "${parallel[@]}" -rss_limit_mb=4096 \
-      -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 "$work" "$seeds" >"$out/$name.log" 2>&1; then
+  "$binary" -max_total_time="$seconds" "${parallel[@]}" -rss_limit_mb=4096 \
+    -artifact_prefix="$out/artifacts/$name-" -print_final_stats=1 "$work" "$seeds" >"$out/$name.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for i in "${!targets[@]}"; do
+  name=${targets[$i]%%:*}
+  if wait "${pids[$i]}"; then
     echo "PASS  $name: $(grep -m1 -o 'Done [0-9]* runs in [0-9]* second(s)' "$out/$name.log" || echo done)"
   else
     echo "FAIL  $name: $(grep -m1 -E 'ERROR|Fatal error|SUMMARY|deadly signal' "$out/$name.log")"

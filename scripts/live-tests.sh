@@ -15,7 +15,8 @@
 # Servers are stopped by their PID on exit, whatever happens.
 #
 # Environment: BUILD_DIR (default build-live), SWIFT_SCRATCH (default .build-live),
-# BOOP_SKIP_BUILD=1 to reuse existing builds, BOOP_SKIP_SWIFT_LIVE=1 to skip step 2.
+# BOOP_SKIP_BUILD=1 to reuse existing builds, BOOP_SKIP_SWIFT_LIVE=1 to skip step 2,
+# SWIFT_SANITIZE=address (or thread) when SWIFT_SCRATCH is a build of `swift test --sanitize=...`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -63,7 +64,8 @@ if ctest --test-dir "$BUILD_DIR" -L live --output-on-failure; then pass "ctest -
 # ---------------------------------------------------------------- 2. Swift live tests
 if [[ "${BOOP_SKIP_SWIFT_LIVE:-0}" != 1 ]]; then
     echo "== swift test --filter CaptureLiveTests|LiveSineWaveNotePlayerTests"
-    if swift test --scratch-path "$SWIFT_SCRATCH" --filter "CaptureLiveTests|LiveSineWaveNotePlayerTests" 2>&1 | tail -n 3 | grep -q "passed"; then
+    sanitize=(); [[ -n "${SWIFT_SANITIZE:-}" ]] && sanitize=(--sanitize="$SWIFT_SANITIZE")
+    if swift test "${sanitize[@]}" --scratch-path "$SWIFT_SCRATCH" --filter "CaptureLiveTests|LiveSineWaveNotePlayerTests" 2>&1 | tail -n 3 | grep -q "passed"; then
         pass "swift test CaptureLiveTests, LiveSineWaveNotePlayerTests"
     else
         failed "swift test CaptureLiveTests"
