@@ -61,7 +61,8 @@ DrumRecipe DrumRecipe::forKey(uint32_t key, double rate) BOOP_RT {
     r.baseHz = k.baseHz;
     r.sweepHz = k.sweepHz;
     if (r.kind == Kind::Tom) {
-        // Low tom 41 at ~80 Hz up to high tom 50 at ~190 Hz, each swept down from 1.6 times its pitch.
+        // Low tom 41 at 80 Hz up to high tom 50 at 145 Hz (80 * 2^(9 / 10.5)), each swept down from 1.6
+        // times its pitch.
         r.baseHz = k.baseHz * std::pow(2.0, (static_cast<double>(key) - 41.0) / 10.5);
         r.sweepHz = r.baseHz * 0.6;
     }
