@@ -124,3 +124,49 @@ TEST_CASE("a JACK keyboard's note starts on the engine's next frame and reaches 
     CHECK(boop_midi_in_read(in, got, 4) == 0);
     boop_midi_in_destroy(in);
 }
+
+// The editor recording puts channel 10's keys on the rhythm track: they sound as its kit while the
+// other channels sound as the track under the cursor; cleared, channel 10 sounds as the others again.
+TEST_CASE("a JACK keyboard's channel with a sound of its own, and a note-off whichever sound began the note") {
+    testsig::EngineHandle engine(48000.0, 8, 1, 1024);
+    boop_midi_in* in = nullptr;
+    REQUIRE(boop_midi_in_open_jack("keys:out", &in) == BOOP_OK);
+    const boop_keys_sound melody = melodyKeys();
+    boop_keys_sound drums = melodyKeys();
+    drums.kind = BOOP_KEYS_DRUMS;
+    drums.index = BOOP_KIT_GM;
+    CHECK(boop_midi_in_set_channel_sound(in, engine, 16, &drums) == BOOP_ERROR_INVALID_ARGUMENT);
+    CHECK(boop_midi_in_set_channel_sound(in, nullptr, 9, &drums) == BOOP_ERROR_INVALID_ARGUMENT);
+    drums.index = BOOP_KIT_COUNT;
+    CHECK(boop_midi_in_set_channel_sound(in, engine, 9, &drums) == BOOP_ERROR_INVALID_ARGUMENT);
+    drums.index = BOOP_KIT_GM;
+    REQUIRE(boop_midi_in_set_sound(in, engine, &melody) == BOOP_OK);
+    REQUIRE(boop_midi_in_set_channel_sound(in, engine, 9, &drums) == BOOP_OK);
+    boop::MidiKeysQueue& keys = *boop::midiKeysOf(in);
+    keys.takeSound();
+    // Key 38 is General MIDI's snare (noise: much of its energy above 3 kHz) or D2 as a tone (73 Hz:
+    // almost none there). Each sounds 0.1 s, then rings out.
+    const auto highShare = [&](uint8_t channel) {
+        keys.play(boop_midi_event{0, uint8_t(0x90 | channel), 38, 100});
+        const std::vector<float> x = engine.render(4800, 512);
+        keys.play(boop_midi_event{0, uint8_t(0x80 | channel), 38, 0});
+        engine.render(48000, 512);
+        return testsig::energy(testsig::highpass(x, 48000.0, 3000.0)) / testsig::energy(x);
+    };
+    CHECK(highShare(9) > 0.1);
+    CHECK(highShare(0) < 0.01);
+    REQUIRE(boop_midi_in_set_channel_sound(in, engine, 9, nullptr) == BOOP_OK);
+    keys.takeSound();
+    CHECK(highShare(9) < 0.01);
+    // A tone begun on channel 10 with the keyboard's sound ends on its note-off after channel 10
+    // took the drums' sound.
+    keys.play(boop_midi_event{0, 0x99, 69, 100});
+    engine.render(4800, 512);
+    CHECK(boop_engine_active_voices(engine) == 1);
+    REQUIRE(boop_midi_in_set_channel_sound(in, engine, 9, &drums) == BOOP_OK);
+    keys.takeSound();
+    keys.play(boop_midi_event{0, 0x89, 69, 0});
+    engine.render(48000, 512);
+    CHECK(boop_engine_active_voices(engine) == 0);
+    boop_midi_in_destroy(in);
+}

@@ -268,3 +268,14 @@ extern "C" boop_status boop_midi_in_set_sound(boop_midi_in* input, boop_engine* 
     if (!keys || engine == nullptr || sound == nullptr || !validKeysSound(*sound)) return BOOP_ERROR_INVALID_ARGUMENT;
     return keys->sounds.tryPush(boop::KeysSound{&engine->engine, *sound}) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
 }
+
+extern "C" boop_status boop_midi_in_set_channel_sound(boop_midi_in* input, boop_engine* engine, uint8_t channel,
+                                                      const boop_keys_sound* sound) {
+    const std::shared_ptr<boop::MidiKeysQueue> keys = boop::midiKeysOf(input);
+    if (!keys || engine == nullptr || channel > 15 || (sound != nullptr && !validKeysSound(*sound))) {
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    }
+    boop::KeysSound k{sound != nullptr ? &engine->engine : nullptr, sound != nullptr ? *sound : boop_keys_sound{},
+                      channel};
+    return keys->sounds.tryPush(k) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}

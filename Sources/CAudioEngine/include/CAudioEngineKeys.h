@@ -59,6 +59,14 @@ typedef struct boop_keys_sound {
  * JACK keyboard, an index or gain out of range), BOOP_ERROR_QUEUE_FULL (16 settings not yet taken).
  * Thread safety: control thread. */
 boop_status boop_midi_in_set_sound(boop_midi_in* input, boop_engine* engine, const boop_keys_sound* sound);
+/* The sound of one channel's notes (0-based; 9 is General MIDI's drums, channel 10), over the sound set
+ * above: `boop edit` recording sends channel 10's keys to the rhythm track, and they sound as its kit.
+ * One channel at a time: a call replaces the last. sound NULL: that channel's notes sound as the others
+ * again. A note-off ends its key's note whichever sound began it. Taken as boop_midi_in_set_sound.
+ * Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (not a JACK keyboard, no engine, a channel over 15, an
+ * index or gain out of range), BOOP_ERROR_QUEUE_FULL. Thread safety: control thread. */
+boop_status boop_midi_in_set_channel_sound(boop_midi_in* input, boop_engine* engine, uint8_t channel,
+                                           const boop_keys_sound* sound);
 /* Connects another client's JACK MIDI output port (its full name) to the playback's midi_in (opened
  * with midi_keys). Return: BOOP_OK, BOOP_ERROR_INVALID_ARGUMENT (no such MIDI output port),
  * BOOP_ERROR_NOT_RUNNING (not started, or no midi_in), BOOP_ERROR_DEVICE_UNAVAILABLE. Thread safety:

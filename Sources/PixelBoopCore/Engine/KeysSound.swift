@@ -9,3 +9,16 @@ struct KeysSound: Equatable {
     var accentVelocity: UInt32
     var keys: [UInt8]
 }
+
+extension KeysSound {
+    var cValue: boop_keys_sound {
+        var s = boop_keys_sound()
+        s.kind = kind.rawValue
+        s.index = index
+        s.gain = gain
+        s.accent_gain = accentGain
+        s.accent_velocity = accentVelocity
+        withUnsafeMutableBytes(of: &s.keys) { $0.copyBytes(from: keys) }
+        return s
+    }
+}

@@ -45,14 +45,19 @@ public final class MidiKeyboard {
     /// JACK: what the notes sound with in the playback's process callback, on `engine` (the
     /// playback's source).
     func setSound(engine: AudioEngine, sound: KeysSound) throws(AudioError) {
-        var s = boop_keys_sound()
-        s.kind = sound.kind.rawValue
-        s.index = sound.index
-        s.gain = sound.gain
-        s.accent_gain = sound.accentGain
-        s.accent_velocity = sound.accentVelocity
-        withUnsafeMutableBytes(of: &s.keys) { $0.copyBytes(from: sound.keys) }
+        var s = sound.cValue
         try AudioError.check(boop_midi_in_set_sound(handle, engine.handle, &s), "MIDI keyboard sound")
+    }
+
+    /// JACK: what one channel's notes (0-based) sound with instead; nil: as the others.
+    func setChannelSound(engine: AudioEngine, channel: Int, sound: KeysSound?) throws(AudioError) {
+        let status: boop_status
+        if var s = sound?.cValue {
+            status = boop_midi_in_set_channel_sound(handle, engine.handle, UInt8(channel), &s)
+        } else {
+            status = boop_midi_in_set_channel_sound(handle, engine.handle, UInt8(channel), nil)
+        }
+        try AudioError.check(status, "MIDI keyboard sound of channel \(channel + 1)")
     }
 
     /// Readable when notes wait; -1 on JACK (see `wakesLoop`).

@@ -29,5 +29,7 @@ public struct PlayedNote: Sendable, Equatable {
     }
 
     /// General MIDI's drum channel (10): its keys are drums, whatever the track under the cursor.
-    public var isDrum: Bool { channel == 9 }
+    public var isDrum: Bool { channel == Self.drumChannel }
+    /// General MIDI's drum channel, 0-based.
+    public static let drumChannel = 9
 }

@@ -34,6 +34,8 @@ extension PatternTransport {
         var mix: [TrackKind: Instrument] = [:]
         /// What a JACK keyboard's notes sound with, as last given to the playback (nil after each open).
         var keysSent: KeysSound?
+        /// Channel 10's own sound as last given (nil: none; it sounds as the other channels).
+        var drumKeysSent: KeysSound??
         /// What the scheduling thread could not queue (not back-pressure), reported by `tick`.
         var schedulingError: AudioError?
         /// The first step's frame, and the engine's clock when it was queued (`start`).
@@ -157,6 +159,7 @@ extension PatternTransport.Shared {
         else { return false }
         reopened.gainDB = s.gainDB
         keysSent = nil   // a playback opened again forgets the keyboard's sound
+        drumKeysSent = nil
         try reopened.start(engine: engine)
         playback = reopened
         return true

@@ -42,11 +42,15 @@ extension EditSession {
     }
 
     /// JACK: the keyboard's notes sound in the playback's process callback, on their frames, with
-    /// the current track's instrument; told again on each turn (sent only when it changed).
+    /// the current track's instrument (while recording, channel 10's with the rhythm track's kit,
+    /// where they are recorded); told again on each turn (sent only when it changed).
     func soundKeys() {
         guard let transport, transport.keysSoundThemselves else { return }
+        let recording = model.recording.armed && transport.state == .playing
         do {
-            try transport.soundKeys(track: model.track, accentVelocity: EditorModel.accentVelocity) { model.soundsKey($0) }
+            try transport.soundKeys(
+                track: model.track, accentVelocity: EditorModel.accentVelocity, drumsOnChannel10: recording
+            ) { model.soundsKey($0) }
         } catch {
             model.message = "MIDI keyboard: \(error)"
         }

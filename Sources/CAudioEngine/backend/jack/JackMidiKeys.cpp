@@ -12,27 +12,38 @@ void MidiKeysQueue::forgetSound() noexcept {
     KeysSound stale;
     while (sounds.tryPop(stale)) {}
     sound = KeysSound{};
+    channelSound = KeysSound{};
 }
 
 void MidiKeysQueue::takeSound() BOOP_RT {
-    while (sounds.tryPop(sound)) {}
+    KeysSound next;
+    while (sounds.tryPop(next)) (next.channel < 0 ? sound : channelSound) = next;
+}
+
+void MidiKeysQueue::release(uint8_t key) BOOP_RT {
+    Command c;
+    c.type = Command::Type::NoteOff;
+    c.noteId = kKeyNoteIds + key;
+    if (sound.engine != nullptr) sound.engine->applyNow(c);
+    if (channelSound.engine != nullptr && channelSound.engine != sound.engine) channelSound.engine->applyNow(c);
 }
 
 void MidiKeysQueue::play(const boop_midi_event& e) BOOP_RT {
     if (!queue.tryPush(e)) dropped.fetch_add(1, std::memory_order_relaxed);
-    const boop_keys_sound& s = sound.sound;
-    if (sound.engine == nullptr || s.kind == BOOP_KEYS_SILENT) return;
     const uint8_t type = e.status & 0xF0;
     const bool on = type == 0x90 && e.data2 > 0;
     const bool off = type == 0x80 || (type == 0x90 && e.data2 == 0);
-    Command c;
-    c.noteId = kKeyNoteIds + e.data1;
     if (off) {
-        c.type = Command::Type::NoteOff;  // also for a key whose note the engine no longer holds
-        if (s.kind != BOOP_KEYS_DRUMS) sound.engine->applyNow(c);
+        release(e.data1);  // also for a key whose note the engine no longer holds
         return;
     }
+    const bool ownSound = channelSound.engine != nullptr && channelSound.channel == (e.status & 0x0F);
+    const KeysSound& k = ownSound ? channelSound : sound;
+    const boop_keys_sound& s = k.sound;
+    if (k.engine == nullptr || s.kind == BOOP_KEYS_SILENT) return;
     if (!on || ((s.keys[e.data1 >> 3] >> (e.data1 & 7)) & 1) == 0) return;
+    Command c;
+    c.noteId = kKeyNoteIds + e.data1;
     c.gain = e.data2 >= s.accent_velocity ? s.accent_gain : s.gain;
     c.timbre = static_cast<uint8_t>(s.index);
     if (s.kind == BOOP_KEYS_DRUMS) {
@@ -41,10 +52,10 @@ void MidiKeysQueue::play(const boop_midi_event& e) BOOP_RT {
     } else {
         // As a pattern's note: A4 = 440 Hz, and nothing at or above Nyquist.
         c.value = dsp::midiKeyHz(e.data1);
-        if (c.value >= sound.engine->config().sample_rate * 0.5) return;
+        if (c.value >= k.engine->config().sample_rate * 0.5) return;
         c.type = s.kind == BOOP_KEYS_INSTRUMENT ? Command::Type::InstrumentNoteOn : Command::Type::NoteOn;
     }
-    sound.engine->applyNow(c);
+    k.engine->applyNow(c);
 }
 
 // libjack's MIDI buffer calls are not annotated: allowed by name, as the other process callbacks do.

@@ -18,8 +18,9 @@
 namespace boop {
 
 struct KeysSound {
-    Engine* engine = nullptr;  // nullptr: nothing sounds
+    Engine* engine = nullptr;  // nullptr: nothing sounds (for a channel's sound: that channel's is cleared)
     boop_keys_sound sound{};
+    int channel = -1;  // -1: every channel's sound; 0 ... 15: the sound of that channel's notes alone
 };
 
 // A pitched key's note id (boop_midi_in_set_sound): above a pattern's, below the auditions'.
@@ -31,6 +32,9 @@ struct MidiKeysQueue {
     // Control thread -> process callback (the last one wins), and the callback's own copy.
     LockFreeQueue<KeysSound> sounds{16};
     KeysSound sound;
+    // One channel's notes may sound otherwise (the editor recording: channel 10's drums as the
+    // rhythm track's kit); engine nullptr: none does.
+    KeysSound channelSound;
 
     // Control thread, while no process callback runs with this queue (a playback being opened):
     // the engine of an earlier playback may be gone.
@@ -40,6 +44,11 @@ struct MidiKeysQueue {
     // Process thread: one channel message at `e.frame`, the engine's next frame: queued for the
     // editor, and a note started or ended on the engine there.
     void play(const boop_midi_event& e) BOOP_RT;
+
+  private:
+    // A key's pitched note ended, on whichever engine holds it (the sound may have changed since
+    // it began; a note-off for a note an engine does not hold does nothing).
+    void release(uint8_t key) BOOP_RT;
 };
 
 // Process thread: the i-th message of a MIDI port buffer if it is a channel message (0x80 ... 0xEF),
