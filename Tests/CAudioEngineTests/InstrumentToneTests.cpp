@@ -248,9 +248,8 @@ TEST_CASE("the AVX2 + FMA kernels make the baseline's tones but for fused roundi
         const auto v = static_cast<boop_instrument_voice>(voice);
         const std::vector<float> wide = run(chooseToneKernel(v, false, true), a, shared, 8);
         const std::vector<float> base = run(chooseToneKernel(v, false, false), b, shared, 8);
-        // Samples within [-1.2, 1.2]: a fused multiply-add rounds once where two roundings were,
-        // a few ulps of 1 (1.2e-7 each) through the polyBLEP's and the sine polynomial's terms.
-        for (size_t i = 0; i < wide.size(); ++i) REQUIRE(std::fabs(wide[i] - base[i]) <= 1e-6f);
+        // DESIGN.md: the AVX2 + FMA and baseline builds of these kernels agree within 1e-5.
+        for (size_t i = 0; i < wide.size(); ++i) REQUIRE(std::fabs(wide[i] - base[i]) <= 1e-5f);
         CHECK(a.phase == b.phase);
     }
 }
