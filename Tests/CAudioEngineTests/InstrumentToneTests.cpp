@@ -254,14 +254,13 @@ TEST_CASE("the AVX2 + FMA kernels make the baseline's tones but for fused roundi
     }
 }
 
-TEST_CASE("a voice out of range gets the last voice's kernel (clampVoice), never a null one") {
+TEST_CASE("a voice past the last gets the last voice's kernel (clampVoice), never a null one") {
     auto kernel = [](int voice, bool filtered, bool wide) {
         return chooseToneKernel(static_cast<boop_instrument_voice>(voice), filtered, wide);
     };
+    // (A negative value is no boop_instrument_voice at all: the enum holds 0 ... 0x7FFFFFFF.)
     const bool high = kernel(BOOP_VOICE_COUNT + 5, false, false) == kernel(BOOP_VOICE_COUNT - 1, false, false);
-    const bool low = kernel(-3, true, false) == kernel(0, true, false);
     CHECK(high);
-    CHECK(low);
     for (int voice = 0; voice < BOOP_VOICE_COUNT; ++voice)
         for (bool f : {false, true})
             for (bool w : {false, true}) {
