@@ -17,7 +17,8 @@ that click to its note-off the server's faults touched is not judged (too many: 
   3. Pass 2 after `%` 0 (recording started again while the loop plays): each note keeps its
      played offset as micro-timing, within 0.002 step (the file's grid is 0.001).
   4. `u` takes back pass 2 whole; replace (`&`) clears the track on its pass's first note; `u`.
-About 25 s.
+  5. A key on channel 10 while recording sounds as the rhythm track's kit, where it is recorded.
+About 30 s.
 """
 import json
 import os
@@ -208,6 +209,28 @@ try:
         ed.keys("u", "s")
         ed.wait_for("saved")
         check(len(saved_melody()) == len(part_a), "u brings the replaced notes back", saved_melody())
+
+        # 5. Channel 10's keys go to the rhythm track and sound as its kit, though the track under
+        # the cursor (the melody, level 0) is silent: a snare half-way between two clicks is heard.
+        ed.keys("*")
+        check(ed.wait_for("from now"), "* again: recording", ed.status_line())
+        since = now()
+        wait_until("a click", 5, lambda: bool(player.onsets(since)))
+        at = player.onsets(since)[-1] - lag + 2 * BEAT + BEAT // 2
+        player.send_at([(at, bytes([0x99, 38, 110])), (at + 2400, bytes([0x89, 38, 0]))])
+        wait_until("the snare's time to pass", 10, lambda: now() > at + lag + RATE // 2)
+        ed.keys("*")
+        check(ed.wait_for("recording off"), "* stops recording", ed.status_line())
+        heard = [o - at - lag for o in player.onsets(at - BEAT // 4) if o < at + BEAT // 4]
+        if player.touches(at - PERIOD, at + lag + 4800):
+            print(f"note: the channel-10 snare's sound not judged: the server's faults touched it ({heard})")
+        else:
+            check(len(heard) == 1 and abs(heard[0]) <= 2 * PERIOD,
+                  f"a key on channel 10 sounds as the rhythm track's kit, {heard} frames from its event", heard)
+        ed.keys("s")
+        ed.wait_for("saved")
+        rhythm = json.load(open(path))["patterns"]["A"]["tracks"].get("rhythm", [])
+        check([n["pitch"] for n in rhythm] == [38], "and is recorded on the rhythm track", rhythm)
         ed.keys("q")
         check(ed.wait_exit() == 0, "quits with 0", ed.status)
     print(f"note: {player.summary()}")
