@@ -48,8 +48,9 @@ struct PatternTransportClockTests {
         try t.start()
         // Following: the sound opens and the music waits for the clock.
         #expect(t.state == .paused)
-        // Start a little ahead of the engine, after 24 clocks that give the period.
-        let start = max(t.frameClock + 4800, 30000)
+        // Start ahead of the engine (by 0.3 s at least: the lock may be taken late on a loaded
+        // machine), after 24 clocks that give the period.
+        let start = max(t.frameClock + 14400, 30000)
         try t.sync.locked { (s: inout PatternTransport.Shared) throws(AudioError) -> Void in
             for k in 0..<24 { try s.followClock(Self.event(BOOP_TRANSPORT_CLOCK, start - 500 - UInt64(23 - k) * 1000)) }
             try s.followClock(Self.event(BOOP_TRANSPORT_START, start, request: 1))

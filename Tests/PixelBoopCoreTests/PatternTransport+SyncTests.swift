@@ -49,10 +49,10 @@ struct PatternTransportSyncTests {
         try t.sync.locked { (s: inout PatternTransport.Shared) throws(AudioError) -> Void in
             try s.halt()
             #expect(s.state == .paused)
-            // A MIDI Start 5 ms ahead puts the music on (PatternTransport+Clock): its first step
-            // is within the lookahead, queued, its note-off still pending.
+            // A MIDI Start 20 ms ahead puts the music on (PatternTransport+Clock): its first step
+            // is within the 40 ms lookahead, queued, its note-off still pending.
             var start = boop_transport_event()
-            (start.kind, start.engine_frame, start.request) = (BOOP_TRANSPORT_START, s.engine.frameClock + 240, 1)
+            (start.kind, start.engine_frame, start.request) = (BOOP_TRANSPORT_START, s.engine.frameClock + 960, 1)
             try s.followClock(start)
             #expect(s.state == .playing && s.nextStep == 1 && !s.pending.isEmpty)
             try s.halt()
