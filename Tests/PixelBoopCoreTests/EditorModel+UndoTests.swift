@@ -36,6 +36,23 @@ struct EditorModelUndoTests {
         #expect(m.message == "nothing to redo")
     }
 
+    @Test("redo, too, returns the grid to the pattern the change is in, whatever pattern was shown")
+    func redoShowsWhere() {
+        var m = EditorModel(song: Self.twoPatterns(), version1: false)
+        m.showPattern(1)
+        m.place()
+        let placed = m.song
+        m.showPattern(0)
+        m.undo()
+        #expect(m.current == 1)
+        m.showPattern(0)
+        m.redo()
+        #expect(m.current == 1 && m.song == placed)
+        m.showPattern(0)
+        m.undo()
+        #expect(m.current == 1 && m.song == Self.twoPatterns())
+    }
+
     @Test("the undo message names a tempo, a length, the chain, the mix and the patterns")
     func changeWords() {
         let a = Self.twoPatterns()

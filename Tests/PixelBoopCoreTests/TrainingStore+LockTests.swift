@@ -83,11 +83,7 @@ struct TrainingStoreLockTests {
             named = TrainingStore.lockHolder(of: path)
         }
         #expect(named?.hasPrefix(process + "sleep") == true, "\(String(describing: named))")
-        // Product bug: /proc/<pid>/comm ends in a newline, which lockHolder's trimmingWhitespace()
-        // keeps (by design it trims tabs and spaces only), so the one-line message reads
-        // "held by process 1234 (sleep\n)", the newline escaped.
-        withKnownIssue("the command's name keeps /proc/<pid>/comm's newline") {
-            #expect(named == process + "sleep)")
-        }
+        // /proc/<pid>/comm ends in a newline: the one-line message leaves it out.
+        #expect(named == process + "sleep)")
     }
 }

@@ -36,7 +36,9 @@ extension EditorModel {
             message = "nothing to \(verb)"
             return nil
         }
-        self[keyPath: to].append(Snapshot(song: song, current: current))
+        // The way back leads to the pattern the change is in (the target's), not to the one shown
+        // when the key was pressed: a redo after switching patterns lands where the note is.
+        self[keyPath: to].append(Snapshot(song: song, current: target.current))
         let what = EditorModel.change(from: song, to: target.song)
         restore(target)
         return what

@@ -54,7 +54,10 @@ extension TrainingStore {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, let pid = Int32(fields[4]), pid != me, identities.contains(String(fields[5]))
             else { continue }
-            let comm = FileBytes.text("/proc/\(pid)/comm")?.trimmingWhitespace()
+            // comm ends in a newline, which the one-line message must not carry.
+            let comm = FileBytes.text("/proc/\(pid)/comm")?.split(separator: "\n").first.map {
+                String($0).trimmingWhitespace()
+            }
             return "process \(pid)" + (comm.map { " (\(OneLine.escape($0)))" } ?? "")
         }
         return nil

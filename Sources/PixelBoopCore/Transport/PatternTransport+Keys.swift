@@ -9,15 +9,16 @@ extension PatternTransport {
 
     /// The keyboard's notes sound with `track`'s instrument in the song's mix, as an audition of
     /// that track does (the level scales the velocity's gain, at or above `accentVelocity` an
-    /// accent); only keys for which `accepts` is true sound. With `drumsOnChannel10` (the editor
-    /// recording, which puts channel 10's notes on the rhythm track) channel 10's keys sound as the
-    /// rhythm track's kit, those with a drum lane. Given to the playback only when it changed, and
+    /// accent); only keys for which `accepts` is true sound. With `drumKeys` (the editor recording,
+    /// which puts channel 10's notes on the rhythm track) channel 10's keys sound as the rhythm
+    /// track's kit, those for which it is true. Given to the playback only when it changed, and
     /// again after each open.
     public func soundKeys(
-        track: TrackKind, accentVelocity: Int, drumsOnChannel10: Bool = false, accepts: (Int) -> Bool
+        track: TrackKind, accentVelocity: Int, drumKeys: ((Int) -> Bool)? = nil, accepts: (Int) -> Bool
     ) throws(AudioError) {
         guard keysSoundThemselves else { return }
         let keys = Self.keyBits(accepts)
+        let drumBits = drumKeys.map { Self.keyBits($0) }
         try sync.locked { (s: inout Shared) throws(AudioError) -> Void in
             guard let midiKeys = s.midiKeys, midiKeys.jackSource != nil else { return }
             let sound = Self.keysSound(track: track, mix: s.mix, accentVelocity: accentVelocity, keys: keys)
@@ -25,11 +26,9 @@ extension PatternTransport {
                 try midiKeys.setSound(engine: s.engine, sound: sound)
                 s.keysSent = sound
             }
-            let drums =
-                drumsOnChannel10
-                ? Self.keysSound(
-                    track: .rhythm, mix: s.mix, accentVelocity: accentVelocity,
-                    keys: Self.keyBits { DrumLane.name(forKey: $0) != nil }) : nil
+            let drums = drumBits.map {
+                Self.keysSound(track: .rhythm, mix: s.mix, accentVelocity: accentVelocity, keys: $0)
+            }
             guard s.drumKeysSent != .some(drums) else { return }
             try midiKeys.setChannelSound(engine: s.engine, channel: PlayedNote.drumChannel, sound: drums)
             s.drumKeysSent = .some(drums)

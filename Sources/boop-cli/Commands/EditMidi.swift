@@ -49,7 +49,8 @@ extension EditSession {
         let recording = model.recording.armed && transport.state == .playing
         do {
             try transport.soundKeys(
-                track: model.track, accentVelocity: EditorModel.accentVelocity, drumsOnChannel10: recording
+                track: model.track, accentVelocity: EditorModel.accentVelocity,
+                drumKeys: recording ? { DrumLane.name(forKey: $0) != nil } : nil
             ) { model.soundsKey($0) }
         } catch {
             model.message = "MIDI keyboard: \(error)"
