@@ -114,6 +114,8 @@ t0=$(date +%s.%N)
 stage "formatting (clang-format, swift format)" scripts/check-format.sh
 stage "sizes: no source file over 450 lines, no function over 60" python3 scripts/check-sizes.py
 stage "folders: no loop among the Swift folders (type use) or the C++ folders (#include)" python3 scripts/folder-graph.py --check
+stage "tests: every unit with logic has a test file named after it (or a stated exemption)" \
+  python3 scripts/test-coverage-names.py --check
 for mode in none realtime thread address; do
   stage "C++ tests, sanitizer: $mode" cxx_tests "$mode"
 done
