@@ -36,7 +36,8 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     check(ed.alive(), "20 000 random bytes: still editing", ed.status)
     # The instrument panel left on sustain (field 5 of 10), then Tab to rhythm (3 fields), then h: it trapped.
     ed.keys("c", "esc", "I", "j", "j", "j", "j", "tab", "tab", "tab", "h", "l")
-    check(ed.alive() and "rhythm" in ed.status_line(), "instrument panel: a field past the rhythm's fields",
+    check(ed.pump_until(lambda e: "rhythm" in e.status_line(), 10) and ed.alive(),
+          "instrument panel: a field past the rhythm's fields",
           (ed.status, ed.status_line()))
     # Every printable key but q, arrows, Esc, Enter, Tab and Backspace, at random.
     alphabet = [bytes([c]) for c in range(0x20, 0x7F) if c not in b"qQ"]

@@ -48,7 +48,7 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     ed.keys("L", "3", "enter")                    # melody D4 step 7, sustain
     ed.keys("tab", "j", " ")                      # chords C#4 step 7 (the cursor row per track), sustain
     ed.keys("tab", "tab", "h", "h", "h", "h", "h", "h", "1", " ", "down", "down", "down", " ")  # rhythm
-    check("*" in ed.status_line(), "status marks unsaved changes with *", ed.status_line())
+    check(ed.pump_until(lambda e: "*" in e.status_line(), 10), "status marks unsaved changes with *", ed.status_line())
     ed.keys("s")
     check(ed.wait_for("saved keys.json"), "s saves", ed.text())
     check("*" not in ed.status_line(), "saved: no *", ed.status_line())
@@ -73,18 +73,18 @@ with Editor(BOOP, path, args=["-D", "null"]) as ed:
     ed.keys("ctrl-r")                           # one redone
     ed.keys("+", "+", "-")                      # 125 BPM
     ed.keys(">", "H")                           # 24 steps; H from step 3 stops at step 1
-    check("step 1/24" in ed.status_line(), "length 24; H stops at the first step", ed.status_line())
+    check(ed.pump_until(lambda e: "step 1/24" in e.status_line(), 10), "length 24; H stops at the first step", ed.status_line())
     ed.keys("h")
-    check("step 24/24" in ed.status_line(), "h wraps to the last step", ed.status_line())
+    check(ed.pump_until(lambda e: "step 24/24" in e.status_line(), 10), "h wraps to the last step", ed.status_line())
     ed.keys("H", "H", "H", "l", "L", "L")       # 24 -> 12 -> 13 -> 17 -> 21
     ed.keys("L", "L")                           # stops at 24, never wraps to 1
-    check("step 24/24" in ed.status_line(), "L stops at the last step", ed.status_line())
+    check(ed.pump_until(lambda e: "step 24/24" in e.status_line(), 10), "L stops at the last step", ed.status_line())
     ed.keys("H", "H", "H", "L", " ")            # 24 -> 12 -> 16 ... placed at step 16
     ed.keys("L", "L", " ")                      # and at step 24
     ed.keys("<")
     check(ed.wait_for("shorten to 16 steps?"), "shortening asks first", ed.text())
     ed.keys("n")
-    check("step 24/24" in ed.status_line(), "n keeps the length", ed.status_line())
+    check(ed.pump_until(lambda e: "step 24/24" in e.status_line(), 10), "n keeps the length", ed.status_line())
     ed.keys("ctrl-s", "ctrl-c")
     check(ed.wait_exit() == 0, "Ctrl-C quits when saved", ed.status)
 data = json.load(open(path))
@@ -115,7 +115,7 @@ with Editor(BOOP, path, args=["-D", "null"], cols=100, rows=30) as ed:
     ed.wait_for("saved")
     check(notes(path, "melody") == [], "right click removes", notes(path, "melody"))
     ed.send(b"\x1b[<65;20;10M")  # the wheel scrolls without moving the cursor
-    check("step 5/16" in ed.status_line(), "wheel keeps the cursor", ed.status_line())
+    check(ed.pump_until(lambda e: "step 5/16" in e.status_line(), 10), "wheel keeps the cursor", ed.status_line())
     ed.keys("q")
     ed.wait_exit()
 
@@ -269,6 +269,8 @@ path = fresh("a-rather-long-pattern-file-name-for-the-status-line.json")
 with Editor(BOOP, path, args=["-D", "null"]) as ed:
     ed.wait_for("step 1/16")
     ed.keys(" ")
+    # The placed note marks the song changed (*) on the next frame: waited for, not assumed drawn.
+    ed.pump_until(lambda e: "status-line.json*" in e.status_line(), 10)
     line = ed.status_line()
     check("a-rather-long-pattern-file-name-for-the-status-line.json*" in line and "1/16" in line,
           "status: the whole name, then the shortened fields", line)
