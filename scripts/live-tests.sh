@@ -16,12 +16,14 @@
 #
 # Environment: BUILD_DIR (default build-live), SWIFT_SCRATCH (default .build-live),
 # BOOP_SKIP_BUILD=1 to reuse existing builds, BOOP_SKIP_SWIFT_LIVE=1 to skip step 2,
-# SWIFT_SANITIZE=address (or thread) when SWIFT_SCRATCH is a build of `swift test --sanitize=...`.
+# SWIFT_TEST_SCRATCH (default SWIFT_SCRATCH) for step 2's `swift test`, with SWIFT_SANITIZE=address
+# (or thread) when it is a build of `swift test --sanitize=...`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD_DIR=${BUILD_DIR:-build-live}
 SWIFT_SCRATCH=${SWIFT_SCRATCH:-.build-live}
+SWIFT_TEST_SCRATCH=${SWIFT_TEST_SCRATCH:-$SWIFT_SCRATCH}
 WORK=$(mktemp -d /tmp/boop-live.XXXXXX)
 SERVER_DIR="$WORK/pulse"
 KILL_DIR="$WORK/pulse-kill"
@@ -65,7 +67,7 @@ if ctest --test-dir "$BUILD_DIR" -L live --output-on-failure; then pass "ctest -
 if [[ "${BOOP_SKIP_SWIFT_LIVE:-0}" != 1 ]]; then
     echo "== swift test --filter CaptureLiveTests|LiveSineWaveNotePlayerTests"
     sanitize=(); [[ -n "${SWIFT_SANITIZE:-}" ]] && sanitize=(--sanitize="$SWIFT_SANITIZE")
-    if swift test "${sanitize[@]}" --scratch-path "$SWIFT_SCRATCH" --filter "CaptureLiveTests|LiveSineWaveNotePlayerTests" 2>&1 | tail -n 3 | grep -q "passed"; then
+    if swift test "${sanitize[@]}" --scratch-path "$SWIFT_TEST_SCRATCH" --filter "CaptureLiveTests|LiveSineWaveNotePlayerTests" 2>&1 | tail -n 3 | grep -q "passed"; then
         pass "swift test CaptureLiveTests, LiveSineWaveNotePlayerTests"
     else
         failed "swift test CaptureLiveTests"

@@ -87,9 +87,10 @@ swift_asan() {
   LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan
 }
 cli_tests() { scripts/cli-tests.sh "$(boop_bin)"; }
-# The Swift live tests take the AddressSanitizer build the stage before made (no third debug build).
+# The release boop of the release-build stage; the Swift live tests take the AddressSanitizer build
+# the ASan stage made (no third debug build).
 live_tests() {
-  BUILD_DIR=build-test-none SWIFT_SCRATCH=.build-asan SWIFT_SANITIZE=address BOOP_SKIP_BUILD=1 \
+  BUILD_DIR=build-test-none SWIFT_SCRATCH=.build SWIFT_TEST_SCRATCH=.build-asan SWIFT_SANITIZE=address BOOP_SKIP_BUILD=1 \
     LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt scripts/live-tests.sh
 }
 jack_tests() { scripts/jack-tests.sh "$(boop_bin)"; }
