@@ -18,7 +18,8 @@ constexpr float kSafe = 1e37f;
 }  // namespace
 
 bool AmbientEngine::measureAhead(double seconds, double& lufs) {
-    if (frame_ != 0 || mixFrame_ != 0 || worker_.joinable()) return false;
+    // The worker first: once it runs, frame_ is its to write, and is not read here.
+    if (worker_.joinable() || frame_ != 0 || mixFrame_ != 0) return false;
     const auto total = static_cast<std::uint64_t>((cfg_.fade_in_seconds + seconds) * cfg_.sample_rate);
     capture_.reset(new float[2 * total]);
     captureSums_.reset(new double[5 * (total / kChunk + 1)]());
