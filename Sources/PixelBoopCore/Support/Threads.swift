@@ -21,6 +21,23 @@ public final class Lock: @unchecked Sendable {
     }
 }
 
+/// A lock box: `value` is reachable only through `withLock`, under a pthread mutex. Where threads
+/// contend, this and not the standard library's `Synchronization.Mutex`: ThreadSanitizer cannot
+/// see that Mutex's hand-over on Linux (a priority-inheriting futex passes the lock to the waiter
+/// in the kernel), and reports a race on a counter only ever touched under it.
+///
+/// `@unchecked Sendable` on the box alone: the mutex guards `value`.
+public final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        try lock.withLock { () throws(E) -> R in try body(&value) }
+    }
+}
+
 /// A mutex with a condition variable, what boop used NSCondition for: `wait(until:)` sleeps
 /// until signalled or until the wall-clock deadline (pthread's default clock, as NSCondition's),
 /// and returns false when the deadline passed.

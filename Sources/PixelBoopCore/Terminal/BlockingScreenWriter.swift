@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import Synchronization
 
 /// The screen's writes on a thread of their own, for a terminal written through the descriptor
 /// the process inherited (one it may not open again: another user's, after `su` or `setpriv`).
@@ -19,7 +18,7 @@ final class BlockingScreenWriter: Sendable {
         var closing = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
     private let work = DispatchSemaphore(value: 0)
     /// Readable (a byte) each time the thread has written all it was given, or failed.
     let doneDescriptor: Int32
