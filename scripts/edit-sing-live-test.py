@@ -11,7 +11,9 @@ the sink from a pacat stream running from before, its latency measured first wit
 loop's first step. The truth is taken from the recording itself: where each sung note begins
 against the heard click, on the sixteenth nearest (a note sung within 10 % of a step of the
 half-way point between two steps is not judged). The saved pattern must hold >= 95 % of the
-judged notes on their step and pitch, and no note where nothing was sung.
+judged notes on their step and pitch, and no note where nothing was sung. When fewer than 80 % of
+the notes can be judged (the singer's stream came in too far off the step) it exits 75,
+inconclusive, and live-tests.sh runs it again (at most three times, counted).
 """
 import fcntl
 import json
@@ -178,6 +180,14 @@ for step, midi, _, _ in truth:
         skipped += 1
         continue
     want.append((round(position) % 64, midi))
+if len(want) < 0.8 * len(truth):
+    # Where the singer comes in is this test's doing (its pacat stream's latency, measured before
+    # the take, varies under load), not boop's: a take that lands near the half-way point between
+    # steps leaves too few notes to judge. Exit 75: live-tests.sh runs it again, a counted number
+    # of times.
+    print(f"note: inconclusive: the melody came in {1000 * offset:+.0f} ms from the first step, "
+          f"{skipped} of {len(truth)} notes too near the half-way point between two steps to judge")
+    sys.exit(75)
 hit = len(set(got) & set(want))
 sung = {round(s + offset / STEP_S) % 64 for s, _, _, _ in truth}
 extra = sorted(n for n in got if n[0] not in sung)

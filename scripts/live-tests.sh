@@ -195,8 +195,18 @@ fi
 
 # boop edit -C: a simulated singer sings a four-bar melody into the loop on the null sink, whose
 # monitor is the microphone (it hears boop's clicks too). About 20 s.
-if out=$(timeout 240 python3 "$ROOT/scripts/edit-sing-live-test.py" "$BOOP" "$WORK/edit-sing" 2>&1); then
-    pass "edit -C: $(echo "$out" | grep 'sung into the loop' | sed 's/^PASS  //')"
+# Exit 75: inconclusive (the test's own singer came in too far off the step to judge the notes):
+# run again, at most three times, each counted.
+for attempt in 1 2 3; do
+    out=$(timeout 240 python3 "$ROOT/scripts/edit-sing-live-test.py" "$BOOP" "$WORK/edit-sing-$attempt" 2>&1)
+    rc=$?
+    [[ $rc == 75 ]] || break
+    echo "note: edit -C: take $attempt of at most 3 inconclusive: $(echo "$out" | grep 'inconclusive' | sed 's/^note: //')"
+done
+if [[ $rc == 0 ]]; then
+    pass "edit -C: $(echo "$out" | grep 'sung into the loop' | sed 's/^PASS  //') (take $attempt)"
+elif [[ $rc == 75 ]]; then
+    failed "edit -C: inconclusive in all 3 takes (the singer never came in near enough a step)"
 else
     failed "edit -C: $(echo "$out" | grep -E '^FAIL|^note' | tr '\n' ' ')"
 fi
