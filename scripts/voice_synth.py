@@ -105,7 +105,9 @@ def melody(rng, bpm, low=57, high=72):
     return notes
 
 
-def sing(notes, bpm, rng, rate=RATE):
+def sing(notes, bpm, rng, rate=RATE, starts=None):
+    """The melody sung: (signal, rate). Each note comes in up to 20 ms off its step; `starts`, a
+    list, receives where each was sung (seconds), for a test that judges steps to know them."""
     step_s = 60 / bpm / 4
     total = int((64 * step_s + 0.5) * rate)
     y = np.zeros(total)
@@ -113,6 +115,8 @@ def sing(notes, bpm, rng, rate=RATE):
     for i, (step, midi, length, legato) in enumerate(notes):
         nxt = notes[i + 1][0] if i + 1 < len(notes) else None
         start = step * step_s + rng.uniform(-0.02, 0.02)
+        if starts is not None:
+            starts.append(start)
         end = (step + length) * step_s
         # Legato runs into the next note when it follows at once; otherwise a breath before it.
         end = end + 0.01 if legato and nxt == step + length else end - 0.05

@@ -77,6 +77,42 @@ struct TranscriberTests {
         #expect(Self.near(notes[1].start, 1.0, Self.edge) && Self.near(notes[1].end, 1.8, Self.edge))
     }
 
+    @Test("a 90 ms note whose scoop from 150 cents under never arrives is taken at the pitch it was going to")
+    func shortScoop() throws {
+        for target in [57.0, 62, 69, 72] {
+            let scoop: (Double) -> Double = { t in target - 1.5 * exp(-t / 0.06) }
+            let samples = Self.voice([(0.2, nil, 0), (0.09, scoop, 0.3), (0.2, nil, 0)])
+            let notes = try Transcriber().notes(in: samples, rate: Self.rate)
+            #expect(notes.map { $0.midi.rounded() } == [target], "\(notes)")
+        }
+    }
+
+    /// Voiced frames (fractional MIDI) the tracker gave for notes of simulated sung takes
+    /// (scripts/voice_synth.py, one step at 120 BPM), and what each is heard as.
+    @Test("held pitch: a scoop cut short, a legato slide into the next note, a fall at the release")
+    func heldPitch() {
+        let frames = { (cents: [Int]) in cents.map { Double($0) / 100 } }
+        // Sung at 65 with a scoop that ends 31 cents under it: the second half's median is 64.42.
+        let cutShort = frames([6385, 6414, 6402, 6412, 6419, 6425, 6432, 6441, 6442, 6449, 6469])
+        #expect(Transcriber.heldPitch(cutShort, seconds: 0.11).rounded() == 65)
+        #expect(Transcriber.median(Array(cutShort.dropFirst(cutShort.count / 2))).rounded() == 64)
+        // Sung at 59 for 350 ms, running legato into 60 at its end: the glide is the next note's.
+        let slide = frames([
+            5874, 5810, 5830, 5850, 5828, 5851, 5858, 5864, 5868, 5872, 5872, 5877, 5879, 5891, 5894, 5894, 5893,
+            5896, 5896, 5902, 5902, 5896, 5901, 5914, 5925, 5913, 5936, 5928, 5935, 5944, 5950, 5953, 5959
+        ])
+        #expect(Transcriber.heldPitch(slide, seconds: 0.35).rounded() == 59)
+        // A short note at 59 whose last frames are the next note leaping in (0.3 semitone a frame).
+        let leap = frames([5900, 5901, 5899, 5900, 5902, 5905, 5906, 5940, 5975, 5990])
+        #expect(Transcriber.heldPitch(leap, seconds: 0.1).rounded() == 59)
+        // Held at 60, falling away at the release: not a glide into anything.
+        let fall = frames([6000, 6001, 5999, 6000, 6001, 6000, 5990, 5970, 5950, 5930])
+        #expect(Transcriber.heldPitch(fall, seconds: 0.1).rounded() == 60)
+        // A vibrato turns back: the median of the second half, as for any note held.
+        let vibrato = frames([6400, 6420, 6440, 6445, 6430, 6400, 6370, 6355, 6360, 6380, 6410, 6440])
+        #expect(Transcriber.heldPitch(vibrato, seconds: 0.12) == Transcriber.median(Array(vibrato.dropFirst(6))))
+    }
+
     @Test("a blip shorter than 80 ms is left out; a dropout of 10 ms inside a note is bridged")
     func blipsAndDropouts() throws {
         let samples = Self.voice([

@@ -10,7 +10,8 @@ struct TranscribeCommand: ParsableCommand {
             The voice tracker follows the recording; each sung note becomes a note on --track: \
             its start on the step nearest (sixteenths at --bpm, the recording's first sample on \
             step 1), its length the steps it lasts, its pitch the held part's (past a scoop, the \
-            centre of a vibrato) on the nearest semitone, or the nearest note of --scale. A note \
+            centre of a vibrato; where the scoop was going when a note ends before it arrives) \
+            on the nearest semitone, or the nearest note of --scale. A note \
             4 dB over the line's median level is an accent. Every --steps steps make a pattern \
             (A, B, C, ...), played in order by the chain. Notes shorter than 80 ms are left out. \
             The song is written to -o (a .json file, replaced as render replaces its output).
