@@ -82,9 +82,12 @@ swift_release() { swift build -c release --product boop; }
 # The Swift tests run twice, under ThreadSanitizer and under AddressSanitizer: a plain third run
 # would run the same tests with no check the other two lack (the engine is optimised in every
 # build, Package.swift), and cost 171 s alone on the CI machine.
-swift_tsan() { swift test --sanitize=thread --scratch-path .build-tsan; }
+# Under swift-test-watch.py: a test blocked for good (no test ending for 300 s) is named and the
+# run stopped, instead of holding the stage to its limit with a log that names nothing.
+swift_tsan() { scripts/swift-test-watch.py -- swift test --sanitize=thread --scratch-path .build-tsan; }
 swift_asan() {
-  LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan
+  LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt \
+    scripts/swift-test-watch.py -- swift test --sanitize=address --scratch-path .build-asan
 }
 cli_tests() { scripts/cli-tests.sh "$(boop_bin)"; }
 # The release boop of the release-build stage; the Swift live tests take the AddressSanitizer build
