@@ -6,7 +6,8 @@
 The output streams through unchanged. Once the tests run (the first "◇ Test ... started."), a
 stretch of SECONDS (default 300) in which no test ends means one is blocked for good: the tests
 started and not ended are printed, one line each, and the run is stopped (its process group gets
-SIGTERM, SIGKILL 10 s later); exit 124, as timeout(1) gives. Without this, a blocked test holds the
+SIGTERM, SIGKILL 10 s later); exit 124, as timeout(1) gives. With SWIFT_TEST_WATCH_NOTES set to a
+file, the same lines are appended there too. Without this, a blocked test holds the
 whole run until the stage's limit, and the log ends with nothing that names it.
 """
 import argparse
@@ -61,9 +62,14 @@ def main():
                     last_end = time.monotonic()
         if last_end is not None and time.monotonic() - last_end > args.stall:
             hung = sorted(name for name, n in running.items() if n > 0 and not name.startswith("case "))
-            print(f"swift-test-watch: no test ended for {args.stall:.0f} s; still running: {len(hung)}", flush=True)
-            for name in hung:
-                print(f"swift-test-watch: still running: {name}", flush=True)
+            lines = [f"swift-test-watch: no test ended for {args.stall:.0f} s; still running: {len(hung)}"]
+            lines += [f"swift-test-watch: still running: {name}" for name in hung]
+            print("\n".join(lines), flush=True)
+            # Also where the test command prints it again under its summary (a long log is often
+            # read from its end).
+            if notes := os.environ.get("SWIFT_TEST_WATCH_NOTES"):
+                with open(notes, "a", encoding="utf-8") as f:
+                    f.write("\n".join(lines) + "\n")
             stop(proc)
             return 124
     return proc.wait()

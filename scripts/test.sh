@@ -109,8 +109,9 @@ install_tests() { BOOP_SCRATCH=.build scripts/install-tests.sh; }
 stage_pid=
 trap 'if [ -n "$stage_pid" ]; then kill -TERM "$stage_pid" 2>/dev/null; wait "$stage_pid"; fi; exit 130' INT TERM
 
+SWIFT_TEST_WATCH_NOTES=$(mktemp)
 # The stages run in a bash of their own (under timeout), which sees these only when exported.
-export jobs
+export jobs SWIFT_TEST_WATCH_NOTES
 export -f boop_bin cxx_tests swift_release swift_tsan swift_asan cli_tests live_tests jack_tests \
   suspend_tests stall_tests fuzz_tests install_tests
 
@@ -144,5 +145,8 @@ for i in "${!names[@]}"; do
   if [ "${results[$i]}" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 printf '%-66s %-6s %8s\n' "total" "" "$total"
+# Tests that hung (swift-test-watch.py), named again here, at the end of a long log.
+if [ -s "$SWIFT_TEST_WATCH_NOTES" ]; then cat "$SWIFT_TEST_WATCH_NOTES"; fi
+rm -f "$SWIFT_TEST_WATCH_NOTES"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,4 +1,6 @@
 #include <doctest/doctest.h>
+#include <poll.h>
+
 #include <atomic>
 #include <thread>
 #include "backend/IoThread.hpp"
@@ -103,4 +105,33 @@ TEST_CASE("destroying a started thread joins it") {
         REQUIRE(t.start(0, [&] { ended = true; }) == BOOP_OK);
     }
     CHECK(ended.load());
+}
+
+namespace {
+bool readable(int fd) {
+    pollfd p{fd, POLLIN, 0};
+    return ::poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+}
+}  // namespace
+
+TEST_CASE("the ended descriptor: quiet while the loop runs, readable once it finished, quiet again after a new start") {
+    IoThread t;
+    REQUIRE(t.endedDescriptor() >= 0);
+    CHECK_FALSE(readable(t.endedDescriptor()));
+    std::atomic<long> turns{0};
+    REQUIRE(t.start(0, [&] { pollUntilStopped(t, turns, BOOP_ERROR_DEVICE_LOST); }) == BOOP_OK);
+    while (turns.load() < 3) std::this_thread::yield();
+    CHECK_FALSE(readable(t.endedDescriptor()));
+    t.requestStop();
+    // A control thread asleep in poll() is woken by the loop's end, with no timeout to wait out.
+    pollfd p{t.endedDescriptor(), POLLIN, 0};
+    CHECK(::poll(&p, 1, -1) == 1);
+    CHECK(t.error() == BOOP_ERROR_DEVICE_LOST);
+    t.join();
+    CHECK(readable(t.endedDescriptor()));  // stays readable: a second look sees it too
+    REQUIRE(t.start(0, [&] { pollUntilStopped(t, turns, BOOP_OK); }) == BOOP_OK);
+    CHECK_FALSE(readable(t.endedDescriptor()));
+    t.requestStop();
+    t.join();
+    CHECK(readable(t.endedDescriptor()));
 }

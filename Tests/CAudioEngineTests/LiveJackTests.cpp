@@ -8,6 +8,7 @@
 // and exits 77, which CMake registers as SKIP_RETURN_CODE, so ctest reports it skipped, not passed.
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -392,8 +393,16 @@ TEST_CASE("JACK: the engine plays at the server's rate and pace; capture records
     exerciseKeyboard();
     exerciseTransport();
 
+    // The control thread learns of the server's death by sleeping on this, not by asking on a timer.
+    const int ended = boop_playback_ended_fd(pb);
+    REQUIRE(ended >= 0);
+    pollfd quiet{ended, POLLIN, 0};
+    CHECK(::poll(&quiet, 1, 0) == 0);
     server.kill(SIGKILL);
     const double killed = nowSeconds();
+    pollfd woken{ended, POLLIN, 0};
+    CHECK(::poll(&woken, 1, 5000) == 1);
+    MESSAGE("the playback's ended descriptor readable after " << nowSeconds() - killed << " s");
     while ((boop_playback_get_stats(pb).error == BOOP_OK || boop_capture_get_stats(cap).error == BOOP_OK) &&
            nowSeconds() - killed < 5.0)
         sleepSeconds(0.01);

@@ -89,6 +89,10 @@ TEST_CASE("no sound device: the timer wakes when the heard frame moved a period,
     CHECK(s.delay_frames == 768);
     CHECK(rendered.load() == s.frames_written);
     CHECK(s.running == 1);
+    pollfd running{timer.endedDescriptor(), POLLIN, 0};
+    CHECK(::poll(&running, 1, 0) == 0);  // quiet while the audio runs
     timer.stop(false);
     CHECK(timer.stats().running == 0);
+    pollfd stopped{timer.endedDescriptor(), POLLIN, 0};
+    CHECK(::poll(&stopped, 1, 0) == 1);  // readable once it stopped
 }

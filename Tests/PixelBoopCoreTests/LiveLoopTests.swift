@@ -138,6 +138,37 @@ struct LiveLoopTests {
         #expect(fake.now == 0.251)
     }
 
+    @Test("nothing due: one wait as long as the loop waits at all; the device's ended descriptor ends it at once")
+    func endedDescriptorWakes() throws {
+        let (r, w) = try LiveLoopTests.pipePair()
+        defer {
+            close(r)
+            close(w)
+        }
+        let fake = FakeLoopClock()
+        let loop = LiveLoop(terminal: nil, screen: nil, clock: fake.clock)
+        var ended: Int32 = -1   // the command knows the device is gone (or has none): not watched
+        loop.endedDescriptor = { ended }
+        loop.secondsUntilDue = { .infinity }
+        var turns = 0
+        loop.onTurn = {
+            turns += 1
+            return .stop
+        }
+        try loop.run()
+        // No timer of its own: the only wait is the longest poll(2) is given (an hour).
+        #expect(fake.waits == [3_600_000])
+        ended = r
+        var byte: UInt8 = 1
+        _ = write(w, &byte, 1)
+        let before = fake.now
+        try loop.run()
+        // The ended descriptor needs no handler: the wait ends with no time passed and the turn
+        // follows (where the command's transport learns why).
+        #expect(fake.waits.count == 2 && fake.now == before)
+        #expect(turns == 2)
+    }
+
     @Test("a view with a frame interval is drawn when each frame is due, not before; redraw() at once")
     func framesOnInterval() throws {
         let (r, w) = try LiveLoopTests.pipePair()

@@ -24,6 +24,9 @@ class PlaybackBackend {
     // The frames the caller delays the sound before the backend gets it (the output stage's
     // look-ahead), before start: a backend that reports latency to a server (JACK) includes them.
     virtual void setProcessingLatency(uint32_t frames) noexcept { (void)frames; }
+    // A descriptor readable once the audio has stopped (the device lost, the server gone, or
+    // stopped), for a control thread's poll(); -1 when there is none.
+    virtual int endedDescriptor() const noexcept = 0;
 };
 
 class CaptureBackend {

@@ -1,12 +1,14 @@
 #pragma once
 // The thread of a backend that no server calls (ALSA playback and capture, the timer): started
 // with its scheduling settled before start() returns (info() reports it), asked to stop by a flag
-// its loop polls, and how it ended (running, error, the priority it got) readable from any thread.
+// its loop polls, and how it ended (running, error, the priority it got) readable from any thread,
+// its end also as a descriptor a control thread can sleep on (endedDescriptor).
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 
+#include "backend/EndedSignal.hpp"
 #include "backend/RealtimePriority.hpp"
 #include "include/CAudioEngine.h"
 
@@ -27,6 +29,7 @@ class IoThread {
         stopRequested_.store(false);
         error_.store(BOOP_OK);
         running_.store(1);
+        ended_.clear();
         std::mutex m;
         std::condition_variable cv;
         bool ready = false;
@@ -62,6 +65,7 @@ class IoThread {
     void finish(boop_status error) noexcept {
         error_.store(error, std::memory_order_release);
         running_.store(0, std::memory_order_release);
+        ended_.raise();  // after the state: a reader woken by it sees how the loop ended
     }
 
     // Any thread.
@@ -69,6 +73,8 @@ class IoThread {
     boop_status error() const noexcept { return static_cast<boop_status>(error_.load(std::memory_order_acquire)); }
     boop_priority priority() const noexcept { return static_cast<boop_priority>(realtime_.load()); }
     bool realtimeScheduling() const noexcept { return priority() != BOOP_PRIORITY_NORMAL; }
+    // Readable once the loop has ended (finish), until the next start.
+    int endedDescriptor() const noexcept { return ended_.descriptor(); }
 
   private:
     std::thread thread_;
@@ -76,6 +82,7 @@ class IoThread {
     std::atomic<int> running_{0};
     std::atomic<int> error_{BOOP_OK};
     std::atomic<int> realtime_{BOOP_PRIORITY_NORMAL};
+    EndedSignal ended_;
 };
 
 }  // namespace boop

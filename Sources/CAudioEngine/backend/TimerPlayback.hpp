@@ -49,6 +49,7 @@ class TimerPlayback final : public PlaybackBackend {
     boop_status start(boop_source source) override;
     void stop(bool drain) override;
     boop_playback_info info() const override;
+    int endedDescriptor() const noexcept override { return io_.endedDescriptor(); }
     boop_playback_stats stats() const override;
 
     // The frame heard at `nowNs` on the line from `startNs` (0 before it).

@@ -215,6 +215,11 @@ boop_playback_stats boop_playback_get_stats(const boop_playback* playback) {
     return s;
 }
 
+int boop_playback_ended_fd(const boop_playback* playback) {
+    if (playback == nullptr || playback->backend == nullptr) return -1;
+    return playback->backend->endedDescriptor();
+}
+
 void boop_playback_stop(boop_playback* playback, int drain) {
     if (playback == nullptr) return;
     try {

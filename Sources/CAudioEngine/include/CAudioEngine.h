@@ -620,6 +620,14 @@ float boop_playback_take_reduction_db(boop_playback* playback);
 /* Statistics. Thread safety: any thread. */
 boop_playback_stats boop_playback_get_stats(const boop_playback* playback);
 
+/* A descriptor that becomes readable (POLLIN) once the playback's audio has stopped: the device
+ * lost or the JACK server gone (boop_playback_get_stats then says why), or stopped. A control loop
+ * polls it beside its other descriptors, so it learns of a lost device at once without asking the
+ * stats on a timer. Owned by the playback (valid until boop_playback_destroy; never close it or
+ * read from it); cleared by boop_playback_start. -1 for NULL, before open succeeded, or when the
+ * system had no descriptor to give (then only the stats tell). Thread safety: any thread. */
+int boop_playback_ended_fd(const boop_playback* playback);
+
 /* Stops the I/O thread (after draining what ALSA holds when drain != 0) and closes the PCM.
  * Thread safety: control thread. */
 void boop_playback_stop(boop_playback* playback, int drain);

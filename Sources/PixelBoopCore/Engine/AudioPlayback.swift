@@ -221,6 +221,12 @@ public final class AudioPlayback {
     /// True while the I/O thread runs (false before start, after stop, or after a device loss).
     public var isRunning: Bool { boop_playback_get_stats(handle).running != 0 }
 
+    /// A descriptor that becomes readable once the audio stopped (the device lost, the JACK server
+    /// gone, or stopped): a command's loop sleeps on it beside the keys (LiveLoop.endedDescriptor),
+    /// so a lost device wakes it at once and nothing asks `stats` on a timer. Owned by the
+    /// playback (never close or read it); -1 when the system gave none.
+    public var endedDescriptor: Int32 { boop_playback_ended_fd(handle) }
+
     /// Starts pulling from a C++ source. `keepAlive` is retained until `stop` (or deinit) so the
     /// object behind `source.context` outlives the I/O thread.
     internal func start(source inner: boop_source, keepAlive: AnyObject) throws(AudioError) {

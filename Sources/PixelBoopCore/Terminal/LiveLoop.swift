@@ -3,8 +3,8 @@ import Glibc
 /// The one control loop of the live commands (play, ambient, edit, train): it sleeps in poll(2)
 /// until something is due — a key, a terminal signal, a watched descriptor (media commands, the
 /// stop signals' wake pipe), the screen taking a frame that waited, the next deadline the command
-/// names, or the next frame of its view — and hands each to the command's handlers. No fixed-rate
-/// polling: with nothing due it costs nothing.
+/// names, the next frame of its view, or the sound device's end (`endedDescriptor`) — and hands
+/// each to the command's handlers. No fixed-rate polling: with nothing due it costs nothing.
 ///
 /// One turn: wait, dispatch what arrived, `onTurn` (the command ticks its transport), then a frame
 /// when one is due and the screen is not behind (ScreenOutput: frames are coalesced, never
@@ -32,6 +32,11 @@ public final class LiveLoop {
     public var onTurn: () throws -> Next = { .carryOn }
     /// Seconds until the command has something due (its transport's next deadline).
     public var secondsUntilDue: () -> Double = { 1 }
+    /// The playback's ended descriptor (AudioPlayback.endedDescriptor) while the command relies on
+    /// the device, -1 once it knows the device is gone (while it reopens it): readable, it ends the
+    /// wait and `onTurn` learns why from the transport. Asked at every wait, so a reopened device's
+    /// new descriptor is the one watched.
+    public var endedDescriptor: () -> Int32 = { -1 }
     /// The view: nil draws nothing; `frameInterval` nil redraws only after `redraw()`.
     public var frame: (() -> String)?
     public var frameInterval: Double?
@@ -104,6 +109,8 @@ public final class LiveLoop {
         fds.append(pollfd(fd: terminal?.eventDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
         let busy = screen?.isBusy == true
         fds.append(busy ? screen!.readiness : pollfd(fd: -1, events: 0, revents: 0))
+        // Its readiness needs no handler: the turn's onTurn (or the caller of `wait`) follows.
+        fds.append(pollfd(fd: endedDescriptor(), events: Int16(POLLIN), revents: 0))
         let ready = clock.poll(&fds, nfds_t(fds.count), timeout(maxWait, forFrames: forFrames))
         guard ready >= 0 else { return .carryOn }   // EINTR: the next turn
         if fds[keysAt + 2].revents != 0 { screen?.flush() }

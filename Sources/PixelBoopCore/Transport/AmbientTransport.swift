@@ -90,6 +90,8 @@ public final class AmbientTransport: @unchecked Sendable {
 
     public var info: PlaybackInfo { sync.locked { playback.info } }
     public var stats: PlaybackStats { sync.locked { playback.stats } }
+    /// The playback's `AudioPlayback.endedDescriptor` (a new one after `reopenDevice`).
+    public var endedDescriptor: Int32 { sync.locked { playback.endedDescriptor } }
     /// What the view shows: the generator being heard (or fading in).
     public var status: AmbientStatus { sync.locked { engine.status } }
     /// The preset being heard (or fading in); `preset` once its crossfade has started.

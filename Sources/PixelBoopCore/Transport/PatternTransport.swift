@@ -87,6 +87,8 @@ public final class PatternTransport: Sendable {
     /// The device's name for messages: the ALSA PCM, or "jack:<client>".
     public var device: String { sync.locked { $0.playback.device } }
     public var stats: PlaybackStats { sync.locked { $0.playback.stats } }
+    /// The playback's `AudioPlayback.endedDescriptor` (a new one after `reopenDevice`).
+    public var endedDescriptor: Int32 { sync.locked { $0.playback.endedDescriptor } }
     public var droppedEvents: UInt64 { sync.locked { $0.engine.droppedEvents } }
     /// The deepest gain reduction of the output stage's limiter since the last call, in dB (0:
     /// it did nothing).

@@ -161,9 +161,6 @@ final class AmbientSession {
 
     /// The status line's meters and clock are redrawn 20 times a second.
     private static let frameSeconds = 0.05
-    /// A lost device is learned by reading the playback's state (the audio thread wakes no one):
-    /// read twice a second when nothing else is due.
-    private static let deviceCheckSeconds = 0.5
 
     init(transport: AmbientTransport, device: String, reconnect: Bool, showView: Bool, verbose: Bool) {
         self.transport = transport
@@ -214,7 +211,10 @@ final class AmbientSession {
         }
         loop.onTurn = { try self.afterInput() ? .carryOn : .stop }
         // Without the view the loop sleeps until the transport is due (the end fade) or something arrives.
-        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: AmbientSession.deviceCheckSeconds) }
+        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: .infinity) }
+        // A lost device wakes the loop at once: the playback's ended descriptor, read while the
+        // transport plays on it (not while it reopens a lost one, whose descriptor stays readable).
+        loop.endedDescriptor = { self.transport.deviceError == nil ? self.transport.endedDescriptor : -1 }
         if showView {
             loop.frame = { self.statusFrame() }
             loop.frameInterval = AmbientSession.frameSeconds

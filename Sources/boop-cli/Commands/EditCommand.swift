@@ -254,9 +254,12 @@ final class EditSession {
             guard let transport else { return min(wake, max(0, nextOpen - monotonicSeconds())) }
             // A tap's figure, and a note from JACK's keyboard, wait for the screen's next frame
             // (1/60 s), as while playing.
+            // Otherwise nothing is due until a key, a signal or the device's end wakes the loop.
             let frameCadence = transport.state == .playing || lastTap != nil || keyboard?.wakesLoop == false || voice != nil
-            return transport.secondsUntilDue(atMost: min(wake, frameCadence ? 1.0 / 60 : 0.5))
+            return transport.secondsUntilDue(atMost: min(wake, frameCadence ? 1.0 / 60 : .infinity))
         }
+        // A lost device wakes the loop at once (tickSound learns it); none while it is reopened.
+        loop.endedDescriptor = { [unowned self] in transport?.endedDescriptor ?? -1 }
         loop.frame = { [unowned self] in nextFrame() }
         if let keyboard, keyboard.wakesLoop { loop.watch(keyboard.descriptor) { [unowned self] in playedNotes() } }
         do {

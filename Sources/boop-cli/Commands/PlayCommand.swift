@@ -169,10 +169,7 @@ final class PlaySession {
             finished = self.transport.state == .finished
             return finished ? .stop : .carryOn
         }
-        loop.secondsUntilDue = {
-            if let next = self.reconnect?.nextTry { return max(0.01, next - LiveLoop.now()) }
-            return self.transport.secondsUntilDue(atMost: 0.5)
-        }
+        setWakes(loop, media: media)
         if showView {
             loop.frame = { self.drawnFrame(audibleStep: self.transport.audibleStep) }
             loop.frameInterval = 1.0 / 60
@@ -185,6 +182,23 @@ final class PlaySession {
             return
         }
         try stop(tail: finished ? 0.3 : 0)
+    }
+
+    /// How stale the position MPRIS clients read may be while the music plays.
+    static let positionSeconds = 0.5
+
+    /// When the loop wakes by itself: the reconnect's next try, the end of the music, the MPRIS
+    /// position's refresh; and at once when the device is lost.
+    private func setWakes(_ loop: LiveLoop, media: MediaControls?) {
+        loop.secondsUntilDue = {
+            if let next = self.reconnect?.nextTry { return max(0.01, next - LiveLoop.now()) }
+            // MPRIS clients read the position when they like (no signal carries it): while the
+            // music plays it is refreshed twice a second. Otherwise nothing is due but the end.
+            let playing = media != nil && self.transport.state == .playing
+            return self.transport.secondsUntilDue(atMost: playing ? PlaySession.positionSeconds : .infinity)
+        }
+        // A lost device wakes the loop at once (the tick learns it); none while it is reopened.
+        loop.endedDescriptor = { self.reconnect?.nextTry == nil ? self.transport.endedDescriptor : -1 }
     }
 
     /// --reconnect: the device went away. Said once; the loop then tries it once a second.

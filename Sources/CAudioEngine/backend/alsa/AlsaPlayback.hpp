@@ -48,6 +48,7 @@ class AlsaPlayback final : public PlaybackBackend {
     void stop(bool drain) override;
 
     boop_playback_info info() const override;
+    int endedDescriptor() const noexcept override { return io_.endedDescriptor(); }
     boop_playback_stats stats() const override;
 
     // Before start: after each block the I/O thread reports to `line` how far the source has been

@@ -199,7 +199,9 @@ int JackClient::onXrun(void* self) noexcept {
 }
 
 void JackClient::onShutdown(jack_status_t, const char*, void* self) noexcept {
-    static_cast<JackClient*>(self)->error_.store(BOOP_ERROR_DEVICE_LOST, std::memory_order_release);
+    auto* me = static_cast<JackClient*>(self);
+    me->error_.store(BOOP_ERROR_DEVICE_LOST, std::memory_order_release);
+    me->ended_.raise();  // write(2): async-signal-safe, as JACK asks of this callback
 }
 
 void JackClient::onLatency(jack_latency_callback_mode_t mode, void* self) noexcept {

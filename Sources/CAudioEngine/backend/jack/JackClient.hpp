@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backend/Backend.hpp"
+#include "backend/EndedSignal.hpp"
 #include "backend/RingCapture.hpp"
 #include "backend/jack/JackMidiKeys.hpp"
 #include "backend/jack/JackMidiOut.hpp"
@@ -57,6 +58,8 @@ class JackClient {
     uint32_t latencyFrames() const noexcept { return latency_.load(std::memory_order_relaxed); }
     // BOOP_ERROR_DEVICE_LOST once the server shut down or threw the client out.
     boop_status error() const noexcept { return static_cast<boop_status>(error_.load(std::memory_order_acquire)); }
+    // Readable once the server shut the client down, or once the client was stopped.
+    int endedDescriptor() const noexcept { return ended_.descriptor(); }
     bool active() const noexcept { return active_ && error() == BOOP_OK; }
 
   protected:
@@ -99,6 +102,9 @@ class JackClient {
     std::atomic<uint32_t> ownLatency_{0};
     std::atomic<jack_port_t*> latencyInput_{nullptr};
     std::atomic<int> error_{BOOP_OK};
+
+  protected:
+    EndedSignal ended_;
 };
 
 class JackPlayback final : public JackClient, public PlaybackBackend {
@@ -131,6 +137,7 @@ class JackPlayback final : public JackClient, public PlaybackBackend {
     boop_playback_info info() const override;
     boop_playback_stats stats() const override;
     void setProcessingLatency(uint32_t frames) noexcept override { setOwnLatency(frames); }
+    int endedDescriptor() const noexcept override { return JackClient::endedDescriptor(); }
 
   private:
     static int onProcess(jack_nframes_t frames, void* self) noexcept;

@@ -78,6 +78,7 @@ boop_status JackPlayback::start(boop_source source) {
     if (source.render == nullptr || source.channels != channels() || source.max_block_frames == 0)
         return BOOP_ERROR_INVALID_ARGUMENT;
     source_ = source;
+    ended_.clear();
     const boop_status s = activateWith(rendering_, config_.connect);
     started_ = s == BOOP_OK;
     return s;
@@ -94,6 +95,7 @@ void JackPlayback::stop(bool drain) {
     if (active()) jack_deactivate(client());
     rendering_.store(false, std::memory_order_release);
     close();
+    ended_.raise();
 }
 
 int JackPlayback::onProcess(jack_nframes_t frames, void* self) noexcept {
