@@ -54,6 +54,27 @@ Info streamInfo(double rate, uint32_t channels, uint32_t periodFrames, uint32_t 
     i.realtime_scheduling = realtimeScheduling ? 1 : 0;
     return i;
 }
+// A playback's info also names the frames the device holds and its audio thread's priority (the
+// scheduling is real-time for any priority but NORMAL).
+inline boop_playback_info playbackInfo(double rate, uint32_t channels, uint32_t periodFrames, uint32_t bufferFrames,
+                                       uint32_t deviceBufferFrames, const char* format, boop_priority priority) {
+    boop_playback_info i = streamInfo<boop_playback_info>(rate, channels, periodFrames, bufferFrames, format,
+                                                          priority != BOOP_PRIORITY_NORMAL);
+    i.device_buffer_frames = deviceBufferFrames;
+    i.priority = priority;
+    return i;
+}
+
+// What the statistics of a stream on its own I/O thread have in common: whether the thread runs,
+// how it ended, and the device's suspends.
+template <class Stats>
+Stats threadStats(int running, boop_status error, uint64_t suspends) {
+    Stats s{};
+    s.running = running;
+    s.error = error;
+    s.suspends = suspends;
+    return s;
+}
 
 // One entry of `boop devices`: an ALSA PCM, or a JACK port.
 struct DeviceEntry {

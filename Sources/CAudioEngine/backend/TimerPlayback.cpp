@@ -110,19 +110,13 @@ void TimerPlayback::run() {
 }
 
 boop_playback_info TimerPlayback::info() const {
-    boop_playback_info i =
-        streamInfo<boop_playback_info>(rate_, channels_, period_, buffer_, "none", io_.realtimeScheduling());
-    i.device_buffer_frames = buffer_;
-    i.priority = io_.priority();
-    return i;
+    return playbackInfo(rate_, channels_, period_, buffer_, buffer_, "none", io_.priority());
 }
 
 boop_playback_stats TimerPlayback::stats() const {
-    boop_playback_stats s{};
+    boop_playback_stats s = threadStats<boop_playback_stats>(io_.running(), BOOP_OK, 0);
     s.frames_written = framesWritten_.load(std::memory_order_acquire);
     s.delay_frames = delay_.load(std::memory_order_acquire);
-    s.running = io_.running();
-    s.error = BOOP_OK;
     s.latency_frames = buffer_;
     return s;
 }

@@ -60,16 +60,12 @@ extern "C" {
 
 void boop_capture_config_default(boop_capture_config* config) {
     if (config == nullptr) return;
-    config->device = "default";
+    boop::capi::setStreamDefaults(*config);
     config->sample_rate = 16000;
     config->channels = 1;
     config->period_frames = 256;
     config->periods = 4;
     config->ring_frames = 65536;
-    config->realtime_priority = 70;
-    config->backend = BOOP_BACKEND_ALSA;
-    config->client_name = "boop";
-    config->connect = 1;
 }
 
 boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture) {
@@ -163,22 +159,13 @@ boop_status boop_capture_midi_open(boop_capture* capture) {
 }
 
 boop_status boop_capture_midi_send(boop_capture* capture, uint64_t frame, const uint8_t* bytes, uint32_t size) {
-    if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::MidiOutWriter* midi = midiOf(capture);
-    return midi != nullptr ? midi->send(frame, bytes, size) : BOOP_ERROR_NOT_RUNNING;
+    if (!boop::capi::validMidiMessage(bytes, size)) return BOOP_ERROR_INVALID_ARGUMENT;
+    return boop::capi::midiSend(midiOf(capture), frame, bytes, size);
 }
 
-boop_status boop_capture_midi_panic(boop_capture* capture) {
-    boop::MidiOutWriter* midi = midiOf(capture);
-    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    midi->panic();
-    return BOOP_OK;
-}
+boop_status boop_capture_midi_panic(boop_capture* capture) { return boop::capi::midiPanic(midiOf(capture)); }
 
-int boop_capture_midi_panic_done(const boop_capture* capture) {
-    const boop::MidiOutWriter* midi = midiOf(capture);
-    return midi == nullptr || midi->panicDone() ? 1 : 0;
-}
+int boop_capture_midi_panic_done(const boop_capture* capture) { return boop::capi::midiPanicDone(midiOf(capture)); }
 
 boop_status boop_capture_midi_connect(boop_capture* capture, const char* destination) {
     if (destination == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;

@@ -70,62 +70,59 @@ boop_status boop_engine_create(const boop_engine_config* config, boop_engine** o
 
 void boop_engine_destroy(boop_engine* engine) { delete engine; }
 
-static boop_status pushCommand(boop_engine* engine, const boop::Command& c) {
+// One event on the engine's queue; the fields not named keep Command's defaults.
+static boop_status pushEvent(boop_engine* engine, boop::Command::Type type, uint64_t frame, uint32_t timbre = 0,
+                             uint32_t noteId = 0, float gain = 0.0f, double value = 0.0) {
+    boop::Command c;
+    c.type = type;
+    c.timbre = static_cast<uint8_t>(timbre);
+    c.noteId = noteId;
+    c.gain = gain;
+    c.frame = frame;
+    c.value = value;
     return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+}
+
+static bool validGain(float gain) { return gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX); }
+
+// A note's frequency and gain, as every note-on checks them: above 0 and below Nyquist.
+static bool validNote(const boop_engine* engine, double frequency_hz, float gain) {
+    const double nyquist = engine->engine.config().sample_rate * 0.5;
+    return frequency_hz > 0.0 && frequency_hz < nyquist && validGain(gain);
+}
+
+static bool validGmKey(uint32_t gm_key) { return gm_key <= boop_limit_get(BOOP_LIMIT_MIDI_DATA).max; }
+
+static bool validFade(double fade_seconds) {
+    return fade_seconds >= BOOP_FADE_SECONDS_MIN && fade_seconds <= BOOP_FADE_SECONDS_MAX;
 }
 
 boop_status boop_engine_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id, boop_timbre timbre,
                                 double frequency_hz, float gain) {
-    if (!engine) return BOOP_ERROR_INVALID_ARGUMENT;
-    const double nyquist = engine->engine.config().sample_rate * 0.5;
-    if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (!(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX))) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (static_cast<int>(timbre) < 0 || static_cast<int>(timbre) >= BOOP_TIMBRE_COUNT)
+    if (!engine || !validNote(engine, frequency_hz, gain) || static_cast<int>(timbre) < 0 ||
+        static_cast<int>(timbre) >= BOOP_TIMBRE_COUNT)
         return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::Command c;
-    c.type = boop::Command::Type::NoteOn;
-    c.timbre = static_cast<uint8_t>(timbre);
-    c.noteId = note_id;
-    c.gain = gain;
-    c.frame = frame;
-    c.value = frequency_hz;
-    return pushCommand(engine, c);
+    return pushEvent(engine, boop::Command::Type::NoteOn, frame, static_cast<uint32_t>(timbre), note_id, gain,
+                     frequency_hz);
 }
 
 boop_status boop_engine_note_off(boop_engine* engine, uint64_t frame, uint32_t note_id) {
     if (!engine) return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::Command c;
-    c.type = boop::Command::Type::NoteOff;
-    c.noteId = note_id;
-    c.frame = frame;
-    return pushCommand(engine, c);
+    return pushEvent(engine, boop::Command::Type::NoteOff, frame, 0, note_id);
 }
 
 boop_status boop_engine_drum_hit(boop_engine* engine, uint64_t frame, uint32_t gm_key, float gain) {
-    if (!engine || gm_key > boop_limit_get(BOOP_LIMIT_MIDI_DATA).max ||
-        !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::Command c;
-    c.type = boop::Command::Type::DrumHit;
-    c.noteId = gm_key;
-    c.gain = gain;
-    c.frame = frame;
-    return pushCommand(engine, c);
+    if (!engine || !validGmKey(gm_key) || !validGain(gain)) return BOOP_ERROR_INVALID_ARGUMENT;
+    return pushEvent(engine, boop::Command::Type::DrumHit, frame, 0, gm_key, gain);
 }
 
 boop_status boop_engine_all_notes_off(boop_engine* engine, uint64_t frame, double fade_seconds) {
-    if (!engine || !(fade_seconds >= BOOP_FADE_SECONDS_MIN && fade_seconds <= BOOP_FADE_SECONDS_MAX))
-        return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::Command c;
-    c.type = boop::Command::Type::AllNotesOff;
-    c.frame = frame;
-    c.value = fade_seconds;
-    return pushCommand(engine, c);
+    if (!engine || !validFade(fade_seconds)) return BOOP_ERROR_INVALID_ARGUMENT;
+    return pushEvent(engine, boop::Command::Type::AllNotesOff, frame, 0, 0, 0.0f, fade_seconds);
 }
 
 boop_status boop_engine_cancel_pending(boop_engine* engine, double fade_seconds) {
-    if (!engine || !(fade_seconds >= BOOP_FADE_SECONDS_MIN && fade_seconds <= BOOP_FADE_SECONDS_MAX))
-        return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!engine || !validFade(fade_seconds)) return BOOP_ERROR_INVALID_ARGUMENT;
     engine->engine.cancelPending(fade_seconds);
     return BOOP_OK;
 }
@@ -201,52 +198,29 @@ extern "C" boop_status boop_engine_set_instrument(boop_engine* engine, uint64_t 
                                                           instrument->resonance,
                                                           instrument->pan};
     boop_status status = BOOP_OK;
-    for (uint32_t i = 0; i < boop::InstrumentParams::Count; ++i) {
-        boop::Command c;
-        c.type = boop::Command::Type::InstrumentParam;
-        c.timbre = static_cast<uint8_t>(slot);
-        c.noteId = i;
-        c.frame = frame;
-        c.value = values[i];
-        if (!engine->engine.push(c)) status = BOOP_ERROR_QUEUE_FULL;
-    }
+    for (uint32_t i = 0; i < boop::InstrumentParams::Count; ++i)
+        if (pushEvent(engine, boop::Command::Type::InstrumentParam, frame, slot, i, 0.0f, values[i]) != BOOP_OK)
+            status = BOOP_ERROR_QUEUE_FULL;
     return status;
 }
 
 extern "C" boop_status boop_engine_instrument_note_on(boop_engine* engine, uint64_t frame, uint32_t note_id,
                                                       uint32_t slot, double frequency_hz, float gain) {
-    if (!engine || slot >= BOOP_INSTRUMENT_SLOTS) return BOOP_ERROR_INVALID_ARGUMENT;
-    const double nyquist = engine->engine.config().sample_rate * 0.5;
-    if (!(frequency_hz > 0.0 && frequency_hz < nyquist)) return BOOP_ERROR_INVALID_ARGUMENT;
-    if (!(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX))) return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::Command c;
-    c.type = boop::Command::Type::InstrumentNoteOn;
-    c.timbre = static_cast<uint8_t>(slot);
-    c.noteId = note_id;
-    c.gain = gain;
-    c.frame = frame;
-    c.value = frequency_hz;
-    return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+    if (!engine || slot >= BOOP_INSTRUMENT_SLOTS || !validNote(engine, frequency_hz, gain))
+        return BOOP_ERROR_INVALID_ARGUMENT;
+    return pushEvent(engine, boop::Command::Type::InstrumentNoteOn, frame, slot, note_id, gain, frequency_hz);
 }
 
 extern "C" boop_status boop_engine_kit_hit(boop_engine* engine, uint64_t frame, boop_kit kit, uint32_t gm_key,
                                            float gain) {
-    if (!engine || gm_key > boop_limit_get(BOOP_LIMIT_MIDI_DATA).max || !boop::isKit(static_cast<int>(kit)) ||
-        !(gain >= 0.0f && gain <= static_cast<float>(BOOP_EVENT_GAIN_MAX)))
+    if (!engine || !validGmKey(gm_key) || !boop::isKit(static_cast<int>(kit)) || !validGain(gain))
         return BOOP_ERROR_INVALID_ARGUMENT;
-    boop::Command c;
-    c.type = boop::Command::Type::DrumHit;
-    c.timbre = static_cast<uint8_t>(kit);
-    c.noteId = gm_key;
-    c.gain = gain;
-    c.frame = frame;
-    return engine->engine.push(c) ? BOOP_OK : BOOP_ERROR_QUEUE_FULL;
+    return pushEvent(engine, boop::Command::Type::DrumHit, frame, static_cast<uint32_t>(kit), gm_key, gain);
 }
 
 namespace {
 bool validKeysSound(const boop_keys_sound& s) {
-    const auto gainOk = [](float g) { return g >= 0.0f && g <= static_cast<float>(BOOP_EVENT_GAIN_MAX); };
-    if (!gainOk(s.gain) || !gainOk(s.accent_gain) || s.accent_velocity > 128) return false;
+    if (!validGain(s.gain) || !validGain(s.accent_gain) || s.accent_velocity > 128) return false;
     switch (s.kind) {
         case BOOP_KEYS_SILENT:
             return true;

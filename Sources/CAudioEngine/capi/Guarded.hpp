@@ -4,6 +4,7 @@
 // BOOP_ERROR_INTERNAL. The bodies hold what they build in a std::unique_ptr until it is complete, so a throw halfway (a
 // prepare() that allocates) leaks nothing.
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <new>
 
@@ -42,6 +43,38 @@ Stats statsOf(const Handle* handle) {
 // The `why` of an *_open_why call: `reason` (NUL-terminated, cut to `size` bytes), when asked for.
 inline void writeWhy(char* why, std::size_t size, const char* reason) noexcept {
     if (why != nullptr && size > 0) std::snprintf(why, size, "%s", reason);
+}
+
+// The defaults a capture and a playback stream share: the ALSA "default" device, priority 70,
+// and for JACK a client "boop" connected to the system's ports.
+template <class Config>
+void setStreamDefaults(Config& config) noexcept {
+    config.device = "default";
+    config.realtime_priority = 70;
+    config.backend = BOOP_BACKEND_ALSA;
+    config.client_name = "boop";
+    config.connect = 1;
+}
+
+// A JACK stream's MIDI out (its MidiOutWriter, null when the stream has none), as the capture and
+// playback entry points answer for it: a message of 1 ... 3 bytes (checked first), NOT_RUNNING
+// without a writer; a panic is done when there is none to finish it.
+inline bool validMidiMessage(const uint8_t* bytes, uint32_t size) noexcept {
+    return bytes != nullptr && size >= 1 && size <= 3;
+}
+template <class Writer>
+boop_status midiSend(Writer* midi, uint64_t frame, const uint8_t* bytes, uint32_t size) {
+    return midi != nullptr ? midi->send(frame, bytes, size) : BOOP_ERROR_NOT_RUNNING;
+}
+template <class Writer>
+boop_status midiPanic(Writer* midi) {
+    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    midi->panic();
+    return BOOP_OK;
+}
+template <class Writer>
+int midiPanicDone(const Writer* midi) {
+    return midi == nullptr || midi->panicDone() ? 1 : 0;
 }
 
 }  // namespace boop::capi

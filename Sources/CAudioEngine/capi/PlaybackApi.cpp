@@ -117,14 +117,10 @@ boop_priority boop_thread_make_realtime(int priority) { return boop::makeCurrent
 
 void boop_playback_config_default(boop_playback_config* config) {
     if (config == nullptr) return;
-    config->device = "default";
+    boop::capi::setStreamDefaults(*config);
     config->period_frames = limitDefault(BOOP_LIMIT_PLAYBACK_PERIOD_FRAMES);
     config->periods = limitDefault(BOOP_LIMIT_PLAYBACK_PERIODS);
-    config->realtime_priority = 70;
     config->adaptive = 1;
-    config->backend = BOOP_BACKEND_ALSA;
-    config->client_name = "boop";
-    config->connect = 1;
     // Set, not left to the caller's memory: on ALSA a stray non-zero midi_out opens the sequencer.
     config->midi_out = 0;
     config->mute = 0;
@@ -246,10 +242,9 @@ boop::MidiOutWriter* midiOf(const boop_playback* p) {
 }  // namespace
 
 boop_status boop_playback_midi_send(boop_playback* playback, uint64_t frame, const uint8_t* bytes, uint32_t size) {
-    if (bytes == nullptr || size < 1 || size > 3) return BOOP_ERROR_INVALID_ARGUMENT;
+    if (!boop::capi::validMidiMessage(bytes, size)) return BOOP_ERROR_INVALID_ARGUMENT;
     if (playback != nullptr && playback->seqOut) return playback->seqOut->send(frame, bytes, size);
-    boop::MidiOutWriter* midi = midiOf(playback);
-    return midi != nullptr ? midi->send(frame, bytes, size) : BOOP_ERROR_NOT_RUNNING;
+    return boop::capi::midiSend(midiOf(playback), frame, bytes, size);
 }
 
 int boop_playback_transport_next(boop_playback* playback, boop_transport_event* out_event) {
@@ -271,16 +266,10 @@ boop_status boop_playback_midi_panic(boop_playback* playback) {
         playback->seqOut->panic();  // done when it returns: the note-offs went out directly
         return BOOP_OK;
     }
-    boop::MidiOutWriter* midi = midiOf(playback);
-    if (midi == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    midi->panic();
-    return BOOP_OK;
+    return boop::capi::midiPanic(midiOf(playback));
 }
 
-int boop_playback_midi_panic_done(const boop_playback* playback) {
-    const boop::MidiOutWriter* midi = midiOf(playback);
-    return midi == nullptr || midi->panicDone() ? 1 : 0;
-}
+int boop_playback_midi_panic_done(const boop_playback* playback) { return boop::capi::midiPanicDone(midiOf(playback)); }
 
 boop_status boop_playback_midi_connect(boop_playback* playback, const char* destination) {
     if (playback == nullptr || destination == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;

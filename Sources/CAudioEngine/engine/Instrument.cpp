@@ -13,12 +13,33 @@ namespace {
 
 constexpr double kTwoTo32 = 4294967296.0;
 
-// A parameter held inside its row of the limits table (the C API refuses what lies outside; this
-// keeps the engine sound whatever reaches it).
-constexpr double clampTo(double value, boop_limit_id id) BOOP_RT {
-    return std::clamp(value, boop_limit_get(id).min, boop_limit_get(id).max);
+// Where setParam holds each number of an instrument: inside its row of the limits table (the C API
+// refuses what lies outside; this keeps the engine sound whatever reaches it). One row a number,
+// Width ... Pan in the order of InstrumentParams::Index; the times have only their floor, and the
+// cutoff only a floor of 1 Hz.
+struct ParamRange {
+    double InstrumentParams::*field;
+    double min, max;
+};
+constexpr double kNoCeiling = std::numeric_limits<double>::infinity();
+constexpr ParamRange within(double InstrumentParams::*field, boop_limit_id id) {
+    return {field, boop_limit_get(id).min, boop_limit_get(id).max};
 }
-constexpr double atLeast(double value, boop_limit_id id) BOOP_RT { return std::max(value, boop_limit_get(id).min); }
+constexpr ParamRange atLeast(double InstrumentParams::*field, boop_limit_id id) {
+    return {field, boop_limit_get(id).min, kNoCeiling};
+}
+constexpr ParamRange kParamRanges[] = {
+    within(&InstrumentParams::width, BOOP_LIMIT_INSTRUMENT_WIDTH),
+    atLeast(&InstrumentParams::attack, BOOP_LIMIT_INSTRUMENT_ATTACK),
+    atLeast(&InstrumentParams::decay, BOOP_LIMIT_INSTRUMENT_DECAY),
+    within(&InstrumentParams::sustain, BOOP_LIMIT_INSTRUMENT_SUSTAIN),
+    atLeast(&InstrumentParams::release, BOOP_LIMIT_INSTRUMENT_RELEASE),
+    {&InstrumentParams::cutoff, 1.0, kNoCeiling},
+    within(&InstrumentParams::resonance, BOOP_LIMIT_INSTRUMENT_RESONANCE),
+    within(&InstrumentParams::pan, BOOP_LIMIT_INSTRUMENT_PAN),
+};
+static_assert(sizeof kParamRanges / sizeof kParamRanges[0] == InstrumentParams::Count - InstrumentParams::Width,
+              "a range for every number after the voice");
 
 }  // namespace
 
@@ -51,36 +72,13 @@ void InstrumentBank::updateCoefficients() BOOP_RT {
 }
 
 void InstrumentBank::setParam(uint32_t index, double value) BOOP_RT {
-    switch (index) {
-        case InstrumentParams::Voice:
-            params_.voice = clampVoice(static_cast<int>(value));
-            break;
-        case InstrumentParams::Width:
-            params_.width = clampTo(value, BOOP_LIMIT_INSTRUMENT_WIDTH);
-            break;
-        case InstrumentParams::Attack:
-            params_.attack = atLeast(value, BOOP_LIMIT_INSTRUMENT_ATTACK);
-            break;
-        case InstrumentParams::Decay:
-            params_.decay = atLeast(value, BOOP_LIMIT_INSTRUMENT_DECAY);
-            break;
-        case InstrumentParams::Sustain:
-            params_.sustain = clampTo(value, BOOP_LIMIT_INSTRUMENT_SUSTAIN);
-            break;
-        case InstrumentParams::Release:
-            params_.release = atLeast(value, BOOP_LIMIT_INSTRUMENT_RELEASE);
-            break;
-        case InstrumentParams::Cutoff:
-            params_.cutoff = std::max(value, 1.0);
-            break;
-        case InstrumentParams::Resonance:
-            params_.resonance = clampTo(value, BOOP_LIMIT_INSTRUMENT_RESONANCE);
-            break;
-        case InstrumentParams::Pan:
-            params_.pan = clampTo(value, BOOP_LIMIT_INSTRUMENT_PAN);
-            break;
-        default:
-            return;
+    if (index == InstrumentParams::Voice) {
+        params_.voice = clampVoice(static_cast<int>(value));
+    } else if (index < InstrumentParams::Count) {
+        const ParamRange& range = kParamRanges[index - InstrumentParams::Width];
+        params_.*range.field = std::clamp(value, range.min, range.max);
+    } else {
+        return;
     }
     updateCoefficients();
 }

@@ -57,34 +57,24 @@ AlsaCapture::~AlsaCapture() { stop(); }
 
 boop_status AlsaCapture::open(const Config& config) {
     if (pcm_.isOpen() || stopped_) return BOOP_ERROR_ALREADY_RUNNING;
-    if (config.device == nullptr || config.device[0] == '\0' ||
-        !(config.sampleRate >= BOOP_ENGINE_RATE_MIN && config.sampleRate <= BOOP_ENGINE_RATE_MAX) ||
-        config.channels < 1 || config.channels > BOOP_DEVICE_CHANNELS_MAX ||
-        config.periodFrames < BOOP_PERIOD_FRAMES_MIN || config.periodFrames > BOOP_PERIOD_FRAMES_MAX ||
-        config.periods < BOOP_PERIODS_MIN || config.periods > BOOP_PERIODS_MAX || config.ringFrames < 1024 ||
-        config.ringFrames > (1u << 26))
+    if (!AlsaPcm::validRequest(config.device, config.sampleRate, config.channels, config.periodFrames,
+                               config.periods) ||
+        config.ringFrames < 1024 || config.ringFrames > (1u << 26))
         return BOOP_ERROR_INVALID_ARGUMENT;
 
-    boop_status s = pcm_.open(config.device, SND_PCM_STREAM_CAPTURE, config.realtimePriority);
-    if (s != BOOP_OK) {
-        openWhy_ = pcm_.openError();
-        return s;
-    }
-    auto fail = [this](boop_status status) {
-        pcm_.close();
-        return status;
-    };
     AlsaPcm::Params params;
     params.rate = config.sampleRate;
     params.channels = config.channels;
     params.exactChannels = false;  // a stereo-only device is mixed down to mono anyway
     params.period = config.periodFrames;
     params.periods = config.periods;
-    s = pcm_.negotiate(params);
-    if (s != BOOP_OK) {
-        openWhy_ = "it refused the access, format, channels, rate or period asked for";
-        return fail(s);
-    }
+    boop_status s = pcm_.openAndNegotiate(config.device, SND_PCM_STREAM_CAPTURE, config.realtimePriority, openWhy_,
+                                          [&] { return pcm_.negotiate(params); });
+    if (s != BOOP_OK) return s;
+    auto fail = [this](boop_status status) {
+        pcm_.close();
+        return status;
+    };
     realtimePriority_ = config.realtimePriority;
     try {
         ring_.reset(new SampleRing(config.ringFrames));
@@ -105,13 +95,7 @@ boop_status AlsaCapture::start() {
 }
 
 void AlsaCapture::stop() {
-    if (io_.started()) {
-        io_.requestStop();
-        pcm_.wake();
-        io_.join();
-        stopped_ = true;
-    }
-    pcm_.close();
+    if (pcm_.stopAndClose(io_)) stopped_ = true;
 }
 
 boop_capture_info AlsaCapture::info() const {
@@ -121,13 +105,10 @@ boop_capture_info AlsaCapture::info() const {
 }
 
 boop_capture_stats AlsaCapture::stats() const {
-    boop_capture_stats s{};
+    boop_capture_stats s = threadStats<boop_capture_stats>(io_.running(), io_.error(), pcm_.suspends());
     s.frames_captured = captured_.load(std::memory_order_acquire);
     s.frames_dropped = dropped_.load(std::memory_order_relaxed);
     s.overruns = overruns_.load(std::memory_order_relaxed);
-    s.suspends = pcm_.suspends();
-    s.running = io_.running();
-    s.error = io_.error();
     return s;
 }
 

@@ -25,6 +25,13 @@ snd_pcm_format_t alsaFormat(SampleFormat f) noexcept {
 
 const char* sampleFormatName(SampleFormat f) noexcept { return alsaFormatName(alsaFormat(f)); }
 
+bool AlsaPcm::validRequest(const char* device, double rate, uint32_t channels, uint32_t periodFrames,
+                           uint32_t periods) noexcept {
+    return device != nullptr && device[0] != '\0' && rate >= BOOP_ENGINE_RATE_MIN && rate <= BOOP_ENGINE_RATE_MAX &&
+           channels >= 1 && channels <= BOOP_DEVICE_CHANNELS_MAX && periodFrames >= BOOP_PERIOD_FRAMES_MIN &&
+           periodFrames <= BOOP_PERIOD_FRAMES_MAX && periods >= BOOP_PERIODS_MIN && periods <= BOOP_PERIODS_MAX;
+}
+
 boop_status AlsaPcm::open(const char* device, snd_pcm_stream_t stream, int realtimePriority) {
     if (pcm_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
     const int err = openPcmInheritingPriority(&pcm_, device, stream, realtimePriority);
@@ -158,6 +165,17 @@ void AlsaPcm::pause(int64_t ns) {
     const timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
     // The wake is left readable: the loop's next wait sees it too, and stop() is checked first.
     ppoll(&wake, 1, &ts, nullptr);
+}
+
+bool AlsaPcm::stopAndClose(IoThread& io) {
+    const bool ran = io.started();
+    if (ran) {
+        io.requestStop();
+        wake();
+        io.join();
+    }
+    close();
+    return ran;
 }
 
 void AlsaPcm::close() noexcept {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backend/IoThread.hpp"
 #include "backend/alsa/AlsaCommon.hpp"
 #include "include/CAudioEngine.h"
 
@@ -46,10 +47,34 @@ class AlsaPcm {
     AlsaPcm(const AlsaPcm&) = delete;
     AlsaPcm& operator=(const AlsaPcm&) = delete;
 
+    // What playback and capture both check before opening (INVALID_ARGUMENT otherwise): a device
+    // name, and the rate, channels, period and periods inside the limits table's rows.
+    static bool validRequest(const char* device, double rate, uint32_t channels, uint32_t periodFrames,
+                             uint32_t periods) noexcept;
     // DEVICE_UNAVAILABLE when the device cannot be opened; `openError` then says why in ALSA's
     // words ("No such file or directory", "Device or resource busy", ...).
     boop_status open(const char* device, snd_pcm_stream_t stream, int realtimePriority);
     const char* openError() const noexcept { return openError_; }
+    // open(), then the stream's own negotiation (`negotiate`, returning a boop_status); after a
+    // failure of either the PCM is closed and `why` says which ("" when both succeed).
+    template <class Negotiate>
+    boop_status openAndNegotiate(const char* device, snd_pcm_stream_t stream, int realtimePriority, const char*& why,
+                                 Negotiate negotiate) {
+        boop_status s = open(device, stream, realtimePriority);
+        if (s != BOOP_OK) {
+            why = openError();
+            return s;
+        }
+        s = negotiate();
+        if (s != BOOP_OK) {
+            why = "it refused the access, format, channels, rate or period asked for";
+            close();
+        }
+        return s;
+    }
+    // Control thread: ends `io`'s loop when it runs (asked to stop, woken, joined), then closes
+    // the PCM. True when the loop ran.
+    bool stopAndClose(IoThread& io);
     // Interleaved access; FLOAT_LE, else S32_LE, else S16_LE (chosen at the first negotiation and
     // kept when the buffer is renegotiated); channels; the nearest rate, period and buffer; then
     // the software parameters (wake-ups a period apart). The granted values are taken only when

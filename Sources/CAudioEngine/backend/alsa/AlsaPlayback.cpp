@@ -33,29 +33,19 @@ AlsaPlayback::~AlsaPlayback() { stop(false); }
 
 boop_status AlsaPlayback::open(const Config& config, double sampleRate, uint32_t channels) {
     if (pcm_.isOpen()) return BOOP_ERROR_ALREADY_RUNNING;
-    if (config.device == nullptr || config.device[0] == '\0' ||
-        !(sampleRate >= BOOP_ENGINE_RATE_MIN && sampleRate <= BOOP_ENGINE_RATE_MAX) || channels < 1 ||
-        channels > BOOP_DEVICE_CHANNELS_MAX || config.periodFrames < BOOP_PERIOD_FRAMES_MIN ||
-        config.periodFrames > BOOP_PERIOD_FRAMES_MAX || config.periods < BOOP_PERIODS_MIN ||
-        config.periods > BOOP_PERIODS_MAX)
+    if (!AlsaPcm::validRequest(config.device, sampleRate, channels, config.periodFrames, config.periods))
         return BOOP_ERROR_INVALID_ARGUMENT;
 
-    const boop_status opened = pcm_.open(config.device, SND_PCM_STREAM_PLAYBACK, config.realtimePriority);
-    if (opened != BOOP_OK) {
-        openWhy_ = pcm_.openError();
-        return opened;
-    }
+    requestedRate_ = sampleRate;
+    requestedChannels_ = channels;
+    const boop_status opened =
+        pcm_.openAndNegotiate(config.device, SND_PCM_STREAM_PLAYBACK, config.realtimePriority, openWhy_,
+                              [&] { return configure(config.periodFrames, config.periods); });
+    if (opened != BOOP_OK) return opened;
     auto fail = [this](boop_status s) {
         pcm_.close();
         return s;
     };
-    requestedRate_ = sampleRate;
-    requestedChannels_ = channels;
-    const boop_status configured = configure(config.periodFrames, config.periods);
-    if (configured != BOOP_OK) {
-        openWhy_ = "it refused the access, format, channels, rate or period asked for";
-        return fail(configured);
-    }
     startPeriod_ = pcm_.period();
     startBuffer_ = pcm_.buffer();
     adaptive_ = config.adaptive;
@@ -109,32 +99,22 @@ boop_status AlsaPlayback::start(boop_source source) {
 }
 
 void AlsaPlayback::stop(bool drain) {
-    if (io_.started()) {
-        drainRequested_.store(drain);
-        io_.requestStop();
-        pcm_.wake();
-        io_.join();
-    }
-    pcm_.close();
+    if (io_.started()) drainRequested_.store(drain);
+    pcm_.stopAndClose(io_);
 }
 
 boop_playback_info AlsaPlayback::info() const {
-    boop_playback_info i = streamInfo<boop_playback_info>(
-        pcm_.rate(), pcm_.channels(), static_cast<uint32_t>(startPeriod_), static_cast<uint32_t>(startBuffer_),
-        sampleFormatName(pcm_.format()), io_.realtimeScheduling());
-    i.device_buffer_frames = static_cast<uint32_t>(adaptive_ ? std::max(startBuffer_, ceilingFrames()) : startBuffer_);
-    i.priority = io_.priority();
-    return i;
+    return playbackInfo(pcm_.rate(), pcm_.channels(), static_cast<uint32_t>(startPeriod_),
+                        static_cast<uint32_t>(startBuffer_),
+                        static_cast<uint32_t>(adaptive_ ? std::max(startBuffer_, ceilingFrames()) : startBuffer_),
+                        sampleFormatName(pcm_.format()), io_.priority());
 }
 
 boop_playback_stats AlsaPlayback::stats() const {
-    boop_playback_stats s{};
+    boop_playback_stats s = threadStats<boop_playback_stats>(io_.running(), io_.error(), pcm_.suspends());
     s.frames_written = framesWritten_.load(std::memory_order_acquire);
     s.delay_frames = delay_.load(std::memory_order_acquire);
     s.xruns = xruns_.load(std::memory_order_relaxed);
-    s.suspends = pcm_.suspends();
-    s.running = io_.running();
-    s.error = io_.error();
     s.stalls = stalls_.load(std::memory_order_relaxed);
     s.longest_stall_seconds = double(longestStallNs_.load(std::memory_order_relaxed)) * 1e-9;
     s.latency_frames = latency_.load(std::memory_order_relaxed);

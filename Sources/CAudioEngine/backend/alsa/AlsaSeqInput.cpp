@@ -14,19 +14,13 @@
 
 namespace boop {
 
-namespace {
-constexpr unsigned kReadable = SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ;
-}  // namespace
-
 AlsaSeqInput::~AlsaSeqInput() { stop(); }
 
 boop_status AlsaSeqInput::open(const Config& config, std::string& why) {
-    if (seq_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
-    seq_ = openSeqClient(config.devicePath, config.clientName, SND_SEQ_NONBLOCK, why);
-    if (seq_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    port_ = snd_seq_create_simple_port(
-        seq_, config.portName, SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE,
-        SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_SYNTHESIZER | SND_SEQ_PORT_TYPE_APPLICATION);
+    const boop_status opened = openSeqClientPort(
+        seq_, port_, config.devicePath, config.clientName, SND_SEQ_NONBLOCK, config.portName, kSeqWritable,
+        SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_SYNTHESIZER | SND_SEQ_PORT_TYPE_APPLICATION, why);
+    if (opened != BOOP_OK) return opened;
     wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (port_ < 0 || wakeFd_ < 0) {
         why = std::string("the ALSA sequencer refused the port ") + config.portName;
@@ -54,14 +48,13 @@ boop_status AlsaSeqInput::start(Sink sink, void* context) {
 }
 
 std::vector<SeqPort> AlsaSeqInput::sources() const {
-    return seq_ != nullptr ? listSeqPorts(seq_, kReadable) : std::vector<SeqPort>{};
+    return seq_ != nullptr ? listSeqPorts(seq_, kSeqReadable) : std::vector<SeqPort>{};
 }
 
 boop_status AlsaSeqInput::subscribe(const char* spec, std::string& why) {
-    if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     SeqPort p;
-    if (!findSeqPort(seq_, kReadable, spec, "source", p, why)) return BOOP_ERROR_INVALID_ARGUMENT;
+    const boop_status found = findSeqPeer(seq_, kSeqReadable, spec, "source", p, why);
+    if (found != BOOP_OK) return found;
     const int r = snd_seq_connect_from(seq_, port_, p.client, p.port);
     if (r < 0 && r != -EBUSY) {  // EBUSY: already subscribed
         why = "the sequencer refused the subscription to " + p.clientName + ":" + p.portName + ": " + snd_strerror(r);

@@ -12,19 +12,13 @@
 
 namespace boop {
 
-namespace {
-constexpr unsigned kWritable = SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE;
-
-}  // namespace
-
 AlsaSeqOutput::~AlsaSeqOutput() { close(); }
 
 boop_status AlsaSeqOutput::open(const Config& config, std::string& why) {
-    if (seq_ != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
-    seq_ = openSeqClient(config.devicePath, config.clientName, 0, why);
-    if (seq_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
-    port_ = snd_seq_create_simple_port(seq_, config.portName, SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ,
-                                       SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION);
+    const boop_status opened =
+        openSeqClientPort(seq_, port_, config.devicePath, config.clientName, 0, config.portName, kSeqReadable,
+                          SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION, why);
+    if (opened != BOOP_OK) return opened;
     queue_ = snd_seq_alloc_named_queue(seq_, config.clientName);
     if (port_ < 0 || queue_ < 0 || !schedule_.ready()) {
         why = std::string("the ALSA sequencer refused the port ") + config.portName + " or its queue";
@@ -61,10 +55,9 @@ void AlsaSeqOutput::panic() {
 }
 
 boop_status AlsaSeqOutput::connect(const char* spec, std::string& why) {
-    if (seq_ == nullptr) return BOOP_ERROR_NOT_RUNNING;
-    if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
     SeqPort p;
-    if (!findSeqPort(seq_, kWritable, spec, "port that takes MIDI", p, why)) return BOOP_ERROR_INVALID_ARGUMENT;
+    const boop_status found = findSeqPeer(seq_, kSeqWritable, spec, "port that takes MIDI", p, why);
+    if (found != BOOP_OK) return found;
     const int r = snd_seq_connect_to(seq_, port_, p.client, p.port);
     return r < 0 && r != -EBUSY ? BOOP_ERROR_DEVICE_UNAVAILABLE : BOOP_OK;
 }

@@ -59,4 +59,20 @@ snd_seq_t* openSeqClient(const char* devicePath, const char* clientName, int mod
     return seq;
 }
 
+boop_status openSeqClientPort(snd_seq_t*& seq, int& port, const char* devicePath, const char* clientName, int mode,
+                              const char* portName, unsigned caps, unsigned type, std::string& why) {
+    if (seq != nullptr) return BOOP_ERROR_ALREADY_RUNNING;
+    seq = openSeqClient(devicePath, clientName, mode, why);
+    if (seq == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
+    port = snd_seq_create_simple_port(seq, portName, caps, type);
+    return BOOP_OK;
+}
+
+boop_status findSeqPeer(snd_seq_t* seq, unsigned caps, const char* spec, const char* what, SeqPort& found,
+                        std::string& why) {
+    if (seq == nullptr) return BOOP_ERROR_NOT_RUNNING;
+    if (spec == nullptr) return BOOP_ERROR_INVALID_ARGUMENT;
+    return findSeqPort(seq, caps, spec, what, found, why) ? BOOP_OK : BOOP_ERROR_INVALID_ARGUMENT;
+}
+
 }  // namespace boop

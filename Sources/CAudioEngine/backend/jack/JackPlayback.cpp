@@ -235,11 +235,8 @@ void JackPlayback::dropFrames(uint32_t missed) BOOP_RT {
 BOOP_RT_UNCHECKED_END
 
 boop_playback_info JackPlayback::info() const {
-    boop_playback_info i = streamInfo<boop_playback_info>(sampleRate(), channels(), bufferFrames(), bufferFrames(),
-                                                          "FLOAT_LE", realtime());
-    i.priority = realtime() ? BOOP_PRIORITY_FIFO : BOOP_PRIORITY_NORMAL;
-    i.device_buffer_frames = bufferFrames();
-    return i;
+    return playbackInfo(sampleRate(), channels(), bufferFrames(), bufferFrames(), bufferFrames(), "FLOAT_LE",
+                        realtime() ? BOOP_PRIORITY_FIFO : BOOP_PRIORITY_NORMAL);
 }
 
 boop_playback_stats JackPlayback::stats() const {
