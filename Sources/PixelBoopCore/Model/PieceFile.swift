@@ -31,14 +31,12 @@ extension Pattern {
     /// Loads and validates a pattern file (DESIGN.md's table, plus unknown keys, duplicates,
     /// wrong types, non-finite numbers, absurd nesting and size).
     public static func load(path: String) throws(PatternError) -> Pattern {
-        let (root, json) = try StrictJSON.load(path: path)
-        return try validate(root, json)
+        try StrictJSON.load(path: path, validate)
     }
 
     /// Parses pattern JSON held in memory; `file` names it in messages.
     public static func parse(_ data: Bytes, file: String) throws(PatternError) -> Pattern {
-        let json = StrictJSON(file: file)
-        return try validate(try json.parse(data), json)
+        try StrictJSON.parse(data, file: file, validate)
     }
 
     static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
