@@ -46,6 +46,10 @@ struct JSONParserTests {
         #expect(Self.reason("[tx]") == "Invalid value around character 2.")
         #expect(Self.reason("{3:1}") == "Invalid value around character 1.")
         #expect(Self.reason("[] ]") == "Invalid value around character 3.")
+        // After a comma comes a member or the close: a second comma is refused where it stands.
+        #expect(Self.reason("[1,,2]") == "Invalid value around character 3.")
+        #expect(Self.reason("{\"a\":1,,}") == "Invalid value around character 7.")
+        #expect(Self.reason("[1,") == "Unexpected end of file during JSON parse.")
         #expect(Self.reason("[") == "Unexpected end of file during JSON parse.")
         #expect(Self.reason("[tr") == "Unexpected end of file during JSON parse.")
         #expect(Self.reason("") == "Unexpected end of file during JSON parse.")

@@ -106,6 +106,29 @@ struct ScreenOutputTests {
         #expect(out.failure == EBADF)
     }
 
+    @Test("one write pass goes on from where the last stopped, stops at a full pipe, and names a failure")
+    func writePass() throws {
+        let (readEnd, writeEnd) = try Self.pipeEnds(nonBlocking: true)
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let bytes = Array(Self.text(16, 3).utf8)
+        var written = 4
+        #expect(ScreenOutput.write(bytes, from: &written, to: writeEnd) == nil)
+        #expect(written == 16 && Self.readNow(readEnd) == Array(bytes[4...]))
+        // More than a pipe holds: the terminal takes part, the rest would block (EAGAIN).
+        let large = Array(Self.text(300_000, 4).utf8)
+        written = 0
+        #expect(ScreenOutput.write(large, from: &written, to: writeEnd) == EAGAIN)
+        #expect(written > 0 && written < large.count)
+        #expect(Self.readNow(readEnd) == Array(large[..<written]))
+        // A descriptor open for reading only: the write's errno, nothing counted as written.
+        var none = 0
+        #expect(ScreenOutput.write(bytes, from: &none, to: readEnd) == EBADF)
+        #expect(none == 0)
+    }
+
     @Test("reopening a descriptor that is not a terminal gives none")
     func notATerminal() throws {
         let (readEnd, writeEnd) = try Self.pipeEnds(nonBlocking: true)

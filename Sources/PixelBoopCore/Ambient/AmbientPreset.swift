@@ -140,14 +140,12 @@ extension AmbientPreset {
     /// Loads and validates a preset file: exit-code kinds as for patterns (missing -> .missingFile,
     /// anything wrong inside -> .invalid).
     public static func load(path: String) throws(PatternError) -> AmbientPreset {
-        let (root, json) = try StrictJSON.load(path: path)
-        return try validate(root, json)
+        try StrictJSON.load(path: path, validate)
     }
 
     /// Parses preset JSON held in memory; `file` names it in messages.
     public static func parse(_ data: Bytes, file: String) throws(PatternError) -> AmbientPreset {
-        let json = StrictJSON(file: file)
-        return try validate(try json.parse(data), json)
+        try StrictJSON.parse(data, file: file, validate)
     }
 
     /// A numeric field of a preset file: its path in the file, the engine config field whose range

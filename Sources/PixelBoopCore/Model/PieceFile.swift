@@ -31,14 +31,12 @@ extension Pattern {
     /// Loads and validates a pattern file (DESIGN.md's table, plus unknown keys, duplicates,
     /// wrong types, non-finite numbers, absurd nesting and size).
     public static func load(path: String) throws(PatternError) -> Pattern {
-        let (root, json) = try StrictJSON.load(path: path)
-        return try validate(root, json)
+        try StrictJSON.load(path: path, validate)
     }
 
     /// Parses pattern JSON held in memory; `file` names it in messages.
     public static func parse(_ data: Bytes, file: String) throws(PatternError) -> Pattern {
-        let json = StrictJSON(file: file)
-        return try validate(try json.parse(data), json)
+        try StrictJSON.parse(data, file: file, validate)
     }
 
     static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
@@ -58,30 +56,27 @@ extension Pattern {
             }
             length = Int(n)
         }
-        var tracks: [TrackKind: [Note]] = [:]
-        if let v = top["tracks"] {
-            let trackObject = try json.object(v, "tracks", allowed: Set(TrackKind.allCases.map(\.rawValue)))
-            for kind in TrackKind.allCases {
-                guard let list = trackObject[kind.rawValue] else { continue }
-                let path = "tracks.\(kind.rawValue)"
-                let entries = try json.array(list, path, maxCount: length * 128)
-                var seen: Set<[Int]> = []
-                var notes: [Note] = []
-                for (i, entry) in entries.enumerated() {
-                    let p = "\(path)[\(i)]"
-                    let note = try parseNote(entry, p, json, length: length)
-                    let (step, pitch) = (note.step, note.pitch)
-                    guard seen.insert([step, pitch]).inserted else {
-                        throw PatternError(
-                            .invalid,
-                            "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track"
-                        )
+        let tracks =
+            try top["tracks"].map { v throws(PatternError) in
+                try json.perTrack(v, "tracks") { _, list, path throws(PatternError) -> [Note] in
+                    let entries = try json.array(list, path, maxCount: length * 128)
+                    var seen: Set<[Int]> = []
+                    var notes: [Note] = []
+                    for (i, entry) in entries.enumerated() {
+                        let p = "\(path)[\(i)]"
+                        let note = try parseNote(entry, p, json, length: length)
+                        let (step, pitch) = (note.step, note.pitch)
+                        guard seen.insert([step, pitch]).inserted else {
+                            throw PatternError(
+                                .invalid,
+                                "\(json.file): \(p): duplicate note (step \(step), pitch \(pitch) already in \(path)): expected each step and pitch once per track"
+                            )
+                        }
+                        notes.append(note)
                     }
-                    notes.append(note)
+                    return notes
                 }
-                tracks[kind] = notes
-            }
-        }
+            } ?? [:]
         return Pattern(name: name, bpm: bpm, length: length, tracks: tracks)
     }
 
@@ -239,36 +234,31 @@ extension Song {
             try fields["length"].map { v throws(PatternError) in try json.integer(v, "\(p).length", in: SongPattern.lengths) }
             ?? 16
         let swing = try fields["swing"].map { v throws(PatternError) in try json.double(v, "\(p).swing", in: swingRange) }
-        var trackLengths: [TrackKind: Int] = [:]
-        if let v = fields["track_lengths"] {
-            let object = try json.object(v, "\(p).track_lengths", allowed: Set(TrackKind.allCases.map(\.rawValue)))
-            for kind in TrackKind.allCases {
-                guard let n = object[kind.rawValue] else { continue }
-                trackLengths[kind] = try json.integer(n, "\(p).track_lengths.\(kind.rawValue)", in: SongPattern.lengths)
-            }
-        }
-        var tracks: [TrackKind: [SongNote]] = [:]
-        if let v = fields["tracks"] {
-            let object = try json.object(v, "\(p).tracks", allowed: Set(TrackKind.allCases.map(\.rawValue)))
-            for kind in TrackKind.allCases {
-                guard let list = object[kind.rawValue] else { continue }
-                let tp = "\(p).tracks.\(kind.rawValue)"
-                let length = trackLengths[kind] ?? patternLength
-                let entries = try json.array(list, tp, maxCount: length * 128)
-                var seen: Set<[Int]> = []
-                var notes: [SongNote] = []
-                for (i, entry) in entries.enumerated() {
-                    let note = try parseNote(entry, "\(tp)[\(i)]", json, length: length)
-                    guard seen.insert([note.step, note.pitch]).inserted else {
-                        throw json.fail(
-                            "\(tp)[\(i)]",
-                            "each step and pitch once per track (step \(note.step), pitch \(note.pitch) is already there)")
-                    }
-                    notes.append(note)
+        let trackLengths =
+            try fields["track_lengths"].map { v throws(PatternError) in
+                try json.perTrack(v, "\(p).track_lengths") { _, n, path throws(PatternError) -> Int in
+                    try json.integer(n, path, in: SongPattern.lengths)
                 }
-                tracks[kind] = notes
-            }
-        }
+            } ?? [:]
+        let tracks =
+            try fields["tracks"].map { v throws(PatternError) in
+                try json.perTrack(v, "\(p).tracks") { kind, list, tp throws(PatternError) -> [SongNote] in
+                    let length = trackLengths[kind] ?? patternLength
+                    let entries = try json.array(list, tp, maxCount: length * 128)
+                    var seen: Set<[Int]> = []
+                    var notes: [SongNote] = []
+                    for (i, entry) in entries.enumerated() {
+                        let note = try parseNote(entry, "\(tp)[\(i)]", json, length: length)
+                        guard seen.insert([note.step, note.pitch]).inserted else {
+                            throw json.fail(
+                                "\(tp)[\(i)]",
+                                "each step and pitch once per track (step \(note.step), pitch \(note.pitch) is already there)")
+                        }
+                        notes.append(note)
+                    }
+                    return notes
+                }
+            } ?? [:]
         return SongPattern(name: name, length: patternLength, swing: swing, tracks: tracks, trackLengths: trackLengths)
     }
 
@@ -315,5 +305,21 @@ extension Song {
             "\"a:b\" with 1 <= a <= b <= 64 (the a-th of every b passes), \"FILL\", \"PRE\" or \"NEI\", each may start with \"!\""
         guard let s = v as? String, let condition = SongNote.Condition(text: s) else { throw json.fail(p, expected, got: v) }
         return condition
+    }
+}
+
+extension StrictJSON {
+    /// An object keyed by track kind (`tracks`, `track_lengths`) at `path`: each kind it holds, in
+    /// `TrackKind` order, read by `read(kind, value, path of the value)`.
+    fileprivate func perTrack<Value>(
+        _ value: Any, _ path: String, _ read: (TrackKind, Any, String) throws(PatternError) -> Value
+    ) throws(PatternError) -> [TrackKind: Value] {
+        let object = try self.object(value, path, allowed: Set(TrackKind.allCases.map(\.rawValue)))
+        var values: [TrackKind: Value] = [:]
+        for kind in TrackKind.allCases {
+            guard let entry = object[kind.rawValue] else { continue }
+            values[kind] = try read(kind, entry, "\(path).\(kind.rawValue)")
+        }
+        return values
     }
 }

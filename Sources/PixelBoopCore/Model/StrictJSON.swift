@@ -44,6 +44,23 @@ public struct StrictJSON {
         return (try json.parse(try readInput(path, limit: maxBytes)), json)
     }
 
+    /// Reads, parses and validates a file (a pattern, a preset): `validate` turns the parsed root
+    /// into the document, naming fields through the reader it is given.
+    static func load<Document>(
+        path: String, _ validate: (Any, StrictJSON) throws(PatternError) -> Document
+    ) throws(PatternError) -> Document {
+        let (root, json) = try load(path: path)
+        return try validate(root, json)
+    }
+
+    /// Parses and validates a document held in memory; `file` names it in messages.
+    static func parse<Document>(
+        _ data: Bytes, file: String, _ validate: (Any, StrictJSON) throws(PatternError) -> Document
+    ) throws(PatternError) -> Document {
+        let json = StrictJSON(file: file)
+        return try validate(try json.parse(data), json)
+    }
+
     /// At most `limit` + 1 bytes of an input: enough to refuse anything too large without reading
     /// it whole. The path's own bytes are opened (`RawBytes`: a name need not be UTF-8). A regular
     /// file or a pipe is read (`<(cat song.json)`, a FIFO being written); a FIFO is opened without

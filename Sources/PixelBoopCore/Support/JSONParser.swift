@@ -71,28 +71,32 @@ struct JSONParser {
         depth += 1
     }
 
+    /// True when the next byte is `close` (then consumed): an empty container, or one closed after
+    /// a trailing comma, as Foundation allowed.
+    mutating func closes(_ close: UInt8) throws(Failure) -> Bool {
+        guard try nextNonWhitespace() == close else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member: true at `close` (consumed); past the comma otherwise, and true again when
+    /// `close` follows it. Anything else is refused where it stands.
+    mutating func endsAfterMember(_ close: UInt8) throws(Failure) -> Bool {
+        if try closes(close) { return true }
+        guard bytes[index] == UInt8(ascii: ",") else { throw .unexpected(at: index) }
+        index += 1
+        return try closes(close)
+    }
+
     mutating func parseArray() throws(Failure) -> [Any] {
         try enter()
         defer { depth -= 1 }
         index += 1
         var array: [Any] = []
-        if try nextNonWhitespace() == UInt8(ascii: "]") {
-            index += 1
-            return array
-        }
+        if try closes(UInt8(ascii: "]")) { return array }
         while true {
             array.append(try parseValue())
-            let b = try nextNonWhitespace()
-            if b == UInt8(ascii: "]") {
-                index += 1
-                return array
-            }
-            guard b == UInt8(ascii: ",") else { throw .unexpected(at: index) }
-            index += 1
-            if try nextNonWhitespace() == UInt8(ascii: "]") {   // a trailing comma, as Foundation allowed
-                index += 1
-                return array
-            }
+            if try endsAfterMember(UInt8(ascii: "]")) { return array }
         }
     }
 
@@ -101,10 +105,7 @@ struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var object: [String: Any] = [:]
-        if try nextNonWhitespace() == UInt8(ascii: "}") {
-            index += 1
-            return object
-        }
+        if try closes(UInt8(ascii: "}")) { return object }
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 guard index < bytes.count else { throw .endOfFile }
@@ -114,17 +115,7 @@ struct JSONParser {
             guard try nextNonWhitespace() == UInt8(ascii: ":") else { throw .unexpected(at: index) }
             index += 1
             object[key] = try parseValue()
-            let b = try nextNonWhitespace()
-            if b == UInt8(ascii: "}") {
-                index += 1
-                return object
-            }
-            guard b == UInt8(ascii: ",") else { throw .unexpected(at: index) }
-            index += 1
-            if try nextNonWhitespace() == UInt8(ascii: "}") {
-                index += 1
-                return object
-            }
+            if try endsAfterMember(UInt8(ascii: "}")) { return object }
         }
     }
 }

@@ -99,19 +99,11 @@ final class BlockingScreenWriter: Sendable {
     /// Writes all of `bytes` (blocking); the errno when a write fails.
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if n > 0 {
-                written += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && errno == EAGAIN {
-                // Another process made the shared description non-blocking: wait as a blocking write would.
-                var fds = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&fds, 1, -1)
-            } else {
-                return n < 0 ? errno : EIO
-            }
+        while let failure = ScreenOutput.write(bytes, from: &written, to: descriptor) {
+            guard failure == EAGAIN else { return failure }
+            // Another process made the shared description non-blocking: wait as a blocking write would.
+            var fds = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&fds, 1, -1)
         }
         return nil
     }

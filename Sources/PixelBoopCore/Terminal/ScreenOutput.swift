@@ -78,18 +78,28 @@ public final class ScreenOutput {
     /// Writes what the terminal takes now (call when `readiness` is ready).
     public func flush() {
         if let thread { return thread.takeNotices() }
-        while written < pending.count, failed == nil {
-            let n = pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        guard failed == nil, let failure = Self.write(pending, from: &written, to: descriptor), failure != EAGAIN else {
+            return
+        }
+        failed = failure
+    }
+
+    /// Writes `bytes` from `written` on (advancing it, a write interrupted by a signal tried
+    /// again) until all are written: nil, or until the descriptor would block (EAGAIN) or a write
+    /// fails (its errno; EIO when it took nothing).
+    static func write(_ bytes: [UInt8], from written: inout Int, to descriptor: Int32) -> Int32? {
+        while written < bytes.count {
+            let offset = written
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if n > 0 {
                 written += n
             } else if n < 0 && errno == EINTR {
                 continue
-            } else if n < 0 && errno == EAGAIN {
-                return
             } else {
-                failed = n < 0 ? errno : EIO
+                return n < 0 ? errno : EIO
             }
         }
+        return nil
     }
 
     /// Waits up to `seconds` for what waits to go out (before the session ends): a terminal that

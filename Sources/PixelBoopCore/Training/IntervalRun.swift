@@ -67,8 +67,6 @@ public struct IntervalRun: Sendable, PsiRun {
     @discardableResult
     public mutating func answer(secondWider: Bool) -> Bool {
         let plan = nextTrial()
-        let correct = plan.isCorrect(secondWider: secondWider)
-        session.answer(cents: plan.cents, correct: correct)
-        return correct
+        return session.answer(cents: plan.cents, correct: plan.isCorrect(secondWider: secondWider))
     }
 }

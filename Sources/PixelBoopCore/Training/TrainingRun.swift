@@ -82,11 +82,13 @@ public struct PsiSession<Plan: Sendable>: Sendable {
         return plan
     }
 
-    /// Takes the answer to the current trial, given at `cents`.
-    public mutating func answer(cents: Double, correct: Bool) {
+    /// Takes the answer to the current trial, given at `cents`; returns `correct`.
+    @discardableResult
+    public mutating func answer(cents: Double, correct: Bool) -> Bool {
         psi.update(cents: cents, correct: correct)
         answered += 1
         current = nil
+        return correct
     }
 
     /// The 75 %-correct threshold in cents and its 68 % credible interval (nil before any answer).
@@ -120,9 +122,7 @@ public struct TrainingRun: Sendable, PsiRun {
     @discardableResult
     public mutating func answer(secondHigher: Bool) -> Bool {
         let plan = nextTrial()
-        let correct = plan.isCorrect(secondHigher: secondHigher)
-        session.answer(cents: plan.cents, correct: correct)
-        return correct
+        return session.answer(cents: plan.cents, correct: plan.isCorrect(secondHigher: secondHigher))
     }
 }
 
