@@ -41,8 +41,10 @@ try:
     check(hears_boop(ear), "play --reconnect: its loop is heard on boop:out_1")
     for round in range(1, ROUNDS + 1):
         ear.close()
-        kill_server(jackd)
+        # Counted before the kill: boop learns of the loss at once (the playback's ended
+        # descriptor), often before this line would have read its stderr after the kill.
         lost = stderr_text().count("waiting for it to return")
+        kill_server(jackd)
         wait_until(f"round {round}: the loss to be said", 30,
                    lambda: boop.poll() is not None or stderr_text().count("waiting for it to return") >= round)
         noticed = boop.poll() is None and lost < round

@@ -91,8 +91,9 @@ try:
     check(heard, "synth --reconnect: a note sent to boop:midi_in is heard on boop:out_1")
     for round in range(1, ROUNDS + 1):
         close((ear, keys))
-        kill_server(jackd)
+        # Counted before the kill: boop learns of the loss at once (the synth's ended descriptor).
         lost = stderr_text().count("waiting for it to return")
+        kill_server(jackd)
         wait_until(f"round {round}: the loss to be said", 30,
                    lambda: boop.poll() is not None or stderr_text().count("waiting for it to return") >= round)
         noticed = boop.poll() is None and lost < round

@@ -45,6 +45,9 @@ class SynthHost {
     virtual double sampleRate() const noexcept = 0;
     virtual uint32_t periodFrames() const noexcept = 0;
     virtual const char* midiPortName() const noexcept = 0;
+    // Readable once the sound stopped by itself (the device lost, the server gone): see
+    // boop_synth_ended_fd. -1 when there is none.
+    virtual int endedDescriptor() const noexcept = 0;
 
     // Before start (control thread): a palette channel's sound, the output stage's look-ahead,
     // the tuning, the MPE zones. NOT_RUNNING before open, ALREADY_RUNNING once started.

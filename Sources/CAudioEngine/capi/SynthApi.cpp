@@ -155,6 +155,8 @@ boop_synth_stats boop_synth_get_stats(const boop_synth* synth) {
     return s;
 }
 
+int boop_synth_ended_fd(const boop_synth* synth) { return synth != nullptr ? synth->host->endedDescriptor() : -1; }
+
 int boop_synth_next_event(boop_synth* synth, boop_midi_event* out_event) {
     if (synth == nullptr || out_event == nullptr) return 0;
     boop::MidiLogEntry e;

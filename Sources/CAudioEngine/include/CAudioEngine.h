@@ -959,6 +959,11 @@ boop_status boop_synth_fade_out(boop_synth* synth, double seconds);
 
 /* Statistics. Thread safety: any thread. */
 boop_synth_stats boop_synth_get_stats(const boop_synth* synth);
+/* A descriptor that becomes readable (POLLIN) once the synth's sound stopped by itself: the PCM
+ * lost or the JACK server gone (boop_synth_get_stats then says why). As boop_playback_ended_fd:
+ * owned by the synth, never closed or read by the caller; -1 for NULL or when the system had none.
+ * Thread safety: any thread. */
+int boop_synth_ended_fd(const boop_synth* synth);
 
 /* The next received message (oldest first, up to 4096 kept), for a -v log. Return: 1 and the
  * event, or 0 when none waits. Thread safety: one control thread. */

@@ -231,6 +231,10 @@ public final class LiveSynth {
 
     public func stop() { boop_synth_stop(handle) }
 
+    /// A descriptor readable once the sound stopped by itself (the device lost, the server gone):
+    /// the command's loop sleeps on it (LiveLoop.endedDescriptor). Owned by the synth; -1 if none.
+    public var endedDescriptor: Int32 { boop_synth_ended_fd(handle) }
+
     /// Records what is played to `path` (.wav, .flac, .ogg, or .mid for the messages); before `start`.
     public func record(to path: String) throws(AudioError) {
         let status = boop_synth_record(handle, path)

@@ -167,11 +167,14 @@ final class SynthSession {
             if stats != self.lastShown { loop.redraw() }
             return .carryOn
         }
-        // The log and the status line are read a few times a second; the sound never waits on them.
+        // The log and the status line are read 20 times a second (the audio thread that fills them
+        // wakes no one); the sound never waits on them. Without them nothing is due: a lost device
+        // wakes the loop through its ended descriptor (none while it is reopened).
         loop.secondsUntilDue = {
             if let next = self.reconnect?.nextTry { return max(0.01, next - LiveLoop.now()) }
-            return self.verbose || self.showView ? 0.05 : 0.25
+            return self.verbose || self.showView ? 0.05 : .infinity
         }
+        loop.endedDescriptor = { self.reconnect?.nextTry == nil ? self.synth.endedDescriptor : -1 }
         if showView {
             loop.frame = {
                 self.view.frame(

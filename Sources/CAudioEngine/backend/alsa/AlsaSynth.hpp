@@ -37,6 +37,7 @@ class AlsaSynth final : public SynthHost {
     double sampleRate() const noexcept override { return rate_; }
     uint32_t periodFrames() const noexcept override { return period_; }
     const char* midiPortName() const noexcept override { return seq_.portName().c_str(); }
+    int endedDescriptor() const noexcept override { return playback_.endedDescriptor(); }
 
     // The I/O thread's source callback.
     static boop_status renderSource(void* self, float* out, uint32_t frames) BOOP_RT;

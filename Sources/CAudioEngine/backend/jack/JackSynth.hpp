@@ -43,6 +43,7 @@ class JackSynth final : public JackClient, public SynthHost {
     // Any thread.
     double sampleRate() const noexcept override { return JackClient::sampleRate(); }
     uint32_t periodFrames() const noexcept override { return bufferFrames(); }
+    int endedDescriptor() const noexcept override { return JackClient::endedDescriptor(); }
     const char* midiPortName() const noexcept override;
 
   private:
