@@ -116,19 +116,13 @@ struct TrainRunCommand: ParsableCommand {
     static let interTrialSeconds = 1.0
 
     mutating func validate() throws {
-        if !Limits.trainGap.contains(gap) {
-            throw ValidationError("--gap \(gap): expected \(Limits.text(Limits.trainGap)) seconds")
-        }
-        if !Limits.trainReferenceHz.contains(reference) {
-            throw ValidationError("--reference \(reference): expected \(Limits.text(Limits.trainReferenceHz)) Hz")
-        }
+        try validateRange(gap, Limits.trainGap, option: "--gap", unit: "seconds")
+        try validateRange(reference, Limits.trainReferenceHz, option: "--reference", unit: "Hz")
         if !(PsiReport.narrowestCents...PsiMethod.widestCents).contains(maxCents) {
             throw ValidationError("--max-cents \(maxCents): expected \(Limits.text(Limits.trainMaxCents)) cents")
         }
         if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
-        if tuningOptions.scale != nil && reference != 440 {
-            throw ValidationError("--reference \(reference): the --scl tuning places A4 itself; expected one of them")
-        }
+        try tuningOptions.check(reference: reference)
         _ = try notes()
     }
 

@@ -33,12 +33,8 @@ struct EarSessionOptions: ParsableArguments {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        if let trials, !Limits.trainTrials.contains(trials) {
-            throw ValidationError("--trials \(trials): expected \(Limits.text(Limits.trainTrials))")
-        }
-        if let duration, !Limits.trainNoteSeconds.contains(duration) {
-            throw ValidationError("--duration \(duration): expected \(Limits.text(Limits.trainNoteSeconds)) seconds")
-        }
+        try validateRange(trials, Limits.trainTrials, option: "--trials")
+        try validateRange(duration, Limits.trainNoteSeconds, option: "--duration", unit: "seconds")
     }
 
     func trials(default d: Int) -> Int { trials ?? d }
