@@ -72,7 +72,7 @@ extension BoopExit {
     }
 }
 
-struct TrainRunCommand: ParsableCommand {
+struct TrainRunCommand: ParsableCommand, EarSessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "A training session (the default: `boop train` is `boop train run`).")
 
@@ -105,10 +105,8 @@ struct TrainRunCommand: ParsableCommand {
 
     @OptionGroup var session: EarSessionOptions
 
-    var trials: Int { session.trials(default: 40) }
-    var duration: Double { session.duration(default: 1.0) }
-    var output: String? { session.output }
-    var deviceOptions: DeviceOptions { session.deviceOptions }
+    static let defaultTrials = 40
+    static let defaultDuration = 1.0
 
     @OptionGroup var tuningOptions: TuningOptions
 
@@ -157,7 +155,7 @@ struct TrainRunCommand: ParsableCommand {
                 (settings.scl, settings.kbm) = (tuning.scalePath, tuning.mappingPath)
             }
             if let output { try checkOutput(output) }
-            let store = try session.history.open(forWriting: true)
+            let store = try history.open(forWriting: true)
             try TrainSessionRunner(command: self, settings: settings, store: store).run()
         }
     }

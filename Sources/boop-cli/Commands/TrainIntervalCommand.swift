@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import PixelBoopCore
 
-struct TrainIntervalCommand: ParsableCommand {
+struct TrainIntervalCommand: ParsableCommand, EarSessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "interval",
         abstract: "Interval discrimination: was the second interval wider or narrower than the first?",
@@ -40,10 +40,8 @@ struct TrainIntervalCommand: ParsableCommand {
 
     @OptionGroup var session: EarSessionOptions
 
-    var trials: Int { session.trials(default: 40) }
-    var duration: Double { session.duration(default: 0.5) }
-    var output: String? { session.output }
-    var history: HistoryOption { session.history }
+    static let defaultTrials = 40
+    static let defaultDuration = 0.5
 
     mutating func validate() throws {
         guard let i = SungInterval(interval), i.semitones > 0, i.direction > 0 else {
@@ -78,7 +76,7 @@ struct TrainIntervalCommand: ParsableCommand {
                 semitones: SungInterval(interval)!.semitones, notes: try notes(), seed: seed, maxCents: maxCents)
             let store = try history.open(forWriting: true)
             let id = try Self.storing { try store.beginSession(settings: settingsJSON(seed), exercise: .interval) }
-            let sound = try EarSound(duration: duration, output: output, deviceOptions: session.deviceOptions)
+            let sound = try EarSound(duration: duration, output: output, deviceOptions: deviceOptions)
             while run.answered < trials && !loop.stopped {
                 let plan = run.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")

@@ -43,6 +43,22 @@ struct EarSessionOptions: ParsableArguments {
     func seedOrDrawn() -> UInt64 { seed ?? UInt64.random(in: 0...UInt64.max) }
 }
 
+/// An exercise with the ear-session options: their values read as the exercise's own, with the
+/// exercise's defaults for --trials and --duration, in one place rather than in each exercise.
+protocol EarSessionCommand {
+    var session: EarSessionOptions { get }
+    static var defaultTrials: Int { get }
+    static var defaultDuration: Double { get }
+}
+
+extension EarSessionCommand {
+    var trials: Int { session.trials(default: Self.defaultTrials) }
+    var duration: Double { session.duration(default: Self.defaultDuration) }
+    var output: String? { session.output }
+    var history: HistoryOption { session.history }
+    var deviceOptions: DeviceOptions { session.deviceOptions }
+}
+
 /// The pitch of a key for a trainer's reference notes: equal temperament on --reference (A4),
 /// or the key's pitch in a Scala tuning (`--scl/--kbm`).
 struct ReferencePitch: Sendable {
