@@ -46,11 +46,7 @@ final class EarSessionRunner {
 
     func run() throws {
         let loop = CommandLoop(keys: !s.json)
-        let keys = AnswerKeys(loop)
-        if !s.json && keys == nil {
-            throw BoopExit(
-                .usage, "train \(s.exercise.rawValue): answers come from the keyboard; use --json to answer from a program")
-        }
+        let keys = try AnswerKeys.forSession(loop, json: s.json, exercise: "train \(s.exercise.rawValue)")
         defer { loop.restore() }
         Signals.install()
         let id = try TrainIntervalCommand.storing { try store.beginSession(settings: s.settingsJSON, exercise: s.exercise) }

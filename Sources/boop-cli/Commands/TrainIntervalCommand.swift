@@ -64,10 +64,7 @@ struct TrainIntervalCommand: ParsableCommand, EarSessionCommand {
     func run() throws {
         runReportingErrors {
             let loop = CommandLoop(keys: !json)
-            let keys = AnswerKeys(loop)
-            if !json && keys == nil {
-                throw BoopExit(.usage, "train interval: answers come from the keyboard; use --json to answer from a program")
-            }
+            let keys = try AnswerKeys.forSession(loop, json: json, exercise: "train interval")
             defer { loop.restore() }
             if let output { try checkOutput(output) }
             Signals.install()
