@@ -198,12 +198,7 @@ final class TrainSessionRunner {
 
     func run() throws {
         Signals.install()
-        if let output = command.output {
-            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
-        } else {
-            player = try SineWaveNotePlayer.live(route: command.deviceOptions.route, sampleRate: rate)
-            rate = player!.sampleRate
-        }
+        (writer, player, rate) = try openTrialSound(output: command.output, deviceOptions: command.deviceOptions)
         defer { player?.close(drain: true) }
         let settingsJSON = procedure.settings.json
         do {
