@@ -84,4 +84,25 @@ struct PatternOptionsTests {
             #expect(Boop.exitCode(for: error).rawValue == 64)
         }
     }
+
+    /// Every option checked against its range says it the same way: the option, the value as given,
+    /// the range as the messages write it, and the unit when there is one.
+    @Test("an option out of its range: one message shape")
+    func outOfRangeMessage() throws {
+        #expect(throws: Never.self) { try validateRange(nil as Int?, 1...4, option: "--periods") }
+        #expect(throws: Never.self) { try validateRange(4, 1...4, option: "--periods") }
+        #expect(throws: Never.self) { try validateRange(0.5, 0.5...60, option: "--listen-seconds") }
+        let said = { (body: () throws -> Void) -> String? in
+            do { try body() } catch let error as ValidationError { return error.message } catch { return "\(error)" }
+            return nil
+        }
+        #expect(said { try validateRange(5, 1...4, option: "--periods") } == "--periods 5: expected 1...4")
+        #expect(
+            said { try validateRange(0.4, 0.5...60, option: "--listen-seconds") } == "--listen-seconds 0.4: expected 0.5...60")
+        #expect(
+            said { try validateRange(9.0, 0.1...5.0, option: "--gap", unit: "seconds") } == "--gap 9.0: expected 0.1...5 seconds")
+        #expect(
+            said { try validateRange(481.0, 400...480, option: "--reference", unit: "Hz") }
+                == "--reference 481.0: expected 400...480 Hz")
+    }
 }

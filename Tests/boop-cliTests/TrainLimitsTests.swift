@@ -21,6 +21,19 @@ struct TrainLimitsTests {
         #expect(interval.maxCents == row(BOOP_LIMIT_TRAIN_INTERVAL_CENTS).default_value)
     }
 
+    /// Each exercise names its own --trials and --duration defaults (the help of EarSessionOptions
+    /// lists them): 40 and 1 s for `train`, 40 and 0.5 s interval, 30 and 0.7 s identify, 30 and 0.6 s degrees.
+    @Test func eachExerciseTakesItsOwnDefaults() throws {
+        let run = try TrainRunCommand.parse([])
+        let interval = try TrainIntervalCommand.parse([])
+        let identify = try TrainIdentifyCommand.parse([])
+        let degrees = try TrainDegreesCommand.parse([])
+        #expect([run.trials, interval.trials, identify.trials, degrees.trials] == [40, 40, 30, 30])
+        #expect([run.duration, interval.duration, identify.duration, degrees.duration] == [1.0, 0.5, 0.7, 0.6])
+        let given = try TrainDegreesCommand.parse(["--trials", "12", "--duration", "0.25", "-o", "d.wav"])
+        #expect(given.trials == 12 && given.duration == 0.25 && given.output == "d.wav")
+    }
+
     @Test func onePastAnEndNamesTheRange() {
         let cases: [(String, boop_limit_id)] = [
             ("--gap", BOOP_LIMIT_TRAIN_GAP), ("--reference", BOOP_LIMIT_TRAIN_REFERENCE_HZ),

@@ -57,12 +57,8 @@ struct ListenCommand: ParsableCommand {
     static let defaultRate = 16000.0
 
     mutating func validate() throws {
-        if !Limits.deviceChannels.contains(channels) {
-            throw ValidationError("-c/--channels \(channels): expected \(Limits.text(Limits.deviceChannels))")
-        }
-        if !Limits.pitchWindow.contains(bufferFrames) {
-            throw ValidationError("--buffer-frames \(bufferFrames): expected \(Limits.text(Limits.pitchWindow))")
-        }
+        try validateRange(channels, Limits.deviceChannels, option: "-c/--channels")
+        try validateRange(bufferFrames, Limits.pitchWindow, option: "--buffer-frames")
         if let duration, !(duration.isFinite && Limits.listenSeconds.contains(duration)) {
             throw ValidationError("--duration \(duration): expected seconds \(Limits.text(Limits.listenSeconds))")
         }

@@ -63,12 +63,8 @@ struct SynthCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validateBackendFlags()
-        if !LiveSynth.bendRange.contains(bendRange) {
-            throw ValidationError("--bend-range \(bendRange): expected \(Limits.text(LiveSynth.bendRange)) semitones")
-        }
-        if !Limits.voices.contains(voices) {
-            throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
-        }
+        try validateRange(bendRange, LiveSynth.bendRange, option: "--bend-range", unit: "semitones")
+        try validateVoices(voices)
         if verbose && quiet { throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them") }
         try recording.check()
         if reconnect && backend != .jack { throw ValidationError("--reconnect: only with --backend jack") }

@@ -72,7 +72,7 @@ extension BoopExit {
     }
 }
 
-struct TrainRunCommand: ParsableCommand {
+struct TrainRunCommand: ParsableCommand, EarSessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "A training session (the default: `boop train` is `boop train run`).")
 
@@ -105,10 +105,8 @@ struct TrainRunCommand: ParsableCommand {
 
     @OptionGroup var session: EarSessionOptions
 
-    var trials: Int { session.trials(default: 40) }
-    var duration: Double { session.duration(default: 1.0) }
-    var output: String? { session.output }
-    var deviceOptions: DeviceOptions { session.deviceOptions }
+    static let defaultTrials = 40
+    static let defaultDuration = 1.0
 
     @OptionGroup var tuningOptions: TuningOptions
 
@@ -116,19 +114,13 @@ struct TrainRunCommand: ParsableCommand {
     static let interTrialSeconds = 1.0
 
     mutating func validate() throws {
-        if !Limits.trainGap.contains(gap) {
-            throw ValidationError("--gap \(gap): expected \(Limits.text(Limits.trainGap)) seconds")
-        }
-        if !Limits.trainReferenceHz.contains(reference) {
-            throw ValidationError("--reference \(reference): expected \(Limits.text(Limits.trainReferenceHz)) Hz")
-        }
+        try validateRange(gap, Limits.trainGap, option: "--gap", unit: "seconds")
+        try validateRange(reference, Limits.trainReferenceHz, option: "--reference", unit: "Hz")
         if !(PsiReport.narrowestCents...PsiMethod.widestCents).contains(maxCents) {
             throw ValidationError("--max-cents \(maxCents): expected \(Limits.text(Limits.trainMaxCents)) cents")
         }
         if range != nil && note != nil { throw ValidationError("--range and --note: expected at most one of them") }
-        if tuningOptions.scale != nil && reference != 440 {
-            throw ValidationError("--reference \(reference): the --scl tuning places A4 itself; expected one of them")
-        }
+        try tuningOptions.check(reference: reference)
         _ = try notes()
     }
 
@@ -163,7 +155,7 @@ struct TrainRunCommand: ParsableCommand {
                 (settings.scl, settings.kbm) = (tuning.scalePath, tuning.mappingPath)
             }
             if let output { try checkOutput(output) }
-            let store = try session.history.open(forWriting: true)
+            let store = try history.open(forWriting: true)
             try TrainSessionRunner(command: self, settings: settings, store: store).run()
         }
     }
@@ -206,12 +198,7 @@ final class TrainSessionRunner {
 
     func run() throws {
         Signals.install()
-        if let output = command.output {
-            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
-        } else {
-            player = try SineWaveNotePlayer.live(route: command.deviceOptions.route, sampleRate: rate)
-            rate = player!.sampleRate
-        }
+        (writer, player, rate) = try openTrialSound(output: command.output, deviceOptions: command.deviceOptions)
         defer { player?.close(drain: true) }
         let settingsJSON = procedure.settings.json
         do {

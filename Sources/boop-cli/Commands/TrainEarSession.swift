@@ -46,11 +46,7 @@ final class EarSessionRunner {
 
     func run() throws {
         let loop = CommandLoop(keys: !s.json)
-        let keys = AnswerKeys(loop)
-        if !s.json && keys == nil {
-            throw BoopExit(
-                .usage, "train \(s.exercise.rawValue): answers come from the keyboard; use --json to answer from a program")
-        }
+        let keys = try AnswerKeys.forSession(loop, json: s.json, exercise: "train \(s.exercise.rawValue)")
         defer { loop.restore() }
         Signals.install()
         let id = try TrainIntervalCommand.storing { try store.beginSession(settings: s.settingsJSON, exercise: s.exercise) }
@@ -172,15 +168,8 @@ final class EarSound {
 
     init(duration: Double, output: String?, deviceOptions: DeviceOptions) throws {
         self.duration = duration
-        var rate = deviceOptions.sampleRate(default: 44100)
-        if let output {
-            try checkOutput(output)
-            writer = try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync)
-        } else {
-            player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: rate)
-            rate = player!.sampleRate
-        }
-        self.rate = rate
+        if let output { try checkOutput(output) }
+        (writer, player, rate) = try openTrialSound(output: output, deviceOptions: deviceOptions)
     }
 
     /// Notes played together start 1 ms apart (a sequence's onsets must advance); phrases are
@@ -215,4 +204,17 @@ final class EarSound {
             throw BoopExit(error)
         }
     }
+}
+
+/// Where a trainer's tones go (`train`, and `EarSound`): with -o a WAV file (mono 32-bit float, at
+/// -r or 44100 Hz), else the device; the rate the tones are made at is the device's as negotiated.
+func openTrialSound(output: String?, deviceOptions: DeviceOptions) throws -> (
+    writer: AudioFileWriter?, player: SineWaveNotePlayer?, rate: Double
+) {
+    let rate = deviceOptions.sampleRate(default: 44100)
+    if let output {
+        return (try AudioFileWriter(path: output, sampleRate: rate, channels: 1, format: .f32, durability: .sync), nil, rate)
+    }
+    let player = try SineWaveNotePlayer.live(route: deviceOptions.route, sampleRate: rate)
+    return (nil, player, player.sampleRate)
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import PixelBoopCore
 
-struct TrainIdentifyCommand: ParsableCommand {
+struct TrainIdentifyCommand: ParsableCommand, EarSessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "identify",
         abstract: "Interval and chord identification: name what was played.",
@@ -35,6 +35,9 @@ struct TrainIdentifyCommand: ParsableCommand {
 
     @OptionGroup var tuningOptions: TuningOptions
 
+    static let defaultTrials = 30
+    static let defaultDuration = 0.7
+
     mutating func validate() throws {
         _ = try directionList()
         if chords && directions != "up,down,harmonic" {
@@ -57,27 +60,21 @@ struct TrainIdentifyCommand: ParsableCommand {
             let drill: EarDrill = chords ? .chords : .intervals
             let roots = try TrainingNotes.range(range, fallback: 60...72)
             let directions = chords ? ["root"] : try directionList()
-            let (seed, trials, duration) = (session.seedOrDrawn(), session.trials(default: 30), session.duration(default: 0.7))
             let pitch = try ReferencePitch(tuningOptions)
             try pitch.check(keys: roots.lowerBound...(roots.upperBound + 12), option: "--range")
             let settings: [String: Any] = [
-                "drill": drill.rawValue, "directions": directions.joined(separator: ","), "trials": trials,
-                "range": range ?? "C4..C5", "duration": duration, "seed": seed
-            ].merging(pitch.settings) { a, _ in a }
-            let ear = EarSessionSettings(
-                drill: drill, exercise: .identify, trials: trials, duration: duration, seed: seed, json: json,
-                labels: drill.items, settingsJSON: JSONText.encode(settings) ?? "",
-                plan: { number, item, rng in
-                    EarTrialPlan.identify(
-                        number: number, drill: drill, item: item, roots: roots, directions: directions, rng: &rng,
-                        hz: pitch.hz)
-                })
-            try EarSessionRunner.run(ear, options: session)
+                "drill": drill.rawValue, "directions": directions.joined(separator: ","), "range": range ?? "C4..C5"
+            ]
+            try runIdentification(drill, .identify, labels: drill.items, json: json, pitch: pitch, settings: settings) {
+                number, item, rng in
+                EarTrialPlan.identify(
+                    number: number, drill: drill, item: item, roots: roots, directions: directions, rng: &rng, hz: pitch.hz)
+            }
         }
     }
 }
 
-struct TrainDegreesCommand: ParsableCommand {
+struct TrainDegreesCommand: ParsableCommand, EarSessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "degrees",
         abstract: "Scale degrees: a cadence or a drone sets a major key; name the degree of the note played.",
@@ -106,6 +103,9 @@ struct TrainDegreesCommand: ParsableCommand {
 
     @OptionGroup var tuningOptions: TuningOptions
 
+    static let defaultTrials = 30
+    static let defaultDuration = 0.6
+
     mutating func validate() throws {
         _ = try tonic()
     }
@@ -127,23 +127,34 @@ struct TrainDegreesCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             let fixed = try tonic()
-            let (seed, trials, duration) = (session.seedOrDrawn(), session.trials(default: 30), session.duration(default: 0.6))
             let pitch = try ReferencePitch(tuningOptions)
             // The drone an octave below the lowest tonic, up to the octave above the highest.
             try pitch.check(keys: (fixed ?? 60) - 12...(fixed ?? 71) + 12, option: key == nil ? "a random key" : "--key")
-            let settings: [String: Any] = [
-                "key": key ?? "random", "drone": drone, "solfege": solfege, "trials": trials, "duration": duration,
-                "seed": seed
-            ].merging(pitch.settings) { a, _ in a }
+            let settings: [String: Any] = ["key": key ?? "random", "drone": drone, "solfege": solfege]
             let drone = drone
-            let ear = EarSessionSettings(
-                drill: .degrees, exercise: .degrees, trials: trials, duration: duration, seed: seed, json: json,
-                labels: solfege ? EarItems.solfege : EarDrill.degrees.items, settingsJSON: JSONText.encode(settings) ?? "",
-                plan: { number, item, rng in
-                    let tonic = fixed ?? Int.random(in: 60...71, using: &rng)
-                    return EarTrialPlan.degree(number: number, degree: item, tonic: tonic, drone: drone, hz: pitch.hz)
-                })
-            try EarSessionRunner.run(ear, options: session)
+            let labels = solfege ? EarItems.solfege : EarDrill.degrees.items
+            try runIdentification(.degrees, .degrees, labels: labels, json: json, pitch: pitch, settings: settings) {
+                number, item, rng in
+                let tonic = fixed ?? Int.random(in: 60...71, using: &rng)
+                return EarTrialPlan.degree(number: number, degree: item, tonic: tonic, drone: drone, hz: pitch.hz)
+            }
         }
+    }
+}
+
+extension EarSessionCommand {
+    /// An identification session of this exercise (`identify`, `degrees`): stored with the
+    /// exercise's own `settings`, the session's trials, duration and seed, and the tuning's files.
+    func runIdentification(
+        _ drill: EarDrill, _ exercise: TrainingExercise, labels: [String], json: Bool, pitch: ReferencePitch,
+        settings: [String: Any], plan: @escaping (_ number: Int, _ item: String, _ rng: inout SeededGenerator) -> EarTrialPlan
+    ) throws {
+        let seed = session.seedOrDrawn()
+        let stored = settings.merging(["trials": trials, "duration": duration, "seed": seed]) { a, _ in a }
+            .merging(pitch.settings) { a, _ in a }
+        let ear = EarSessionSettings(
+            drill: drill, exercise: exercise, trials: trials, duration: duration, seed: seed, json: json, labels: labels,
+            settingsJSON: JSONText.encode(stored) ?? "", plan: plan)
+        try EarSessionRunner.run(ear, options: session)
     }
 }

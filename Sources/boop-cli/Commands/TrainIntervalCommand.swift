@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import PixelBoopCore
 
-struct TrainIntervalCommand: ParsableCommand {
+struct TrainIntervalCommand: ParsableCommand, EarSessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "interval",
         abstract: "Interval discrimination: was the second interval wider or narrower than the first?",
@@ -40,10 +40,8 @@ struct TrainIntervalCommand: ParsableCommand {
 
     @OptionGroup var session: EarSessionOptions
 
-    var trials: Int { session.trials(default: 40) }
-    var duration: Double { session.duration(default: 0.5) }
-    var output: String? { session.output }
-    var history: HistoryOption { session.history }
+    static let defaultTrials = 40
+    static let defaultDuration = 0.5
 
     mutating func validate() throws {
         guard let i = SungInterval(interval), i.semitones > 0, i.direction > 0 else {
@@ -66,10 +64,7 @@ struct TrainIntervalCommand: ParsableCommand {
     func run() throws {
         runReportingErrors {
             let loop = CommandLoop(keys: !json)
-            let keys = AnswerKeys(loop)
-            if !json && keys == nil {
-                throw BoopExit(.usage, "train interval: answers come from the keyboard; use --json to answer from a program")
-            }
+            let keys = try AnswerKeys.forSession(loop, json: json, exercise: "train interval")
             defer { loop.restore() }
             if let output { try checkOutput(output) }
             Signals.install()
@@ -78,7 +73,7 @@ struct TrainIntervalCommand: ParsableCommand {
                 semitones: SungInterval(interval)!.semitones, notes: try notes(), seed: seed, maxCents: maxCents)
             let store = try history.open(forWriting: true)
             let id = try Self.storing { try store.beginSession(settings: settingsJSON(seed), exercise: .interval) }
-            let sound = try EarSound(duration: duration, output: output, deviceOptions: session.deviceOptions)
+            let sound = try EarSound(duration: duration, output: output, deviceOptions: deviceOptions)
             while run.answered < trials && !loop.stopped {
                 let plan = run.nextTrial()
                 say(json ? Self.jsonTrial(plan) : "trial \(plan.number)/\(trials)")

@@ -42,9 +42,7 @@ struct TranscribeCommand: ParsableCommand {
         guard bpm.isFinite, Limits.tempoBPM.contains(bpm) else {
             throw ValidationError("--bpm \(bpm): expected a tempo \(Limits.text(Limits.tempoBPM))")
         }
-        guard SongPattern.lengths.contains(steps) else {
-            throw ValidationError("--steps \(steps): expected \(Limits.text(SongPattern.lengths)) steps per pattern")
-        }
+        try validateRange(steps, SongPattern.lengths, option: "--steps", unit: "steps per pattern")
         if let scale, Scale(parsing: scale) == nil {
             throw ValidationError("--scale \(OneLine.escape(scale)): expected \(Scale.help)")
         }

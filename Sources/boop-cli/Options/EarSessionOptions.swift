@@ -33,18 +33,30 @@ struct EarSessionOptions: ParsableArguments {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        if let trials, !Limits.trainTrials.contains(trials) {
-            throw ValidationError("--trials \(trials): expected \(Limits.text(Limits.trainTrials))")
-        }
-        if let duration, !Limits.trainNoteSeconds.contains(duration) {
-            throw ValidationError("--duration \(duration): expected \(Limits.text(Limits.trainNoteSeconds)) seconds")
-        }
+        try validateRange(trials, Limits.trainTrials, option: "--trials")
+        try validateRange(duration, Limits.trainNoteSeconds, option: "--duration", unit: "seconds")
     }
 
     func trials(default d: Int) -> Int { trials ?? d }
     func duration(default d: Double) -> Double { duration ?? d }
     /// The seed given, or one drawn now (stored with the session, so the session can be replayed).
     func seedOrDrawn() -> UInt64 { seed ?? UInt64.random(in: 0...UInt64.max) }
+}
+
+/// An exercise with the ear-session options: their values read as the exercise's own, with the
+/// exercise's defaults for --trials and --duration, in one place rather than in each exercise.
+protocol EarSessionCommand {
+    var session: EarSessionOptions { get }
+    static var defaultTrials: Int { get }
+    static var defaultDuration: Double { get }
+}
+
+extension EarSessionCommand {
+    var trials: Int { session.trials(default: Self.defaultTrials) }
+    var duration: Double { session.duration(default: Self.defaultDuration) }
+    var output: String? { session.output }
+    var history: HistoryOption { session.history }
+    var deviceOptions: DeviceOptions { session.deviceOptions }
 }
 
 /// The pitch of a key for a trainer's reference notes: equal temperament on --reference (A4),

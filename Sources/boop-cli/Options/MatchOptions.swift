@@ -63,9 +63,9 @@ struct MatchOptions: ParsableArguments {
     @OptionGroup var tuningOptions: TuningOptions
 
     func validate() throws {
-        if let trials, !(1...500).contains(trials) { throw ValidationError("--trials \(trials): expected 1...500") }
-        if !(400...480).contains(reference) { throw ValidationError("--reference \(reference): expected 400...480 Hz") }
-        if !(1...600).contains(tolerance) { throw ValidationError("--tolerance \(tolerance): expected 1...600 cents") }
+        try validateRange(trials, 1...500, option: "--trials")
+        try validateRange(reference, 400...480, option: "--reference", unit: "Hz")
+        try validateRange(tolerance, 1...600, option: "--tolerance", unit: "cents")
         if [references != nil, voice != nil, range != nil].filter({ $0 }).count > 1 {
             throw ValidationError("--references, --voice and --range: expected at most one of them")
         }
@@ -76,12 +76,8 @@ struct MatchOptions: ParsableArguments {
             throw ValidationError(
                 "--timbre \(OneLine.escape(timbre)): expected one of \(Timbre.names.joined(separator: ", "))")
         }
-        if !(0.5...60).contains(listenSeconds) {
-            throw ValidationError("--listen-seconds \(listenSeconds): expected 0.5...60")
-        }
-        if tuningOptions.scale != nil && reference != 440 {
-            throw ValidationError("--reference \(reference): the --scl tuning places A4 itself; expected one of them")
-        }
+        try validateRange(listenSeconds, 0.5...60, option: "--listen-seconds")
+        try tuningOptions.check(reference: reference)
     }
 
 }

@@ -27,9 +27,7 @@ struct PatternOptions: ParsableArguments {
         if let seed, !(0...Int(UInt32.max)).contains(seed) {
             throw ValidationError("--seed \(seed): expected 0...4294967295")
         }
-        if let loops, !Limits.loops.contains(loops) {
-            throw ValidationError("--loops \(loops): expected \(Limits.text(Limits.loops))")
-        }
+        try validateRange(loops, Limits.loops, option: "--loops")
         if let bpm, !(bpm.isFinite && Pattern.bpmRange.contains(bpm)) {
             throw ValidationError("--bpm \(bpm): expected a tempo \(Limits.text(Limits.tempoBPM))")
         }
@@ -76,19 +74,29 @@ func rateProblem(_ rate: Int, option: String = "-r/--rate") -> String {
     "\(option) \(rate): expected a sample rate \(Limits.text(Limits.sampleRate)) Hz"
 }
 
+/// An option's value outside its range, one message for every such option: `OPTION VALUE:
+/// expected LOW...HIGH`, and the unit when it has one (`--gap 9.0: expected 0.1...5 seconds`).
+/// Nothing to check when the option was not given.
+func validateRange(_ value: Int?, _ range: ClosedRange<Int>, option: String, unit: String? = nil) throws {
+    if let value, !range.contains(value) { throw outOfRange(option, "\(value)", Limits.text(range), unit) }
+}
+
+/// The same for a value in a range of reals.
+func validateRange(_ value: Double?, _ range: ClosedRange<Double>, option: String, unit: String? = nil) throws {
+    if let value, !range.contains(value) { throw outOfRange(option, "\(value)", Limits.text(range), unit) }
+}
+
+private func outOfRange(_ option: String, _ value: String, _ range: String, _ unit: String?) -> ValidationError {
+    ValidationError("\(option) \(value): expected \(range)" + (unit.map { " " + $0 } ?? ""))
+}
+
 /// `--voices`, wherever a command takes it.
 func validateVoices(_ voices: Int) throws {
-    if !Limits.voices.contains(voices) {
-        throw ValidationError("--voices \(voices): expected \(Limits.text(Limits.voices))")
-    }
+    try validateRange(voices, Limits.voices, option: "--voices")
 }
 
 /// `--period-frames` and `--periods` of the commands that play live (the engine's device limits).
 func validatePeriods(periodFrames: Int?, periods: Int?) throws {
-    if let periodFrames, !Limits.periodFrames.contains(periodFrames) {
-        throw ValidationError("--period-frames \(periodFrames): expected \(Limits.text(Limits.periodFrames))")
-    }
-    if let periods, !Limits.periods.contains(periods) {
-        throw ValidationError("--periods \(periods): expected \(Limits.text(Limits.periods))")
-    }
+    try validateRange(periodFrames, Limits.periodFrames, option: "--period-frames")
+    try validateRange(periods, Limits.periods, option: "--periods")
 }

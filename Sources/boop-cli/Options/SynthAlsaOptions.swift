@@ -30,9 +30,7 @@ struct SynthAlsaOptions: ParsableArguments {
 
     mutating func validate() throws {
         if device.isEmpty { throw ValidationError("-D/--device: expected an ALSA PCM name such as default or hw:0,0") }
-        if !Limits.sampleRate.contains(rate) {
-            throw ValidationError("-r/--rate \(rate): expected \(Limits.text(Limits.sampleRate)) Hz")
-        }
+        try validateRange(rate, Limits.sampleRate, option: "-r/--rate", unit: "Hz")
         try validatePeriods(periodFrames: period, periods: nil)
     }
 

@@ -16,6 +16,14 @@ struct TuningOptions: ParsableArguments {
             valueName: "file"))
     var mapping: String?
 
+    /// `--reference HZ` (A4) of a trainer: a Scala tuning places A4 itself, so both together are
+    /// refused (440, the default, is taken as not given).
+    func check(reference: Double) throws {
+        if scale != nil && reference != 440 {
+            throw ValidationError("--reference \(reference): the --scl tuning places A4 itself; expected one of them")
+        }
+    }
+
     /// The tuning, or nil without --scl. 66 when a file cannot be read, 65 when one is malformed
     /// (naming the file, the line and what was expected), 64 for --kbm alone.
     func load() throws -> ScalaTuning? {

@@ -21,6 +21,17 @@ final class AnswerKeys {
         self.loop = loop
     }
 
+    /// The keys of an exercise's session, nil with --json (its answers are then lines on stdin).
+    /// Without a terminal and without --json nothing could answer: one line naming the exercise
+    /// (`train interval`, ...), and 64.
+    static func forSession(_ loop: CommandLoop, json: Bool, exercise: String) throws -> AnswerKeys? {
+        let keys = AnswerKeys(loop)
+        if !json && keys == nil {
+            throw BoopExit(.usage, "\(exercise): answers come from the keyboard; use --json to answer from a program")
+        }
+        return keys
+    }
+
     /// An answer before the tones ended is a guess (or a key held from the last trial), and its
     /// response time would be 0: the keys typed meanwhile are dropped; a q among them still ends
     /// the session.
