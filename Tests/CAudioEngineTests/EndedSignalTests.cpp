@@ -1,16 +1,12 @@
 #include <doctest/doctest.h>
 #include <poll.h>
 
+#include "Readable.hpp"
 #include "backend/EndedSignal.hpp"
 
 // The descriptor a control thread sleeps on to learn that a backend's audio stopped.
 
-namespace {
-bool readable(int fd) {
-    pollfd p{fd, POLLIN, 0};
-    return ::poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
-}
-}  // namespace
+using testfd::readable;
 
 TEST_CASE("an ended signal is quiet until raised, readable after (however often raised), quiet again once cleared") {
     boop::EndedSignal s;

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <thread>
+#include "Readable.hpp"
 #include "backend/IoThread.hpp"
 
 using boop::IoThread;
@@ -107,12 +108,7 @@ TEST_CASE("destroying a started thread joins it") {
     CHECK(ended.load());
 }
 
-namespace {
-bool readable(int fd) {
-    pollfd p{fd, POLLIN, 0};
-    return ::poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
-}
-}  // namespace
+using testfd::readable;
 
 TEST_CASE("the ended descriptor: quiet while the loop runs, readable once it finished, quiet again after a new start") {
     IoThread t;

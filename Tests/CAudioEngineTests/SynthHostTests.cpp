@@ -35,6 +35,7 @@ class FakeHost : public SynthHost {
     double sampleRate() const noexcept override { return 48000.0; }
     uint32_t periodFrames() const noexcept override { return 256; }
     const char* midiPortName() const noexcept override { return "fake"; }
+    int endedDescriptor() const noexcept override { return -1; }
 
     boop_status open(double rate) {
         Settings s;
