@@ -38,19 +38,22 @@ def db(name):
 
 
 # Each command, started so that it is still playing or listening when the key comes: long tones,
-# long sessions (the train exercises are mid-trial, their notes sounding, 1.5 s in).
+# long sessions (the train exercises are mid-trial, their notes sounding, 1.5 s in), and the text it
+# shows once it runs. The key comes when that text is on the screen and 1.5 s have passed: the time
+# judged is the quit's, not a start-up slowed by a busy machine.
 COMMANDS = [
-    ("play", ["play", demo, "-D", "null"]),
-    ("tone", ["tone", "A4", "C5", "--duration", "30", "-D", "null"]),
-    ("listen", ["listen", "-D", "null"]),
-    ("ambient", ["ambient", "-D", "null", "--duration", "60"]),
-    ("edit", ["edit", song, "-D", "null"]),
-    ("train", ["train", "--duration", "3", "-D", "null"] + db("run")),
-    ("train interval", ["train", "interval", "--duration", "3", "-D", "null"] + db("interval")),
-    ("train identify", ["train", "identify", "--duration", "3", "-D", "null"] + db("identify")),
-    ("train degrees", ["train", "degrees", "--duration", "3", "-D", "null"] + db("degrees")),
-    ("train match", ["train", "match", "-D", "null", "-C", "null", "--trials", "5"] + db("match")),
-    ("train sing-interval", ["train", "sing-interval", "-D", "null", "-C", "null", "--trials", "5"] + db("sing")),
+    ("play", ["play", demo, "-D", "null"], "[q] quit"),
+    ("tone", ["tone", "A4", "C5", "--duration", "30", "-D", "null"], "Hz"),
+    ("listen", ["listen", "-D", "null"], "dBFS"),
+    ("ambient", ["ambient", "-D", "null", "--duration", "60"], "playing"),
+    ("edit", ["edit", song, "-D", "null"], "new notes"),
+    ("train", ["train", "--duration", "3", "-D", "null"] + db("run"), "trial 1/"),
+    ("train interval", ["train", "interval", "--duration", "3", "-D", "null"] + db("interval"), "trial 1/"),
+    ("train identify", ["train", "identify", "--duration", "3", "-D", "null"] + db("identify"), "name what you heard"),
+    ("train degrees", ["train", "degrees", "--duration", "3", "-D", "null"] + db("degrees"), "name what you heard"),
+    ("train match", ["train", "match", "-D", "null", "-C", "null", "--trials", "5"] + db("match"), "trial 1/"),
+    ("train sing-interval", ["train", "sing-interval", "-D", "null", "-C", "null", "--trials", "5"] + db("sing"),
+     "trial 1/"),
 ]
 
 
@@ -65,11 +68,13 @@ def restored(t):
     return all(modes.values()), modes
 
 
-def ends(name, argv, key, label):
-    """Starts `argv` in a terminal, sends `key` after 1.5 s; it must exit 0 within 1 s, the
-    terminal restored."""
+def ends(name, argv, ready, key, label):
+    """Starts `argv` in a terminal, sends `key` once `ready` is shown (when given) and 1.5 s have
+    passed; it must exit 0 within 1 s, the terminal restored."""
     with Terminal([boop] + argv) as t:
         t.pump(1.5)
+        if ready:   # None: the command shows nothing of its own (listen --midi-out)
+            t.pump_until(lambda term: any(ready in line for line in term.shown()), 30)
         if not t.alive():
             check(False, f"{label} ends `boop {name}`", f"it had already exited ({t.status}): {t.shown()}")
             return
@@ -131,20 +136,20 @@ jack = jack_server()
 try:
     commands = list(COMMANDS)
     if jack:
-        commands.append(("synth", ["synth", "--backend", "jack", "--no-connect"]))
-        commands.append(("listen --midi-out", ["listen", "--midi-out", "--backend", "jack", "--no-connect"]))
+        commands.append(("synth", ["synth", "--backend", "jack", "--no-connect"], "[q] quit"))
+        commands.append(("listen --midi-out", ["listen", "--midi-out", "--backend", "jack", "--no-connect"], None))
     else:
         print("SKIP  synth, listen --midi-out: no JACK server could start here (no jackd, or four runs hold the names; on ALSA synth needs /dev/snd/seq)")
     only = [sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--only"]
-    for name, argv in commands:
+    for name, argv, ready in commands:
         if only and name not in only:
             continue
-        ends(name, argv, b"q", "q")
+        ends(name, argv, ready, b"q", "q")
         if not quick:
-            ends(name, argv, b"\x03", "Ctrl-C")
+            ends(name, argv, ready, b"\x03", "Ctrl-C")
 
     # No terminal: keys are not read (a q on the pipe is no quit), and a stop signal ends it with 0.
-    for name, argv in (COMMANDS[1], COMMANDS[2], COMMANDS[5]):
+    for name, argv, _ in (COMMANDS[1], COMMANDS[2], COMMANDS[5]):
         for sig in (signal.SIGINT, signal.SIGTERM):
             proc = subprocess.Popen([boop] + argv + (["--json"] if name == "train" else []),
                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
