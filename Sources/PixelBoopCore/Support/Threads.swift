@@ -21,8 +21,8 @@ public final class Lock: @unchecked Sendable {
     }
 }
 
-/// A lock box: `value` is reachable only through `withLock`, under a pthread mutex. Where threads
-/// contend, this and not the standard library's `Synchronization.Mutex`: ThreadSanitizer cannot
+/// A lock box: `value` is reachable only through `withLock`, under a pthread mutex. The one lock
+/// box of the Swift sources, not the standard library's `Synchronization.Mutex`: ThreadSanitizer cannot
 /// see that Mutex's hand-over on Linux (a priority-inheriting futex passes the lock to the waiter
 /// in the kernel), and reports a race on a counter only ever touched under it.
 ///

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 // SineWaveNotePlayer's scheduling thread and the blocking play of a sequence.
 extension SineWaveNotePlayer {
@@ -105,9 +104,9 @@ extension SineWaveNotePlayer {
 /// a blocking play's sleep when the player is stopped or closed.
 ///
 /// Sendable: the playback (one owner's object, not Sendable itself) is reached only through its
-/// mutex, and `wakePipe` is Sendable.
+/// lock box, and `wakePipe` is Sendable.
 final class LiveState: Sendable {
-    private let playback: Mutex<AudioPlayback>
+    private let playback: LockedBox<AudioPlayback>
     private let wakePipe: WakePipe
 
     init(playback: sending AudioPlayback) throws(AudioError) {
@@ -116,7 +115,7 @@ final class LiveState: Sendable {
             throw AudioError.invalidConfiguration("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
         self.wakePipe = wakePipe
-        self.playback = Mutex(playback)
+        self.playback = LockedBox(playback)
     }
 
     var info: PlaybackInfo { playback.withLock { $0.info } }

@@ -1,6 +1,5 @@
 import Glibc
 import PixelBoopCore
-import Synchronization
 
 /// `E`'s export, beside the editor: the piece as it was when asked, written on a thread of its own
 /// while the editor goes on (the status line shows how far it is). Esc or Ctrl-C cancels it, and so
@@ -24,8 +23,8 @@ final class ExportJob: Sendable {
     typealias Work = @Sendable (_ progress: @escaping (Double) -> Void, _ shouldStop: @escaping () -> Bool) throws -> Bool
 
     let path: String
-    let state = Mutex(State())
-    private let thread = Mutex<pthread_t?>(nil)
+    let state = LockedBox(State())
+    private let thread = LockedBox<pthread_t?>(nil)
 
     private init(path: String) { self.path = path }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Glibc
 import PixelBoopCore
-import Synchronization
 
 struct ToneCommand: ParsableCommand, DeviceCommand {
     static let configuration = CommandConfiguration(
@@ -55,7 +54,7 @@ struct ToneCommand: ParsableCommand, DeviceCommand {
     /// is put back after parsing.
     static var liftedNotes: [String]? { liftedNotesStore.withLock { $0 } }
     /// Set once, by `liftNotes` before parsing, and read after it (a lock because it is global).
-    private static let liftedNotesStore = Mutex<[String]?>(nil)
+    private static let liftedNotesStore = LockedBox<[String]?>(nil)
     /// For the tests, which parse many times in one process.
     static func forgetLiftedNotes() { liftedNotesStore.withLock { $0 = nil } }
 

@@ -1,6 +1,5 @@
 import Glibc
 import PixelBoopCore
-import Synchronization
 
 /// What a capture stream delivered, gathered by a task of its own and taken by the command's
 /// thread in its loop: `readiness` turns readable when something arrived, so the loop (`listen`,
@@ -13,7 +12,7 @@ final class CaptureBuffer: Sendable {
         /// The gathering task has begun (the runtime had a thread for it).
         var gathering = false
     }
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
     private let wake = WakePipe()
 
     /// The most samples kept between takes (10 s at 16 kHz): older buffers are dropped, so a

@@ -1,5 +1,6 @@
 import CAudioEngine
 import Glibc
+import PixelBoopCore
 import Synchronization
 
 /// Ctrl-C, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT for the live commands (play, tone,
@@ -32,7 +33,7 @@ enum Signals {
     private static let wakeRead = Atomic<Int32>(-1)
     private static let watcherStarted = Atomic<Bool>(false)
     /// Set before the watcher thread starts and read by it.
-    private static let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    private static let handler = LockedBox<(@Sendable () -> Void)?>(nil)
 
     /// First thing in `main`: the handlers (not armed) and the wake pipe.
     static func installEarly() {
