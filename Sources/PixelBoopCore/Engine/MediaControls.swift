@@ -79,6 +79,10 @@ public final class MediaControls: Sendable {
         }
     }
 
+    /// How often a command refreshes the position while its music plays: clients read `Position`
+    /// when they like and no signal carries it, so it is at most this old.
+    public static let positionRefreshSeconds = 0.5
+
     /// The playback position clients read from `Position` (no signal, per MPRIS).
     public func setPosition(seconds: Double) {
         core.mutate(wake: false) { $0.positionMicroseconds = Int64(max(0, seconds) * 1_000_000) }

@@ -210,8 +210,12 @@ final class AmbientSession {
             return .carryOn
         }
         loop.onTurn = { try self.afterInput() ? .carryOn : .stop }
-        // Without the view the loop sleeps until the transport is due (the end fade) or something arrives.
-        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: .infinity) }
+        // Nothing else is due but the end fade, except the position MPRIS clients read (no signal
+        // carries it): refreshed twice a second while the music plays.
+        loop.secondsUntilDue = {
+            let playing = self.media != nil && self.transport.state == .playing
+            return self.transport.secondsUntilDue(atMost: playing ? MediaControls.positionRefreshSeconds : .infinity)
+        }
         // A lost device wakes the loop at once: the playback's ended descriptor, read while the
         // transport plays on it (not while it reopens a lost one, whose descriptor stays readable).
         loop.endedDescriptor = { self.transport.deviceError == nil ? self.transport.endedDescriptor : -1 }

@@ -184,9 +184,6 @@ final class PlaySession {
         try stop(tail: finished ? 0.3 : 0)
     }
 
-    /// How stale the position MPRIS clients read may be while the music plays.
-    static let positionSeconds = 0.5
-
     /// When the loop wakes by itself: the reconnect's next try, the end of the music, the MPRIS
     /// position's refresh; and at once when the device is lost.
     private func setWakes(_ loop: LiveLoop, media: MediaControls?) {
@@ -195,7 +192,7 @@ final class PlaySession {
             // MPRIS clients read the position when they like (no signal carries it): while the
             // music plays it is refreshed twice a second. Otherwise nothing is due but the end.
             let playing = media != nil && self.transport.state == .playing
-            return self.transport.secondsUntilDue(atMost: playing ? PlaySession.positionSeconds : .infinity)
+            return self.transport.secondsUntilDue(atMost: playing ? MediaControls.positionRefreshSeconds : .infinity)
         }
         // A lost device wakes the loop at once (the tick learns it); none while it is reopened.
         loop.endedDescriptor = { self.reconnect?.nextTry == nil ? self.transport.endedDescriptor : -1 }
