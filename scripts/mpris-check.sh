@@ -94,10 +94,10 @@ if awk -v p="$pos" -v e="$elapsed" 'BEGIN { exit !(p >= 1.0) }'; then pass "posi
 
 playerctl -p "$player" pause
 if got=$(await Paused status); then pass "pause -> Paused"; else fail "after pause expected Paused, got '$got'"; fi
-# The position is published at the latest 0.5 s after each change (no signal, per MPRIS), and a
-# pause fades the music out first (ambient: 0.25 s of music, which a loaded machine's stalled
-# stream may take seconds to play): wait for the position to come to rest (unchanged for a second,
-# twice the publishing interval), then it must hold for two seconds more.
+# The position is the music heard (play) or the engine's clock (ambient), asked at each read, and
+# a pause fades the music out first (ambient: 0.25 s of music, which a loaded machine's stalled
+# stream may take seconds to play): wait for the position to come to rest (unchanged for a second),
+# then it must hold for two seconds more.
 rest_from=$(date +%s.%N); deadline=$((SECONDS + timeout)); held=$(position); still=$(date +%s.%N)
 while [ $SECONDS -le $deadline ] && awk -v s="$still" -v n="$(date +%s.%N)" 'BEGIN { exit !(n - s < 1.0) }'; do
     sleep 0.1; now=$(position)

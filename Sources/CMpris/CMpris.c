@@ -187,10 +187,17 @@ boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris* m, int enabled
     return r < 0 ? BOOP_MPRIS_ERROR_BUS : BOOP_MPRIS_OK;
 }
 
-boop_mpris_status boop_mpris_set_position(boop_mpris* m, int64_t position_us) {
+boop_mpris_status boop_mpris_set_position_source(boop_mpris* m, boop_mpris_position_fn fn, void* context) {
     if (!m) return BOOP_MPRIS_ERROR_INVALID_ARGUMENT;
-    m->position_us = position_us < 0 ? 0 : position_us;
+    m->position_fn = fn;
+    m->position_context = context;
     return BOOP_MPRIS_OK;
+}
+
+int64_t boop_mpris_position_now(const boop_mpris* m) {
+    int64_t p = m->position_fn ? m->position_fn(m->position_context) : 0;
+    if (p < 0) p = 0;
+    return m->length_us >= 0 && p > m->length_us ? m->length_us : p;
 }
 
 static int dispatch_all(boop_mpris* m) {

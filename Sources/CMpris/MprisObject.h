@@ -29,12 +29,17 @@ struct boop_mpris {
     int64_t length_us;
     unsigned track_number;
     bool can_go_next_previous;
-    int64_t position_us;
+    // Asked for the position whenever a client reads it (nil: 0).
+    boop_mpris_position_fn position_fn;
+    void* position_context;
 
     boop_mpris_command queue[QUEUE_CAPACITY];
     unsigned queue_head;
     unsigned queue_count;
 };
+
+// Position as a client reads it: the source's answer, within 0 ... the length when one is known.
+int64_t boop_mpris_position_now(const boop_mpris* m);
 
 // The two interfaces' methods and properties; userdata is the boop_mpris.
 extern const sd_bus_vtable boop_mpris_root_vtable[];

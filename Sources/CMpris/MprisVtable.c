@@ -84,7 +84,7 @@ PROPERTY_GETTER(get_empty_strings, "as", 0)
 PROPERTY_GETTER(get_identity, "s", m->identity)
 PROPERTY_GETTER(get_playback, "s", playback_string(m->playback))
 PROPERTY_GETTER(get_can_go, "b", (int)m->can_go_next_previous)
-PROPERTY_GETTER(get_position, "x", m->position_us)
+PROPERTY_GETTER(get_position, "x", boop_mpris_position_now(m))
 
 static int get_metadata(sd_bus* bus, const char* path, const char* iface, const char* prop, sd_bus_message* reply,
                         void* userdata, sd_bus_error* error) {

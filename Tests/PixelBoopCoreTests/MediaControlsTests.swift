@@ -65,6 +65,30 @@ struct MediaControlsTests {
         #expect(try bus.run(["busctl", "--address=\(bus.address)", "status", controls.busName]).status != 0)
     }
 
+    @Test("Position is asked of its source at each read (no refresh), within 0 ... the length")
+    func positionFromItsSource() throws {
+        let bus = try PrivateBus()
+        let controls = try #require(MediaControls(identity: "PixelBoop", busAddress: bus.address, nameSuffix: "boop.pos"))
+        #expect(try position(bus, controls) == 0)   // no source yet
+        let clock = LockedBox(2.5)
+        controls.setPositionSource { clock.withLock { $0 } }
+        controls.update(status: .playing, title: "Demo", length: 8)
+        try bus.waitFor(property: "PlaybackStatus", of: controls.busName, equals: "s \"Playing\"")
+        #expect(try position(bus, controls) == 2_500_000)
+        // Nothing is told to the controls: the next read asks again.
+        clock.withLock { $0 = 3.25 }
+        #expect(try position(bus, controls) == 3_250_000)
+        clock.withLock { $0 = 12 }
+        #expect(try position(bus, controls) == 8_000_000)   // the 8 s piece's end
+        clock.withLock { $0 = -.infinity }
+        #expect(try position(bus, controls) == 0)
+    }
+
+    private func position(_ bus: PrivateBus, _ controls: MediaControls) throws -> Int64 {
+        let text = try bus.property("Position", of: controls.busName)
+        return try #require(Int64(text.dropFirst(2)), "Position read as \(text)")
+    }
+
     @Test("after close() the wake descriptor's number is never read again, whatever file it names by then")
     func closedDescriptorUntouched() throws {
         let bus = try PrivateBus()

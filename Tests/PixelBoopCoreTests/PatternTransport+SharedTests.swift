@@ -63,6 +63,37 @@ struct PatternTransportSharedTests {
         try t.stop()
     }
 
+    @Test("the seconds heard count the frames played from the first step on, and stand while paused")
+    func heardSeconds() throws {
+        let t = try Self.transport()
+        #expect(t.heardSeconds == 0)
+        try t.start()
+        let start = t.startFrame
+        // Each count lies between the audible frames read just before and just after it.
+        func heard(within check: (UInt64, UInt64, UInt64) -> Bool) -> Bool {
+            let before = t.audibleFrame
+            let frames = UInt64((t.heardSeconds * 48000).rounded())
+            return check(before, frames, t.audibleFrame)
+        }
+        #expect(PatternTransportAuditionTests.eventually { t.audibleFrame > start + 4800 })
+        #expect(heard { a, h, b in h + start >= a && h + start <= b })
+        try t.setPaused(true)
+        let held = t.heardSeconds
+        let pausedAt = t.audibleFrame
+        #expect(PatternTransportAuditionTests.eventually { t.audibleFrame > pausedAt + 4800 })
+        #expect(t.heardSeconds == held)
+        try t.setPaused(false)
+        let resumedAt = t.audibleFrame
+        #expect(PatternTransportAuditionTests.eventually { t.audibleFrame > resumedAt + 4800 })
+        // The pause left out: what was held, and no more than the frames since the resume.
+        #expect(
+            heard { a, h, b in
+                h >= UInt64((held * 48000).rounded()) + a - resumedAt - 1
+                    && h + resumedAt <= b + UInt64((held * 48000).rounded()) + 1
+            })
+        try t.stop()
+    }
+
     @Test("stop fades out: nothing queued, the scheduling thread's step ends, a scheduling error is told by tick")
     func fadeAndErrors() throws {
         let t = try Self.transport()

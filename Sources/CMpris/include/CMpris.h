@@ -115,11 +115,17 @@ boop_mpris_status boop_mpris_set_metadata(boop_mpris* mpris, const char* title, 
  */
 boop_mpris_status boop_mpris_set_can_go_next_previous(boop_mpris* mpris, int enabled);
 
+/** Returns the playback position in microseconds; called with the context it was set with. */
+typedef int64_t (*boop_mpris_position_fn)(void* context);
+
 /**
- * Sets the Position property in microseconds (clients poll it; MPRIS forbids a change signal for it).
- * Thread safety: the handle's thread.
+ * Sets what answers the Position property: `fn(context)`, called on the handle's thread each time
+ * a client reads it (held within 0 ... the length when one is known; no source: 0). Clients poll
+ * Position and MPRIS forbids a change signal for it, so it is asked of the playback's own clock
+ * when read, never refreshed on a timer. `fn` must not call back into the handle.
+ * Thread safety: the handle's thread, or before the handle's thread first processes.
  */
-boop_mpris_status boop_mpris_set_position(boop_mpris* mpris, int64_t position_us);
+boop_mpris_status boop_mpris_set_position_source(boop_mpris* mpris, boop_mpris_position_fn fn, void* context);
 
 /**
  * Waits up to `timeout_ms` (0: do not wait; negative: wait indefinitely) for bus traffic or a

@@ -79,13 +79,12 @@ public final class MediaControls: Sendable {
         }
     }
 
-    /// How often a command refreshes the position while its music plays: clients read `Position`
-    /// when they like and no signal carries it, so it is at most this old.
-    public static let positionRefreshSeconds = 0.5
-
-    /// The playback position clients read from `Position` (no signal, per MPRIS).
-    public func setPosition(seconds: Double) {
-        core.mutate(wake: false) { $0.positionMicroseconds = Int64(max(0, seconds) * 1_000_000) }
+    /// What answers the `Position` clients read (no signal carries it, per MPRIS): `source`, in
+    /// seconds, asked on the control thread each time a client reads it, so the position comes from
+    /// the playback's own clock and no timer keeps it fresh. It must be safe to call from that
+    /// thread and must not call this object. Without one the position is 0.
+    public func setPositionSource(_ source: @escaping @Sendable () -> Double) {
+        core.setPositionSource(source)
     }
 
     /// The oldest remote command not yet taken, or nil. Never blocks; safe to call from a UI loop.
@@ -109,8 +108,8 @@ extension MediaControls {
     /// handle happens under the lock while it is known to be alive.
     ///
     /// `@unchecked Sendable`, and why that holds: everything that changes (`state`, `dirty`,
-    /// `stopping`, `pending`, `lost`, `started`, `closeRequested`, `closed`) is read and written
-    /// only with `lock` held. The C handle is used by the control thread alone, except
+    /// `stopping`, `pending`, `lost`, `started`, `closeRequested`, `closed`, `positionSource`) is
+    /// read and written only with `lock` held. The C handle is used by the control thread alone, except
     /// `boop_mpris_wake` (thread-safe in CMpris.h), which is called with `lock` held while `closed`
     /// is false, and `boop_mpris_destroy`, called once, after the control thread has ended. The
     /// rest is constant (descriptors, the continuation, the semaphore); `onLost` (not Sendable) is
@@ -121,7 +120,6 @@ extension MediaControls {
             var title: String?
             var lengthMicroseconds: Int64 = -1
             var nextPrevious = false
-            var positionMicroseconds: Int64 = 0
         }
 
         private let handle: OpaquePointer
@@ -141,6 +139,7 @@ extension MediaControls {
         private var started = false
         private var closeRequested = false
         private var closed = false
+        private var positionSource: (@Sendable () -> Double)?
 
         init(
             handle: OpaquePointer, nextPrevious: Bool, continuation: AsyncStream<MediaCommand>.Continuation,
@@ -167,6 +166,8 @@ extension MediaControls {
             lock.lock()
             started = true
             lock.unlock()
+            // Before the thread's first turn, as CMpris asks; the handle never outlives this object.
+            _ = boop_mpris_set_position_source(handle, mprisPosition, Unmanaged.passUnretained(self).toOpaque())
             Threads.start(name: "boop-mpris") { [self] in run() }
         }
 
@@ -181,6 +182,22 @@ extension MediaControls {
             // handle in between.
             if changed && wake && !stopping && !closed { boop_mpris_wake(handle) }
             lock.unlock()
+        }
+
+        func setPositionSource(_ source: @escaping @Sendable () -> Double) {
+            lock.lock()
+            positionSource = source
+            lock.unlock()
+        }
+
+        /// On the control thread, while a client reads `Position`: the source is called outside
+        /// the lock (it may take the application's own).
+        func positionMicroseconds() -> Int64 {
+            lock.lock()
+            let source = positionSource
+            lock.unlock()
+            guard let seconds = source?(), seconds.isFinite, seconds > 0 else { return 0 }
+            return Int64(min(seconds, 1e12) * 1_000_000)
         }
 
         func poll() -> MediaCommand? {
@@ -286,10 +303,15 @@ extension MediaControls {
             // Metadata before status, so a client reacting to "Playing" already sees the new title.
             if let title = s.title { _ = boop_mpris_set_metadata(handle, title, s.lengthMicroseconds) }
             _ = boop_mpris_set_can_go_next_previous(handle, s.nextPrevious ? 1 : 0)
-            _ = boop_mpris_set_position(handle, s.positionMicroseconds)
             _ = boop_mpris_set_playback(handle, playback)
         }
     }
+}
+
+/// CMpris's position callback: the context is the `Core` whose control thread calls it.
+private func mprisPosition(_ context: UnsafeMutableRawPointer?) -> Int64 {
+    guard let context else { return 0 }
+    return Unmanaged<MediaControls.Core>.fromOpaque(context).takeUnretainedValue().positionMicroseconds()
 }
 
 extension MediaCommand {

@@ -16,7 +16,13 @@ extension PatternTransport {
         /// What `reopen` opens again: the same route and buffer at the same rate.
         let reopenSettings: (route: AudioRoute, periodFrames: Int, periods: Int, adaptive: Bool, gainDB: Double)
 
-        var state = State.ready
+        var state = State.ready {
+            // What was heard is counted up to every change of course (a pause, a resume, the end).
+            willSet { countHeard() }
+        }
+        /// Frames of the music heard so far, pauses left out, counted up to `heardThrough`.
+        var heardFrames: UInt64 = 0
+        var heardThrough: UInt64 = 0
         /// What plays: the song's timeline on the engine's frame clock.
         var sequencer: SongSequencer
         var playback: AudioPlayback
@@ -195,6 +201,18 @@ extension PatternTransport.Shared {
         if first < nextStep, nextStep == totalSteps { midi!.end(atFrame: sequencer.frame(ofStep: nextStep)) }
         let playback = self.playback
         try midi!.flush(before: horizon) { bytes, frame throws(AudioError) in try playback.sendMidi(bytes, at: frame) }
+    }
+
+    /// Counts what was heard since the last count, if the music was playing: the frames the device
+    /// has played from the first step's frame on. Not yet started, nothing has been heard.
+    mutating func countHeard() {
+        guard state != .ready else { return (heardFrames, heardThrough) = (0, 0) }
+        let frame = playback.audibleFrame
+        if state == .playing {
+            let from = max(heardThrough, startFrame)
+            if frame > from { heardFrames += frame - from }
+        }
+        heardThrough = max(heardThrough, frame)
     }
 
     mutating func setPaused(_ paused: Bool) throws(AudioError) {

@@ -99,6 +99,14 @@ public final class PatternTransport: Sendable {
     public var audibleStep: Int { sync.locked { $0.sequencer.step(atFrame: $0.playback.audibleFrame) } }
     /// The first step's frame: for the trigger-to-output latency.
     public var startFrame: UInt64 { sync.locked { $0.startFrame } }
+    /// Seconds of the music heard so far, pauses and a lost device's silence left out (MPRIS
+    /// `Position`, which a desktop's progress bar shows against the length). Any thread.
+    public var heardSeconds: Double {
+        sync.locked { s in
+            s.countHeard()
+            return Double(s.heardFrames) / sampleRate
+        }
+    }
 
     /// Starts the music a few milliseconds from now, so the first step is queued in time.
     public func start() throws(AudioError) {

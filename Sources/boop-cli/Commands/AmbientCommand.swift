@@ -182,6 +182,9 @@ final class AmbientSession {
                     StandardError.write(shown(line) + "\n")
                 } : nil)
         media?.update(status: .playing, title: transport.preset.name, length: transport.duration)
+        // The clock the status line shows, for the desktop's progress bar: asked of the engine
+        // whenever a client reads it, so the loop never wakes for it.
+        media?.setPositionSource { [transport] in Double(transport.status.frame) / transport.sampleRate }
         defer {
             media?.update(status: .stopped)
             media?.close()
@@ -210,12 +213,8 @@ final class AmbientSession {
             return .carryOn
         }
         loop.onTurn = { try self.afterInput() ? .carryOn : .stop }
-        // Nothing else is due but the end fade, except the position MPRIS clients read (no signal
-        // carries it): refreshed twice a second while the music plays.
-        loop.secondsUntilDue = {
-            let playing = self.media != nil && self.transport.state == .playing
-            return self.transport.secondsUntilDue(atMost: playing ? MediaControls.positionRefreshSeconds : .infinity)
-        }
+        // Nothing else is due but the end fade.
+        loop.secondsUntilDue = { self.transport.secondsUntilDue(atMost: .infinity) }
         // A lost device wakes the loop at once: the playback's ended descriptor, read while the
         // transport plays on it (not while it reopens a lost one, whose descriptor stays readable).
         loop.endedDescriptor = { self.transport.deviceError == nil ? self.transport.endedDescriptor : -1 }
@@ -233,8 +232,6 @@ final class AmbientSession {
     private func afterInput() throws -> Bool {
         if transport.state == .playing || transport.state == .paused {
             media?.update(status: transport.isPaused ? .paused : .playing)
-            // The clock the status line shows, for the desktop's progress bar.
-            media?.setPosition(seconds: Double(transport.status.frame) / transport.sampleRate)
         }
         if stopRequested { transport.requestStop(fade: AmbientTransport.stopFadeSeconds) }
         try transport.tick()

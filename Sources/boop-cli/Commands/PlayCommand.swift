@@ -152,7 +152,6 @@ final class PlaySession {
             if Signals.interrupted { return .stop }
             // Cheap when unchanged: only a real change wakes the MPRIS thread and is announced.
             media?.update(status: self.transport.state == .paused ? .paused : .playing)
-            media?.setPosition(seconds: self.heardSeconds())
             if self.reconnect?.nextTry != nil { return try self.tryReopen() }
             do {
                 try self.transport.tick()
@@ -184,15 +183,12 @@ final class PlaySession {
         try stop(tail: finished ? 0.3 : 0)
     }
 
-    /// When the loop wakes by itself: the reconnect's next try, the end of the music, the MPRIS
-    /// position's refresh; and at once when the device is lost.
+    /// When the loop wakes by itself: the reconnect's next try, the end of the music; and at once
+    /// when the device is lost. (The MPRIS position moves on by itself between turns.)
     private func setWakes(_ loop: LiveLoop, media: MediaControls?) {
         loop.secondsUntilDue = {
             if let next = self.reconnect?.nextTry { return max(0.01, next - LiveLoop.now()) }
-            // MPRIS clients read the position when they like (no signal carries it): while the
-            // music plays it is refreshed twice a second. Otherwise nothing is due but the end.
-            let playing = media != nil && self.transport.state == .playing
-            return self.transport.secondsUntilDue(atMost: playing ? MediaControls.positionRefreshSeconds : .infinity)
+            return self.transport.secondsUntilDue(atMost: .infinity)
         }
         // A lost device wakes the loop at once (the tick learns it); none while it is reopened.
         loop.endedDescriptor = { self.reconnect?.nextTry == nil ? self.transport.endedDescriptor : -1 }
@@ -265,6 +261,8 @@ final class PlaySession {
         media?.update(
             status: .playing, title: song?.name ?? pattern.name,
             length: song == nil ? transport.totalSteps.map { Double($0) * pattern.stepSeconds } : nil)
+        // Asked of the device's clock whenever a client reads it: the loop never wakes for it.
+        media?.setPositionSource { [transport] in transport.heardSeconds }
         return media
     }
 
@@ -295,19 +293,6 @@ final class PlaySession {
 
     /// Under -v: adaptive latency growth, and once the first note was heard, how long it took.
     private var latencyShown = false
-    /// Seconds of the music heard so far, pauses left out: MPRIS `Position`, which a desktop's
-    /// progress bar shows against the length.
-    private func heardSeconds() -> Double {
-        let frame = transport.audibleFrame
-        if transport.state == .playing, let last = lastHeardFrame {
-            let from = max(last, transport.startFrame)
-            if frame > from { heard += Double(frame - from) / transport.sampleRate }
-        }
-        lastHeardFrame = frame
-        return heard
-    }
-    private var heard = 0.0
-    private var lastHeardFrame: UInt64?
 
     private func reportLatency() {
         if let grown = transport.takeLatencyGrowth() {
