@@ -12,8 +12,8 @@ struct AudioPlaybackTests {
     @Test("a pattern plays in its own time on the timer, no device opened")
     func playsInTime() throws {
         // 8 steps at 240 BPM: 8 x 60 / (240 x 4) = 0.5 s.
-        let pattern = Pattern(
-            name: "T", bpm: 240, length: 8, tracks: [.melody: (0..<8).map { Note(step: $0, pitch: 60 + $0) }])
+        let pattern = Song(
+            name: "T", bpm: 240, length: 8, tracks: [.melody: (0..<8).map { SongNote(step: $0, pitch: 60 + $0) }])
         var route = AudioRoute(device: "hw:99,99")
         route.mute = true
         let t = try PatternTransport(

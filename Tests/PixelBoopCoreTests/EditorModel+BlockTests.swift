@@ -91,7 +91,7 @@ struct EditorModelBlockTests {
         second.pitch = 65
         second.length = 1
         #expect(pasted == [first, second])
-        #expect(heard == [Note(step: 14, pitch: 67, velocity: .accent, length: 2), Note(step: 15, pitch: 65)])
+        #expect(heard == [SongNote(step: 14, pitch: 67, velocity: .accent, length: 2), SongNote(step: 15, pitch: 65)])
         m.undo()
         #expect(m.song == Self.song())
     }

@@ -39,7 +39,7 @@ struct EditorModelEditsTests {
         #expect(m.cursorPitch == 60 && m.song.scale == Scale(parsing: "A minor"))
         m.undo()
         #expect(m.song.scale == nil)
-        var v1 = EditorModel(pattern: Pattern(name: "p"))
+        var v1 = EditorModel(version1: Song(name: "p"))
         v1.chooseScale(Scale(parsing: "D dorian")!)
         #expect(v1.scale == Scale(parsing: "D dorian") && v1.song.scale == nil && !v1.canUndo)
     }
@@ -77,7 +77,7 @@ struct EditorModelEditsTests {
         #expect(m.place() == nil)
         #expect(m.message == "the melody loops 12 steps: step 14 is past its end (C changes it)")
         m.moveTo(step: 11, row: 60)
-        #expect(m.place() == Note(step: 11, pitch: 60))
+        #expect(m.place() == SongNote(step: 11, pitch: 60))
         #expect(m.place() == nil)   // a note covers the cell already
     }
 
@@ -120,9 +120,9 @@ struct EditorModelEditsTests {
         m.setBPM(97.54)
         #expect(m.song.bpm == 97.5)
         m.changeBPM(by: 1000)
-        #expect(m.song.bpm == Pattern.bpmRange.upperBound)
+        #expect(m.song.bpm == Song.bpmRange.upperBound)
         m.changeBPM(by: -1000)
-        #expect(m.song.bpm == Pattern.bpmRange.lowerBound)
+        #expect(m.song.bpm == Song.bpmRange.lowerBound)
         m.undo()
         m.undo()
         m.undo()

@@ -9,7 +9,7 @@ import Testing
 struct EditorModelGrooveTests {
     @Test("f/F, a/A, z/Z, r/R: each change one undo step, clamped, on the note under the cursor or the block")
     func grooveKeys() throws {
-        var m = EditorModel(pattern: Pattern(name: "g"))
+        var m = EditorModel(version1: Song(name: "g"))
         m.toggle()
         m.changeProbability(by: -10)
         m.changeProbability(by: -10)
@@ -37,7 +37,7 @@ struct EditorModelGrooveTests {
 
     @Test("a ratchet is refused on a longer note; a block's notes change together in one step")
     func ratchetAndBlock() {
-        var m = EditorModel(pattern: Pattern(name: "g"))
+        var m = EditorModel(version1: Song(name: "g"))
         m.toggle()
         m.changeLength(by: 1)
         m.changeRatchet(by: 1)
@@ -58,7 +58,7 @@ struct EditorModelGrooveTests {
 
     @Test("the loop plays the pattern on the grid, or with G the whole chain, through the song's timeline")
     func audibleSong() {
-        var m = EditorModel(pattern: Pattern(name: "g"))
+        var m = EditorModel(version1: Song(name: "g"))
         m.addPattern(clone: false)
         #expect(m.audibleSong.chain == [ChainEntry(pattern: m.songPattern.name)])
         m.playsChain = true
@@ -67,7 +67,7 @@ struct EditorModelGrooveTests {
 
     @Test("p in the chain plays from the cursor's entry, v v loops a range; the heard entry counts in the whole chain")
     func chainRange() {
-        var m = EditorModel(pattern: Pattern(name: "g"))
+        var m = EditorModel(version1: Song(name: "g"))
         m.addPattern(clone: false)
         m.addPattern(clone: false)
         m.addPattern(clone: false)
@@ -89,7 +89,7 @@ struct EditorModelGrooveTests {
 
     @Test("p loops the pattern as its chain entry plays it: the entry's tempo and transpose, shown on the status line")
     func patternLoopAtTheEntrysTempo() {
-        var m = EditorModel(pattern: Pattern(name: "g"))
+        var m = EditorModel(version1: Song(name: "g"))
         m.song.chain[0].bpm = 128
         m.song.chain[0].transpose = 3
         m.song.chain[0].repeats = 4
@@ -102,7 +102,7 @@ struct EditorModelGrooveTests {
 
     @Test("Q: fill mode makes every entry the loop plays a fill, and leaves the song as it is")
     func fillMode() {
-        var m = EditorModel(pattern: Pattern(name: "g"))
+        var m = EditorModel(version1: Song(name: "g"))
         m.addPattern(clone: false)
         #expect(!m.audibleSong.chain.contains { $0.fill })
         m.fillMode = true

@@ -12,31 +12,31 @@ struct EditorModelKeyboardTests {
 
     @Test("step entry off: a played note sounds on the current track and nothing is placed")
     func auditionOnly() throws {
-        var m = EditorModel(pattern: Pattern(name: "k"))
+        var m = EditorModel(version1: Song(name: "k"))
         #expect(!m.stepEntry)
         let played = m.play(on(64, 90))
         let sounded = try #require(played)
         #expect(sounded.pitch == 64 && sounded.velocity == .normal)
         #expect(m.play(off(64)) == nil)
-        #expect(m.pattern.notes(.melody).isEmpty && !m.canUndo && m.step == 0)
+        #expect(m.songPattern.notes(.melody).isEmpty && !m.canUndo && m.step == 0)
     }
 
     @Test("step entry on: a note is placed at the cursor with its velocity and the cursor moves on at its release")
     func placement() throws {
-        var m = EditorModel(pattern: Pattern(name: "k"))
+        var m = EditorModel(version1: Song(name: "k"))
         m.toggleStepEntry()
         #expect(m.stepEntry)
         m.move(steps: 2)
         let played = m.play(on(67, 64))
         let sounded = try #require(played)
         #expect(sounded.pitch == 67)
-        #expect(m.pattern.notes(.melody) == [Note(step: 2, pitch: 67, velocity: .normal, length: 1)])
+        #expect(m.songPattern.notes(.melody) == [SongNote(step: 2, pitch: 67, velocity: .normal, length: 1)])
         #expect(m.step == 2 && m.row == 67)   // still held: the cursor waits
         _ = m.play(off(67))
         #expect(m.step == 3)
         _ = m.play(on(69, 127))
         _ = m.play(off(69))
-        #expect(m.pattern.notes(.melody).last == Note(step: 3, pitch: 69, velocity: .accent, length: 1))
+        #expect(m.songPattern.notes(.melody).last == SongNote(step: 3, pitch: 69, velocity: .accent, length: 1))
         #expect(m.step == 4)
         m.toggleStepEntry()
         #expect(!m.stepEntry)
@@ -58,7 +58,7 @@ struct EditorModelKeyboardTests {
 
     @Test("keys held together land on one step as a chord; the next group goes on the next step")
     func chord() {
-        var m = EditorModel(pattern: Pattern(name: "k"))
+        var m = EditorModel(version1: Song(name: "k"))
         m.cycleTrack(by: 1)   // chords
         m.toggleStepEntry()
         _ = m.play(on(60))
@@ -71,7 +71,7 @@ struct EditorModelKeyboardTests {
         #expect(m.step == 1)
         _ = m.play(on(62))
         _ = m.play(off(62))
-        let notes = m.pattern.notes(.chords)
+        let notes = m.songPattern.notes(.chords)
         #expect(notes.filter { $0.step == 0 }.map(\.pitch).sorted() == [60, 64, 67])
         #expect(notes.filter { $0.step == 1 }.map(\.pitch) == [62])
         #expect(m.step == 2)
@@ -79,7 +79,7 @@ struct EditorModelKeyboardTests {
 
     @Test("each placement is one undo step; the last step wraps to the first")
     func undoSteps() {
-        var m = EditorModel(pattern: Pattern(name: "k"))
+        var m = EditorModel(version1: Song(name: "k"))
         m.toggleStepEntry()
         m.jump(steps: 64)
         _ = m.play(on(60))
@@ -89,27 +89,27 @@ struct EditorModelKeyboardTests {
         #expect(m.step == 0)
         _ = m.play(on(60, 110))   // the same key again, on the wrapped step
         _ = m.play(off(60))
-        #expect(m.pattern.notes(.melody).count == 3)
+        #expect(m.songPattern.notes(.melody).count == 3)
         var undos = 0
         while m.canUndo {
             m.undo()
             undos += 1
         }
         #expect(undos == 3)
-        #expect(m.pattern.notes(.melody).isEmpty && m.canRedo)
+        #expect(m.songPattern.notes(.melody).isEmpty && m.canRedo)
         while m.canRedo { m.redo() }
-        #expect(m.pattern.notes(.melody).count == 3 && m.canUndo)
+        #expect(m.songPattern.notes(.melody).count == 3 && m.canUndo)
     }
 
     @Test("a pitch outside the track's range (or a key with no General MIDI drum lane) is refused with a message")
     func refused() throws {
-        var m = EditorModel(pattern: Pattern(name: "k"))
+        var m = EditorModel(version1: Song(name: "k"))
         m.cycleTrack(by: 2)   // bass: 16 ... 93
         m.toggleStepEntry()
         #expect(m.play(on(100)) == nil)
         #expect(m.message?.contains("outside the bass's range") == true)
         _ = m.play(off(100))
-        #expect(m.pattern.notes(.bass).isEmpty && m.step == 0 && !m.canUndo)
+        #expect(m.songPattern.notes(.bass).isEmpty && m.step == 0 && !m.canUndo)
         m.cycleTrack(by: 1)   // rhythm
         // Every General MIDI percussion key (35 ... 81) has a lane; 34 and 82 have none.
         #expect(m.play(on(34)) == nil)
@@ -121,13 +121,13 @@ struct EditorModelKeyboardTests {
         let snare = try #require(played)
         #expect(snare.pitch == 38)
         _ = m.play(off(38))
-        #expect(m.pattern.notes(.rhythm) == [Note(step: 0, pitch: 38, velocity: .accent, length: 1)])
+        #expect(m.songPattern.notes(.rhythm) == [SongNote(step: 0, pitch: 38, velocity: .accent, length: 1)])
         #expect(m.cursorLabel == "snare" && m.step == 1)
     }
 
     @Test("a JACK keyboard is told the keys that sound: those `play` takes, or any while a question waits")
     func soundsKey() {
-        var m = EditorModel(pattern: Pattern(name: "k"))
+        var m = EditorModel(version1: Song(name: "k"))
         m.cycleTrack(by: 2)   // bass: 16 ... 93
         #expect(m.soundsKey(40) && !m.soundsKey(100))
         m.cycleTrack(by: 1)   // rhythm

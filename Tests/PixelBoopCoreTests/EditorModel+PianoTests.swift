@@ -34,8 +34,8 @@ struct EditorModelPianoTests {
         var m = Self.empty()
         m.togglePiano()
         m.setVelocity(.accent)
-        #expect(m.pianoNote("z") == Note(step: 0, pitch: 60, velocity: .accent))
-        #expect(m.pianoNote("e") == Note(step: 1, pitch: 76, velocity: .accent))
+        #expect(m.pianoNote("z") == SongNote(step: 0, pitch: 60, velocity: .accent))
+        #expect(m.pianoNote("e") == SongNote(step: 1, pitch: 76, velocity: .accent))
         #expect(m.step == 2 && m.cursorPitch == 76)
         #expect(m.pianoNote("a") == nil)   // not a piano key
         #expect(m.songPattern.notes(.melody).map(\.pitch) == [60, 76])
@@ -55,7 +55,7 @@ struct EditorModelPianoTests {
         #expect(m.piano == PianoEntry(octave: 0, length: 16, advance: 0))
         m.changePiano(octave: 3, length: -13)
         m.moveTo(step: 14, row: 60)
-        #expect(m.pianoNote("x") == Note(step: 14, pitch: 50, length: 2))   // D3, 3 steps clipped to 2
+        #expect(m.pianoNote("x") == SongNote(step: 14, pitch: 50, length: 2))   // D3, 3 steps clipped to 2
         #expect(m.step == 14)   // a step of 0 stays
     }
 
@@ -84,8 +84,8 @@ struct EditorModelPianoTests {
         var m = Self.empty()
         m.cycleTrack(by: -1)
         m.togglePiano()
-        #expect(m.pianoNote("z") == Note(step: 0, pitch: 36))
-        #expect(m.pianoNote("s") == Note(step: 1, pitch: 38))
+        #expect(m.pianoNote("z") == SongNote(step: 0, pitch: 36))
+        #expect(m.pianoNote("s") == SongNote(step: 1, pitch: 38))
         #expect(m.pianoNote("i")?.pitch == DrumLane.all[24].key)
         #expect(m.row == 24)
     }

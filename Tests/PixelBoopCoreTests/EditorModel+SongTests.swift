@@ -11,7 +11,7 @@ struct EditorModelSongTests {
 
     /// C4, E4, G4 on steps 0, 1, 2.
     static func triad() -> EditorModel {
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         m.place()
         m.move(steps: 1, rows: 4)
         m.place()
@@ -151,7 +151,7 @@ struct EditorModelSongTests {
 
     @Test("the scale lock moves the cursor onto its notes")
     func scale() {
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         m.setScale(Scale(parsing: "C major"))
         m.move(rows: 1)
         #expect(m.cursorLabel == "D4")
@@ -173,7 +173,7 @@ struct EditorModelSongTests {
 
     @Test("under a scale lock t and T move notes by scale degrees: an F chord in A minor becomes G, then A minor")
     func degreeTranspose() {
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         m.setScale(Scale(parsing: "A minor"))
         for pitch in [65, 69, 72] {   // F4 A4 C5
             m.moveTo(step: 0, row: pitch)
@@ -183,12 +183,12 @@ struct EditorModelSongTests {
         m.toggleBlock()
         m.extendBlock(rows: 7)
         m.transpose(by: 1)
-        #expect(m.pattern.notes(.melody).map(\.pitch).sorted() == [67, 71, 74])   // G B D
+        #expect(m.songPattern.notes(.melody).map(\.pitch).sorted() == [67, 71, 74])   // G B D
         m.transpose(by: 1)
-        #expect(m.pattern.notes(.melody).map(\.pitch).sorted() == [69, 72, 76])   // A C E
-        #expect(m.pattern.notes(.melody).allSatisfy { m.scale!.contains($0.pitch) })
+        #expect(m.songPattern.notes(.melody).map(\.pitch).sorted() == [69, 72, 76])   // A C E
+        #expect(m.songPattern.notes(.melody).allSatisfy { m.scale!.contains($0.pitch) })
         m.transpose(by: -1)
-        #expect(m.pattern.notes(.melody).map(\.pitch).sorted() == [67, 71, 74])
+        #expect(m.songPattern.notes(.melody).map(\.pitch).sorted() == [67, 71, 74])
         #expect(
             Scale(parsing: "C major")?.pitch(66, movedBy: 1) == 67 && Scale(parsing: "C major")?.pitch(127, movedBy: 1) == nil)
     }

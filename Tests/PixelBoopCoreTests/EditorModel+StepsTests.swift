@@ -8,14 +8,14 @@ import Testing
 struct EditorModelStepsTests {
     static func model() -> EditorModel {
         EditorModel(
-            pattern: Pattern(
+            version1: Song(
                 name: "s", length: 8,
                 tracks: [
                     .melody: [
-                        Note(step: 0, pitch: 60, length: 3), Note(step: 2, pitch: 62), Note(step: 5, pitch: 64),
-                        Note(step: 7, pitch: 65)
+                        SongNote(step: 0, pitch: 60, length: 3), SongNote(step: 2, pitch: 62), SongNote(step: 5, pitch: 64),
+                        SongNote(step: 7, pitch: 65)
                     ],
-                    .bass: [Note(step: 2, pitch: 36)]
+                    .bass: [SongNote(step: 2, pitch: 36)]
                 ]))
     }
 

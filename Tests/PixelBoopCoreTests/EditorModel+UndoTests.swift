@@ -167,10 +167,10 @@ struct EditorModelUndoTests {
 
     @Test("sameNotes: equal as music whatever the note order and empty tracks")
     func sameNotes() {
-        let a = Pattern(name: "p", tracks: [.melody: [Note(step: 0, pitch: 60), Note(step: 2, pitch: 64)], .bass: []])
-        var b = Pattern(name: "p", tracks: [.melody: [Note(step: 2, pitch: 64), Note(step: 0, pitch: 60)]])
+        let a = Song(name: "p", tracks: [.melody: [SongNote(step: 0, pitch: 60), SongNote(step: 2, pitch: 64)], .bass: []])
+        var b = Song(name: "p", tracks: [.melody: [SongNote(step: 2, pitch: 64), SongNote(step: 0, pitch: 60)]])
         #expect(EditorModel.sameNotes(a, b))
-        b.tracks[.melody]![0].velocity = .accent
+        b.patterns[0].tracks[.melody]![0].velocity = .accent
         #expect(!EditorModel.sameNotes(a, b))
         var c = a
         c.bpm = 121

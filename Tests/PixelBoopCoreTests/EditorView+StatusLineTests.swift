@@ -8,7 +8,7 @@ struct EditorViewStatusLineTests {
     @Test("the status line fits any width, keeps the name whole while it fits, shortens the rest first")
     func statusLine() {
         var view = EditorView(colorMode: .truecolor)
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         m.toggle()
         let name = "a-rather-long-pattern-file-name-for-the-status-line.json"
         for sound in [
@@ -37,7 +37,7 @@ struct EditorViewStatusLineTests {
     @Test("`i` shows in the status line while step entry is on, and in the keys (`?`)")
     func stepEntryShown() {
         let view = EditorView(colorMode: .truecolor)
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         let sound = SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7)
         #expect(!view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("entry"))
         m.toggleStepEntry()
@@ -57,7 +57,7 @@ struct EditorViewStatusLineTests {
     @Test("a typed tempo keeps its tenth (97.5), and the status line shows it as the file holds it")
     func tempoTenths() {
         let view = EditorView(colorMode: .truecolor)
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         m.setBPM(97.54)
         #expect(m.song.bpm == 97.5)
         let sound = SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7)
@@ -69,7 +69,7 @@ struct EditorViewStatusLineTests {
     @Test("`K` shows piano mode in the status line: its octave, length and step, and chord")
     func pianoShown() {
         let view = EditorView(colorMode: .truecolor)
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         let sound = SoundStatus.device(name: "pulse", latencyMilliseconds: 8.7)
         m.togglePiano()
         #expect(view.statusText(model: m, playing: false, sound: sound, name: "t.json", width: 120).contains("piano C4 len 1 +1"))

@@ -5,17 +5,17 @@ import Testing
 
 @Suite("Editor screen (EditorView)")
 struct EditorViewTests {
-    static let pattern = Pattern(
+    static let pattern = Song(
         name: "snap", bpm: 120, length: 16,
         tracks: [
-            .melody: [Note(step: 0, pitch: 60), Note(step: 4, pitch: 64, velocity: .accent, length: 3)],
-            .bass: [Note(step: 8, pitch: 62, velocity: .sustain, length: 2)]
+            .melody: [SongNote(step: 0, pitch: 60), SongNote(step: 4, pitch: 64, velocity: .accent, length: 3)],
+            .bass: [SongNote(step: 8, pitch: 62, velocity: .sustain, length: 2)]
         ])
 
     @Test("80x24: title, ruler, grid with note starts, tails and the other tracks faintly, status line")
     func snapshot() {
         var view = EditorView(colorMode: .truecolor)
-        let model = EditorModel(pattern: EditorViewTests.pattern)
+        let model = EditorModel(version1: EditorViewTests.pattern)
         let f = view.frame(
             model: model, width: 80, height: 24, playStep: 5, playing: true,
             sound: .device(name: "pulse", latencyMilliseconds: 8.7), fileName: "snap.json")
@@ -41,7 +41,7 @@ struct EditorViewTests {
         #expect(ColorMode.detect(["COLORTERM": "truecolor"]) == .truecolor)
         #expect(ColorMode.detect(["TERM": "xterm-256color"]) == .palette256)
         var view = EditorView(colorMode: .none)
-        var model = EditorModel(pattern: EditorViewTests.pattern)
+        var model = EditorModel(version1: EditorViewTests.pattern)
         model.cycleTrack(by: 2)   // bass: the cursor starts on its first note, D4
         let f = view.frame(
             model: model, width: 80, height: 24, playStep: nil, playing: false,
@@ -61,7 +61,7 @@ struct EditorViewTests {
     @Test("the writer rewrites only changed cells, inside synchronized output")
     func diff() {
         var view = EditorView(colorMode: .palette256)
-        var model = EditorModel(pattern: EditorViewTests.pattern)
+        var model = EditorModel(version1: EditorViewTests.pattern)
         var writer = ScreenWriter(colorMode: .palette256)
         let first = writer.update(
             to: view.frame(
@@ -85,7 +85,7 @@ struct EditorViewTests {
     @Test("a mouse position maps to the step and the pitch row under it")
     func mouseMapping() {
         var view = EditorView(colorMode: .none)
-        let model = EditorModel(pattern: EditorViewTests.pattern)
+        let model = EditorModel(version1: EditorViewTests.pattern)
         let f = view.frame(
             model: model, width: 80, height: 24, playStep: nil, playing: false, sound: .silent(""),
             fileName: "f")

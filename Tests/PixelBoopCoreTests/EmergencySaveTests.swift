@@ -18,18 +18,19 @@ struct EmergencySaveTests {
         #expect(name.utf8.count <= 255 && name.hasSuffix("song.json.save"))
         #expect(name != EmergencySave.encodedName("/x" + long))
         // Beside the file when its folder takes one.
-        let beside = try EmergencySave.write(PatternFileTests.pattern, for: dir + "/song.json", environment: env)
+        let beside = try EmergencySave.write(
+            song: PatternFileTests.pattern, version1: true, for: dir + "/song.json", environment: env)
         #expect(beside == dir + "/song.json.save")
         #expect(EmergencySave.find(for: dir + "/song.json", environment: env) == beside)
         EmergencySave.removeAll(for: dir + "/song.json", environment: env)
         #expect(EmergencySave.find(for: dir + "/song.json", environment: env) == nil)
         // Else in the state folder (made 0700), found by another spelling of the path too.
         let missing = dir + "/gone/song.json"
-        let place = try EmergencySave.write(PatternFileTests.pattern, for: missing, environment: env)
+        let place = try EmergencySave.write(song: PatternFileTests.pattern, version1: true, for: missing, environment: env)
         #expect(place.hasPrefix(dir + "/state/pixelboop/%2F") && place.hasSuffix("%2Fgone%2Fsong.json.save"))
         var st = stat()
         #expect(stat(dir + "/state/pixelboop", &st) == 0 && st.st_mode & 0o777 == 0o700)
-        #expect(try Pattern.load(path: place) == PatternFileTests.pattern)
+        #expect(try PieceFile.load(path: place) == Song(version1: PatternFileTests.pattern))
         #expect(EmergencySave.find(for: dir + "/state/../gone/song.json", environment: env) == place)
     }
 }

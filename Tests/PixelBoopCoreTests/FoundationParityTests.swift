@@ -42,22 +42,47 @@ import Testing
     @Test("a version-1 pattern file is the bytes JSONEncoder wrote (pretty, sorted, slashes as typed)")
     func patternFileAsEncoder() throws {
         let patterns = [
-            Pattern(name: "a/b \"q\" é", bpm: 120, length: 16),
-            Pattern(
+            Song(name: "a/b \"q\" é", bpm: 120, length: 16),
+            Song(
                 name: "x", bpm: 97.5, length: 8,
                 tracks: [
-                    .melody: [Note(step: 0, pitch: 60), Note(step: 3, pitch: 72, velocity: .accent, length: 2)],
-                    .rhythm: [Note(step: 1, pitch: 36, velocity: .sustain)]
+                    .melody: [SongNote(step: 0, pitch: 60), SongNote(step: 3, pitch: 72, velocity: .accent, length: 2)],
+                    .rhythm: [SongNote(step: 1, pitch: 36, velocity: .sustain)]
                 ])
         ]
         for p in patterns {
-            var clean = p
-            for (kind, notes) in p.tracks where notes.isEmpty { clean.tracks[kind] = nil }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let expected = Array(try encoder.encode(clean)) + [0x0A]
-            let written = try p.fileData()
+            let expected = Array(try encoder.encode(EncodedVersion1(p))) + [0x0A]
+            let written = try p.version1FileData()
             #expect(written == expected, "\(String(decoding: written, as: UTF8.self))")
         }
+    }
+}
+
+/// A version-1 file as the Codable pattern of earlier releases encoded it: the name, tempo and
+/// length, and each track's notes (step, pitch, velocity, length), empty tracks left out.
+private struct EncodedVersion1: Encodable {
+    struct Note: Encodable {
+        let step: Int
+        let pitch: Int
+        let velocity: Velocity
+        let length: Int
+    }
+    let name: String
+    let bpm: Double
+    let length: Int
+    let tracks: [String: [Note]]
+
+    init(_ song: Song) {
+        let p = song.patterns[0]
+        name = song.name
+        bpm = song.bpm
+        length = p.length
+        var tracks: [String: [Note]] = [:]
+        for (kind, notes) in p.tracks where !notes.isEmpty {
+            tracks[kind.rawValue] = notes.map { Note(step: $0.step, pitch: $0.pitch, velocity: $0.velocity, length: $0.length) }
+        }
+        self.tracks = tracks
     }
 }

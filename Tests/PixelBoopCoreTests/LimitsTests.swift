@@ -15,7 +15,7 @@ struct LimitsTests {
         #expect(Limits.periodFrames == Int(BOOP_PERIOD_FRAMES_MIN)...Int(BOOP_PERIOD_FRAMES_MAX))
         #expect(Limits.periods == Int(BOOP_PERIODS_MIN)...Int(BOOP_PERIODS_MAX))
         #expect(OutputStage.gainRange == Double(BOOP_GAIN_DB_MIN)...Double(BOOP_GAIN_DB_MAX))
-        #expect(Pattern.bpmRange == Double(BOOP_TEMPO_BPM_MIN)...Double(BOOP_TEMPO_BPM_MAX))
+        #expect(Song.bpmRange == Double(BOOP_TEMPO_BPM_MIN)...Double(BOOP_TEMPO_BPM_MAX))
         #expect(Pitch.audibleRange == Double(BOOP_TONE_HZ_MIN)...Double(BOOP_TONE_HZ_MAX))
         #expect(ToneSequence.durationRange == Double(BOOP_TONE_SECONDS_MIN)...Double(BOOP_TONE_SECONDS_MAX))
         #expect(EngineConfiguration().voices == Int(BOOP_ENGINE_VOICES_DEFAULT))

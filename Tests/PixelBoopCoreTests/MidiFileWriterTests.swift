@@ -89,30 +89,20 @@ private struct ParsedMidi {
     }
 }
 
-private let sample = Pattern(
+/// A version-1 pattern, written as its one-pattern song (`Song(version1:)`), as `boop render` does.
+private let sample = Song(version1: sampleNotes)
+private let sampleNotes = Song(
     name: "Test Song", bpm: 120, length: 16,
     tracks: [
         .melody: [
-            Note(step: 0, pitch: 72, velocity: .accent, length: 2),
-            Note(step: 2, pitch: 76),
-            Note(step: 4, pitch: 79, velocity: .sustain, length: 4),
-            Note(step: 8, pitch: 79, velocity: .sustain, length: 8)
+            SongNote(step: 0, pitch: 72, velocity: .accent, length: 2),
+            SongNote(step: 2, pitch: 76),
+            SongNote(step: 4, pitch: 79, velocity: .sustain, length: 4),
+            SongNote(step: 8, pitch: 79, velocity: .sustain, length: 8)
         ],
-        .bass: [Note(step: 0, pitch: 36, length: 4), Note(step: 2, pitch: 36)],   // overlaps: retrigger
-        .rhythm: [Note(step: 0, pitch: 36, velocity: .accent), Note(step: 4, pitch: 38), Note(step: 15, pitch: 42)]
+        .bass: [SongNote(step: 0, pitch: 36, length: 4), SongNote(step: 2, pitch: 36)],   // overlaps: retrigger
+        .rhythm: [SongNote(step: 0, pitch: 36, velocity: .accent), SongNote(step: 4, pitch: 38), SongNote(step: 15, pitch: 42)]
     ])
-
-/// A version-1 pattern is written as its one-pattern song (`Song(version1:)`), as `boop render` does.
-extension MidiFileWriter {
-    fileprivate static func data(for pattern: Pattern, loops: Int = 1) -> Bytes {
-        data(for: Song(version1: pattern), loops: loops)
-    }
-
-    @discardableResult
-    fileprivate static func write(_ pattern: Pattern, loops: Int = 1, to path: String) throws(AudioError) -> Bool {
-        try write(Song(version1: pattern), loops: loops, to: path)
-    }
-}
 
 @Suite struct MidiFileWriterTests {
     @Test func headerAndConductor() throws {
@@ -164,7 +154,7 @@ extension MidiFileWriter {
     }
 
     @Test func exactBytesOfATinyPattern() {
-        let p = Pattern(name: "T", bpm: 120, length: 8, tracks: [.melody: [Note(step: 1, pitch: 60)]])
+        let p = Song(version1: Song(name: "T", bpm: 120, length: 8, tracks: [.melody: [SongNote(step: 1, pitch: 60)]]))
         let expected: [UInt8] = [
             0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 1, 0, 2, 0x01, 0xE0,
             0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 25,
@@ -235,13 +225,14 @@ extension MidiFileWriter {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("midi-mido-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var patterns: [(String, Pattern)] = [("sample.json", sample)]
+        var patterns: [(String, Song)] = [("sample.json", sample)]
         var odd = sample
         odd.bpm = 133
-        odd.length = 24
-        odd.tracks[.chords] = [
-            Note(step: 0, pitch: 60, velocity: .sustain, length: 24), Note(step: 0, pitch: 64, velocity: .sustain, length: 24),
-            Note(step: 20, pitch: 67, length: 4)
+        odd.patterns[0].length = 24
+        odd.patterns[0].tracks[.chords] = [
+            SongNote(step: 0, pitch: 60, velocity: .sustain, length: 24),
+            SongNote(step: 0, pitch: 64, velocity: .sustain, length: 24),
+            SongNote(step: 20, pitch: 67, length: 4)
         ]
         patterns.append(("odd.json", odd))
         let examples = root.appendingPathComponent("examples")
@@ -251,17 +242,15 @@ extension MidiFileWriter {
             let path = examples.appendingPathComponent(name).path
             let piece = try PieceFile.load(path: path)
             guard piece.version1 != nil else { continue }
-            patterns.append((path, piece.asPattern(0)))
+            patterns.append((path, piece))
         }
         for (name, pattern) in patterns {
             let json = name.hasPrefix("/") ? name : dir.appendingPathComponent(name).path
             if !name.hasPrefix("/") {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .sortedKeys
-                try encoder.encode(pattern).write(to: URL(fileURLWithPath: json))
+                try Data(pattern.version1FileData()).write(to: URL(fileURLWithPath: json))
             }
             let mid = dir.appendingPathComponent((name as NSString).lastPathComponent + ".mid").path
-            try MidiFileWriter.write(pattern, loops: loops, to: mid)
+            try MidiFileWriter.write(Song(version1: pattern), loops: loops, to: mid)
             let (status, output) = try MidoChecker.run([
                 root.appendingPathComponent("scripts/check-midi.py").path,
                 json, mid, "--loops", String(loops)

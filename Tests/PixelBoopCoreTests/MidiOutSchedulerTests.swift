@@ -3,12 +3,12 @@ import Testing
 @testable import PixelBoopCore
 
 /// A version-1 pattern's sequencer (its one-pattern song, looping), its first step on frame 1000.
-private func version1(_ pattern: Pattern, rate: Double) -> SongSequencer {
+private func version1(_ pattern: Song, rate: Double) -> SongSequencer {
     SongSequencer(song: Song(version1: pattern), sampleRate: rate, loops: nil, startFrame: 1000)
 }
 
 /// Every message the scheduler hands out for `steps`, as (frame, bytes).
-private func midi(_ pattern: Pattern, steps: Range<Int>, clock: Bool, rate: Double = 48000) -> [(UInt64, [UInt8])] {
+private func midi(_ pattern: Song, steps: Range<Int>, clock: Bool, rate: Double = 48000) -> [(UInt64, [UInt8])] {
     var sequencer = version1(pattern, rate: rate)
     var scheduler = MidiOutScheduler(clock: clock)
     scheduler.announce(step: 0, resume: false)
@@ -22,7 +22,7 @@ private func midi(_ pattern: Pattern, steps: Range<Int>, clock: Bool, rate: Doub
 struct MidiOutSchedulerTests {
     @Test("Start first, then 24 clocks a quarter note on round(k x rate x 60 / (bpm x 24)) after it")
     func clockFrames() {
-        let out = midi(Pattern(name: "c", bpm: 133), steps: 0..<64, clock: true)
+        let out = midi(Song(name: "c", bpm: 133), steps: 0..<64, clock: true)
         #expect(out.first?.1 == [0xFA])
         #expect(out.first?.0 == 1000)
         let clocks = out.filter { $0.1 == [0xF8] }.map(\.0)
@@ -34,7 +34,7 @@ struct MidiOutSchedulerTests {
 
     @Test("Stop on the frame the music ends, after the last clock; none without a clock")
     func stopAtTheEnd() {
-        let pattern = Pattern(name: "s", bpm: 151.5, length: 8, tracks: [.melody: [Note(step: 7, pitch: 60, length: 1)]])
+        let pattern = Song(name: "s", bpm: 151.5, length: 8, tracks: [.melody: [SongNote(step: 7, pitch: 60, length: 1)]])
         for clock in [true, false] {
             var sequencer = version1(pattern, rate: 48000)
             var scheduler = MidiOutScheduler(clock: clock)
@@ -52,12 +52,14 @@ struct MidiOutSchedulerTests {
 
     @Test("tracks on channels 1, 2, 3, 10 with the export's velocities; a key struck again ends its note first")
     func notes() {
-        let pattern = Pattern(
+        let pattern = Song(
             name: "n", bpm: 120, length: 16,
             tracks: [
-                .melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 4), Note(step: 2, pitch: 60, velocity: .accent)],
-                .chords: [Note(step: 0, pitch: 64)], .bass: [Note(step: 0, pitch: 36)],
-                .rhythm: [Note(step: 0, pitch: 36, velocity: .accent, length: 2)]
+                .melody: [
+                    SongNote(step: 0, pitch: 60, velocity: .sustain, length: 4), SongNote(step: 2, pitch: 60, velocity: .accent)
+                ],
+                .chords: [SongNote(step: 0, pitch: 64)], .bass: [SongNote(step: 0, pitch: 36)],
+                .rhythm: [SongNote(step: 0, pitch: 36, velocity: .accent, length: 2)]
             ])
         let out = midi(pattern, steps: 0..<16, clock: false)
         let ons = out.filter { $0.1[0] & 0xF0 == 0x90 }
@@ -80,11 +82,12 @@ struct MidiOutSchedulerTests {
 
     @Test("on a frame where a sounding key is struck again beside a new one, every note-off goes first")
     func noteOffsFirstOnAFrame() {
-        let pattern = Pattern(
+        let pattern = Song(
             name: "f", bpm: 120, length: 16,
             tracks: [
                 .melody: [
-                    Note(step: 0, pitch: 60, velocity: .sustain, length: 4), Note(step: 2, pitch: 55), Note(step: 2, pitch: 60)
+                    SongNote(step: 0, pitch: 60, velocity: .sustain, length: 4), SongNote(step: 2, pitch: 55),
+                    SongNote(step: 2, pitch: 60)
                 ]
             ])
         let out = midi(pattern, steps: 0..<16, clock: false)
@@ -95,9 +98,9 @@ struct MidiOutSchedulerTests {
 
     @Test("a full output queue keeps the rest for the next flush: nothing lost, nothing sent twice")
     func fullQueue() {
-        let pattern = Pattern(
+        let pattern = Song(
             name: "q", bpm: 120, length: 16,
-            tracks: [.melody: (0..<16).map { Note(step: $0, pitch: 60 + $0 % 3) }, .rhythm: [Note(step: 0, pitch: 36)]])
+            tracks: [.melody: (0..<16).map { SongNote(step: $0, pitch: 60 + $0 % 3) }, .rhythm: [SongNote(step: 0, pitch: 36)]])
         let whole = midi(pattern, steps: 0..<16, clock: true)
         var sequencer = version1(pattern, rate: 48000)
         var scheduler = MidiOutScheduler(clock: true)
@@ -181,7 +184,7 @@ struct MidiOutSchedulerTests {
         var resumed: [[UInt8]] = []
         try scheduler.flush(before: UInt64.max) { bytes, _ in resumed.append(bytes) }
         #expect(Array(resumed.dropFirst(2).prefix(setup.count)) == setup)
-        var plain = SongSequencer(song: Song(version1: Pattern(name: "p")), sampleRate: 48000, loops: 1)
+        var plain = SongSequencer(song: Song(version1: Song(name: "p")), sampleRate: 48000, loops: 1)
         var v1 = MidiOutScheduler(clock: false, song: plain.song)
         v1.announce(step: 0, resume: false)
         v1.add(plain.spans(forSteps: 0..<16), steps: 0..<16, song: &plain)

@@ -39,16 +39,16 @@ struct OutputStageTests {
     }
 
     /// A pattern at the edge: every track on every step, chords stacked, all accented.
-    static var dense: Pattern {
-        var tracks: [TrackKind: [Note]] = [:]
-        tracks[.melody] = (0..<16).map { Note(step: $0, pitch: 84 + $0 % 5, velocity: .accent) }
-        tracks[.chords] = (0..<16).flatMap { s in [60, 64, 67, 71].map { Note(step: s, pitch: $0, velocity: .accent) } }
-        tracks[.bass] = (0..<16).map { Note(step: $0, pitch: 36 + $0 % 3, velocity: .accent) }
-        tracks[.rhythm] = (0..<16).flatMap { s in [36, 38, 42].map { Note(step: s, pitch: $0, velocity: .accent) } }
-        return Pattern(name: "Dense", bpm: 200, length: 16, tracks: tracks)
+    static var dense: Song {
+        var tracks: [TrackKind: [SongNote]] = [:]
+        tracks[.melody] = (0..<16).map { SongNote(step: $0, pitch: 84 + $0 % 5, velocity: .accent) }
+        tracks[.chords] = (0..<16).flatMap { s in [60, 64, 67, 71].map { SongNote(step: s, pitch: $0, velocity: .accent) } }
+        tracks[.bass] = (0..<16).map { SongNote(step: $0, pitch: 36 + $0 % 3, velocity: .accent) }
+        tracks[.rhythm] = (0..<16).flatMap { s in [36, 38, 42].map { SongNote(step: s, pitch: $0, velocity: .accent) } }
+        return Song(name: "Dense", bpm: 200, length: 16, tracks: tracks)
     }
 
-    static func render(_ pattern: Pattern, gainDB: Double = 0, voices: Int = 8) throws -> [Float] {
+    static func render(_ pattern: Song, gainDB: Double = 0, voices: Int = 8) throws -> [Float] {
         var r = SongRenderer(song: Song(version1: pattern))
         r.gainDB = gainDB
         r.voices = voices
@@ -78,7 +78,7 @@ struct OutputStageTests {
 
     @Test("--gain -6 on a pattern under the ceiling: every sample 0.501 x the default, same length")
     func gainIsExact() throws {
-        let pattern = try Pattern.load(
+        let pattern = try PieceFile.load(
             path: URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().appendingPathComponent("../../examples/demo.json").standardized.path)
         let plain = try OutputStageTests.render(pattern)

@@ -9,8 +9,8 @@ struct PatternSavingTests {
     func destinations() throws {
         let dir = PatternFileTests.folder("destinations")
         let file = dir + "/song.json"
-        try PatternFile.write(PatternFileTests.pattern, to: file)
-        try PatternFile.write(PatternFileTests.pattern, to: dir + "/other.json")
+        try PatternFile.write(version1: PatternFileTests.pattern, to: file)
+        try PatternFile.write(version1: PatternFileTests.pattern, to: dir + "/other.json")
         symlink("song.json", dir + "/link.json")
         #expect(
             PatternSaving.destination(typed: dir, editing: file, home: nil)
@@ -29,7 +29,7 @@ struct PatternSavingTests {
     func confirmation() throws {
         let dir = PatternFileTests.folder("confirm")
         let file = dir + "/ro.json"
-        try PatternFile.write(PatternFileTests.pattern, to: file)
+        try PatternFile.write(version1: PatternFileTests.pattern, to: file)
         symlink("ro.json", dir + "/link.json")
         chmod(file, 0o444)
         #expect(PatternSaving.needsConfirmation(file, confirmed: []))
@@ -46,10 +46,10 @@ struct PatternSavingTests {
         let env = ["XDG_STATE_HOME": dir + "/state", "HOME": dir + "/home"]
         let file = dir + "/a.json"
         let other = dir + "/b.json"
-        try EmergencySave.write(PatternFileTests.pattern, for: file, environment: env)
-        try EmergencySave.write(PatternFileTests.pattern, for: other, environment: env)
-        try PatternSaving.save(PatternFileTests.pattern, to: other, editing: file, environment: env)
-        #expect(try Pattern.load(path: other) == PatternFileTests.pattern)
+        try EmergencySave.write(song: PatternFileTests.pattern, version1: true, for: file, environment: env)
+        try EmergencySave.write(song: PatternFileTests.pattern, version1: true, for: other, environment: env)
+        try PatternSaving.save(song: PatternFileTests.pattern, version1: true, to: other, editing: file, environment: env)
+        #expect(try PieceFile.load(path: other) == Song(version1: PatternFileTests.pattern))
         #expect(EmergencySave.find(for: file, environment: env) == nil)
         #expect(EmergencySave.find(for: other, environment: env) == nil)
     }

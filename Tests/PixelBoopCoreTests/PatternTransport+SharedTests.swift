@@ -113,7 +113,7 @@ struct PatternTransportSharedTests {
 
     @Test("a version-1 pattern follows an outside tempo; a song keeps its chain's")
     func followsTempo() throws {
-        let pattern = try Self.transport(Song(version1: Pattern(name: "p")))
+        let pattern = try Self.transport(Song(version1: Song(name: "p")))
         #expect(pattern.sync.locked { $0.followsTempo })
         let song = try Self.transport()
         #expect(!song.sync.locked { $0.followsTempo })

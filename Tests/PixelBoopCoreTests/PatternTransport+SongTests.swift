@@ -59,7 +59,7 @@ struct PatternTransportSongTests {
 
     @Test("the editor's path: playSong on a transport opened with a pattern, then the chain with its tempo change and groove")
     func playSongLater() throws {
-        let t = try PatternTransport(song: Song(version1: Pattern(name: "p")), route: AudioRoute(device: "null"))
+        let t = try PatternTransport(song: Song(version1: Song(name: "p")), route: AudioRoute(device: "null"))
         t.playSong(PatternTransportSongTests.song)
         t.sync.locked { $0.scheduledLog = [] }
         try t.start()

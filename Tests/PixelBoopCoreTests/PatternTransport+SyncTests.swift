@@ -21,8 +21,8 @@ struct PatternTransportSyncTests {
 
     @Test("an outside tempo is held within the tempo range")
     func clamp() {
-        #expect(PatternTransport.clampBPM(10) == Pattern.bpmRange.lowerBound)
-        #expect(PatternTransport.clampBPM(999) == Pattern.bpmRange.upperBound)
+        #expect(PatternTransport.clampBPM(10) == Song.bpmRange.lowerBound)
+        #expect(PatternTransport.clampBPM(999) == Song.bpmRange.upperBound)
         #expect(PatternTransport.clampBPM(133.5) == 133.5)
     }
 

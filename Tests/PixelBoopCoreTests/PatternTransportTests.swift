@@ -7,10 +7,10 @@ import Testing
 /// thread paces it by the system clock, so a loop of a short fast pattern plays in about a second).
 @Suite("PatternTransport")
 struct PatternTransportTests {
-    static let pattern = Pattern(
+    static let pattern = Song(
         name: "T", bpm: 200, length: 8,
         tracks: [
-            .melody: (0..<8).map { Note(step: $0, pitch: 60 + $0) }
+            .melody: (0..<8).map { SongNote(step: $0, pitch: 60 + $0) }
         ])
 
     @Test("plays the requested loops, finishes, stops; pause and resume on the way")
@@ -25,7 +25,7 @@ struct PatternTransportTests {
         try t.setPaused(false)
         #expect(t.state == .playing)
         t.setBPM(500)   // clamped to the pattern range
-        #expect(t.playingSong.bpm == Pattern.bpmRange.upperBound)
+        #expect(t.playingSong.bpm == Song.bpmRange.upperBound)
         let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
         while t.state == .playing && Date() < deadline {
             try t.tick()
@@ -46,7 +46,7 @@ struct PatternTransportTests {
         usleep(300_000)   // the null device runs up to 0.1 s ahead of real time, past queued steps
         try t.setPaused(true)
         try t.setPaused(false)
-        t.setBPM(Pattern.bpmRange.upperBound)
+        t.setBPM(Song.bpmRange.upperBound)
         let deadline = Date().addingTimeInterval(120)   // a limit for a loaded machine, not a delay
         while t.state == .playing && Date() < deadline {
             try t.tick()

@@ -62,7 +62,7 @@ struct PieceFileTests {
     func patternRules() {
         func refused(_ text: String) -> String? {
             do {
-                _ = try Pattern.parse(Bytes(text.utf8), file: "p.json")
+                _ = try Song.parseVersion1(Bytes(text.utf8), file: "p.json")
                 return nil
             } catch { return error.message }
         }

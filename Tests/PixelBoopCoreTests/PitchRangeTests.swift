@@ -25,7 +25,7 @@ struct PitchRangeTests {
         dark.cutoff = 500
         #expect(PitchRange.highest(.melody, dark) == 83 && PitchRange.tag(pitch: 84, kind: .melody, dark) == "too high")
         #expect(PitchRange.hint(pitch: 90, kind: .melody, dark)?.hasSuffix("useful notes are E0–B5") == true)
-        var m = EditorModel(pattern: Pattern(name: "t"))
+        var m = EditorModel(version1: Song(name: "t"))
         #expect(m.pitchHint == nil)
         m.move(rows: 200)
         var view = EditorView(colorMode: .truecolor)

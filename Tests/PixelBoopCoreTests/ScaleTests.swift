@@ -108,7 +108,7 @@ struct SongScaleTests {
         #expect(m.song.scale == Scale(parsing: "A minor") && m.isModified)
         m.undo()
         #expect(m.song.scale == nil && m.scale == Scale(parsing: "A minor"))
-        var v1 = EditorModel(pattern: Pattern(name: "p"))
+        var v1 = EditorModel(version1: Song(name: "p"))
         v1.chooseScale(Scale(parsing: "A minor"))
         #expect(v1.song.scale == nil && !v1.isModified && v1.scale == Scale(parsing: "A minor"))
     }

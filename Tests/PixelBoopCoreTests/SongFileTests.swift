@@ -10,33 +10,33 @@ import Testing
 struct SongFileTests {
     static func folder() throws -> String { try scratchFolder("songfile") }
 
-    static let pattern = Pattern(
+    static let pattern = Song(
         name: "p", bpm: 110, length: 16,
-        tracks: [.melody: [Note(step: 0, pitch: 60, velocity: .accent, length: 2)], .rhythm: [Note(step: 4, pitch: 38)]])
+        tracks: [.melody: [SongNote(step: 0, pitch: 60, velocity: .accent, length: 2)], .rhythm: [SongNote(step: 4, pitch: 38)]])
 
     @Test("a song a version-1 file can hold is written as the pattern save writes it")
     func version1() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try PatternFile.write(song: Song(pattern: Self.pattern), version1: true, to: dir + "/a.json")
-        try PatternFile.write(Self.pattern, to: dir + "/b.json")
+        try PatternFile.write(song: Self.pattern, version1: true, to: dir + "/a.json")
+        try PatternFile.write(version1: Self.pattern, to: dir + "/b.json")
         let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.json"))
         #expect(a == (try Data(contentsOf: URL(fileURLWithPath: dir + "/b.json"))))
-        #expect(try Pattern.load(path: dir + "/a.json") == Self.pattern)
+        #expect(try PieceFile.load(path: dir + "/a.json") == Song(version1: Self.pattern))
     }
 
     @Test("a song that needs version 2 is written as a song, even from a version-1 file, and reads back the same")
     func version2() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var song = Song(pattern: Self.pattern)
+        var song = Self.pattern
         song.swing = 62
         try PatternFile.write(song: song, version1: true, to: dir + "/s.json")
         let back = try PieceFile.load(path: dir + "/s.json")
         #expect(back.version1 == nil)
         #expect(back.normalized == song.normalized)
         // Not from a version-1 file: a song, whatever it holds.
-        try PatternFile.write(song: Song(pattern: Self.pattern), version1: false, to: dir + "/t.json")
+        try PatternFile.write(song: Self.pattern, version1: false, to: dir + "/t.json")
         #expect(try PieceFile.load(path: dir + "/t.json").version1 == nil)
     }
 

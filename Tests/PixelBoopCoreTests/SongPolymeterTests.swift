@@ -101,7 +101,8 @@ struct SongPolymeterTests {
         }
         // A version-1 pattern keeps its three names.
         #expect(throws: PatternError.self) {
-            try Pattern.parse(Bytes(#"{"tracks": {"melody": [{"step": 0, "pitch": 60, "velocity": 97}]}}"#.utf8), file: "v1.json")
+            try Song.parseVersion1(
+                Bytes(#"{"tracks": {"melody": [{"step": 0, "pitch": 60, "velocity": 97}]}}"#.utf8), file: "v1.json")
         }
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PixelBoopCore
 
-private func render(_ pattern: Pattern, loops: Int = 1, rate: Double = 44100, voices: Int = 8) throws -> [Float] {
+private func render(_ pattern: Song, loops: Int = 1, rate: Double = 44100, voices: Int = 8) throws -> [Float] {
     var renderer = SongRenderer(song: Song(version1: pattern))
     renderer.loops = loops
     renderer.sampleRate = rate
@@ -18,7 +18,7 @@ private func expectedFrame(_ k: Int, rate: Double, bpm: Double) -> Int {
 }
 
 /// A version-1 pattern's sequencer: its one-pattern song, looping for ever.
-private func sequencer(_ pattern: Pattern, rate: Double) -> SongSequencer {
+private func sequencer(_ pattern: Song, rate: Double) -> SongSequencer {
     SongSequencer(song: Song(version1: pattern), sampleRate: rate, loops: nil)
 }
 
@@ -26,7 +26,7 @@ private func sequencer(_ pattern: Pattern, rate: Double) -> SongSequencer {
 struct SongSequencerTests {
     @Test("step frames come from the absolute index: no accumulation, no drift")
     func stepFrames() {
-        var seq = sequencer(Pattern(name: "t", bpm: 133), rate: 44100)
+        var seq = sequencer(Song(name: "t", bpm: 133), rate: 44100)
         for k in [0, 1, 2, 3, 7, 16, 1000, 2659, 1_000_000] {
             #expect(Int(seq.frame(ofStep: k)) == expectedFrame(k, rate: 44100, bpm: 133))
         }
@@ -40,10 +40,10 @@ struct SongSequencerTests {
         // A quarter-note pulse; the note and its release end long before the next onset, so each
         // onset is the first non-zero sample after silence. The engine's envelope starts at 0,
         // so the first audible sample of a note scheduled on frame F is F + 1.
-        let pattern = Pattern(
+        let pattern = Song(
             name: "pulse", bpm: 133, length: 16,
             tracks: [
-                .melody: [0, 4, 8, 12].map { Note(step: $0, pitch: 69) }
+                .melody: [0, 4, 8, 12].map { SongNote(step: $0, pitch: 69) }
             ])
         let loops = 5 * 60 * 133 * 4 / 16 / 4 * 1   // 5 min of 16-step loops
         let x = try render(pattern, loops: loops)
@@ -59,10 +59,10 @@ struct SongSequencerTests {
 
     @Test("the loop seam is just another step: step 15 -> step 16 spacing equals every other")
     func loopSeam() throws {
-        let pattern = Pattern(
+        let pattern = Song(
             name: "seam", bpm: 133, length: 8,
             tracks: [
-                .melody: [Note(step: 0, pitch: 72), Note(step: 4, pitch: 72)]
+                .melody: [SongNote(step: 0, pitch: 72), SongNote(step: 4, pitch: 72)]
             ])
         let x = try render(pattern, loops: 3)
         let onsets = SignalAnalysis.onsets(x, minSilence: 500)
@@ -73,7 +73,7 @@ struct SongSequencerTests {
     func gateAndRelease() throws {
         let rate = 44100.0
         // 60 BPM: a step is 0.25 s. Normal note of 2 steps: gate 0.4 s, release 0.12 s.
-        let normal = try render(Pattern(name: "g", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: 69, length: 2)]]))
+        let normal = try render(Song(name: "g", bpm: 60, length: 8, tracks: [.melody: [SongNote(step: 0, pitch: 69, length: 2)]]))
         let gate = Int(0.4 * rate)
         let release = Int(0.12 * rate)
         #expect(SignalAnalysis.peak(normal, gate - 500..<gate) > 0.29 * 0.6)
@@ -81,7 +81,7 @@ struct SongSequencerTests {
         #expect(SignalAnalysis.peak(normal, gate + release - 600..<gate + release - 100) > 0)
         // Sustain of 4 steps: holds 1 s, release capped at 0.15 s.
         let sustain = try render(
-            Pattern(name: "s", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: 69, velocity: .sustain, length: 4)]]))
+            Song(name: "s", bpm: 60, length: 8, tracks: [.melody: [SongNote(step: 0, pitch: 69, velocity: .sustain, length: 4)]]))
         #expect(SignalAnalysis.peak(sustain, Int(rate) - 500..<Int(rate)) > 0.23)
         #expect(SignalAnalysis.peak(sustain, Int(1.15 * rate) + 100..<sustain.count) < 1e-6)
         #expect(SignalAnalysis.peak(sustain, Int(1.15 * rate) - 800..<Int(1.15 * rate) - 100) > 0)
@@ -89,13 +89,13 @@ struct SongSequencerTests {
 
     @Test("velocity ratios on rendered notes: 0.6 : 1.0 : 0.8")
     func velocities() throws {
-        let p = Pattern(
+        let p = Song(
             name: "v", bpm: 60, length: 16,
             tracks: [
                 .melody: [
-                    Note(step: 0, pitch: 69, velocity: .normal, length: 2),
-                    Note(step: 4, pitch: 69, velocity: .accent, length: 2),
-                    Note(step: 8, pitch: 69, velocity: .sustain, length: 2)
+                    SongNote(step: 0, pitch: 69, velocity: .normal, length: 2),
+                    SongNote(step: 4, pitch: 69, velocity: .accent, length: 2),
+                    SongNote(step: 8, pitch: 69, velocity: .sustain, length: 2)
                 ]
             ])
         let x = try render(p)
@@ -111,8 +111,9 @@ struct SongSequencerTests {
     @Test("each melody note is in tune within 0.1 cent", arguments: [48, 60, 69, 72, 84, 96])
     func melodyTuning(_ pitch: Int) throws {
         let x = try render(
-            Pattern(
-                name: "t", bpm: 60, length: 8, tracks: [.melody: [Note(step: 0, pitch: pitch, velocity: .sustain, length: 8)]]))
+            Song(
+                name: "t", bpm: 60, length: 8, tracks: [.melody: [SongNote(step: 0, pitch: pitch, velocity: .sustain, length: 8)]]
+            ))
         let hz = SignalAnalysis.zeroCrossingFrequency(x, rate: 44100, range: 4410..<80000)
         #expect(abs(Pitch.cents(from: Pitch.frequency(midi: Double(pitch)), to: hz)) < 0.1)
     }
@@ -121,10 +122,10 @@ struct SongSequencerTests {
     func noClicks() throws {
         // Low notes (their harmonics sit far below 3 kHz) in a dense line with 2 voices, so
         // every third note steals.
-        let notes = (0..<16).map { Note(step: $0, pitch: [45, 48, 52, 55][$0 % 4], velocity: .accent, length: 2 - $0 % 2) }
-        var unique: [Note] = []
+        let notes = (0..<16).map { SongNote(step: $0, pitch: [45, 48, 52, 55][$0 % 4], velocity: .accent, length: 2 - $0 % 2) }
+        var unique: [SongNote] = []
         for n in notes where !unique.contains(where: { $0.step == n.step && $0.pitch == n.pitch }) { unique.append(n) }
-        let x = try render(Pattern(name: "c", bpm: 180, length: 16, tracks: [.melody: unique]), loops: 2, voices: 2)
+        let x = try render(Song(name: "c", bpm: 180, length: 16, tracks: [.melody: unique]), loops: 2, voices: 2)
         let hp = SignalAnalysis.highpass(x, rate: 44100, cutoff: 3000)
         var worst = 0.0
         var i = 0
@@ -138,7 +139,7 @@ struct SongSequencerTests {
 
     @Test("the same pattern renders the same samples every time; no sample reaches 1.0")
     func deterministic() throws {
-        let demo = try Pattern.load(
+        let demo = try PieceFile.load(
             path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/demo.json").path)
         let a = try render(demo, loops: 2)
@@ -149,7 +150,7 @@ struct SongSequencerTests {
 
     @Test("BPM change mid-run takes effect at the next step without a jump")
     func tempoChange() {
-        var seq = sequencer(Pattern(name: "b", bpm: 120), rate: 48000)
+        var seq = sequencer(Song(name: "b", bpm: 120), rate: 48000)
         let before = seq.frame(ofStep: 10)
         seq.setBPM(60, fromStep: 10)
         #expect(seq.frame(ofStep: 10) == before)
@@ -162,12 +163,12 @@ struct SongSequencerTests {
     @Test("events are sorted, offs before ons on a shared frame, legato sustain ends on the next onset")
     func eventOrder() {
         var seq = sequencer(
-            Pattern(
+            Song(
                 name: "l", bpm: 120, length: 8,
                 tracks: [
                     .melody: [
-                        Note(step: 0, pitch: 60, velocity: .sustain, length: 2),
-                        Note(step: 2, pitch: 60, velocity: .sustain, length: 2)
+                        SongNote(step: 0, pitch: 60, velocity: .sustain, length: 2),
+                        SongNote(step: 2, pitch: 60, velocity: .sustain, length: 2)
                     ]
                 ]), rate: 44100)
         let events = seq.events(forSteps: 0..<8)
@@ -180,9 +181,9 @@ struct SongSequencerTests {
 
     @Test("swapping the song mid-run: the new pattern starts on the next step's frame; the old notes' offs still come")
     func patternSwap() throws {
-        let a = Pattern(
-            name: "a", bpm: 120, length: 8, tracks: [.melody: [Note(step: 0, pitch: 60, velocity: .sustain, length: 8)]])
-        let b = Pattern(name: "b", bpm: 100, length: 8, tracks: [.melody: [Note(step: 0, pitch: 67)]])
+        let a = Song(
+            name: "a", bpm: 120, length: 8, tracks: [.melody: [SongNote(step: 0, pitch: 60, velocity: .sustain, length: 8)]])
+        let b = Song(name: "b", bpm: 100, length: 8, tracks: [.melody: [SongNote(step: 0, pitch: 67)]])
         var seq = sequencer(a, rate: 44100)
         let first = seq.events(forSteps: 0..<4)
         let swapFrame = seq.frame(ofStep: 4)
@@ -202,7 +203,7 @@ struct SongSequencerTests {
     func stopReleasesEverything() throws {
         let engine = try AudioEngine()
         var seq = sequencer(
-            try Pattern.parse(
+            try Song.parseVersion1(
                 Bytes(
                     #"{"tracks":{"melody":[{"step":0,"pitch":60,"velocity":"sustain","length":16}],"chords":[{"step":0,"pitch":64,"velocity":"sustain","length":16}],"bass":[{"step":0,"pitch":36,"velocity":"sustain","length":16}]}}"#
                         .utf8), file: "s.json"), rate: 44100)

@@ -59,7 +59,7 @@ struct TerminalInputTests {
             p.feed(Array("\u{1B}[<0;99999999999999999999999;9223372036854775807M".utf8))
                 == [.mouse(button: .left, column: 99_999, row: 99_999, pressed: true, drag: false)])
         var view = EditorView(colorMode: .none)
-        let model = EditorModel(pattern: Pattern(name: "t"))
+        let model = EditorModel(version1: Song(name: "t"))
         for (column, row) in [(Int.min, 5), (Int.max, 5), (5, Int.min), (5, Int.max), (Int.min, Int.min), (0, 0), (81, 5)] {
             #expect(view.cell(column: column, row: row, model: model, width: 80, height: 24) == nil)
         }

@@ -107,7 +107,7 @@ extension EditorModel {
     /// the same cells; what falls past the pattern's end or off the rows is left out. Returns the
     /// pasted notes (to be heard).
     @discardableResult
-    public mutating func paste() -> [Note] {
+    public mutating func paste() -> [SongNote] {
         guard let clip = clipboard, !clip.notes.isEmpty else {
             message = "nothing copied (y copies a block)"
             return []
@@ -141,13 +141,13 @@ extension EditorModel {
             p.tracks[kind] = notes
         }
         message = "pasted \(counted(placed.count, "note"))"
-        return placed.map { Note(step: $0.step, pitch: $0.pitch, velocity: $0.velocity, length: $0.length) }
+        return placed.map { SongNote(step: $0.step, pitch: $0.pitch, velocity: $0.velocity, length: $0.length) }
     }
 
     /// `D`: the block copied and pasted right after itself; the block and the cursor move onto
     /// the copy, so `D` again continues the run. One undo step.
     @discardableResult
-    public mutating func duplicateBlock() -> [Note] {
+    public mutating func duplicateBlock() -> [SongNote] {
         guard let b = block else {
             message = "no block (v starts one)"
             return []

@@ -73,14 +73,14 @@ extension EditorModel {
     /// Space / Enter / a left click: removes the note covering the cursor, or places one (length 1,
     /// the current velocity). Returns the placed note (to be auditioned), or nil when one was removed.
     @discardableResult
-    public mutating func toggle() -> Note? {
+    public mutating func toggle() -> SongNote? {
         if remove() { return nil }
         return place()
     }
 
     /// Places a note at the cursor unless one covers it (a drag paints with this). Returns it.
     @discardableResult
-    public mutating func place() -> Note? {
+    public mutating func place() -> SongNote? {
         guard noteUnderCursor == nil else { return nil }
         let own = songPattern.length(of: track)
         guard step < own else {
@@ -93,7 +93,7 @@ extension EditorModel {
             p.tracks[kind, default: []].append(note)
             p.tracks[kind]?.sort { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
         }
-        return Note(step: note.step, pitch: note.pitch, velocity: note.velocity, length: 1)
+        return SongNote(step: note.step, pitch: note.pitch, velocity: note.velocity, length: 1)
     }
 
     /// Removes the note covering the cursor (a right click). True when there was one.
@@ -131,12 +131,12 @@ extension EditorModel {
         replace(existing) { $0.length = length }
     }
 
-    /// `+` / `-` by 5, `=` / `_` by 1, or typed: the song's tempo within `Pattern.bpmRange` (the header's BOOP_TEMPO_BPM_MIN ... _MAX).
+    /// `+` / `-` by 5, `=` / `_` by 1, or typed: the song's tempo within `Song.bpmRange` (the header's BOOP_TEMPO_BPM_MIN ... _MAX).
     public mutating func changeBPM(by delta: Double) { setBPM(song.bpm + delta) }
 
     public mutating func setBPM(_ value: Double) {
         // Tenths of a BPM, as a typed 97.5 asks; the keys step by whole ones.
-        let bpm = min(max((value * 10).rounded() / 10, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
+        let bpm = min(max((value * 10).rounded() / 10, Song.bpmRange.lowerBound), Song.bpmRange.upperBound)
         guard bpm != song.bpm else { return }
         editSong { $0.bpm = bpm }
     }
@@ -210,7 +210,7 @@ extension EditorModel {
         message = "the \(kind.rawValue) \(loops)" + (cut > 0 ? "; \(counted(cut, "note")) past its end cut (u undoes)" : "")
     }
 
-    mutating func replace(_ note: Note, _ change: (inout SongNote) -> Void) {
+    mutating func replace(_ note: SongNote, _ change: (inout SongNote) -> Void) {
         let kind = track
         editPattern { p in
             guard let i = p.tracks[kind]?.firstIndex(where: { $0.step == note.step && $0.pitch == note.pitch }) else { return }

@@ -20,7 +20,7 @@ extension EditorModel {
     /// With step entry on, a note-on is placed at the cursor with its velocity (one undo step
     /// each); keys pressed while another key of the same group is still held land on the same
     /// step as a chord, and once the group's keys are all up the cursor moves on one step.
-    public mutating func play(_ played: PlayedNote) -> Note? {
+    public mutating func play(_ played: PlayedNote) -> SongNote? {
         guard played.on else {
             release(played.pitch)
             return nil
@@ -30,7 +30,7 @@ extension EditorModel {
             return nil
         }
         let velocity = EditorModel.velocity(played: played.velocity)
-        let sounded = Note(step: step, pitch: played.pitch, velocity: velocity, length: 1)
+        let sounded = SongNote(step: step, pitch: played.pitch, velocity: velocity, length: 1)
         guard stepEntry else { return sounded }
         let at = chordStep ?? step
         chordStep = at

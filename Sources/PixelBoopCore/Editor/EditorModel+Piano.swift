@@ -44,7 +44,7 @@ extension EditorModel {
 
     /// A key of the piano rows: the note placed at the cursor (or re-struck there) and returned to
     /// be heard; nil with a message when the track cannot take it.
-    public mutating func pianoNote(_ key: Character) -> Note? {
+    public mutating func pianoNote(_ key: Character) -> SongNote? {
         guard let entry = piano, let semitones = PianoEntry.keys[key] else { return nil }
         let pitch: Int
         if track == .rhythm {
@@ -71,7 +71,7 @@ extension EditorModel {
             p.tracks[kind] = notes
         }
         if !entry.chord { move(steps: entry.advance) }
-        return Note(step: at, pitch: pitch, velocity: velocity, length: length)
+        return SongNote(step: at, pitch: pitch, velocity: velocity, length: length)
     }
 
     /// `-` `=`: the lower row's octave; `[` `]`: the length of placed notes; `9` `0`: the step the

@@ -78,14 +78,14 @@ extension EditorModel {
     /// count-in) on engine frame `frame`. Returns the note to sound (nil for a note-off or a key
     /// the track cannot take). Drums on channel 10 go to the rhythm track by key, anything else
     /// to the track under the cursor.
-    public mutating func record(_ played: PlayedNote, at position: PlayedPosition?, frame: UInt64) -> Note? {
+    public mutating func record(_ played: PlayedNote, at position: PlayedPosition?, frame: UInt64) -> SongNote? {
         let key = played.pitch * 32 + played.channel
         guard played.on else {
             if let held = recording.held.removeValue(forKey: key) { release(held, at: frame) }
             return nil
         }
         let kind: TrackKind = played.isDrum ? .rhythm : track
-        let sounded = Note(step: step, pitch: played.pitch, velocity: .level(max(1, played.velocity)), length: 1)
+        let sounded = SongNote(step: step, pitch: played.pitch, velocity: .level(max(1, played.velocity)), length: 1)
         guard let position else {
             message = "\(NoteName(midi: played.pitch)) came before the first step: not recorded"
             return sounded

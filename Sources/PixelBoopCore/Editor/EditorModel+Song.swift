@@ -145,7 +145,7 @@ extension EditorModel {
     /// `b` in the chain: the entry's own tempo (nil: the song's).
     public mutating func setEntryBPM(_ bpm: Double?) {
         let i = chainIndex
-        let value = bpm.map { min(max($0.rounded(), Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound) }
+        let value = bpm.map { min(max($0.rounded(), Song.bpmRange.lowerBound), Song.bpmRange.upperBound) }
         editSong { $0.chain[i].bpm = value }
     }
 

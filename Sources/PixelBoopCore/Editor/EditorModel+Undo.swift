@@ -108,11 +108,12 @@ extension EditorModel {
         editSong { change(&$0.patterns[i]) }
     }
 
-    /// Equal as music: the same name, tempo, length and notes per track (empty tracks and note
-    /// order do not matter).
-    public static func sameNotes(_ a: Pattern, _ b: Pattern) -> Bool {
-        guard a.name == b.name, a.bpm == b.bpm, a.length == b.length else { return false }
-        for kind in TrackKind.allCases where Set(a.notes(kind)) != Set(b.notes(kind)) { return false }
-        return true
+    /// Equal as a version-1 file holds it: the same name, tempo, first pattern's length and notes
+    /// per track (empty tracks and note order do not matter).
+    public static func sameNotes(_ a: Song, _ b: Song) -> Bool {
+        guard a.name == b.name, a.bpm == b.bpm, let p = a.patterns.first, let q = b.patterns.first, p.length == q.length
+        else { return false }
+        let inOrder = { (n: [SongNote]) in n.sorted { ($0.step, $0.pitch) < ($1.step, $1.pitch) } }
+        return TrackKind.allCases.allSatisfy { inOrder(p.notes($0)) == inOrder(q.notes($0)) }
     }
 }

@@ -137,8 +137,9 @@ public struct EditorModel: Sendable {
     var redoStack: [Snapshot] = []
     var grouping = false
 
-    public init(pattern: Pattern, saved: Pattern? = nil) {
-        self.init(song: Song(pattern: pattern), saved: saved.map(Song.init(pattern:)), version1: true)
+    /// A version-1 pattern file's one-pattern song (saved as version 1 while it fits).
+    public init(version1 song: Song, saved: Song? = nil) {
+        self.init(song: song, saved: saved, version1: true)
     }
 
     public init(song: Song, saved: Song? = nil, version1: Bool) {
@@ -164,12 +165,11 @@ public struct EditorModel: Sendable {
         }
     }
 
-    /// The pattern on the grid as a version-1 pattern (the song's name and tempo, its notes).
-    public var pattern: Pattern { song.asPattern(current) }
+    /// The pattern on the grid.
     public var songPattern: SongPattern { song.patterns[current] }
     /// The pattern as the loop plays it: muted tracks (and those a solo silences) left out.
-    public var audiblePattern: Pattern {
-        var p = pattern
+    public var audiblePattern: SongPattern {
+        var p = songPattern
         for kind in TrackKind.allCases where !song.isAudible(kind) { p.tracks[kind] = nil }
         return p
     }
@@ -192,35 +192,14 @@ public struct EditorModel: Sendable {
     }
 
     /// The note of the current track that covers the cursor's cell (its start or its tail).
-    public var noteUnderCursor: Note? { note(at: step, pitch: cursorPitch, in: track) }
+    public var noteUnderCursor: SongNote? { note(at: step, pitch: cursorPitch, in: track) }
 
-    public func note(at step: Int, pitch: Int, in kind: TrackKind) -> Note? {
-        pattern.notes(kind).first { $0.pitch == pitch && $0.step <= step && step < $0.step + $0.length }
+    public func note(at step: Int, pitch: Int, in kind: TrackKind) -> SongNote? {
+        songPattern.notes(kind).first { $0.pitch == pitch && $0.step <= step && step < $0.step + $0.length }
     }
 
     /// The pitch (or GM key) of a row value of the current track.
     func pitch(ofRow value: Int) -> Int { track == .rhythm ? DrumLane.all[value].key : value }
     /// The row value of a pitch on the current track (nil: a drum key without a lane).
     func row(ofPitch pitch: Int) -> Int? { track == .rhythm ? DrumLane.all.firstIndex { $0.key == pitch } : pitch }
-}
-extension Pattern {
-    /// The pattern as a file: pretty-printed JSON with sorted keys, empty tracks left out, notes
-    /// in step order. It always parses with the strict loader back to an equal pattern.
-    public func fileData() throws -> Bytes {
-        var clean = self
-        for (kind, notes) in tracks {
-            clean.tracks[kind] = notes.isEmpty ? nil : notes.sorted { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
-        }
-        var tracks: [String: Any] = [:]
-        for (kind, notes) in clean.tracks {
-            tracks[kind.rawValue] = notes.map { n -> [String: Any] in
-                ["step": n.step, "pitch": n.pitch, "velocity": n.velocity.rawValue, "length": n.length]
-            }
-        }
-        let top: [String: Any] = ["name": name, "bpm": bpm, "length": length, "tracks": tracks]
-        guard let text = JSONText.encode(top, escapeSlashes: false, pretty: true) else {
-            throw PatternError(.invalid, "\(name): the tempo \(bpm) cannot be written as JSON")
-        }
-        return Bytes((text + "\n").utf8)
-    }
 }

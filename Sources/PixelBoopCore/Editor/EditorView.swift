@@ -180,7 +180,7 @@ public struct EditorView: Sendable {
     /// Where a track's window starts the first time it is shown: its notes in the middle when
     /// they fit (the cursor is on the first of them), else the cursor in the middle.
     static func initialTop(_ model: EditorModel, rows count: Int) -> Int {
-        let pitches = model.pattern.notes(model.track).map(\.pitch).filter { EditorModel.pitchRange.contains($0) }
+        let pitches = model.songPattern.notes(model.track).map(\.pitch).filter { EditorModel.pitchRange.contains($0) }
         if let lo = pitches.min(), let hi = pitches.max(), hi - lo < count {
             return min(Limits.midiNote.upperBound, (lo + hi + 1) / 2 + count / 2)
         }
@@ -223,7 +223,7 @@ public struct EditorView: Sendable {
             f.put("terminal too small (need \(EditorView.minWidth)×\(EditorView.minHeight))", column: 0, row: 0)
             return f
         }
-        let pattern = model.pattern
+        let pattern = model.songPattern
         drawTitle(&f, model: model)
         let steps = visibleSteps(for: model, width: width)
         // The step ruler: beat numbers every four steps.
@@ -335,7 +335,7 @@ public struct EditorView: Sendable {
     private func drawRow(
         _ f: inout ScreenFrame, model: EditorModel, value: Int, y: Int, play: Int?, steps: Range<Int>
     ) {
-        let pattern = model.pattern
+        let pattern = model.songPattern
         let rhythm = model.track == .rhythm
         let pitch = rhythm ? DrumLane.all[value].key : value
         let isC = !rhythm && pitch % 12 == 0

@@ -23,16 +23,9 @@ public enum EmergencySave {
         locations(for: file, environment: environment).first { PatternFile.exists($0).exists }
     }
 
-    /// Writes the pattern to the first place that takes it; returns that path. The state folder is
-    /// made (0700) when needed. Throws the last place's error when none does.
-    @discardableResult
-    public static func write(_ pattern: Pattern, for file: String, environment: [String: String]) throws(PatternFileError)
-        -> String
-    {
-        try write(song: Song(pattern: pattern), version1: true, for: file, environment: environment)
-    }
-
-    /// As `write(_:for:environment:)`, for the editor's whole song (version 1 when it fits).
+    /// Writes the editor's song (version 1 when it fits) to the first place that takes it; returns
+    /// that path. The state folder is made (0700) when needed. Throws the last place's error when
+    /// none does.
     @discardableResult
     public static func write(song: Song, version1: Bool, for file: String, environment: [String: String])
         throws(PatternFileError) -> String

@@ -22,12 +22,13 @@ public struct PatternFileError: Error, CustomStringConvertible, Sendable {
 /// file and then its folder flushed before the save is reported (docs/DESIGN.md, "Durability").
 /// What is written is checked first: it must parse with the strict loader back to the same music.
 public enum PatternFile {
-    public static func write(_ pattern: Pattern, to path: String) throws(PatternFileError) {
+    /// Writes a one-pattern song as a version-1 pattern file.
+    public static func write(version1 song: Song, to path: String) throws(PatternFileError) {
         let data: Bytes
         do {
-            data = try pattern.fileData()
-            let reread = try Pattern.parse(data, file: path)
-            guard EditorModel.sameNotes(reread, pattern) else { throw PatternFile.notSame }
+            data = try song.version1FileData()
+            let reread = try Song.parseVersion1(data, file: path)
+            guard EditorModel.sameNotes(reread, song) else { throw PatternFile.notSame }
         } catch {
             throw PatternFileError(
                 kind: .ioError, reason: "the saved form does not read back the same",

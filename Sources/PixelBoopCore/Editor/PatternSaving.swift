@@ -34,15 +34,4 @@ public enum PatternSaving {
 
     /// The name an agreement to replace a read-only file is kept under: the file the link names.
     public static func confirmationKey(_ path: String) -> String { PatternFile.resolvingLinks(path) }
-
-    /// Writes `pattern` to `path` (durably, through the one atomic writer), then removes the
-    /// emergency copies of `file` (the edited file) and, for a save under another name, of that
-    /// name too: they hold nothing the saved file lacks.
-    public static func save(
-        _ pattern: Pattern, to path: String, editing file: String, environment: [String: String]
-    ) throws(PatternFileError) {
-        try PatternFile.write(pattern, to: path)
-        EmergencySave.removeAll(for: file, environment: environment)
-        if path != file { EmergencySave.removeAll(for: path, environment: environment) }
-    }
 }

@@ -5,7 +5,7 @@ extension PatternFile {
     /// 2 (the very bytes a version-1 save always wrote), else a version-2 song. Checked first as a
     /// pattern is: it must parse back with the strict loader to the same music.
     public static func write(song: Song, version1: Bool, to path: String) throws(PatternFileError) {
-        if version1 && !song.needsVersion2 { return try write(song.asPattern(0), to: path) }
+        if version1 && !song.needsVersion2 { return try write(version1: song, to: path) }
         let data = song.fileData()
         let reread = try? Song.parse(data, file: path)
         guard let reread, reread.normalized == song.normalized,
@@ -20,7 +20,9 @@ extension PatternFile {
 }
 
 extension PatternSaving {
-    /// As `save(_:to:editing:environment:)`, for the editor's whole song.
+    /// Writes the editor's song to `path` (durably, through the one atomic writer; version 1 when
+    /// `version1` and it fits), then removes the emergency copies of `file` (the edited file) and,
+    /// for a save under another name, of that name too: they hold nothing the saved file lacks.
     public static func save(
         song: Song, version1: Bool, to path: String, editing file: String, environment: [String: String]
     ) throws(PatternFileError) {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The one reader of the files `play`, `render` and `edit` accept: a version-2 song, or a
-/// version-1 pattern read as a one-pattern song (`Song(version1:)`), so both play, render and
+/// version-1 pattern read as a one-pattern song (`Song(version1:present:)`), so both play, render and
 /// export through the one timeline. Every field is checked by `StrictJSON` (DESIGN.md's tables:
 /// unknown keys, duplicates, wrong types, ranges, absurd nesting and size).
 public enum PieceFile {
@@ -23,34 +23,30 @@ public enum PieceFile {
             throw json.fail(
                 "version", "2 for a song (the file has \"patterns\"; without \"version\" it is read as a version-1 pattern)")
         }
-        return Song(version1: try Pattern.validate(root, json))
+        return try Song.validateVersion1(root, json)
     }
 }
 
-extension Pattern {
-    /// Loads and validates a pattern file (DESIGN.md's table, plus unknown keys, duplicates,
-    /// wrong types, non-finite numbers, absurd nesting and size).
-    public static func load(path: String) throws(PatternError) -> Pattern {
-        try StrictJSON.load(path: path, validate)
+extension Song {
+    /// Parses a version-1 pattern held in memory (a file's bytes); `file` names it in messages.
+    public static func parseVersion1(_ data: Bytes, file: String) throws(PatternError) -> Song {
+        try StrictJSON.parse(data, file: file, validateVersion1)
     }
 
-    /// Parses pattern JSON held in memory; `file` names it in messages.
-    public static func parse(_ data: Bytes, file: String) throws(PatternError) -> Pattern {
-        try StrictJSON.parse(data, file: file, validate)
-    }
-
-    static func validate(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Pattern {
+    /// A version-1 pattern (DESIGN.md's table, plus unknown keys, duplicates, wrong types,
+    /// non-finite numbers, absurd nesting and size) as the one-pattern song it plays as.
+    static func validateVersion1(_ root: Any, _ json: StrictJSON) throws(PatternError) -> Song {
         let top = try json.object(root, "", allowed: ["version", "name", "bpm", "length", "tracks"])
         if let v = top["version"] { _ = try json.integer(v, "version", in: 1...1) }
         let name =
             try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
             ?? PathText.lastComponent(PathText.deletingExtension(json.file))
-        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
+        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Song.bpmRange) } ?? 120
         var length = 16
         if let v = top["length"] {
             // Range-check before Int(n): a double at or past 2^63 (1e19) would trap the conversion.
             guard let n = StrictJSON.number(v), n.isFinite, n == n.rounded(), abs(n) < 1e15,
-                Pattern.allowedLengths.contains(Int(n))
+                Song.version1Lengths.contains(Int(n))
             else {
                 throw json.fail("length", "8, 16, 24 or 32 steps", got: v)
             }
@@ -58,13 +54,13 @@ extension Pattern {
         }
         let tracks =
             try top["tracks"].map { v throws(PatternError) in
-                try json.perTrack(v, "tracks") { _, list, path throws(PatternError) -> [Note] in
+                try json.perTrack(v, "tracks") { _, list, path throws(PatternError) -> [SongNote] in
                     let entries = try json.array(list, path, maxCount: length * 128)
                     var seen: Set<[Int]> = []
-                    var notes: [Note] = []
+                    var notes: [SongNote] = []
                     for (i, entry) in entries.enumerated() {
                         let p = "\(path)[\(i)]"
-                        let note = try parseNote(entry, p, json, length: length)
+                        let note = try parseVersion1Note(entry, p, json, length: length)
                         let (step, pitch) = (note.step, note.pitch)
                         guard seen.insert([step, pitch]).inserted else {
                             throw PatternError(
@@ -77,12 +73,14 @@ extension Pattern {
                     return notes
                 }
             } ?? [:]
-        return Pattern(name: name, bpm: bpm, length: length, tracks: tracks)
+        return Song(version1: Song(name: name, bpm: bpm, length: length, tracks: tracks), present: Array(tracks.keys))
     }
 
     /// One note object of a track (`p` is its path for messages); steps and lengths are bounded
     /// by the pattern's length.
-    private static func parseNote(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError) -> Note {
+    private static func parseVersion1Note(_ entry: Any, _ p: String, _ json: StrictJSON, length: Int) throws(PatternError)
+        -> SongNote
+    {
         let fields = try json.object(entry, p, allowed: ["step", "pitch", "velocity", "length"])
         guard let stepValue = fields["step"] else {
             throw json.fail("\(p).step", "an integer 0...\(length - 1) (required)")
@@ -104,7 +102,7 @@ extension Pattern {
             try fields["length"].map { v throws(PatternError) in
                 try json.integer(v, "\(p).length", in: 1...maxLength)
             } ?? 1
-        return Note(step: step, pitch: pitch, velocity: velocity, length: noteLength)
+        return SongNote(step: step, pitch: pitch, velocity: velocity, length: noteLength)
     }
 }
 
@@ -127,7 +125,7 @@ extension Song {
         let name =
             try top["name"].map { v throws(PatternError) in try json.string(v, "name") }
             ?? PathText.lastComponent(PathText.deletingExtension(json.file))
-        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Pattern.bpmRange) } ?? 120
+        let bpm = try top["bpm"].map { v throws(PatternError) in try json.double(v, "bpm", in: Song.bpmRange) } ?? 120
         let swing = try top["swing"].map { v throws(PatternError) in try json.double(v, "swing", in: swingRange) } ?? 50
         let seed = try top["seed"].map { v throws(PatternError) in try json.integer(v, "seed", in: 0...Int(UInt32.max)) } ?? 0
         var instruments: [TrackKind: Instrument] = [:]
@@ -213,7 +211,7 @@ extension Song {
         }
         let repeats =
             try fields["repeat"].map { v throws(PatternError) in try json.integer(v, "\(p).repeat", in: repeatRange) } ?? 1
-        let bpm = try fields["bpm"].map { v throws(PatternError) in try json.double(v, "\(p).bpm", in: Pattern.bpmRange) }
+        let bpm = try fields["bpm"].map { v throws(PatternError) in try json.double(v, "\(p).bpm", in: Song.bpmRange) }
         let transpose =
             try fields["transpose"].map { v throws(PatternError) in
                 try json.integer(v, "\(p).transpose", in: ChainEntry.transposeRange)

@@ -1,25 +1,6 @@
 import Glibc
 
 extension Song {
-    /// A version-1 pattern as a one-pattern song (named "A"), so the editor holds every file the
-    /// same way; `asPattern` gives it back unchanged.
-    public init(pattern: Pattern) {
-        var tracks: [TrackKind: [SongNote]] = [:]
-        for (kind, notes) in pattern.tracks where !notes.isEmpty {
-            tracks[kind] = notes.map { SongNote(step: $0.step, pitch: $0.pitch, velocity: $0.velocity, length: $0.length) }
-        }
-        self.init(
-            name: pattern.name, bpm: pattern.bpm,
-            patterns: [SongPattern(name: "A", length: pattern.length, tracks: tracks)])
-    }
-
-    /// A version-1 pattern file as it is played and rendered: the one-pattern song, marked so it
-    /// sounds as the file always has (`Version1Origin`).
-    public init(version1 pattern: Pattern) {
-        self.init(pattern: pattern)
-        version1 = Version1Origin(tracks: TrackKind.allCases.filter { pattern.tracks[$0] != nil })
-    }
-
     /// True when the song says something a version-1 file cannot: more than one pattern, a chain
     /// of its own, a length other than 8/16/24/32, groove, instruments or a mix.
     public var needsVersion2: Bool { version2Reason != nil }
@@ -31,7 +12,7 @@ extension Song {
         if chain != [ChainEntry(pattern: only.name)] { return "a chain" }
         if swing != 50 || only.swing != nil { return "swing" }
         if seed != 0 { return "a seed" }
-        if !Pattern.allowedLengths.contains(only.length) { return "a length of \(only.length) steps" }
+        if !Song.version1Lengths.contains(only.length) { return "a length of \(only.length) steps" }
         if !only.trackLengths.isEmpty { return "a track length of its own" }
         if instruments.values.contains(where: { $0 != Instrument() }) { return "a mute, solo or instrument setting" }
         if only.tracks.values.joined().contains(where: { $0.velocity.isLevel }) {
@@ -40,16 +21,6 @@ extension Song {
         let groove = only.tracks.values.joined().contains { $0.probability != 100 || $0.condition != nil || $0.ratchet != 1 }
         if groove { return "probability, a condition or a ratchet" }
         return only.tracks.values.joined().contains { $0.offset != 0 } ? "micro-timing" : nil
-    }
-
-    /// A pattern of the song as a version-1 pattern (its notes, the song's name and tempo).
-    public func asPattern(_ index: Int) -> Pattern {
-        let p = patterns[index]
-        var tracks: [TrackKind: [Note]] = [:]
-        for (kind, notes) in p.tracks where !notes.isEmpty {
-            tracks[kind] = notes.map { Note(step: $0.step, pitch: $0.pitch, velocity: $0.velocity, length: $0.length) }
-        }
-        return Pattern(name: name, bpm: bpm, length: p.length, tracks: tracks)
     }
 
     /// The song with notes in step order, empty tracks and default instruments left out: two

@@ -5,7 +5,7 @@ extension PatternTransport {
     static let transportPollSeconds = 0.005
 
     static func clampBPM(_ bpm: Double) -> Double {
-        min(max(bpm, Pattern.bpmRange.lowerBound), Pattern.bpmRange.upperBound)
+        min(max(bpm, Song.bpmRange.lowerBound), Song.bpmRange.upperBound)
     }
 }
 

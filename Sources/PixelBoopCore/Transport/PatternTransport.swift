@@ -36,7 +36,7 @@ public final class PatternTransport: Sendable {
     /// Opens the device (the engine runs at the rate ALSA grants) and prepares the engine.
     /// `loops` nil plays until stopped. Throws `deviceUnavailable` (69) when the device cannot open.
     public convenience init(
-        pattern: Pattern, device: String, sampleRate: Double = 44100, voices: Int = 8,
+        pattern: Song, device: String, sampleRate: Double = 44100, voices: Int = 8,
         periodFrames: Int = 128, periods: Int = 3, adaptive: Bool = true, gainDB: Double = 0,
         loops: Int? = nil
     ) throws(AudioError) {

@@ -24,7 +24,7 @@ extension EditSession {
         tapLog.append(line)
     }
 
-    func audition(_ note: Note, track: TrackKind? = nil) {
+    func audition(_ note: SongNote, track: TrackKind? = nil) {
         auditionQueue.append((note, track ?? model.track))
     }
 

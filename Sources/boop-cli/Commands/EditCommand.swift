@@ -92,7 +92,7 @@ struct EditCommand: ParsableCommand {
                     throw BoopExit(error.kind == .missingFile ? .noInput : .dataError, error.message)
                 }
             } else {
-                song = Song(pattern: Pattern(name: PathText.lastComponent(PathText.deletingExtension(file))))
+                song = Song(name: PathText.lastComponent(PathText.deletingExtension(file)))
             }
             let keyboard = try openKeyboard()
             let voice = try openVoice()
@@ -140,7 +140,7 @@ final class EditSession {
     var olderSaveKept = false
     /// Notes placed by the keys or the mouse of one read, sounded together once it is handled:
     /// a paste or a fast drag sounds its last few notes, never floods the engine's immediate lane.
-    var auditionQueue: [(note: Note, track: TrackKind)] = []
+    var auditionQueue: [(note: SongNote, track: TrackKind)] = []
     static let auditionsPerRead = 4
     /// Set by "save changes? y" until the save is done (or given up).
     var quitAfterSave = false

@@ -85,7 +85,7 @@ extension EditSession {
     /// `boop render` writes the saved file).
     func startExport(to path: String, midi: Bool) {
         // A version-1 file renders as `boop render` renders it: as its one-pattern song.
-        let song = model.savesVersion1 ? Song(version1: model.pattern) : model.song
+        let song = model.savesVersion1 ? Song(version1: model.song) : model.song
         let format = SampleFormat.natural(forPath: path)
         do {
             exportJob = try ExportJob.start(path: path) { progress, shouldStop in

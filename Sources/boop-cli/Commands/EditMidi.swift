@@ -71,7 +71,8 @@ extension EditSession {
             if model.question != nil || model.prompt != nil {
                 if played.on && !sounded {
                     audition(
-                        Note(step: 0, pitch: played.pitch, velocity: EditorModel.velocity(played: played.velocity), length: 1))
+                        SongNote(step: 0, pitch: played.pitch, velocity: EditorModel.velocity(played: played.velocity), length: 1)
+                    )
                 }
                 continue
             }

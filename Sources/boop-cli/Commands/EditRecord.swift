@@ -88,7 +88,7 @@ extension EditSession {
 
     /// A played note while recording: placed where it was heard. Returns the note to sound, as
     /// `EditorModel.play` does, or nil when it was not recording (the caller plays it then).
-    func recordPlayed(_ played: PlayedNote, soundedAlready: Bool) -> Note?? {
+    func recordPlayed(_ played: PlayedNote, soundedAlready: Bool) -> SongNote?? {
         guard model.recording.armed, let transport, transport.state == .playing else { return nil }
         let frame = soundedAlready ? played.time : transport.heardFrame(arrivalNanoseconds: played.time)
         let position = played.on ? transport.position(atFrame: frame) : nil

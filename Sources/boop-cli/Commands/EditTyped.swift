@@ -14,18 +14,18 @@ extension EditSession {
         switch purpose {
         case .save: break
         case .tempo:
-            guard let bpm = Double(text), Pattern.bpmRange.contains(bpm) else {
+            guard let bpm = Double(text), Song.bpmRange.contains(bpm) else {
                 model.message =
-                    "tempo: expected a number \(Int(Pattern.bpmRange.lowerBound))...\(Int(Pattern.bpmRange.upperBound))"
+                    "tempo: expected a number \(Int(Song.bpmRange.lowerBound))...\(Int(Song.bpmRange.upperBound))"
                 return nil
             }
             model.setBPM(bpm)
             replacePatternInTransport()
         case .entryTempo:
             if text.isEmpty { return setEntry(nil) }
-            guard let bpm = Double(text), Pattern.bpmRange.contains(bpm) else {
+            guard let bpm = Double(text), Song.bpmRange.contains(bpm) else {
                 model.message =
-                    "tempo: expected a number \(Int(Pattern.bpmRange.lowerBound))...\(Int(Pattern.bpmRange.upperBound))"
+                    "tempo: expected a number \(Int(Song.bpmRange.lowerBound))...\(Int(Song.bpmRange.upperBound))"
                 return nil
             }
             return setEntry(bpm)

@@ -104,8 +104,10 @@ final class PlaySession {
 
     /// The song being played (nil: a version-1 pattern, shown as a grid, its tempo on + and -).
     private let song: Song?
-    /// The version-1 pattern as it plays now (its tempo as + and - left it).
-    private var pattern: Pattern { transport.playingSong.asPattern(0) }
+    /// A version-1 pattern as it plays now (its tempo as + and - left it): the one-pattern song
+    /// and its pattern.
+    private var pattern: SongPattern { transport.playingSong.patterns[0] }
+    private var played: Song { transport.playingSong }
 
     /// --reconnect: a lost device is tried again once a second (nil: a lost device exits 74).
     struct Reconnect {
@@ -259,8 +261,8 @@ final class PlaySession {
                     self?.log(line)
                 } : nil)
         media?.update(
-            status: .playing, title: song?.name ?? pattern.name,
-            length: song == nil ? transport.totalSteps.map { Double($0) * pattern.stepSeconds } : nil)
+            status: .playing, title: song?.name ?? played.name,
+            length: song == nil ? transport.totalSteps.map { Double($0) * played.stepSeconds } : nil)
         // Asked of the device's clock whenever a client reads it: the loop never wakes for it.
         media?.setPositionSource { [transport] in transport.heardSeconds }
         return media
@@ -271,8 +273,8 @@ final class PlaySession {
         case .char(" "): try transport.setPaused(transport.state == .playing)
         case .char("q"), .char("Q"): return .stop
         // A song keeps the tempi its chain gives.
-        case .char("+"), .char("="): if song == nil { transport.setBPM(pattern.bpm + 5) }
-        case .char("-"), .char("_"): if song == nil { transport.setBPM(pattern.bpm - 5) }
+        case .char("+"), .char("="): if song == nil { transport.setBPM(played.bpm + 5) }
+        case .char("-"), .char("_"): if song == nil { transport.setBPM(played.bpm - 5) }
         default: break
         }
         return .carryOn
@@ -339,7 +341,7 @@ final class PlaySession {
         var lines = [
             String(
                 cFormat: "%@  %.0f BPM  %d steps%@   [space] pause  [+/-] tempo  [q] quit",
-                shown(pattern.name), pattern.bpm, length, transport.state == .paused ? "  (paused)" : "")
+                shown(played.name), played.bpm, length, transport.state == .paused ? "  (paused)" : "")
         ]
         for kind in TrackKind.allCases where !pattern.notes(kind).isEmpty {
             var cells = [String](repeating: "·", count: length)

@@ -42,7 +42,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "With a .mid output: the song's tuning as MIDI Tuning Standard messages (a Single Note Tuning Change of every key, tuning program 0, selected by RPN 3) at the start of each pitched track."
+            "With a .mid output: the song's tuning as MIDI Tuning Standard messages (a Single SongNote Tuning Change of every key, tuning program 0, selected by RPN 3) at the start of each pitched track."
     )
     var mts = false
 
@@ -83,7 +83,7 @@ struct RenderCommand: ParsableCommand {
             // A song's tracks may be panned; a version-1 pattern renders in one channel, as always.
             renderer.channels = song.version1 == nil ? 2 : 1
             renderer.sampleRate = Double(rate ?? 44100)
-            if song.version1 != nil { warnAboveNyquist(song.asPattern(0), sampleRate: renderer.sampleRate) }
+            if song.version1 != nil { warnAboveNyquist(song, sampleRate: renderer.sampleRate) }
             renderer.voices = patternOptions.voices
             renderer.loops = loops
             renderer.seed = patternOptions.songSeed
@@ -138,8 +138,8 @@ struct RenderCommand: ParsableCommand {
     /// Notes above Nyquist are skipped by the engine; say so in one line (not an error: the rest
     /// of the pattern renders as asked, unlike `tone`, where the note is the whole request and
     /// refusing it is exit 64).
-    private func warnAboveNyquist(_ pattern: Pattern, sampleRate: Double) {
-        let silent = pattern.notesAboveNyquist(sampleRate: sampleRate)
+    private func warnAboveNyquist(_ song: Song, sampleRate: Double) {
+        let silent = song.notesAboveNyquist(sampleRate: sampleRate)
         guard let first = silent.first, !quiet else { return }
         StandardError.write(
             "boop: warning: "

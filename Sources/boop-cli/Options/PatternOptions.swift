@@ -28,7 +28,7 @@ struct PatternOptions: ParsableArguments {
             throw ValidationError("--seed \(seed): expected 0...4294967295")
         }
         try validateRange(loops, Limits.loops, option: "--loops")
-        if let bpm, !(bpm.isFinite && Pattern.bpmRange.contains(bpm)) {
+        if let bpm, !(bpm.isFinite && Song.bpmRange.contains(bpm)) {
             throw ValidationError("--bpm \(bpm): expected a tempo \(Limits.text(Limits.tempoBPM))")
         }
         try validateVoices(voices)

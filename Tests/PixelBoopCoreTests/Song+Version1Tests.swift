@@ -7,22 +7,22 @@ private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent
 private let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
 
-@Suite("Pattern files")
-struct PatternTests {
+@Suite("Song+Version1: version-1 pattern files, read and written as one-pattern songs")
+struct SongVersion1Tests {
     @Test("the bundled examples load", arguments: ["demo", "minor-groove", "arpeggio-133", "lullaby"])
     func examplesLoad(_ name: String) throws {
-        let pattern = try Pattern.load(path: examples.appendingPathComponent("\(name).json").path)
-        #expect(!pattern.tracks.isEmpty)
-        #expect(Pattern.allowedLengths.contains(pattern.length))
+        let pattern = try PieceFile.load(path: examples.appendingPathComponent("\(name).json").path)
+        #expect(!pattern.patterns[0].tracks.isEmpty)
+        #expect(Song.version1Lengths.contains(pattern.patterns[0].length))
     }
 
     @Test("defaults: bpm 120, length 16, velocity normal, note length 1, name from the file")
     func defaults() throws {
-        let p = try Pattern.parse(Bytes(#"{"tracks": {"melody": [{"step": 3, "pitch": 60}]}}"#.utf8), file: "/x/Song.json")
+        let p = try Song.parseVersion1(Bytes(#"{"tracks": {"melody": [{"step": 3, "pitch": 60}]}}"#.utf8), file: "/x/Song.json")
         #expect(p.bpm == 120)
-        #expect(p.length == 16)
+        #expect(p.patterns[0].length == 16)
         #expect(p.name == "Song")
-        #expect(p.notes(.melody) == [Note(step: 3, pitch: 60, velocity: .normal, length: 1)])
+        #expect(p.patterns[0].notes(.melody) == [SongNote(step: 3, pitch: 60, velocity: .normal, length: 1)])
     }
 
     // Each bad file: the field path its one-line message must name.
@@ -76,7 +76,7 @@ struct PatternTests {
     func badFile(_ name: String, _ fragment: String) {
         let path = fixtures.appendingPathComponent("bad/\(name).json").path
         do {
-            _ = try Pattern.load(path: path)
+            _ = try PieceFile.load(path: path)
             Issue.record("\(name) was accepted")
         } catch {
             #expect(error.kind == .invalid)
@@ -90,7 +90,7 @@ struct PatternTests {
     @Test("a missing file is .missingFile (exit 66), not .invalid")
     func missingFile() {
         #expect(throws: PatternError(.missingFile, "/nonexistent/p.json: no such file")) {
-            try Pattern.load(path: "/nonexistent/p.json")
+            try PieceFile.load(path: "/nonexistent/p.json")
         }
     }
 
@@ -104,17 +104,17 @@ struct PatternTests {
         #expect(
             throws: PatternError(.invalid, "\(path): not valid JSON (nothing was written to the pipe; expected a JSON document)")
         ) {
-            try Pattern.load(path: path)
+            try PieceFile.load(path: path)
         }
     }
 
     @Test("a device is refused (65), a directory is no input (66)")
     func notFiles() {
         #expect(throws: PatternError(.invalid, "/dev/zero: is a device or socket, not a file (expected a JSON file)")) {
-            try Pattern.load(path: "/dev/zero")
+            try PieceFile.load(path: "/dev/zero")
         }
         #expect(throws: PatternError(.missingFile, "/tmp: is a directory (expected a JSON file)")) {
-            try Pattern.load(path: "/tmp")
+            try PieceFile.load(path: "/tmp")
         }
     }
 
@@ -134,7 +134,7 @@ struct PatternTests {
         }
         let path = RawBytes.decode(bytes.dropLast())
         #expect(RawBytes.fileSystemBytes(path).map { UInt8(bitPattern: $0) } == bytes)
-        #expect(try Pattern.load(path: path).name == "L")
+        #expect(try PieceFile.load(path: path).name == "L")
         #expect(OneLine.escape(path) == "\(folder)/lat\\xE9.json")
         // Valid UTF-8 is left as it is, and a truncated sequence is bytes too.
         #expect(RawBytes.decode(Array("café".utf8)) == "café")
@@ -143,16 +143,15 @@ struct PatternTests {
         #expect(RawBytes.fileSystemBytes(broken) == [0x61, CChar(bitPattern: 0xC3), 0])
     }
 
-    @Test("Codable round trip keeps every field")
-    func codableRoundTrip() throws {
-        let p = Pattern(
+    @Test("a version-1 file as written reads back to the same one-pattern song")
+    func fileRoundTrip() throws {
+        let p = Song(
             name: "R", bpm: 133, length: 24,
             tracks: [
-                .melody: [Note(step: 1, pitch: 70, velocity: .accent, length: 3)],
-                .rhythm: [Note(step: 0, pitch: 36)]
+                .melody: [SongNote(step: 1, pitch: 70, velocity: .accent, length: 3)],
+                .rhythm: [SongNote(step: 0, pitch: 36)]
             ])
-        let data = try JSONEncoder().encode(p)
-        #expect(try JSONDecoder().decode(Pattern.self, from: data) == p)
-        #expect(try Pattern.parse(Bytes(data), file: "r.json") == p)
+        let data = try p.version1FileData()
+        #expect(try Song.parseVersion1(data, file: "r.json") == Song(version1: p))
     }
 }
