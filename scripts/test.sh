@@ -96,7 +96,19 @@ live_tests() {
   BUILD_DIR=build-test-none SWIFT_SCRATCH=.build SWIFT_TEST_SCRATCH=.build-asan SWIFT_SANITIZE=address BOOP_SKIP_BUILD=1 \
     LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt scripts/live-tests.sh
 }
-jack_tests() { scripts/jack-tests.sh "$(boop_bin)"; }
+# JACK keeps its servers' sockets and semaphores, and one metadata database (Berkeley DB) shared by
+# every server and client of the machine, in /dev/shm. A process killed while it holds that
+# database's lock (these tests kill servers and clients) leaves every later jack_client_open on the
+# machine waiting for ever: two runs side by side hung so. Where the stage may have a mount
+# namespace, it gets a /dev/shm of its own; elsewhere it shares the machine's.
+jack_tests() {
+    if unshare --mount --propagation private true 2>/dev/null; then
+        unshare --mount --propagation private bash -c \
+            'mount -t tmpfs -o mode=1777 boop-jack-shm /dev/shm && exec scripts/jack-tests.sh "$1"' _ "$(boop_bin)"
+    else
+        scripts/jack-tests.sh "$(boop_bin)"
+    fi
+}
 suspend_tests() { scripts/suspend-tests.sh "$(boop_bin)"; }
 # The loaded cases only: a terminal stalled at nice 19 beside two busy processes is the same check
 # as on an idle machine, made harder (the idle cases remain for a run by hand).
