@@ -13,10 +13,10 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     switch selector {
     case 0:
         do {
-            let pattern = try Pattern.parse(body, file: "fuzz.json")
+            let pattern = try Song.parseVersion1(body, file: "fuzz.json")
             // An accepted pattern is a valid one: read as the one-pattern song every command plays,
             // it renders a block without trapping.
-            var renderer = SongRenderer(song: Song(version1: pattern))
+            var renderer = SongRenderer(song: pattern)
             renderer.sampleRate = 8000
             _ = try? renderer.render(progress: nil, shouldStop: { false }, limitingIn: nil) { _ in
                 throw CancellationError()
