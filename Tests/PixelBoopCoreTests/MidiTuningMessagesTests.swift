@@ -53,7 +53,7 @@ struct MidiTuningMessagesTests {
         #expect(MidiTuningMessages.frequencyData(hz: reserved) == nil)
     }
 
-    @Test("two Single SongNote Tuning Change messages of 64 keys; unmapped and unholdable keys as no change")
+    @Test("two Single Note Tuning Change messages of 64 keys; unmapped and unholdable keys as no change")
     func sysex() throws {
         var keyHz = (0..<128).map { 440 * pow(2, Double($0 - 69) / 12) }
         keyHz[3] = 0   // unmapped

@@ -5,7 +5,7 @@ import Testing
 
 // MARK: - Note names
 
-@Suite("SongNote names, cents and frequencies")
+@Suite("Note names, cents and frequencies")
 struct NoteNameTests {
     @Test(
         "names parse to the right MIDI numbers",

@@ -42,7 +42,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "With a .mid output: the song's tuning as MIDI Tuning Standard messages (a Single SongNote Tuning Change of every key, tuning program 0, selected by RPN 3) at the start of each pitched track."
+            "With a .mid output: the song's tuning as MIDI Tuning Standard messages (a Single Note Tuning Change of every key, tuning program 0, selected by RPN 3) at the start of each pitched track."
     )
     var mts = false
 
