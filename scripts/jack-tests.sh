@@ -50,6 +50,10 @@
 # synth --reconnect (scripts/jack_synth_reconnect_test.py, about 15 s): the server killed and
 # started again four times; each time the loss and the return said, a note sent to boop:midi_in
 # heard on boop:out_1; SIGTERM -> 0, also while waiting; without --reconnect -> 74.
+# A server that does not answer (scripts/jack_stuck_server_test.py, about 60 s): stopped
+# (SIGSTOP), play, synth, ambient, listen and tone exit 69 after 5 s saying so; stopped under
+# the editor, s saves and q exits 0; a hung socket in place of a killed server, the editor takes
+# edits while it waits, plays on once a real server is back, saves every edit, exit 0.
 # edit --backend jack --midi PORT (scripts/jack_edit_midi_test.py, about 7 s): the test client's
 # notes into boop:midi_in with step entry on land in the saved file at the cursor, with their
 # velocities, a chord on one step; from silence, a key played at offsets 37 and 211 of its cycle
@@ -397,6 +401,9 @@ if python3 -c "import jack, numpy, pyte" 2>/dev/null; then
 else
   failed "edit reconnect: the test needs JACK-Client, numpy and pyte (scripts/setup.sh installs them)"
 fi
+
+echo "--- a JACK server that does not answer: every command gives up after 5 s, the editor goes on ---"
+run_client "stuck server test" scripts/jack_stuck_server_test.py "$BOOP"
 
 echo "--- play --backend jack --reconnect: the server killed and started again four times while the loop plays ---"
 run_client "play reconnect test" scripts/jack_play_reconnect_test.py "$BOOP" 4

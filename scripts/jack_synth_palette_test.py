@@ -95,14 +95,24 @@ def db(x):
 
 def job_control(proc, name):
     """SIGTSTP: jack_lsp answers within a second while boop is stopped; SIGCONT: back, linked."""
+    def process_state():
+        return open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[0]
+
+    sent = time.monotonic()
     proc.send_signal(signal.SIGTSTP)
-    time.sleep(0.5)
+    # It leaves the graph first, then stops: waited for (a loaded machine takes its time).
+    try:
+        wait_until("boop to stop", 20, lambda: process_state() == "T")
+    except SystemExit:
+        pass
+    stopping = time.monotonic() - sent
     began = time.monotonic()
     lsp = subprocess.run(["jack_lsp"], capture_output=True, text=True, timeout=30)
     took = time.monotonic() - began
-    stopped = open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[0]
+    stopped = process_state()
     check(stopped == "T" and lsp.returncode == 0 and took < 1.0,
-          f"SIGTSTP: boop stopped (state {stopped}), jack_lsp answered in {took * 1000:.0f} ms")
+          f"SIGTSTP: boop stopped (state {stopped}) {stopping * 1000:.0f} ms after the signal, "
+          f"jack_lsp answered in {took * 1000:.0f} ms")
     check(not any(p.name == f"{name}:midi_in" for p in send.get_all_connections(midi_out)),
           "while stopped the client is out of the graph (its links gone)")
     proc.send_signal(signal.SIGCONT)

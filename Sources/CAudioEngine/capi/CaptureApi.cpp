@@ -30,7 +30,10 @@ boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::Capt
         cfg.ringFrames = ringFrames;
         auto jack = std::make_unique<boop::JackCapture>();
         const boop_status s = jack->open(cfg);
-        if (s == BOOP_OK) out = std::move(jack);
+        if (s == BOOP_OK)
+            out = std::move(jack);
+        else
+            why = jack->openWhy();
         return s;
     }
     boop::AlsaCapture::Config cfg;

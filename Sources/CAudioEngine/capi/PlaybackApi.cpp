@@ -62,7 +62,10 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
         cfg.keys = boop::midiKeysOf(c.midi_keys);
         auto jack = std::make_unique<boop::JackPlayback>();
         const boop_status s = jack->open(cfg, sampleRate, channels);
-        if (s == BOOP_OK) out = std::move(jack);
+        if (s == BOOP_OK)
+            out = std::move(jack);
+        else
+            why = jack->openWhy();
         return s;
     }
     if (c.mute != 0) {

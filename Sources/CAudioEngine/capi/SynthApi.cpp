@@ -81,13 +81,14 @@ boop_status openAlsa(const boop_synth_config& config, boop_synth& s, std::string
     return status;
 }
 
-boop_status openJack(const boop_synth_config& config, boop_synth& s) {
+boop_status openJack(const boop_synth_config& config, boop_synth& s, std::string& why) {
     boop::JackSynth::Config cfg;
     cfg.clientName = config.client_name != nullptr ? config.client_name : "boop";
     cfg.connect = config.connect != 0;
     cfg.synth = settingsOf(config);
     auto jack = std::make_unique<boop::JackSynth>();
     const boop_status status = jack->open(cfg);
+    why = jack->openWhy();
     s.host = std::move(jack);
     return status;
 }
@@ -102,7 +103,7 @@ boop_status boop_synth_open_why(const boop_synth_config* config, boop_synth** ou
     boop_status status = BOOP_ERROR_INTERNAL;
     std::string reason;
     try {
-        status = config->backend == BOOP_BACKEND_ALSA ? openAlsa(*config, *s, reason) : openJack(*config, *s);
+        status = config->backend == BOOP_BACKEND_ALSA ? openAlsa(*config, *s, reason) : openJack(*config, *s, reason);
     } catch (...) {
         status = BOOP_ERROR_OUT_OF_MEMORY;
     }

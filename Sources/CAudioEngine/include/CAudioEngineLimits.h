@@ -45,6 +45,11 @@
 #define BOOP_PERIOD_FRAMES_MAX 8192
 #define BOOP_PERIODS_MIN 2
 #define BOOP_PERIODS_MAX 16
+/* How long opening a JACK client may wait for the server's answer. libjack itself waits for ever
+ * (a stopped or hung server, a lock another process left held); an open normally takes a few
+ * tens of milliseconds. The text is the same figure for messages. */
+#define BOOP_JACK_ANSWER_SECONDS 5.0
+#define BOOP_JACK_ANSWER_TEXT "5 s"
 
 /* Audio files (boop_file_writer_open): the rates a file's header may carry (Hz) and its channels.
  * Wider than the engine's: a file is written at whatever rate its frames were made or captured. */

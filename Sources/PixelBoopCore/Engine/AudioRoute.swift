@@ -78,8 +78,10 @@ public struct AudioRoute: Sendable, Equatable, CustomStringConvertible {
         switch backend {
         case .alsa: return "\(description) cannot be opened for \(purpose)\(because)"
         case .jack:
+            // A reason from the engine is more than "no server" (one that did not answer in time).
+            if !reason.isEmpty { return "\(description) cannot be opened for \(purpose): \(OneLine.escape(reason))" }
             return
-                "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)\(because)"
+                "no JACK server is running, or it refused a client (start jackd or PipeWire's JACK service; boop never starts one)"
         }
     }
 }

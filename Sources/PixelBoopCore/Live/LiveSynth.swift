@@ -128,8 +128,9 @@ public final class LiveSynth {
         }
         guard status == BOOP_OK, let out else {
             let reason = String(cBuffer: why)
-            if alsa != nil && !reason.isEmpty {
-                throw status == BOOP_ERROR_DEVICE_UNAVAILABLE ? .deviceUnavailable(reason) : .from(status, reason)
+            if !reason.isEmpty {
+                let what = alsa != nil ? reason : "JACK client '\(OneLine.escape(clientName))': \(reason)"
+                throw status == BOOP_ERROR_DEVICE_UNAVAILABLE ? .deviceUnavailable(what) : .from(status, what)
             }
             throw AudioError.from(status, "JACK client \(clientName) with a MIDI input (is a JACK server running?)")
         }

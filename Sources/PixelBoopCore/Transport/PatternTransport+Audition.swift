@@ -15,7 +15,7 @@ extension PatternTransport {
 
     /// Tap-to-sound (`edit -v`): the engine notes when it has rendered the block after `frame`
     /// (the block holding an audition's first sample), read later with `renderedPast`.
-    public func markTap(frame: UInt64) { sync.locked { $0.engine.mark(frame: frame) } }
+    public func markTap(frame: UInt64) { sync.locked { _ = $0.engine.mark(frame: frame) } }
     /// When (CLOCK_MONOTONIC seconds) the engine finished rendering past `frame`, nil until it has.
     public func renderedPast(frame: UInt64) -> Double? { sync.locked { $0.engine.mark(frame: frame) } }
 }

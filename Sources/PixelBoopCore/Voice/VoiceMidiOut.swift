@@ -88,13 +88,18 @@ public final class VoiceMidiOut: @unchecked Sendable {
         c.channels = UInt32(config.channels)
         c.connect = config.connect ? 1 : 0
         var out: OpaquePointer?
+        var why = [CChar](repeating: 0, count: 256)
         let status = config.clientName.withCString { name -> boop_status in
             c.client_name = name
-            return boop_capture_open(&c, &out)
+            return boop_capture_open_why(&c, &out, &why, why.count)
         }
         guard status == BOOP_OK, let handle = out else {
             if status == BOOP_ERROR_DEVICE_UNAVAILABLE {
-                throw AudioError.deviceUnavailable("no JACK server is running (or it refused the client \(config.clientName))")
+                let reason = String(cBuffer: why)
+                throw AudioError.deviceUnavailable(
+                    reason.isEmpty
+                        ? "no JACK server is running (or it refused the client \(config.clientName))"
+                        : "JACK client \(config.clientName): \(reason)")
             }
             throw AudioError.from(status, "opening the JACK client \(config.clientName)")
         }

@@ -55,7 +55,7 @@ boop_status JackCapture::start() {
 
 void JackCapture::stop() {
     if (client() == nullptr) return;
-    if (active()) jack_deactivate(client());
+    deactivate();
     capturing_.store(false, std::memory_order_release);
     close();
     stopped_ = true;

@@ -9,6 +9,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
+
+#include "backend/BoundedCall.hpp"
 
 namespace boop {
 
@@ -45,21 +48,53 @@ class HandledSignalsBlocked {
     sigset_t old_{};
 };
 
-// jack2 blocks SIGPIPE when its process-wide state is made (at the first client's open) and, when
-// the last client closes, sets the closing thread's mask to the one saved back then: the mask of
-// the thread that opened the first client, inside HandledSignalsBlocked. Closed on the main thread
-// (a lost server's client before a reconnect), that left SIGINT, SIGTERM, SIGWINCH and SIGTSTP
-// blocked there for good: Ctrl-C and SIGTERM were never seen again. The closing thread keeps its own.
-class SignalMaskKept {
-  public:
-    SignalMaskKept() noexcept { pthread_sigmask(SIG_SETMASK, nullptr, &mask_); }
-    ~SignalMaskKept() { pthread_sigmask(SIG_SETMASK, &mask_, nullptr); }
-    SignalMaskKept(const SignalMaskKept&) = delete;
-    SignalMaskKept& operator=(const SignalMaskKept&) = delete;
+// Calls into libjack of this process still waiting for a server's answer (see BoundedCall.hpp).
+LateCalls lateCalls;
 
-  private:
-    sigset_t mask_{};
-};
+// jack_deactivate and jack_client_close wait for the server's answer as the open does: a server
+// stopped (SIGSTOP) while boop played left `q` and SIGTERM waiting in them for ever. Late, or not
+// made because an earlier call is still late, the client is left as it is until the process ends.
+// Made on a thread of its own, the close also keeps the caller's signal mask: jack2, closing its
+// last client, sets the closing thread's mask to the one saved at the first open (handled signals
+// blocked), which once left Ctrl-C and SIGTERM blocked for good on the main thread.
+bool answeredWithin(std::function<int()> call) {
+    int result = -1;
+    return callWithin<int>(
+               lateCalls, BOOP_JACK_ANSWER_SECONDS, std::move(call), [](int) {}, result) == BoundedOutcome::done;
+}
+
+// jack_client_open (never starting a server), waiting for it at most
+// BOOP_JACK_ANSWER_SECONDS; `why` says why no client came back (empty: the server refused or is
+// not there, which the caller says in its own words).
+jack_client_t* openClient(const char* name, const char*& why) {
+    why = "";
+    jack_client_t* client = nullptr;
+    const std::string owned = name;
+    const BoundedOutcome outcome = callWithin<jack_client_t*>(
+        lateCalls, BOOP_JACK_ANSWER_SECONDS,
+        [owned]() {
+            jack_status_t status{};
+            return jack_client_open(owned.c_str(), JackNoStartServer, &status);
+        },
+        [](jack_client_t* late) {
+            if (late != nullptr) jack_client_close(late);
+        },
+        client);
+    switch (outcome) {
+        case BoundedOutcome::done:
+            break;
+        case BoundedOutcome::late:
+            why = "the JACK server did not answer within " BOOP_JACK_ANSWER_TEXT " (stopped or hung?)";
+            break;
+        case BoundedOutcome::busy:
+            why = "an earlier attempt to reach the JACK server has not returned yet (stopped or hung?)";
+            break;
+        case BoundedOutcome::noThread:
+            why = "no thread could be started for the JACK client";
+            break;
+    }
+    return client;
+}
 
 }  // namespace
 
@@ -88,11 +123,10 @@ boop_status JackClient::open(const char* clientName, uint32_t channels, bool out
     if (clientName == nullptr || clientName[0] == '\0' || channels < 1 || channels > BOOP_DEVICE_CHANNELS_MAX)
         return BOOP_ERROR_INVALID_ARGUMENT;
     silenceLibjack();
-    jack_status_t status{};
     // Never start a server behind the user's back: no server is "unavailable", said once.
     {
         const HandledSignalsBlocked blocked;
-        client_ = jack_client_open(clientName, JackNoStartServer, &status);
+        client_ = openClient(clientName, openWhy_);
     }
     if (client_ == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     output_ = output;
@@ -157,20 +191,23 @@ boop_status JackClient::activateWith(std::atomic<bool>& running, bool connect) {
 
 void JackClient::deactivate() noexcept {
     if (client_ == nullptr || !active_) return;
+    // After a shutdown the server is gone: nothing to leave.
     if (error() == BOOP_OK) {
         const HandledSignalsBlocked blocked;
-        jack_deactivate(client_);
+        jack_client_t* c = client_;
+        answeredWithin([c] { return jack_deactivate(c); });
     }
     active_ = false;
 }
 
 void JackClient::close() noexcept {
     if (client_ == nullptr) return;
-    // After a shutdown the server is gone: closing only frees the client's side.
-    if (active_ && error() == BOOP_OK) jack_deactivate(client_);
+    deactivate();
     {
-        const SignalMaskKept kept;
-        jack_client_close(client_);
+        // After a shutdown, closing only frees the client's side.
+        const HandledSignalsBlocked blocked;
+        jack_client_t* c = client_;
+        answeredWithin([c] { return jack_client_close(c); });
     }
     client_ = nullptr;
     active_ = false;
@@ -244,8 +281,12 @@ void JackClient::reportOwnLatency(jack_latency_callback_mode_t mode, uint32_t ow
 
 boop_status visitJackPorts(const char* type, const std::function<void(const char*, jack_port_t*, int)>& visit) {
     silenceLibjack();
-    jack_status_t status{};
-    jack_client_t* c = jack_client_open("boop-devices", JackNoStartServer, &status);
+    const char* why = "";
+    jack_client_t* c = nullptr;
+    {
+        const HandledSignalsBlocked blocked;
+        c = openClient("boop-devices", why);
+    }
     if (c == nullptr) return BOOP_ERROR_DEVICE_UNAVAILABLE;
     const char** names = jack_get_ports(c, nullptr, type, 0);
     boop_status result = BOOP_OK;
@@ -256,8 +297,8 @@ boop_status visitJackPorts(const char* type, const std::function<void(const char
         result = BOOP_ERROR_OUT_OF_MEMORY;
     }
     if (names != nullptr) jack_free(names);
-    const SignalMaskKept kept;
-    jack_client_close(c);
+    const HandledSignalsBlocked blocked;
+    answeredWithin([c] { return jack_client_close(c); });
     return result;
 }
 

@@ -39,9 +39,12 @@ class JackClient {
     JackClient& operator=(const JackClient&) = delete;
 
     // Opens the client (never starts a server) and registers `channels` ports named
-    // <prefix>_1...; DEVICE_UNAVAILABLE when no server runs. libjack's own messages are silenced:
+    // <prefix>_1...; DEVICE_UNAVAILABLE when no server runs, or when it did not answer within
+    // BOOP_JACK_ANSWER_SECONDS (then openWhy() says so). libjack's own messages are silenced:
     // the caller reports one line.
     boop_status open(const char* clientName, uint32_t channels, bool output);
+    // Why the last open failed, when boop knows more than "no server": "" otherwise.
+    const char* openWhy() const noexcept { return openWhy_; }
     // Activates and, with `connect`, links the ports with the server's physical ports.
     boop_status activate(bool connect);
     // Leaves the server's graph (its links go; the ports stay registered) until activate again:
@@ -92,6 +95,7 @@ class JackClient {
     void reportOwnLatency(jack_latency_callback_mode_t mode, uint32_t own) noexcept;
 
     jack_client_t* client_ = nullptr;
+    const char* openWhy_ = "";
     bool output_ = true;
     bool active_ = false;
     bool realtime_ = false;

@@ -92,7 +92,7 @@ void JackPlayback::stop(bool drain) {
         const int64_t until = nowNs() + int64_t(seconds * 1e9);
         while (active() && nowNs() < until) poll(nullptr, 0, 5);
     }
-    if (active()) jack_deactivate(client());
+    deactivate();
     rendering_.store(false, std::memory_order_release);
     close();
     ended_.raise();

@@ -110,7 +110,7 @@ void JackSynth::addStats(boop_synth_stats& s) const {
 
 void JackSynth::stop() noexcept {
     if (client() == nullptr) return;
-    if (active()) jack_deactivate(client());
+    deactivate();
     running_.store(false, std::memory_order_release);
     started_ = false;
     close();
