@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include "dsp/SimdTypes.hpp"
 #include "rt/Realtime.hpp"
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
@@ -61,6 +62,23 @@ __attribute__((target("avx2"))) inline void positions(double& pos, double ratio,
     b = _mm256_setr_pd(p[4], p[5], p[6], p[7]);
 }
 
+typedef double d8 __attribute__((vector_size(64)));
+typedef double d4 __attribute__((vector_size(32)));
+
+// The read positions p of a group of frames, one a lane, as Granulator::render reads them: the
+// whole part (truncated) wrapped into the buffer, the sample after it wrapped, and the fraction
+// between them (a double subtraction, then rounded to float). Written once for the eight lanes of
+// AVX2 (F = f8, D = d8) and the four of the baseline (f4, d4).
+template <class F, class D>
+BOOP_SIMD_INLINE void readIndices(const D& p, int size, simd::IntOf<F>& i0, simd::IntOf<F>& i1, F& frac) noexcept {
+    using I = simd::IntOf<F>;
+    const I whole = __builtin_convertvector(p, I), sizes = I{} + size;
+    frac = __builtin_convertvector(p - __builtin_convertvector(whole, D), F);
+    i0 = whole - (sizes & (whole >= sizes));
+    i1 = i0 + 1;
+    i1 &= i1 != sizes;
+}
+
 }  // namespace grain
 
 // A grain's frames in groups of eight, for as many whole groups as fit in the m frames and in
@@ -73,8 +91,7 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
     constexpr int kWindowSize = 1024;
     const __m256 invLen = _mm256_set1_ps(g.invLen), amp = _mm256_set1_ps(g.amp);
     const __m256 panL = _mm256_set1_ps(g.panL), panR = _mm256_set1_ps(g.panR);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
-    const __m256i size = _mm256_set1_epi32(g.size), lastWindow = _mm256_set1_epi32(kWindowSize - 1);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), lastWindow = _mm256_set1_epi32(kWindowSize - 1);
     const double sizeD = static_cast<double>(g.size);
     int t = 0;
     for (; t + 8 <= m && age + 8 <= g.len; t += 8, age += 8) {
@@ -92,18 +109,13 @@ __attribute__((target("avx2"))) inline int renderGrainGroups(const GrainGroup& g
         const __m256 w1 = grain::lookup(g.window + 1, wic, kWindowSize);
         const __m256 w =
             _mm256_and_ps(_mm256_add_ps(w0, _mm256_mul_ps(_mm256_sub_ps(w1, w0), wf)), _mm256_castsi256_ps(inside));
-        // The read position: its whole part and fraction, and the sample after it (wrapped).
-        const __m128i ia = _mm256_cvttpd_epi32(pa), ib = _mm256_cvttpd_epi32(pb);
-        const __m128 fa = _mm256_cvtpd_ps(_mm256_sub_pd(pa, _mm256_cvtepi32_pd(ia)));
-        const __m128 fb = _mm256_cvtpd_ps(_mm256_sub_pd(pb, _mm256_cvtepi32_pd(ib)));
-        const __m256 frac = _mm256_set_m128(fb, fa);
-        __m256i i0 = _mm256_set_m128i(ib, ia);
-        i0 = _mm256_sub_epi32(i0, _mm256_andnot_si256(_mm256_cmpgt_epi32(size, i0), size));
-        __m256i i1 = _mm256_add_epi32(i0, one);
-        i1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(i1, size), i1);
-        const __m256 s0 = grain::lookup(g.buffer, i0, g.size), s1 = grain::lookup(g.buffer, i1, g.size);
+        simd::i8 i0, i1;
+        simd::f8 frac;
+        grain::readIndices(grain::d8(__builtin_shufflevector(pa, pb, 0, 1, 2, 3, 4, 5, 6, 7)), g.size, i0, i1, frac);
+        const __m256 s0 = grain::lookup(g.buffer, __m256i(i0), g.size);
+        const __m256 s1 = grain::lookup(g.buffer, __m256i(i1), g.size);
         const __m256 s =
-            _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(s0, _mm256_mul_ps(_mm256_sub_ps(s1, s0), frac)), w), amp);
+            _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(s0, _mm256_mul_ps(_mm256_sub_ps(s1, s0), __m256(frac))), w), amp);
         _mm256_storeu_ps(l + t, _mm256_add_ps(_mm256_loadu_ps(l + t), _mm256_mul_ps(s, panL)));
         _mm256_storeu_ps(r + t, _mm256_add_ps(_mm256_loadu_ps(r + t), _mm256_mul_ps(s, panR)));
     }
@@ -137,7 +149,6 @@ inline __m128 windowQuad(const float* win, int age, __m128 invLen) BOOP_RT {
 inline int renderGrainQuads(const GrainGroup& g, double& pos, int& age, int m, float* l, float* r) BOOP_RT {
     const __m128 invLen = _mm_set1_ps(g.invLen), amp = _mm_set1_ps(g.amp);
     const __m128 panL = _mm_set1_ps(g.panL), panR = _mm_set1_ps(g.panR);
-    const __m128i one = _mm_set1_epi32(1), size = _mm_set1_epi32(g.size);
     const double sizeD = static_cast<double>(g.size);
     const float* buf = g.buffer;
     int t = 0;
@@ -149,19 +160,12 @@ inline int renderGrainQuads(const GrainGroup& g, double& pos, int& age, int m, f
             if (pos >= sizeD) pos -= sizeD;
         }
         const __m128 w = windowQuad(g.window, age, invLen);
-        // The read position: its whole part and fraction, and the sample after it (wrapped).
-        const __m128d pa = _mm_setr_pd(p[0], p[1]), pb = _mm_setr_pd(p[2], p[3]);
-        const __m128i ia = _mm_cvttpd_epi32(pa), ib = _mm_cvttpd_epi32(pb);
-        const __m128 fa = _mm_cvtpd_ps(_mm_sub_pd(pa, _mm_cvtepi32_pd(ia)));
-        const __m128 fb = _mm_cvtpd_ps(_mm_sub_pd(pb, _mm_cvtepi32_pd(ib)));
-        const __m128 frac = _mm_movelh_ps(fa, fb);
-        __m128i i0 = _mm_unpacklo_epi64(ia, ib);
-        i0 = _mm_sub_epi32(i0, _mm_andnot_si128(_mm_cmpgt_epi32(size, i0), size));
-        __m128i i1 = _mm_add_epi32(i0, one);
-        i1 = _mm_andnot_si128(_mm_cmpeq_epi32(i1, size), i1);
+        simd::i4 i0, i1;
+        simd::f4 frac;
+        grain::readIndices(grain::d4{p[0], p[1], p[2], p[3]}, g.size, i0, i1, frac);
         alignas(16) int a[4], b[4];
-        _mm_store_si128(reinterpret_cast<__m128i*>(a), i0);
-        _mm_store_si128(reinterpret_cast<__m128i*>(b), i1);
+        _mm_store_si128(reinterpret_cast<__m128i*>(a), __m128i(i0));
+        _mm_store_si128(reinterpret_cast<__m128i*>(b), __m128i(i1));
         // At the original pitch the four reads are contiguous (and, short of the buffer's end, so are
         // the samples after them): two loads.
         const bool contiguous = a[1] == a[0] + 1 && a[2] == a[0] + 2 && a[3] == a[0] + 3 && a[3] + 1 < g.size;
@@ -169,7 +173,7 @@ inline int renderGrainQuads(const GrainGroup& g, double& pos, int& age, int m, f
             contiguous ? _mm_loadu_ps(buf + a[0]) : _mm_setr_ps(buf[a[0]], buf[a[1]], buf[a[2]], buf[a[3]]);
         const __m128 s1 =
             contiguous ? _mm_loadu_ps(buf + a[0] + 1) : _mm_setr_ps(buf[b[0]], buf[b[1]], buf[b[2]], buf[b[3]]);
-        const __m128 s = _mm_mul_ps(_mm_mul_ps(_mm_add_ps(s0, _mm_mul_ps(_mm_sub_ps(s1, s0), frac)), w), amp);
+        const __m128 s = _mm_mul_ps(_mm_mul_ps(_mm_add_ps(s0, _mm_mul_ps(_mm_sub_ps(s1, s0), __m128(frac))), w), amp);
         _mm_storeu_ps(l + t, _mm_add_ps(_mm_loadu_ps(l + t), _mm_mul_ps(s, panL)));
         _mm_storeu_ps(r + t, _mm_add_ps(_mm_loadu_ps(r + t), _mm_mul_ps(s, panR)));
     }

@@ -27,7 +27,7 @@ extension SynthCommand {
         }
         try recording.begin(synth)
         let session = SynthSession(
-            synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+            synth: synth, verbose: verbosity.verbose, display: !noDisplay && !verbosity.quiet && isatty(STDOUT_FILENO) == 1)
         session.recording = recording
         session.gainDB = gainOption.gain
         try session.run(connecting: alsaOptions.midi)

@@ -46,11 +46,7 @@ struct SynthCommand: ParsableCommand {
     @Flag(name: .long, help: "No status line (for scripts).")
     var noDisplay = false
 
-    @Flag(name: .shortAndLong, help: "Print each MIDI event, the server's rate and buffer, and the malformed bytes counted.")
-    var verbose = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var verbosity: VerbosityOptions<SynthCommand>
 
     @Flag(
         name: .long,
@@ -65,7 +61,7 @@ struct SynthCommand: ParsableCommand {
         try validateBackendFlags()
         try validateRange(bendRange, LiveSynth.bendRange, option: "--bend-range", unit: "semitones")
         try validateVoices(voices)
-        if verbose && quiet { throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them") }
+        try verbosity.check()
         try recording.check()
         if reconnect && backend != .jack { throw ValidationError("--reconnect: only with --backend jack") }
     }
@@ -87,13 +83,17 @@ struct SynthCommand: ParsableCommand {
             let synth = try open()
             try recording.begin(synth)
             let session = SynthSession(
-                synth: synth, verbose: verbose, display: !noDisplay && !quiet && isatty(STDOUT_FILENO) == 1)
+                synth: synth, verbose: verbosity.verbose, display: !noDisplay && !verbosity.quiet && isatty(STDOUT_FILENO) == 1)
             session.recording = recording
             session.gainDB = gainOption.gain
             if reconnect { session.reconnect = SynthSession.Reconnect(open: open) }
             try session.run(connecting: midiConnect)
         }
     }
+}
+
+extension SynthCommand: VerboseDetail {
+    static let verboseHelp = "Print each MIDI event, the server's rate and buffer, and the malformed bytes counted."
 }
 
 /// The running synth: keys, the stop signals, the status line and -v lines. Everything sounding

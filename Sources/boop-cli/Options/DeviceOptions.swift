@@ -26,11 +26,7 @@ struct DeviceOptions: ParsableArguments {
     )
     var noConnect = false
 
-    @Flag(name: .shortAndLong, help: "Print what was negotiated with the device (and recoveries).")
-    var verbose = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var verbosity: VerbosityOptions<DeviceOptions>
 
     static let rateRange = Limits.sampleRate
 
@@ -42,10 +38,11 @@ struct DeviceOptions: ParsableArguments {
             throw ValidationError("--no-connect: only with --backend jack (ALSA has no ports to connect)")
         }
         try validateRate(rate)
-        if verbose && quiet {
-            throw ValidationError("-v/--verbose and -q/--quiet: expected at most one of them")
-        }
+        try verbosity.check()
     }
+
+    var verbose: Bool { verbosity.verbose }
+    var quiet: Bool { verbosity.quiet }
 
     /// Where the sound goes (or comes from).
     var route: AudioRoute { AudioRoute(device: device, backend: backend, connect: !noConnect) }
@@ -54,6 +51,10 @@ struct DeviceOptions: ParsableArguments {
     func sampleRate(default defaultRate: Double) -> Double {
         rate.map(Double.init) ?? defaultRate
     }
+}
+
+extension DeviceOptions: VerboseDetail {
+    static let verboseHelp = "Print what was negotiated with the device (and recoveries)."
 }
 
 /// A command with the device flags: their values read as the command's own (`device`,
