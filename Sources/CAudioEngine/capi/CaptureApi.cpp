@@ -30,11 +30,7 @@ boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::Capt
         cfg.ringFrames = ringFrames;
         auto jack = std::make_unique<boop::JackCapture>();
         const boop_status s = jack->open(cfg);
-        if (s == BOOP_OK)
-            out = std::move(jack);
-        else
-            why = jack->openWhy();
-        return s;
+        return boop::capi::keepOpened(std::move(jack), s, out, why);
     }
     boop::AlsaCapture::Config cfg;
     cfg.device = c.device != nullptr ? c.device : "default";
@@ -46,11 +42,7 @@ boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::Capt
     cfg.realtimePriority = c.realtime_priority;
     auto alsa = std::make_unique<boop::AlsaCapture>();
     const boop_status s = alsa->open(cfg);
-    if (s == BOOP_OK)
-        out = std::move(alsa);
-    else
-        why = alsa->openWhy();
-    return s;
+    return boop::capi::keepOpened(std::move(alsa), s, out, why);
 }
 
 }  // namespace

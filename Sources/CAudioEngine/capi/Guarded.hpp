@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <new>
 
 #include "include/CAudioEngine.h"
@@ -43,6 +44,18 @@ Stats statsOf(const Handle* handle) {
 // The `why` of an *_open_why call: `reason` (NUL-terminated, cut to `size` bytes), when asked for.
 inline void writeWhy(char* why, std::size_t size, const char* reason) noexcept {
     if (why != nullptr && size > 0) std::snprintf(why, size, "%s", reason);
+}
+
+// A backend's open as a stream's opener ends it: opened, it becomes the stream's (`out`, a
+// unique_ptr of its base); refused, its own reason (openWhy) goes to `why`.
+template <class Backend, class Base>
+boop_status keepOpened(std::unique_ptr<Backend> backend, boop_status status, std::unique_ptr<Base>& out,
+                       const char*& why) {
+    if (status == BOOP_OK)
+        out = std::move(backend);
+    else
+        why = backend->openWhy();
+    return status;
 }
 
 // The defaults a capture and a playback stream share: the ALSA "default" device, priority 70,

@@ -62,11 +62,7 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
         cfg.keys = boop::midiKeysOf(c.midi_keys);
         auto jack = std::make_unique<boop::JackPlayback>();
         const boop_status s = jack->open(cfg, sampleRate, channels);
-        if (s == BOOP_OK)
-            out = std::move(jack);
-        else
-            why = jack->openWhy();
-        return s;
+        return boop::capi::keepOpened(std::move(jack), s, out, why);
     }
     if (c.mute != 0) {
         // No sound: no PCM is opened; a timer runs the engine's clock (MIDI out only).
@@ -87,11 +83,7 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
     cfg.adaptive = c.adaptive != 0;
     auto alsa = std::make_unique<boop::AlsaPlayback>();
     const boop_status s = alsa->open(cfg, sampleRate, channels);
-    if (s == BOOP_OK)
-        out = std::move(alsa);
-    else
-        why = alsa->openWhy();
-    return s;
+    return boop::capi::keepOpened(std::move(alsa), s, out, why);
 }
 
 // MIDI out on the sequencer is scheduled for when a frame is heard: the I/O thread's line of
