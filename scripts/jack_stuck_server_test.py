@@ -78,6 +78,27 @@ class HungServer:
         os.unlink(self.path)
 
 
+def stop_server(proc):
+    """SIGSTOP, waited for until the kernel has it stopped."""
+    proc.send_signal(signal.SIGSTOP)
+    end = time.monotonic() + MARGIN
+    while time.monotonic() < end:
+        if open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[0] == "T":
+            return
+        time.sleep(0.01)
+    raise SystemExit("FAIL  jackd did not stop on SIGSTOP")
+
+
+def playing_editor(name):
+    """`boop edit NAME.json --backend jack` with a note on step 1 and its loop playing."""
+    path = os.path.join(work, name + ".json")
+    ed = Editor(BOOP, path, args=["--backend", "jack"])
+    check(ed.wait_for("jack:"), "the editor opens on JACK: " + ed.status_line().strip())
+    ed.keys(" ", "p")
+    check(ed.wait_for("playing", timeout=MARGIN), "its loop plays: " + ed.status_line().strip())
+    return ed, path
+
+
 def melody_steps(path):
     try:
         return sorted(step for step, _, _, _ in notes(path, "melody"))
@@ -88,7 +109,7 @@ def melody_steps(path):
 jackd = start_server(work)
 try:
     # 1. Every command that opens a client, against a stopped server.
-    jackd.send_signal(signal.SIGSTOP)
+    stop_server(jackd)
     for args in (["play", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "demo.json"),
                   "--backend", "jack", "--no-display"],
                  ["synth", "--backend", "jack"],
@@ -101,13 +122,9 @@ try:
     jackd.send_signal(signal.SIGCONT)
 
     # 2. The server stopped while the editor plays on it.
-    path = os.path.join(work, "stopped.json")
-    with Editor(BOOP, path, args=["--backend", "jack"]) as ed:
-        check(ed.wait_for("jack:"), "the editor plays on JACK: " + ed.status_line().strip())
-        ed.keys(" ", "p")
-        ed.wait_for("step 1/16", timeout=10)
-        jackd.send_signal(signal.SIGSTOP)
-        time.sleep(0.5)   # the server's next cycles are due: it is really stopped under the editor
+    ed, path = playing_editor("stopped")
+    with ed:
+        stop_server(jackd)
         ed.keys("s")
         saved = ed.wait_for("saved", timeout=MARGIN)
         start = time.monotonic()
@@ -118,11 +135,8 @@ try:
     jackd.send_signal(signal.SIGCONT)
 
     # 3. A hung server where the killed one was.
-    path = os.path.join(work, "hung.json")
-    with Editor(BOOP, path, args=["--backend", "jack"]) as ed:
-        check(ed.wait_for("jack:"), "the editor plays on JACK: " + ed.status_line().strip())
-        ed.keys(" ", "p")
-        ed.wait_for("step 1/16", timeout=10)
+    ed, path = playing_editor("hung")
+    with ed:
         kill_server(jackd)
         jackd = None
         check(ed.wait_for("reconnecting", timeout=30), "server killed: the editor says it is reconnecting")
