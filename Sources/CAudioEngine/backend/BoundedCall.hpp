@@ -16,7 +16,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <system_error>
 #include <thread>
 
 namespace boop {
@@ -37,7 +36,7 @@ enum class BoundedOutcome {
     done,      // the call returned in time; its value is in `out`
     late,      // it had not returned by the limit: left running, its value to `disposeLate`
     busy,      // an earlier late call into the library still runs: not called
-    noThread,  // no thread could be started: not called
+    noThread,  // no thread (or no memory for one) could be started: not called
 };
 
 // Runs `call` on a new thread and waits for it up to `seconds`. The thread is created with the caller's signal mask, so
@@ -53,8 +52,9 @@ BoundedOutcome callWithin(LateCalls& late, double seconds, std::function<T()> ca
         bool abandoned = false;
         T value{};
     };
-    auto shared = std::make_shared<Shared>();
+    std::shared_ptr<Shared> shared;
     try {
+        shared = std::make_shared<Shared>();
         std::thread([shared, &late, call = std::move(call), disposeLate = std::move(disposeLate)]() {
             T value = call();
             std::unique_lock<std::mutex> lock(shared->mutex);
@@ -68,7 +68,8 @@ BoundedOutcome callWithin(LateCalls& late, double seconds, std::function<T()> ca
             shared->done = true;
             shared->returned.notify_all();
         }).detach();
-    } catch (const std::system_error&) {
+    } catch (...) {
+        // No thread (std::system_error) or no memory for it: the callers are noexcept closers.
         return BoundedOutcome::noThread;
     }
     std::unique_lock<std::mutex> lock(shared->mutex);
