@@ -1,7 +1,7 @@
 import ArgumentParser
-import PixelBoopCore
 import Testing
 
+@testable import PixelBoopCore
 @testable import boop_cli
 
 @Suite("boop ambient arguments")

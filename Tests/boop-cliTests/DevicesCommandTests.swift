@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import PixelBoopCore
 import Testing
 
+@testable import PixelBoopCore
 @testable import boop_cli
 
 @Suite("boop devices arguments and its table")

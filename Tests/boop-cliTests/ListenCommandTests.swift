@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import PixelBoopCore
 import Testing
 
+@testable import PixelBoopCore
 @testable import boop_cli
 
 /// `boop listen ARGS`, parsed (DeviceOptionsTests reads the shared options through it too).

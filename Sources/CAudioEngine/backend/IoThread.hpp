@@ -14,6 +14,24 @@
 
 namespace boop {
 
+// What a backend on an IoThread asks for: the period it wakes for, the periods its buffer holds
+// and the SCHED_FIFO priority of its thread. The defaults are the backend's rows of the limits
+// table, named when a backend's Config is made.
+struct PeriodSettings {
+    constexpr PeriodSettings(boop_limit_id framesRow, boop_limit_id periodsRow) noexcept
+        : periodFrames(static_cast<uint32_t>(boop_limit_get(framesRow).default_value)),
+          periods(static_cast<uint32_t>(boop_limit_get(periodsRow).default_value)) {}
+    uint32_t periodFrames;
+    uint32_t periods;
+    int realtimePriority = 70;
+    // A C config's choice: its period and periods where given (0: keep the default), its priority.
+    void take(uint32_t frames, uint32_t count, int priority) noexcept {
+        if (frames != 0) periodFrames = frames;
+        if (count != 0) periods = count;
+        realtimePriority = priority;
+    }
+};
+
 class IoThread {
   public:
     IoThread() = default;

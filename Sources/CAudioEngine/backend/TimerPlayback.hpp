@@ -18,10 +18,8 @@ namespace boop {
 
 class TimerPlayback final : public PlaybackBackend {
   public:
-    struct Config {
-        uint32_t periodFrames = 256;
-        uint32_t periods = 3;
-        int realtimePriority = 70;
+    struct Config : PeriodSettings {
+        Config() noexcept : PeriodSettings(BOOP_LIMIT_TIMER_PERIOD_FRAMES, BOOP_LIMIT_TIMER_PERIODS) {}
     };
 
     // Where the thread reads the time and waits: CLOCK_MONOTONIC, and ppoll(2) on the stop

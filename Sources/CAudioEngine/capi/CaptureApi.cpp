@@ -34,12 +34,10 @@ boop_status openBackend(const boop_capture_config& c, std::unique_ptr<boop::Capt
     }
     boop::AlsaCapture::Config cfg;
     cfg.device = c.device != nullptr ? c.device : "default";
-    cfg.sampleRate = c.sample_rate != 0 ? c.sample_rate : 16000;
+    if (c.sample_rate != 0) cfg.sampleRate = c.sample_rate;
     cfg.channels = channels;
-    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : 256;
-    cfg.periods = c.periods != 0 ? c.periods : 4;
+    cfg.take(c.period_frames, c.periods, c.realtime_priority);
     cfg.ringFrames = ringFrames;
-    cfg.realtimePriority = c.realtime_priority;
     auto alsa = std::make_unique<boop::AlsaCapture>();
     const boop_status s = alsa->open(cfg);
     return boop::capi::keepOpened(std::move(alsa), s, out, why);
@@ -55,12 +53,11 @@ extern "C" {
 
 void boop_capture_config_default(boop_capture_config* config) {
     if (config == nullptr) return;
-    boop::capi::setStreamDefaults(*config);
-    config->sample_rate = 16000;
-    config->channels = 1;
-    config->period_frames = 256;
-    config->periods = 4;
-    config->ring_frames = 65536;
+    const boop::AlsaCapture::Config alsa;
+    boop::capi::setStreamDefaults(*config, alsa);
+    config->sample_rate = alsa.sampleRate;
+    config->channels = alsa.channels;
+    config->ring_frames = alsa.ringFrames;
 }
 
 boop_status boop_capture_open(const boop_capture_config* config, boop_capture** out_capture) {

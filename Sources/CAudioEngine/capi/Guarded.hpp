@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 
+#include "backend/IoThread.hpp"
 #include "include/CAudioEngine.h"
 
 namespace boop::capi {
@@ -58,12 +59,14 @@ boop_status keepOpened(std::unique_ptr<Backend> backend, boop_status status, std
     return status;
 }
 
-// The defaults a capture and a playback stream share: the ALSA "default" device, priority 70,
-// and for JACK a client "boop" connected to the system's ports.
+// The defaults a capture and a playback stream share: the ALSA "default" device, its ALSA
+// backend's periods and priority, and for JACK a client "boop" connected to the system's ports.
 template <class Config>
-void setStreamDefaults(Config& config) noexcept {
+void setStreamDefaults(Config& config, const boop::PeriodSettings& periods) noexcept {
     config.device = "default";
-    config.realtime_priority = 70;
+    config.period_frames = periods.periodFrames;
+    config.periods = periods.periods;
+    config.realtime_priority = periods.realtimePriority;
     config.backend = BOOP_BACKEND_ALSA;
     config.client_name = "boop";
     config.connect = 1;

@@ -33,9 +33,6 @@ struct boop_playback {
 
 namespace {
 
-// A period or periods count's default, from its row of the limits table.
-constexpr uint32_t limitDefault(boop_limit_id id) { return static_cast<uint32_t>(boop_limit_get(id).default_value); }
-
 bool validPlaybackConfig(const boop_playback_config& c, double sampleRate, uint32_t channels) {
     if (c.backend != BOOP_BACKEND_ALSA && c.backend != BOOP_BACKEND_JACK) return false;
     if (!boop::OutputStage::isValid(c.output)) return false;
@@ -67,9 +64,7 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
     if (c.mute != 0) {
         // No sound: no PCM is opened; a timer runs the engine's clock (MIDI out only).
         boop::TimerPlayback::Config cfg;
-        cfg.periodFrames = c.period_frames != 0 ? c.period_frames : limitDefault(BOOP_LIMIT_TIMER_PERIOD_FRAMES);
-        cfg.periods = c.periods != 0 ? c.periods : limitDefault(BOOP_LIMIT_TIMER_PERIODS);
-        cfg.realtimePriority = c.realtime_priority;
+        cfg.take(c.period_frames, c.periods, c.realtime_priority);
         auto timer = std::make_unique<boop::TimerPlayback>();
         const boop_status s = timer->open(cfg, sampleRate, channels);
         if (s == BOOP_OK) out = std::move(timer);
@@ -77,9 +72,7 @@ boop_status openBackend(const boop_playback_config& c, double sampleRate, uint32
     }
     boop::AlsaPlayback::Config cfg;
     cfg.device = c.device != nullptr ? c.device : "default";
-    cfg.periodFrames = c.period_frames != 0 ? c.period_frames : limitDefault(BOOP_LIMIT_PLAYBACK_PERIOD_FRAMES);
-    cfg.periods = c.periods != 0 ? c.periods : limitDefault(BOOP_LIMIT_PLAYBACK_PERIODS);
-    cfg.realtimePriority = c.realtime_priority;
+    cfg.take(c.period_frames, c.periods, c.realtime_priority);
     cfg.adaptive = c.adaptive != 0;
     auto alsa = std::make_unique<boop::AlsaPlayback>();
     const boop_status s = alsa->open(cfg, sampleRate, channels);
@@ -112,9 +105,7 @@ boop_priority boop_thread_make_realtime(int priority) { return boop::makeCurrent
 
 void boop_playback_config_default(boop_playback_config* config) {
     if (config == nullptr) return;
-    boop::capi::setStreamDefaults(*config);
-    config->period_frames = limitDefault(BOOP_LIMIT_PLAYBACK_PERIOD_FRAMES);
-    config->periods = limitDefault(BOOP_LIMIT_PLAYBACK_PERIODS);
+    boop::capi::setStreamDefaults(*config, boop::AlsaPlayback::Config{});
     config->adaptive = 1;
     // Set, not left to the caller's memory: on ALSA a stray non-zero midi_out opens the sequencer.
     config->midi_out = 0;

@@ -469,9 +469,10 @@ typedef enum boop_backend {
 
 typedef struct boop_playback_config {
     const char* device;             /* ALSA PCM name, e.g. "default", "pulse", "hw:0,0" */
-    uint32_t period_frames;         /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default 128) */
-    uint32_t periods;               /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default 3):
-                                       the starting latency */
+    uint32_t period_frames;         /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default: limit
+                                       PLAYBACK_PERIOD_FRAMES, 128) */
+    uint32_t periods;               /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default: limit
+                                       PLAYBACK_PERIODS, 3): the starting latency */
     int realtime_priority;          /* SCHED_FIFO (or rtkit) priority to try (0 = do not try; default 70) */
     int adaptive;                   /* 1 (default): when xruns come in a burst, keep more audio queued
                                        (doubling, up to BOOP_PLAYBACK_MAX_LATENCY_MS); 0: a fixed buffer */
@@ -723,12 +724,14 @@ typedef struct boop_capture boop_capture;
 
 typedef struct boop_capture_config {
     const char* device;      /* ALSA PCM name (default "default") */
-    double sample_rate;      /* requested rate, BOOP_ENGINE_RATE_MIN ... _MAX (default 16000); see info for
-                                the granted one */
+    double sample_rate;      /* requested rate, BOOP_ENGINE_RATE_MIN ... _MAX (default: limit CAPTURE_RATE,
+                                16000); see info for the granted one */
     uint32_t channels;       /* device channels to record, averaged to mono, 1 ... BOOP_DEVICE_CHANNELS_MAX
                                 (default 1) */
-    uint32_t period_frames;  /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default 256) */
-    uint32_t periods;        /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default 4) */
+    uint32_t period_frames;  /* requested period, BOOP_PERIOD_FRAMES_MIN ... _MAX (default: limit
+                                CAPTURE_PERIOD_FRAMES, 256) */
+    uint32_t periods;        /* requested periods per buffer, BOOP_PERIODS_MIN ... _MAX (default: limit
+                                CAPTURE_PERIODS, 4) */
     uint32_t ring_frames;    /* mono frames the ring holds, rounded up to a power of two
                                 (default 65536: 4 s at 16 kHz); a reader too slow loses frames */
     int realtime_priority;   /* SCHED_FIFO priority to try (0 = do not try; default 70) */

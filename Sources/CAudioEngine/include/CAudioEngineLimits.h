@@ -101,6 +101,9 @@
     X(PLAYBACK_PERIODS, BOOP_PERIODS_MIN, BOOP_PERIODS_MAX, 3, "", "ALSA periods per buffer")                         \
     X(TIMER_PERIOD_FRAMES, BOOP_PERIOD_FRAMES_MIN, BOOP_PERIOD_FRAMES_MAX, 256, "frames", "MIDI-only timer period")   \
     X(TIMER_PERIODS, BOOP_PERIODS_MIN, BOOP_PERIODS_MAX, 3, "", "MIDI-only timer periods per buffer")                 \
+    X(CAPTURE_RATE, BOOP_ENGINE_RATE_MIN, BOOP_ENGINE_RATE_MAX, 16000, "Hz", "a capture stream's rate")               \
+    X(CAPTURE_PERIOD_FRAMES, BOOP_PERIOD_FRAMES_MIN, BOOP_PERIOD_FRAMES_MAX, 256, "frames", "an ALSA capture period") \
+    X(CAPTURE_PERIODS, BOOP_PERIODS_MIN, BOOP_PERIODS_MAX, 4, "", "ALSA capture periods per buffer")                  \
     X(FILE_RATE, BOOP_FILE_RATE_MIN, BOOP_FILE_RATE_MAX, BOOP_FILE_RATE_MIN, "Hz", "an audio file's sample rate")     \
     X(FILE_CHANNELS, 1, BOOP_FILE_CHANNELS_MAX, 1, "", "an audio file's channels")                                    \
     X(PITCH_RATE, BOOP_PITCH_RATE_MIN, BOOP_ENGINE_RATE_MAX, BOOP_PITCH_RATE_MIN, "Hz", "pitch detection's rate")     \

@@ -17,28 +17,8 @@ public struct AmbientStatus: Sendable, Equatable {
     public var paused: Bool
     public var fading: Bool
     public var finished: Bool
-
-    public init(
-        frame: UInt64, chords: UInt64, key: String, scale: String, chord: String, peakLeft: Float,
-        peakRight: Float, levelPad: Float, levelLead: Float, levelGrain: Float, levelOcean: Float,
-        levelReverb: Float, paused: Bool, fading: Bool, finished: Bool
-    ) {
-        self.frame = frame
-        self.chords = chords
-        self.key = key
-        self.scale = scale
-        self.chord = chord
-        self.peakLeft = peakLeft
-        self.peakRight = peakRight
-        self.levelPad = levelPad
-        self.levelLead = levelLead
-        self.levelGrain = levelGrain
-        self.levelOcean = levelOcean
-        self.levelReverb = levelReverb
-        self.paused = paused
-        self.fading = fading
-        self.finished = finished
-    }
+    // The engine makes these (`AmbientEngine.status`); callers only read them, so the memberwise
+    // initialiser stays internal (tests reach it through `@testable import`).
 }
 
 /// Endless generative ambient music from a preset and a seed, rendered by C++.

@@ -9,14 +9,7 @@ public struct AudioDevice: Sendable, Equatable {
     public let playback: Bool
     public let capture: Bool
     public let isDefault: Bool
-
-    public init(name: String, description: String, playback: Bool, capture: Bool, isDefault: Bool) {
-        self.name = name
-        self.description = description
-        self.playback = playback
-        self.capture = capture
-        self.isDefault = isDefault
-    }
+    // Listed by `AudioDevice.list`; callers only read them (the memberwise initialiser is internal).
 }
 
 public enum AudioDevices {

@@ -10,14 +10,7 @@ public struct PitchReading: Sendable, Equatable {
     public let note: String
     public let midi: Int
     public let cents: Double
-
-    public init(frequency: Double, confidence: Double, note: String, midi: Int, cents: Double) {
-        self.frequency = frequency
-        self.confidence = confidence
-        self.note = note
-        self.midi = midi
-        self.cents = cents
-    }
+    // Made by `PitchDetector`; callers only read them (the memberwise initialiser is internal).
 }
 
 /// YIN pitch detection (the C++ `dsp/Yin`) over buffers of mono samples.

@@ -1,3 +1,5 @@
+import CAudioEngine
+
 /// How a capture stream records (the original design's StreamConfig, on ALSA).
 public struct StreamConfig: Sendable, Equatable {
     /// Requested rate in Hz; the device may grant another (see `AudioStream.sampleRate`).
@@ -13,7 +15,13 @@ public struct StreamConfig: Sendable, Equatable {
     /// JACK: connect the system's capture ports to the client's inputs.
     public var connect = true
 
-    public init(sampleRate: Double = 16000, bufferFrames: Int = 2048, channels: Int = 1, device: String = "default") {
+    /// The rate asked for when none is given (the limits table's CAPTURE_RATE row).
+    public static let defaultSampleRate = Limits.defaultValue(BOOP_LIMIT_CAPTURE_RATE)
+
+    public init(
+        sampleRate: Double = StreamConfig.defaultSampleRate, bufferFrames: Int = 2048, channels: Int = 1,
+        device: String = "default"
+    ) {
         self.sampleRate = sampleRate
         self.bufferFrames = bufferFrames
         self.channels = channels

@@ -18,7 +18,7 @@ final class EditVoice {
     var nextPitch = 0.0
     /// Samples per capture buffer: the latency assumed where the click never comes back.
     static let bufferFrames = 320
-    static let captureRate = 16000.0
+    static let captureRate = StreamConfig.defaultSampleRate
     /// Notes are taken this often (seconds).
     static let lookEvery = 0.25
     /// Marks the capture's notes apart from a keyboard's channels in the model's held keys.

@@ -54,7 +54,7 @@ struct ListenCommand: ParsableCommand {
     @Flag(name: .long, help: "Write mono 32-bit float little-endian samples to stdout, nothing else.")
     var raw = false
 
-    static let defaultRate = 16000.0
+    static let defaultRate = StreamConfig.defaultSampleRate
 
     mutating func validate() throws {
         try validateRange(channels, Limits.deviceChannels, option: "-c/--channels")

@@ -14,7 +14,8 @@ final class LiveMatchInput {
     let loop: CommandLoop
 
     init(device: String, loop: CommandLoop) throws {
-        stream = AudioStream(config: StreamConfig(sampleRate: 16000, bufferFrames: 320, channels: 1, device: device))
+        stream = AudioStream(
+            config: StreamConfig(sampleRate: StreamConfig.defaultSampleRate, bufferFrames: 320, channels: 1, device: device))
         try stream.start()
         rate = stream.sampleRate
         self.loop = loop

@@ -26,14 +26,12 @@ void convertToMono(const void* in, SampleFormat format, uint32_t channels, uint3
 
 class AlsaCapture final : public RingCapture {
   public:
-    struct Config {
+    struct Config : PeriodSettings {
+        Config() noexcept : PeriodSettings(BOOP_LIMIT_CAPTURE_PERIOD_FRAMES, BOOP_LIMIT_CAPTURE_PERIODS) {}
         const char* device = "default";
-        double sampleRate = 16000;
+        double sampleRate = boop_limit_get(BOOP_LIMIT_CAPTURE_RATE).default_value;
         uint32_t channels = 1;
-        uint32_t periodFrames = 256;
-        uint32_t periods = 4;
         uint32_t ringFrames = 65536;
-        int realtimePriority = 70;
     };
 
     AlsaCapture() = default;

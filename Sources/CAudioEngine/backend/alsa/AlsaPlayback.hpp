@@ -23,11 +23,9 @@ namespace boop {
 
 class AlsaPlayback final : public PlaybackBackend {
   public:
-    struct Config {
+    struct Config : PeriodSettings {
+        Config() noexcept : PeriodSettings(BOOP_LIMIT_PLAYBACK_PERIOD_FRAMES, BOOP_LIMIT_PLAYBACK_PERIODS) {}
         const char* device = "default";
-        uint32_t periodFrames = 128;
-        uint32_t periods = 3;
-        int realtimePriority = 70;
         bool adaptive = true;
     };
 
