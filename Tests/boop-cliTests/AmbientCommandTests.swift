@@ -37,7 +37,7 @@ struct AmbientCommandTests {
         #expect(c.duration == 12.5)
         #expect(c.output == "a.wav")
         #expect(c.sampleRate == 48000)
-        #expect(c.sampleFormat == "s16")
+        #expect(c.sampleFormat.sampleFormat == "s16")
         #expect(c.verbose && !c.quiet)
         #expect(try parse(["-q"]).quiet)
         #expect(throws: (any Error).self) { try parse(["-q", "-v"]) }   // the shared DeviceOptions rule

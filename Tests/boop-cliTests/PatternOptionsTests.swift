@@ -37,7 +37,7 @@ struct PatternOptionsTests {
         #expect(c.patternOptions.loops == 3)
         #expect(c.rate == 48000)
         #expect(c.patternOptions.voices == 32)
-        #expect(c.sampleFormat == "s16")
+        #expect(c.sampleFormat.sampleFormat == "s16")
     }
 
     @Test("play defaults: device default, the 128 x 3 default buffer (not fixed: adaptive), display on")

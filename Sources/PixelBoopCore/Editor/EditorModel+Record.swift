@@ -28,12 +28,13 @@ public struct LiveRecording: Sendable, Equatable {
     var held: [Int: Held] = [:]
 
     struct Held: Sendable, Equatable {
-        var pattern: Int
+        /// Where the music was when the key went down (its pattern and the step's length).
+        var played: PlayedPosition
         var track: TrackKind
+        /// The note placed: its step in the track and its pitch, which its note-off finds it by.
         var step: Int
         var pitch: Int
         var frame: UInt64
-        var framesPerStep: Double
     }
 
     public static let countInBeats = 4
@@ -115,9 +116,7 @@ extension EditorModel {
             notes.append(note)
             notes.sort { ($0.step, $0.pitch) < ($1.step, $1.pitch) }
         }
-        recording.held[key] = LiveRecording.Held(
-            pattern: position.pattern, track: kind, step: at, pitch: pitch, frame: frame,
-            framesPerStep: position.framesPerStep)
+        recording.held[key] = LiveRecording.Held(played: position, track: kind, step: at, pitch: pitch, frame: frame)
         recording.notes += 1
         message = nil
         return sounded
@@ -125,13 +124,13 @@ extension EditorModel {
 
     /// A key up: its note lasts the steps it was held (at least one, at most to the track's end).
     private mutating func release(_ held: LiveRecording.Held, at frame: UInt64) {
-        guard held.pattern < song.patterns.count else { return }
-        let own = song.patterns[held.pattern].length(of: held.track)
-        let steps = Double(frame > held.frame ? frame - held.frame : 0) / held.framesPerStep
+        guard held.played.pattern < song.patterns.count else { return }
+        let own = song.patterns[held.played.pattern].length(of: held.track)
+        let steps = Double(frame > held.frame ? frame - held.frame : 0) / held.played.framesPerStep
         let length = min(max(1, Int(steps.rounded())), own - held.step)
         guard length > 1 else { return }
         let pass = recording.pass ?? -1
-        recordEdit(pass: pass, pattern: held.pattern, kind: held.track, clearing: false) { notes in
+        recordEdit(pass: pass, pattern: held.played.pattern, kind: held.track, clearing: false) { notes in
             guard let i = notes.firstIndex(where: { $0.step == held.step && $0.pitch == held.pitch }) else { return }
             // A later note of the key, recorded meanwhile, bounds it.
             let next = notes.filter { $0.pitch == held.pitch && $0.step > held.step }.map(\.step).min() ?? own

@@ -34,23 +34,19 @@ struct AmbientCommand: ParsableCommand, DeviceCommand {
 
     @OptionGroup var gainOption: GainOption
 
-    @Option(name: .long, help: "Sample format of the file: f32 or s16 (default f32 for .wav, s16 otherwise).")
-    var sampleFormat: String?
+    @OptionGroup var sampleFormat: SampleFormatOption
 
     @Flag(name: .long, help: "List the bundled presets and exit.")
     var list = false
 
-    @Flag(name: .long, help: "Live: when the device disappears, wait for it and resume instead of exiting 74.")
-    var reconnect = false
+    @OptionGroup var reconnectOption: ReconnectOption
+    var reconnect: Bool { reconnectOption.reconnect }
 
     static let defaultRenderSeconds = 60.0
 
     mutating func validate() throws {
         if let duration, !(duration.isFinite && Limits.ambientSeconds.contains(duration)) {
             throw ValidationError("--duration \(duration): expected seconds \(Limits.text(Limits.ambientSeconds))")
-        }
-        if let sampleFormat, SampleFormat(rawValue: sampleFormat) == nil {
-            throw ValidationError("--sample-format \(sampleFormat): expected f32 or s16")
         }
         if output != nil && reconnect {
             throw ValidationError("--reconnect: only for live playback, not with -o")
@@ -59,11 +55,7 @@ struct AmbientCommand: ParsableCommand, DeviceCommand {
 
     var sampleRate: Double { Double(rate ?? 44100) }
 
-    /// float32 only fits WAV; FLAC and Ogg get 16-bit unless asked otherwise.
-    func fileFormat(for path: String) -> SampleFormat {
-        if let sampleFormat, let format = SampleFormat(rawValue: sampleFormat) { return format }
-        return path.lowercased().hasSuffix(".wav") ? .f32 : .s16
-    }
+    func fileFormat(for path: String) -> SampleFormat { sampleFormat.format(forPath: path) }
 
     func run() throws {
         runReportingErrors {

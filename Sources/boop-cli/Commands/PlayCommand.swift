@@ -49,8 +49,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "No terminal view (for scripts).")
     var noDisplay = false
 
-    @Flag(name: .long, help: "Live: when the device disappears, wait for it and resume instead of exiting 74.")
-    var reconnect = false
+    @OptionGroup var reconnectOption: ReconnectOption
 
     mutating func validate() throws {
         try validatePeriods(periodFrames: periodFrames, periods: periods)
@@ -85,7 +84,7 @@ struct PlayCommand: ParsableCommand {
             let session = PlaySession(
                 transport: transport, device: transport.device,
                 display: !noDisplay && !deviceOptions.quiet, verbose: deviceOptions.verbose)
-            if reconnect { session.reconnect = PlaySession.Reconnect(midiConnect: midiOptions.midiConnect) }
+            if reconnectOption.reconnect { session.reconnect = PlaySession.Reconnect(midiConnect: midiOptions.midiConnect) }
             try session.run()
         }
     }

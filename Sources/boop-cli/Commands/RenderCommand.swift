@@ -36,8 +36,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz (\(Limits.text(Limits.sampleRate)), default 44100).")
     var rate: Int?
 
-    @Option(name: .long, help: "Sample format: f32 or s16 (default f32 for .wav, s16 for .flac and .ogg).")
-    var sampleFormat: String?
+    @OptionGroup var sampleFormat: SampleFormatOption
 
     @Flag(
         name: .long,
@@ -57,9 +56,6 @@ struct RenderCommand: ParsableCommand {
         if mts, !RenderCommand.isMidi(output) {
             throw ValidationError("--mts \(output): expected a .mid or .midi output (MIDI Tuning Standard messages are MIDI)")
         }
-        if let sampleFormat, SampleFormat(rawValue: sampleFormat) == nil {
-            throw ValidationError("--sample-format \(sampleFormat): expected f32 or s16")
-        }
     }
 
     func run() throws {
@@ -78,7 +74,7 @@ struct RenderCommand: ParsableCommand {
                 if let tuning = song.tuning, !quiet { noteTuning(tuning) }
                 return
             }
-            let format = sampleFormat.flatMap(SampleFormat.init(rawValue:)) ?? SampleFormat.natural(forPath: output)
+            let format = sampleFormat.format(forPath: output)
             var renderer = SongRenderer(song: song)
             // A song's tracks may be panned; a version-1 pattern renders in one channel, as always.
             renderer.channels = song.version1 == nil ? 2 : 1

@@ -16,7 +16,8 @@ struct TrainCommand: ParsableCommand {
             `boop train degrees` scale degrees in a key; `boop train stats` shows the history. \
             In a discrimination session each trial plays two tones; say whether the second was higher (up arrow or k) or lower \
             (down arrow or j) once the second tone has ended (keys pressed while the tones play are \
-            ignored); r replays, q or Ctrl-C ends the session (answers so far are kept). A Bayesian \
+            ignored); r replays, q or Ctrl-C ends the session (answers so far are kept); with --json \
+            each trial is a JSON object and each answer a line: higher, lower or quit. A Bayesian \
             adaptive procedure (psi-marginal) picks each difference; the result is the 75 %-correct \
             threshold with a 68 % credible interval. Differences go up to --max-cents (default \
             100, at most 1200): a threshold beyond them is reported as not measured, and answers \
@@ -98,15 +99,9 @@ struct TrainRunCommand: ParsableCommand, EarSessionCommand {
     )
     var maxCents: Double = PsiMethod.centsRange.upperBound
 
-    @Flag(
-        name: .long,
-        help: "Machine mode: one JSON object per trial on stdout, one answer line (higher, lower, quit) read from stdin.")
-    var json = false
-
     @OptionGroup var session: EarSessionOptions
 
-    static let defaultTrials = 40
-    static let defaultDuration = 1.0
+    static let sessionDefaults = (trials: 40, duration: 1.0)
 
     @OptionGroup var tuningOptions: TuningOptions
 

@@ -6,14 +6,17 @@ import PixelBoopCore
 struct EarSessionSettings {
     var drill: EarDrill
     var exercise: TrainingExercise
-    var trials: Int
-    var duration: Double
+    /// --trials, --duration, --json and where the notes and answers go, as the command reads them.
+    var command: any EarSessionCommand
+    /// The seed given, or the one drawn for this session (stored with it).
     var seed: UInt64
-    var json: Bool
     /// The name shown for each item (solfège for degrees with --solfege).
     var labels: [String]
     var settingsJSON: String
     var plan: (_ number: Int, _ item: String, _ rng: inout SeededGenerator) -> EarTrialPlan
+
+    var trials: Int { command.trials }
+    var json: Bool { command.json }
 }
 
 /// An identification session (`train identify`, `train degrees`): the scheduler picks each item
@@ -37,10 +40,11 @@ final class EarSessionRunner {
         rng = SeededGenerator(seed: settings.seed)
     }
 
-    /// A session of `settings` with the history, seed and sound of `options`.
-    static func run(_ settings: EarSessionSettings, options: EarSessionOptions) throws {
-        let store = try options.history.open(forWriting: true)
-        let sound = try EarSound(duration: settings.duration, output: options.output, deviceOptions: options.deviceOptions)
+    /// A session of `settings` with its command's history and sound.
+    static func run(_ settings: EarSessionSettings) throws {
+        let c = settings.command
+        let store = try c.history.open(forWriting: true)
+        let sound = try EarSound(duration: c.duration, output: c.output, deviceOptions: c.deviceOptions)
         try EarSessionRunner(settings, store: store, sound: sound).run()
     }
 

@@ -28,15 +28,11 @@ struct TrainIdentifyCommand: ParsableCommand, EarSessionCommand {
     @Option(name: .long, help: "Lowest notes (roots): LOW..HIGH (default C4..C5).")
     var range: String?
 
-    @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (an item's name or quit) read from stdin.")
-    var json = false
-
     @OptionGroup var session: EarSessionOptions
 
     @OptionGroup var tuningOptions: TuningOptions
 
-    static let defaultTrials = 30
-    static let defaultDuration = 0.7
+    static let sessionDefaults = (trials: 30, duration: 0.7)
 
     mutating func validate() throws {
         _ = try directionList()
@@ -65,7 +61,7 @@ struct TrainIdentifyCommand: ParsableCommand, EarSessionCommand {
             let settings: [String: Any] = [
                 "drill": drill.rawValue, "directions": directions.joined(separator: ","), "range": range ?? "C4..C5"
             ]
-            try runIdentification(drill, .identify, labels: drill.items, json: json, pitch: pitch, settings: settings) {
+            try runIdentification(drill, .identify, labels: drill.items, pitch: pitch, settings: settings) {
                 number, item, rng in
                 EarTrialPlan.identify(
                     number: number, drill: drill, item: item, roots: roots, directions: directions, rng: &rng, hz: pitch.hz)
@@ -96,15 +92,11 @@ struct TrainDegreesCommand: ParsableCommand, EarSessionCommand {
     @Flag(name: .long, help: "Name degrees by solfège (do re mi fa sol la ti).")
     var solfege = false
 
-    @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (1-7, a solfège name or quit) from stdin.")
-    var json = false
-
     @OptionGroup var session: EarSessionOptions
 
     @OptionGroup var tuningOptions: TuningOptions
 
-    static let defaultTrials = 30
-    static let defaultDuration = 0.6
+    static let sessionDefaults = (trials: 30, duration: 0.6)
 
     mutating func validate() throws {
         _ = try tonic()
@@ -133,7 +125,7 @@ struct TrainDegreesCommand: ParsableCommand, EarSessionCommand {
             let settings: [String: Any] = ["key": key ?? "random", "drone": drone, "solfege": solfege]
             let drone = drone
             let labels = solfege ? EarItems.solfege : EarDrill.degrees.items
-            try runIdentification(.degrees, .degrees, labels: labels, json: json, pitch: pitch, settings: settings) {
+            try runIdentification(.degrees, .degrees, labels: labels, pitch: pitch, settings: settings) {
                 number, item, rng in
                 let tonic = fixed ?? Int.random(in: 60...71, using: &rng)
                 return EarTrialPlan.degree(number: number, degree: item, tonic: tonic, drone: drone, hz: pitch.hz)
@@ -146,15 +138,15 @@ extension EarSessionCommand {
     /// An identification session of this exercise (`identify`, `degrees`): stored with the
     /// exercise's own `settings`, the session's trials, duration and seed, and the tuning's files.
     func runIdentification(
-        _ drill: EarDrill, _ exercise: TrainingExercise, labels: [String], json: Bool, pitch: ReferencePitch,
+        _ drill: EarDrill, _ exercise: TrainingExercise, labels: [String], pitch: ReferencePitch,
         settings: [String: Any], plan: @escaping (_ number: Int, _ item: String, _ rng: inout SeededGenerator) -> EarTrialPlan
     ) throws {
         let seed = session.seedOrDrawn()
         let stored = settings.merging(["trials": trials, "duration": duration, "seed": seed]) { a, _ in a }
             .merging(pitch.settings) { a, _ in a }
         let ear = EarSessionSettings(
-            drill: drill, exercise: exercise, trials: trials, duration: duration, seed: seed, json: json, labels: labels,
+            drill: drill, exercise: exercise, command: self, seed: seed, labels: labels,
             settingsJSON: JSONText.encode(stored) ?? "", plan: plan)
-        try EarSessionRunner.run(ear, options: session)
+        try EarSessionRunner.run(ear)
     }
 }

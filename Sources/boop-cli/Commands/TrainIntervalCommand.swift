@@ -35,13 +35,9 @@ struct TrainIntervalCommand: ParsableCommand, EarSessionCommand {
     @Flag(name: .long, help: "Say right or wrong after each answer.")
     var feedback = false
 
-    @Flag(name: .long, help: "Machine mode: one JSON object per trial, one answer line (wider, narrower, quit) read from stdin.")
-    var json = false
-
     @OptionGroup var session: EarSessionOptions
 
-    static let defaultTrials = 40
-    static let defaultDuration = 0.5
+    static let sessionDefaults = (trials: 40, duration: 0.5)
 
     mutating func validate() throws {
         guard let i = SungInterval(interval), i.semitones > 0, i.direction > 0 else {

@@ -20,6 +20,9 @@ struct EarSessionOptions: ParsableArguments {
     )
     var duration: Double?
 
+    @Flag(name: .long, help: "Machine mode: a JSON object per trial on stdout, an answer line (its answers or quit) from stdin.")
+    var json = false
+
     @Option(name: .long, help: "Seed for the items and notes (the same seed, history and answers give the same trials).")
     var seed: UInt64?
 
@@ -47,13 +50,14 @@ struct EarSessionOptions: ParsableArguments {
 /// exercise's defaults for --trials and --duration, in one place rather than in each exercise.
 protocol EarSessionCommand {
     var session: EarSessionOptions { get }
-    static var defaultTrials: Int { get }
-    static var defaultDuration: Double { get }
+    /// --trials and --duration when they are not given.
+    static var sessionDefaults: (trials: Int, duration: Double) { get }
 }
 
 extension EarSessionCommand {
-    var trials: Int { session.trials(default: Self.defaultTrials) }
-    var duration: Double { session.duration(default: Self.defaultDuration) }
+    var trials: Int { session.trials(default: Self.sessionDefaults.trials) }
+    var duration: Double { session.duration(default: Self.sessionDefaults.duration) }
+    var json: Bool { session.json }
     var output: String? { session.output }
     var history: HistoryOption { session.history }
     var deviceOptions: DeviceOptions { session.deviceOptions }
