@@ -44,6 +44,7 @@ extension EditorModel {
 
     /// A key of the piano rows: the note placed at the cursor (or re-struck there) and returned to
     /// be heard; nil with a message when the track cannot take it.
+    @discardableResult
     public mutating func pianoNote(_ key: Character) -> SongNote? {
         guard let entry = piano, let semitones = PianoEntry.keys[key] else { return nil }
         let pitch: Int
