@@ -78,6 +78,10 @@ WORK=$(mktemp -d /tmp/boop-jack.XXXXXX)
 export JACK_NO_AUDIO_RESERVATION=1 # no D-Bus device reservation: the dummy driver has no card
 JACKD_PID=""
 
+# After a server was killed: its metadata database goes too (see forget_metadata in
+# jack_test_lib.py: a lock the killed server held would hold every later client), where this
+# stage has a /dev/shm of its own.
+forget_metadata() { [ "${BOOP_JACK_PRIVATE_SHM:-}" != 1 ] || rm -rf "/dev/shm/jack_db-$(id -u)"; }
 stop_jackd() {
   if [ -n "$JACKD_PID" ]; then
     kill -TERM "$JACKD_PID" 2>/dev/null
@@ -85,6 +89,7 @@ stop_jackd() {
     kill -KILL "$JACKD_PID" 2>/dev/null
     wait "$JACKD_PID" 2>/dev/null
     JACKD_PID=""
+    forget_metadata
   fi
 }
 cleanup() {
@@ -383,6 +388,7 @@ for cmd in "play examples/demo.json --backend jack --no-display" "listen --backe
   kill -KILL "$JACKD_PID"
   wait "$JACKD_PID" 2>/dev/null
   JACKD_PID=""
+  forget_metadata
   killed=$(now)
   wait_for "$pid" 10
   took=$(elapsed "$killed" "$(now)")

@@ -189,6 +189,18 @@ def start_server(work):
 def kill_server(proc):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    forget_metadata()
+
+
+def forget_metadata():
+    """After a server was killed: JACK2's metadata database (Berkeley DB in /dev/shm/jack_db-UID)
+    is removed, so the next server and clients make a fresh one. A server killed while it held
+    the database's lock (it takes it when a client leaves) leaves the lock held, and every later
+    jack_client_open and jack_lsp waits for it for ever; a run of this stage hung so. Only where
+    the stage has a /dev/shm of its own (BOOP_JACK_PRIVATE_SHM=1, set by the test command): the
+    machine's is the user's JACK's too."""
+    if os.environ.get("BOOP_JACK_PRIVATE_SHM") == "1":
+        shutil.rmtree(f"/dev/shm/jack_db-{os.getuid()}", ignore_errors=True)
 
 
 class Ear:

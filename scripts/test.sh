@@ -100,11 +100,13 @@ live_tests() {
 # every server and client of the machine, in /dev/shm. A process killed while it holds that
 # database's lock (these tests kill servers and clients) leaves every later jack_client_open on the
 # machine waiting for ever: two runs side by side hung so. Where the stage may have a mount
-# namespace, it gets a /dev/shm of its own; elsewhere it shares the machine's.
+# namespace, it gets a /dev/shm of its own (BOOP_JACK_PRIVATE_SHM=1 tells the tests, which then
+# remove the database after each server they kill); elsewhere it shares the machine's.
 jack_tests() {
     if unshare --mount --propagation private true 2>/dev/null; then
         unshare --mount --propagation private bash -c \
-            'mount -t tmpfs -o mode=1777 boop-jack-shm /dev/shm && exec scripts/jack-tests.sh "$1"' _ "$(boop_bin)"
+            'mount -t tmpfs -o mode=1777 boop-jack-shm /dev/shm && BOOP_JACK_PRIVATE_SHM=1 exec scripts/jack-tests.sh "$1"' \
+            _ "$(boop_bin)"
     else
         scripts/jack-tests.sh "$(boop_bin)"
     fi
